@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A processor (core): 1..PMVP_MAX_PES PE threads sharing one processor clock,
+ * each PE with its PMUv3 (D13, D14.4, D24.5).
+ *
+ * The caller owns the memory: a pmvp_core is a plain value, set up once by
+ * pmvp_core_init() and never reallocated. Nothing is global: any number of
+ * cores can live side by side.
+ *
+ * Time. Every call that can change or observe a count takes `now` (integer
+ * picoseconds). Calls to one core must come in non-decreasing time; a call
+ * from the past fails with PMVP_ERR_PAST and changes nothing. A state change
+ * at instant t takes effect after the processor-clock edges at or before t:
+ * those edges are counted under the state that held before the call.
+ *
+ * Laziness. No work is done per cycle. Counter values are brought up to date
+ * when a call needs them, in time proportional to the number of counters,
+ * whatever the length of simulated time since the previous call.
+ */
+#ifndef PMVP_CORE_H
+#define PMVP_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmvp/clock.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMVP_MAX_PES 8
+#define PMVP_MAX_COUNTERS 31       /* NUM_PMU_COUNTERS is 0..31 (D13.1) */
+#define PMVP_CYCLE_COUNTER 31      /* index of PMCCNTR in the P<n>/C bitmaps */
+#define PMVP_MAX_LEVEL_EVENTS 64   /* room for the catalogue's level events */
+#define PMVP_MAX_IMPDEF_EVENTS 32
+#define PMVP_MAX_CATALOGUE_EVENTS 1280 /* room for the catalogue (pmvp_event_count()) */
+
+/* ---------------------------------------------------------------- config */
+
+/* PMU architecture version, numbered as ID_AA64DFR0_EL1.PMUVer. */
+enum pmvp_pmu_version {
+    PMVP_PMUV3 = 0x1,
+    PMVP_PMUV3P1 = 0x4,
+    PMVP_PMUV3P4 = 0x5,
+    PMVP_PMUV3P5 = 0x6
+};
+
+/* Multithreading type of the core (D14.4.1). */
+enum pmvp_mt_policy {
+    PMVP_MT_SMT,   /* every running thread is active on every processor cycle */
+    PMVP_MT_FGMT,  /* barrel: processor cycle k (1-based) belongs to thread (k-1) mod T */
+    PMVP_MT_SOEMT  /* one active thread, chosen by pmvp_core_set_active_thread() */
+};
+
+/* What the PMCR.D divider counts (the IMPLEMENTATION DEFINED
+ * HasElapsed64Cycles() of the pseudocode). */
+enum pmvp_divider_mode {
+    /* Every processor cycle on which the cycle counter would count without
+     * the divider; PMCCNTR increments on every 64th of them. */
+    PMVP_DIVIDER_COUNTED_CYCLES,
+    /* Every processor cycle of the core's clock; PMCCNTR increments on a
+     * 64th cycle when it is one the cycle counter counts. */
+    PMVP_DIVIDER_ALL_CYCLES
+};
+
+/* Reports of guest-visible oddities (CONSTRAINED UNPREDICTABLE programming,
+ * accesses to unimplemented counters). `msg` is a static string. */
+typedef void (*pmvp_log_fn)(void *user, unsigned pe, const char *msg);
+
+typedef struct pmvp_core_config {
+    /* --- shape */
+    unsigned num_pes;                  /* T: 1..PMVP_MAX_PES */
+    enum pmvp_mt_policy mt_policy;
+    unsigned num_counters;             /* NUM_PMU_COUNTERS: 0..31 */
+
+    /* --- architecture features */
+    enum pmvp_pmu_version pmu_version;
+    bool feat_pmuv3p7;     /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ. Requires PMUv3p5.
+                              PMCR.FZO (freeze on overflow) is not modelled: RAZ/WI. */
+    bool feat_mtpmu;       /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
+    bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
+    bool feat_debugv8p2;   /* FEAT_Debugv8p2: no authentication-interface override (RJDWFF) */
+    bool have_el2, have_el3;
+    bool feat_sel2;        /* Secure EL2 (needs EL2 and EL3) */
+    bool feat_rme;         /* Realm and Root states (needs EL2 and EL3) */
+    bool have_aarch32;     /* FEAT_AA32 at some EL: PMCR.LC and PMCR.D implemented */
+    bool el3_aarch32;      /* EL3 uses AArch32: SDCR, not MDCR_EL3 (no MPMX/MCCD) */
+    bool el1_aarch32;      /* EL1 uses AArch32 (SDER32_EL3.SUNIDEN applies at EL0) */
+    uint8_t pmcr_imp, pmcr_idcode; /* PMCR.IMP, PMCR.IDCODE (IMPLEMENTATION DEFINED) */
+
+    /* Events this PMU supports, by number; NULL means every catalogue event
+     * the kernel can count (all but PMU_OVFS and PMU_HOVFS). A number outside
+     * the catalogue is an IMPLEMENTATION DEFINED occurrence event (at most
+     * PMVP_MAX_IMPDEF_EVENTS of them); one in the common ranges 0x0000-0x003F
+     * and 0x4000-0x403F must be a catalogue event. Read only by
+     * pmvp_core_init(). PMCEID0-3 are derived from this set. */
+    const uint16_t *events;
+    unsigned num_events;
+
+    /* --- clocks */
+    uint64_t processor_hz;   /* initial processor clock frequency (0 = stopped) */
+    uint64_t bus_hz;         /* BUS_CYCLES clock (0 = BUS_CYCLES never counts) */
+    uint64_t system_counter_hz; /* System Counter, constant (CNT_CYCLES) */
+
+    /* --- IMPLEMENTATION SPECIFIC / DEFINED choices of D14.4 and D13 */
+    /* The processor clock stops while every PE is in WFI or WFE (or off).
+     * Default true. (The clock always stops when every PE is off.) */
+    bool clock_stops_in_wfx;
+    /* PMCCNTR counts processor cycles on which its PE is in WFI/WFE, when the
+     * clock runs (CONSTRAINED UNPREDICTABLE, D24.5.2). Default true: the cycle
+     * counter counts every processor cycle (D14.4.1 Note). */
+    bool pmccntr_counts_in_wfx;
+    /* A thread in WFI/WFE is active (D14.4.1). Default false. */
+    bool wfx_thread_active;
+    /* CPU_CYCLES with MT == 0 counts cycles on which the thread is active and
+     * in WFI/WFE (D14.4.1). Default false. Only matters if wfx_thread_active. */
+    bool cpu_cycles_in_wfx;
+    /* FEAT_MTPMU disabled on one PE (MTPME == 0) disables it on every PE of
+     * the core (D13.6). Default false: each PE follows its own MTPME. */
+    bool mtpmu_disable_core_wide;
+    /* PMCR.D divider. Default PMVP_DIVIDER_COUNTED_CYCLES. */
+    enum pmvp_divider_mode divider_mode;
+
+    pmvp_log_fn log;
+    void *log_user;
+} pmvp_core_config;
+
+/* Fills *cfg with the defaults above: 1 PE, SMT, 6 counters, PMUv3p5,
+ * FEAT_MTPMU, FEAT_HPMN0, FEAT_Debugv8p2, EL2 and EL3 (AArch64), AArch32 at
+ * EL0, 1 GHz processor and bus clocks, 100 MHz System Counter. */
+void pmvp_core_config_default(pmvp_core_config *cfg);
+
+/* ------------------------------------------------------------ PE context */
+
+enum pmvp_pe_state { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
+
+enum pmvp_security { PMVP_NONSECURE, PMVP_SECURE, PMVP_REALM, PMVP_ROOT };
+
+typedef struct pmvp_context {
+    uint8_t el;               /* Exception level 0..3 */
+    uint8_t security;         /* enum pmvp_security */
+    bool aarch32;             /* current Execution state is AArch32 */
+    bool halted;              /* in Debug state: Attributable events not counted */
+} pmvp_context;
+
+/* Controls that higher Exception levels and the debug authentication
+ * interface hold over the PMU of one PE. */
+typedef struct pmvp_pmu_controls {
+    uint64_t mdcr_el2;        /* or HDCR: HPMN, HPME, HPMD, HCCD, HLP, MTPME */
+    uint64_t mdcr_el3;        /* or SDCR: SPME, SCCD, MTPME, MCCD, MPMX */
+    uint64_t sder32_el3;      /* SUNIDEN */
+    bool secure_noninvasive_debug; /* ExternalSecureNoninvasiveDebugEnabled() */
+} pmvp_pmu_controls;
+
+/* ----------------------------------------------------------------- state */
+
+typedef struct pmvp_pmu_counter {
+    uint64_t value;           /* PMEVCNTR<n>, as of the core's sync instant */
+    uint64_t evtyper;         /* PMEVTYPER<n>, implemented bits only */
+} pmvp_pmu_counter;
+
+typedef struct pmvp_pmu {
+    uint64_t pmcr;            /* writable bits of PMCR_EL0 */
+    uint32_t cntenset, intenset, ovsset;
+    uint32_t pmselr;
+    uint64_t pmccfiltr;
+    uint64_t pmccntr;         /* as of the core's sync instant */
+    uint32_t divider;         /* PMCR.D prescaler: 0..63 cycles towards the next increment */
+    uint64_t pmuserenr;       /* stored for the system-register layer */
+    pmvp_pmu_controls ctl;
+    pmvp_pmu_counter counter[PMVP_MAX_COUNTERS];
+} pmvp_pmu;
+
+typedef struct pmvp_pe {
+    uint8_t state;            /* enum pmvp_pe_state */
+    pmvp_context ctx;
+    uint32_t level[PMVP_MAX_LEVEL_EVENTS]; /* by pmvp_event_level_index() */
+    pmvp_pmu pmu;
+} pmvp_pe;
+
+typedef struct pmvp_core {
+    pmvp_core_config cfg;
+    uint64_t supported[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* by catalogue index */
+    uint16_t impdef_event[PMVP_MAX_IMPDEF_EVENTS];
+    unsigned num_impdef_events;
+    uint64_t evtyper_mask, ccfiltr_mask, pmcr_mask; /* writable bits */
+    uint64_t counter_mask;    /* all-ones of the event counters' width */
+
+    pmvp_clock clock;         /* processor clock (ungated) */
+    pmvp_clock bus_clock;
+    pmvp_clock system_counter;
+
+    pmvp_time last_call;      /* latest `now` seen */
+    pmvp_time sync_time;      /* counters are up to date to this instant */
+    uint64_t proc_cycles;     /* processor cycles (clock running, not stopped by WFx) so far */
+    uint64_t clock_edges;     /* processor clock edges up to sync_time */
+    uint64_t bus_edges, syscnt_edges;
+    unsigned active_thread;   /* SoEMT */
+
+    pmvp_pe pe[PMVP_MAX_PES];
+} pmvp_core;
+
+/* -------------------------------------------------------------- core API */
+
+/* Validates *cfg and sets *core to the state after a cold reset at time 0:
+ * every PE running in Non-secure EL1, AArch64; PMU registers at their reset
+ * values (architecturally UNKNOWN values are 0); MDCR_EL2.HPMN = N and every
+ * other control 0. PMVP_ERR_CONFIG if the configuration is impossible. */
+int pmvp_core_init(pmvp_core *core, const pmvp_core_config *cfg);
+
+/* Processor clock frequency from `now` on (0 stops the clock). */
+int pmvp_core_set_clock(pmvp_core *core, uint64_t hz, pmvp_time now);
+/* Bus clock (BUS_CYCLES) frequency from `now` on. */
+int pmvp_core_set_bus_clock(pmvp_core *core, uint64_t hz, pmvp_time now);
+
+int pmvp_core_set_pe_state(pmvp_core *core, unsigned pe, enum pmvp_pe_state st, pmvp_time now);
+int pmvp_core_set_context(pmvp_core *core, unsigned pe, const pmvp_context *ctx, pmvp_time now);
+/* SoEMT: the active thread from `now` on. PMVP_ERR_CONFIG for other policies. */
+int pmvp_core_set_active_thread(pmvp_core *core, unsigned pe, pmvp_time now);
+int pmvp_core_set_controls(pmvp_core *core, unsigned pe, const pmvp_pmu_controls *ctl, pmvp_time now);
+
+/* PE `pe` generated `count` occurrences of OCCURRENCE-class event `event` at
+ * `now`, Attributable to its current context. PMVP_ERR_EVENT if the event is
+ * not supported or not of that class; PMVP_ERR_PE_OFF if the PE is off. */
+int pmvp_core_report(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
+
+/* The condition of level-class event `event` on PE `pe` holds (level != 0;
+ * for PER_CYCLE events, `level` is the number in progress) from `now` on. */
+int pmvp_core_set_level(pmvp_core *core, unsigned pe, uint16_t event, uint32_t level, pmvp_time now);
+
+/* The next instant after `now` at which a PMOVSSET bit of any PE of the core
+ * becomes 1 (and so PMUIRQ may rise) if nothing else changes, or
+ * PMVP_TIME_NEVER. */
+int pmvp_core_next_event(pmvp_core *core, pmvp_time now, pmvp_time *when);
+
+/* Brings every counter up to `now` without changing anything else. */
+int pmvp_core_sync(pmvp_core *core, pmvp_time now);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Register fields, named as in the Arm ARM (REGISTER_FIELD). A field is its
+ * mask; the shift is derived from it, so each field is defined exactly once.
+ */
+#ifndef PMVP_FIELDS_H
+#define PMVP_FIELDS_H
+
+#include <stdint.h>
+
+/* Bits [hi:lo] as a 64-bit mask, and a single bit. */
+#define PMVP_BITS(hi, lo) ((~UINT64_C(0) >> (63 - (hi))) & (~UINT64_C(0) << (lo)))
+#define PMVP_BIT(n) (UINT64_C(1) << (n))
+
+/* The value of field `mask` in `reg`, and `val` placed in field `mask`. The
+ * lowest set bit of the mask, (mask & -mask), is the field's unit. */
+#define PMVP_FIELD_GET(mask, reg) (((reg) & (mask)) / ((mask) & (~(mask) + 1)))
+#define PMVP_FIELD_PREP(mask, val) (((uint64_t)(val) * ((mask) & (~(mask) + 1))) & (mask))
+
+/* PMCR_EL0 (D24.5.8). */
+#define PMCR_EL0_E PMVP_BIT(0)
+#define PMCR_EL0_P PMVP_BIT(1)
+#define PMCR_EL0_C PMVP_BIT(2)
+#define PMCR_EL0_D PMVP_BIT(3)
+#define PMCR_EL0_X PMVP_BIT(4)
+#define PMCR_EL0_DP PMVP_BIT(5)
+#define PMCR_EL0_LC PMVP_BIT(6)
+#define PMCR_EL0_LP PMVP_BIT(7)
+#define PMCR_EL0_FZO PMVP_BIT(9)
+#define PMCR_EL0_N PMVP_BITS(15, 11)
+#define PMCR_EL0_IDCODE PMVP_BITS(23, 16)
+#define PMCR_EL0_IMP PMVP_BITS(31, 24)
+
+/* PMEVTYPER<n>_EL0 (D24.5.12) and PMCCFILTR_EL0 (D24.5.1) share the filter
+ * bits; MT and evtCount are PMEVTYPER only. */
+#define PMEVTYPER_EL0_evtCount PMVP_BITS(15, 0)
+#define PMEVTYPER_EL0_evtCount_9_0 PMVP_BITS(9, 0)
+#define PMEVTYPER_EL0_RLH PMVP_BIT(20)
+#define PMEVTYPER_EL0_RLU PMVP_BIT(21)
+#define PMEVTYPER_EL0_RLK PMVP_BIT(22)
+#define PMEVTYPER_EL0_SH PMVP_BIT(24)
+#define PMEVTYPER_EL0_MT PMVP_BIT(25)
+#define PMEVTYPER_EL0_M PMVP_BIT(26)
+#define PMEVTYPER_EL0_NSH PMVP_BIT(27)
+#define PMEVTYPER_EL0_NSU PMVP_BIT(28)
+#define PMEVTYPER_EL0_NSK PMVP_BIT(29)
+#define PMEVTYPER_EL0_U PMVP_BIT(30)
+#define PMEVTYPER_EL0_P PMVP_BIT(31)
+
+/* PMCNTENSET/CLR, PMINTENSET/CLR, PMOVSSET/CLR: P<n> at bit n, C at bit 31. */
+#define PMVP_PMU_C PMVP_BIT(31)
+
+/* PMSELR_EL0 (D24.5.22). */
+#define PMSELR_EL0_SEL PMVP_BITS(4, 0)
+
+/* MDCR_EL2: the fields that control counting. */
+#define MDCR_EL2_HPMN PMVP_BITS(4, 0)
+#define MDCR_EL2_TPMCR PMVP_BIT(5)
+#define MDCR_EL2_TPM PMVP_BIT(6)
+#define MDCR_EL2_HPME PMVP_BIT(7)
+#define MDCR_EL2_HPMD PMVP_BIT(17)
+#define MDCR_EL2_HCCD PMVP_BIT(23)
+#define MDCR_EL2_HLP PMVP_BIT(26)
+#define MDCR_EL2_MTPME PMVP_BIT(28)
+
+/* MDCR_EL3 (with SDCR, its AArch32 counterpart, at the same positions for
+ * SPME, SCCD and MTPME). */
+#define MDCR_EL3_TPM PMVP_BIT(6)
+#define MDCR_EL3_SPME PMVP_BIT(17)
+#define MDCR_EL3_SCCD PMVP_BIT(23)
+#define MDCR_EL3_MTPME PMVP_BIT(28)
+#define MDCR_EL3_MCCD PMVP_BIT(34)
+#define MDCR_EL3_MPMX PMVP_BIT(35)
+
+/* SDER32_EL3. */
+#define SDER32_EL3_SUNIDEN PMVP_BIT(1)
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The PMUv3 registers of one PE, as the PE itself sees them with a permitted
+ * access (D24.5). Access checks (traps, UNDEFINED, EL0 enables) and the views
+ * that depend on the accessing Exception level (PMCR.N reading HPMN at EL1)
+ * belong to the system-register layer, not here.
+ *
+ * Reads have no side effects beyond bringing counts up to `now`. PMCR.P and
+ * PMSWINC act for the PE's current context (Exception level, Security state).
+ */
+#ifndef PMVP_PMU_H
+#define PMVP_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmvp/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* PMVP_PMU_REG(id, indexed): the registers, each once. `indexed` registers
+ * take a counter index n (0 .. NUM_PMU_COUNTERS-1). */
+#define PMVP_PMU_REGISTERS(X)   \
+    X(PMCR_EL0, 0)              \
+    X(PMCNTENSET_EL0, 0)        \
+    X(PMCNTENCLR_EL0, 0)        \
+    X(PMINTENSET_EL1, 0)        \
+    X(PMINTENCLR_EL1, 0)        \
+    X(PMOVSSET_EL0, 0)          \
+    X(PMOVSCLR_EL0, 0)          \
+    X(PMSWINC_EL0, 0)           \
+    X(PMSELR_EL0, 0)            \
+    X(PMCEID0_EL0, 0)           \
+    X(PMCEID1_EL0, 0)           \
+    X(PMCCNTR_EL0, 0)           \
+    X(PMCCFILTR_EL0, 0)         \
+    X(PMXEVTYPER_EL0, 0)        \
+    X(PMXEVCNTR_EL0, 0)         \
+    X(PMUSERENR_EL0, 0)         \
+    X(PMEVCNTR_EL0, 1)          \
+    X(PMEVTYPER_EL0, 1)
+
+enum pmvp_pmu_reg {
+#define PMVP_PMU_REG_ENUM(id, indexed) PMVP_##id,
+    PMVP_PMU_REGISTERS(PMVP_PMU_REG_ENUM)
+#undef PMVP_PMU_REG_ENUM
+    PMVP_PMU_NUM_REGS
+};
+
+/* "PMCR_EL0", ...; NULL for an unknown id. */
+const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg);
+/* Whether `reg` takes a counter index. */
+bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg);
+
+/* Reads register `reg` (counter `n` for indexed ones) of PE `pe` at `now`.
+ * Errors: PMVP_ERR_NULL, PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_REGISTER,
+ * PMVP_ERR_COUNTER. Write-only fields read as zero. */
+int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
+                  pmvp_time now, uint64_t *value);
+
+/* Writes `value`; bits that are read-only, RES0 or not implemented in this
+ * configuration are ignored, as the architecture ignores them. Errors as for
+ * pmvp_pmu_read, and PMVP_ERR_READ_ONLY for PMCEID0/1. */
+int pmvp_pmu_write(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
+                   uint64_t value, pmvp_time now);
+
+/* The PMU overflow interrupt request (PMUIRQ) of PE `pe` at `now`:
+ * level-sensitive, as D13.3.1 defines it. */
+int pmvp_pmu_irq(pmvp_core *core, unsigned pe, pmvp_time now, bool *level);
+
+/* Warm reset of PE `pe`'s PMU at `now`: registers back to their reset values. */
+int pmvp_pmu_reset(pmvp_core *core, unsigned pe, pmvp_time now);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

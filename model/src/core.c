@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Core set-up, time discipline and the inputs a CPU model drives. */
+#include <string.h>
+
+#include "internal.h"
+#include "pmvp/error.h"
+#include "pmvp/pmu.h"
+
+void pmvp_core_config_default(pmvp_core_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->num_pes = 1;
+    cfg->mt_policy = PMVP_MT_SMT;
+    cfg->num_counters = 6;
+    cfg->pmu_version = PMVP_PMUV3P5;
+    cfg->feat_mtpmu = true;
+    cfg->feat_hpmn0 = true;
+    cfg->feat_debugv8p2 = true;
+    cfg->have_el2 = true;
+    cfg->have_el3 = true;
+    cfg->have_aarch32 = true;
+    cfg->processor_hz = UINT64_C(1000000000);
+    cfg->bus_hz = UINT64_C(1000000000);
+    cfg->system_counter_hz = UINT64_C(100000000);
+    cfg->clock_stops_in_wfx = true;
+    cfg->pmccntr_counts_in_wfx = true;
+    cfg->divider_mode = PMVP_DIVIDER_COUNTED_CYCLES;
+}
+
+void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg)
+{
+    if (c->cfg.log)
+        c->cfg.log(c->cfg.log_user, pe, msg);
+}
+
+int pmvp_begin(pmvp_core *c, pmvp_time now)
+{
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    c->last_call = now;
+    pmvp_sync(c, now);
+    return PMVP_OK;
+}
+
+static bool in_common_range(uint16_t ev)
+{
+    return ev <= 0x003F || (ev >= 0x4000 && ev <= 0x403F);
+}
+
+int pmvp_supported_class(const pmvp_core *c, uint16_t number)
+{
+    int i = pmvp_event_index(number);
+    if (i >= 0)
+        return (c->supported[i / 64] >> (i % 64)) & 1 ? (int)pmvp_event_at((size_t)i)->cls : -1;
+    for (unsigned k = 0; k < c->num_impdef_events; k++)
+        if (c->impdef_event[k] == number)
+            return PMVP_EVCLASS_OCCURRENCE;
+    return -1;
+}
+
+static void support(pmvp_core *c, int i)
+{
+    c->supported[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+static int init_events(pmvp_core *c, const pmvp_core_config *cfg)
+{
+    uint16_t max_event = cfg->pmu_version >= PMVP_PMUV3P1 ? 0xFFFF : 0x03FF;
+    if (pmvp_event_count() > PMVP_MAX_CATALOGUE_EVENTS ||
+        pmvp_event_level_count() > PMVP_MAX_LEVEL_EVENTS)
+        return PMVP_ERR_CONFIG;
+    if (!cfg->events) {
+        for (size_t i = 0; i < pmvp_event_count(); i++) {
+            const pmvp_event_info *e = pmvp_event_at(i);
+            if (e->cls != PMVP_EVCLASS_PMU_OVERFLOW && e->number <= max_event)
+                support(c, (int)i);
+        }
+        return PMVP_OK;
+    }
+    for (unsigned k = 0; k < cfg->num_events; k++) {
+        uint16_t ev = cfg->events[k];
+        int i = pmvp_event_index(ev);
+        if (ev > max_event)
+            return PMVP_ERR_CONFIG;
+        if (i >= 0) {
+            if (pmvp_event_at((size_t)i)->cls == PMVP_EVCLASS_PMU_OVERFLOW)
+                return PMVP_ERR_CONFIG;
+            support(c, i);
+        } else if (in_common_range(ev) || c->num_impdef_events == PMVP_MAX_IMPDEF_EVENTS) {
+            return PMVP_ERR_CONFIG;
+        } else {
+            c->impdef_event[c->num_impdef_events++] = ev;
+        }
+    }
+    return PMVP_OK;
+}
+
+static int check_config(const pmvp_core_config *cfg)
+{
+    if (cfg->num_pes < 1 || cfg->num_pes > PMVP_MAX_PES || cfg->num_counters > PMVP_MAX_COUNTERS)
+        return PMVP_ERR_CONFIG;
+    switch (cfg->pmu_version) {
+    case PMVP_PMUV3: case PMVP_PMUV3P1: case PMVP_PMUV3P4: case PMVP_PMUV3P5: break;
+    default: return PMVP_ERR_CONFIG;
+    }
+    if ((unsigned)cfg->mt_policy > PMVP_MT_SOEMT ||
+        (unsigned)cfg->divider_mode > PMVP_DIVIDER_ALL_CYCLES)
+        return PMVP_ERR_CONFIG;
+    if (cfg->feat_pmuv3p7 && cfg->pmu_version < PMVP_PMUV3P5)
+        return PMVP_ERR_CONFIG;
+    if ((cfg->feat_sel2 || cfg->feat_rme) && !(cfg->have_el2 && cfg->have_el3))
+        return PMVP_ERR_CONFIG;
+    if ((cfg->el3_aarch32 && !cfg->have_el3) || ((cfg->el3_aarch32 || cfg->el1_aarch32) && !cfg->have_aarch32))
+        return PMVP_ERR_CONFIG;
+    /* D13.1: no event counters only without EL2 or with FEAT_HPMN0. */
+    if (cfg->num_counters == 0 && cfg->have_el2 && !cfg->feat_hpmn0)
+        return PMVP_ERR_CONFIG;
+    return PMVP_OK;
+}
+
+/* Writable bits of PMEVTYPER (with_event) or PMCCFILTR in this configuration. */
+static uint64_t filter_mask(const pmvp_core_config *cfg, bool with_event)
+{
+    uint64_t m = PMEVTYPER_EL0_P | PMEVTYPER_EL0_U;
+    if (cfg->have_el3)
+        m |= PMEVTYPER_EL0_NSK | PMEVTYPER_EL0_NSU | PMEVTYPER_EL0_M;
+    if (cfg->have_el2)
+        m |= PMEVTYPER_EL0_NSH;
+    if (cfg->feat_sel2)
+        m |= PMEVTYPER_EL0_SH;
+    if (cfg->feat_rme)
+        m |= PMEVTYPER_EL0_RLK | PMEVTYPER_EL0_RLU | PMEVTYPER_EL0_RLH;
+    if (with_event) {
+        m |= cfg->pmu_version >= PMVP_PMUV3P1 ? PMEVTYPER_EL0_evtCount : PMEVTYPER_EL0_evtCount_9_0;
+        if (cfg->feat_mtpmu)
+            m |= PMEVTYPER_EL0_MT;
+    }
+    return m;
+}
+
+static uint64_t pmcr_mask(const pmvp_core_config *cfg)
+{
+    uint64_t m = PMCR_EL0_E;
+    if (cfg->have_aarch32)
+        m |= PMCR_EL0_D | PMCR_EL0_LC;
+    if (cfg->have_el3 || (cfg->pmu_version >= PMVP_PMUV3P1 && cfg->have_el2) || cfg->feat_pmuv3p7)
+        m |= PMCR_EL0_DP;
+    if (cfg->pmu_version >= PMVP_PMUV3P5)
+        m |= PMCR_EL0_LP;
+    /* PMCR.X: no PMU event export bus is modelled, so X is RAZ/WI. */
+    return m;
+}
+
+int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
+{
+    if (!c || !cfg)
+        return PMVP_ERR_NULL;
+    int err = check_config(cfg);
+    if (err)
+        return err;
+    memset(c, 0, sizeof *c);
+    c->cfg = *cfg;
+    c->cfg.events = NULL; /* copied below; the caller's array need not live on */
+    c->cfg.num_events = 0;
+    err = init_events(c, cfg);
+    if (err) {
+        memset(c, 0, sizeof *c);
+        return err;
+    }
+    c->evtyper_mask = filter_mask(cfg, true);
+    c->ccfiltr_mask = filter_mask(cfg, false);
+    c->pmcr_mask = pmcr_mask(cfg);
+    c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
+    pmvp_clock_init(&c->clock, cfg->processor_hz, 0);
+    pmvp_clock_init(&c->bus_clock, cfg->bus_hz, 0);
+    pmvp_clock_init(&c->system_counter, cfg->system_counter_hz, 0);
+
+    for (unsigned p = 0; p < cfg->num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        pe->state = PMVP_PE_RUN;
+        pe->ctx.el = 1;
+        pe->ctx.security = PMVP_NONSECURE;
+        pe->pmu.ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg->num_counters);
+        pmvp_pmu_reset(c, p, 0);
+    }
+    return PMVP_OK;
+}
+
+static int check_pe(const pmvp_core *c, unsigned pe)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    return pe < c->cfg.num_pes ? PMVP_OK : PMVP_ERR_PE;
+}
+
+int pmvp_core_sync(pmvp_core *c, pmvp_time now)
+{
+    return c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
+}
+
+int pmvp_core_set_clock(pmvp_core *c, uint64_t hz, pmvp_time now)
+{
+    int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
+    if (err)
+        return err;
+    pmvp_clock_set_hz(&c->clock, hz, now);
+    return PMVP_OK;
+}
+
+int pmvp_core_set_bus_clock(pmvp_core *c, uint64_t hz, pmvp_time now)
+{
+    int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
+    if (err)
+        return err;
+    pmvp_clock_set_hz(&c->bus_clock, hz, now);
+    return PMVP_OK;
+}
+
+int pmvp_core_set_pe_state(pmvp_core *c, unsigned pe, enum pmvp_pe_state st, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if ((unsigned)st > PMVP_PE_OFF)
+        return PMVP_ERR_VALUE;
+    if ((err = pmvp_begin(c, now)))
+        return err;
+    c->pe[pe].state = (uint8_t)st;
+    return PMVP_OK;
+}
+
+/* A context that this configuration can be in. */
+static bool valid_context(const pmvp_core_config *cfg, const pmvp_context *x)
+{
+    if (x->el > 3 || x->security > PMVP_ROOT)
+        return false;
+    if ((x->el == 2 && !cfg->have_el2) || (x->el == 3 && !cfg->have_el3))
+        return false;
+    if (x->el == 3)
+        return x->security == (cfg->feat_rme ? PMVP_ROOT : PMVP_SECURE) && !(x->aarch32 && !cfg->el3_aarch32);
+    if (x->security == PMVP_ROOT || (x->security == PMVP_REALM && !cfg->feat_rme))
+        return false;
+    if (x->el == 2 && x->security == PMVP_SECURE && !cfg->feat_sel2)
+        return false;
+    return !x->aarch32 || cfg->have_aarch32;
+}
+
+int pmvp_core_set_context(pmvp_core *c, unsigned pe, const pmvp_context *ctx, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if (!ctx)
+        return PMVP_ERR_NULL;
+    if (!valid_context(&c->cfg, ctx))
+        return PMVP_ERR_VALUE;
+    if ((err = pmvp_begin(c, now)))
+        return err;
+    c->pe[pe].ctx = *ctx;
+    return PMVP_OK;
+}
+
+int pmvp_core_set_active_thread(pmvp_core *c, unsigned pe, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if (c->cfg.mt_policy != PMVP_MT_SOEMT)
+        return PMVP_ERR_CONFIG;
+    if ((err = pmvp_begin(c, now)))
+        return err;
+    c->active_thread = pe;
+    return PMVP_OK;
+}
+
+int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *ctl, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if (!ctl)
+        return PMVP_ERR_NULL;
+    if ((err = pmvp_begin(c, now)))
+        return err;
+    unsigned hpmn = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, ctl->mdcr_el2);
+    if (c->cfg.have_el2 && hpmn > c->cfg.num_counters)
+        pmvp_log(c, pe, "MDCR_EL2.HPMN > PMCR.N is CONSTRAINED UNPREDICTABLE: treated as PMCR.N");
+    if (c->cfg.have_el2 && hpmn == 0 && !c->cfg.feat_hpmn0)
+        pmvp_log(c, pe, "MDCR_EL2.HPMN == 0 without FEAT_HPMN0 is CONSTRAINED UNPREDICTABLE: used as 0");
+    c->pe[pe].pmu.ctl = *ctl;
+    return PMVP_OK;
+}
+
+int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if (pmvp_supported_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+        return PMVP_ERR_EVENT;
+    if (c->pe[pe].state == PMVP_PE_OFF)
+        return PMVP_ERR_PE_OFF;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    /* Occurrences change only counters that count them, and those do not
+     * depend on cycles: no sync needed. */
+    c->last_call = now;
+    const pmvp_context *src = &c->pe[pe].ctx;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+            if (pmvp_counter_event(c, &c->pe[p], n) != event)
+                continue;
+            if (p != pe && !pmvp_effective_mt(c, p, n))
+                continue;
+            if (pmvp_counts(c, p, n, src))
+                pmvp_counter_add(c, p, n, count);
+        }
+    }
+    return PMVP_OK;
+}
+
+int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    int cls = pmvp_supported_class(c, event);
+    if (cls != PMVP_EVCLASS_CONDITION && cls != PMVP_EVCLASS_STALL && cls != PMVP_EVCLASS_PER_CYCLE)
+        return PMVP_ERR_EVENT;
+    if ((err = pmvp_begin(c, now)))
+        return err;
+    c->pe[pe].level[pmvp_event_level_index(event)] = level;
+    return PMVP_OK;
+}

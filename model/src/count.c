@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What counts when: enables, prohibition, filtering, multithreading (D13.5,
+ * D13.6, D13.7, D14.4), the lazy advance of every counter over a stretch of
+ * time in which nothing changed, and the prediction of the next overflow.
+ *
+ * Between two calls the state of the core is constant, so each counter
+ * increments at a constant rate per cycle of one clock (the processor clock,
+ * every T-th processor cycle for a barrel thread, the bus clock or the System
+ * Counter). Advancing a counter is one multiplication, predicting its overflow
+ * one division: no loop runs per cycle.
+ */
+#include "internal.h"
+
+/* ------------------------------------------------------------ small rules */
+
+static bool is_v3p1(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P1; }
+static bool is_v3p5(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P5; }
+
+unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe)
+{
+    if (!c->cfg.have_el2)
+        return c->cfg.num_counters; /* no second range */
+    unsigned h = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, pe->pmu.ctl.mdcr_el2);
+    /* HPMN > N is CONSTRAINED UNPREDICTABLE; pmvp treats it as N (logged by
+     * pmvp_core_set_controls). HPMN == 0 without FEAT_HPMN0 is used as 0. */
+    return h > c->cfg.num_counters ? c->cfg.num_counters : h;
+}
+
+uint16_t pmvp_counter_event(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    (void)c;
+    return (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, pe->pmu.counter[n].evtyper);
+}
+
+/* EL3 (and, without FEAT_RME, every Secure EL) is "Secure state" for the
+ * prohibition and cycle-counter rules written before FEAT_RME. */
+static bool in_secure_state(const pmvp_core *c, const pmvp_context *x)
+{
+    return x->security == PMVP_SECURE || (x->el == 3 && !c->cfg.feat_rme);
+}
+
+/* Counting of events Attributable to `x` is prohibited by the controls of
+ * the counting PE (D13.5.4: RJRYNM, RJDWFF, RGNGCW, RMMZLZ). */
+static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool second_range,
+                       const pmvp_context *x)
+{
+    const pmvp_core_config *cfg = &c->cfg;
+    bool at_el3 = x->el == 3;
+
+    if (cfg->have_el3 && (at_el3 || x->security == PMVP_SECURE)) {
+        bool spme = ctl->mdcr_el3 & MDCR_EL3_SPME;
+        bool suniden = x->el == 0 && (cfg->el3_aarch32 || cfg->el1_aarch32) &&
+                       (ctl->sder32_el3 & SDER32_EL3_SUNIDEN);
+        bool allowed;
+        if (cfg->feat_pmuv3p7 && !cfg->el3_aarch32) {
+            /* RGNGCW with EL3 using AArch64. */
+            bool mpmx = ctl->mdcr_el3 & MDCR_EL3_MPMX;
+            if (at_el3)
+                allowed = spme && (!mpmx || second_range);
+            else
+                allowed = spme || mpmx || suniden;
+        } else {
+            /* RJRYNM (authentication interface) before FEAT_Debugv8p2;
+             * RJDWFF after it; RGNGCW with EL3 using AArch32. */
+            bool auth = !cfg->feat_pmuv3p7 && !cfg->feat_debugv8p2 &&
+                        ctl->secure_noninvasive_debug;
+            allowed = spme || suniden || auth;
+        }
+        if (!allowed)
+            return true;
+    }
+    /* RMMZLZ: EL2, unless the counter is in the second range. Secure EL2 is
+     * allowed only when both Secure state and EL2 are, which the two checks
+     * together give. */
+    if (cfg->have_el2 && x->el == 2 && is_v3p1(c) && (ctl->mdcr_el2 & MDCR_EL2_HPMD) &&
+        !second_range)
+        return true;
+    return false;
+}
+
+/* PMEVTYPER<n> or PMCCFILTR filters out context `x` (D24.5.1, D24.5.12).
+ * Unimplemented filter bits are kept 0, which makes each formula hold for
+ * every configuration (e.g. NSU is 0 without EL3, so U alone decides). */
+static bool filtered(uint64_t f, const pmvp_context *x)
+{
+    bool p = f & PMEVTYPER_EL0_P, u = f & PMEVTYPER_EL0_U;
+    bool nsk = f & PMEVTYPER_EL0_NSK, nsu = f & PMEVTYPER_EL0_NSU;
+    bool nsh = f & PMEVTYPER_EL0_NSH, m = f & PMEVTYPER_EL0_M;
+    bool sh = f & PMEVTYPER_EL0_SH;
+    bool rlk = f & PMEVTYPER_EL0_RLK, rlu = f & PMEVTYPER_EL0_RLU, rlh = f & PMEVTYPER_EL0_RLH;
+
+    switch (x->el) {
+    case 0:
+        return x->security == PMVP_SECURE ? u : x->security == PMVP_REALM ? u != rlu : u != nsu;
+    case 1:
+        return x->security == PMVP_SECURE ? p : x->security == PMVP_REALM ? p != rlk : p != nsk;
+    case 2:
+        return x->security == PMVP_SECURE ? nsh == sh : x->security == PMVP_REALM ? nsh == rlh : !nsh;
+    default:
+        return m != p;
+    }
+}
+
+/* Table D13-4: PMCNTENSET.P<n> and the global enable of n's range. */
+static bool counter_enabled(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    if (!(pe->pmu.cntenset & (UINT32_C(1) << n)))
+        return false;
+    if (n >= pmvp_hpmn(c, pe))
+        return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME;
+    return pe->pmu.pmcr & PMCR_EL0_E;
+}
+
+bool pmvp_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *src)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (pe->state == PMVP_PE_OFF || !counter_enabled(c, pe, n))
+        return false;
+    if (src->halted) /* Table D13-3: Debug state */
+        return false;
+    bool second = n >= pmvp_hpmn(c, pe);
+    return !prohibited(c, &pe->pmu.ctl, second, src) && !filtered(pe->pmu.counter[n].evtyper, src);
+}
+
+bool pmvp_cycle_counter_counts(const pmvp_core *c, unsigned p)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    const pmvp_context *x = &pe->ctx;
+    const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
+
+    if (pe->state == PMVP_PE_OFF)
+        return false;
+    if ((pe->state == PMVP_PE_WFI || pe->state == PMVP_PE_WFE) && !c->cfg.pmccntr_counts_in_wfx)
+        return false;
+    if (!(pe->pmu.pmcr & PMCR_EL0_E) || !(pe->pmu.cntenset & PMVP_PMU_C) || x->halted)
+        return false;
+    /* PMCR.DP: disabled where first-range event counting is prohibited. */
+    if ((pe->pmu.pmcr & PMCR_EL0_DP) && prohibited(c, ctl, false, x))
+        return false;
+    if (is_v3p5(c)) {
+        if (c->cfg.have_el3 && in_secure_state(c, x) && (ctl->mdcr_el3 & MDCR_EL3_SCCD))
+            return false;
+        if (c->cfg.have_el2 && x->el == 2 && (ctl->mdcr_el2 & MDCR_EL2_HCCD))
+            return false;
+    }
+    if (c->cfg.feat_pmuv3p7 && x->el == 3 && !c->cfg.el3_aarch32 &&
+        (ctl->mdcr_el3 & (MDCR_EL3_SCCD | MDCR_EL3_MCCD)))
+        return false;
+    return !filtered(pe->pmu.pmccfiltr, x);
+}
+
+/* FEAT_MTPMU enabled for PE p: MDCR_EL3.MTPME if EL3, else MDCR_EL2.MTPME if
+ * EL2 (D13.6). */
+static bool mtpmu_enabled_on(const pmvp_core *c, const pmvp_pe *pe)
+{
+    if (c->cfg.have_el3)
+        return pe->pmu.ctl.mdcr_el3 & MDCR_EL3_MTPME;
+    if (c->cfg.have_el2)
+        return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_MTPME;
+    return true;
+}
+
+bool pmvp_effective_mt(const pmvp_core *c, unsigned p, unsigned n)
+{
+    if (!(c->pe[p].pmu.counter[n].evtyper & PMEVTYPER_EL0_MT))
+        return false; /* also RES0 without FEAT_MTPMU */
+    if (!c->cfg.mtpmu_disable_core_wide)
+        return mtpmu_enabled_on(c, &c->pe[p]);
+    for (unsigned q = 0; q < c->cfg.num_pes; q++)
+        if (!mtpmu_enabled_on(c, &c->pe[q]))
+            return false;
+    return true;
+}
+
+bool pmvp_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    if (!is_v3p5(c))
+        return false;
+    if (n >= pmvp_hpmn(c, pe))
+        return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HLP;
+    return pe->pmu.pmcr & PMCR_EL0_LP;
+}
+
+bool pmvp_irq_level(const pmvp_core *c, unsigned p)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    uint32_t pending = pe->pmu.ovsset & pe->pmu.intenset;
+    uint32_t hpmn_bit = UINT32_C(1) << pmvp_hpmn(c, pe);
+    uint32_t first = (hpmn_bit - 1) & pmvp_counters_mask(c);
+    uint32_t second = pmvp_counters_mask(c) & ~first;
+
+    if ((pe->pmu.pmcr & PMCR_EL0_E) && (pending & (first | PMVP_PMU_C)))
+        return true;
+    return (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME) && (pending & second);
+}
+
+/* ------------------------------------------------------------- increments */
+
+static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps);
+
+void pmvp_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc)
+{
+    pmvp_pe *pe = &c->pe[p];
+    uint64_t old = pe->pmu.counter[n].value;
+    pmvp_u128 wraps32 = ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32;
+    bool overflow = pmvp_counter_is_long(c, pe, n)
+                        ? ((pmvp_u128)old + inc) >> 64 != 0
+                        : wraps32 != 0;
+
+    pe->pmu.counter[n].value = (uint64_t)(old + inc) & c->counter_mask;
+    if (overflow)
+        pe->pmu.ovsset |= UINT32_C(1) << n;
+    if (wraps32 && n % 2 == 0 && n + 1 < c->cfg.num_counters)
+        chain_feed(c, p, n + 1, wraps32);
+}
+
+/* CHAIN (D14.3): odd counter n counts the [31:0] overflows of counter n-1,
+ * unless n-1 overflows at bit 63 (PMUv3p5 with LP or HLP set). The counter
+ * is enabled, prohibited and filtered as usual, with the counting PE's own
+ * context; MT does not apply. */
+static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps)
+{
+    pmvp_pe *pe = &c->pe[p];
+    if (pmvp_counter_event(c, pe, n) != PMVP_EV_CHAIN ||
+        pmvp_supported_class(c, PMVP_EV_CHAIN) < 0 || pmvp_counter_is_long(c, pe, n - 1) ||
+        !pmvp_counts(c, p, n, &pe->ctx))
+        return;
+    pmvp_counter_add(c, p, n, wraps);
+}
+
+void pmvp_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
+{
+    uint64_t old = pe->pmu.pmccntr;
+    bool overflow = (pe->pmu.pmcr & PMCR_EL0_LC) ? ((pmvp_u128)old + inc) >> 64 != 0
+                                                  : ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32 != 0;
+    pe->pmu.pmccntr = (uint64_t)(old + inc);
+    if (overflow)
+        pe->pmu.ovsset |= PMVP_PMU_C;
+}
+
+/* ------------------------------------------------------------------ rates */
+
+/* Which clock a counter's increments follow during a constant stretch. */
+enum source { SRC_NONE, SRC_PROC, SRC_PROC_SLOT, SRC_BUS, SRC_SYSCNT };
+
+typedef struct rate {
+    enum source src;
+    unsigned slot;      /* SRC_PROC_SLOT: the barrel thread */
+    uint64_t weight;    /* increments per counted cycle */
+} rate;
+
+static const rate no_rate = { SRC_NONE, 0, 0 };
+
+static bool in_wfx(const pmvp_pe *pe)
+{
+    return pe->state == PMVP_PE_WFI || pe->state == PMVP_PE_WFE;
+}
+
+/* Processor cycles on which PE p is active and CPU_CYCLES with MT == 0
+ * counts (D14.4.1). */
+static rate active_cycles(const pmvp_core *c, unsigned p)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (pe->state == PMVP_PE_OFF)
+        return no_rate;
+    if (in_wfx(pe) && !(c->cfg.wfx_thread_active && c->cfg.cpu_cycles_in_wfx))
+        return no_rate;
+    switch (c->cfg.mt_policy) {
+    case PMVP_MT_FGMT: return (rate){ SRC_PROC_SLOT, p, 1 };
+    case PMVP_MT_SOEMT: return p == c->active_thread ? (rate){ SRC_PROC, 0, 1 } : no_rate;
+    default: return (rate){ SRC_PROC, 0, 1 };
+    }
+}
+
+static uint32_t level_of(const pmvp_pe *pe, uint16_t event)
+{
+    return pe->level[pmvp_event_level_index(event)];
+}
+
+/* MT == 1 (D14.4.1): does some PE q, not in WFI/WFE, satisfy `need` (and
+ * counter n of PE p count events Attributable to q)? For STALL events, the
+ * stall condition must in addition hold on every such PE. */
+static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, int cls, uint16_t ev)
+{
+    bool any = false;
+    uint16_t stall = cls == PMVP_EVCLASS_STALL ? pmvp_event_find(ev)->stall : 0;
+    for (unsigned q = 0; q < c->cfg.num_pes; q++) {
+        const pmvp_pe *pq = &c->pe[q];
+        if (pq->state != PMVP_PE_RUN)
+            continue;
+        if (cls == PMVP_EVCLASS_STALL && !level_of(pq, stall))
+            return false;
+        bool holds = cls == PMVP_EVCLASS_CPU_CYCLES || level_of(pq, ev);
+        if (holds && pmvp_counts(c, p, n, &pq->ctx))
+            any = true;
+    }
+    return any;
+}
+
+static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    uint16_t ev = pmvp_counter_event(c, pe, n);
+    int cls = pmvp_supported_class(c, ev);
+    bool mt = pmvp_effective_mt(c, p, n);
+
+    switch (cls) {
+    case PMVP_EVCLASS_CPU_CYCLES:
+    case PMVP_EVCLASS_CONDITION:
+    case PMVP_EVCLASS_STALL:
+        if (mt)
+            return any_pe_condition(c, p, n, cls, ev) ? (rate){ SRC_PROC, 0, 1 } : no_rate;
+        if (cls != PMVP_EVCLASS_CPU_CYCLES && !level_of(pe, ev))
+            return no_rate;
+        return pmvp_counts(c, p, n, &pe->ctx) ? active_cycles(c, p) : no_rate;
+    case PMVP_EVCLASS_PER_CYCLE: {
+        uint64_t w = 0;
+        for (unsigned q = 0; q < c->cfg.num_pes; q++) {
+            const pmvp_pe *pq = &c->pe[q];
+            if ((q == p || mt) && pq->state != PMVP_PE_OFF && pmvp_counts(c, p, n, &pq->ctx))
+                w += level_of(pq, ev);
+        }
+        return w ? (rate){ SRC_PROC, 0, w } : no_rate;
+    }
+    case PMVP_EVCLASS_BUS_CLOCK:
+        return pmvp_counts(c, p, n, &pe->ctx) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
+    case PMVP_EVCLASS_SYSTEM_COUNTER:
+        return pmvp_counts(c, p, n, &pe->ctx) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
+    default:
+        return no_rate; /* counted from reports, or not supported */
+    }
+}
+
+/* Processor cycles k in [1, x] that belong to barrel thread s of T. */
+static uint64_t slot_cycles_upto(uint64_t x, unsigned s, unsigned t)
+{
+    return x > s ? (x - s - 1) / t + 1 : 0;
+}
+
+/* Stretch of time being advanced: cycles of each clock. */
+typedef struct stretch {
+    uint64_t k0, dk;    /* processor cycles before, and in, the stretch */
+    uint64_t db, ds;    /* bus-clock and System Counter cycles in it */
+} stretch;
+
+static pmvp_u128 increments(const pmvp_core *c, rate r, const stretch *s)
+{
+    uint64_t cycles;
+    switch (r.src) {
+    case SRC_PROC: cycles = s->dk; break;
+    case SRC_PROC_SLOT:
+        cycles = slot_cycles_upto(s->k0 + s->dk, r.slot, c->cfg.num_pes) -
+                 slot_cycles_upto(s->k0, r.slot, c->cfg.num_pes);
+        break;
+    case SRC_BUS: cycles = s->db; break;
+    case SRC_SYSCNT: cycles = s->ds; break;
+    default: return 0;
+    }
+    return (pmvp_u128)cycles * r.weight;
+}
+
+/* The processor clock stops while every PE is off, or, if so configured,
+ * while every PE is in WFI, WFE or off (D14.4). */
+static bool clock_stopped(const pmvp_core *c)
+{
+    bool all_off = true, all_idle = true;
+    for (unsigned q = 0; q < c->cfg.num_pes; q++) {
+        all_off &= c->pe[q].state == PMVP_PE_OFF;
+        all_idle &= c->pe[q].state != PMVP_PE_RUN;
+    }
+    return all_off || (c->cfg.clock_stops_in_wfx && all_idle);
+}
+
+static bool divided(const pmvp_core *c, const pmvp_pe *pe)
+{
+    return c->cfg.have_aarch32 && !(pe->pmu.pmcr & PMCR_EL0_LC) && (pe->pmu.pmcr & PMCR_EL0_D);
+}
+
+/* PMCCNTR over a stretch of dk processor cycles, through the PMCR.D divider. */
+static void advance_cycle_counter(pmvp_core *c, unsigned p, uint64_t dk)
+{
+    pmvp_pe *pe = &c->pe[p];
+    bool counts = pmvp_cycle_counter_counts(c, p);
+    if (!divided(c, pe)) {
+        if (counts)
+            pmvp_cycle_counter_add(pe, dk);
+        return;
+    }
+    uint64_t advance = c->cfg.divider_mode == PMVP_DIVIDER_ALL_CYCLES ? dk : counts ? dk : 0;
+    pmvp_u128 total = (pmvp_u128)pe->pmu.divider + advance;
+    if (counts)
+        pmvp_cycle_counter_add(pe, total / 64);
+    pe->pmu.divider = (uint32_t)(total % 64);
+}
+
+void pmvp_sync(pmvp_core *c, pmvp_time now)
+{
+    if (now <= c->sync_time)
+        return;
+    uint64_t edges = pmvp_clock_cycles(&c->clock, now);
+    uint64_t bus = pmvp_clock_cycles(&c->bus_clock, now);
+    uint64_t syscnt = pmvp_clock_cycles(&c->system_counter, now);
+    stretch s = {
+        .k0 = c->proc_cycles,
+        .dk = clock_stopped(c) ? 0 : edges - c->clock_edges,
+        .db = bus - c->bus_edges,
+        .ds = syscnt - c->syscnt_edges,
+    };
+
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        if (s.dk)
+            advance_cycle_counter(c, p, s.dk);
+        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+            pmvp_u128 inc = increments(c, counter_rate(c, p, n), &s);
+            if (inc)
+                pmvp_counter_add(c, p, n, inc);
+        }
+    }
+    c->proc_cycles += s.dk;
+    c->clock_edges = edges;
+    c->bus_edges = bus;
+    c->syscnt_edges = syscnt;
+    c->sync_time = now;
+}
+
+/* ------------------------------------------------------------- prediction */
+
+/* The instant of the m-th counted cycle after the sync instant (m >= 1). */
+static pmvp_time counted_cycle_time(const pmvp_core *c, rate r, pmvp_u128 m)
+{
+    if (m > UINT64_MAX)
+        return PMVP_TIME_NEVER;
+    uint64_t mm = (uint64_t)m;
+    switch (r.src) {
+    case SRC_PROC:
+    case SRC_PROC_SLOT: {
+        if (clock_stopped(c))
+            return PMVP_TIME_NEVER;
+        uint64_t k = c->proc_cycles + mm;
+        if (r.src == SRC_PROC_SLOT) {
+            /* j-th cycle of slot s overall is cycle s + 1 + (j-1)*T. */
+            pmvp_u128 j = (pmvp_u128)slot_cycles_upto(c->proc_cycles, r.slot, c->cfg.num_pes) + mm;
+            pmvp_u128 kk = r.slot + 1 + (j - 1) * c->cfg.num_pes;
+            if (kk > UINT64_MAX)
+                return PMVP_TIME_NEVER;
+            k = (uint64_t)kk;
+        }
+        if (k < c->proc_cycles)
+            return PMVP_TIME_NEVER; /* wrapped: beyond any representable time */
+        return pmvp_clock_edge_time(&c->clock, c->clock_edges + (k - c->proc_cycles));
+    }
+    case SRC_BUS: return pmvp_clock_edge_time(&c->bus_clock, c->bus_edges + mm);
+    case SRC_SYSCNT: return pmvp_clock_edge_time(&c->system_counter, c->syscnt_edges + mm);
+    default: return PMVP_TIME_NEVER;
+    }
+}
+
+static pmvp_u128 ceil_div(pmvp_u128 a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Increments that take counter n from its value to its next overflow. */
+static pmvp_u128 to_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    uint64_t v = pe->pmu.counter[n].value;
+    return pmvp_counter_is_long(c, pe, n) ? ((pmvp_u128)1 << 64) - v
+                                          : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
+}
+
+static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, unsigned n)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    rate r = counter_rate(c, p, n);
+    if (r.src != SRC_NONE)
+        return counted_cycle_time(c, r, ceil_div(to_overflow(c, pe, n), r.weight));
+
+    /* A CHAIN counter overflows after its own distance in [31:0] wraps of the
+     * even counter below it, if that one counts cycles. */
+    if (n % 2 == 0 || pmvp_counter_event(c, pe, n) != PMVP_EV_CHAIN ||
+        pmvp_supported_class(c, PMVP_EV_CHAIN) < 0 || pmvp_counter_is_long(c, pe, n - 1) ||
+        !pmvp_counts(c, p, n, &pe->ctx))
+        return PMVP_TIME_NEVER;
+    rate low = counter_rate(c, p, n - 1);
+    if (low.src == SRC_NONE)
+        return PMVP_TIME_NEVER;
+    pmvp_u128 first_wrap = ((pmvp_u128)1 << 32) - (pe->pmu.counter[n - 1].value & UINT32_MAX);
+    pmvp_u128 wraps = to_overflow(c, pe, n);
+    if (wraps > ((pmvp_u128)1 << 64))
+        return PMVP_TIME_NEVER;
+    pmvp_u128 low_increments = first_wrap + (wraps - 1) * ((pmvp_u128)1 << 32);
+    return counted_cycle_time(c, low, ceil_div(low_increments, low.weight));
+}
+
+static pmvp_time cycle_counter_overflow_time(const pmvp_core *c, unsigned p)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (!pmvp_cycle_counter_counts(c, p))
+        return PMVP_TIME_NEVER;
+    uint64_t v = pe->pmu.pmccntr;
+    pmvp_u128 need = (pe->pmu.pmcr & PMCR_EL0_LC) ? ((pmvp_u128)1 << 64) - v
+                                                 : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
+    if (divided(c, pe))
+        need = (need - 1) * 64 + (64 - pe->pmu.divider);
+    return counted_cycle_time(c, (rate){ SRC_PROC, 0, 1 }, need);
+}
+
+int pmvp_core_next_event(pmvp_core *c, pmvp_time now, pmvp_time *when)
+{
+    if (!c || !when)
+        return PMVP_ERR_NULL;
+    int err = pmvp_begin(c, now);
+    if (err)
+        return err;
+    pmvp_time best = PMVP_TIME_NEVER;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        const pmvp_pe *pe = &c->pe[p];
+        if (!(pe->pmu.ovsset & PMVP_PMU_C)) {
+            pmvp_time t = cycle_counter_overflow_time(c, p);
+            best = t < best ? t : best;
+        }
+        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+            if (pe->pmu.ovsset & (UINT32_C(1) << n))
+                continue;
+            pmvp_time t = event_counter_overflow_time(c, p, n);
+            best = t < best ? t : best;
+        }
+    }
+    *when = best;
+    return PMVP_OK;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "pmvp/events.h"
+
+/* The stall column of a non-STALL event is not used. */
+#define PMVP_EV_NONE 0
+
+static const pmvp_event_info catalogue[] = {
+#define PMVP_EVENT(num, name, cls, stall) \
+    { num, #name, PMVP_EVCLASS_##cls, PMVP_EV_##stall },
+#include "pmu_events.def"
+#undef PMVP_EVENT
+};
+
+/* Level-reported events get a dense index so that per-PE levels are a small
+ * array rather than a map. */
+static const uint16_t level_events[] = {
+#define PMVP_EVENT(num, name, cls, stall) PMVP_LEVEL_##cls(num)
+#define PMVP_LEVEL_CONDITION(num) num,
+#define PMVP_LEVEL_STALL(num) num,
+#define PMVP_LEVEL_PER_CYCLE(num) num,
+#define PMVP_LEVEL_OCCURRENCE(num)
+#define PMVP_LEVEL_CPU_CYCLES(num)
+#define PMVP_LEVEL_BUS_CLOCK(num)
+#define PMVP_LEVEL_SYSTEM_COUNTER(num)
+#define PMVP_LEVEL_SOFTWARE_INCREMENT(num)
+#define PMVP_LEVEL_CHAIN(num)
+#define PMVP_LEVEL_PMU_OVERFLOW(num)
+#include "pmu_events.def"
+#undef PMVP_EVENT
+};
+
+size_t pmvp_event_count(void)
+{
+    return sizeof catalogue / sizeof catalogue[0];
+}
+
+const pmvp_event_info *pmvp_event_at(size_t i)
+{
+    return i < pmvp_event_count() ? &catalogue[i] : NULL;
+}
+
+static int search(const uint16_t *keys, size_t stride, size_t n, uint16_t number)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint16_t key = *(const uint16_t *)((const char *)keys + mid * stride);
+        if (key == number)
+            return (int)mid;
+        if (key < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+int pmvp_event_index(uint16_t number)
+{
+    return search(&catalogue[0].number, sizeof catalogue[0], pmvp_event_count(), number);
+}
+
+const pmvp_event_info *pmvp_event_find(uint16_t number)
+{
+    int i = pmvp_event_index(number);
+    return i < 0 ? NULL : &catalogue[i];
+}
+
+int pmvp_event_level_count(void)
+{
+    return (int)(sizeof level_events / sizeof level_events[0]);
+}
+
+int pmvp_event_level_index(uint16_t number)
+{
+    return search(level_events, sizeof level_events[0], (size_t)pmvp_event_level_count(), number);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internal interfaces between the kernel's source files. */
+#ifndef PMVP_INTERNAL_H
+#define PMVP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmvp/core.h"
+#include "pmvp/error.h"
+#include "pmvp/events.h"
+#include "pmvp/fields.h"
+#include "u128.h"
+
+/* Starts an entry point: rejects a call from the past and brings every
+ * counter up to `now`. */
+int pmvp_begin(pmvp_core *c, pmvp_time now);
+
+/* Brings every counter of the core up to `now` (now >= c->sync_time). */
+void pmvp_sync(pmvp_core *c, pmvp_time now);
+
+/* Reports a guest-visible oddity through the configured callback. */
+void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg);
+
+/* The class of event `number` if this configuration supports it, else -1. */
+int pmvp_supported_class(const pmvp_core *c, uint16_t number);
+
+/* The event counted by counter n of PE p (evtCount). */
+uint16_t pmvp_counter_event(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
+
+/* Effective MDCR_EL2.HPMN: the first counter of the second range (D13.1.1). */
+unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe);
+
+/* Whether counter n of PE p counts an event Attributable to context `src`
+ * now: enabled, not prohibited, not filtered (D13.5, D13.7). The one place
+ * that decides it for event counters. */
+bool pmvp_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *src);
+
+/* Effective value of PMEVTYPER<n>.MT of PE p (D13.6). */
+bool pmvp_effective_mt(const pmvp_core *c, unsigned p, unsigned n);
+
+/* Whether the cycle counter of PE p counts processor cycles now (D13.5.4). */
+bool pmvp_cycle_counter_counts(const pmvp_core *c, unsigned p);
+
+/* Adds `inc` increments to event counter n of PE p: sets its overflow flag
+ * (D13.3) and feeds a CHAIN counter above it. */
+void pmvp_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc);
+
+/* Adds `inc` to PMCCNTR of PE p, setting PMOVSSET.C on overflow. */
+void pmvp_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
+
+/* Whether counter n's overflow is at bit 63 rather than 31 (PMCR.LP, HLP). */
+bool pmvp_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
+
+/* PMUIRQ of PE p (D13.3.1): the one function that computes it. */
+bool pmvp_irq_level(const pmvp_core *c, unsigned p);
+
+/* Bitmap of implemented event counters P<n>. */
+static inline uint32_t pmvp_counters_mask(const pmvp_core *c)
+{
+    return c->cfg.num_counters ? (uint32_t)(PMVP_BITS(c->cfg.num_counters - 1, 0)) : 0;
+}
+
+#endif

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The PMUv3 register file of a PE (D24.5), over the counting rules. */
+#include "pmvp/pmu.h"
+
+#include "internal.h"
+#include "pmvp/error.h"
+
+static const struct {
+    const char *name;
+    bool indexed;
+} registers[] = {
+#define PMVP_PMU_REG_INFO(id, indexed) { #id, indexed },
+    PMVP_PMU_REGISTERS(PMVP_PMU_REG_INFO)
+#undef PMVP_PMU_REG_INFO
+};
+
+const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg)
+{
+    return (unsigned)reg < PMVP_PMU_NUM_REGS ? registers[reg].name : NULL;
+}
+
+bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
+{
+    return (unsigned)reg < PMVP_PMU_NUM_REGS && registers[reg].indexed;
+}
+
+/* Validates an access and brings the counters up to `now`. */
+static int begin_access(pmvp_core *c, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    if (pe >= c->cfg.num_pes)
+        return PMVP_ERR_PE;
+    if ((unsigned)reg >= PMVP_PMU_NUM_REGS)
+        return PMVP_ERR_REGISTER;
+    if (registers[reg].indexed && n >= c->cfg.num_counters)
+        return PMVP_ERR_COUNTER;
+    return pmvp_begin(c, now);
+}
+
+/* PMCEID0/1_EL0 (D24.5.4, D24.5.5): bit i of the low half is common event
+ * base+i; the high half (PMUv3p1) covers 0x4000+base+i. */
+static uint64_t pmceid(const pmvp_core *c, uint16_t base)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 32; i++) {
+        if (pmvp_supported_class(c, (uint16_t)(base + i)) >= 0)
+            v |= PMVP_BIT(i);
+        if (c->cfg.pmu_version >= PMVP_PMUV3P1 && pmvp_supported_class(c, (uint16_t)(0x4000 + base + i)) >= 0)
+            v |= PMVP_BIT(32 + i);
+    }
+    return v;
+}
+
+/* PMSELR.SEL for PMXEVTYPER/PMXEVCNTR: a counter index, 31 for the cycle
+ * counter, or -1 when it selects no implemented counter (then the access is
+ * CONSTRAINED UNPREDICTABLE; pmvp makes it RAZ/WI and logs it). */
+static int selected(const pmvp_core *c, unsigned p, bool cycle_counter_allowed)
+{
+    unsigned sel = (unsigned)PMVP_FIELD_GET(PMSELR_EL0_SEL, c->pe[p].pmu.pmselr);
+    if (sel < c->cfg.num_counters || (sel == PMVP_CYCLE_COUNTER && cycle_counter_allowed))
+        return (int)sel;
+    pmvp_log(c, p, "PMXEVTYPER/PMXEVCNTR with PMSELR.SEL selecting no counter: RAZ/WI");
+    return -1;
+}
+
+static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
+{
+    uint64_t v = pe->pmu.pmcr | PMVP_FIELD_PREP(PMCR_EL0_N, c->cfg.num_counters);
+    if (!c->cfg.have_aarch32)
+        v |= PMCR_EL0_LC; /* RES1 without AArch32 */
+    if (!c->cfg.feat_pmuv3p7) { /* IMP RAZ from PMUv3p7 */
+        v |= PMVP_FIELD_PREP(PMCR_EL0_IMP, c->cfg.pmcr_imp);
+        if (c->cfg.pmcr_imp)
+            v |= PMVP_FIELD_PREP(PMCR_EL0_IDCODE, c->cfg.pmcr_idcode);
+    }
+    return v;
+}
+
+int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+                  uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    int err = begin_access(c, p, reg, n, now);
+    if (err)
+        return err;
+    const pmvp_pe *pe = &c->pe[p];
+    const pmvp_pmu *u = &pe->pmu;
+    int sel;
+    switch (reg) {
+    case PMVP_PMCR_EL0: *value = read_pmcr(c, pe); break;
+    case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: *value = u->cntenset; break;
+    case PMVP_PMINTENSET_EL1: case PMVP_PMINTENCLR_EL1: *value = u->intenset; break;
+    case PMVP_PMOVSSET_EL0: case PMVP_PMOVSCLR_EL0: *value = u->ovsset; break;
+    case PMVP_PMSWINC_EL0: *value = 0; break; /* WO/RAZ */
+    case PMVP_PMSELR_EL0: *value = u->pmselr; break;
+    case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); break;
+    case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); break;
+    case PMVP_PMCCNTR_EL0: *value = u->pmccntr; break;
+    case PMVP_PMCCFILTR_EL0: *value = u->pmccfiltr; break;
+    case PMVP_PMUSERENR_EL0: *value = u->pmuserenr; break;
+    case PMVP_PMEVCNTR_EL0: *value = u->counter[n].value; break;
+    case PMVP_PMEVTYPER_EL0: *value = u->counter[n].evtyper; break;
+    case PMVP_PMXEVTYPER_EL0:
+        sel = selected(c, p, true);
+        *value = sel < 0 ? 0 : sel == PMVP_CYCLE_COUNTER ? u->pmccfiltr : u->counter[sel].evtyper;
+        break;
+    case PMVP_PMXEVCNTR_EL0:
+        sel = selected(c, p, false);
+        *value = sel < 0 ? 0 : u->counter[sel].value;
+        break;
+    default: return PMVP_ERR_REGISTER;
+    }
+    return PMVP_OK;
+}
+
+/* PMCR.P resets the event counters of the first range, and of the second
+ * when EL2 is disabled in the current Security state or the PE is at EL2 or
+ * EL3 (D24.5.8). */
+static void reset_event_counters(pmvp_core *c, unsigned p)
+{
+    pmvp_pe *pe = &c->pe[p];
+    const pmvp_context *x = &pe->ctx;
+    bool el2_enabled = c->cfg.have_el2 &&
+                       (x->security != PMVP_SECURE || c->cfg.feat_sel2);
+    unsigned last = (!el2_enabled || x->el >= 2) ? c->cfg.num_counters : pmvp_hpmn(c, pe);
+    for (unsigned n = 0; n < last; n++)
+        pe->pmu.counter[n].value = 0;
+}
+
+/* PMSWINC (D24.5.24, D13.7.3.2): increments each selected counter that
+ * counts SW_INCR, if it counts events in the PE's current context. */
+static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
+{
+    if (pmvp_supported_class(c, PMVP_EV_SW_INCR) < 0)
+        return;
+    uint32_t bits = (uint32_t)value & pmvp_counters_mask(c);
+    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+        pmvp_pe *pe = &c->pe[p];
+        if ((bits >> n & 1) && pmvp_counter_event(c, pe, n) == PMVP_EV_SW_INCR &&
+            pmvp_counts(c, p, n, &pe->ctx))
+            pmvp_counter_add(c, p, n, 1);
+    }
+}
+
+int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value,
+                   pmvp_time now)
+{
+    if (c && (reg == PMVP_PMCEID0_EL0 || reg == PMVP_PMCEID1_EL0))
+        return PMVP_ERR_READ_ONLY;
+    int err = begin_access(c, p, reg, n, now);
+    if (err)
+        return err;
+    pmvp_pmu *u = &c->pe[p].pmu;
+    uint32_t bits = ((uint32_t)value & pmvp_counters_mask(c)) | ((uint32_t)value & (uint32_t)PMVP_PMU_C);
+    int sel;
+    switch (reg) {
+    case PMVP_PMCR_EL0:
+        u->pmcr = value & c->pmcr_mask;
+        if (value & PMCR_EL0_P)
+            reset_event_counters(c, p);
+        if (value & PMCR_EL0_C) {
+            /* The divider restarts with the counter (a pmvp choice). */
+            u->pmccntr = 0;
+            u->divider = 0;
+        }
+        break;
+    case PMVP_PMCNTENSET_EL0: u->cntenset |= bits; break;
+    case PMVP_PMCNTENCLR_EL0: u->cntenset &= ~bits; break;
+    case PMVP_PMINTENSET_EL1: u->intenset |= bits; break;
+    case PMVP_PMINTENCLR_EL1: u->intenset &= ~bits; break;
+    case PMVP_PMOVSSET_EL0: u->ovsset |= bits; break;
+    case PMVP_PMOVSCLR_EL0: u->ovsset &= ~bits; break;
+    case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
+    case PMVP_PMSELR_EL0: u->pmselr = (uint32_t)(value & PMSELR_EL0_SEL); break;
+    case PMVP_PMCCNTR_EL0:
+        u->pmccntr = value;
+        u->divider = 0;
+        break;
+    case PMVP_PMCCFILTR_EL0: u->pmccfiltr = value & c->ccfiltr_mask; break;
+    case PMVP_PMUSERENR_EL0: u->pmuserenr = value & PMVP_BITS(3, 0); break;
+    case PMVP_PMEVCNTR_EL0: u->counter[n].value = value & c->counter_mask; break;
+    case PMVP_PMEVTYPER_EL0: u->counter[n].evtyper = value & c->evtyper_mask; break;
+    case PMVP_PMXEVTYPER_EL0:
+        sel = selected(c, p, true);
+        if (sel == PMVP_CYCLE_COUNTER)
+            u->pmccfiltr = value & c->ccfiltr_mask;
+        else if (sel >= 0)
+            u->counter[sel].evtyper = value & c->evtyper_mask;
+        break;
+    case PMVP_PMXEVCNTR_EL0:
+        sel = selected(c, p, false);
+        if (sel >= 0)
+            u->counter[sel].value = value & c->counter_mask;
+        break;
+    default: return PMVP_ERR_REGISTER;
+    }
+    return PMVP_OK;
+}
+
+int pmvp_pmu_irq(pmvp_core *c, unsigned p, pmvp_time now, bool *level)
+{
+    if (!c || !level)
+        return PMVP_ERR_NULL;
+    if (p >= c->cfg.num_pes)
+        return PMVP_ERR_PE;
+    int err = pmvp_begin(c, now);
+    if (err)
+        return err;
+    *level = pmvp_irq_level(c, p);
+    return PMVP_OK;
+}
+
+int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    if (p >= c->cfg.num_pes)
+        return PMVP_ERR_PE;
+    int err = pmvp_begin(c, now);
+    if (err)
+        return err;
+    pmvp_pmu *u = &c->pe[p].pmu;
+    pmvp_pmu_controls keep = u->ctl; /* EL2/EL3 controls are not PMU registers */
+    *u = (pmvp_pmu){ .ctl = keep };
+    return PMVP_OK;
+}
