@@ -426,32 +426,30 @@ void pmvp_sync(pmvp_core *c, pmvp_time now)
 
 /* ------------------------------------------------------------- prediction */
 
+/* The instant of edge `edges + m` of clock `clk`, if representable. */
+static pmvp_time edge_after(const pmvp_clock *clk, uint64_t edges, pmvp_u128 m)
+{
+    pmvp_u128 e = (pmvp_u128)edges + m;
+    return e > UINT64_MAX ? PMVP_TIME_NEVER : pmvp_clock_edge_time(clk, (uint64_t)e);
+}
+
 /* The instant of the m-th counted cycle after the sync instant (m >= 1). */
 static pmvp_time counted_cycle_time(const pmvp_core *c, rate r, pmvp_u128 m)
 {
-    if (m > UINT64_MAX)
-        return PMVP_TIME_NEVER;
-    uint64_t mm = (uint64_t)m;
     switch (r.src) {
     case SRC_PROC:
+        return clock_stopped(c) ? PMVP_TIME_NEVER : edge_after(&c->clock, c->clock_edges, m);
     case SRC_PROC_SLOT: {
         if (clock_stopped(c))
             return PMVP_TIME_NEVER;
-        uint64_t k = c->proc_cycles + mm;
-        if (r.src == SRC_PROC_SLOT) {
-            /* j-th cycle of slot s overall is cycle s + 1 + (j-1)*T. */
-            pmvp_u128 j = (pmvp_u128)slot_cycles_upto(c->proc_cycles, r.slot, c->cfg.num_pes) + mm;
-            pmvp_u128 kk = r.slot + 1 + (j - 1) * c->cfg.num_pes;
-            if (kk > UINT64_MAX)
-                return PMVP_TIME_NEVER;
-            k = (uint64_t)kk;
-        }
-        if (k < c->proc_cycles)
-            return PMVP_TIME_NEVER; /* wrapped: beyond any representable time */
-        return pmvp_clock_edge_time(&c->clock, c->clock_edges + (k - c->proc_cycles));
+        /* The j-th cycle of barrel thread s is processor cycle s + 1 + (j-1)*T. */
+        unsigned t = c->cfg.num_pes;
+        pmvp_u128 j = (pmvp_u128)slot_cycles_upto(c->proc_cycles, r.slot, t) + m;
+        pmvp_u128 k = r.slot + 1 + (j - 1) * t;
+        return edge_after(&c->clock, c->clock_edges, k - c->proc_cycles);
     }
-    case SRC_BUS: return pmvp_clock_edge_time(&c->bus_clock, c->bus_edges + mm);
-    case SRC_SYSCNT: return pmvp_clock_edge_time(&c->system_counter, c->syscnt_edges + mm);
+    case SRC_BUS: return edge_after(&c->bus_clock, c->bus_edges, m);
+    case SRC_SYSCNT: return edge_after(&c->system_counter, c->syscnt_edges, m);
     default: return PMVP_TIME_NEVER;
     }
 }

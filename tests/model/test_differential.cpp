@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lazy kernel against the per-cycle reference model, count for count.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "differential.h"
+
+namespace {
+
+uint64_t env_or(const char *name, uint64_t fallback)
+{
+    const char *v = std::getenv(name);
+    return v ? std::strtoull(v, nullptr, 0) : fallback;
+}
+
+TEST(Differential, LazyKernelMatchesPerCycleReference)
+{
+    // PMVP_DIFF_SEED / PMVP_DIFF_COUNT choose another range of scenarios.
+    const uint64_t seed = env_or("PMVP_DIFF_SEED", 1);
+    const uint64_t count = env_or("PMVP_DIFF_COUNT", 10000);
+    uint64_t checks = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        pmvp::ref::ScenarioResult r = pmvp::ref::run_scenario(seed + i);
+        checks += r.checks;
+        ASSERT_TRUE(r.ok) << r.failure;
+    }
+    RecordProperty("comparisons", std::to_string(checks));
+    EXPECT_GT(checks, count * 10);
+}
+
+}  // namespace

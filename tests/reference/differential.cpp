@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "differential.h"
+
+#include <memory>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include "pmvp/error.h"
+#include "reference_pmu.h"
+
+namespace pmvp::ref {
+
+namespace {
+
+class Scenario {
+public:
+    explicit Scenario(uint64_t seed) : seed_(seed), rng_(seed) {}
+    ScenarioResult run();
+
+private:
+    uint64_t rnd(uint64_t n) { return n ? std::uniform_int_distribution<uint64_t>(0, n - 1)(rng_) : 0; }
+    bool coin(unsigned percent = 50) { return rnd(100) < percent; }
+    template <typename T> T pick(const std::vector<T> &v) { return v[rnd(v.size())]; }
+
+    void make_config();
+    pmvp_context random_context();
+    uint64_t near_overflow();
+    uint64_t random_filter();
+    void step();
+    void compare(const char *where);
+    bool fail(const std::string &what);
+
+    uint64_t seed_;
+    std::mt19937_64 rng_;
+    pmvp_core_config cfg_{};
+    std::vector<uint16_t> events_;
+    pmvp_core core_{};
+    std::unique_ptr<Core> ref_;
+    pmvp_time now_ = 0;
+    ScenarioResult result_;
+};
+
+bool Scenario::fail(const std::string &what)
+{
+    if (result_.ok) {
+        std::ostringstream s;
+        s << "seed " << seed_ << " at t=" << now_ << " ps: " << what;
+        result_.ok = false;
+        result_.failure = s.str();
+    }
+    return false;
+}
+
+void Scenario::make_config()
+{
+    pmvp_core_config_default(&cfg_);
+    cfg_.num_pes = 1 + (unsigned)rnd(4);
+    cfg_.mt_policy = (pmvp_mt_policy)rnd(3);
+    cfg_.pmu_version = pick<pmvp_pmu_version>({ PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 });
+    cfg_.feat_pmuv3p7 = cfg_.pmu_version == PMVP_PMUV3P5 && coin(30);
+    cfg_.have_el2 = coin(70);
+    cfg_.have_el3 = coin(70);
+    cfg_.feat_sel2 = cfg_.have_el2 && cfg_.have_el3 && coin(40);
+    cfg_.feat_rme = cfg_.have_el2 && cfg_.have_el3 && coin(30);
+    cfg_.have_aarch32 = coin(60);
+    cfg_.el3_aarch32 = cfg_.have_el3 && cfg_.have_aarch32 && coin(20);
+    cfg_.el1_aarch32 = cfg_.have_aarch32 && coin(20);
+    cfg_.feat_mtpmu = coin(70);
+    cfg_.feat_hpmn0 = coin(50);
+    cfg_.feat_debugv8p2 = coin(50);
+    cfg_.num_counters = (unsigned)rnd(7);
+    if (cfg_.num_counters == 0 && cfg_.have_el2 && !cfg_.feat_hpmn0)
+        cfg_.num_counters = 2;
+    cfg_.clock_stops_in_wfx = coin();
+    cfg_.pmccntr_counts_in_wfx = coin();
+    cfg_.wfx_thread_active = coin();
+    cfg_.cpu_cycles_in_wfx = coin();
+    cfg_.mtpmu_disable_core_wide = coin(30);
+    cfg_.divider_mode = coin() ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
+    cfg_.processor_hz = pick<uint64_t>({ 0, 100000000, 333333333, 1000000000, 1500000000, 2000000000, 2700000000 });
+    cfg_.bus_hz = pick<uint64_t>({ 0, 50000000, 250000000, 1000000000 });
+    cfg_.system_counter_hz = pick<uint64_t>({ 1000000, 25000000, 100000000 });
+    if (coin(25)) {
+        events_ = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_CHAIN, PMVP_EV_SW_INCR,
+                    PMVP_EV_STALL_BACKEND, 0x0004, 0x00C1 };
+        cfg_.events = events_.data();
+        cfg_.num_events = (unsigned)events_.size();
+    }
+}
+
+pmvp_context Scenario::random_context()
+{
+    for (;;) {
+        pmvp_context x{};
+        x.el = (uint8_t)rnd(4);
+        x.security = (uint8_t)rnd(4);
+        x.aarch32 = cfg_.have_aarch32 && coin(20);
+        x.halted = coin(5);
+        if (x.el == 3) {
+            x.security = cfg_.feat_rme ? PMVP_ROOT : PMVP_SECURE;
+            x.aarch32 = cfg_.el3_aarch32 && x.aarch32;
+        }
+        pmvp_core probe{};
+        if (pmvp_core_init(&probe, &cfg_) == PMVP_OK && pmvp_core_set_context(&probe, 0, &x, 0) == PMVP_OK)
+            return x;
+    }
+}
+
+uint64_t Scenario::near_overflow()
+{
+    uint64_t r = rnd(3000);
+    switch (rnd(4)) {
+    case 0: return rnd(1000);
+    case 1: return 0xFFFFFFFFULL - r;
+    case 2: return ~0ULL - r;
+    default: return rng_();
+    }
+}
+
+uint64_t Scenario::random_filter()
+{
+    uint64_t f = 0;
+    for (uint64_t b : { PMEVTYPER_EL0_P, PMEVTYPER_EL0_U, PMEVTYPER_EL0_NSK, PMEVTYPER_EL0_NSU, PMEVTYPER_EL0_NSH,
+                        PMEVTYPER_EL0_M, PMEVTYPER_EL0_SH, PMEVTYPER_EL0_RLK, PMEVTYPER_EL0_RLU, PMEVTYPER_EL0_RLH })
+        if (coin(25))
+            f |= b;
+    return f;
+}
+
+void Scenario::step()
+{
+    unsigned pe = (unsigned)rnd(cfg_.num_pes);
+    unsigned nc = cfg_.num_counters;
+    const std::vector<uint16_t> type_pool = {
+        PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, 0x0004, 0x0021, PMVP_EV_SW_INCR,
+        PMVP_EV_CHAIN, PMVP_EV_CHAIN, PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
+        PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, PMVP_EV_BUS_CYCLES, PMVP_EV_CNT_CYCLES, 0x00C1,
+        0x0040, 0x400D
+    };
+    const std::vector<uint16_t> level_pool = { PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
+                                               PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320 };
+    const std::vector<uint16_t> report_pool = { PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES };
+
+    switch (rnd(16)) {
+    case 0: {
+        uint64_t v = rng_() & (PMCR_EL0_E | PMCR_EL0_D | PMCR_EL0_X | PMCR_EL0_DP | PMCR_EL0_LC | PMCR_EL0_LP |
+                               PMCR_EL0_FZO);
+        v |= coin(80) ? PMCR_EL0_E : 0;
+        v |= coin(10) ? PMCR_EL0_P : 0;
+        v |= coin(10) ? PMCR_EL0_C : 0;
+        pmvp_pmu_write(&core_, pe, PMVP_PMCR_EL0, 0, v, now_);
+        ref_->write(pe, PMVP_PMCR_EL0, 0, v, now_);
+        break;
+    }
+    case 1: {
+        static const pmvp_pmu_reg regs[] = { PMVP_PMCNTENSET_EL0, PMVP_PMCNTENSET_EL0, PMVP_PMCNTENCLR_EL0,
+                                             PMVP_PMINTENSET_EL1, PMVP_PMINTENCLR_EL1, PMVP_PMOVSSET_EL0,
+                                             PMVP_PMOVSCLR_EL0, PMVP_PMOVSCLR_EL0, PMVP_PMSWINC_EL0,
+                                             PMVP_PMSELR_EL0, PMVP_PMUSERENR_EL0 };
+        pmvp_pmu_reg r = regs[rnd(sizeof regs / sizeof regs[0])];
+        uint64_t v = r == PMVP_PMCNTENSET_EL0 ? rng_() | (coin() ? 0x80000000u : 0) : rng_();
+        pmvp_pmu_write(&core_, pe, r, 0, v, now_);
+        ref_->write(pe, r, 0, v, now_);
+        break;
+    }
+    case 2: case 3: {
+        if (nc == 0)
+            break;
+        unsigned n = (unsigned)rnd(nc);
+        uint64_t v = pick(type_pool) | random_filter() | (coin(40) ? PMEVTYPER_EL0_MT : 0) | (rng_() & 0xFFFF0000ull << 32);
+        pmvp_pmu_write(&core_, pe, PMVP_PMEVTYPER_EL0, n, v, now_);
+        ref_->write(pe, PMVP_PMEVTYPER_EL0, n, v, now_);
+        break;
+    }
+    case 4: {
+        pmvp_pmu_reg r = coin() ? PMVP_PMCCNTR_EL0 : PMVP_PMEVCNTR_EL0;
+        if (r == PMVP_PMEVCNTR_EL0 && nc == 0)
+            break;
+        unsigned n = r == PMVP_PMEVCNTR_EL0 ? (unsigned)rnd(nc) : 0;
+        uint64_t v = near_overflow();
+        pmvp_pmu_write(&core_, pe, r, n, v, now_);
+        ref_->write(pe, r, n, v, now_);
+        break;
+    }
+    case 5: {
+        pmvp_pmu_reg r = pick<pmvp_pmu_reg>({ PMVP_PMCCFILTR_EL0, PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0 });
+        uint64_t v = r == PMVP_PMXEVCNTR_EL0 ? near_overflow() : random_filter() | pick(type_pool);
+        pmvp_pmu_write(&core_, pe, r, 0, v, now_);
+        ref_->write(pe, r, 0, v, now_);
+        break;
+    }
+    case 6: {
+        pmvp_pe_state st = (pmvp_pe_state)rnd(4);
+        pmvp_core_set_pe_state(&core_, pe, st, now_);
+        ref_->set_pe_state(pe, st, now_);
+        break;
+    }
+    case 7: {
+        pmvp_context x = random_context();
+        pmvp_core_set_context(&core_, pe, &x, now_);
+        ref_->set_context(pe, x, now_);
+        break;
+    }
+    case 8: {
+        uint64_t hz = pick<uint64_t>({ 0, 100000000, 333333333, 800000000, 1000000000, 2000000000, 3100000000 });
+        if (coin(70)) {
+            pmvp_core_set_clock(&core_, hz, now_);
+            ref_->set_clock(hz, now_);
+        } else {
+            pmvp_core_set_bus_clock(&core_, hz, now_);
+            ref_->set_bus_clock(hz, now_);
+        }
+        break;
+    }
+    case 9: {
+        pmvp_pmu_controls ctl{};
+        unsigned hpmn = (unsigned)rnd(nc + 2);
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, hpmn);
+        for (uint64_t b : { MDCR_EL2_HPME, MDCR_EL2_HPMD, MDCR_EL2_HCCD, MDCR_EL2_HLP, MDCR_EL2_MTPME })
+            ctl.mdcr_el2 |= coin() ? b : 0;
+        for (uint64_t b : { MDCR_EL3_SPME, MDCR_EL3_SCCD, MDCR_EL3_MTPME, MDCR_EL3_MCCD, MDCR_EL3_MPMX })
+            ctl.mdcr_el3 |= coin() ? b : 0;
+        ctl.sder32_el3 = coin() ? SDER32_EL3_SUNIDEN : 0;
+        ctl.secure_noninvasive_debug = coin();
+        pmvp_core_set_controls(&core_, pe, &ctl, now_);
+        ref_->set_controls(pe, ctl, now_);
+        break;
+    }
+    case 10: case 11: {
+        uint16_t ev = pick(report_pool);
+        uint64_t count = coin(90) ? rnd(300) : rnd(100000);
+        int err = pmvp_core_report(&core_, pe, ev, count, now_);
+        const pmvp_event_info *e = pmvp_event_find(ev);
+        bool ok_expected = ref_->supported(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
+                           ref_->state(pe) != PMVP_PE_OFF;
+        if ((err == PMVP_OK) != ok_expected)
+            fail(std::string("report returned ") + pmvp_strerror(err));
+        else if (err == PMVP_OK)
+            ref_->report(pe, ev, count, now_);
+        break;
+    }
+    case 12: case 13: {
+        uint16_t ev = pick(level_pool);
+        uint32_t level = (uint32_t)rnd(4);
+        if (pmvp_core_set_level(&core_, pe, ev, level, now_) == PMVP_OK)
+            ref_->set_level(pe, ev, level, now_);
+        else if (ref_->supported(ev))
+            fail("set_level refused a supported level event");
+        break;
+    }
+    case 14:
+        if (cfg_.mt_policy == PMVP_MT_SOEMT) {
+            pmvp_core_set_active_thread(&core_, pe, now_);
+            ref_->set_active_thread(pe, now_);
+        }
+        break;
+    default:
+        compare("check point");
+        break;
+    }
+}
+
+void Scenario::compare(const char *where)
+{
+    static const pmvp_pmu_reg regs[] = { PMVP_PMCR_EL0, PMVP_PMCNTENSET_EL0, PMVP_PMINTENSET_EL1,
+                                         PMVP_PMOVSSET_EL0, PMVP_PMSELR_EL0, PMVP_PMCEID0_EL0,
+                                         PMVP_PMCEID1_EL0, PMVP_PMCCNTR_EL0, PMVP_PMCCFILTR_EL0,
+                                         PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0, PMVP_PMUSERENR_EL0 };
+    for (unsigned p = 0; p < cfg_.num_pes; p++) {
+        for (pmvp_pmu_reg r : regs) {
+            uint64_t k = 0;
+            int err = pmvp_pmu_read(&core_, p, r, 0, now_, &k);
+            uint64_t e = ref_->read(p, r, 0, now_);
+            result_.checks++;
+            if (err || k != e) {
+                std::ostringstream s;
+                s << where << ": PE " << p << " " << pmvp_pmu_reg_name(r) << " kernel " << std::hex << k
+                  << " reference " << e << " (" << pmvp_strerror(err) << ")";
+                fail(s.str());
+                return;
+            }
+        }
+        for (unsigned n = 0; n < cfg_.num_counters; n++) {
+            for (pmvp_pmu_reg r : { PMVP_PMEVCNTR_EL0, PMVP_PMEVTYPER_EL0 }) {
+                uint64_t k = 0;
+                pmvp_pmu_read(&core_, p, r, n, now_, &k);
+                uint64_t e = ref_->read(p, r, n, now_);
+                result_.checks++;
+                if (k != e) {
+                    std::ostringstream s;
+                    s << where << ": PE " << p << " " << pmvp_pmu_reg_name(r) << "[" << n << "] kernel " << std::hex
+                      << k << " reference " << e;
+                    fail(s.str());
+                    return;
+                }
+            }
+        }
+        bool level = false;
+        pmvp_pmu_irq(&core_, p, now_, &level);
+        result_.checks++;
+        if (level != ref_->irq(p, now_)) {
+            fail(std::string(where) + ": PMUIRQ of PE " + std::to_string(p) + " differs");
+            return;
+        }
+    }
+}
+
+ScenarioResult Scenario::run()
+{
+    make_config();
+    if (int err = pmvp_core_init(&core_, &cfg_)) {
+        fail(std::string("init: ") + pmvp_strerror(err));
+        return result_;
+    }
+    ref_ = std::make_unique<Core>(cfg_);
+    unsigned steps = 20 + (unsigned)rnd(60);
+    for (unsigned i = 0; i < steps && result_.ok; i++) {
+        step();
+        pmvp_time predicted = 0;
+        pmvp_core_next_event(&core_, now_, &predicted);
+        pmvp_time before = now_;
+        switch (rnd(10)) {
+        case 0: break; /* several changes at one instant */
+        case 1: now_ += rnd(1000); break;
+        default: now_ += rnd(200000); break;
+        }
+        ref_->advance(now_);
+        // The first overflow flag that an edge raised after `before` must be
+        // the one predicted; none up to now_ means the prediction is later.
+        pmvp_time rise = ref_->first_rise_since(before + 1);
+        result_.checks++;
+        if (rise <= now_ ? predicted != rise : predicted <= now_) {
+            std::ostringstream s;
+            s << "next_event after t=" << before << " predicted " << predicted << ", reference flag rose at "
+              << rise;
+            fail(s.str());
+        }
+    }
+    if (result_.ok)
+        compare("end");
+    return result_;
+}
+
+}  // namespace
+
+ScenarioResult run_scenario(uint64_t seed)
+{
+    return Scenario(seed).run();
+}
+
+}  // namespace pmvp::ref

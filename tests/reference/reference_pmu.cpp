@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "reference_pmu.h"
+
+#include <algorithm>
+
+namespace pmvp::ref {
+
+namespace {
+constexpr uint64_t kPsPerSecond = 1000000000000ULL;
+__extension__ typedef unsigned __int128 u128;
+
+bool bit(uint64_t v, uint64_t mask) { return (v & mask) != 0; }
+bool wfx(pmvp_pe_state s) { return s == PMVP_PE_WFI || s == PMVP_PE_WFE; }
+}  // namespace
+
+// Edge n after t0 is at the first instant t with phase0 + (t - t0)*hz >= n*10^12.
+pmvp_time Clock::next_edge() const
+{
+    if (hz == 0)
+        return PMVP_TIME_NEVER;
+    u128 need = (u128)(since + 1) * kPsPerSecond - phase0;
+    u128 dt = (need + hz - 1) / hz;
+    u128 t = t0 + dt;
+    return t >= PMVP_TIME_NEVER ? PMVP_TIME_NEVER : (pmvp_time)t;
+}
+
+void Clock::set_hz(uint64_t new_hz, pmvp_time now)
+{
+    if (hz != 0) {
+        u128 acc = (u128)phase0 + (u128)(now - t0) * hz;
+        phase0 = (uint64_t)(acc - (u128)since * kPsPerSecond);
+    }
+    t0 = now;
+    since = 0;
+    hz = new_hz;
+}
+
+Core::Core(const pmvp_core_config &cfg) : cfg_(cfg)
+{
+    if (cfg.events)
+        events_.assign(cfg.events, cfg.events + cfg.num_events);
+    cfg_.events = nullptr;
+    proc_.hz = cfg.processor_hz;
+    bus_.hz = cfg.bus_hz;
+    syscnt_.hz = cfg.system_counter_hz;
+    for (unsigned p = 0; p < cfg.num_pes; p++) {
+        pe_[p].ctx.el = 1;
+        pe_[p].ctx.security = PMVP_NONSECURE;
+        pe_[p].ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
+    }
+}
+
+bool Core::supported(uint16_t ev) const
+{
+    const pmvp_event_info *e = pmvp_event_find(ev);
+    if (cfg_.pmu_version < PMVP_PMUV3P1 && ev > 0x3FF)
+        return false;
+    if (events_.empty() && e)
+        return e->cls != PMVP_EVCLASS_PMU_OVERFLOW;
+    return std::find(events_.begin(), events_.end(), ev) != events_.end();
+}
+
+int Core::event_class(uint16_t ev) const
+{
+    if (!supported(ev))
+        return -1;
+    const pmvp_event_info *e = pmvp_event_find(ev);
+    return e ? e->cls : PMVP_EVCLASS_OCCURRENCE;
+}
+
+uint32_t Core::counters_mask() const
+{
+    return (uint32_t)((1ULL << cfg_.num_counters) - 1);
+}
+
+// ---------------------------------------------------------------- rules
+
+unsigned Core::hpmn(const Pe &pe) const
+{
+    if (!cfg_.have_el2)
+        return cfg_.num_counters;
+    unsigned h = (unsigned)(pe.ctl.mdcr_el2 & MDCR_EL2_HPMN);
+    return std::min(h, cfg_.num_counters);
+}
+
+bool Core::long_counter(const Pe &pe, unsigned n) const
+{
+    if (cfg_.pmu_version < PMVP_PMUV3P5)
+        return false;
+    return n < hpmn(pe) ? bit(pe.pmcr, PMCR_EL0_LP) : bit(pe.ctl.mdcr_el2, MDCR_EL2_HLP);
+}
+
+// D13.5.4, rule by rule.
+bool Core::prohibited(const Pe &pe, bool second_range, const pmvp_context &x) const
+{
+    bool spme = bit(pe.ctl.mdcr_el3, MDCR_EL3_SPME);
+    bool mpmx = bit(pe.ctl.mdcr_el3, MDCR_EL3_MPMX);
+    bool suniden = x.el == 0 && (cfg_.el3_aarch32 || cfg_.el1_aarch32) &&
+                   bit(pe.ctl.sder32_el3, SDER32_EL3_SUNIDEN);
+    if (cfg_.have_el3) {
+        if (!cfg_.feat_pmuv3p7) {
+            // RJRYNM / RJDWFF: Secure state, EL3 included.
+            bool secure = x.security == PMVP_SECURE || x.el == 3;
+            bool auth = !cfg_.feat_debugv8p2 && pe.ctl.secure_noninvasive_debug;
+            if (secure && !(spme || suniden || auth))
+                return true;
+        } else if (cfg_.el3_aarch32) {
+            // RGNGCW, EL3 using AArch32: SDCR.SPME.
+            if (x.el == 3 && !spme)
+                return true;
+            if (x.el < 3 && x.security == PMVP_SECURE && !(spme || suniden))
+                return true;
+        } else {
+            // RGNGCW, EL3 using AArch64.
+            if (x.el == 3 && !((spme && !mpmx) || (spme && mpmx && second_range)))
+                return true;
+            if (x.el < 3 && x.security == PMVP_SECURE && !(spme || mpmx || suniden))
+                return true;
+        }
+    }
+    // RMMZLZ.
+    if (cfg_.have_el2 && x.el == 2 && cfg_.pmu_version >= PMVP_PMUV3P1 &&
+        bit(pe.ctl.mdcr_el2, MDCR_EL2_HPMD) && !second_range)
+        return true;
+    return false;
+}
+
+// D24.5.12 field by field.
+bool Core::filtered(uint64_t f, const pmvp_context &x) const
+{
+    bool P = bit(f, PMEVTYPER_EL0_P), U = bit(f, PMEVTYPER_EL0_U);
+    if (x.el == 0) {
+        if (x.security == PMVP_NONSECURE) return U != bit(f, PMEVTYPER_EL0_NSU);
+        if (x.security == PMVP_REALM) return U != bit(f, PMEVTYPER_EL0_RLU);
+        return U;
+    }
+    if (x.el == 1) {
+        if (x.security == PMVP_NONSECURE) return P != bit(f, PMEVTYPER_EL0_NSK);
+        if (x.security == PMVP_REALM) return P != bit(f, PMEVTYPER_EL0_RLK);
+        return P;
+    }
+    if (x.el == 2) {
+        bool NSH = bit(f, PMEVTYPER_EL0_NSH);
+        if (x.security == PMVP_NONSECURE) return !NSH;
+        if (x.security == PMVP_REALM) return NSH == bit(f, PMEVTYPER_EL0_RLH);
+        return NSH == bit(f, PMEVTYPER_EL0_SH);
+    }
+    return bit(f, PMEVTYPER_EL0_M) != P;
+}
+
+bool Core::counter_counts(unsigned p, unsigned n, const pmvp_context &src) const
+{
+    const Pe &pe = pe_[p];
+    if (pe.state == PMVP_PE_OFF || !(pe.cnten >> n & 1) || src.halted)
+        return false;
+    bool second = n >= hpmn(pe);
+    bool global = second ? bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME) : bit(pe.pmcr, PMCR_EL0_E);
+    return global && !prohibited(pe, second, src) && !filtered(pe.c[n].evtyper, src);
+}
+
+bool Core::mt(unsigned p, unsigned n) const
+{
+    auto enabled = [&](const Pe &pe) {
+        if (cfg_.have_el3) return bit(pe.ctl.mdcr_el3, MDCR_EL3_MTPME);
+        if (cfg_.have_el2) return bit(pe.ctl.mdcr_el2, MDCR_EL2_MTPME);
+        return true;
+    };
+    if (!bit(pe_[p].c[n].evtyper, PMEVTYPER_EL0_MT))
+        return false;
+    if (!cfg_.mtpmu_disable_core_wide)
+        return enabled(pe_[p]);
+    for (unsigned q = 0; q < cfg_.num_pes; q++)
+        if (!enabled(pe_[q]))
+            return false;
+    return true;
+}
+
+// D14.4.1: is PE p active on the current processor cycle k_ (1-based)?
+bool Core::active(unsigned p) const
+{
+    const Pe &pe = pe_[p];
+    if (pe.state == PMVP_PE_OFF)
+        return false;
+    if (wfx(pe.state) && !cfg_.wfx_thread_active)
+        return false;
+    switch (cfg_.mt_policy) {
+    case PMVP_MT_FGMT: return (k_ - 1) % cfg_.num_pes == p;
+    case PMVP_MT_SOEMT: return p == active_thread_;
+    default: return true;
+    }
+}
+
+bool Core::clock_stopped() const
+{
+    unsigned off = 0, idle = 0;
+    for (unsigned q = 0; q < cfg_.num_pes; q++) {
+        off += pe_[q].state == PMVP_PE_OFF;
+        idle += pe_[q].state != PMVP_PE_RUN;
+    }
+    return off == cfg_.num_pes || (cfg_.clock_stops_in_wfx && idle == cfg_.num_pes);
+}
+
+// How much counter n of PE p increments on the current processor cycle.
+uint64_t Core::weight_this_cycle(unsigned p, unsigned n) const
+{
+    const Pe &pe = pe_[p];
+    uint16_t ev = (uint16_t)(pe.c[n].evtyper & PMEVTYPER_EL0_evtCount);
+    int cls = event_class(ev);
+    auto lvl = [&](const Pe &q, uint16_t e) {
+        auto it = q.level.find(e);
+        return it == q.level.end() ? 0u : it->second;
+    };
+    bool is_mt = mt(p, n);
+    if (cls == PMVP_EVCLASS_CPU_CYCLES || cls == PMVP_EVCLASS_CONDITION || cls == PMVP_EVCLASS_STALL) {
+        if (!is_mt) {
+            bool cpu_cycle = active(p) && (!wfx(pe.state) || cfg_.cpu_cycles_in_wfx);
+            bool cond = cls == PMVP_EVCLASS_CPU_CYCLES || lvl(pe, ev) != 0;
+            return cpu_cycle && cond && counter_counts(p, n, pe.ctx);
+        }
+        // MT == 1: over the PEs not in WFI/WFE (and not off).
+        std::vector<unsigned> running;
+        for (unsigned q = 0; q < cfg_.num_pes; q++)
+            if (pe_[q].state == PMVP_PE_RUN)
+                running.push_back(q);
+        if (cls == PMVP_EVCLASS_STALL) {
+            uint16_t stall = pmvp_event_find(ev)->stall;
+            for (unsigned q : running)
+                if (!lvl(pe_[q], stall))
+                    return 0;
+        }
+        for (unsigned q : running) {
+            bool cond = cls == PMVP_EVCLASS_CPU_CYCLES || lvl(pe_[q], ev) != 0;
+            if (cond && counter_counts(p, n, pe_[q].ctx))
+                return 1;
+        }
+        return 0;
+    }
+    if (cls == PMVP_EVCLASS_PER_CYCLE) {
+        uint64_t w = 0;
+        for (unsigned q = 0; q < cfg_.num_pes; q++)
+            if ((q == p || is_mt) && pe_[q].state != PMVP_PE_OFF && counter_counts(p, n, pe_[q].ctx))
+                w += lvl(pe_[q], ev);
+        return w;
+    }
+    return 0;
+}
+
+bool Core::cycle_counter_counts_this_cycle(unsigned p) const
+{
+    const Pe &pe = pe_[p];
+    const pmvp_context &x = pe.ctx;
+    if (pe.state == PMVP_PE_OFF || (wfx(pe.state) && !cfg_.pmccntr_counts_in_wfx))
+        return false;
+    if (!bit(pe.pmcr, PMCR_EL0_E) || !(pe.cnten >> 31 & 1) || x.halted)
+        return false;
+    if (bit(pe.pmcr, PMCR_EL0_DP) && prohibited(pe, false, x))
+        return false;
+    bool secure = x.security == PMVP_SECURE || (x.el == 3 && !cfg_.feat_rme);
+    if (cfg_.pmu_version >= PMVP_PMUV3P5 && cfg_.have_el3 && secure && bit(pe.ctl.mdcr_el3, MDCR_EL3_SCCD))
+        return false;
+    if (cfg_.pmu_version >= PMVP_PMUV3P5 && cfg_.have_el2 && x.el == 2 && bit(pe.ctl.mdcr_el2, MDCR_EL2_HCCD))
+        return false;
+    if (cfg_.feat_pmuv3p7 && x.el == 3 && !cfg_.el3_aarch32 &&
+        (bit(pe.ctl.mdcr_el3, MDCR_EL3_SCCD) || bit(pe.ctl.mdcr_el3, MDCR_EL3_MCCD)))
+        return false;
+    return !filtered(pe.pmccfiltr, x);
+}
+
+// --------------------------------------------------------------- counting
+
+void Core::flag(unsigned p, uint32_t b, pmvp_time t, bool from_edge)
+{
+    if (from_edge && !(pe_[p].ovs & b))
+        rises_.push_back(t);
+    pe_[p].ovs |= b;
+}
+
+void Core::add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge)
+{
+    // One increment at a time, as the counter would see them.
+    Pe &pe = pe_[p];
+    uint64_t mask = cfg_.pmu_version >= PMVP_PMUV3P5 ? ~0ULL : 0xFFFFFFFFULL;
+    for (uint64_t i = 0; i < inc; i++) {
+        uint64_t old = pe.c[n].value;
+        uint64_t next = (old + 1) & mask;
+        pe.c[n].value = next;
+        bool wrap32 = (old & 0xFFFFFFFF) == 0xFFFFFFFF;
+        bool overflow = long_counter(pe, n) ? old == ~0ULL : wrap32;
+        if (overflow)
+            flag(p, 1u << n, t, from_edge);
+        // CHAIN on the odd counter above.
+        if (wrap32 && n % 2 == 0 && n + 1 < cfg_.num_counters && !long_counter(pe, n) &&
+            (pe.c[n + 1].evtyper & PMEVTYPER_EL0_evtCount) == PMVP_EV_CHAIN && supported(PMVP_EV_CHAIN) &&
+            counter_counts(p, n + 1, pe.ctx))
+            add(p, n + 1, 1, t, from_edge);
+    }
+}
+
+void Core::add_cycle_counter(unsigned p, uint64_t inc, pmvp_time t)
+{
+    Pe &pe = pe_[p];
+    for (uint64_t i = 0; i < inc; i++) {
+        uint64_t old = pe.pmccntr++;
+        bool overflow = bit(pe.pmcr, PMCR_EL0_LC) ? old == ~0ULL : (old & 0xFFFFFFFF) == 0xFFFFFFFF;
+        if (overflow)
+            flag(p, 1u << 31, t, true);
+    }
+}
+
+void Core::processor_edge(pmvp_time t)
+{
+    if (clock_stopped())
+        return;
+    k_++;
+    // Decide every counter's increment on this cycle first, then apply them,
+    // so that all counters see the same state.
+    uint64_t w[PMVP_MAX_PES][PMVP_MAX_COUNTERS] = {};
+    bool cc[PMVP_MAX_PES] = {};
+    for (unsigned p = 0; p < cfg_.num_pes; p++) {
+        cc[p] = cycle_counter_counts_this_cycle(p);
+        for (unsigned n = 0; n < cfg_.num_counters; n++)
+            w[p][n] = weight_this_cycle(p, n);
+    }
+    for (unsigned p = 0; p < cfg_.num_pes; p++) {
+        Pe &pe = pe_[p];
+        bool div = cfg_.have_aarch32 && !bit(pe.pmcr, PMCR_EL0_LC) && bit(pe.pmcr, PMCR_EL0_D);
+        if (!div) {
+            if (cc[p])
+                add_cycle_counter(p, 1, t);
+        } else if (cc[p] || cfg_.divider_mode == PMVP_DIVIDER_ALL_CYCLES) {
+            // Every 64th (counted, or any) cycle.
+            if (++pe.divider == 64) {
+                pe.divider = 0;
+                if (cc[p])
+                    add_cycle_counter(p, 1, t);
+            }
+        }
+        for (unsigned n = 0; n < cfg_.num_counters; n++)
+            if (w[p][n])
+                add(p, n, w[p][n], t, true);
+    }
+}
+
+void Core::clock_edge(pmvp_event_class cls, pmvp_time t)
+{
+    for (unsigned p = 0; p < cfg_.num_pes; p++)
+        for (unsigned n = 0; n < cfg_.num_counters; n++) {
+            uint16_t ev = (uint16_t)(pe_[p].c[n].evtyper & PMEVTYPER_EL0_evtCount);
+            if (event_class(ev) == (int)cls && counter_counts(p, n, pe_[p].ctx))
+                add(p, n, 1, t, true);
+        }
+}
+
+void Core::advance(pmvp_time now)
+{
+    for (;;) {
+        pmvp_time tp = proc_.next_edge(), tb = bus_.next_edge(), ts = syscnt_.next_edge();
+        pmvp_time t = std::min({ tp, tb, ts });
+        if (t > now || t == PMVP_TIME_NEVER)
+            break;
+        if (tp == t) {
+            proc_.since++;
+            processor_edge(t);
+        }
+        if (tb == t) {
+            bus_.since++;
+            clock_edge(PMVP_EVCLASS_BUS_CLOCK, t);
+        }
+        if (ts == t) {
+            syscnt_.since++;
+            clock_edge(PMVP_EVCLASS_SYSTEM_COUNTER, t);
+        }
+    }
+    now_ = now;
+}
+
+pmvp_time Core::first_rise_since(pmvp_time from) const
+{
+    for (pmvp_time t : rises_)
+        if (t >= from)
+            return t;
+    return PMVP_TIME_NEVER;
+}
+
+// ----------------------------------------------------------------- inputs
+
+void Core::set_clock(uint64_t hz, pmvp_time now) { advance(now); proc_.set_hz(hz, now); }
+void Core::set_bus_clock(uint64_t hz, pmvp_time now) { advance(now); bus_.set_hz(hz, now); }
+void Core::set_pe_state(unsigned pe, pmvp_pe_state st, pmvp_time now) { advance(now); pe_[pe].state = st; }
+void Core::set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now) { advance(now); pe_[pe].ctx = ctx; }
+void Core::set_active_thread(unsigned pe, pmvp_time now) { advance(now); active_thread_ = pe; }
+void Core::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now) { advance(now); pe_[pe].ctl = ctl; }
+
+void Core::set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
+{
+    advance(now);
+    pe_[pe].level[event] = level;
+}
+
+void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
+{
+    advance(now);
+    for (unsigned p = 0; p < cfg_.num_pes; p++)
+        for (unsigned n = 0; n < cfg_.num_counters; n++) {
+            if ((pe_[p].c[n].evtyper & PMEVTYPER_EL0_evtCount) != event)
+                continue;
+            if ((p == pe || mt(p, n)) && counter_counts(p, n, pe_[pe].ctx))
+                add(p, n, count, now, false);
+        }
+}
+
+int Core::selected(unsigned p, bool cycle_allowed) const
+{
+    unsigned sel = pe_[p].pmselr & 31;
+    if (sel < cfg_.num_counters || (sel == 31 && cycle_allowed))
+        return (int)sel;
+    return -1;
+}
+
+void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time now)
+{
+    advance(now);
+    Pe &pe = pe_[p];
+    // Implemented bits, from the field descriptions of D24.5.
+    uint64_t filt = PMEVTYPER_EL0_P | PMEVTYPER_EL0_U;
+    if (cfg_.have_el3) filt |= PMEVTYPER_EL0_NSK | PMEVTYPER_EL0_NSU | PMEVTYPER_EL0_M;
+    if (cfg_.have_el2) filt |= PMEVTYPER_EL0_NSH;
+    if (cfg_.feat_sel2) filt |= PMEVTYPER_EL0_SH;
+    if (cfg_.feat_rme) filt |= PMEVTYPER_EL0_RLK | PMEVTYPER_EL0_RLU | PMEVTYPER_EL0_RLH;
+    uint64_t type = filt | (cfg_.pmu_version >= PMVP_PMUV3P1 ? 0xFFFFu : 0x3FFu) |
+                    (cfg_.feat_mtpmu ? PMEVTYPER_EL0_MT : 0);
+    uint64_t cmask = cfg_.pmu_version >= PMVP_PMUV3P5 ? ~0ULL : 0xFFFFFFFFULL;
+    uint32_t bits = ((uint32_t)v & counters_mask()) | ((uint32_t)v & 0x80000000u);
+    int sel;
+    switch (reg) {
+    case PMVP_PMCR_EL0: {
+        uint64_t m = PMCR_EL0_E;
+        if (cfg_.have_aarch32) m |= PMCR_EL0_D | PMCR_EL0_LC;
+        if (cfg_.have_el3 || (cfg_.pmu_version >= PMVP_PMUV3P1 && cfg_.have_el2) || cfg_.feat_pmuv3p7)
+            m |= PMCR_EL0_DP;
+        if (cfg_.pmu_version >= PMVP_PMUV3P5) m |= PMCR_EL0_LP;
+        pe.pmcr = v & m;
+        if (v & PMCR_EL0_P) {
+            bool el2_enabled = cfg_.have_el2 && (pe.ctx.security != PMVP_SECURE || cfg_.feat_sel2);
+            unsigned last = (!el2_enabled || pe.ctx.el >= 2) ? cfg_.num_counters : hpmn(pe);
+            for (unsigned i = 0; i < last; i++)
+                pe.c[i].value = 0;
+        }
+        if (v & PMCR_EL0_C) {
+            pe.pmccntr = 0;
+            pe.divider = 0;
+        }
+        break;
+    }
+    case PMVP_PMCNTENSET_EL0: pe.cnten |= bits; break;
+    case PMVP_PMCNTENCLR_EL0: pe.cnten &= ~bits; break;
+    case PMVP_PMINTENSET_EL1: pe.inten |= bits; break;
+    case PMVP_PMINTENCLR_EL1: pe.inten &= ~bits; break;
+    case PMVP_PMOVSSET_EL0: pe.ovs |= bits; break;
+    case PMVP_PMOVSCLR_EL0: pe.ovs &= ~bits; break;
+    case PMVP_PMSWINC_EL0:
+        if (!supported(PMVP_EV_SW_INCR))
+            break;
+        for (unsigned i = 0; i < cfg_.num_counters; i++)
+            if ((v >> i & 1) && (pe.c[i].evtyper & PMEVTYPER_EL0_evtCount) == PMVP_EV_SW_INCR &&
+                counter_counts(p, i, pe.ctx))
+                add(p, i, 1, now, false);
+        break;
+    case PMVP_PMSELR_EL0: pe.pmselr = (uint32_t)(v & 31); break;
+    case PMVP_PMCCNTR_EL0: pe.pmccntr = v; pe.divider = 0; break;
+    case PMVP_PMCCFILTR_EL0: pe.pmccfiltr = v & filt; break;
+    case PMVP_PMUSERENR_EL0: pe.pmuserenr = v & 0xF; break;
+    case PMVP_PMEVCNTR_EL0: pe.c[n].value = v & cmask; break;
+    case PMVP_PMEVTYPER_EL0: pe.c[n].evtyper = v & type; break;
+    case PMVP_PMXEVTYPER_EL0:
+        sel = selected(p, true);
+        if (sel == 31) pe.pmccfiltr = v & filt;
+        else if (sel >= 0) pe.c[sel].evtyper = v & type;
+        break;
+    case PMVP_PMXEVCNTR_EL0:
+        sel = selected(p, false);
+        if (sel >= 0) pe.c[sel].value = v & cmask;
+        break;
+    default: break;
+    }
+}
+
+uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
+{
+    advance(now);
+    const Pe &pe = pe_[p];
+    int sel;
+    switch (reg) {
+    case PMVP_PMCR_EL0: {
+        uint64_t v = pe.pmcr | ((uint64_t)cfg_.num_counters << 11);
+        if (!cfg_.have_aarch32) v |= PMCR_EL0_LC;
+        if (!cfg_.feat_pmuv3p7 && cfg_.pmcr_imp)
+            v |= (uint64_t)cfg_.pmcr_imp << 24 | (uint64_t)cfg_.pmcr_idcode << 16;
+        return v;
+    }
+    case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: return pe.cnten;
+    case PMVP_PMINTENSET_EL1: case PMVP_PMINTENCLR_EL1: return pe.inten;
+    case PMVP_PMOVSSET_EL0: case PMVP_PMOVSCLR_EL0: return pe.ovs;
+    case PMVP_PMSELR_EL0: return pe.pmselr;
+    case PMVP_PMCEID0_EL0: case PMVP_PMCEID1_EL0: {
+        uint16_t base = reg == PMVP_PMCEID0_EL0 ? 0 : 0x20;
+        uint64_t v = 0;
+        for (unsigned i = 0; i < 32; i++) {
+            v |= (uint64_t)supported((uint16_t)(base + i)) << i;
+            if (cfg_.pmu_version >= PMVP_PMUV3P1)
+                v |= (uint64_t)supported((uint16_t)(0x4000 + base + i)) << (32 + i);
+        }
+        return v;
+    }
+    case PMVP_PMCCNTR_EL0: return pe.pmccntr;
+    case PMVP_PMCCFILTR_EL0: return pe.pmccfiltr;
+    case PMVP_PMUSERENR_EL0: return pe.pmuserenr;
+    case PMVP_PMEVCNTR_EL0: return pe.c[n].value;
+    case PMVP_PMEVTYPER_EL0: return pe.c[n].evtyper;
+    case PMVP_PMXEVTYPER_EL0:
+        sel = selected(p, true);
+        return sel < 0 ? 0 : sel == 31 ? pe.pmccfiltr : pe.c[sel].evtyper;
+    case PMVP_PMXEVCNTR_EL0:
+        sel = selected(p, false);
+        return sel < 0 ? 0 : pe.c[sel].value;
+    default: return 0;
+    }
+}
+
+// D13.3.1.
+bool Core::irq(unsigned p, pmvp_time now)
+{
+    advance(now);
+    const Pe &pe = pe_[p];
+    for (unsigned n = 0; n < cfg_.num_counters; n++) {
+        bool global = n < hpmn(pe) ? bit(pe.pmcr, PMCR_EL0_E) : bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME);
+        if (global && (pe.ovs >> n & 1) && (pe.inten >> n & 1))
+            return true;
+    }
+    return bit(pe.pmcr, PMCR_EL0_E) && (pe.ovs >> 31 & 1) && (pe.inten >> 31 & 1);
+}
+
+}  // namespace pmvp::ref

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// A deliberately naive per-cycle reference model of a core's PMUs, written
+// straight from the rules of the Arm ARM (D13.3, D13.5-D13.7, D14.4) and kept
+// apart from the kernel's code: it walks every edge of every clock, one at a
+// time, and asks of each counter "does it count this cycle, and by how much".
+// It shares only data with the kernel (the configuration struct, the event
+// catalogue and register field masks), never a rule.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "pmvp/core.h"
+#include "pmvp/events.h"
+#include "pmvp/fields.h"
+#include "pmvp/pmu.h"
+
+namespace pmvp::ref {
+
+// One clock, stepped edge by edge.
+struct Clock {
+    uint64_t hz = 0;
+    pmvp_time t0 = 0;       // instant of the last frequency change
+    uint64_t phase0 = 0;    // elapsed fraction of a cycle at t0, in ps*Hz (< 10^12)
+    uint64_t since = 0;     // edges since t0
+
+    // The instant of the next edge, or PMVP_TIME_NEVER.
+    pmvp_time next_edge() const;
+    void set_hz(uint64_t new_hz, pmvp_time now);
+};
+
+class Core {
+public:
+    explicit Core(const pmvp_core_config &cfg);
+
+    // Inputs, mirroring the kernel API. Each first advances to `now`.
+    void set_clock(uint64_t hz, pmvp_time now);
+    void set_bus_clock(uint64_t hz, pmvp_time now);
+    void set_pe_state(unsigned pe, pmvp_pe_state st, pmvp_time now);
+    void set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now);
+    void set_active_thread(unsigned pe, pmvp_time now);
+    void set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now);
+    void report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
+    void set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now);
+    void write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value, pmvp_time now);
+    uint64_t read(unsigned pe, pmvp_pmu_reg reg, unsigned n, pmvp_time now);
+    bool irq(unsigned pe, pmvp_time now);
+
+    // Walks every clock edge up to and including `now`.
+    void advance(pmvp_time now);
+
+    // The first instant, at or after `from`, at which an overflow flag rose
+    // because of a clock edge, as observed by advance(); PMVP_TIME_NEVER if none.
+    pmvp_time first_rise_since(pmvp_time from) const;
+
+    bool supported(uint16_t event) const;
+    pmvp_pe_state state(unsigned pe) const { return pe_[pe].state; }
+
+private:
+    struct Counter {
+        uint64_t value = 0, evtyper = 0;
+    };
+    struct Pe {
+        pmvp_pe_state state = PMVP_PE_RUN;
+        pmvp_context ctx{};
+        std::map<uint16_t, uint32_t> level;
+        pmvp_pmu_controls ctl{};
+        uint64_t pmcr = 0, pmccfiltr = 0, pmccntr = 0, pmuserenr = 0;
+        uint32_t cnten = 0, inten = 0, ovs = 0, pmselr = 0;
+        unsigned divider = 0;
+        Counter c[PMVP_MAX_COUNTERS];
+    };
+
+    void processor_edge(pmvp_time t);
+    void clock_edge(pmvp_event_class cls, pmvp_time t);
+    uint64_t weight_this_cycle(unsigned p, unsigned n) const;
+    bool cycle_counter_counts_this_cycle(unsigned p) const;
+    bool counter_counts(unsigned p, unsigned n, const pmvp_context &src) const;
+    bool prohibited(const Pe &pe, bool second_range, const pmvp_context &x) const;
+    bool filtered(uint64_t f, const pmvp_context &x) const;
+    unsigned hpmn(const Pe &pe) const;
+    bool long_counter(const Pe &pe, unsigned n) const;
+    bool mt(unsigned p, unsigned n) const;
+    bool active(unsigned p) const;
+    bool clock_stopped() const;
+    int event_class(uint16_t ev) const;
+    void add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge);
+    void add_cycle_counter(unsigned p, uint64_t inc, pmvp_time t);
+    void flag(unsigned p, uint32_t bit, pmvp_time t, bool from_edge);
+    uint32_t counters_mask() const;
+    int selected(unsigned p, bool cycle_allowed) const;
+
+    pmvp_core_config cfg_;
+    std::vector<uint16_t> events_;
+    Clock proc_, bus_, syscnt_;
+    uint64_t k_ = 0;            // processor cycles that have happened
+    unsigned active_thread_ = 0;
+    pmvp_time now_ = 0;
+    std::vector<pmvp_time> rises_;
+    Pe pe_[PMVP_MAX_PES];
+};
+
+}  // namespace pmvp::ref
