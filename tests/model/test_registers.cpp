@@ -1,1 +1,176 @@
-#include <gtest/gtest.h>
+// SPDX-License-Identifier: Apache-2.0
+// The PMU register file (D24.5): reset values, implemented bits, indirection.
+#include <string>
+#include <vector>
+
+#include "fixture.h"
+
+namespace pmvp::test {
+namespace {
+
+using Registers = Kernel;
+
+TEST_F(Registers, PMCR_N_ReadsNumPmuCounters)
+{
+    cfg.num_counters = 31;
+    init();
+    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, read(0, PMVP_PMCR_EL0, 0)), 31u);
+}
+
+TEST_F(Registers, PMCR_LC_IsRes1AndDIsRes0WithoutAArch32)
+{
+    cfg.have_aarch32 = false;
+    init();
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_D, 0);
+    uint64_t v = read(0, PMVP_PMCR_EL0, 0);
+    EXPECT_TRUE(v & PMCR_EL0_LC);
+    EXPECT_FALSE(v & PMCR_EL0_D);
+}
+
+TEST_F(Registers, PMCR_WriteOnlyAndUnimplementedBitsReadAsZero)
+{
+    init();
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_P | PMCR_EL0_C | PMCR_EL0_X | PMCR_EL0_FZO | PMVP_BIT(40), 0);
+    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 0) & ~PMCR_EL0_N, 0u);
+}
+
+TEST_F(Registers, PMCR_ImpAndIdcode)
+{
+    cfg.pmcr_imp = 0x41;
+    cfg.pmcr_idcode = 0x12;
+    init();
+    uint64_t v = read(0, PMVP_PMCR_EL0, 0);
+    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_IMP, v), 0x41u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_IDCODE, v), 0x12u);
+}
+
+TEST_F(Registers, PMCR_P_ResetsOnlyTheFirstRangeFromEl1)
+{
+    init();
+    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), 0, 0);
+    for (unsigned n = 0; n < 6; n++)
+        write(0, PMVP_PMEVCNTR_EL0, 100 + n, 0, n);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_P, 0);
+    EXPECT_EQ(counter(0, 3, 0), 0u);
+    EXPECT_EQ(counter(0, 4, 0), 104u);
+    context(0, 2, PMVP_NONSECURE, 0);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_P, 0);
+    EXPECT_EQ(counter(0, 4, 0), 0u);
+}
+
+TEST_F(Registers, PMCR_C_ResetsCycleCounterButNotItsOverflowFlag)
+{
+    init();
+    write(0, PMVP_PMCCNTR_EL0, 1234, 0);
+    write(0, PMVP_PMOVSSET_EL0, PMVP_PMU_C, 0);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_C, 0);
+    EXPECT_EQ(cycles(0, 0), 0u);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 0), PMVP_PMU_C);
+}
+
+TEST_F(Registers, SetAndClearPairsShareOneState)
+{
+    init(); // 6 counters: P<6..30> are RAZ/WI
+    write(0, PMVP_PMCNTENSET_EL0, 0xFFFFFFFFu, 0);
+    EXPECT_EQ(read(0, PMVP_PMCNTENCLR_EL0, 0), 0x8000003Fu);
+    write(0, PMVP_PMCNTENCLR_EL0, 0x80000001u, 0);
+    EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 0), 0x3Eu);
+    write(0, PMVP_PMINTENSET_EL1, 0x3, 0);
+    write(0, PMVP_PMINTENCLR_EL1, 0x1, 0);
+    EXPECT_EQ(read(0, PMVP_PMINTENSET_EL1, 0), 0x2u);
+    write(0, PMVP_PMOVSSET_EL0, 0x5, 0);
+    write(0, PMVP_PMOVSCLR_EL0, 0x4, 0);
+    EXPECT_EQ(read(0, PMVP_PMOVSCLR_EL0, 0), 0x1u);
+}
+
+TEST_F(Registers, PMXEVTYPER_SelectsByPmselrAndSel31IsPmccfiltr)
+{
+    init();
+    write(0, PMVP_PMSELR_EL0, 3, 0);
+    write(0, PMVP_PMXEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_U, 0);
+    EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 3), PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_U);
+    write(0, PMVP_PMXEVCNTR_EL0, 77, 0);
+    EXPECT_EQ(counter(0, 3, 0), 77u);
+    write(0, PMVP_PMSELR_EL0, 31, 0);
+    write(0, PMVP_PMXEVTYPER_EL0, PMEVTYPER_EL0_P | 0x11, 0);
+    EXPECT_EQ(read(0, PMVP_PMCCFILTR_EL0, 0), PMEVTYPER_EL0_P); // no evtCount in PMCCFILTR
+}
+
+TEST_F(Registers, PMXEVCNTR_WithUnimplementedSelectionIsRazWiAndLogged)
+{
+    std::vector<std::string> log;
+    cfg.log = [](void *user, unsigned, const char *msg) {
+        static_cast<std::vector<std::string> *>(user)->push_back(msg);
+    };
+    cfg.log_user = &log;
+    init();
+    write(0, PMVP_PMSELR_EL0, 10, 0); // only 6 counters
+    write(0, PMVP_PMXEVCNTR_EL0, 5, 0);
+    EXPECT_EQ(read(0, PMVP_PMXEVCNTR_EL0, 0), 0u);
+    write(0, PMVP_PMSELR_EL0, 31, 0); // PMXEVCNTR with SEL == 31 is CONSTRAINED UNPREDICTABLE
+    EXPECT_EQ(read(0, PMVP_PMXEVCNTR_EL0, 0), 0u);
+    EXPECT_EQ(log.size(), 3u);
+    for (unsigned n = 0; n < 6; n++)
+        EXPECT_EQ(counter(0, n, 0), 0u);
+}
+
+TEST_F(Registers, PMEVTYPER_KeepsOnlyImplementedFilterBits)
+{
+    cfg.have_el3 = false;
+    cfg.have_el2 = false;
+    init();
+    write(0, PMVP_PMEVTYPER_EL0, ~0ull, 0, 0);
+    EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 0),
+              PMEVTYPER_EL0_P | PMEVTYPER_EL0_U | PMEVTYPER_EL0_MT | PMEVTYPER_EL0_evtCount);
+}
+
+TEST_F(Registers, PMEVTYPER_EvtCountIs10BitsBeforePMUv3p1)
+{
+    cfg.pmu_version = PMVP_PMUV3;
+    init();
+    write(0, PMVP_PMEVTYPER_EL0, 0x4004, 0, 0);
+    EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 0), 0x004u);
+}
+
+TEST_F(Registers, PMCEID_IsDerivedFromTheSupportedEvents)
+{
+    const uint16_t events[] = { PMVP_EV_SW_INCR, PMVP_EV_CPU_CYCLES, PMVP_EV_STALL_BACKEND, PMVP_EV_CNT_CYCLES,
+                                0xC000 };
+    cfg.events = events;
+    cfg.num_events = 5;
+    init();
+    EXPECT_EQ(read(0, PMVP_PMCEID0_EL0, 0), (1ull << 0) | (1ull << 17) | (1ull << 36));
+    EXPECT_EQ(read(0, PMVP_PMCEID1_EL0, 0), 1ull << 4);
+    EXPECT_EQ(pmvp_pmu_write(&core, 0, PMVP_PMCEID0_EL0, 0, 0, 0), PMVP_ERR_READ_ONLY);
+}
+
+TEST_F(Registers, PMCEID_UpperHalvesNeedPMUv3p1)
+{
+    cfg.pmu_version = PMVP_PMUV3;
+    init();
+    EXPECT_EQ(read(0, PMVP_PMCEID0_EL0, 0) >> 32, 0u);
+}
+
+TEST_F(Registers, ResetRestoresResetValuesAndKeepsControls)
+{
+    init();
+    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 3), 0, 0);
+    enable_cycle_counter(0);
+    write(0, PMVP_PMEVCNTR_EL0, 9, 0, 1);
+    ASSERT_EQ(pmvp_pmu_reset(&core, 0, 5 * kNs), PMVP_OK);
+    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 5 * kNs) & PMCR_EL0_E, 0u);
+    EXPECT_EQ(cycles(0, 10 * kNs), 0u);
+    EXPECT_EQ(counter(0, 1, 10 * kNs), 0u);
+    EXPECT_EQ(core.pe[0].pmu.ctl.mdcr_el2, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 3));
+}
+
+TEST_F(Registers, RegisterNamesComeFromTheTable)
+{
+    EXPECT_STREQ(pmvp_pmu_reg_name(PMVP_PMCCNTR_EL0), "PMCCNTR_EL0");
+    EXPECT_TRUE(pmvp_pmu_reg_indexed(PMVP_PMEVTYPER_EL0));
+    EXPECT_FALSE(pmvp_pmu_reg_indexed(PMVP_PMCR_EL0));
+    EXPECT_EQ(pmvp_pmu_reg_name(PMVP_PMU_NUM_REGS), nullptr);
+}
+
+} // namespace
+} // namespace pmvp::test
