@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what pmvp needs to build and test on Debian 12, from Debian's
+# packages. Runs apt-get only for packages that are missing.
+set -euo pipefail
+
+packages=(cmake ninja-build pkg-config g++ googletest libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
