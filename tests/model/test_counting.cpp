@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Counting rules of one PE: cycle counter, event counters, overflow, CHAIN,
 // SW_INCR, filtering and prohibition (D13.3, D13.5, D13.7, D14.4).
+#include <cctype>
+#include <string>
+
 #include "fixture.h"
 
 namespace pmvp::test {
@@ -283,7 +286,13 @@ INSTANTIATE_TEST_SUITE_P(
         FilterCase{ "RLK == P counts Realm EL1", PMEVTYPER_EL0_RLK | PMEVTYPER_EL0_P, 1, PMVP_REALM, true },
         FilterCase{ "RLU != U filters Realm EL0", PMEVTYPER_EL0_RLU, 0, PMVP_REALM, false },
         FilterCase{ "RLH != NSH counts Realm EL2", PMEVTYPER_EL0_RLH, 2, PMVP_REALM, true },
-        FilterCase{ "RLH == NSH filters Realm EL2", PMEVTYPER_EL0_RLH | PMEVTYPER_EL0_NSH, 2, PMVP_REALM, false }));
+        FilterCase{ "RLH == NSH filters Realm EL2", PMEVTYPER_EL0_RLH | PMEVTYPER_EL0_NSH, 2, PMVP_REALM, false }),
+    [](const ::testing::TestParamInfo<FilterCase> &info) {
+        std::string name;
+        for (const char *c = info.param.rule; *c; c++)
+            name += std::isalnum((unsigned char)*c) ? *c : '_';
+        return name;
+    });
 
 TEST_F(Counting, D13_1_1_HpmnPartitionsTheCountersBetweenPmcrEAndHpme)
 {
