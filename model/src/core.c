@@ -193,6 +193,12 @@ static int check_pe(const pmvp_core *c, unsigned pe)
     return pe < c->cfg.num_pes ? PMVP_OK : PMVP_ERR_PE;
 }
 
+int pmvp_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    return err ? err : pmvp_begin(c, now);
+}
+
 int pmvp_core_sync(pmvp_core *c, pmvp_time now)
 {
     return c ? pmvp_begin(c, now) : PMVP_ERR_NULL;

@@ -16,6 +16,9 @@
  * counter up to `now`. */
 int pmvp_begin(pmvp_core *c, pmvp_time now);
 
+/* As pmvp_begin, after checking that `c` is not NULL and `pe` is one of its PEs. */
+int pmvp_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
+
 /* Brings every counter of the core up to `now` (now >= c->sync_time). */
 void pmvp_sync(pmvp_core *c, pmvp_time now);
 

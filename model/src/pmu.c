@@ -27,15 +27,11 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
 /* Validates an access and brings the counters up to `now`. */
 static int begin_access(pmvp_core *c, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now)
 {
-    if (!c)
-        return PMVP_ERR_NULL;
-    if (pe >= c->cfg.num_pes)
-        return PMVP_ERR_PE;
-    if ((unsigned)reg >= PMVP_PMU_NUM_REGS)
+    if (c && (unsigned)reg >= PMVP_PMU_NUM_REGS)
         return PMVP_ERR_REGISTER;
-    if (registers[reg].indexed && n >= c->cfg.num_counters)
+    if (c && registers[reg].indexed && n >= c->cfg.num_counters)
         return PMVP_ERR_COUNTER;
-    return pmvp_begin(c, now);
+    return pmvp_begin_pe(c, pe, now);
 }
 
 /* PMCEID0/1_EL0 (D24.5.4, D24.5.5): bit i of the low half is common event
@@ -201,11 +197,9 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
 
 int pmvp_pmu_irq(pmvp_core *c, unsigned p, pmvp_time now, bool *level)
 {
-    if (!c || !level)
+    if (!level)
         return PMVP_ERR_NULL;
-    if (p >= c->cfg.num_pes)
-        return PMVP_ERR_PE;
-    int err = pmvp_begin(c, now);
+    int err = pmvp_begin_pe(c, p, now);
     if (err)
         return err;
     *level = pmvp_irq_level(c, p);
@@ -214,11 +208,7 @@ int pmvp_pmu_irq(pmvp_core *c, unsigned p, pmvp_time now, bool *level)
 
 int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
 {
-    if (!c)
-        return PMVP_ERR_NULL;
-    if (p >= c->cfg.num_pes)
-        return PMVP_ERR_PE;
-    int err = pmvp_begin(c, now);
+    int err = pmvp_begin_pe(c, p, now);
     if (err)
         return err;
     pmvp_pmu *u = &c->pe[p].pmu;
