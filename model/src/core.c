@@ -314,7 +314,7 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     const pmvp_context *src = &c->pe[pe].ctx;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            if (pmvp_counter_event(c, &c->pe[p], n) != event)
+            if (pmvp_counter_event(&c->pe[p], n) != event)
                 continue;
             if (p != pe && !pmvp_effective_mt(c, p, n))
                 continue;

@@ -27,9 +27,8 @@ unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe)
     return h > c->cfg.num_counters ? c->cfg.num_counters : h;
 }
 
-uint16_t pmvp_counter_event(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n)
 {
-    (void)c;
     return (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, pe->pmu.counter[n].evtyper);
 }
 
@@ -222,7 +221,7 @@ void pmvp_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc)
 static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps)
 {
     pmvp_pe *pe = &c->pe[p];
-    if (pmvp_counter_event(c, pe, n) != PMVP_EV_CHAIN ||
+    if (pmvp_counter_event(pe, n) != PMVP_EV_CHAIN ||
         pmvp_supported_class(c, PMVP_EV_CHAIN) < 0 || pmvp_counter_is_long(c, pe, n - 1) ||
         !pmvp_counts(c, p, n, &pe->ctx))
         return;
@@ -301,7 +300,7 @@ static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, int cls
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    uint16_t ev = pmvp_counter_event(c, pe, n);
+    uint16_t ev = pmvp_counter_event(pe, n);
     int cls = pmvp_supported_class(c, ev);
     bool mt = pmvp_effective_mt(c, p, n);
 
@@ -476,7 +475,7 @@ static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, uns
 
     /* A CHAIN counter overflows after its own distance in [31:0] wraps of the
      * even counter below it, if that one counts cycles. */
-    if (n % 2 == 0 || pmvp_counter_event(c, pe, n) != PMVP_EV_CHAIN ||
+    if (n % 2 == 0 || pmvp_counter_event(pe, n) != PMVP_EV_CHAIN ||
         pmvp_supported_class(c, PMVP_EV_CHAIN) < 0 || pmvp_counter_is_long(c, pe, n - 1) ||
         !pmvp_counts(c, p, n, &pe->ctx))
         return PMVP_TIME_NEVER;

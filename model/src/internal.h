@@ -29,7 +29,7 @@ void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg);
 int pmvp_supported_class(const pmvp_core *c, uint16_t number);
 
 /* The event counted by counter n of PE p (evtCount). */
-uint16_t pmvp_counter_event(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
+uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n);
 
 /* Effective MDCR_EL2.HPMN: the first counter of the second range (D13.1.1). */
 unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe);

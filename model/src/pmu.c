@@ -134,7 +134,7 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
     uint32_t bits = (uint32_t)value & pmvp_counters_mask(c);
     for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         pmvp_pe *pe = &c->pe[p];
-        if ((bits >> n & 1) && pmvp_counter_event(c, pe, n) == PMVP_EV_SW_INCR &&
+        if ((bits >> n & 1) && pmvp_counter_event(pe, n) == PMVP_EV_SW_INCR &&
             pmvp_counts(c, p, n, &pe->ctx))
             pmvp_counter_add(c, p, n, 1);
     }
