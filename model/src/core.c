@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "pmvp/amu.h"
 #include "pmvp/error.h"
 #include "pmvp/pmu.h"
 
@@ -25,6 +26,17 @@ void pmvp_core_config_default(pmvp_core_config *cfg)
     cfg->clock_stops_in_wfx = true;
     cfg->pmccntr_counts_in_wfx = true;
     cfg->divider_mode = PMVP_DIVIDER_COUNTED_CYCLES;
+    cfg->feat_amuv1 = true;
+    cfg->feat_amuv1p1 = true;
+    cfg->amu_aux_programmable = true;
+    for (unsigned n = 0; n < PMVP_AMU_MAX_AUX; n++)
+        cfg->amu_aux_event[n] = PMVP_EV_CPU_CYCLES;
+    cfg->pmu_ext_layout = PMVP_EXT32;
+    cfg->amu_ext_layout = PMVP_EXT32;
+    cfg->feat_debugv8p4 = true;
+    cfg->pmiidr = 0x43B;
+    cfg->amiidr = 0x43B;
+    cfg->mpidr = MPIDR_EL1_RES1;
 }
 
 void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg)
@@ -56,6 +68,14 @@ int pmvp_supported_class(const pmvp_core *c, uint16_t number)
         if (c->impdef_event[k] == number)
             return PMVP_EVCLASS_OCCURRENCE;
     return -1;
+}
+
+int pmvp_reportable_class(const pmvp_core *c, uint16_t number)
+{
+    int cls = pmvp_supported_class(c, number);
+    if (cls < 0 && c->cfg.feat_amuv1 && pmvp_amu_architected_index(number) >= 0)
+        cls = (int)pmvp_event_find(number)->cls;
+    return cls;
 }
 
 static void support(pmvp_core *c, int i)
@@ -115,6 +135,16 @@ static int check_config(const pmvp_core_config *cfg)
     /* D13.1: no event counters only without EL2 or with FEAT_HPMN0. */
     if (cfg->num_counters == 0 && cfg->have_el2 && !cfg->feat_hpmn0)
         return PMVP_ERR_CONFIG;
+    if (cfg->amu_num_aux > PMVP_AMU_MAX_AUX || (cfg->feat_amuv1p1 && !cfg->feat_amuv1))
+        return PMVP_ERR_CONFIG;
+    if ((unsigned)cfg->pmu_ext_layout > PMVP_EXT64 || (unsigned)cfg->amu_ext_layout > PMVP_EXT64)
+        return PMVP_ERR_CONFIG;
+    /* The Software Lock exists only in the EXT32 view, and not with FEAT_DoPD
+     * (I5.3.40); PMSWINC is not in the EXT64 view (I3.1.2). */
+    if (cfg->pmu_software_lock && (cfg->pmu_ext_layout != PMVP_EXT32 || cfg->feat_dopd))
+        return PMVP_ERR_CONFIG;
+    if (cfg->pmu_ext_pmswinc && cfg->pmu_ext_layout != PMVP_EXT32)
+        return PMVP_ERR_CONFIG;
     return PMVP_OK;
 }
 
@@ -163,6 +193,9 @@ int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
     c->cfg.events = NULL; /* copied below; the caller's array need not live on */
     c->cfg.num_events = 0;
     err = init_events(c, cfg);
+    for (unsigned n = 0; !err && cfg->feat_amuv1 && n < cfg->amu_num_aux; n++)
+        if (!pmvp_amu_can_count(c, cfg->amu_aux_event[n]))
+            err = PMVP_ERR_CONFIG;
     if (err) {
         memset(c, 0, sizeof *c);
         return err;
@@ -181,7 +214,9 @@ int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
         pe->ctx.el = 1;
         pe->ctx.security = PMVP_NONSECURE;
         pe->pmu.ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg->num_counters);
+        pe->pmu.ctl.noninvasive_debug = true;
         pmvp_pmu_reset(c, p, 0);
+        pmvp_amu_reset(c, p, 0);
     }
     return PMVP_OK;
 }
@@ -302,7 +337,7 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     int err = check_pe(c, pe);
     if (err)
         return err;
-    if (pmvp_supported_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+    if (pmvp_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
         return PMVP_ERR_EVENT;
     if (c->pe[pe].state == PMVP_PE_OFF)
         return PMVP_ERR_PE_OFF;
@@ -322,6 +357,7 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
                 pmvp_counter_add(c, p, n, count);
         }
     }
+    pmvp_amu_count_occurrences(c, pe, event, count);
     return PMVP_OK;
 }
 
@@ -330,7 +366,7 @@ int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t leve
     int err = check_pe(c, pe);
     if (err)
         return err;
-    int cls = pmvp_supported_class(c, event);
+    int cls = pmvp_reportable_class(c, event);
     if (cls != PMVP_EVCLASS_CONDITION && cls != PMVP_EVCLASS_STALL && cls != PMVP_EVCLASS_PER_CYCLE)
         return PMVP_ERR_EVENT;
     if ((err = pmvp_begin(c, now)))

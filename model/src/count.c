@@ -393,6 +393,42 @@ static void advance_cycle_counter(pmvp_core *c, unsigned p, uint64_t dk)
     pe->pmu.divider = (uint32_t)(total % 64);
 }
 
+/* ------------------------------------------------------ Activity Monitors */
+
+/* The rate of an AMU counter counting `ev` on PE p (amu.h, D16.2, D16.3):
+ * time-based counts only while the PE runs, never under AMCR.HDBG in Debug
+ * state; no authentication, prohibition or filter applies. */
+static rate amu_rate(const pmvp_core *c, const pmvp_pe *pe, uint16_t ev)
+{
+    if (pe->state != PMVP_PE_RUN || (pe->ctx.halted && (pe->amu.amcr & AMCR_EL0_HDBG)))
+        return no_rate;
+    switch (pmvp_reportable_class(c, ev)) {
+    case PMVP_EVCLASS_CPU_CYCLES: return (rate){ SRC_PROC, 0, 1 };
+    case PMVP_EVCLASS_CONDITION:
+    case PMVP_EVCLASS_STALL:
+    case PMVP_EVCLASS_PER_CYCLE: {
+        uint32_t level = level_of(pe, ev);
+        return level ? (rate){ SRC_PROC, 0, level } : no_rate;
+    }
+    case PMVP_EVCLASS_BUS_CLOCK: return (rate){ SRC_BUS, 0, 1 };
+    case PMVP_EVCLASS_SYSTEM_COUNTER: return (rate){ SRC_SYSCNT, 0, 1 };
+    default: return no_rate; /* counted from reports, or not countable */
+    }
+}
+
+/* The AMU counters of PE p over a stretch; they wrap at 64 bits (D16.2.1). */
+static void advance_amu(pmvp_core *c, unsigned p, const stretch *s)
+{
+    pmvp_pe *pe = &c->pe[p];
+    pmvp_amu *a = &pe->amu;
+    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+        if (a->cntenset0 >> n & 1)
+            a->cnt0[n] += (uint64_t)increments(c, amu_rate(c, pe, pmvp_amu_architected_event(n)), s);
+    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
+        if (a->cntenset1 >> n & 1)
+            a->cnt1[n] += (uint64_t)increments(c, amu_rate(c, pe, a->evtyper1[n]), s);
+}
+
 void pmvp_sync(pmvp_core *c, pmvp_time now)
 {
     if (now <= c->sync_time)
@@ -415,6 +451,8 @@ void pmvp_sync(pmvp_core *c, pmvp_time now)
             if (inc)
                 pmvp_counter_add(c, p, n, inc);
         }
+        if (c->cfg.feat_amuv1)
+            advance_amu(c, p, &s);
     }
     c->proc_cycles += s.dk;
     c->clock_edges = edges;

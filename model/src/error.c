@@ -16,6 +16,10 @@ const char *pmvp_strerror(int err)
     case PMVP_ERR_VALUE: return "argument value out of range";
     case PMVP_ERR_READ_ONLY: return "register is read-only";
     case PMVP_ERR_WRITE_ONLY: return "register is write-only";
+    case PMVP_ERR_ADDRESS: return "offset outside the register frame";
+    case PMVP_ERR_SIZE: return "unsupported access size or alignment";
+    case PMVP_ERR_LOCKED: return "external access refused: OS Lock or OS Double Lock";
+    case PMVP_ERR_DENIED: return "external access refused by the authentication interface";
     default: return "unknown error";
     }
 }

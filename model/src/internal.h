@@ -28,6 +28,19 @@ void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg);
 /* The class of event `number` if this configuration supports it, else -1. */
 int pmvp_supported_class(const pmvp_core *c, uint16_t number);
 
+/* The class of event `number` as the CPU model may report it: supported by
+ * the PMU, or one of the AMU's architected events when the AMU exists. */
+int pmvp_reportable_class(const pmvp_core *c, uint16_t number);
+
+/* AMU (amu.c): the event of architected counter n (AMEVTYPER0<n>), and
+ * which architected counter counts `event`, or -1 (D16.3.1). */
+uint16_t pmvp_amu_architected_event(unsigned n);
+int pmvp_amu_architected_index(uint16_t event);
+/* Whether an AMU auxiliary counter can count `event` in this configuration. */
+bool pmvp_amu_can_count(const pmvp_core *c, uint16_t event);
+/* Adds `count` occurrences of `event` on PE p to its AMU counters. */
+void pmvp_amu_count_occurrences(pmvp_core *c, unsigned p, uint16_t event, uint64_t count);
+
 /* The event counted by counter n of PE p (evtCount). */
 uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n);
 

@@ -214,5 +214,7 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     pmvp_pmu *u = &c->pe[p].pmu;
     pmvp_pmu_controls keep = u->ctl; /* EL2/EL3 controls are not PMU registers */
     *u = (pmvp_pmu){ .ctl = keep };
+    /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41). */
+    c->pe[p].ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock };
     return PMVP_OK;
 }

@@ -35,6 +35,8 @@ extern "C" {
 #define PMVP_MAX_LEVEL_EVENTS 64   /* room for the catalogue's level events */
 #define PMVP_MAX_IMPDEF_EVENTS 32
 #define PMVP_MAX_CATALOGUE_EVENTS 1280 /* room for the catalogue (pmvp_event_count()) */
+#define PMVP_AMU_ARCH_COUNTERS 4   /* AMUv1 architected counters, group 0 (D16.3.1) */
+#define PMVP_AMU_MAX_AUX 16        /* auxiliary counters, group 1: 0..16 (D16.1) */
 
 /* ---------------------------------------------------------------- config */
 
@@ -63,6 +65,10 @@ enum pmvp_divider_mode {
      * 64th cycle when it is one the cycle counter counts. */
     PMVP_DIVIDER_ALL_CYCLES
 };
+
+/* Layout of an external register frame (I3.1, I4.1): FEAT_PMUv3_EXT32 /
+ * FEAT_AMU_EXT32 or FEAT_PMUv3_EXT64 / FEAT_AMU_EXT64. */
+enum pmvp_ext_layout { PMVP_EXT32, PMVP_EXT64 };
 
 /* Reports of guest-visible oddities (CONSTRAINED UNPREDICTABLE programming,
  * accesses to unimplemented counters). `msg` is a static string. */
@@ -122,6 +128,46 @@ typedef struct pmvp_core_config {
     /* PMCR.D divider. Default PMVP_DIVIDER_COUNTED_CYCLES. */
     enum pmvp_divider_mode divider_mode;
 
+    /* --- Activity Monitors (D16): one AMU per PE */
+    bool feat_amuv1;       /* FEAT_AMUv1. Default true. */
+    bool feat_amuv1p1;     /* FEAT_AMUv1p1: AMCR.CG1RZ and AMCG1IDR_EL0. Default true.
+                              Its virtual offsets (AMEVCNTVOFF<g><n>_EL2) are not modelled:
+                              AMCG1IDR_EL0 reports no auxiliary offset. */
+    unsigned amu_num_aux;  /* auxiliary counters (group 1): 0..16. Default 0. */
+    /* Whether AMEVTYPER1<n> is writable (programmable events) or read-only
+     * (fixed events) (D16.2.2). Default true. */
+    bool amu_aux_programmable;
+    /* Event counted by auxiliary counter n after reset: its fixed event, or
+     * the reset value pmvp chooses for the UNKNOWN AMEVTYPER1<n>. Each must
+     * be an event the AMU can count (see amu.h). */
+    uint16_t amu_aux_event[PMVP_AMU_MAX_AUX];
+    /* The AMU power domain stays on while the PE is off, so external reads
+     * return the preserved counts; otherwise (the AMU domain is the Core
+     * power domain) they read as zero without error (I4.1.3). Default false. */
+    bool amu_always_on;
+
+    /* --- external register frames (I3, I4, I5) */
+    enum pmvp_ext_layout pmu_ext_layout;  /* default PMVP_EXT32 */
+    enum pmvp_ext_layout amu_ext_layout;  /* default PMVP_EXT32 */
+    /* FEAT_Debugv8p4: a Most secure external access is always allowed and
+     * NIDEN no longer gates external PMU access (AllowExternalPMUAccess()).
+     * Default true. */
+    bool feat_debugv8p4;
+    /* FEAT_DoPD: the CoreSight management registers are in the Core power
+     * domain (errors while it is off) and there is no Software Lock. Default false. */
+    bool feat_dopd;
+    /* The OPTIONAL Software Lock (PMLAR/PMLSR); EXT32 without FEAT_DoPD only.
+     * Default false. */
+    bool pmu_software_lock;
+    /* The OPTIONAL PMSWINC_EL0 at 0xCA0 of the EXT32 frame. Default false. */
+    bool pmu_ext_pmswinc;
+    uint32_t pmiidr;       /* PMIIDR; PMPIDR0-4 are derived from it. Default 0x0000043B. */
+    uint32_t amiidr;       /* AMIIDR; AMPIDR0-4 are derived from it. Default 0x0000043B. */
+    uint64_t pmmir;        /* PMMIR (FEAT_PMUv3p4; IMPLEMENTATION DEFINED). Default 0. */
+    /* MPIDR_EL1 of PE 0, which PMDEVAFF/AMDEVAFF copy. PE p has Aff0 + p, and
+     * MPIDR.MT is 1 when the core has more than one PE. Default 0x80000000. */
+    uint64_t mpidr;
+
     pmvp_log_fn log;
     void *log_user;
 } pmvp_core_config;
@@ -150,7 +196,11 @@ typedef struct pmvp_pmu_controls {
     uint64_t mdcr_el2;        /* or HDCR: HPMN, HPME, HPMD, HCCD, HLP, MTPME */
     uint64_t mdcr_el3;        /* or SDCR: SPME, SCCD, MTPME, MCCD, MPMX */
     uint64_t sder32_el3;      /* SUNIDEN */
-    bool secure_noninvasive_debug; /* ExternalSecureNoninvasiveDebugEnabled() */
+    bool secure_noninvasive_debug; /* ExternalSecureNoninvasiveDebugEnabled() (SPNIDEN) */
+    /* The debug logic's inputs to the external frames (I3.1.4). */
+    bool noninvasive_debug;   /* ExternalNoninvasiveDebugEnabled() (NIDEN); before FEAT_Debugv8p4 */
+    bool os_lock;             /* OSLSR_EL1.OSLK: the OS Lock is locked */
+    bool os_double_lock;      /* DoubleLockStatus() */
 } pmvp_pmu_controls;
 
 /* ----------------------------------------------------------------- state */
@@ -172,11 +222,29 @@ typedef struct pmvp_pmu {
     pmvp_pmu_counter counter[PMVP_MAX_COUNTERS];
 } pmvp_pmu;
 
+/* The AMUv1 of a PE (D16.2, D24.6). Counters wrap at 64 bits. */
+typedef struct pmvp_amu {
+    uint64_t amcr;            /* HDBG, CG1RZ */
+    uint32_t cntenset0, cntenset1;
+    uint32_t amuserenr;       /* stored for the system-register layer */
+    uint64_t cnt0[PMVP_AMU_ARCH_COUNTERS];   /* as of the core's sync instant */
+    uint64_t cnt1[PMVP_AMU_MAX_AUX];
+    uint16_t evtyper1[PMVP_AMU_MAX_AUX];
+} pmvp_amu;
+
+/* State of a PE's external PMU frame that is not a System register. */
+typedef struct pmvp_pmu_ext {
+    uint32_t pmitctrl;        /* IME: stored; integration mode is not modelled */
+    bool software_locked;     /* PMLSR.SLK */
+} pmvp_pmu_ext;
+
 typedef struct pmvp_pe {
     uint8_t state;            /* enum pmvp_pe_state */
     pmvp_context ctx;
     uint32_t level[PMVP_MAX_LEVEL_EVENTS]; /* by pmvp_event_level_index() */
     pmvp_pmu pmu;
+    pmvp_amu amu;
+    pmvp_pmu_ext ext;
 } pmvp_pe;
 
 typedef struct pmvp_core {

@@ -17,10 +17,14 @@ enum pmvp_error {
     PMVP_ERR_CONFIG = -5,     /* the configuration is impossible or unsupported */
     PMVP_ERR_EVENT = -6,      /* event number not supported, or not reportable this way */
     PMVP_ERR_REGISTER = -7,   /* unknown register identifier */
-    PMVP_ERR_PE_OFF = -8,     /* the PE is powered off and cannot generate events */
+    PMVP_ERR_PE_OFF = -8,     /* the PE (its Core power domain) is powered off */
     PMVP_ERR_VALUE = -9,      /* an argument value is out of its documented range */
     PMVP_ERR_READ_ONLY = -10, /* write to a register that has no writable view */
-    PMVP_ERR_WRITE_ONLY = -11 /* read of a register that has no readable view */
+    PMVP_ERR_WRITE_ONLY = -11, /* read of a register that has no readable view */
+    PMVP_ERR_ADDRESS = -12,   /* offset outside the 4 KiB register frame */
+    PMVP_ERR_SIZE = -13,      /* access size or alignment the frame does not support there */
+    PMVP_ERR_LOCKED = -14,    /* external access refused: OS Lock or OS Double Lock */
+    PMVP_ERR_DENIED = -15     /* external access refused by the authentication interface */
 };
 
 /* A static, human-readable description of `err` (never NULL). */

@@ -67,10 +67,57 @@
  * SPME, SCCD and MTPME). */
 #define MDCR_EL3_TPM PMVP_BIT(6)
 #define MDCR_EL3_SPME PMVP_BIT(17)
+#define MDCR_EL3_EPMAD PMVP_BIT(21)
 #define MDCR_EL3_SCCD PMVP_BIT(23)
 #define MDCR_EL3_MTPME PMVP_BIT(28)
 #define MDCR_EL3_MCCD PMVP_BIT(34)
 #define MDCR_EL3_MPMX PMVP_BIT(35)
+
+/* AMCR_EL0 (D24.6.8) and AMUSERENR_EL0 (D24.6.15). */
+#define AMCR_EL0_HDBG PMVP_BIT(10)
+#define AMCR_EL0_CG1RZ PMVP_BIT(17)
+#define AMUSERENR_EL0_EN PMVP_BIT(0)
+
+/* AMCFGR_EL0 (D24.6.1), AMCGCR_EL0 (D24.6.3), AMCG1IDR_EL0 (D24.6.2);
+ * PMCFGR (I5.3.11) has the same NCG, SIZE and N positions. */
+#define AMCFGR_EL0_N PMVP_BITS(7, 0)
+#define AMCFGR_EL0_SIZE PMVP_BITS(13, 8)
+#define AMCFGR_EL0_HDBG PMVP_BIT(24)
+#define AMCFGR_EL0_NCG PMVP_BITS(31, 28)
+#define AMCGCR_EL0_CG0NC PMVP_BITS(7, 0)
+#define AMCGCR_EL0_CG1NC PMVP_BITS(15, 8)
+#define AMCG1IDR_EL0_CG1IMP PMVP_BITS(15, 0)
+#define AMEVTYPER_EL0_evtCount PMVP_BITS(15, 0)
+
+/* PMCFGR (I5.3.11). */
+#define PMCFGR_N PMVP_BITS(7, 0)
+#define PMCFGR_SIZE PMVP_BITS(13, 8)
+#define PMCFGR_CC PMVP_BIT(14)
+#define PMCFGR_CCD PMVP_BIT(15)
+#define PMCFGR_EX PMVP_BIT(16)
+#define PMCFGR_FZO PMVP_BIT(21)
+#define PMCFGR_NCG PMVP_BITS(31, 28)
+
+/* PMLSR (I5.3.41), and the PMLAR key that clears the Software Lock. */
+#define PMLSR_SLI PMVP_BIT(0)
+#define PMLSR_SLK PMVP_BIT(1)
+#define PMVP_PMLAR_KEY UINT32_C(0xC5ACCE55)
+
+/* PMAUTHSTATUS (I5.3.1): 0b10 implemented and disabled, 0b11 enabled. */
+#define PMAUTHSTATUS_NSNID PMVP_BITS(3, 2)
+#define PMAUTHSTATUS_SNID PMVP_BITS(7, 6)
+
+/* PMIIDR / AMIIDR, and the CoreSight peripheral ID registers derived from
+ * them (I5.3.35, I5.5.24 to I5.5.29). */
+#define PMIIDR_Implementer PMVP_BITS(11, 0)
+#define PMIIDR_Revision PMVP_BITS(15, 12)
+#define PMIIDR_Variant PMVP_BITS(19, 16)
+#define PMIIDR_ProductID PMVP_BITS(31, 20)
+
+/* MPIDR_EL1 fields that DEVAFF registers copy. */
+#define MPIDR_EL1_Aff0 PMVP_BITS(7, 0)
+#define MPIDR_EL1_MT PMVP_BIT(24)
+#define MPIDR_EL1_RES1 PMVP_BIT(31)
 
 /* SDER32_EL3. */
 #define SDER32_EL3_SUNIDEN PMVP_BIT(1)

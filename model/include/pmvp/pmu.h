@@ -70,7 +70,8 @@ int pmvp_pmu_write(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned
  * level-sensitive, as D13.3.1 defines it. */
 int pmvp_pmu_irq(pmvp_core *core, unsigned pe, pmvp_time now, bool *level);
 
-/* Warm reset of PE `pe`'s PMU at `now`: registers back to their reset values. */
+/* Warm reset of PE `pe`'s PMU at `now`: registers back to their reset values,
+ * with the state of its external frame (PMITCTRL, PMLSR.SLK). */
 int pmvp_pmu_reset(pmvp_core *core, unsigned pe, pmvp_time now);
 
 #ifdef __cplusplus

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The AMUv1 register file of a PE (D24.6), over the counting rules in count.c. */
+#include "pmvp/amu.h"
+
+#include "internal.h"
+#include "pmvp/error.h"
+
+static const struct {
+    const char *name;
+    bool indexed;
+} registers[] = {
+#define PMVP_AMU_REG_INFO(id, indexed) { #id, indexed },
+    PMVP_AMU_REGISTERS(PMVP_AMU_REG_INFO)
+#undef PMVP_AMU_REG_INFO
+};
+
+/* AMEVTYPER0<n>.evtCount: the architected events, by counter (D16.3.1). */
+static const uint16_t architected_event[PMVP_AMU_ARCH_COUNTERS] = {
+    PMVP_EV_CPU_CYCLES, PMVP_EV_CNT_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND_MEM
+};
+
+const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg)
+{
+    return (unsigned)reg < PMVP_AMU_NUM_REGS ? registers[reg].name : NULL;
+}
+
+bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg)
+{
+    return (unsigned)reg < PMVP_AMU_NUM_REGS && registers[reg].indexed;
+}
+
+uint16_t pmvp_amu_architected_event(unsigned n)
+{
+    return architected_event[n];
+}
+
+int pmvp_amu_architected_index(uint16_t event)
+{
+    for (int n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+        if (architected_event[n] == event)
+            return n;
+    return -1;
+}
+
+bool pmvp_amu_can_count(const pmvp_core *c, uint16_t event)
+{
+    switch (pmvp_reportable_class(c, event)) {
+    case PMVP_EVCLASS_OCCURRENCE:
+    case PMVP_EVCLASS_CPU_CYCLES:
+    case PMVP_EVCLASS_CONDITION:
+    case PMVP_EVCLASS_STALL:
+    case PMVP_EVCLASS_PER_CYCLE:
+    case PMVP_EVCLASS_BUS_CLOCK:
+    case PMVP_EVCLASS_SYSTEM_COUNTER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static uint32_t aux_mask(const pmvp_core *c)
+{
+    unsigned aux = c->cfg.amu_num_aux;
+    return aux ? (uint32_t)PMVP_BITS(aux - 1, 0) : 0;
+}
+
+static const uint32_t arch_mask = (1u << PMVP_AMU_ARCH_COUNTERS) - 1;
+
+void pmvp_amu_count_occurrences(pmvp_core *c, unsigned p, uint16_t event, uint64_t count)
+{
+    pmvp_pe *pe = &c->pe[p];
+    pmvp_amu *a = &pe->amu;
+    if (!c->cfg.feat_amuv1 || (pe->ctx.halted && (a->amcr & AMCR_EL0_HDBG)))
+        return;
+    int arch = pmvp_amu_architected_index(event);
+    if (arch >= 0 && (a->cntenset0 >> arch & 1) &&
+        pmvp_event_find(event)->cls == PMVP_EVCLASS_OCCURRENCE)
+        a->cnt0[arch] += count;
+    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
+        if (a->evtyper1[n] == event && (a->cntenset1 >> n & 1))
+            a->cnt1[n] += count;
+}
+
+/* Validates an access and brings the counters up to `now`. */
+static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now)
+{
+    if (c && ((unsigned)reg >= PMVP_AMU_NUM_REGS || !c->cfg.feat_amuv1 ||
+              (reg == PMVP_AMCG1IDR_EL0 && !c->cfg.feat_amuv1p1)))
+        return PMVP_ERR_REGISTER;
+    if (c && (reg == PMVP_AMEVCNTR0_EL0 || reg == PMVP_AMEVTYPER0_EL0) && n >= PMVP_AMU_ARCH_COUNTERS)
+        return PMVP_ERR_COUNTER;
+    if (c && (reg == PMVP_AMEVCNTR1_EL0 || reg == PMVP_AMEVTYPER1_EL0) && n >= c->cfg.amu_num_aux)
+        return PMVP_ERR_COUNTER;
+    return pmvp_begin_pe(c, p, now);
+}
+
+int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now,
+                  uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    int err = begin_access(c, p, reg, n, now);
+    if (err)
+        return err;
+    const pmvp_amu *a = &c->pe[p].amu;
+    unsigned aux = c->cfg.amu_num_aux;
+    switch (reg) {
+    case PMVP_AMCR_EL0: *value = a->amcr; break;
+    case PMVP_AMCFGR_EL0:
+        /* N counts every counter of both groups, minus one; HDBG is mandatory. */
+        *value = PMVP_FIELD_PREP(AMCFGR_EL0_N, PMVP_AMU_ARCH_COUNTERS + aux - 1) |
+                 AMCFGR_EL0_SIZE | AMCFGR_EL0_HDBG |
+                 PMVP_FIELD_PREP(AMCFGR_EL0_NCG, aux ? 1 : 0);
+        break;
+    case PMVP_AMCGCR_EL0:
+        *value = PMVP_FIELD_PREP(AMCGCR_EL0_CG0NC, PMVP_AMU_ARCH_COUNTERS) |
+                 PMVP_FIELD_PREP(AMCGCR_EL0_CG1NC, aux);
+        break;
+    case PMVP_AMUSERENR_EL0: *value = a->amuserenr; break;
+    case PMVP_AMCNTENSET0_EL0: case PMVP_AMCNTENCLR0_EL0: *value = a->cntenset0; break;
+    case PMVP_AMCNTENSET1_EL0: case PMVP_AMCNTENCLR1_EL0: *value = a->cntenset1; break;
+    case PMVP_AMCG1IDR_EL0: *value = aux_mask(c); break;
+    case PMVP_AMEVCNTR0_EL0: *value = a->cnt0[n]; break;
+    case PMVP_AMEVTYPER0_EL0: *value = architected_event[n]; break;
+    case PMVP_AMEVCNTR1_EL0: *value = a->cnt1[n]; break;
+    case PMVP_AMEVTYPER1_EL0: *value = a->evtyper1[n]; break;
+    default: return PMVP_ERR_REGISTER;
+    }
+    return PMVP_OK;
+}
+
+int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value,
+                   pmvp_time now)
+{
+    if (c && (reg == PMVP_AMCFGR_EL0 || reg == PMVP_AMCGCR_EL0 || reg == PMVP_AMCG1IDR_EL0 ||
+              reg == PMVP_AMEVTYPER0_EL0 ||
+              (reg == PMVP_AMEVTYPER1_EL0 && !c->cfg.amu_aux_programmable)))
+        return PMVP_ERR_READ_ONLY;
+    int err = begin_access(c, p, reg, n, now);
+    if (err)
+        return err;
+    pmvp_amu *a = &c->pe[p].amu;
+    uint32_t bits = (uint32_t)value;
+    switch (reg) {
+    case PMVP_AMCR_EL0:
+        a->amcr = value & (AMCR_EL0_HDBG | (c->cfg.feat_amuv1p1 ? AMCR_EL0_CG1RZ : 0));
+        break;
+    case PMVP_AMUSERENR_EL0: a->amuserenr = bits & (uint32_t)AMUSERENR_EL0_EN; break;
+    case PMVP_AMCNTENSET0_EL0: a->cntenset0 |= bits & arch_mask; break;
+    case PMVP_AMCNTENCLR0_EL0: a->cntenset0 &= ~(bits & arch_mask); break;
+    case PMVP_AMCNTENSET1_EL0: a->cntenset1 |= bits & aux_mask(c); break;
+    case PMVP_AMCNTENCLR1_EL0: a->cntenset1 &= ~(bits & aux_mask(c)); break;
+    case PMVP_AMEVCNTR0_EL0: a->cnt0[n] = value; break;
+    case PMVP_AMEVCNTR1_EL0: a->cnt1[n] = value; break;
+    case PMVP_AMEVTYPER1_EL0:
+        a->evtyper1[n] = (uint16_t)PMVP_FIELD_GET(AMEVTYPER_EL0_evtCount, value);
+        if (!pmvp_amu_can_count(c, a->evtyper1[n]))
+            pmvp_log(c, p, "AMEVTYPER1<n>: event this AMU cannot count; the counter counts nothing");
+        break;
+    default: return PMVP_ERR_REGISTER;
+    }
+    return PMVP_OK;
+}
+
+int pmvp_amu_reset(pmvp_core *c, unsigned p, pmvp_time now)
+{
+    int err = pmvp_begin_pe(c, p, now);
+    if (err)
+        return err;
+    pmvp_amu *a = &c->pe[p].amu;
+    *a = (pmvp_amu){ 0 };
+    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
+        a->evtyper1[n] = c->cfg.amu_aux_event[n];
+    return PMVP_OK;
+}
