@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The external PMU and AMU frames (I3, I4, I5), driven by the register table
+ * in ext_frames.def. Registers that are views of PMU or AMU System registers
+ * go through the PMU and AMU register files, so every rule of those lives
+ * in one place; this file adds decoding, the external access checks and the
+ * registers that exist only in the external view.
+ */
+#include "pmvp/ext.h"
+
+#include <string.h>
+
+#include "internal.h"
+#include "pmvp/amu.h"
+#include "pmvp/error.h"
+#include "pmvp/pmu.h"
+
+/* What a row shows (pmvp_ext_reg.view). */
+enum view {
+    V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMCNTEN, V_PMINTEN, V_PMOVS,
+    V_PMSWINC, V_PMCFGR, V_PMCR, V_PMCEID, V_PMMIR, V_PMITCTRL, V_PMLAR, V_PMLSR,
+    V_PMAUTHSTATUS, V_AMEVCNTR, V_AMEVTYPER, V_AMCNTEN, V_AMCGCR, V_AMCFGR, V_AMCR,
+    V_IIDR, V_DEVAFF, V_DEVARCH, V_PIDR, V_CONST
+};
+
+#define L32 PMVP_EXT_LAYOUT_BIT(PMVP_EXT32)
+#define L64 PMVP_EXT_LAYOUT_BIT(PMVP_EXT64)
+#define LALL (L32 | L64)
+#define ONES32 UINT64_C(0xFFFFFFFF)
+#define ONES64 UINT64_MAX
+
+static const pmvp_ext_reg table[] = {
+#define PMVP_EXT_REG(fr, nm, lay, off, str, sl, w, h, k, d, g, der, rst, wm, v, a)                 \
+    { nm, PMVP_FRAME_##fr, lay, off, str, sl, w, h, PMVP_EXT_##k, PMVP_EXT_##d, PMVP_GATE_##g, der, \
+      rst, wm, V_##v, a },
+#include "ext_frames.def"
+#undef PMVP_EXT_REG
+};
+
+#define TABLE_SIZE (sizeof table / sizeof table[0])
+
+size_t pmvp_ext_reg_count(void) { return TABLE_SIZE; }
+
+const pmvp_ext_reg *pmvp_ext_reg_at(size_t i) { return i < TABLE_SIZE ? &table[i] : NULL; }
+
+/* ------------------------------------------------------------ the layout */
+
+static enum pmvp_ext_layout layout_of(const pmvp_core *c, unsigned frame)
+{
+    return frame == PMVP_FRAME_PMU ? c->cfg.pmu_ext_layout : c->cfg.amu_ext_layout;
+}
+
+static bool gate_open(const pmvp_core *c, unsigned gate)
+{
+    enum pmvp_pmu_version v = c->cfg.pmu_version;
+    switch (gate) {
+    case PMVP_GATE_PMUV3P1: return v >= PMVP_PMUV3P1;
+    case PMVP_GATE_PMUV3P4: return v >= PMVP_PMUV3P4;
+    case PMVP_GATE_PMUV3P5: return v >= PMVP_PMUV3P5;
+    case PMVP_GATE_NOT_PMUV3P5: return v < PMVP_PMUV3P5;
+    case PMVP_GATE_EXT_PMSWINC: return c->cfg.pmu_ext_pmswinc;
+    default: return true;
+    }
+}
+
+bool pmvp_ext_reg_present(const pmvp_core *c, const pmvp_ext_reg *r)
+{
+    if (r->frame == PMVP_FRAME_AMU && !c->cfg.feat_amuv1)
+        return false;
+    return (r->layouts & PMVP_EXT_LAYOUT_BIT(layout_of(c, r->frame))) && gate_open(c, r->gate);
+}
+
+unsigned pmvp_ext_reg_width(const pmvp_core *c, const pmvp_ext_reg *r)
+{
+    return r->width ? r->width : layout_of(c, r->frame) == PMVP_EXT64 ? 64 : 32;
+}
+
+unsigned pmvp_ext_reg_instances(const pmvp_core *c, const pmvp_ext_reg *r)
+{
+    if (!r->stride)
+        return 1;
+    if (r->frame == PMVP_FRAME_PMU)
+        return c->cfg.num_counters;
+    return r->arg == 0 ? PMVP_AMU_ARCH_COUNTERS : c->cfg.amu_num_aux;
+}
+
+const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offset,
+                                    unsigned *n, unsigned *word)
+{
+    for (size_t i = 0; i < TABLE_SIZE; i++) {
+        const pmvp_ext_reg *r = &table[i];
+        if (r->frame != f || offset < r->offset || !pmvp_ext_reg_present(c, r))
+            continue;
+        unsigned bytes = pmvp_ext_reg_width(c, r) / 8;
+        uint32_t rel = offset - r->offset;
+        unsigned k = r->stride ? rel / r->stride : 0;
+        uint32_t within = r->stride ? rel % r->stride : rel;
+        if (k < r->slots && within < bytes) {
+            *n = k;
+            *word = within / 4;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+int pmvp_ext_find(const pmvp_core *c, enum pmvp_frame f, const char *name, unsigned n,
+                  uint32_t *offset)
+{
+    if (!c || !name || !offset)
+        return PMVP_ERR_NULL;
+    for (size_t i = 0; i < TABLE_SIZE; i++) {
+        const pmvp_ext_reg *r = &table[i];
+        if (r->frame != f || strcmp(r->name, name) != 0 || !pmvp_ext_reg_present(c, r))
+            continue;
+        if (n >= r->slots)
+            return PMVP_ERR_COUNTER;
+        *offset = r->offset + n * r->stride;
+        return PMVP_OK;
+    }
+    return PMVP_ERR_REGISTER;
+}
+
+/* ----------------------------------------------------- external-only views */
+
+/* MPIDR_EL1 of PE p, which PMDEVAFF and AMDEVAFF copy (configuration). */
+static uint64_t mpidr(const pmvp_core *c, unsigned p)
+{
+    uint64_t m = c->cfg.mpidr | MPIDR_EL1_RES1;
+    m = (m & ~MPIDR_EL1_Aff0) | PMVP_FIELD_PREP(MPIDR_EL1_Aff0, PMVP_FIELD_GET(MPIDR_EL1_Aff0, m) + p);
+    return c->cfg.num_pes > 1 ? m | MPIDR_EL1_MT : m;
+}
+
+static uint32_t iidr(const pmvp_core *c, unsigned frame)
+{
+    return frame == PMVP_FRAME_PMU ? c->cfg.pmiidr : c->cfg.amiidr;
+}
+
+/* PIDR0-4 repeat the IIDR fields in the CoreSight peripheral ID scheme
+ * (I5.5.24: PART, DES, REVISION, REVAND), with JEDEC = 1 and SIZE = 0. */
+static uint32_t pidr(uint32_t id, unsigned i)
+{
+    uint32_t product = (uint32_t)PMVP_FIELD_GET(PMIIDR_ProductID, id);
+    uint32_t designer = (uint32_t)PMVP_FIELD_GET(PMIIDR_Implementer, id);
+    switch (i) {
+    case 0: return product & 0xFF;
+    case 1: return (designer & 0xF) << 4 | (product >> 8 & 0xF);
+    case 2: return (uint32_t)PMVP_FIELD_GET(PMIIDR_Variant, id) << 4 | 1u << 3 | (designer >> 4 & 0x7);
+    case 3: return (uint32_t)PMVP_FIELD_GET(PMIIDR_Revision, id) << 4;
+    default: return designer >> 8 & 0xF;
+    }
+}
+
+/* PMDEVARCH/AMDEVARCH: ARCHITECT Arm (0x23B), PRESENT, and the ARCHID of
+ * the layout (I5.3.25, I5.5.18). */
+static uint32_t devarch(const pmvp_core *c, unsigned frame)
+{
+    bool ext64 = layout_of(c, frame) == PMVP_EXT64;
+    uint32_t archid = frame == PMVP_FRAME_PMU ? (ext64 ? 0x2A26 : 0x2A16) : (ext64 ? 0x0A67 : 0x0A66);
+    return 0x23Bu << 21 | 1u << 20 | archid;
+}
+
+/* PMCFGR (I5.3.11): N counts the event counters (the cycle counter is the
+ * "+1"); 64-bit counters; dedicated cycle counter; CCD with AArch32; no
+ * export (PMCR.X RAZ/WI), no freeze-on-overflow, one counter group. */
+static uint64_t pmcfgr(const pmvp_core *c)
+{
+    return PMVP_FIELD_PREP(PMCFGR_N, c->cfg.num_counters) | PMCFGR_SIZE | PMCFGR_CC |
+           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0);
+}
+
+/* A Most secure access (I3.1.4): Root with FEAT_RME, else Secure when
+ * Secure state exists, else any access. */
+static bool most_secure(const pmvp_core *c, const pmvp_ext_access *a)
+{
+    if (c->cfg.feat_rme)
+        return a->security == PMVP_ROOT;
+    return !c->cfg.have_el3 || a->security == PMVP_SECURE;
+}
+
+/* AllowExternalPMUAccess(): with FEAT_Debugv8p4 a Most secure access is
+ * always allowed; otherwise NIDEN must be asserted and SPNIDEN decides for
+ * Secure. A Non-secure access is then allowed unless MDCR_EL3.EPMAD
+ * disables it. */
+static bool allow_external_pmu_access(const pmvp_core *c, const pmvp_pmu_controls *ctl,
+                                      const pmvp_ext_access *a)
+{
+    if (!c->cfg.feat_debugv8p4 && !ctl->noninvasive_debug)
+        return false;
+    bool allow_secure = c->cfg.feat_debugv8p4 ? most_secure(c, a) : ctl->secure_noninvasive_debug;
+    if (allow_secure)
+        return true;
+    return !c->cfg.have_el3 || !(ctl->mdcr_el3 & MDCR_EL3_EPMAD);
+}
+
+/* PMAUTHSTATUS (I5.3.1): the PMU is non-invasive, so the invasive fields
+ * read "not implemented"; NSNID and SNID say whether non-invasive debug is
+ * enabled (0b11) or disabled (0b10), SNID only when Secure state exists.
+ * Realm and Root fields are not modelled (0b00). */
+static uint32_t pmauthstatus(const pmvp_core *c, const pmvp_pmu_controls *ctl)
+{
+    uint32_t ns = c->cfg.feat_debugv8p4 || ctl->noninvasive_debug ? 3 : 2;
+    uint32_t s = c->cfg.have_el3 ? (ctl->secure_noninvasive_debug ? 3 : 2) : 0;
+    return (uint32_t)(PMVP_FIELD_PREP(PMAUTHSTATUS_NSNID, ns) | PMVP_FIELD_PREP(PMAUTHSTATUS_SNID, s));
+}
+
+/* --------------------------------------------------------- reading a view */
+
+static uint64_t pmu_reg(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now)
+{
+    uint64_t v = 0;
+    pmvp_pmu_read(c, p, reg, n, now, &v); /* arguments checked by the caller */
+    return v;
+}
+
+static uint64_t amu_reg(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now)
+{
+    uint64_t v = 0;
+    pmvp_amu_read(c, p, reg, n, now, &v);
+    return v;
+}
+
+/* The value of the state row r shows, for instance n (the whole view, before
+ * selecting a half). `a` is NULL on the debug path. */
+static uint64_t view_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned n,
+                          const pmvp_ext_access *a, pmvp_time now)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    switch (r->view) {
+    case V_PMEVCNTR: return pmu_reg(c, p, PMVP_PMEVCNTR_EL0, n, now);
+    case V_PMEVTYPER: return pmu_reg(c, p, PMVP_PMEVTYPER_EL0, n, now);
+    case V_PMCCNTR: return pmu_reg(c, p, PMVP_PMCCNTR_EL0, 0, now);
+    case V_PMCCFILTR: return pmu_reg(c, p, PMVP_PMCCFILTR_EL0, 0, now);
+    case V_PMCNTEN: return pmu_reg(c, p, PMVP_PMCNTENSET_EL0, 0, now);
+    case V_PMINTEN: return pmu_reg(c, p, PMVP_PMINTENSET_EL1, 0, now);
+    case V_PMOVS: return pmu_reg(c, p, PMVP_PMOVSSET_EL0, 0, now);
+    case V_PMCFGR: return pmcfgr(c);
+    /* Only PMCR[10:0] map to the System register: N, IDCODE, IMP read 0. */
+    case V_PMCR: return pmu_reg(c, p, PMVP_PMCR_EL0, 0, now) & PMVP_BITS(10, 0);
+    case V_PMCEID: return pmu_reg(c, p, r->arg ? PMVP_PMCEID1_EL0 : PMVP_PMCEID0_EL0, 0, now);
+    case V_PMMIR: return c->cfg.pmmir;
+    case V_PMITCTRL: return pe->ext.pmitctrl;
+    case V_PMLSR:
+        /* SLI and SLK only for a memory-mapped access (I5.3.41). */
+        if (!c->cfg.pmu_software_lock || !a || a->debugger)
+            return 0;
+        return PMLSR_SLI | (pe->ext.software_locked ? PMLSR_SLK : 0);
+    case V_PMAUTHSTATUS: return pmauthstatus(c, &pe->pmu.ctl);
+    case V_AMEVCNTR: return amu_reg(c, p, r->arg ? PMVP_AMEVCNTR1_EL0 : PMVP_AMEVCNTR0_EL0, n, now);
+    case V_AMEVTYPER: return amu_reg(c, p, r->arg ? PMVP_AMEVTYPER1_EL0 : PMVP_AMEVTYPER0_EL0, n, now);
+    /* AMCNTENSET/CLR 0 and 1 as one 64-bit register (I4.1). */
+    case V_AMCNTEN: return (uint64_t)pe->amu.cntenset1 << 32 | pe->amu.cntenset0;
+    case V_AMCGCR: return amu_reg(c, p, PMVP_AMCGCR_EL0, 0, now);
+    case V_AMCFGR: return amu_reg(c, p, PMVP_AMCFGR_EL0, 0, now);
+    case V_AMCR: return amu_reg(c, p, PMVP_AMCR_EL0, 0, now);
+    case V_IIDR: return iidr(c, r->frame);
+    case V_DEVAFF: return mpidr(c, p);
+    case V_DEVARCH: return devarch(c, r->frame);
+    case V_PIDR: return pidr(iidr(c, r->frame), r->arg);
+    case V_CONST: return r->reset;
+    default: return 0; /* V_PMSWINC, V_PMLAR: write-only */
+    }
+}
+
+/* ------------------------------------------------------- writing a view */
+
+/* A set/clear pair of the PMU register file, for views that accept W1S,
+ * W1C or a plain value. */
+static void pmu_set_clear(pmvp_core *c, unsigned p, unsigned kind, enum pmvp_pmu_reg set,
+                          enum pmvp_pmu_reg clr, uint64_t v, pmvp_time now)
+{
+    if (kind != PMVP_EXT_W1C)
+        pmvp_pmu_write(c, p, set, 0, v, now);
+    if (kind != PMVP_EXT_W1S)
+        pmvp_pmu_write(c, p, clr, 0, kind == PMVP_EXT_W1C ? v : ~v, now);
+}
+
+/* Writes value v (the whole view; masked by the row) to the state row r
+ * shows. `a` is NULL on the debug path, which writes values only. */
+static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned n, uint64_t v,
+                       const pmvp_ext_access *a, pmvp_time now)
+{
+    pmvp_pe *pe = &c->pe[p];
+    switch (r->view) {
+    case V_PMEVCNTR: pmvp_pmu_write(c, p, PMVP_PMEVCNTR_EL0, n, v, now); break;
+    case V_PMEVTYPER: pmvp_pmu_write(c, p, PMVP_PMEVTYPER_EL0, n, v, now); break;
+    case V_PMCCNTR: pmvp_pmu_write(c, p, PMVP_PMCCNTR_EL0, 0, v, now); break;
+    case V_PMCCFILTR: pmvp_pmu_write(c, p, PMVP_PMCCFILTR_EL0, 0, v, now); break;
+    case V_PMCNTEN: pmu_set_clear(c, p, r->kind, PMVP_PMCNTENSET_EL0, PMVP_PMCNTENCLR_EL0, v, now); break;
+    case V_PMINTEN: pmu_set_clear(c, p, r->kind, PMVP_PMINTENSET_EL1, PMVP_PMINTENCLR_EL1, v, now); break;
+    case V_PMOVS: pmu_set_clear(c, p, r->kind, PMVP_PMOVSSET_EL0, PMVP_PMOVSCLR_EL0, v, now); break;
+    case V_PMSWINC:
+        if (a)
+            pmvp_pmu_write(c, p, PMVP_PMSWINC_EL0, 0, v, now);
+        break;
+    case V_PMCR:
+        /* P and C are actions, not values: the debug path leaves them out. */
+        pmvp_pmu_write(c, p, PMVP_PMCR_EL0, 0, a ? v : v & ~(PMCR_EL0_P | PMCR_EL0_C), now);
+        break;
+    case V_PMITCTRL:
+        pe->ext.pmitctrl = (uint32_t)v;
+        if (v)
+            pmvp_log(c, p, "PMITCTRL.IME = 1: integration mode is not modelled");
+        break;
+    case V_PMLAR:
+        /* The key unlocks, any other value locks; memory-mapped only (I5.3.40). */
+        if (a && !a->debugger && c->cfg.pmu_software_lock)
+            pe->ext.software_locked = (uint32_t)v != PMVP_PMLAR_KEY;
+        break;
+    default: break; /* read-only views: the table's kind stops writes earlier */
+    }
+}
+
+/* ------------------------------------------------------------- accesses */
+
+/* Where an access lands: the register, its instance, and the word. */
+typedef struct target {
+    const pmvp_ext_reg *reg; /* NULL: reserved */
+    unsigned n, word;
+} target;
+
+/* Validates arguments, size and alignment, and decodes the access. */
+static int locate(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                  const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
+{
+    if (!c || (!a && !debug))
+        return PMVP_ERR_NULL;
+    if (p >= c->cfg.num_pes)
+        return PMVP_ERR_PE;
+    if ((unsigned)f > PMVP_FRAME_AMU || (a && a->security > PMVP_ROOT))
+        return PMVP_ERR_VALUE;
+    if (offset >= PMVP_FRAME_SIZE || (f == PMVP_FRAME_AMU && !c->cfg.feat_amuv1))
+        return PMVP_ERR_ADDRESS;
+    if ((size != 4 && size != 8) || offset % size)
+        return PMVP_ERR_SIZE;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    *t = (target){ NULL, 0, 0 };
+    t->reg = pmvp_ext_decode(c, f, offset, &t->n, &t->word);
+    if (size == 8) {
+        target hi = { NULL, 0, 0 };
+        hi.reg = pmvp_ext_decode(c, f, offset + 4, &hi.n, &hi.word);
+        bool reserved = !t->reg && !hi.reg;
+        bool whole = t->reg && t->reg == hi.reg && t->word == 0 && pmvp_ext_reg_width(c, t->reg) == 64;
+        if (!reserved && !whole)
+            return PMVP_ERR_SIZE;
+    }
+    return PMVP_OK;
+}
+
+/* The access checks of I3.1.4 (PMU) and I4.1.3 (AMU) for a non-debug
+ * access to register r: an error, or the effect the access has. */
+static int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
+                 bool write, enum pmvp_ext_effect *effect)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
+    bool off = pe->state == PMVP_PE_OFF;
+    *effect = PMVP_EXT_DONE;
+    switch (r->domain) {
+    case PMVP_EXT_CORE:
+        if (off)
+            return PMVP_ERR_PE_OFF;
+        if (ctl->os_double_lock)
+            return PMVP_ERR_LOCKED;
+        if (!allow_external_pmu_access(c, ctl, a))
+            return PMVP_ERR_DENIED;
+        if (ctl->os_lock)
+            return PMVP_ERR_LOCKED;
+        /* The Software Lock makes memory-mapped writes ignored (I3.1.4 SLK). */
+        if (write && c->cfg.pmu_software_lock && !a->debugger && pe->ext.software_locked)
+            *effect = PMVP_EXT_IGNORED;
+        break;
+    case PMVP_EXT_MGMT:
+        if (off && c->cfg.feat_dopd)
+            return PMVP_ERR_PE_OFF;
+        break;
+    default: /* PMVP_EXT_AMU */
+        if (off && !c->cfg.amu_always_on)
+            *effect = PMVP_EXT_RAZ_WI;
+        break;
+    }
+    if (write && *effect == PMVP_EXT_DONE && r->kind == PMVP_EXT_RO)
+        *effect = PMVP_EXT_IGNORED;
+    return PMVP_OK;
+}
+
+static int access(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                  const pmvp_ext_access *a, bool debug, pmvp_time now, bool write, uint64_t *value,
+                  enum pmvp_ext_effect *effect)
+{
+    target t;
+    enum pmvp_ext_effect e = PMVP_EXT_DONE;
+    int err = locate(c, p, f, offset, size, a, debug, now, &t);
+    if (err)
+        return err;
+    const pmvp_ext_reg *r = t.reg;
+    if (r && !debug && (err = check(c, p, r, a, write, &e)))
+        return err;
+    if (r && debug && write && r->kind == PMVP_EXT_RO)
+        e = PMVP_EXT_IGNORED;
+    if (!r || t.n >= pmvp_ext_reg_instances(c, r))
+        e = PMVP_EXT_RAZ_WI;
+    if (effect)
+        *effect = e;
+    if (!write)
+        *value = 0;
+    if (e != PMVP_EXT_DONE)
+        return PMVP_OK;
+
+    pmvp_begin(c, now);
+    unsigned shift = r->half ? 32 : 32 * t.word;
+    uint64_t word_mask = size == 8 ? ONES64 : ONES32 << shift;
+    if (!write) {
+        if (r->kind != PMVP_EXT_WO)
+            *value = (view_read(c, p, r, t.n, a, now) & word_mask) >> shift;
+        return PMVP_OK;
+    }
+    uint64_t v = (*value << shift) & word_mask;
+    /* A write to part of a value register keeps the rest of it (the
+     * PMCCNTR_EL0 rule); W1S, W1C and write-only bits outside the write
+     * are 0, which does nothing. */
+    if (word_mask != ONES64 && (r->kind == PMVP_EXT_RW))
+        v |= view_read(c, p, r, t.n, a, now) & ~word_mask;
+    view_write(c, p, r, t.n, v & r->wmask, a, now);
+    return PMVP_OK;
+}
+
+int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                  const pmvp_ext_access *a, pmvp_time now, uint64_t *value,
+                  enum pmvp_ext_effect *effect)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    return access(c, p, f, offset, size, a, false, now, false, value, effect);
+}
+
+int pmvp_ext_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                   uint64_t value, const pmvp_ext_access *a, pmvp_time now,
+                   enum pmvp_ext_effect *effect)
+{
+    return access(c, p, f, offset, size, a, false, now, true, &value, effect);
+}
+
+int pmvp_ext_debug_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                        pmvp_time now, uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    return access(c, p, f, offset, size, NULL, true, now, false, value, NULL);
+}
+
+int pmvp_ext_debug_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
+                         unsigned size, uint64_t value, pmvp_time now)
+{
+    return access(c, p, f, offset, size, NULL, true, now, true, &value, NULL);
+}
+
+int pmvp_ext_dump(pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn,
+                  void *user)
+{
+    if (!fn)
+        return PMVP_ERR_NULL;
+    target t;
+    int err = locate(c, p, f, 0, 4, NULL, true, now, &t);
+    if (err)
+        return err;
+    for (uint32_t off = 0; off < PMVP_FRAME_SIZE; off += 4) {
+        unsigned n, word;
+        const pmvp_ext_reg *r = pmvp_ext_decode(c, f, off, &n, &word);
+        if (!r || word != 0 || n >= pmvp_ext_reg_instances(c, r))
+            continue;
+        uint64_t v = 0;
+        pmvp_ext_debug_read(c, p, f, off, pmvp_ext_reg_width(c, r) / 8, now, &v);
+        fn(user, r, n, off, v);
+    }
+    return PMVP_OK;
+}
