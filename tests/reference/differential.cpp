@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "pmvp/amu.h"
 #include "pmvp/error.h"
 #include "reference_pmu.h"
 
@@ -29,6 +30,7 @@ private:
     uint64_t random_filter();
     void step();
     void compare(const char *where);
+    bool compare_amu(const char *where, unsigned p);
     bool fail(const std::string &what);
 
     uint64_t seed_;
@@ -50,6 +52,15 @@ bool Scenario::fail(const std::string &what)
         result_.failure = s.str();
     }
     return false;
+}
+
+// Events an AMU auxiliary counter may count in every configuration drawn
+// here: one of each class an AMU counts.
+static const std::vector<uint16_t> &amu_aux_pool()
+{
+    static const std::vector<uint16_t> pool = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND,
+                                                PMVP_EV_STALL_BACKEND_MEM, PMVP_EV_CNT_CYCLES };
+    return pool;
 }
 
 void Scenario::make_config()
@@ -81,6 +92,11 @@ void Scenario::make_config()
     cfg_.processor_hz = pick<uint64_t>({ 0, 100000000, 333333333, 1000000000, 1500000000, 2000000000, 2700000000 });
     cfg_.bus_hz = pick<uint64_t>({ 0, 50000000, 250000000, 1000000000 });
     cfg_.system_counter_hz = pick<uint64_t>({ 1000000, 25000000, 100000000 });
+    cfg_.feat_amuv1 = coin(80);
+    cfg_.feat_amuv1p1 = cfg_.feat_amuv1 && coin();
+    cfg_.amu_num_aux = cfg_.feat_amuv1 ? (unsigned)rnd(5) : 0;
+    for (unsigned n = 0; n < cfg_.amu_num_aux; n++)
+        cfg_.amu_aux_event[n] = pick(amu_aux_pool());
     if (coin(25)) {
         events_ = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_CHAIN, PMVP_EV_SW_INCR,
                     PMVP_EV_STALL_BACKEND, 0x0004, 0x00C1 };
@@ -142,7 +158,7 @@ void Scenario::step()
                                                PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320 };
     const std::vector<uint16_t> report_pool = { PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES };
 
-    switch (rnd(16)) {
+    switch (rnd(18)) {
     case 0: {
         uint64_t v = rng_() & (PMCR_EL0_E | PMCR_EL0_D | PMCR_EL0_X | PMCR_EL0_DP | PMCR_EL0_LC | PMCR_EL0_LP |
                                PMCR_EL0_FZO);
@@ -232,7 +248,7 @@ void Scenario::step()
         uint64_t count = coin(90) ? rnd(300) : rnd(100000);
         int err = pmvp_core_report(&core_, pe, ev, count, now_);
         const pmvp_event_info *e = pmvp_event_find(ev);
-        bool ok_expected = ref_->supported(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
+        bool ok_expected = ref_->reportable(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
                            ref_->state(pe) != PMVP_PE_OFF;
         if ((err == PMVP_OK) != ok_expected)
             fail(std::string("report returned ") + pmvp_strerror(err));
@@ -245,8 +261,26 @@ void Scenario::step()
         uint32_t level = (uint32_t)rnd(4);
         if (pmvp_core_set_level(&core_, pe, ev, level, now_) == PMVP_OK)
             ref_->set_level(pe, ev, level, now_);
-        else if (ref_->supported(ev))
+        else if (ref_->reportable(ev))
             fail("set_level refused a supported level event");
+        break;
+    }
+    case 16: case 17: {
+        if (!cfg_.feat_amuv1)
+            break;
+        static const pmvp_amu_reg regs[] = { PMVP_AMCR_EL0, PMVP_AMCNTENSET0_EL0, PMVP_AMCNTENSET0_EL0,
+                                             PMVP_AMCNTENCLR0_EL0, PMVP_AMCNTENSET1_EL0, PMVP_AMCNTENCLR1_EL0,
+                                             PMVP_AMEVCNTR0_EL0, PMVP_AMEVCNTR1_EL0, PMVP_AMEVTYPER1_EL0 };
+        pmvp_amu_reg r = regs[rnd(sizeof regs / sizeof regs[0])];
+        bool group1 = r == PMVP_AMEVCNTR1_EL0 || r == PMVP_AMEVTYPER1_EL0;
+        if (group1 && cfg_.amu_num_aux == 0)
+            break;
+        unsigned n = (unsigned)rnd(group1 ? cfg_.amu_num_aux : 4);
+        uint64_t v = r == PMVP_AMEVTYPER1_EL0 ? pick(amu_aux_pool())
+                     : (r == PMVP_AMEVCNTR0_EL0 || r == PMVP_AMEVCNTR1_EL0) ? near_overflow() : rng_();
+        if (pmvp_amu_write(&core_, pe, r, n, v, now_) != PMVP_OK)
+            fail(std::string("AMU write of ") + pmvp_amu_reg_name(r) + " refused");
+        ref_->amu_write(pe, r, n, v, now_);
         break;
     }
     case 14:
@@ -259,6 +293,31 @@ void Scenario::step()
         compare("check point");
         break;
     }
+}
+
+bool Scenario::compare_amu(const char *where, unsigned p)
+{
+    struct Item { pmvp_amu_reg reg; unsigned n; };
+    std::vector<Item> items = { { PMVP_AMCR_EL0, 0 }, { PMVP_AMCNTENSET0_EL0, 0 }, { PMVP_AMCNTENSET1_EL0, 0 } };
+    for (unsigned n = 0; n < 4; n++)
+        items.push_back({ PMVP_AMEVCNTR0_EL0, n });
+    for (unsigned n = 0; n < cfg_.amu_num_aux; n++) {
+        items.push_back({ PMVP_AMEVCNTR1_EL0, n });
+        items.push_back({ PMVP_AMEVTYPER1_EL0, n });
+    }
+    for (const Item &i : items) {
+        uint64_t k = 0;
+        int err = pmvp_amu_read(&core_, p, i.reg, i.n, now_, &k);
+        uint64_t e = ref_->amu_read(p, i.reg, i.n, now_);
+        result_.checks++;
+        if (err || k != e) {
+            std::ostringstream s;
+            s << where << ": PE " << p << " " << pmvp_amu_reg_name(i.reg) << "[" << i.n << "] kernel " << std::hex
+              << k << " reference " << e << " (" << pmvp_strerror(err) << ")";
+            return fail(s.str());
+        }
+    }
+    return true;
 }
 
 void Scenario::compare(const char *where)
@@ -296,6 +355,8 @@ void Scenario::compare(const char *where)
                 }
             }
         }
+        if (cfg_.feat_amuv1 && !compare_amu(where, p))
+            return;
         bool level = false;
         pmvp_pmu_irq(&core_, p, now_, &level);
         result_.checks++;

@@ -47,6 +47,89 @@ Core::Core(const pmvp_core_config &cfg) : cfg_(cfg)
         pe_[p].ctx.el = 1;
         pe_[p].ctx.security = PMVP_NONSECURE;
         pe_[p].ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
+        for (unsigned n = 0; n < cfg.amu_num_aux; n++)
+            pe_[p].amtype1[n] = cfg.amu_aux_event[n];
+    }
+}
+
+namespace {
+// The four architected AMU events, by counter (D16.3.1).
+constexpr uint16_t kAmuArchitected[4] = { 0x0011, 0x4004, 0x0008, 0x4005 };
+}  // namespace
+
+bool Core::reportable(uint16_t ev) const
+{
+    return supported(ev) ||
+           (cfg_.feat_amuv1 && std::find(std::begin(kAmuArchitected), std::end(kAmuArchitected), ev) !=
+                                   std::end(kAmuArchitected));
+}
+
+// D16.3: cycle events count while the PE is running, not in WFI/WFE or
+// off; nothing counts in Debug state with AMCR.HDBG; no filter applies.
+uint64_t Core::amu_gain(unsigned p, uint16_t ev, pmvp_event_class edge) const
+{
+    const Pe &pe = pe_[p];
+    if (pe.state != PMVP_PE_RUN || (pe.ctx.halted && bit(pe.amcr, AMCR_EL0_HDBG)) || !reportable(ev))
+        return 0;
+    const pmvp_event_info *e = pmvp_event_find(ev);
+    pmvp_event_class cls = e ? e->cls : PMVP_EVCLASS_OCCURRENCE;
+    if (edge == PMVP_EVCLASS_CPU_CYCLES) {
+        if (cls == PMVP_EVCLASS_CPU_CYCLES)
+            return 1;
+        if (cls == PMVP_EVCLASS_CONDITION || cls == PMVP_EVCLASS_STALL || cls == PMVP_EVCLASS_PER_CYCLE) {
+            auto it = pe.level.find(ev);
+            return it == pe.level.end() ? 0 : it->second;
+        }
+        return 0;
+    }
+    return cls == edge ? 1 : 0;
+}
+
+void Core::amu_edge(pmvp_event_class edge)
+{
+    if (!cfg_.feat_amuv1)
+        return;
+    for (unsigned p = 0; p < cfg_.num_pes; p++) {
+        Pe &pe = pe_[p];
+        for (unsigned n = 0; n < 4; n++)
+            if (pe.amen0 >> n & 1)
+                pe.am0[n] += amu_gain(p, kAmuArchitected[n], edge);
+        for (unsigned n = 0; n < cfg_.amu_num_aux; n++)
+            if (pe.amen1 >> n & 1)
+                pe.am1[n] += amu_gain(p, pe.amtype1[n], edge);
+    }
+}
+
+void Core::amu_write(unsigned p, pmvp_amu_reg reg, unsigned n, uint64_t v, pmvp_time now)
+{
+    advance(now);
+    Pe &pe = pe_[p];
+    uint32_t aux = cfg_.amu_num_aux ? (1u << cfg_.amu_num_aux) - 1 : 0;
+    switch (reg) {
+    case PMVP_AMCR_EL0: pe.amcr = v & (AMCR_EL0_HDBG | (cfg_.feat_amuv1p1 ? AMCR_EL0_CG1RZ : 0)); break;
+    case PMVP_AMCNTENSET0_EL0: pe.amen0 |= (uint32_t)v & 0xF; break;
+    case PMVP_AMCNTENCLR0_EL0: pe.amen0 &= ~((uint32_t)v & 0xF); break;
+    case PMVP_AMCNTENSET1_EL0: pe.amen1 |= (uint32_t)v & aux; break;
+    case PMVP_AMCNTENCLR1_EL0: pe.amen1 &= ~((uint32_t)v & aux); break;
+    case PMVP_AMEVCNTR0_EL0: pe.am0[n] = v; break;
+    case PMVP_AMEVCNTR1_EL0: pe.am1[n] = v; break;
+    case PMVP_AMEVTYPER1_EL0: pe.amtype1[n] = (uint16_t)v; break;
+    default: break;
+    }
+}
+
+uint64_t Core::amu_read(unsigned p, pmvp_amu_reg reg, unsigned n, pmvp_time now)
+{
+    advance(now);
+    const Pe &pe = pe_[p];
+    switch (reg) {
+    case PMVP_AMCR_EL0: return pe.amcr;
+    case PMVP_AMCNTENSET0_EL0: case PMVP_AMCNTENCLR0_EL0: return pe.amen0;
+    case PMVP_AMCNTENSET1_EL0: case PMVP_AMCNTENCLR1_EL0: return pe.amen1;
+    case PMVP_AMEVCNTR0_EL0: return pe.am0[n];
+    case PMVP_AMEVCNTR1_EL0: return pe.am1[n];
+    case PMVP_AMEVTYPER1_EL0: return pe.amtype1[n];
+    default: return 0;
     }
 }
 
@@ -339,10 +422,12 @@ void Core::processor_edge(pmvp_time t)
             if (w[p][n])
                 add(p, n, w[p][n], t, true);
     }
+    amu_edge(PMVP_EVCLASS_CPU_CYCLES);
 }
 
 void Core::clock_edge(pmvp_event_class cls, pmvp_time t)
 {
+    amu_edge(cls);
     for (unsigned p = 0; p < cfg_.num_pes; p++)
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
             uint16_t ev = (uint16_t)(pe_[p].c[n].evtyper & PMEVTYPER_EL0_evtCount);
@@ -407,6 +492,14 @@ void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
             if ((p == pe || mt(p, n)) && counter_counts(p, n, pe_[pe].ctx))
                 add(p, n, count, now, false);
         }
+    Pe &src = pe_[pe];
+    if (!cfg_.feat_amuv1 || (src.ctx.halted && bit(src.amcr, AMCR_EL0_HDBG)))
+        return;
+    if (event == 0x0008 && (src.amen0 >> 2 & 1))
+        src.am0[2] += count;
+    for (unsigned n = 0; n < cfg_.amu_num_aux; n++)
+        if (src.amtype1[n] == event && (src.amen1 >> n & 1))
+            src.am1[n] += count;
 }
 
 int Core::selected(unsigned p, bool cycle_allowed) const

@@ -12,6 +12,7 @@
 #include <map>
 #include <vector>
 
+#include "pmvp/amu.h"
 #include "pmvp/core.h"
 #include "pmvp/events.h"
 #include "pmvp/fields.h"
@@ -47,6 +48,9 @@ public:
     void write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value, pmvp_time now);
     uint64_t read(unsigned pe, pmvp_pmu_reg reg, unsigned n, pmvp_time now);
     bool irq(unsigned pe, pmvp_time now);
+    // The AMU of a PE (D16), through the registers the kernel's AMU API has.
+    void amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value, pmvp_time now);
+    uint64_t amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, pmvp_time now);
 
     // Walks every clock edge up to and including `now`.
     void advance(pmvp_time now);
@@ -56,6 +60,9 @@ public:
     pmvp_time first_rise_since(pmvp_time from) const;
 
     bool supported(uint16_t event) const;
+    // Whether the CPU model may report the event: supported, or counted by
+    // the AMU's architected counters.
+    bool reportable(uint16_t event) const;
     pmvp_pe_state state(unsigned pe) const { return pe_[pe].state; }
 
 private:
@@ -71,6 +78,10 @@ private:
         uint32_t cnten = 0, inten = 0, ovs = 0, pmselr = 0;
         unsigned divider = 0;
         Counter c[PMVP_MAX_COUNTERS];
+        // AMU: group 0 (architected) and group 1 (auxiliary) counters.
+        uint64_t amcr = 0, am0[4] = {}, am1[16] = {};
+        uint32_t amen0 = 0, amen1 = 0;
+        uint16_t amtype1[16] = {};
     };
 
     void processor_edge(pmvp_time t);
@@ -89,6 +100,10 @@ private:
     void add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge);
     void add_cycle_counter(unsigned p, uint64_t inc, pmvp_time t);
     void flag(unsigned p, uint32_t bit, pmvp_time t, bool from_edge);
+    // How much an AMU counter counting `ev` on PE p gains from one edge of a
+    // clock whose events are of class `edge`.
+    uint64_t amu_gain(unsigned p, uint16_t ev, pmvp_event_class edge) const;
+    void amu_edge(pmvp_event_class edge);
     uint32_t counters_mask() const;
     int selected(unsigned p, bool cycle_allowed) const;
 
