@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pmvp/amu.h"
 #include "pmvp/core.h"
 #include "pmvp/error.h"
 #include "pmvp/events.h"
+#include "pmvp/ext.h"
 #include "pmvp/fields.h"
 #include "pmvp/pmu.h"
 
@@ -57,6 +59,7 @@ int main(void)
         pmvp_pmu_controls ctl = { .mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters),
                                   .mdcr_el3 = MDCR_EL3_MTPME };
         check(pmvp_core_set_controls(&core, pe, &ctl, 0), "controls");
+        check(pmvp_amu_write(&core, pe, PMVP_AMCNTENSET0_EL0, 0, 0xF, 0), "AMCNTENSET0");
     }
 
     /* 0-100 us: both threads run, retiring 150000 and 50000 instructions.
@@ -81,5 +84,21 @@ int main(void)
     printf("expected: PMCCNTR and CPU_CYCLES MT=1 500000 on both PEs (2 GHz x 200 us + 1 GHz x 100 us;\n"
            "          the clock stops while both PEs are in WFI); CPU_CYCLES MT=0 500000 on PE 0 and\n"
            "          300000 on PE 1 (a thread in WFI is not active)\n");
+
+    /* The same PEs through the AMU, read from the external AMU frame, and
+     * PMCCNTR through the external PMU frame, as a debugger would. */
+    pmvp_ext_access bus = { PMVP_NONSECURE, false };
+    printf("\n%-4s %14s %14s %14s %18s\n", "PE", "AMU CPU_CYC", "AMU CNT_CYC", "AMU INST_RET",
+           "PMU.PMCCNTR @0x0F8");
+    for (unsigned pe = 0; pe < 2; pe++) {
+        uint64_t v[4];
+        const uint32_t off[3] = { 0x000, 0x008, 0x010 }; /* AMEVCNTR0<0..2> */
+        for (unsigned i = 0; i < 3; i++)
+            check(pmvp_ext_read(&core, pe, PMVP_FRAME_AMU, off[i], 8, &bus, end, &v[i], NULL), "AMU frame");
+        check(pmvp_ext_read(&core, pe, PMVP_FRAME_PMU, 0x0F8, 8, &bus, end, &v[3], NULL), "PMU frame");
+        printf("%-4u %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %18" PRIu64 "\n", pe, v[0], v[1], v[2], v[3]);
+    }
+    printf("expected: AMU CPU_CYCLES 500000 on PE 0 and 300000 on PE 1; CNT_CYCLES (100 MHz) 30000\n"
+           "          and 20000 (300 us and 200 us not in WFI); INST_RETIRED as reported; PMCCNTR as above\n");
     return 0;
 }
