@@ -136,6 +136,47 @@ TEST_F(Ext, I5_3_WritableBitsOfThePmuFrame)
     }
 }
 
+// Every register of both frames in both layouts, by its table row: a write
+// of all ones leaves a read-only register as it was, reads back within the
+// writable mask of a read/write one, and reads back as zero from a
+// write-only one; a write of zeros through a set or clear view changes nothing.
+TEST_F(Ext, EveryRegisterHonoursItsAccessKind)
+{
+    for (pmvp_ext_layout layout : { PMVP_EXT32, PMVP_EXT64 }) {
+        cfg.pmu_ext_layout = cfg.amu_ext_layout = layout;
+        cfg.pmu_ext_pmswinc = layout == PMVP_EXT32;
+        cfg.amu_num_aux = 3;
+        init();
+        unsigned checked = 0;
+        for (size_t i = 0; i < pmvp_ext_reg_count(); i++) {
+            const pmvp_ext_reg *r = pmvp_ext_reg_at(i);
+            if (!pmvp_ext_reg_present(&core, r))
+                continue;
+            pmvp_frame f = (pmvp_frame)r->frame;
+            unsigned size = pmvp_ext_reg_width(&core, r) / 8;
+            for (unsigned n = 0; n < pmvp_ext_reg_instances(&core, r); n++) {
+                SCOPED_TRACE(std::string(r->name) + "[" + std::to_string(n) + "]");
+                uint32_t off = r->offset + n * r->stride;
+                uint64_t before = rd(f, off, 0, size);
+                if (r->kind == PMVP_EXT_W1S || r->kind == PMVP_EXT_W1C) {
+                    wr(f, off, 0, 0, size);
+                    EXPECT_EQ(rd(f, off, 0, size), before);
+                }
+                wr(f, off, ~UINT64_C(0), 0, size);
+                uint64_t after = rd(f, off, 0, size);
+                switch (r->kind) {
+                case PMVP_EXT_RO: EXPECT_EQ(after, before); break;
+                case PMVP_EXT_WO: EXPECT_EQ(after, 0u); break;
+                default: EXPECT_EQ(after & ~r->wmask, 0u); break;
+                }
+                checked++;
+            }
+            ASSERT_EQ(pmvp_pmu_reset(&core, 0, 0), PMVP_OK);
+        }
+        EXPECT_GT(checked, 70u);
+    }
+}
+
 // I4.1, I5.3: set, clear and (EXT64) plain views of one state.
 TEST_F(Ext, I4_1_SetClearAndPlainViewsShareState)
 {
