@@ -257,6 +257,15 @@ int pmvp_core_set_bus_clock(pmvp_core *c, uint64_t hz, pmvp_time now)
     return PMVP_OK;
 }
 
+int pmvp_core_set_system_counter(pmvp_core *c, uint64_t hz, pmvp_time now)
+{
+    int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
+    if (err)
+        return err;
+    pmvp_clock_set_hz(&c->system_counter, hz, now);
+    return PMVP_OK;
+}
+
 int pmvp_core_set_pe_state(pmvp_core *c, unsigned pe, enum pmvp_pe_state st, pmvp_time now)
 {
     int err = check_pe(c, pe);

@@ -79,6 +79,15 @@ TEST_F(Amu, D16_2_1_DvfsChangesCpuCyclesOnly)
     EXPECT_EQ(cpu * cfg.system_counter_hz / cnt, 875000000u);  // effective 0.875 GHz
 }
 
+// CNT_CYCLES follows the System Counter's frequency, whatever it is.
+TEST_F(Amu, D16_3_1_CntCyclesFollowsTheSystemCounter)
+{
+    init();
+    enable_all(0);
+    ASSERT_EQ(pmvp_core_set_system_counter(&core, 50000000, kMs), PMVP_OK);
+    EXPECT_EQ(arch(0, 1, 2 * kMs), 150000u);
+}
+
 // D16.3.1: INST_RETIRED as reported; STALL_BACKEND_MEM while the stall holds.
 TEST_F(Amu, D16_3_1_InstRetiredAndMemoryStallCycles)
 {

@@ -281,6 +281,9 @@ int pmvp_core_init(pmvp_core *core, const pmvp_core_config *cfg);
 int pmvp_core_set_clock(pmvp_core *core, uint64_t hz, pmvp_time now);
 /* Bus clock (BUS_CYCLES) frequency from `now` on. */
 int pmvp_core_set_bus_clock(pmvp_core *core, uint64_t hz, pmvp_time now);
+/* System Counter frequency from `now` on (CNT_CYCLES, AMU CNT_CYCLES). The
+ * architecture wants it constant; a platform may still change it. */
+int pmvp_core_set_system_counter(pmvp_core *core, uint64_t hz, pmvp_time now);
 
 int pmvp_core_set_pe_state(pmvp_core *core, unsigned pe, enum pmvp_pe_state st, pmvp_time now);
 int pmvp_core_set_context(pmvp_core *core, unsigned pe, const pmvp_context *ctx, pmvp_time now);
