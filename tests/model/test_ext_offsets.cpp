@@ -169,8 +169,9 @@ TEST(ExtOffsets, I5_2_I5_4_EverySpecRowIsDecodedByTheTable)
                     EXPECT_EQ(reg->name, r.name);
                     EXPECT_EQ(got_n, n);
                     EXPECT_EQ(word, r.bits == "[63:32]" ? 1u : 0u);
-                    if (r.bits == "[63:0]")
+                    if (r.bits == "[63:0]") {
                         EXPECT_EQ(pmvp_ext_reg_width(&core, reg), 64u);
+                    }
                 }
             }
         }
