@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// pmvp::sc::Monitors: the PMU and AMU of one core, as a SystemC/TLM-2.0
+// module. It translates SystemC into calls of the C kernels (model/) and
+// holds no architectural rule.
+//
+// - TLM-2.0 target sockets (base protocol), one PMU frame and one AMU frame
+//   per PE: pmu_socket[p], amu_socket[p]. Addresses are offsets in the 4 KiB
+//   frame (a router subtracts the frame's base). b_transport evaluates the
+//   access at sc_time_stamp() + delay; transport_dbg goes through the
+//   kernel's side-effect-free debug path; DMI is refused.
+// - Signals, all optional (unbound ports keep their defaults): processor,
+//   bus and System Counter frequencies (Hz; a change takes effect at the
+//   current time; 0 stops the clock), per-PE WFI, WFE and power, the NIDEN
+//   and SPNIDEN authentication inputs, cold and warm reset (active high,
+//   acting on the rising edge), and per-PE PMUIRQ out (level-sensitive,
+//   written only when its level changes).
+// - The CPU-model interface (report, set_level, set_context, ...): each call
+//   takes a local-time offset, so a loosely-timed CPU model need not
+//   synchronise to report.
+// - One timed sc_event per core raises PMUIRQ at the exact instant a counter
+//   overflows; no process is clocked.
+//
+// Time: the kernel wants calls in non-decreasing time. An access or report
+// whose time (sc_time_stamp() + offset) is earlier than one already seen
+// (two decoupled initiators out of step) is evaluated at the latest time
+// seen, with an SC_REPORT_WARNING of type "pmvp/time".
+//
+// Guest errors (a refused external access, a bad size) get the TLM response
+// status documented at b_transport() and an SC_REPORT_WARNING of type
+// "pmvp/guest", whose actions the platform may set.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+extern "C" {
+#include "pmvp/amu.h"
+#include "pmvp/core.h"
+#include "pmvp/ext.h"
+#include "pmvp/pmu.h"
+}
+
+namespace pmvp::sc {
+
+template <typename T>
+using optional_in = sc_core::sc_port<sc_core::sc_signal_in_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+template <typename T>
+using optional_out = sc_core::sc_port<sc_core::sc_signal_inout_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+
+// Bus attributes of a TLM access (security, debugger or memory-mapped), as a
+// generic-payload extension. Without it, an access has the module's
+// `default_access`.
+struct AccessExtension : tlm::tlm_extension<AccessExtension> {
+    explicit AccessExtension(pmvp_ext_access a = { PMVP_NONSECURE, false }) : access(a) {}
+    tlm::tlm_extension_base *clone() const override { return new AccessExtension(access); }
+    void copy_from(const tlm::tlm_extension_base &other) override
+    {
+        access = static_cast<const AccessExtension &>(other).access;
+    }
+    pmvp_ext_access access;
+};
+
+class Monitors : public sc_core::sc_module {
+public:
+    using socket_type = tlm_utils::simple_target_socket_tagged<Monitors>;
+
+    // `config` is the kernel's configuration (PEs, counters, features,
+    // layouts, initial frequencies). Throws std::invalid_argument if the
+    // kernel refuses it.
+    Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &config);
+    ~Monitors() override;
+
+    // ---- TLM: one PMU frame and one AMU frame per PE
+    std::vector<std::unique_ptr<socket_type>> pmu_socket, amu_socket;
+
+    // ---- signals
+    optional_in<uint64_t> processor_hz, bus_hz, system_counter_hz;
+    sc_core::sc_vector<optional_in<bool>> wfi, wfe, power;  // power: 1 = on (default when unbound)
+    optional_in<bool> niden, spniden;                        // authentication interface
+    optional_in<bool> cold_reset, warm_reset;
+    sc_core::sc_vector<optional_out<bool>> pmuirq;
+
+    // ---- the CPU-model interface. Each call acts at sc_time_stamp() +
+    // offset and returns the kernel's result (PMVP_OK or a PMVP_ERR_*).
+    int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int set_level(unsigned pe, uint16_t event, uint32_t level,
+                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int set_active_thread(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // MDCR_EL2, MDCR_EL3, SDER32_EL3 and the OS Lock as the CPU model holds
+    // them. The authentication fields are taken from niden/spniden when
+    // those ports are bound.
+    int set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // System-register accesses the CPU model has already checked (MRS/MSR).
+    int pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value,
+                 const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value,
+                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value,
+                 const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value,
+                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+
+    // ---- observability
+    // A register of a frame by its Arm ARM name ("PMCCNTR_EL0",
+    // "PMEVCNTR<n>_EL0" with n), read through the debug path now.
+    uint64_t peek(unsigned pe, pmvp_frame frame, const std::string &name, unsigned n = 0);
+    // Adds each PE's PMCCNTR, event counters, AMU architected counters,
+    // PMUIRQ and WFx state to `tf`. Counter values are sampled whenever the
+    // monitor acts (an input changes, an access, a report, an overflow).
+    void trace(sc_core::sc_trace_file *tf);
+
+    // Attributes of accesses that carry no AccessExtension: Non-secure,
+    // memory-mapped.
+    pmvp_ext_access default_access{ PMVP_NONSECURE, false };
+
+    unsigned num_pes() const { return core_->cfg.num_pes; }
+    // The kernel state, for inspection; not to be modified.
+    const pmvp_core &kernel() const { return *core_; }
+
+    void b_transport(int id, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    unsigned int transport_dbg(int id, tlm::tlm_generic_payload &gp);
+
+private:
+    struct Traced;
+
+    void end_of_elaboration() override;
+    void start_or_update();
+    void inputs_changed();
+    void reset_changed();
+    void update();
+    pmvp_time to_ps(const sc_core::sc_time &t) const;
+    sc_core::sc_time to_sc(pmvp_time ps) const;
+    pmvp_time when(const sc_core::sc_time &offset);
+    int after(pmvp_time t, int err);
+    void apply_authentication(pmvp_pmu_controls &ctl);
+    static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);
+    tlm::tlm_response_status access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp, pmvp_time t,
+                                    bool debug);
+    void sample(pmvp_time now);
+
+    std::unique_ptr<pmvp_core> core_;
+    pmvp_core_config config_;
+    std::vector<uint16_t> events_;
+    std::vector<pmvp_pmu_controls> controls_;
+    std::vector<bool> irq_;
+    sc_core::sc_event wake_;
+    uint64_t ps_per_tick_ = 1, ticks_per_ps_ = 1;
+    bool started_ = false, cold_ = false, warm_ = false;
+    std::unique_ptr<Traced> traced_;
+};
+
+}  // namespace pmvp::sc

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "pmvp/systemc/monitors.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+extern "C" {
+#include "pmvp/error.h"
+}
+
+namespace pmvp::sc {
+
+using sc_core::sc_time;
+
+// Values sampled for sc_trace, one entry per PE.
+struct Monitors::Traced {
+    explicit Traced(unsigned pes, unsigned counters)
+        : pmccntr(pes), evcntr(pes, std::vector<uint64_t>(counters)), amu(pes, std::vector<uint64_t>(4)),
+          irq(new bool[pes]()), wfx(new bool[pes]())
+    {
+    }
+    std::vector<uint64_t> pmccntr;
+    std::vector<std::vector<uint64_t>> evcntr, amu;
+    std::unique_ptr<bool[]> irq, wfx;  // sc_trace needs addressable bools
+};
+
+Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &config)
+    : sc_module(name),
+      processor_hz("processor_hz"),
+      bus_hz("bus_hz"),
+      system_counter_hz("system_counter_hz"),
+      wfi("wfi"),
+      wfe("wfe"),
+      power("power"),
+      niden("niden"),
+      spniden("spniden"),
+      cold_reset("cold_reset"),
+      warm_reset("warm_reset"),
+      pmuirq("pmuirq"),
+      core_(new pmvp_core),
+      config_(config)
+{
+    config_.events = nullptr;  // the kernel copies the event list at init; it is not kept
+    config_.num_events = 0;
+    int err = pmvp_core_init(core_.get(), &config);
+    if (err)
+        throw std::invalid_argument(std::string("pmvp::sc::Monitors: ") + pmvp_strerror(err));
+    if (config.events) {
+        // Keep the supported events for a cold reset.
+        events_.assign(config.events, config.events + config.num_events);
+        config_.events = events_.data();
+        config_.num_events = config.num_events;
+    }
+    unsigned pes = config.num_pes;
+    wfi.init(pes);
+    wfe.init(pes);
+    power.init(pes);
+    pmuirq.init(pes);
+    for (unsigned p = 0; p < pes; p++) {
+        controls_.push_back(core_->pe[p].pmu.ctl);
+        for (pmvp_frame f : { PMVP_FRAME_PMU, PMVP_FRAME_AMU }) {
+            std::string n = std::string(f == PMVP_FRAME_PMU ? "pmu_socket_" : "amu_socket_") + std::to_string(p);
+            auto &v = f == PMVP_FRAME_PMU ? pmu_socket : amu_socket;
+            v.emplace_back(new socket_type(n.c_str()));
+            v.back()->register_b_transport(this, &Monitors::b_transport, (int)(2 * p + f));
+            v.back()->register_transport_dbg(this, &Monitors::transport_dbg, (int)(2 * p + f));
+        }
+    }
+    irq_.assign(pes, false);
+    traced_ = std::make_unique<Traced>(pes, config.num_counters);
+
+    // Kernel time is integer picoseconds; SystemC counts ticks of its time
+    // resolution (1 ps by default, where the two are the same).
+    double ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
+    if (ps >= 1)
+        ps_per_tick_ = (uint64_t)std::llround(ps);
+    else
+        ticks_per_ps_ = (uint64_t)std::llround(1 / ps);
+}
+
+Monitors::~Monitors() = default;
+
+// ------------------------------------------------------------------- time
+
+pmvp_time Monitors::to_ps(const sc_time &t) const
+{
+    return t.value() * ps_per_tick_ / ticks_per_ps_;
+}
+
+// The SystemC time of `ps` picoseconds, rounded up to a whole tick so that
+// an event never fires before the instant it stands for.
+sc_time Monitors::to_sc(pmvp_time ps) const
+{
+    uint64_t ticks = (ps * ticks_per_ps_ + ps_per_tick_ - 1) / ps_per_tick_;
+    return sc_time::from_value(ticks);
+}
+
+pmvp_time Monitors::when(const sc_time &offset)
+{
+    pmvp_time t = to_ps(sc_core::sc_time_stamp() + offset);
+    if (t < core_->last_call) {
+        SC_REPORT_WARNING("pmvp/time", "call earlier than one already seen: evaluated at the latest time seen");
+        t = core_->last_call;
+    }
+    return t;
+}
+
+// After a kernel call at time t: PMUIRQ may change then, and the next
+// overflow may have moved. One notification covers both (an earlier
+// notification of an sc_event replaces a later one).
+int Monitors::after(pmvp_time t, int err)
+{
+    pmvp_time now = to_ps(sc_core::sc_time_stamp());
+    wake_.notify(t > now ? to_sc(t - now) : sc_core::SC_ZERO_TIME);
+    return err;
+}
+
+// The monitor's only process: at each wake-up, PMUIRQ levels and traced
+// values are brought to the current time and the next overflow instant is
+// scheduled.
+void Monitors::update()
+{
+    pmvp_time now = to_ps(sc_core::sc_time_stamp());
+    if (now < core_->last_call) {
+        // A decoupled initiator is ahead of simulated time: wait for it.
+        wake_.notify(to_sc(core_->last_call - now));
+        return;
+    }
+    for (unsigned p = 0; p < num_pes(); p++) {
+        bool level = false;
+        pmvp_pmu_irq(core_.get(), p, now, &level);
+        if (level != irq_[p]) {
+            irq_[p] = level;
+            if (pmuirq[p].size())
+                pmuirq[p]->write(level);
+        }
+    }
+    sample(now);
+    pmvp_time next = PMVP_TIME_NEVER;
+    pmvp_core_next_event(core_.get(), now, &next);
+    if (next != PMVP_TIME_NEVER)
+        wake_.notify(to_sc(next - now));
+}
+
+// ----------------------------------------------------------------- signals
+
+void Monitors::end_of_elaboration()
+{
+    // Only bound ports can make a process sensitive.
+    sc_core::sc_spawn_options inputs;
+    inputs.spawn_method();
+    inputs.dont_initialize();
+    bool any = false;
+    auto watch = [&](auto &port) {
+        if (port.size()) {
+            inputs.set_sensitivity(&port->value_changed_event());
+            any = true;
+        }
+    };
+    watch(processor_hz);
+    watch(bus_hz);
+    watch(system_counter_hz);
+    watch(niden);
+    watch(spniden);
+    for (unsigned p = 0; p < num_pes(); p++) {
+        watch(wfi[p]);
+        watch(wfe[p]);
+        watch(power[p]);
+    }
+    if (any)
+        sc_core::sc_spawn([this] { inputs_changed(); }, sc_core::sc_gen_unique_name("inputs"), &inputs);
+
+    sc_core::sc_spawn_options resets;
+    resets.spawn_method();
+    resets.dont_initialize();
+    bool resettable = false;
+    for (auto *port : { &cold_reset, &warm_reset })
+        if (port->size()) {
+            resets.set_sensitivity(&(*port)->value_changed_event());
+            resettable = true;
+        }
+    if (resettable)
+        sc_core::sc_spawn([this] { reset_changed(); }, sc_core::sc_gen_unique_name("resets"), &resets);
+
+    sc_core::sc_spawn_options wake;
+    wake.spawn_method();
+    wake.set_sensitivity(&wake_);  // also runs once at start: initial inputs and PMUIRQ
+    sc_core::sc_spawn([this] { start_or_update(); }, sc_core::sc_gen_unique_name("update"), &wake);
+}
+
+void Monitors::start_or_update()
+{
+    if (!started_) {
+        started_ = true;
+        inputs_changed();
+        return;
+    }
+    update();
+}
+
+pmvp_pe_state Monitors::state_of(bool on, bool in_wfi, bool in_wfe)
+{
+    return !on ? PMVP_PE_OFF : in_wfi ? PMVP_PE_WFI : in_wfe ? PMVP_PE_WFE : PMVP_PE_RUN;
+}
+
+// The authentication inputs, where bound, override the CPU model's copy.
+void Monitors::apply_authentication(pmvp_pmu_controls &ctl)
+{
+    if (niden.size())
+        ctl.noninvasive_debug = niden->read();
+    if (spniden.size())
+        ctl.secure_noninvasive_debug = spniden->read();
+}
+
+void Monitors::inputs_changed()
+{
+    pmvp_time now = when(sc_core::SC_ZERO_TIME);
+    pmvp_core *c = core_.get();
+    if (processor_hz.size() && processor_hz->read() != c->clock.hz)
+        pmvp_core_set_clock(c, processor_hz->read(), now);
+    if (bus_hz.size() && bus_hz->read() != c->bus_clock.hz)
+        pmvp_core_set_bus_clock(c, bus_hz->read(), now);
+    if (system_counter_hz.size() && system_counter_hz->read() != c->system_counter.hz)
+        pmvp_core_set_system_counter(c, system_counter_hz->read(), now);
+    for (unsigned p = 0; p < num_pes(); p++) {
+        bool on = !power[p].size() || power[p]->read();
+        bool in_wfi = wfi[p].size() && wfi[p]->read();
+        bool in_wfe = wfe[p].size() && wfe[p]->read();
+        pmvp_pe_state st = state_of(on, in_wfi, in_wfe);
+        if (st != c->pe[p].state)
+            pmvp_core_set_pe_state(c, p, st, now);
+        pmvp_pmu_controls ctl = controls_[p];
+        apply_authentication(ctl);
+        if (std::memcmp(&ctl, &c->pe[p].pmu.ctl, sizeof ctl) != 0)
+            pmvp_core_set_controls(c, p, &ctl, now);
+    }
+    after(now, PMVP_OK);
+}
+
+// Cold reset: the whole core as configured, then the current inputs. Warm
+// reset: each PE's PMU (the AMU keeps counting: its reset domain is the
+// AMU reset, which cold reset covers).
+void Monitors::reset_changed()
+{
+    bool cold = cold_reset.size() && cold_reset->read();
+    bool warm = warm_reset.size() && warm_reset->read();
+    pmvp_time now = when(sc_core::SC_ZERO_TIME);
+    if (cold && !cold_) {
+        pmvp_core_init(core_.get(), &config_);
+        pmvp_core_sync(core_.get(), now);  // nothing is enabled: this only moves time on
+        for (unsigned p = 0; p < num_pes(); p++)
+            controls_[p] = core_->pe[p].pmu.ctl;
+        inputs_changed();
+    } else if (warm && !warm_) {
+        for (unsigned p = 0; p < num_pes(); p++)
+            pmvp_pmu_reset(core_.get(), p, now);
+    }
+    cold_ = cold;
+    warm_ = warm;
+    after(now, PMVP_OK);
+}
+
+// ------------------------------------------------------ CPU-model interface
+
+int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return after(t, pmvp_core_report(core_.get(), pe, event, count, t));
+}
+
+int Monitors::set_level(unsigned pe, uint16_t event, uint32_t level, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return after(t, pmvp_core_set_level(core_.get(), pe, event, level, t));
+}
+
+int Monitors::set_context(unsigned pe, const pmvp_context &ctx, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return after(t, pmvp_core_set_context(core_.get(), pe, &ctx, t));
+}
+
+int Monitors::set_active_thread(unsigned pe, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return after(t, pmvp_core_set_active_thread(core_.get(), pe, t));
+}
+
+int Monitors::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_time &offset)
+{
+    if (pe >= num_pes())
+        return PMVP_ERR_PE;
+    pmvp_time t = when(offset);
+    pmvp_pmu_controls effective = ctl;
+    apply_authentication(effective);
+    int err = pmvp_core_set_controls(core_.get(), pe, &effective, t);
+    if (!err)
+        controls_[pe] = ctl;
+    return after(t, err);
+}
+
+int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return pmvp_pmu_read(core_.get(), pe, reg, n, t, &value);
+}
+
+int Monitors::pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return after(t, pmvp_pmu_write(core_.get(), pe, reg, n, value, t));
+}
+
+int Monitors::amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return pmvp_amu_read(core_.get(), pe, reg, n, t, &value);
+}
+
+int Monitors::amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value, const sc_time &offset)
+{
+    pmvp_time t = when(offset);
+    return after(t, pmvp_amu_write(core_.get(), pe, reg, n, value, t));
+}
+
+// --------------------------------------------------------------------- TLM
+
+// TLM response for an external access, by the kernel's result.
+static tlm::tlm_response_status status_of(int err)
+{
+    switch (err) {
+    case PMVP_OK: return tlm::TLM_OK_RESPONSE;
+    case PMVP_ERR_SIZE: return tlm::TLM_BURST_ERROR_RESPONSE;
+    case PMVP_ERR_ADDRESS: return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    default: return tlm::TLM_GENERIC_ERROR_RESPONSE;  // refused: Off, locks, authentication
+    }
+}
+
+// One access of `gp` to frame f of PE pe at time t:
+// - TLM_IGNORE_COMMAND: TLM_OK_RESPONSE, nothing done;
+// - byte enables that do not enable every byte: TLM_BYTE_ENABLE_ERROR_RESPONSE;
+// - a streaming width below the length, or a length other than 4 or 8:
+//   TLM_BURST_ERROR_RESPONSE (also an 8-byte access over 32-bit registers);
+// - an address outside the frame, or not aligned to the length:
+//   TLM_ADDRESS_ERROR_RESPONSE;
+// - an access the spec refuses (PE off, OS Lock, OS Double Lock,
+//   authentication): TLM_GENERIC_ERROR_RESPONSE;
+// - otherwise TLM_OK_RESPONSE, RAZ/WI and ignored writes included.
+tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp, pmvp_time t,
+                                          bool debug)
+{
+    if (gp.get_command() == tlm::TLM_IGNORE_COMMAND)
+        return tlm::TLM_OK_RESPONSE;
+    unsigned len = gp.get_data_length();
+    if (const unsigned char *be = gp.get_byte_enable_ptr()) {
+        unsigned be_len = gp.get_byte_enable_length();
+        for (unsigned i = 0; i < len; i++)
+            if (be_len == 0 || be[i % be_len] != TLM_BYTE_ENABLED)
+                return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+    }
+    if (gp.get_streaming_width() < len || (len != 4 && len != 8))
+        return tlm::TLM_BURST_ERROR_RESPONSE;
+    uint64_t addr = gp.get_address();
+    if (addr >= PMVP_FRAME_SIZE || addr % len)
+        return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    uint32_t off = (uint32_t)addr;
+    uint64_t value = 0;
+    int err;
+    const AccessExtension *ext = gp.get_extension<AccessExtension>();
+    const pmvp_ext_access &bus = ext ? ext->access : default_access;
+    // Frames are little-endian, as is every host pmvp is built for (TLM
+    // data are in host order).
+    if (gp.is_read()) {
+        err = debug ? pmvp_ext_debug_read(core_.get(), pe, f, off, len, t, &value)
+                    : pmvp_ext_read(core_.get(), pe, f, off, len, &bus, t, &value, nullptr);
+        if (!err)
+            std::memcpy(gp.get_data_ptr(), &value, len);
+    } else {
+        std::memcpy(&value, gp.get_data_ptr(), len);
+        err = debug ? pmvp_ext_debug_write(core_.get(), pe, f, off, len, value, t)
+                    : pmvp_ext_write(core_.get(), pe, f, off, len, value, &bus, t, nullptr);
+    }
+    if (err && !debug)
+        SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": external access refused: " + pmvp_strerror(err)).c_str());
+    return status_of(err);
+}
+
+void Monitors::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
+{
+    pmvp_time t = when(delay);
+    tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, t, false);
+    gp.set_response_status(s);
+    gp.set_dmi_allowed(false);
+    if (s == tlm::TLM_OK_RESPONSE && gp.is_write())
+        after(t, PMVP_OK);
+}
+
+unsigned int Monitors::transport_dbg(int id, tlm::tlm_generic_payload &gp)
+{
+    pmvp_time t = when(sc_core::SC_ZERO_TIME);
+    tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, t, true);
+    gp.set_response_status(s);
+    if (s == tlm::TLM_OK_RESPONSE && gp.is_write())
+        after(t, PMVP_OK);
+    return s == tlm::TLM_OK_RESPONSE && gp.get_command() != tlm::TLM_IGNORE_COMMAND ? gp.get_data_length() : 0;
+}
+
+// ------------------------------------------------------------ observability
+
+uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, unsigned n)
+{
+    uint32_t off = 0;
+    uint64_t v = 0;
+    if (pmvp_ext_find(core_.get(), frame, reg.c_str(), n, &off) != PMVP_OK)
+        throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + reg);
+    unsigned n_unused, word;
+    const pmvp_ext_reg *r = pmvp_ext_decode(core_.get(), frame, off, &n_unused, &word);
+    pmvp_ext_debug_read(core_.get(), pe, frame, off, pmvp_ext_reg_width(core_.get(), r) / 8,
+                        when(sc_core::SC_ZERO_TIME), &v);
+    return v;
+}
+
+void Monitors::sample(pmvp_time now)
+{
+    Traced &tr = *traced_;
+    for (unsigned p = 0; p < num_pes(); p++) {
+        pmvp_pmu_read(core_.get(), p, PMVP_PMCCNTR_EL0, 0, now, &tr.pmccntr[p]);
+        for (unsigned n = 0; n < config_.num_counters; n++)
+            pmvp_pmu_read(core_.get(), p, PMVP_PMEVCNTR_EL0, n, now, &tr.evcntr[p][n]);
+        if (config_.feat_amuv1)
+            for (unsigned n = 0; n < 4; n++)
+                pmvp_amu_read(core_.get(), p, PMVP_AMEVCNTR0_EL0, n, now, &tr.amu[p][n]);
+        tr.irq[p] = irq_[p];
+        tr.wfx[p] = core_->pe[p].state == PMVP_PE_WFI || core_->pe[p].state == PMVP_PE_WFE;
+    }
+}
+
+void Monitors::trace(sc_core::sc_trace_file *tf)
+{
+    Traced &tr = *traced_;
+    std::string base = name();
+    for (unsigned p = 0; p < num_pes(); p++) {
+        std::string pe = base + ".pe" + std::to_string(p) + ".";
+        sc_core::sc_trace(tf, tr.pmccntr[p], pe + "PMCCNTR_EL0");
+        for (unsigned n = 0; n < config_.num_counters; n++)
+            sc_core::sc_trace(tf, tr.evcntr[p][n], pe + "PMEVCNTR" + std::to_string(n) + "_EL0");
+        if (config_.feat_amuv1)
+            for (unsigned n = 0; n < 4; n++)
+                sc_core::sc_trace(tf, tr.amu[p][n], pe + "AMEVCNTR0" + std::to_string(n));
+        sc_core::sc_trace(tf, tr.irq[p], pe + "PMUIRQ");
+        sc_core::sc_trace(tf, tr.wfx[p], pe + "WFx");
+    }
+}
+
+}  // namespace pmvp::sc

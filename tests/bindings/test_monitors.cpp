@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+// pmvp::sc::Monitors in a SystemC simulation. SystemC elaborates once per
+// process, so every test runs its simulation in a child process.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "pmvp/systemc/monitors.h"
+
+extern "C" {
+#include "pmvp/error.h"
+#include "pmvp/events.h"
+#include "pmvp/fields.h"
+}
+
+namespace pmvp::sc::test {
+namespace {
+
+using namespace sc_core;
+
+// A bus master with one socket per frame of each PE.
+struct Initiator : sc_module {
+    using socket = tlm_utils::simple_initiator_socket<Initiator>;
+    std::vector<std::unique_ptr<socket>> pmu, amu;
+
+    Initiator(const sc_module_name &n, Monitors &m) : sc_module(n)
+    {
+        for (unsigned p = 0; p < m.num_pes(); p++) {
+            pmu.emplace_back(new socket(("pmu" + std::to_string(p)).c_str()));
+            amu.emplace_back(new socket(("amu" + std::to_string(p)).c_str()));
+            pmu.back()->bind(*m.pmu_socket[p]);
+            amu.back()->bind(*m.amu_socket[p]);
+        }
+    }
+
+    socket &of(unsigned pe, pmvp_frame f) { return f == PMVP_FRAME_PMU ? *pmu[pe] : *amu[pe]; }
+
+    tlm::tlm_response_status access(tlm::tlm_command cmd, unsigned pe, pmvp_frame f, uint64_t addr, uint64_t &v,
+                                    unsigned len = 4, sc_time delay = SC_ZERO_TIME)
+    {
+        tlm::tlm_generic_payload gp;
+        gp.set_command(cmd);
+        gp.set_address(addr);
+        gp.set_data_ptr(reinterpret_cast<unsigned char *>(&v));
+        gp.set_data_length(len);
+        gp.set_streaming_width(len);
+        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        of(pe, f)->b_transport(gp, delay);
+        return gp.get_response_status();
+    }
+    uint64_t read(unsigned pe, pmvp_frame f, uint64_t addr, unsigned len = 4, sc_time delay = SC_ZERO_TIME)
+    {
+        uint64_t v = 0;
+        EXPECT_EQ(access(tlm::TLM_READ_COMMAND, pe, f, addr, v, len, delay), tlm::TLM_OK_RESPONSE);
+        return v;
+    }
+    void write(unsigned pe, pmvp_frame f, uint64_t addr, uint64_t v, unsigned len = 4)
+    {
+        EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, pe, f, addr, v, len), tlm::TLM_OK_RESPONSE);
+    }
+    unsigned debug(tlm::tlm_command cmd, unsigned pe, pmvp_frame f, uint64_t addr, uint64_t &v, unsigned len = 4)
+    {
+        tlm::tlm_generic_payload gp;
+        gp.set_command(cmd);
+        gp.set_address(addr);
+        gp.set_data_ptr(reinterpret_cast<unsigned char *>(&v));
+        gp.set_data_length(len);
+        gp.set_streaming_width(len);
+        return of(pe, f)->transport_dbg(gp);
+    }
+};
+
+// Offsets of the default (EXT32) PMU frame used below.
+constexpr uint64_t kPmevcntr0 = 0x000, kPmccntr = 0x0F8, kPmevtyper0 = 0x400, kPmcntenset = 0xC00,
+                   kPmintenset = 0xC40, kPmovsclr = 0xC80, kPmcr = 0xE04;
+
+// Runs a whole simulation in a child process; the test passes if the child
+// finished with no failed expectation.
+void in_child(const std::function<void()> &simulation)
+{
+    EXPECT_EXIT(
+        {
+            simulation();
+            std::exit(::testing::Test::HasFailure() ? 1 : 0);
+        },
+        ::testing::ExitedWithCode(0), "");
+}
+
+pmvp_core_config config(unsigned pes = 1, uint64_t hz = 1000000000)
+{
+    pmvp_core_config c;
+    pmvp_core_config_default(&c);
+    c.num_pes = pes;
+    c.processor_hz = hz;
+    return c;
+}
+
+// Enables PMCCNTR (PMCR.LC, no divider) and PMCR.E over TLM.
+void enable_cycle_counter(Initiator &bus, unsigned pe)
+{
+    bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, PMVP_PMU_C);
+    bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E | PMCR_EL0_LC);
+}
+
+TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
+{
+    in_child([] {
+        Monitors m("m", config(1, 2000000000));
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            wait(1, SC_MS);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 2000000u);
+            // Under temporal decoupling the read is evaluated at now + delay.
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8, sc_time(1, SC_US)), 2002000u);
+            EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMCCNTR_EL0"), 2002000u);
+        });
+        sc_start();
+    });
+}
+
+TEST(Monitors, DvfsThroughTheFrequencySignal)
+{
+    in_child([] {
+        sc_signal<uint64_t> hz("hz", 1000000000);
+        Monitors m("m", config(1, 1000000000));
+        m.processor_hz(hz);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            wait(1, SC_MS);
+            hz.write(3000000000);
+            wait(1, SC_MS);
+            hz.write(0);  // clock stopped
+            wait(1, SC_MS);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 4000000u);
+        });
+        sc_start();
+    });
+}
+
+TEST(Monitors, WfiOnOneOfTwoSmtThreads)
+{
+    in_child([] {
+        sc_signal<bool> wfi1("wfi1");
+        Monitors m("m", config(2));
+        m.wfi[1](wfi1);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            for (unsigned pe = 0; pe < 2; pe++) {
+                bus.write(pe, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
+                bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+                bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            }
+            wait(500, SC_US);
+            wfi1.write(true);
+            wait(500, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 1000000u);
+            EXPECT_EQ(bus.read(1, PMVP_FRAME_PMU, kPmevcntr0, 8), 500000u);
+            EXPECT_EQ(m.kernel().pe[1].state, PMVP_PE_WFI);
+        });
+        sc_start();
+    });
+}
+
+// PMUIRQ rises at the exact picosecond the counter wraps past 2^32, and
+// falls when PMOVSCLR is written over TLM.
+TEST(Monitors, OverflowRaisesPmuirqAtTheExactInstant)
+{
+    in_child([] {
+        sc_signal<bool> irq("irq");
+        Monitors m("m", config(1, 1000000000));
+        m.pmuirq[0](irq);
+        Initiator bus("bus", m);
+        std::vector<std::pair<sc_time, bool>> edges;
+        sc_spawn_options o;
+        o.spawn_method();
+        o.dont_initialize();
+        o.set_sensitivity(&irq.value_changed_event());
+        sc_spawn([&] { edges.push_back({ sc_time_stamp(), irq.read() }); }, "watch", &o);
+        sc_spawn([&] {
+            wait(10, SC_NS);
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
+            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 999, 8);
+            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            wait(2, SC_US);
+            bus.write(0, PMVP_FRAME_PMU, kPmovsclr, 0x1);
+            wait(1, SC_US);
+        });
+        sc_start(5, SC_US);
+        ASSERT_EQ(edges.size(), 2u);
+        // Enabled at 10 ns; the 1000th cycle ends at 1010 ns.
+        EXPECT_EQ(edges[0].first, sc_time(1010, SC_NS));
+        EXPECT_TRUE(edges[0].second);
+        EXPECT_EQ(edges[1].first, sc_time(2010, SC_NS));
+        EXPECT_FALSE(edges[1].second);
+    });
+}
+
+TEST(Monitors, AmuOverTlm)
+{
+    in_child([] {
+        Monitors m("m", config(1, 2000000000));
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            EXPECT_EQ(m.amu_write(0, PMVP_AMCNTENSET0_EL0, 0, 0xF), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1000, sc_time(10, SC_US)), PMVP_OK);
+            wait(1, SC_MS);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0x000, 8), 2000000u);  // CPU_CYCLES
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0x008, 8), 100000u);   // CNT_CYCLES
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0x010, 8), 1000u);     // INST_RETIRED
+            uint64_t v = 5;
+            EXPECT_EQ(bus.access(tlm::TLM_WRITE_COMMAND, 0, PMVP_FRAME_AMU, 0x000, v, 8), tlm::TLM_OK_RESPONSE);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0x000, 8), 2000000u);  // read-only frame
+        });
+        sc_start();
+    });
+}
+
+TEST(Monitors, DebugAccessesChangeNothing)
+{
+    in_child([] {
+        sc_signal<bool> on("on", true);
+        Monitors m("m", config());
+        m.power[0](on);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            wait(1, SC_US);
+            uint64_t v = 0;
+            // A debug write of PMCR.C does not reset the cycle counter.
+            uint64_t pmcr = PMCR_EL0_E | PMCR_EL0_LC | PMCR_EL0_C;
+            EXPECT_EQ(bus.debug(tlm::TLM_WRITE_COMMAND, 0, PMVP_FRAME_PMU, kPmcr, pmcr), 4u);
+            EXPECT_EQ(bus.debug(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8), 8u);
+            EXPECT_EQ(v, 1000u);
+            // Debug reads answer while the PE is off, when bus reads are refused.
+            on.write(false);
+            wait(1, SC_US);
+            EXPECT_EQ(bus.debug(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8), 8u);
+            EXPECT_EQ(v, 1000u);  // no cycles while off
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8),
+                      tlm::TLM_GENERIC_ERROR_RESPONSE);
+        });
+        sc_start();
+    });
+}
+
+TEST(Monitors, ErrorResponses)
+{
+    in_child([] {
+        sc_report_handler::set_actions("pmvp/guest", SC_DO_NOTHING);
+        Monitors m("m", config());
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            uint64_t v = 0;
+            auto status = [&](uint64_t addr, unsigned len) {
+                return bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, addr, v, len);
+            };
+            EXPECT_EQ(status(kPmccntr, 2), tlm::TLM_BURST_ERROR_RESPONSE);
+            EXPECT_EQ(status(kPmccntr, 16), tlm::TLM_BURST_ERROR_RESPONSE);
+            EXPECT_EQ(status(0xFB0, 8), tlm::TLM_BURST_ERROR_RESPONSE);  // over two 32-bit registers
+            EXPECT_EQ(status(0x1000, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+            EXPECT_EQ(status(0x0FA, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+            EXPECT_EQ(status(0x300, 4), tlm::TLM_OK_RESPONSE);  // reserved: RAZ/WI
+
+            tlm::tlm_generic_payload gp;
+            unsigned char data[8] = {}, be[8] = { 0xFF, 0xFF, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+            sc_time delay = SC_ZERO_TIME;
+            gp.set_command(tlm::TLM_READ_COMMAND);
+            gp.set_address(kPmccntr);
+            gp.set_data_ptr(data);
+            gp.set_data_length(8);
+            gp.set_streaming_width(8);
+            gp.set_byte_enable_ptr(be);
+            gp.set_byte_enable_length(8);
+            (*bus.pmu[0])->b_transport(gp, delay);
+            EXPECT_EQ(gp.get_response_status(), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+            gp.set_byte_enable_ptr(nullptr);
+            gp.set_streaming_width(4);
+            (*bus.pmu[0])->b_transport(gp, delay);
+            EXPECT_EQ(gp.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
+            gp.set_streaming_width(8);
+            gp.set_command(tlm::TLM_IGNORE_COMMAND);
+            (*bus.pmu[0])->b_transport(gp, delay);
+            EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+            tlm::tlm_dmi dmi;
+            EXPECT_FALSE((*bus.pmu[0])->get_direct_mem_ptr(gp, dmi));
+
+            // Refused by the spec: OS Lock, then authentication.
+            pmvp_pmu_controls ctl = m.kernel().pe[0].pmu.ctl;
+            ctl.os_lock = true;
+            EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
+            EXPECT_EQ(status(kPmccntr, 8), tlm::TLM_GENERIC_ERROR_RESPONSE);
+            ctl.os_lock = false;
+            ctl.mdcr_el3 = MDCR_EL3_EPMAD;
+            EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
+            EXPECT_EQ(status(kPmccntr, 8), tlm::TLM_GENERIC_ERROR_RESPONSE);
+            AccessExtension secure({ PMVP_SECURE, false });
+            tlm::tlm_generic_payload sgp;
+            sgp.set_command(tlm::TLM_READ_COMMAND);
+            sgp.set_address(kPmccntr);
+            sgp.set_data_ptr(data);
+            sgp.set_data_length(8);
+            sgp.set_streaming_width(8);
+            sgp.set_extension(&secure);
+            (*bus.pmu[0])->b_transport(sgp, delay);
+            EXPECT_EQ(sgp.get_response_status(), tlm::TLM_OK_RESPONSE);  // a Secure access is allowed
+            sgp.clear_extension(&secure);
+        });
+        sc_start();
+    });
+}
+
+}  // namespace
+}  // namespace pmvp::sc::test
+
+// SystemC's library provides main() and calls sc_main().
+int sc_main(int argc, char **argv)
+{
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
