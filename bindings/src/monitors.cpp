@@ -39,6 +39,7 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
       warm_reset("warm_reset"),
       pmuirq("pmuirq"),
       core_(new pmvp_core),
+      scratch_(new pmvp_core),
       config_(config)
 {
     config_.events = nullptr;  // the kernel copies the event list at init; it is not kept
@@ -96,23 +97,42 @@ sc_time Monitors::to_sc(pmvp_time ps) const
     return sc_time::from_value(ticks);
 }
 
-pmvp_time Monitors::when(const sc_time &offset)
+// Brings the kernel to `now`: applies, in time order, the changes that
+// were made for instants up to `now` while simulated time was behind them.
+void Monitors::catch_up(pmvp_time now)
 {
-    pmvp_time t = to_ps(sc_core::sc_time_stamp() + offset);
-    if (t < core_->last_call) {
-        SC_REPORT_WARNING("pmvp/time", "call earlier than one already seen: evaluated at the latest time seen");
-        t = core_->last_call;
-    }
-    return t;
+    auto end = pending_.upper_bound(now);
+    for (auto it = pending_.begin(); it != end; ++it)
+        if (int err = it->second(core_.get(), it->first))
+            SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
+    pending_.erase(pending_.begin(), end);
 }
 
-// After a kernel call at time t: PMUIRQ may change then, and the next
-// overflow may have moved. One notification covers both (an earlier
-// notification of an sc_event replaces a later one).
-int Monitors::after(pmvp_time t, int err)
+// Runs `op` on the kernel as it is at sc_time_stamp() + offset. The kernel
+// itself never runs ahead of simulated time: a later instant is evaluated
+// on a scratch copy carrying the pending changes up to it, and a change
+// (`changes`) made for a later instant is kept and applied when simulated
+// time reaches it, so a decoupled initiator's future does not reorder the
+// present of the others.
+int Monitors::at(const sc_time &offset, bool changes, const Op &op)
 {
     pmvp_time now = to_ps(sc_core::sc_time_stamp());
-    wake_.notify(t > now ? to_sc(t - now) : sc_core::SC_ZERO_TIME);
+    pmvp_time t = now + to_ps(offset);
+    catch_up(now);
+    if (t == now) {
+        int err = op(core_.get(), now);
+        if (changes)
+            wake_.notify(sc_core::SC_ZERO_TIME);
+        return err;
+    }
+    *scratch_ = *core_;
+    for (auto it = pending_.begin(); it != pending_.end() && it->first <= t; ++it)
+        it->second(scratch_.get(), it->first);
+    int err = op(scratch_.get(), t);
+    if (changes && err == PMVP_OK) {
+        pending_.emplace(t, op);
+        wake_.notify(to_sc(t - now));
+    }
     return err;
 }
 
@@ -122,11 +142,7 @@ int Monitors::after(pmvp_time t, int err)
 void Monitors::update()
 {
     pmvp_time now = to_ps(sc_core::sc_time_stamp());
-    if (now < core_->last_call) {
-        // A decoupled initiator is ahead of simulated time: wait for it.
-        wake_.notify(to_sc(core_->last_call - now));
-        return;
-    }
+    catch_up(now);
     for (unsigned p = 0; p < num_pes(); p++) {
         bool level = false;
         pmvp_pmu_irq(core_.get(), p, now, &level);
@@ -215,7 +231,8 @@ void Monitors::apply_authentication(pmvp_pmu_controls &ctl)
 
 void Monitors::inputs_changed()
 {
-    pmvp_time now = when(sc_core::SC_ZERO_TIME);
+    pmvp_time now = to_ps(sc_core::sc_time_stamp());
+    catch_up(now);
     pmvp_core *c = core_.get();
     if (processor_hz.size() && processor_hz->read() != c->clock.hz)
         pmvp_core_set_clock(c, processor_hz->read(), now);
@@ -235,7 +252,7 @@ void Monitors::inputs_changed()
         if (std::memcmp(&ctl, &c->pe[p].pmu.ctl, sizeof ctl) != 0)
             pmvp_core_set_controls(c, p, &ctl, now);
     }
-    after(now, PMVP_OK);
+    wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
 // Cold reset: the whole core as configured, then the current inputs. Warm
@@ -245,8 +262,10 @@ void Monitors::reset_changed()
 {
     bool cold = cold_reset.size() && cold_reset->read();
     bool warm = warm_reset.size() && warm_reset->read();
-    pmvp_time now = when(sc_core::SC_ZERO_TIME);
+    pmvp_time now = to_ps(sc_core::sc_time_stamp());
+    catch_up(now);
     if (cold && !cold_) {
+        pending_.clear();  // what was reported for after the reset is gone with it
         pmvp_core_init(core_.get(), &config_);
         pmvp_core_sync(core_.get(), now);  // nothing is enabled: this only moves time on
         for (unsigned p = 0; p < num_pes(); p++)
@@ -258,70 +277,62 @@ void Monitors::reset_changed()
     }
     cold_ = cold;
     warm_ = warm;
-    after(now, PMVP_OK);
+    wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
 // ------------------------------------------------------ CPU-model interface
 
 int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return after(t, pmvp_core_report(core_.get(), pe, event, count, t));
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_report(c, pe, event, count, t); });
 }
 
 int Monitors::set_level(unsigned pe, uint16_t event, uint32_t level, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return after(t, pmvp_core_set_level(core_.get(), pe, event, level, t));
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_level(c, pe, event, level, t); });
 }
 
 int Monitors::set_context(unsigned pe, const pmvp_context &ctx, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return after(t, pmvp_core_set_context(core_.get(), pe, &ctx, t));
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_context(c, pe, &ctx, t); });
 }
 
 int Monitors::set_active_thread(unsigned pe, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return after(t, pmvp_core_set_active_thread(core_.get(), pe, t));
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_active_thread(c, pe, t); });
 }
 
 int Monitors::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_time &offset)
 {
     if (pe >= num_pes())
         return PMVP_ERR_PE;
-    pmvp_time t = when(offset);
     pmvp_pmu_controls effective = ctl;
     apply_authentication(effective);
-    int err = pmvp_core_set_controls(core_.get(), pe, &effective, t);
+    int err = at(offset, true,
+                 [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_controls(c, pe, &effective, t); });
     if (!err)
         controls_[pe] = ctl;
-    return after(t, err);
+    return err;
 }
 
 int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return pmvp_pmu_read(core_.get(), pe, reg, n, t, &value);
+    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_read(c, pe, reg, n, t, &value); });
 }
 
 int Monitors::pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return after(t, pmvp_pmu_write(core_.get(), pe, reg, n, value, t));
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_pmu_write(c, pe, reg, n, value, t); });
 }
 
 int Monitors::amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return pmvp_amu_read(core_.get(), pe, reg, n, t, &value);
+    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_amu_read(c, pe, reg, n, t, &value); });
 }
 
 int Monitors::amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value, const sc_time &offset)
 {
-    pmvp_time t = when(offset);
-    return after(t, pmvp_amu_write(core_.get(), pe, reg, n, value, t));
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_amu_write(c, pe, reg, n, value, t); });
 }
 
 // --------------------------------------------------------------------- TLM
@@ -347,8 +358,8 @@ static tlm::tlm_response_status status_of(int err)
 // - an access the spec refuses (PE off, OS Lock, OS Double Lock,
 //   authentication): TLM_GENERIC_ERROR_RESPONSE;
 // - otherwise TLM_OK_RESPONSE, RAZ/WI and ignored writes included.
-tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp, pmvp_time t,
-                                          bool debug)
+tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp,
+                                          const sc_time &delay, bool debug)
 {
     if (gp.get_command() == tlm::TLM_IGNORE_COMMAND)
         return tlm::TLM_OK_RESPONSE;
@@ -368,18 +379,22 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
     uint64_t value = 0;
     int err;
     const AccessExtension *ext = gp.get_extension<AccessExtension>();
-    const pmvp_ext_access &bus = ext ? ext->access : default_access;
+    const pmvp_ext_access bus = ext ? ext->access : default_access;
     // Frames are little-endian, as is every host pmvp is built for (TLM
     // data are in host order).
     if (gp.is_read()) {
-        err = debug ? pmvp_ext_debug_read(core_.get(), pe, f, off, len, t, &value)
-                    : pmvp_ext_read(core_.get(), pe, f, off, len, &bus, t, &value, nullptr);
+        err = at(delay, false, [&](pmvp_core *c, pmvp_time t) {
+            return debug ? pmvp_ext_debug_read(c, pe, f, off, len, t, &value)
+                         : pmvp_ext_read(c, pe, f, off, len, &bus, t, &value, nullptr);
+        });
         if (!err)
             std::memcpy(gp.get_data_ptr(), &value, len);
     } else {
         std::memcpy(&value, gp.get_data_ptr(), len);
-        err = debug ? pmvp_ext_debug_write(core_.get(), pe, f, off, len, value, t)
-                    : pmvp_ext_write(core_.get(), pe, f, off, len, value, &bus, t, nullptr);
+        err = at(delay, true, [=](pmvp_core *c, pmvp_time t) {
+            return debug ? pmvp_ext_debug_write(c, pe, f, off, len, value, t)
+                         : pmvp_ext_write(c, pe, f, off, len, value, &bus, t, nullptr);
+        });
     }
     if (err && !debug)
         SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": external access refused: " + pmvp_strerror(err)).c_str());
@@ -388,21 +403,15 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
 
 void Monitors::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
 {
-    pmvp_time t = when(delay);
-    tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, t, false);
+    tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, delay, false);
     gp.set_response_status(s);
     gp.set_dmi_allowed(false);
-    if (s == tlm::TLM_OK_RESPONSE && gp.is_write())
-        after(t, PMVP_OK);
 }
 
 unsigned int Monitors::transport_dbg(int id, tlm::tlm_generic_payload &gp)
 {
-    pmvp_time t = when(sc_core::SC_ZERO_TIME);
-    tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, t, true);
+    tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, sc_core::SC_ZERO_TIME, true);
     gp.set_response_status(s);
-    if (s == tlm::TLM_OK_RESPONSE && gp.is_write())
-        after(t, PMVP_OK);
     return s == tlm::TLM_OK_RESPONSE && gp.get_command() != tlm::TLM_IGNORE_COMMAND ? gp.get_data_length() : 0;
 }
 
@@ -416,8 +425,9 @@ uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, u
         throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + reg);
     unsigned n_unused, word;
     const pmvp_ext_reg *r = pmvp_ext_decode(core_.get(), frame, off, &n_unused, &word);
-    pmvp_ext_debug_read(core_.get(), pe, frame, off, pmvp_ext_reg_width(core_.get(), r) / 8,
-                        when(sc_core::SC_ZERO_TIME), &v);
+    at(sc_core::SC_ZERO_TIME, false, [&](pmvp_core *c, pmvp_time t) {
+        return pmvp_ext_debug_read(c, pe, frame, off, pmvp_ext_reg_width(c, r) / 8, t, &v);
+    });
     return v;
 }
 

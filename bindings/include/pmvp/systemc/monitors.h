@@ -21,10 +21,15 @@
 // - One timed sc_event per core raises PMUIRQ at the exact instant a counter
 //   overflows; no process is clocked.
 //
-// Time: the kernel wants calls in non-decreasing time. An access or report
-// whose time (sc_time_stamp() + offset) is earlier than one already seen
-// (two decoupled initiators out of step) is evaluated at the latest time
-// seen, with an SC_REPORT_WARNING of type "pmvp/time".
+// Time: a call with a local-time offset or an annotated delay acts at
+// sc_time_stamp() + offset. The kernel never runs ahead of simulated time:
+// a read for a later instant is evaluated on a copy carrying every change
+// made so far for instants up to it; a change for a later instant returns
+// its result at once (evaluated the same way) and is applied when simulated
+// time reaches it. So a CPU model running ahead in its quantum does not
+// reorder what other initiators see at the present time; what they do later
+// for earlier instants can, as always under temporal decoupling, differ from
+// what the early reader was told.
 //
 // Guest errors (a refused external access, a bad size) get the TLM response
 // status documented at b_transport() and an SC_REPORT_WARNING of type
@@ -32,6 +37,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,7 +76,8 @@ struct AccessExtension : tlm::tlm_extension<AccessExtension> {
 
 class Monitors : public sc_core::sc_module {
 public:
-    using socket_type = tlm_utils::simple_target_socket_tagged<Monitors>;
+    // Optional: a platform binds only the frames it maps.
+    using socket_type = tlm_utils::simple_target_socket_tagged_optional<Monitors>;
 
     // `config` is the kernel's configuration (PEs, counters, features,
     // layouts, initial frequencies). Throws std::invalid_argument if the
@@ -136,17 +144,19 @@ private:
     void inputs_changed();
     void reset_changed();
     void update();
+    using Op = std::function<int(pmvp_core *, pmvp_time)>;
     pmvp_time to_ps(const sc_core::sc_time &t) const;
     sc_core::sc_time to_sc(pmvp_time ps) const;
-    pmvp_time when(const sc_core::sc_time &offset);
-    int after(pmvp_time t, int err);
+    void catch_up(pmvp_time now);
+    int at(const sc_core::sc_time &offset, bool changes, const Op &op);
     void apply_authentication(pmvp_pmu_controls &ctl);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);
-    tlm::tlm_response_status access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp, pmvp_time t,
-                                    bool debug);
+    tlm::tlm_response_status access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp,
+                                    const sc_core::sc_time &delay, bool debug);
     void sample(pmvp_time now);
 
-    std::unique_ptr<pmvp_core> core_;
+    std::unique_ptr<pmvp_core> core_, scratch_;
+    std::multimap<pmvp_time, Op> pending_;  // changes for later instants, in time order
     pmvp_core_config config_;
     std::vector<uint16_t> events_;
     std::vector<pmvp_pmu_controls> controls_;
