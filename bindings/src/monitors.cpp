@@ -153,8 +153,11 @@ void Monitors::update()
         }
     }
     sample(now);
+    // Next wake-up: the next overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
     pmvp_core_next_event(core_.get(), now, &next);
+    if (!pending_.empty() && pending_.begin()->first < next)
+        next = pending_.begin()->first;
     if (next != PMVP_TIME_NEVER)
         wake_.notify(to_sc(next - now));
 }

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // pmvp::sc::Monitors in a SystemC simulation. SystemC elaborates once per
 // process, so every test runs its simulation in a child process.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -80,13 +84,34 @@ constexpr uint64_t kPmevcntr0 = 0x000, kPmccntr = 0x0F8, kPmevtyper0 = 0x400, kP
                    kPmintenset = 0xC40, kPmovsclr = 0xC80, kPmcr = 0xE04;
 
 // Runs a whole simulation in a child process; the test passes if the child
-// finished with no failed expectation.
+// finished with no failed expectation. The child collects its failures and
+// prints them to stderr, where the parent shows them (a death-test child
+// reports nothing by itself). With PMVP_TEST_IN_PROCESS set, the simulation
+// runs in the test process instead, for a debugger (one test at a time).
 void in_child(const std::function<void()> &simulation)
 {
+    if (std::getenv("PMVP_TEST_IN_PROCESS")) {
+        simulation();
+        return;
+    }
     EXPECT_EXIT(
         {
-            simulation();
-            std::exit(::testing::Test::HasFailure() ? 1 : 0);
+            ::testing::TestPartResultArray results;
+            {
+                ::testing::ScopedFakeTestPartResultReporter collect(
+                    ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+                simulation();
+            }
+            int failed = 0;
+            for (int i = 0; i < results.size(); i++) {
+                const ::testing::TestPartResult &r = results.GetTestPartResult(i);
+                if (r.failed()) {
+                    std::fprintf(stderr, "%s:%d: %s\n", r.file_name() ? r.file_name() : "?", r.line_number(),
+                                 r.message());
+                    failed = 1;
+                }
+            }
+            std::exit(failed);
         },
         ::testing::ExitedWithCode(0), "");
 }
@@ -250,6 +275,117 @@ TEST(Monitors, DebugAccessesChangeNothing)
                       tlm::TLM_GENERIC_ERROR_RESPONSE);
         });
         sc_start();
+    });
+}
+
+// A CPU model reporting ahead of simulated time does not show its future to
+// an initiator reading now; the report counts, and raises PMUIRQ, when
+// simulated time reaches it.
+TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
+{
+    in_child([] {
+        sc_signal<bool> irq("irq");
+        Monitors m("m", config());
+        m.pmuirq[0](irq);
+        Initiator bus("bus", m);
+        sc_time rose = SC_ZERO_TIME;
+        sc_spawn_options o;
+        o.spawn_method();
+        o.dont_initialize();
+        o.set_sensitivity(&irq.posedge_event());
+        sc_spawn([&] { rose = sc_time_stamp(); }, "watch", &o);
+        sc_spawn([&] {
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_INST_RETIRED);
+            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 99, 8);
+            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            // The CPU model, 5 us ahead in its quantum, retires 100 instructions.
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 100, sc_time(5, SC_US)), PMVP_OK);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0xFFFFFFFFull - 99);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8, sc_time(5, SC_US)), 0x100000000ull);
+            wait(4, SC_US);
+            EXPECT_FALSE(irq.read());
+            wait(2, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull);
+        });
+        sc_start();
+        EXPECT_EQ(rose, sc_time(5, SC_US));
+    });
+}
+
+// Warm reset resets the PMU; cold reset the whole core, AMU included.
+TEST(Monitors, WarmAndColdReset)
+{
+    in_child([] {
+        sc_signal<bool> warm("warm"), cold("cold");
+        Monitors m("m", config());
+        m.warm_reset(warm);
+        m.cold_reset(cold);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            EXPECT_EQ(m.amu_write(0, PMVP_AMCNTENSET0_EL0, 0, 0x1), PMVP_OK);
+            wait(1, SC_US);
+            warm.write(true);
+            wait(1, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 0u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmcr), 0u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0x000, 8), 2000u);  // the AMU keeps counting
+            cold.write(true);
+            wait(1, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0x000, 8), 0u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0xC00), 0u);  // AMCNTENSET0
+        });
+        sc_start();
+    });
+}
+
+// SoEMT through the CPU-model interface: CPU_CYCLES with MT = 0 counts the
+// active thread's cycles only.
+TEST(Monitors, SoemtThreadSwitch)
+{
+    in_child([] {
+        pmvp_core_config c = config(2);
+        c.mt_policy = PMVP_MT_SOEMT;
+        Monitors m("m", c);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            for (unsigned pe = 0; pe < 2; pe++) {
+                bus.write(pe, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
+                bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+                bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            }
+            EXPECT_EQ(m.set_active_thread(1, sc_time(300, SC_NS)), PMVP_OK);
+            wait(1, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 300u);
+            EXPECT_EQ(bus.read(1, PMVP_FRAME_PMU, kPmevcntr0, 8), 700u);
+        });
+        sc_start();
+    });
+}
+
+// sc_trace writes the monitors' values into a VCD file.
+TEST(Monitors, TraceToVcd)
+{
+    in_child([] {
+        Monitors m("m", config());
+        Initiator bus("bus", m);
+        sc_trace_file *tf = sc_create_vcd_trace_file("pmvp_trace_test");
+        m.trace(tf);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            wait(1, SC_US);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1), PMVP_OK);  // the monitor acts: a sample
+            wait(1, SC_US);
+        });
+        sc_start();
+        sc_close_vcd_trace_file(tf);
+        std::ifstream vcd("pmvp_trace_test.vcd");
+        std::string text((std::istreambuf_iterator<char>(vcd)), std::istreambuf_iterator<char>());
+        EXPECT_NE(text.find("PMCCNTR_EL0"), std::string::npos);
+        EXPECT_NE(text.find("PMUIRQ"), std::string::npos);
+        EXPECT_NE(text.find("b1111101000 "), std::string::npos);  // PMCCNTR = 1000 at 1 us
     });
 }
 
