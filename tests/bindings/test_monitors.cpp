@@ -44,16 +44,22 @@ struct Initiator : sc_module {
 
     socket &of(unsigned pe, pmvp_frame f) { return f == PMVP_FRAME_PMU ? *pmu[pe] : *amu[pe]; }
 
+    // A single access of `len` bytes from or to `data`.
+    static void fill(tlm::tlm_generic_payload &gp, tlm::tlm_command cmd, uint64_t addr, void *data, unsigned len)
+    {
+        gp.set_command(cmd);
+        gp.set_address(addr);
+        gp.set_data_ptr(static_cast<unsigned char *>(data));
+        gp.set_data_length(len);
+        gp.set_streaming_width(len);
+        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    }
+
     tlm::tlm_response_status access(tlm::tlm_command cmd, unsigned pe, pmvp_frame f, uint64_t addr, uint64_t &v,
                                     unsigned len = 4, sc_time delay = SC_ZERO_TIME)
     {
         tlm::tlm_generic_payload gp;
-        gp.set_command(cmd);
-        gp.set_address(addr);
-        gp.set_data_ptr(reinterpret_cast<unsigned char *>(&v));
-        gp.set_data_length(len);
-        gp.set_streaming_width(len);
-        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        fill(gp, cmd, addr, &v, len);
         of(pe, f)->b_transport(gp, delay);
         return gp.get_response_status();
     }
@@ -70,11 +76,7 @@ struct Initiator : sc_module {
     unsigned debug(tlm::tlm_command cmd, unsigned pe, pmvp_frame f, uint64_t addr, uint64_t &v, unsigned len = 4)
     {
         tlm::tlm_generic_payload gp;
-        gp.set_command(cmd);
-        gp.set_address(addr);
-        gp.set_data_ptr(reinterpret_cast<unsigned char *>(&v));
-        gp.set_data_length(len);
-        gp.set_streaming_width(len);
+        fill(gp, cmd, addr, &v, len);
         return of(pe, f)->transport_dbg(gp);
     }
 };
@@ -410,11 +412,7 @@ TEST(Monitors, ErrorResponses)
             tlm::tlm_generic_payload gp;
             unsigned char data[8] = {}, be[8] = { 0xFF, 0xFF, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
             sc_time delay = SC_ZERO_TIME;
-            gp.set_command(tlm::TLM_READ_COMMAND);
-            gp.set_address(kPmccntr);
-            gp.set_data_ptr(data);
-            gp.set_data_length(8);
-            gp.set_streaming_width(8);
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, kPmccntr, data, 8);
             gp.set_byte_enable_ptr(be);
             gp.set_byte_enable_length(8);
             (*bus.pmu[0])->b_transport(gp, delay);
@@ -441,11 +439,7 @@ TEST(Monitors, ErrorResponses)
             EXPECT_EQ(status(kPmccntr, 8), tlm::TLM_GENERIC_ERROR_RESPONSE);
             AccessExtension secure({ PMVP_SECURE, false });
             tlm::tlm_generic_payload sgp;
-            sgp.set_command(tlm::TLM_READ_COMMAND);
-            sgp.set_address(kPmccntr);
-            sgp.set_data_ptr(data);
-            sgp.set_data_length(8);
-            sgp.set_streaming_width(8);
+            Initiator::fill(sgp, tlm::TLM_READ_COMMAND, kPmccntr, data, 8);
             sgp.set_extension(&secure);
             (*bus.pmu[0])->b_transport(sgp, delay);
             EXPECT_EQ(sgp.get_response_status(), tlm::TLM_OK_RESPONSE);  // a Secure access is allowed
