@@ -391,6 +391,31 @@ TEST(Monitors, TraceToVcd)
     });
 }
 
+// The NIDEN input gates external PMU access before FEAT_Debugv8p4.
+TEST(Monitors, AuthenticationSignal)
+{
+    in_child([] {
+        sc_report_handler::set_actions("pmvp/guest", SC_DO_NOTHING);
+        pmvp_core_config c = config();
+        c.feat_debugv8p4 = false;
+        sc_signal<bool> niden("niden", false);
+        Monitors m("m", c);
+        m.niden(niden);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            uint64_t v = 0;
+            wait(SC_ZERO_TIME);
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8),
+                      tlm::TLM_GENERIC_ERROR_RESPONSE);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0xFB8), 0x88u);  // PMAUTHSTATUS: NSNID disabled
+            niden.write(true);
+            wait(SC_ZERO_TIME);
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8), tlm::TLM_OK_RESPONSE);
+        });
+        sc_start();
+    });
+}
+
 TEST(Monitors, ErrorResponses)
 {
     in_child([] {
