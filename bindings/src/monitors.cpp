@@ -42,17 +42,20 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
       scratch_(new pmvp_core),
       config_(config)
 {
-    config_.events = nullptr;  // the kernel copies the event list at init; it is not kept
-    config_.num_events = 0;
-    int err = pmvp_core_init(core_.get(), &config);
+    // The kernel's reports of guest oddities become SystemC reports, unless
+    // the platform took them itself.
+    if (!config_.log) {
+        config_.log = &Monitors::guest_log;
+        config_.log_user = this;
+    }
+    // Keep the supported events for a cold reset: the kernel does not keep
+    // the caller's array.
+    if (config.events)
+        events_.assign(config.events, config.events + config.num_events);
+    config_.events = events_.empty() ? nullptr : events_.data();
+    int err = pmvp_core_init(core_.get(), &config_);
     if (err)
         throw std::invalid_argument(std::string("pmvp::sc::Monitors: ") + pmvp_strerror(err));
-    if (config.events) {
-        // Keep the supported events for a cold reset.
-        events_.assign(config.events, config.events + config.num_events);
-        config_.events = events_.data();
-        config_.num_events = config.num_events;
-    }
     unsigned pes = config.num_pes;
     wfi.init(pes);
     wfe.init(pes);
@@ -81,6 +84,13 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
 }
 
 Monitors::~Monitors() = default;
+
+void Monitors::guest_log(void *user, unsigned pe, const char *msg)
+{
+    auto *self = static_cast<Monitors *>(user);
+    std::string text = std::string(self->name()) + ": PE " + std::to_string(pe) + ": " + msg;
+    SC_REPORT_WARNING("pmvp/guest", text.c_str());
+}
 
 // ------------------------------------------------------------------- time
 

@@ -391,6 +391,23 @@ TEST(Monitors, TraceToVcd)
     });
 }
 
+// The kernel's reports of CONSTRAINED UNPREDICTABLE programming become
+// SystemC warnings of type pmvp/guest.
+TEST(Monitors, GuestOdditiesAreSystemCReports)
+{
+    in_child([] {
+        sc_report_handler::set_actions("pmvp/guest", SC_DO_NOTHING);
+        Monitors m("m", config());
+        sc_spawn([&] {
+            pmvp_pmu_controls ctl = m.kernel().pe[0].pmu.ctl;
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 20);  // HPMN > N = 6
+            EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
+        });
+        sc_start();
+        EXPECT_EQ(sc_report_handler::get_count("pmvp/guest"), 1);
+    });
+}
+
 // The NIDEN input gates external PMU access before FEAT_Debugv8p4.
 TEST(Monitors, AuthenticationSignal)
 {

@@ -32,8 +32,10 @@
 // what the early reader was told.
 //
 // Guest errors (a refused external access, a bad size) get the TLM response
-// status documented at b_transport() and an SC_REPORT_WARNING of type
-// "pmvp/guest", whose actions the platform may set.
+// status documented at access(); refused accesses and the kernel's reports
+// of CONSTRAINED UNPREDICTABLE programming (unless the configuration has
+// its own log callback) are SC_REPORT_WARNINGs of type "pmvp/guest", whose
+// actions the platform may set.
 #pragma once
 
 #include <cstdint>
@@ -151,6 +153,7 @@ private:
     int at(const sc_core::sc_time &offset, bool changes, const Op &op);
     void apply_authentication(pmvp_pmu_controls &ctl);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);
+    static void guest_log(void *user, unsigned pe, const char *msg);
     tlm::tlm_response_status access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp,
                                     const sc_core::sc_time &delay, bool debug);
     void sample(pmvp_time now);
