@@ -5,10 +5,7 @@
 #include "internal.h"
 #include "pmvp/error.h"
 
-static const struct {
-    const char *name;
-    bool indexed;
-} registers[] = {
+static const pmvp_reg_info registers[] = {
 #define PMVP_AMU_REG_INFO(id, indexed) { #id, indexed },
     PMVP_AMU_REGISTERS(PMVP_AMU_REG_INFO)
 #undef PMVP_AMU_REG_INFO
@@ -21,12 +18,14 @@ static const uint16_t architected_event[PMVP_AMU_ARCH_COUNTERS] = {
 
 const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg)
 {
-    return (unsigned)reg < PMVP_AMU_NUM_REGS ? registers[reg].name : NULL;
+    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
+    return r ? r->name : NULL;
 }
 
 bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg)
 {
-    return (unsigned)reg < PMVP_AMU_NUM_REGS && registers[reg].indexed;
+    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
+    return r && r->indexed;
 }
 
 uint16_t pmvp_amu_architected_event(unsigned n)

@@ -239,31 +239,35 @@ int pmvp_core_sync(pmvp_core *c, pmvp_time now)
     return c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
 }
 
-int pmvp_core_set_clock(pmvp_core *c, uint64_t hz, pmvp_time now)
+enum core_clock { PROCESSOR_CLOCK, BUS_CLOCK, SYSTEM_COUNTER };
+
+/* A clock of the core changes frequency at `now`: counts up to `now` follow
+ * the old frequency. */
+static int set_frequency(pmvp_core *c, enum core_clock which, uint64_t hz, pmvp_time now)
 {
     int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
     if (err)
         return err;
-    pmvp_clock_set_hz(&c->clock, hz, now);
+    pmvp_clock *clk = which == PROCESSOR_CLOCK ? &c->clock
+                      : which == BUS_CLOCK     ? &c->bus_clock
+                                               : &c->system_counter;
+    pmvp_clock_set_hz(clk, hz, now);
     return PMVP_OK;
+}
+
+int pmvp_core_set_clock(pmvp_core *c, uint64_t hz, pmvp_time now)
+{
+    return set_frequency(c, PROCESSOR_CLOCK, hz, now);
 }
 
 int pmvp_core_set_bus_clock(pmvp_core *c, uint64_t hz, pmvp_time now)
 {
-    int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
-    if (err)
-        return err;
-    pmvp_clock_set_hz(&c->bus_clock, hz, now);
-    return PMVP_OK;
+    return set_frequency(c, BUS_CLOCK, hz, now);
 }
 
 int pmvp_core_set_system_counter(pmvp_core *c, uint64_t hz, pmvp_time now)
 {
-    int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
-    if (err)
-        return err;
-    pmvp_clock_set_hz(&c->system_counter, hz, now);
-    return PMVP_OK;
+    return set_frequency(c, SYSTEM_COUNTER, hz, now);
 }
 
 int pmvp_core_set_pe_state(pmvp_core *c, unsigned pe, enum pmvp_pe_state st, pmvp_time now)

@@ -22,6 +22,18 @@ int pmvp_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
 /* Brings every counter of the core up to `now` (now >= c->sync_time). */
 void pmvp_sync(pmvp_core *c, pmvp_time now);
 
+/* A register file's names, generated from its X-macro list (pmu.h, amu.h). */
+typedef struct pmvp_reg_info {
+    const char *name;
+    bool indexed;       /* takes a counter index n */
+} pmvp_reg_info;
+
+/* Entry `reg` of a table of `count` registers, or NULL if out of range. */
+static inline const pmvp_reg_info *pmvp_reg_info_at(const pmvp_reg_info *table, unsigned count, unsigned reg)
+{
+    return reg < count ? &table[reg] : NULL;
+}
+
 /* Reports a guest-visible oddity through the configured callback. */
 void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg);
 

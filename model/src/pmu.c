@@ -5,10 +5,7 @@
 #include "internal.h"
 #include "pmvp/error.h"
 
-static const struct {
-    const char *name;
-    bool indexed;
-} registers[] = {
+static const pmvp_reg_info registers[] = {
 #define PMVP_PMU_REG_INFO(id, indexed) { #id, indexed },
     PMVP_PMU_REGISTERS(PMVP_PMU_REG_INFO)
 #undef PMVP_PMU_REG_INFO
@@ -16,12 +13,14 @@ static const struct {
 
 const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg)
 {
-    return (unsigned)reg < PMVP_PMU_NUM_REGS ? registers[reg].name : NULL;
+    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
+    return r ? r->name : NULL;
 }
 
 bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
 {
-    return (unsigned)reg < PMVP_PMU_NUM_REGS && registers[reg].indexed;
+    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
+    return r && r->indexed;
 }
 
 /* Validates an access and brings the counters up to `now`. */

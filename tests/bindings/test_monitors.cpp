@@ -134,6 +134,14 @@ void enable_cycle_counter(Initiator &bus, unsigned pe)
     bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E | PMCR_EL0_LC);
 }
 
+// Event counter 0 of PE pe counts CPU_CYCLES (MT = 0), enabled over TLM.
+void count_cpu_cycles(Initiator &bus, unsigned pe)
+{
+    bus.write(pe, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
+    bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+    bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+}
+
 TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
 {
     in_child([] {
@@ -180,11 +188,8 @@ TEST(Monitors, WfiOnOneOfTwoSmtThreads)
         m.wfi[1](wfi1);
         Initiator bus("bus", m);
         sc_spawn([&] {
-            for (unsigned pe = 0; pe < 2; pe++) {
-                bus.write(pe, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
-                bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-                bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
-            }
+            for (unsigned pe = 0; pe < 2; pe++)
+                count_cpu_cycles(bus, pe);
             wait(500, SC_US);
             wfi1.write(true);
             wait(500, SC_US);
@@ -353,11 +358,8 @@ TEST(Monitors, SoemtThreadSwitch)
         Monitors m("m", c);
         Initiator bus("bus", m);
         sc_spawn([&] {
-            for (unsigned pe = 0; pe < 2; pe++) {
-                bus.write(pe, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
-                bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-                bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
-            }
+            for (unsigned pe = 0; pe < 2; pe++)
+                count_cpu_cycles(bus, pe);
             EXPECT_EQ(m.set_active_thread(1, sc_time(300, SC_NS)), PMVP_OK);
             wait(1, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 300u);
