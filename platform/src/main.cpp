@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// pmvp-soc: builds the example SoC from a scenario, runs it, and reports what
+// the monitors saw. `pmvp-soc --help` lists the options; docs/PMVP-SOC.md
+// describes scenarios, the memory map and the outputs.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <systemc>
+
+#include "report.h"
+#include "scenario.h"
+#include "soc.h"
+
+namespace pmvp::soc {
+extern const char *const kDefaultScenario;  // platform/scenarios/default.json, embedded
+}
+
+using namespace pmvp::soc;
+
+namespace {
+
+const char kUsage[] =
+    "usage: pmvp-soc [SCENARIO.json] [options]\n"
+    "Runs a scenario on the example SoC and reports what its PMUs and AMUs saw.\n"
+    "Without SCENARIO.json, runs the built-in default scenario.\n"
+    "\n"
+    "  --cores N           cores per cluster\n"
+    "  --threads T         PE threads per core (1-8)\n"
+    "  --mt POLICY         smt, fgmt or soemt\n"
+    "  --frequency F       initial processor clock of every cluster, e.g. 2GHz\n"
+    "  --time T            simulated time, e.g. 500us\n"
+    "  --detail LEVEL      pe, core or soc (default: by SoC size)\n"
+    "  --json FILE         also write the results as JSON (- for stdout)\n"
+    "  --vcd FILE          trace counters, PMUIRQ and WFx to a VCD file\n"
+    "  --check             run the per-cycle reference model beside the lazy model\n"
+    "                      and compare every value the firmware read\n"
+    "  --check-limit N     largest run --check accepts, in processor cycles summed\n"
+    "                      over cores (default 400000000)\n"
+    "  --quiet             no readable report\n"
+    "  --help              this text\n"
+    "\n"
+    "Exit status: 0 success, 1 the reference model disagrees, 2 bad arguments or scenario.\n";
+
+[[noreturn]] void usage_error(const std::string &msg)
+{
+    std::fprintf(stderr, "pmvp-soc: %s\n(pmvp-soc --help lists the options)\n", msg.c_str());
+    std::exit(2);
+}
+
+struct Options {
+    std::string scenario_path, json_path, vcd_path;
+    Overrides overrides;
+    Detail detail = Detail::AUTO;
+    bool check = false, quiet = false;
+    uint64_t check_limit = 400000000;
+};
+
+Options parse_options(int argc, char **argv)
+{
+    Options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc)
+                usage_error(a + " needs a value");
+            return argv[++i];
+        };
+        auto count = [&](unsigned lo, unsigned hi) {
+            std::string v = value();
+            char *end = nullptr;
+            unsigned long n = std::strtoul(v.c_str(), &end, 10);
+            if (v.empty() || *end || n < lo || n > hi)
+                usage_error(a + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+            return (unsigned)n;
+        };
+        try {
+            if (a == "--help" || a == "-h") {
+                std::fputs(kUsage, stdout);
+                std::exit(0);
+            } else if (a == "--cores")
+                o.overrides.cores = count(1, 1024);
+            else if (a == "--threads")
+                o.overrides.threads = count(1, PMVP_MAX_PES);
+            else if (a == "--mt") {
+                o.overrides.mt_policy = parse_mt_policy(value());
+                if (o.overrides.mt_policy < 0)
+                    usage_error("--mt: expected smt, fgmt or soemt");
+            } else if (a == "--frequency")
+                o.overrides.hz = parse_hz(value());
+            else if (a == "--time") {
+                o.overrides.duration = parse_time(value());
+                if (!o.overrides.duration)
+                    usage_error("--time: must be longer than 0 ps");
+            } else if (a == "--detail") {
+                std::string d = value();
+                if (d == "pe")
+                    o.detail = Detail::PE;
+                else if (d == "core")
+                    o.detail = Detail::CORE;
+                else if (d == "soc")
+                    o.detail = Detail::SOC;
+                else
+                    usage_error("--detail: expected pe, core or soc");
+            } else if (a == "--json")
+                o.json_path = value();
+            else if (a == "--vcd")
+                o.vcd_path = value();
+            else if (a == "--check")
+                o.check = true;
+            else if (a == "--check-limit")
+                o.check_limit = std::strtoull(value().c_str(), nullptr, 10);
+            else if (a == "--quiet")
+                o.quiet = true;
+            else if (!a.empty() && a[0] == '-')
+                usage_error("unknown option " + a);
+            else if (o.scenario_path.empty())
+                o.scenario_path = a;
+            else
+                usage_error("more than one scenario file");
+        } catch (const std::invalid_argument &e) {
+            usage_error(a + ": " + e.what());
+        }
+    }
+    return o;
+}
+
+Scenario load(const Options &o)
+{
+    std::string text = kDefaultScenario, source = "default scenario";
+    if (!o.scenario_path.empty()) {
+        std::ifstream f(o.scenario_path);
+        if (!f)
+            throw ScenarioError(o.scenario_path + ": cannot be read: " + std::strerror(errno));
+        std::stringstream ss;
+        ss << f.rdbuf();
+        text = ss.str();
+        source = o.scenario_path;
+    }
+    Scenario s = parse_scenario(text, source);
+    try {
+        apply_overrides(s, o.overrides);
+    } catch (const ScenarioError &e) {
+        throw ScenarioError(std::string("with the command line's overrides, ") + e.what());
+    }
+    return s;
+}
+
+// The reference model's work: every processor cycle of every core.
+uint64_t reference_cycles(const Scenario &s)
+{
+    long double cycles = 0;
+    for (const Cluster &c : s.clusters) {
+        uint64_t hz = c.config.processor_hz;
+        for (const DvfsStep &d : c.dvfs)
+            hz = std::max(hz, d.hz);
+        cycles += (long double)s.duration * hz / 1e12L * c.cores;
+    }
+    return cycles > 1.8e19L ? UINT64_MAX : (uint64_t)cycles;
+}
+
+}  // namespace
+
+int sc_main(int argc, char **argv)
+{
+    using sc_core::sc_report_handler;
+    sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    Options o = parse_options(argc, argv);
+    Scenario s;
+    try {
+        s = load(o);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
+        return 2;
+    }
+    if (o.check && reference_cycles(s) > o.check_limit) {
+        std::fprintf(stderr,
+                     "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "
+                     "model is allowed (--check-limit %llu); shorten it with --time or raise the limit\n",
+                     (unsigned long long)reference_cycles(s), (unsigned long long)o.check_limit);
+        return 2;
+    }
+    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
+        std::fprintf(stderr, "pmvp-soc: SystemC's time resolution must be 1 ps\n");
+        return 2;
+    }
+
+    Soc soc("soc", s, o.check);
+    soc.progress = true;
+    sc_core::sc_trace_file *vcd = nullptr;
+    if (!o.vcd_path.empty()) {
+        std::string base = o.vcd_path;
+        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+            base.resize(base.size() - 4);  // SystemC adds the extension
+        vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+        vcd->set_time_unit(1, sc_core::SC_PS);
+        for (auto &core : soc.cores)
+            core->monitors.trace(vcd);
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    sc_core::sc_start();
+    RunInfo run;
+    run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (vcd)
+        sc_core::sc_close_vcd_trace_file(vcd);
+    if (soc.firmware.finished != s.duration) {
+        std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
+        return 2;
+    }
+    if (o.check) {
+        run.checked = true;
+        for (auto &core : soc.cores)
+            run.checks.push_back(check_against_reference(core->monitors.kernel().cfg, core->journal));
+    }
+    if (!o.quiet)
+        print_report(stdout, soc, run, o.detail);
+    if (!o.json_path.empty()) {
+        std::string text = report_json(soc, run).dump(2) + "\n";
+        if (o.json_path == "-")
+            std::fputs(text.c_str(), stdout);
+        else {
+            std::ofstream f(o.json_path);
+            f << text;
+            if (!f) {
+                std::fprintf(stderr, "pmvp-soc: %s: cannot be written\n", o.json_path.c_str());
+                return 2;
+            }
+        }
+    }
+    for (const CheckResult &c : run.checks)
+        if (c.num_disagreements)
+            return 1;
+    return 0;
+}
+
+// SystemC prints its banner before sc_main runs, unless told not to.
+int main(int argc, char **argv)
+{
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+    return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report.h"
+
+#include <cinttypes>
+
+extern "C" {
+#include "pmvp/events.h"
+#include "pmvp/fields.h"
+}
+
+namespace pmvp::soc {
+
+namespace {
+
+const char *const kAmuNames[PMVP_AMU_ARCH_COUNTERS] = { "CPU_CYCLES", "CNT_CYCLES", "INST_RETIRED",
+                                                        "STALL_BACKEND_MEM" };
+enum { AMU_CPU_CYCLES, AMU_CNT_CYCLES, AMU_INST_RETIRED, AMU_STALL_BACKEND_MEM };
+
+std::string event_name(uint16_t number)
+{
+    const pmvp_event_info *e = pmvp_event_find(number);
+    if (e)
+        return e->name;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%04X", number);
+    return buf;
+}
+
+// What one PE, or a sum over PEs, counted (a sampling counter's periods
+// included).
+struct Tally {
+    unsigned pes = 0;
+    bool amu = false;
+    uint64_t pmccntr = 0, interrupts = 0, cycle_samples = 0;
+    std::vector<uint64_t> evcntr, samples;
+    uint64_t am[PMVP_AMU_ARCH_COUNTERS] = {};
+    unsigned off_at_end = 0;
+
+    void add(const Soc &soc, unsigned g)
+    {
+        const Firmware::PeReadout &r = soc.firmware.readout[g];
+        size_t n = r.evcntr.size();
+        evcntr.resize(n);
+        samples.resize(n);
+        pes++;
+        amu = soc.cores[soc.pes[g].core]->cluster.config.feat_amuv1 || amu;
+        pmccntr += r.counted.back();
+        interrupts += soc.interrupts.raised[g];
+        cycle_samples += r.samples.back();
+        off_at_end += r.off_at_end;
+        for (size_t i = 0; i < n; i++) {
+            evcntr[i] += r.counted[i];
+            samples[i] += r.samples[i];
+        }
+        for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
+            am[k] += r.amu[k];
+    }
+};
+
+// The value of a counter the firmware programmed to count `event` with no
+// filter and MT == 0, or -1.
+double plain_counter(const Soc &soc, const Tally &t, uint16_t event)
+{
+    const auto &c = soc.scenario.firmware.counters;
+    for (size_t i = 0; i < c.size(); i++)
+        if (c[i].evtyper == event)
+            return (double)t.evcntr[i];
+    return -1;
+}
+
+// Derived metrics, in the order they are shown; only those the counts allow.
+std::vector<std::pair<std::string, double>> metrics(const Soc &soc, const Tally &t)
+{
+    std::vector<std::pair<std::string, double>> m;
+    double cycles = t.amu ? (double)t.am[AMU_CPU_CYCLES] : plain_counter(soc, t, PMVP_EV_CPU_CYCLES);
+    double inst = t.amu ? (double)t.am[AMU_INST_RETIRED] : plain_counter(soc, t, PMVP_EV_INST_RETIRED);
+    double stall = plain_counter(soc, t, PMVP_EV_STALL_BACKEND);
+    double mem = t.amu ? (double)t.am[AMU_STALL_BACKEND_MEM] : plain_counter(soc, t, PMVP_EV_STALL_BACKEND_MEM);
+    if (cycles > 0 && inst >= 0)
+        m.emplace_back("ipc", inst / cycles);
+    if (cycles >= 0 && inst > 0)
+        m.emplace_back("cpi", cycles / inst);
+    if (cycles > 0 && stall >= 0)
+        m.emplace_back("stall_backend_share", stall / cycles);
+    if (cycles > 0 && mem >= 0)
+        m.emplace_back("stall_backend_mem_share", mem / cycles);
+    if (t.amu) {
+        const Scenario &s = soc.scenario;
+        double ticks = (double)s.duration * (double)s.system_counter_hz / 1e12 * t.pes;
+        if (ticks > 0)
+            m.emplace_back("utilisation", (double)t.am[AMU_CNT_CYCLES] / ticks);
+        if (t.am[AMU_CNT_CYCLES])
+            m.emplace_back("effective_frequency_hz",
+                           (double)t.am[AMU_CPU_CYCLES] / (double)t.am[AMU_CNT_CYCLES] * (double)s.system_counter_hz);
+    }
+    return m;
+}
+
+std::string grouped(uint64_t v)
+{
+    std::string s = std::to_string(v);
+    for (int i = (int)s.size() - 3; i > 0; i -= 3)
+        s.insert((size_t)i, ",");
+    return s;
+}
+
+std::string time_text(pmvp_time ps)
+{
+    static const std::pair<pmvp_time, const char *> units[] = {
+        { 1000000000000ull, "s" }, { 1000000000ull, "ms" }, { 1000000ull, "us" }, { 1000ull, "ns" }
+    };
+    for (const auto &[scale, name] : units)
+        if (ps >= scale && ps % scale == 0)
+            return std::to_string(ps / scale) + " " + name;
+    char buf[32];
+    for (const auto &[scale, name] : units)
+        if (ps >= scale) {
+            std::snprintf(buf, sizeof buf, "%.6g %s", (double)ps / (double)scale, name);
+            return buf;
+        }
+    return std::to_string(ps) + " ps";
+}
+
+std::string hz_text(double hz)
+{
+    char buf[32];
+    if (hz >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.4g GHz", hz / 1e9);
+    else if (hz >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.4g MHz", hz / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.4g Hz", hz);
+    return buf;
+}
+
+void print_block(std::FILE *out, const Soc &soc, const std::string &title, const Tally &t)
+{
+    const FirmwareSetup &fw = soc.scenario.firmware;
+    std::fprintf(out, "\n %s:\n\n", title.c_str());
+    auto row = [&](uint64_t v, const std::string &name, const std::string &what) {
+        std::fprintf(out, "  %20s  %-18s %s\n", grouped(v).c_str(), name.c_str(), what.c_str());
+    };
+    if (fw.cycle_counter)
+        row(t.pmccntr, "PMCCNTR_EL0",
+            fw.cycle_sample_period ? "cycle counter, sampled every " + grouped(fw.cycle_sample_period)
+                                   : "cycle counter");
+    for (size_t i = 0; i < fw.counters.size(); i++) {
+        const CounterSetup &c = fw.counters[i];
+        std::string what = event_name(c.event);
+        if (c.evtyper & PMEVTYPER_EL0_MT)
+            what += " (MT)";
+        if (c.evtyper & ~(uint64_t)(PMEVTYPER_EL0_evtCount | PMEVTYPER_EL0_MT))
+            what += " (filtered)";
+        if (c.sample_period)
+            what += ", sampled every " + grouped(c.sample_period);
+        row(t.evcntr[i], "PMEVCNTR" + std::to_string(c.counter) + "_EL0", what);
+    }
+    if (t.amu)
+        for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
+            row(t.am[k], "AMEVCNTR0" + std::to_string(k) + "_EL0", std::string(kAmuNames[k]) + " (AMU)");
+    uint64_t samples = t.cycle_samples;
+    for (uint64_t s : t.samples)
+        samples += s;
+    row(t.interrupts, "PMUIRQ", "interrupts, " + grouped(samples) + " samples taken");
+    for (const auto &[name, v] : metrics(soc, t)) {
+        char buf[64];
+        if (name == "effective_frequency_hz")
+            std::snprintf(buf, sizeof buf, "%s", hz_text(v).c_str());
+        else if (name.find("share") != std::string::npos || name == "utilisation")
+            std::snprintf(buf, sizeof buf, "%.2f %%", 100 * v);
+        else
+            std::snprintf(buf, sizeof buf, "%.3f", v);
+        std::fprintf(out, "  %20s  %s\n", buf, name.c_str());
+    }
+    if (t.off_at_end)
+        std::fprintf(out, "  (%u PE%s off at the end: read through the debug path)\n", t.off_at_end,
+                     t.off_at_end > 1 ? "s" : "");
+}
+
+}  // namespace
+
+void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail detail)
+{
+    const Scenario &s = soc.scenario;
+    unsigned pes = s.num_pes(), cores = s.num_cores();
+    if (detail == Detail::AUTO)
+        detail = pes <= 8 ? Detail::PE : cores <= 16 ? Detail::CORE : Detail::SOC;
+
+    std::fprintf(out, "pmvp-soc: %s: %zu cluster%s, %u core%s, %u PE%s, %s simulated in %.2f s\n", s.name.c_str(),
+                 s.clusters.size(), s.clusters.size() > 1 ? "s" : "", cores, cores > 1 ? "s" : "", pes,
+                 pes > 1 ? "s" : "", time_text(s.duration).c_str(), run.host_seconds);
+    if (!s.description.empty())
+        std::fprintf(out, "  %s\n", s.description.c_str());
+    for (const Cluster &c : s.clusters)
+        std::fprintf(out, "  cluster %s: %u x %s core%s at %s%s\n", c.name.c_str(), c.cores,
+                     c.config.num_pes > 1 ? (std::to_string(c.config.num_pes) + "-thread " +
+                                             mt_policy_name(c.config.mt_policy)).c_str()
+                                          : "single-thread",
+                     c.cores > 1 ? "s" : "", hz_text((double)c.config.processor_hz).c_str(),
+                     c.dvfs.empty() ? "" : " (DVFS)");
+
+    if (detail == Detail::PE)
+        for (const PeId &p : soc.pes) {
+            Tally t;
+            t.add(soc, p.global);
+            print_block(out, soc,
+                        "PE " + std::to_string(p.global) + " (cluster " + s.clusters[p.cluster].name + ", core " +
+                            std::to_string(p.core) + ", thread " + std::to_string(p.thread) + ")",
+                        t);
+        }
+    if (detail != Detail::SOC && !(detail == Detail::PE && pes == cores))
+        for (const auto &core : soc.cores) {
+            Tally t;
+            for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
+                t.add(soc, core->first_pe + k);
+            print_block(out, soc,
+                        "core " + std::to_string(core->index) + " (cluster " + core->cluster.name +
+                            "), sum over its " + std::to_string(t.pes) + " PEs",
+                        t);
+        }
+    if (pes > 1) {
+        Tally t;
+        for (const PeId &p : soc.pes)
+            t.add(soc, p.global);
+        print_block(out, soc, "SoC, sum over " + std::to_string(pes) + " PEs", t);
+    }
+    if (run.checked) {
+        uint64_t compared = 0, bad = 0;
+        for (const CheckResult &c : run.checks) {
+            compared += c.compared;
+            bad += c.num_disagreements;
+        }
+        std::fprintf(out, "\n check: %s values read compared with the per-cycle reference model: %s\n",
+                     grouped(compared).c_str(), bad ? (grouped(bad) + " DISAGREE").c_str() : "all agree");
+        for (size_t k = 0; k < run.checks.size(); k++)
+            for (const std::string &d : run.checks[k].disagreements)
+                std::fprintf(out, "   core %zu: %s\n", k, d.c_str());
+    }
+    std::fprintf(out, "\n");
+}
+
+nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
+{
+    using json = nlohmann::ordered_json;
+    const Scenario &s = soc.scenario;
+    const FirmwareSetup &fw = soc.scenario.firmware;
+    json j;
+    j["schema"] = "pmvp-soc/1";
+    j["scenario"] = { { "name", s.name },
+                      { "description", s.description },
+                      { "duration_ps", s.duration },
+                      { "system_counter_hz", s.system_counter_hz } };
+    for (const Cluster &c : s.clusters)
+        j["scenario"]["clusters"].push_back({ { "name", c.name },
+                                              { "cores", c.cores },
+                                              { "threads", c.config.num_pes },
+                                              { "multithreading", mt_policy_name(c.config.mt_policy) },
+                                              { "frequency_hz", c.config.processor_hz } });
+    j["host_seconds"] = run.host_seconds;
+
+    auto counts = [&](const Tally &t) {
+        json o;
+        json pmu;
+        if (fw.cycle_counter)
+            pmu["PMCCNTR_EL0"] = t.pmccntr;
+        pmu["counters"] = json::array();
+        for (size_t i = 0; i < fw.counters.size(); i++)
+            pmu["counters"].push_back({ { "counter", fw.counters[i].counter },
+                                        { "event", event_name(fw.counters[i].event) },
+                                        { "number", fw.counters[i].event },
+                                        { "PMEVTYPER", fw.counters[i].evtyper },
+                                        { "counted", t.evcntr[i] },
+                                        { "samples", t.samples[i] } });
+        if (fw.cycle_counter)
+            pmu["cycle_counter_samples"] = t.cycle_samples;
+        o["pmu"] = pmu;
+        if (t.amu) {
+            json amu;
+            for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
+                amu[kAmuNames[k]] = t.am[k];
+            o["amu"] = amu;
+        }
+        o["interrupts"] = t.interrupts;
+        json m = json::object();
+        for (const auto &[name, v] : metrics(soc, t))
+            m[name] = v;
+        o["metrics"] = m;
+        return o;
+    };
+
+    j["pes"] = json::array();
+    for (const PeId &p : soc.pes) {
+        Tally t;
+        t.add(soc, p.global);
+        json o = { { "pe", p.global }, { "cluster", p.cluster }, { "core", p.core }, { "thread", p.thread } };
+        o.update(counts(t));
+        const Firmware::PeReadout &r = soc.firmware.readout[p.global];
+        // The registers as read at the end (a sampling counter's value is
+        // its count since it was last re-armed).
+        o["registers"]["PMCCNTR_EL0"] = r.pmccntr;
+        for (size_t i = 0; i < fw.counters.size(); i++)
+            o["registers"]["PMEVCNTR" + std::to_string(fw.counters[i].counter) + "_EL0"] = r.evcntr[i];
+        o["registers"]["PMOVSSET_EL0"] = r.pmovsset;
+        o["off_at_end"] = r.off_at_end;
+        j["pes"].push_back(o);
+    }
+    j["cores"] = json::array();
+    for (const auto &core : soc.cores) {
+        Tally t;
+        for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
+            t.add(soc, core->first_pe + k);
+        json o = { { "core", core->index }, { "cluster", core->cluster.name }, { "first_pe", core->first_pe },
+                   { "pes", t.pes } };
+        o.update(counts(t));
+        j["cores"].push_back(o);
+    }
+    Tally all;
+    for (const PeId &p : soc.pes)
+        all.add(soc, p.global);
+    j["soc"] = counts(all);
+    if (run.checked) {
+        json c = { { "compared", 0 }, { "disagreements", 0 }, { "first", json::array() } };
+        uint64_t compared = 0, bad = 0;
+        for (size_t k = 0; k < run.checks.size(); k++) {
+            compared += run.checks[k].compared;
+            bad += run.checks[k].num_disagreements;
+            for (const std::string &d : run.checks[k].disagreements)
+                c["first"].push_back("core " + std::to_string(k) + ": " + d);
+        }
+        c["compared"] = compared;
+        c["disagreements"] = bad;
+        j["check"] = c;
+    }
+    return j;
+}
+
+}  // namespace pmvp::soc

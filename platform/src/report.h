@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// What the monitors saw, as pmvp-soc reports it: a readable report in the
+// spirit of `perf stat`, and JSON (schema in docs/PMVP-SOC.md).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "journal.h"
+#include "soc.h"
+
+namespace pmvp::soc {
+
+struct RunInfo {
+    double host_seconds = 0;
+    bool checked = false;
+    std::vector<CheckResult> checks;   // by core, when checked
+};
+
+enum class Detail { AUTO, PE, CORE, SOC };
+
+void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail detail);
+nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run);
+
+}  // namespace pmvp::soc

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "scenario.h"
+
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+extern "C" {
+#include "pmvp/error.h"
+#include "pmvp/events.h"
+#include "pmvp/fields.h"
+}
+
+namespace pmvp::soc {
+
+using json = nlohmann::json;
+
+// ------------------------------------------------------------------ units
+
+namespace {
+
+struct Unit {
+    const char *name;
+    uint64_t scale;
+};
+
+// A decimal number with a unit, exactly, as an integer count of the base unit.
+uint64_t parse_quantity(const std::string &text, const std::vector<Unit> &units, const char *what)
+{
+    size_t i = 0;
+    uint64_t whole = 0, frac = 0, frac_scale = 1;
+    bool digits = false;
+    while (i < text.size() && std::isdigit((unsigned char)text[i])) {
+        if (whole > (UINT64_MAX - 9) / 10)
+            throw std::invalid_argument(std::string(what) + " too large");
+        whole = whole * 10 + (uint64_t)(text[i++] - '0');
+        digits = true;
+    }
+    if (i < text.size() && text[i] == '.') {
+        i++;
+        while (i < text.size() && std::isdigit((unsigned char)text[i])) {
+            if (frac_scale > UINT64_MAX / 100)
+                throw std::invalid_argument(std::string("too many decimals in ") + what);
+            frac = frac * 10 + (uint64_t)(text[i++] - '0');
+            frac_scale *= 10;
+            digits = true;
+        }
+    }
+    if (!digits)
+        throw std::invalid_argument(std::string("expected a ") + what + ": a number and a unit");
+    while (i < text.size() && text[i] == ' ')
+        i++;
+    std::string unit = text.substr(i);
+    std::string known;
+    for (const Unit &u : units) {
+        if (unit == u.name) {
+            if (whole > UINT64_MAX / u.scale)
+                throw std::invalid_argument(std::string(what) + " too large");
+            if ((frac * u.scale) % frac_scale)
+                throw std::invalid_argument(std::string(what) + " is not a whole number of " + units.back().name);
+            return whole * u.scale + frac * u.scale / frac_scale;
+        }
+        known += std::string(known.empty() ? "" : ", ") + (*u.name ? u.name : "(none)");
+    }
+    throw std::invalid_argument("unknown unit \"" + unit + "\" (one of " + known + ")");
+}
+
+}  // namespace
+
+pmvp_time parse_time(const std::string &text)
+{
+    static const std::vector<Unit> units = { { "s", 1000000000000ull }, { "ms", 1000000000ull },
+                                             { "us", 1000000ull },       { "ns", 1000ull },
+                                             { "ps", 1ull } };
+    return parse_quantity(text, units, "time");
+}
+
+uint64_t parse_hz(const std::string &text)
+{
+    static const std::vector<Unit> units = { { "GHz", 1000000000ull }, { "MHz", 1000000ull }, { "kHz", 1000ull },
+                                             { "Hz", 1ull } };
+    return parse_quantity(text, units, "frequency");
+}
+
+const char *mt_policy_name(pmvp_mt_policy p)
+{
+    switch (p) {
+    case PMVP_MT_SMT: return "smt";
+    case PMVP_MT_FGMT: return "fgmt";
+    case PMVP_MT_SOEMT: return "soemt";
+    }
+    return "?";
+}
+
+int parse_mt_policy(const std::string &text)
+{
+    for (pmvp_mt_policy p : { PMVP_MT_SMT, PMVP_MT_FGMT, PMVP_MT_SOEMT })
+        if (text == mt_policy_name(p))
+            return p;
+    return -1;
+}
+
+pmvp_time Workload::period() const
+{
+    pmvp_time t = 0;
+    for (const Phase &p : phases)
+        t += p.duration;
+    return t;
+}
+
+unsigned Scenario::num_cores() const
+{
+    unsigned n = 0;
+    for (const Cluster &c : clusters)
+        n += c.cores;
+    return n;
+}
+
+unsigned Scenario::num_pes() const
+{
+    unsigned n = 0;
+    for (const Cluster &c : clusters)
+        n += c.cores * c.config.num_pes;
+    return n;
+}
+
+// ---------------------------------------------------------------- reader
+
+namespace {
+
+// Named bits of a register, as a scenario lists them ("filter": ["P", "U"]).
+using BitNames = std::vector<std::pair<const char *, uint64_t>>;
+
+const BitNames &filter_bits()
+{
+    static const BitNames b = { { "P", PMEVTYPER_EL0_P },     { "U", PMEVTYPER_EL0_U },
+                                { "NSK", PMEVTYPER_EL0_NSK }, { "NSU", PMEVTYPER_EL0_NSU },
+                                { "NSH", PMEVTYPER_EL0_NSH }, { "M", PMEVTYPER_EL0_M },
+                                { "SH", PMEVTYPER_EL0_SH },   { "RLK", PMEVTYPER_EL0_RLK },
+                                { "RLU", PMEVTYPER_EL0_RLU }, { "RLH", PMEVTYPER_EL0_RLH } };
+    return b;
+}
+
+const BitNames &pmcr_bits()
+{
+    // E is the firmware's to set last; P and C are actions, not settings.
+    static const BitNames b = { { "D", PMCR_EL0_D }, { "X", PMCR_EL0_X },   { "DP", PMCR_EL0_DP },
+                                { "LC", PMCR_EL0_LC }, { "LP", PMCR_EL0_LP } };
+    return b;
+}
+
+const BitNames &mdcr_el2_bits()
+{
+    static const BitNames b = { { "HPME", MDCR_EL2_HPME }, { "HPMD", MDCR_EL2_HPMD }, { "HCCD", MDCR_EL2_HCCD },
+                                { "HLP", MDCR_EL2_HLP },   { "MTPME", MDCR_EL2_MTPME } };
+    return b;
+}
+
+const BitNames &mdcr_el3_bits()
+{
+    static const BitNames b = { { "SPME", MDCR_EL3_SPME }, { "SCCD", MDCR_EL3_SCCD }, { "MTPME", MDCR_EL3_MTPME },
+                                { "MCCD", MDCR_EL3_MCCD }, { "MPMX", MDCR_EL3_MPMX } };
+    return b;
+}
+
+class Reader {
+public:
+    explicit Reader(std::string source) : source_(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string &path, const std::string &why) const
+    {
+        throw ScenarioError(source_ + ": " + (path.empty() ? "" : path + ": ") + why);
+    }
+
+    // A JSON object whose keys must all be among those read from it.
+    class Object {
+    public:
+        Object(const Reader &r, const json &j, std::string path) : r_(r), j_(j), path_(std::move(path))
+        {
+            if (!j.is_object())
+                r_.fail(path_, "expected an object");
+        }
+        ~Object() noexcept(false)
+        {
+            if (std::uncaught_exceptions())
+                return;
+            for (auto it = j_.begin(); it != j_.end(); ++it)
+                if (!used_.count(it.key()))
+                    r_.fail(sub(it.key()), "unknown field");
+        }
+        std::string sub(const std::string &key) const { return path_.empty() ? key : path_ + "." + key; }
+        const json *get(const std::string &key)
+        {
+            used_.insert(key);
+            auto it = j_.find(key);
+            return it == j_.end() ? nullptr : &*it;
+        }
+        bool has(const std::string &key) const { return j_.contains(key); }
+        const json &need(const std::string &key)
+        {
+            const json *v = get(key);
+            if (!v)
+                r_.fail(sub(key), "missing");
+            return *v;
+        }
+        std::string str(const std::string &key, const std::string &dflt)
+        {
+            const json *v = get(key);
+            if (!v)
+                return dflt;
+            if (!v->is_string())
+                r_.fail(sub(key), "expected a string");
+            return v->get<std::string>();
+        }
+        bool boolean(const std::string &key, bool dflt)
+        {
+            const json *v = get(key);
+            if (!v)
+                return dflt;
+            if (!v->is_boolean())
+                r_.fail(sub(key), "expected true or false");
+            return v->get<bool>();
+        }
+        uint64_t integer(const std::string &key, uint64_t dflt, uint64_t lo, uint64_t hi)
+        {
+            const json *v = get(key);
+            if (!v)
+                return dflt;
+            if (!v->is_number_unsigned() || v->get<uint64_t>() < lo || v->get<uint64_t>() > hi)
+                r_.fail(sub(key), "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+            return v->get<uint64_t>();
+        }
+        double real(const std::string &key, double dflt, double lo, double hi)
+        {
+            const json *v = get(key);
+            if (!v)
+                return dflt;
+            if (!v->is_number() || !(v->get<double>() >= lo && v->get<double>() <= hi))
+                r_.fail(sub(key), "expected a number from " + num(lo) + " to " + num(hi));
+            return v->get<double>();
+        }
+        pmvp_time time(const std::string &key, pmvp_time dflt, bool required = false)
+        {
+            return r_.quantity<pmvp_time>(*this, key, dflt, required, parse_time, "a time such as \"1.5 us\"");
+        }
+        uint64_t hz(const std::string &key, uint64_t dflt, bool required = false)
+        {
+            return r_.quantity<uint64_t>(*this, key, dflt, required, parse_hz, "a frequency such as \"2 GHz\"");
+        }
+        uint64_t bits(const std::string &key, const BitNames &names)
+        {
+            const json *v = get(key);
+            uint64_t value = 0;
+            if (!v)
+                return 0;
+            if (!v->is_array())
+                r_.fail(sub(key), "expected a list of field names");
+            for (size_t i = 0; i < v->size(); i++) {
+                const json &e = (*v)[i];
+                std::string path = sub(key) + "[" + std::to_string(i) + "]";
+                uint64_t bit = 0;
+                std::string known;
+                for (const auto &[n, b] : names) {
+                    if (e.is_string() && e.get<std::string>() == n)
+                        bit = b;
+                    known += std::string(known.empty() ? "" : ", ") + n;
+                }
+                if (!bit)
+                    r_.fail(path, "expected one of " + known);
+                value |= bit;
+            }
+            return value;
+        }
+        const std::string &path() const { return path_; }
+
+    private:
+        static std::string num(double d)
+        {
+            std::string s = std::to_string(d);
+            s.erase(s.find_last_not_of('0') + 1);
+            if (s.back() == '.')
+                s.pop_back();
+            return s;
+        }
+        const Reader &r_;
+        const json &j_;
+        std::string path_;
+        std::set<std::string> used_;
+    };
+
+    template <typename T>
+    T quantity(Object &o, const std::string &key, T dflt, bool required, T (*parse)(const std::string &),
+               const char *example) const
+    {
+        const json *v = required ? &o.need(key) : o.get(key);
+        if (!v)
+            return dflt;
+        if (!v->is_string())
+            fail(o.sub(key), std::string("expected ") + example);
+        try {
+            return parse(v->get<std::string>());
+        } catch (const std::invalid_argument &e) {
+            fail(o.sub(key), e.what());
+        }
+    }
+
+    Scenario scenario(const json &root);
+
+private:
+    void cluster(Object &o, Cluster &c, const Scenario &s, size_t index);
+    void pmu(Object &o, pmvp_core_config &cfg);
+    void workload(Object &o, Workload &w, const pmvp_core_config &cfg);
+    void phase(Object &o, Phase &p, const pmvp_core_config &cfg);
+    void firmware(Object &o, FirmwareSetup &f);
+    uint16_t event(Object &o, const std::string &key) const;
+
+    std::string source_;
+};
+
+uint16_t Reader::event(Object &o, const std::string &key) const
+{
+    const json &v = o.need(key);
+    if (v.is_number_unsigned() && v.get<uint64_t>() <= 0xFFFF)
+        return (uint16_t)v.get<uint64_t>();
+    if (v.is_string()) {
+        std::string name = v.get<std::string>();
+        for (size_t i = 0; i < pmvp_event_count(); i++)
+            if (name == pmvp_event_at(i)->name)
+                return pmvp_event_at(i)->number;
+        fail(o.sub(key), "no event named \"" + name + "\" in the catalogue");
+    }
+    fail(o.sub(key), "expected an event name (\"CPU_CYCLES\") or number (0-65535)");
+}
+
+void Reader::pmu(Object &o, pmvp_core_config &cfg)
+{
+    cfg.num_counters = (unsigned)o.integer("counters", cfg.num_counters, 0, PMVP_MAX_COUNTERS);
+    std::string v = o.str("version", "PMUv3p5");
+    static const std::pair<const char *, pmvp_pmu_version> versions[] = {
+        { "PMUv3", PMVP_PMUV3 }, { "PMUv3p1", PMVP_PMUV3P1 }, { "PMUv3p4", PMVP_PMUV3P4 }, { "PMUv3p5", PMVP_PMUV3P5 }
+    };
+    bool found = false;
+    for (const auto &[n, ver] : versions)
+        if (v == n) {
+            cfg.pmu_version = ver;
+            found = true;
+        }
+    if (!found)
+        fail(o.sub("version"), "expected PMUv3, PMUv3p1, PMUv3p4 or PMUv3p5");
+    cfg.feat_pmuv3p7 = o.boolean("pmuv3p7", cfg.feat_pmuv3p7 && cfg.pmu_version == PMVP_PMUV3P5);
+    cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
+    std::string layout = o.str("layout", "EXT32");
+    if (layout != "EXT32" && layout != "EXT64")
+        fail(o.sub("layout"), "expected EXT32 or EXT64");
+    cfg.pmu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
+}
+
+void Reader::phase(Object &o, Phase &p, const pmvp_core_config &cfg)
+{
+    static const std::pair<const char *, Phase::Kind> kinds[] = {
+        { "run", Phase::RUN }, { "wfi", Phase::WFI }, { "wfe", Phase::WFE }, { "off", Phase::OFF }
+    };
+    int count = 0;
+    for (const auto &[key, kind] : kinds)
+        if (o.has(key)) {
+            p.kind = kind;
+            p.duration = o.time(key, 0);
+            count++;
+        }
+    if (count != 1)
+        fail(o.path(), "expected exactly one of \"run\", \"wfi\", \"wfe\", \"off\" with its duration");
+    if (p.duration == 0)
+        fail(o.path(), "a phase must last longer than 0 ps");
+    if (p.kind != Phase::RUN)
+        return;
+    p.ipc = o.real("ipc", p.ipc, 0, 64);
+    p.stall_backend = o.real("stall_backend", 0, 0, 1);
+    p.stall_backend_mem = o.real("stall_backend_mem", 0, 0, 1);
+    if (p.stall_backend_mem > p.stall_backend)
+        fail(o.sub("stall_backend_mem"), "a memory stall is a backend stall: it cannot exceed stall_backend");
+    p.ctx.el = (uint8_t)o.integer("el", 1, 0, 3);
+    std::string sec = o.str("security", p.ctx.el == 3 ? (cfg.feat_rme ? "root" : "secure") : "non-secure");
+    static const std::pair<const char *, pmvp_security> states[] = {
+        { "non-secure", PMVP_NONSECURE }, { "secure", PMVP_SECURE }, { "realm", PMVP_REALM }, { "root", PMVP_ROOT }
+    };
+    bool found = false;
+    for (const auto &[n, st] : states)
+        if (sec == n) {
+            p.ctx.security = st;
+            found = true;
+        }
+    if (!found)
+        fail(o.sub("security"), "expected non-secure, secure, realm or root");
+    bool el3_state = p.ctx.security == (cfg.feat_rme ? PMVP_ROOT : PMVP_SECURE);
+    if ((p.ctx.el == 3) != (p.ctx.el == 3 && el3_state))
+        fail(o.sub("security"), cfg.feat_rme ? "EL3 is in Root state" : "EL3 is in Secure state");
+    if (p.ctx.security == PMVP_ROOT && p.ctx.el != 3)
+        fail(o.sub("security"), "only EL3 is in Root state");
+    if ((p.ctx.security == PMVP_REALM || p.ctx.security == PMVP_ROOT) && !cfg.feat_rme)
+        fail(o.sub("security"), "Realm and Root states need FEAT_RME");
+    if (p.ctx.security == PMVP_SECURE && !cfg.have_el3)
+        fail(o.sub("security"), "this PE has no EL3, so no Secure state besides Non-secure");
+}
+
+void Reader::workload(Object &o, Workload &w, const pmvp_core_config &cfg)
+{
+    w.repeat = o.boolean("repeat", true);
+    const json &phases = o.need("phases");
+    if (!phases.is_array() || phases.empty())
+        fail(o.sub("phases"), "expected a non-empty list of phases");
+    w.phases.resize(phases.size());
+    for (size_t i = 0; i < phases.size(); i++) {
+        Object po(*this, phases[i], o.sub("phases") + "[" + std::to_string(i) + "]");
+        phase(po, w.phases[i], cfg);
+    }
+}
+
+void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
+{
+    pmvp_core_config &cfg = c.config;
+    pmvp_core_config_default(&cfg);
+    c.name = o.str("name", "cluster" + std::to_string(index));
+    c.cores = (unsigned)o.integer("cores", 1, 1, 1024);
+    cfg.num_pes = (unsigned)o.integer("threads", 1, 1, PMVP_MAX_PES);
+    std::string mt = o.str("multithreading", "smt");
+    if (parse_mt_policy(mt) < 0)
+        fail(o.sub("multithreading"), "expected smt, fgmt or soemt");
+    cfg.mt_policy = (pmvp_mt_policy)parse_mt_policy(mt);
+    cfg.processor_hz = o.hz("frequency", 0, true);
+    cfg.bus_hz = s.bus_hz;
+    cfg.system_counter_hz = s.system_counter_hz;
+
+    if (const json *v = o.get("dvfs")) {
+        if (!v->is_array())
+            fail(o.sub("dvfs"), "expected a list of {\"at\", \"frequency\"} steps");
+        for (size_t i = 0; i < v->size(); i++) {
+            Object so(*this, (*v)[i], o.sub("dvfs") + "[" + std::to_string(i) + "]");
+            DvfsStep d;
+            d.at = so.time("at", 0, true);
+            d.hz = so.hz("frequency", 0, true);
+            if (!c.dvfs.empty() && d.at <= c.dvfs.back().at)
+                fail(so.sub("at"), "steps must come in increasing time");
+            c.dvfs.push_back(d);
+        }
+    }
+    c.soemt_switch = o.time("soemt_switch", cfg.mt_policy == PMVP_MT_SOEMT ? 1000000 : 0);
+    if (cfg.mt_policy == PMVP_MT_SOEMT && c.soemt_switch == 0)
+        fail(o.sub("soemt_switch"), "must be longer than 0 ps");
+
+    if (const json *v = o.get("pmu")) {
+        Object po(*this, *v, o.sub("pmu"));
+        pmu(po, cfg);
+    }
+    if (const json *v = o.get("amu")) {
+        Object ao(*this, *v, o.sub("amu"));
+        cfg.feat_amuv1 = ao.boolean("enabled", true);
+        cfg.amu_always_on = ao.boolean("always_on", false);
+        std::string layout = ao.str("layout", "EXT32");
+        if (layout != "EXT32" && layout != "EXT64")
+            fail(ao.sub("layout"), "expected EXT32 or EXT64");
+        cfg.amu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
+    }
+    if (const json *v = o.get("implementation")) {
+        Object io(*this, *v, o.sub("implementation"));
+        cfg.clock_stops_in_wfx = io.boolean("clock_stops_in_wfx", cfg.clock_stops_in_wfx);
+        cfg.pmccntr_counts_in_wfx = io.boolean("pmccntr_counts_in_wfx", cfg.pmccntr_counts_in_wfx);
+        cfg.wfx_thread_active = io.boolean("wfx_thread_active", cfg.wfx_thread_active);
+        cfg.cpu_cycles_in_wfx = io.boolean("cpu_cycles_in_wfx", cfg.cpu_cycles_in_wfx);
+        std::string d = io.str("divider", "counted_cycles");
+        if (d != "counted_cycles" && d != "all_cycles")
+            fail(io.sub("divider"), "expected counted_cycles or all_cycles");
+        cfg.divider_mode = d == "all_cycles" ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
+    }
+    pmvp_core probe;
+    int err = pmvp_core_init(&probe, &cfg);
+    if (err)
+        fail(o.path(), std::string("the PMU refuses this core: ") + pmvp_strerror(err));
+
+    // EL2 and EL3 software's settings; HPMN stays N.
+    c.controls.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
+    c.controls.noninvasive_debug = true;
+    if (const json *v = o.get("controls")) {
+        Object co(*this, *v, o.sub("controls"));
+        c.controls.mdcr_el2 |= co.bits("MDCR_EL2", mdcr_el2_bits());
+        c.controls.mdcr_el3 = co.bits("MDCR_EL3", mdcr_el3_bits());
+    }
+
+    const json &w = o.need("workloads");
+    if (!w.is_array() || w.empty())
+        fail(o.sub("workloads"), "expected a non-empty list (thread t runs workload t modulo its length)");
+    c.workloads.resize(w.size());
+    for (size_t i = 0; i < w.size(); i++) {
+        Object wo(*this, w[i], o.sub("workloads") + "[" + std::to_string(i) + "]");
+        workload(wo, c.workloads[i], cfg);
+    }
+}
+
+void Reader::firmware(Object &o, FirmwareSetup &f)
+{
+    if (const json *v = o.get("counters")) {
+        if (!v->is_array())
+            fail(o.sub("counters"), "expected a list of counters");
+        std::set<unsigned> seen;
+        for (size_t i = 0; i < v->size(); i++) {
+            Object co(*this, (*v)[i], o.sub("counters") + "[" + std::to_string(i) + "]");
+            CounterSetup c;
+            c.counter = (unsigned)co.integer("counter", i, 0, PMVP_MAX_COUNTERS - 1);
+            if (!seen.insert(c.counter).second)
+                fail(co.sub("counter"), "counter " + std::to_string(c.counter) + " is programmed twice");
+            c.event = event(co, "event");
+            c.evtyper = c.event | co.bits("filter", filter_bits());
+            if (co.boolean("mt", false))
+                c.evtyper |= PMEVTYPER_EL0_MT;
+            c.sample_period = co.integer("sample_period", 0, 0, UINT32_MAX);
+            f.counters.push_back(c);
+        }
+    }
+    if (const json *v = o.get("cycle_counter")) {
+        Object co(*this, *v, o.sub("cycle_counter"));
+        f.cycle_counter = co.boolean("enabled", true);
+        f.pmccfiltr = co.bits("filter", filter_bits());
+        f.cycle_sample_period = co.integer("sample_period", 0, 0, UINT32_MAX);
+    }
+    f.pmcr = o.bits("PMCR", pmcr_bits());
+    f.irq_latency = o.time("irq_latency", 0);
+}
+
+Scenario Reader::scenario(const json &root)
+{
+    Scenario s;
+    Object o(*this, root, "");
+    s.name = o.str("name", "unnamed");
+    s.description = o.str("description", "");
+    s.duration = o.time("duration", 0, true);
+    if (s.duration == 0)
+        fail("duration", "must be longer than 0 ps");
+    s.quantum = o.time("quantum", 1000000);
+    if (s.quantum == 0)
+        fail("quantum", "must be longer than 0 ps");
+    s.system_counter_hz = o.hz("system_counter", 100000000);
+    s.bus_hz = o.hz("bus_clock", 500000000);
+    const json &cl = o.need("clusters");
+    if (!cl.is_array() || cl.empty())
+        fail("clusters", "expected a non-empty list of clusters");
+    s.clusters.resize(cl.size());
+    for (size_t i = 0; i < cl.size(); i++) {
+        Object co(*this, cl[i], "clusters[" + std::to_string(i) + "]");
+        cluster(co, s.clusters[i], s, i);
+    }
+    if (const json *v = o.get("firmware")) {
+        Object fo(*this, *v, "firmware");
+        firmware(fo, s.firmware);
+    }
+    return s;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string &text, const std::string &source)
+{
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error &e) {
+        throw ScenarioError(source + ": not valid JSON: " + e.what());
+    }
+    Scenario s = Reader(source).scenario(root);
+    try {
+        apply_overrides(s, Overrides{});
+    } catch (const ScenarioError &e) {
+        throw ScenarioError(source + ": " + e.what());
+    }
+    return s;
+}
+
+void apply_overrides(Scenario &s, const Overrides &o)
+{
+    if (o.duration)
+        s.duration = o.duration;
+    for (size_t i = 0; i < s.clusters.size(); i++) {
+        Cluster &c = s.clusters[i];
+        std::string where = "clusters[" + std::to_string(i) + "]";
+        if (o.cores)
+            c.cores = o.cores;
+        if (o.threads)
+            c.config.num_pes = o.threads;
+        if (o.mt_policy >= 0) {
+            c.config.mt_policy = (pmvp_mt_policy)o.mt_policy;
+            if (c.config.mt_policy == PMVP_MT_SOEMT && c.soemt_switch == 0)
+                c.soemt_switch = 1000000;
+        }
+        if (o.hz)
+            c.config.processor_hz = o.hz;
+        pmvp_core probe;
+        if (int err = pmvp_core_init(&probe, &c.config))
+            throw ScenarioError(where + ": the PMU refuses this core: " + pmvp_strerror(err));
+    }
+    // Every counter the firmware programs must exist on every core.
+    for (size_t i = 0; i < s.firmware.counters.size(); i++)
+        for (size_t k = 0; k < s.clusters.size(); k++)
+            if (s.firmware.counters[i].counter >= s.clusters[k].config.num_counters)
+                throw ScenarioError("firmware.counters[" + std::to_string(i) + "].counter: cluster " +
+                                    s.clusters[k].name + " has only " +
+                                    std::to_string(s.clusters[k].config.num_counters) + " event counters");
+}
+
+}  // namespace pmvp::soc

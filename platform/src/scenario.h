@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// A scenario: the SoC to build, what each PE thread does, what the firmware
+// programs, and for how long. Read from JSON (format in
+// platform/scenarios/README.md); every error names the field and the reason.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "pmvp/core.h"
+}
+
+namespace pmvp::soc {
+
+// A bad scenario: `what()` is "<source>: <field path>: <reason>".
+struct ScenarioError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// What a PE thread does for a while (its workload timeline).
+struct Phase {
+    enum Kind { RUN, WFI, WFE, OFF } kind = RUN;
+    pmvp_time duration = 0;        // ps
+    // RUN: instructions retired per processor cycle the thread executes,
+    // and the shares of those cycles stalled in the backend and, of them,
+    // stalled on memory (STALL_BACKEND, STALL_BACKEND_MEM).
+    double ipc = 1.0, stall_backend = 0.0, stall_backend_mem = 0.0;
+    pmvp_context ctx{ 1, PMVP_NONSECURE, false, false };  // RUN: where it executes
+};
+
+struct Workload {
+    std::vector<Phase> phases;
+    bool repeat = true;            // start again after the last phase
+    pmvp_time period() const;
+};
+
+// A processor-clock frequency from an instant on.
+struct DvfsStep {
+    pmvp_time at = 0;
+    uint64_t hz = 0;
+};
+
+struct Cluster {
+    std::string name;
+    unsigned cores = 1;
+    pmvp_core_config config{};     // one core: its PEs (threads), PMU, AMU, clock
+    std::vector<DvfsStep> dvfs;
+    // SoEMT: the active thread runs this long before a long-latency event
+    // switches the core to its next running thread.
+    pmvp_time soemt_switch = 0;
+    std::vector<Workload> workloads;  // thread t runs workloads[t % size]
+    pmvp_pmu_controls controls{};     // MDCR_EL2/EL3 as EL2/EL3 software sets them
+};
+
+// One event counter the firmware programs on every PE.
+struct CounterSetup {
+    unsigned counter = 0;
+    uint16_t event = 0;
+    uint64_t evtyper = 0;          // PMEVTYPER<n> as written: event, filter bits, MT
+    uint64_t sample_period = 0;    // > 0: overflow interrupt every this many counts
+};
+
+struct FirmwareSetup {
+    std::vector<CounterSetup> counters;
+    bool cycle_counter = true;     // PMCNTENSET.C
+    uint64_t pmccfiltr = 0;
+    uint64_t pmcr = 0;             // bits written with PMCR.E
+    uint64_t cycle_sample_period = 0;
+    pmvp_time irq_latency = 0;     // from PMUIRQ rising to the handler's first access
+};
+
+struct Scenario {
+    std::string name, description;
+    pmvp_time duration = 0;
+    pmvp_time quantum = 0;         // how far a workload runs ahead between synchronisations
+    uint64_t system_counter_hz = 0, bus_hz = 0;
+    std::vector<Cluster> clusters;
+    FirmwareSetup firmware;
+
+    unsigned num_cores() const;
+    unsigned num_pes() const;
+};
+
+// Parses a scenario; `source` names it in errors.
+Scenario parse_scenario(const std::string &text, const std::string &source);
+
+// The command line's overrides, applied to every cluster.
+struct Overrides {
+    unsigned cores = 0, threads = 0;          // 0: keep
+    int mt_policy = -1;                        // enum pmvp_mt_policy, -1: keep
+    uint64_t hz = 0;                           // initial processor frequency (DVFS steps kept)
+    pmvp_time duration = 0;
+};
+// Applies them, then checks the result again; throws ScenarioError.
+void apply_overrides(Scenario &s, const Overrides &o);
+
+// "1.5 us" -> 1500000 ps; "2 GHz" -> 2000000000. Exact; throw
+// std::invalid_argument on a malformed value, a unit it does not know, or a
+// value that is not a whole number of ps (Hz).
+pmvp_time parse_time(const std::string &text);
+uint64_t parse_hz(const std::string &text);
+const char *mt_policy_name(pmvp_mt_policy p);
+int parse_mt_policy(const std::string &text);  // -1 if unknown
+
+}  // namespace pmvp::soc

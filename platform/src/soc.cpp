@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "soc.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+extern "C" {
+#include "pmvp/error.h"
+#include "pmvp/events.h"
+#include "pmvp/ext.h"
+#include "pmvp/fields.h"
+}
+
+namespace pmvp::soc {
+
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+namespace {
+
+// The simulation runs at SystemC's default resolution of 1 ps, the kernel's
+// unit of time (sc_main refuses to start otherwise).
+pmvp_time now_ps() { return sc_core::sc_time_stamp().value(); }
+sc_time ps(pmvp_time t) { return sc_time((double)t, SC_PS); }
+
+}  // namespace
+
+// ------------------------------------------------------------------ Router
+
+Router::Router(const sc_core::sc_module_name &name, unsigned num_pes)
+    : sc_module(name), target("target"), frames("frames"), num_pes_(num_pes)
+{
+    target.register_b_transport(this, &Router::b_transport);
+    target.register_transport_dbg(this, &Router::transport_dbg);
+}
+
+bool Router::decode(tlm::tlm_generic_payload &gp, unsigned &index, uint64_t &offset) const
+{
+    uint64_t a = gp.get_address();
+    if (a < kFramesBase || a - kFramesBase >= (uint64_t)num_pes_ * kPeWindow)
+        return false;
+    uint64_t rel = a - kFramesBase;
+    index = (unsigned)(rel / kPeWindow * 2 + (rel % kPeWindow) / PMVP_FRAME_SIZE);
+    offset = rel % PMVP_FRAME_SIZE;
+    return true;
+}
+
+void Router::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
+{
+    unsigned index;
+    uint64_t offset, address = gp.get_address();
+    if (!decode(gp, index, offset)) {
+        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    gp.set_address(offset);
+    frames[index]->b_transport(gp, delay);
+    gp.set_address(address);
+}
+
+unsigned int Router::transport_dbg(tlm::tlm_generic_payload &gp)
+{
+    unsigned index;
+    uint64_t offset, address = gp.get_address();
+    if (!decode(gp, index, offset))
+        return 0;
+    gp.set_address(offset);
+    unsigned int n = frames[index]->transport_dbg(gp);
+    gp.set_address(address);
+    return n;
+}
+
+// ------------------------------------------------------ InterruptCollector
+
+InterruptCollector::InterruptCollector(const sc_core::sc_module_name &name, unsigned num_pes)
+    : sc_module(name), irq("irq", num_pes), raised(num_pes)
+{
+    SC_METHOD(edge);
+    for (auto &line : irq)
+        sensitive << line.pos();
+    dont_initialize();
+}
+
+void InterruptCollector::edge()
+{
+    for (unsigned g = 0; g < irq.size(); g++)
+        if (irq[g].posedge()) {
+            raised[g]++;
+            pending.push_back(g);
+        }
+    taken.notify(sc_core::SC_ZERO_TIME);
+}
+
+// -------------------------------------------------------------------- Core
+
+namespace {
+
+bool same_context(const pmvp_context &x, const pmvp_context &y)
+{
+    return x.el == y.el && x.security == y.security && x.aarch32 == y.aarch32 && x.halted == y.halted;
+}
+
+pmvp_core_config core_config(const Cluster &c, unsigned cluster, unsigned core_in_cluster)
+{
+    pmvp_core_config cfg = c.config;
+    // Aff0: the thread (the kernel adds it), Aff1: the core, Aff2: the cluster.
+    cfg.mpidr = MPIDR_EL1_RES1 | (uint64_t)(core_in_cluster & 0xFF) << 8 | (uint64_t)(cluster & 0xFF) << 16;
+    return cfg;
+}
+
+}  // namespace
+
+// A PE thread's progress through its workload.
+struct Core::Thread {
+    const Workload *w = nullptr;
+    size_t phase = 0;
+    pmvp_time phase_end = 0;
+    Phase::Kind state = Phase::RUN;      // as the monitors were last told
+    pmvp_context ctx{ 1, PMVP_NONSECURE, false, false };
+    bool stall = false, stall_mem = false;
+    double retired = 0;                  // instructions, with the fraction not yet reported
+    uint64_t reported = 0;
+    const Phase &now() const { return w->phases[phase]; }
+};
+
+Core::Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &c, unsigned index, unsigned cluster_index,
+           unsigned core_in_cluster, unsigned first_pe, sc_core::sc_signal<uint64_t> &clock)
+    : sc_module(name),
+      monitors("monitors", core_config(c, cluster_index, core_in_cluster)),
+      wfi("wfi", c.config.num_pes),
+      wfe("wfe", c.config.num_pes),
+      power("power", c.config.num_pes,
+            [](const char *n, size_t) { return new sc_core::sc_signal<bool>(n, true); }),
+      pmuirq("pmuirq", c.config.num_pes),
+      cluster(c),
+      index(index),
+      first_pe(first_pe),
+      soc_(soc)
+{
+    monitors.processor_hz(clock);
+    for (unsigned t = 0; t < c.config.num_pes; t++) {
+        monitors.wfi[t](wfi[t]);
+        monitors.wfe[t](wfe[t]);
+        monitors.power[t](power[t]);
+        monitors.pmuirq[t](pmuirq[t]);
+    }
+    SC_THREAD(run);
+}
+
+void Core::check(int err, const char *what) const
+{
+    if (err)
+        SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": " + what + ": " + pmvp_strerror(err)).c_str());
+}
+
+void Core::sync_to(pmvp_time t)
+{
+    if (t > now_ps())
+        wait(ps(t - now_ps()));
+}
+
+uint64_t Core::hz_at(pmvp_time t) const
+{
+    uint64_t hz = cluster.config.processor_hz;
+    for (const DvfsStep &d : cluster.dvfs)
+        if (d.at <= t)
+            hz = d.hz;
+    return hz;
+}
+
+void Core::give(const Input &in)
+{
+    journal.add(in);
+    sc_time off = ps(in.t - now_ps());
+    int err = PMVP_OK;
+    switch (in.kind) {
+    case Input::CONTEXT: err = monitors.set_context(in.pe, in.ctx, off); break;
+    case Input::ACTIVE: err = monitors.set_active_thread(in.pe, off); break;
+    case Input::CONTROLS: err = monitors.set_controls(in.pe, in.ctl, off); break;
+    case Input::REPORT: err = monitors.report(in.pe, in.event, in.value, off); break;
+    case Input::LEVEL: err = monitors.set_level(in.pe, in.event, (uint32_t)in.value, off); break;
+    case Input::AMU_WRITE: err = monitors.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
+    case Input::STATE: {
+        // Signals act now: the caller has synchronised.
+        auto st = (pmvp_pe_state)in.value;
+        wfi[in.pe].write(st == PMVP_PE_WFI);
+        wfe[in.pe].write(st == PMVP_PE_WFE);
+        power[in.pe].write(st != PMVP_PE_OFF);
+        break;
+    }
+    default: SC_REPORT_ERROR("pmvp-soc", "not a CPU-model input");
+    }
+    check(err, "the monitors refused an input of the CPU model");
+}
+
+void Core::set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at)
+{
+    Input in;
+    in.t = at;
+    in.kind = Input::LEVEL;
+    in.pe = t;
+    if (stall != th.stall) {
+        in.event = PMVP_EV_STALL_BACKEND;
+        in.value = stall;
+        give(in);
+        th.stall = stall;
+    }
+    if (mem != th.stall_mem) {
+        in.event = PMVP_EV_STALL_BACKEND_MEM;
+        in.value = mem;
+        give(in);
+        th.stall_mem = mem;
+    }
+}
+
+// The CPU model: a loosely-timed ISS for every thread of the core. It runs
+// ahead of simulated time up to the end of each quantum, telling the
+// monitors what happened with local-time offsets, and synchronises at the
+// end of the quantum and wherever a PE's WFI/WFE/power signal must change.
+void Core::run()
+{
+    const unsigned T = cluster.config.num_pes;
+    const Scenario &s = soc_.scenario;
+    std::vector<Thread> th(T);
+    for (unsigned t = 0; t < T; t++) {
+        th[t].w = &cluster.workloads[t % cluster.workloads.size()];
+        th[t].phase_end = th[t].now().duration;
+    }
+    // Boot: EL3 and EL2 software set MDCR_EL3/MDCR_EL2 and enable the
+    // AMU's architected counters, on every PE.
+    for (unsigned t = 0; t < T; t++) {
+        Input in;
+        in.pe = t;
+        in.kind = Input::CONTROLS;
+        in.ctl = cluster.controls;
+        give(in);
+        if (cluster.config.feat_amuv1) {
+            in.kind = Input::AMU_WRITE;
+            in.reg = PMVP_AMCNTENSET0_EL0;
+            in.value = (1u << PMVP_AMU_ARCH_COUNTERS) - 1;
+            give(in);
+        }
+    }
+    active_ = 0;
+    next_switch_ = cluster.soemt_switch;
+    for (pmvp_time a = 0; a < s.duration;) {
+        pmvp_time b = std::min(s.duration, (a / s.quantum + 1) * s.quantum);
+        for (Thread &x : th) {
+            while (a >= x.phase_end) {
+                if (x.phase + 1 < x.w->phases.size() || x.w->repeat) {
+                    x.phase = (x.phase + 1) % x.w->phases.size();
+                    x.phase_end += x.now().duration;
+                } else {
+                    x.phase_end = PMVP_TIME_NEVER;  // the last phase holds
+                }
+            }
+            b = std::min(b, x.phase_end);
+        }
+        if (cluster.config.mt_policy == PMVP_MT_SOEMT)
+            b = std::min(b, next_switch_);
+        for (const DvfsStep &d : cluster.dvfs)
+            if (d.at > a)
+                b = std::min(b, d.at);
+        segment(th, a, b);
+        a = b;
+        if (a % s.quantum == 0)
+            sync_to(a);
+    }
+    sync_to(s.duration);
+}
+
+void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
+{
+    const unsigned T = (unsigned)th.size();
+    static const pmvp_pe_state of_kind[] = { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
+
+    // 1. PE states: a thread that stops running drops its stall conditions;
+    // the state signals change at `a`.
+    for (unsigned t = 0; t < T; t++) {
+        Phase::Kind k = th[t].now().kind;
+        if (k == th[t].state)
+            continue;
+        set_levels(t, th[t], false, false, a);
+        sync_to(a);
+        Input in;
+        in.t = a;
+        in.kind = Input::STATE;
+        in.pe = t;
+        in.value = of_kind[k];
+        give(in);
+        th[t].state = k;
+    }
+
+    // 2. SoEMT: a long-latency event every soemt_switch, or the active
+    // thread stopping, switches the core to the next running thread.
+    if (cluster.config.mt_policy == PMVP_MT_SOEMT) {
+        bool expired = a >= next_switch_;
+        if (expired || th[active_].state != Phase::RUN) {
+            for (unsigned i = 1; i <= T; i++) {
+                unsigned t = (active_ + i) % T;
+                if (th[t].state == Phase::RUN) {
+                    if (t != active_) {
+                        Input in;
+                        in.t = a;
+                        in.kind = Input::ACTIVE;
+                        in.pe = t;
+                        give(in);
+                        active_ = t;
+                    }
+                    break;
+                }
+            }
+            next_switch_ = a + cluster.soemt_switch;
+        }
+    }
+
+    // 3. Each executing thread retires instructions and stalls for its
+    // share of the segment's processor cycles.
+    const double cycles = (double)(b - a) * (double)hz_at(a) / 1e12;
+    for (unsigned t = 0; t < T; t++) {
+        Thread &x = th[t];
+        if (x.state != Phase::RUN)
+            continue;
+        const Phase &p = x.now();
+        if (!same_context(p.ctx, x.ctx)) {
+            Input in;
+            in.t = a;
+            in.kind = Input::CONTEXT;
+            in.pe = t;
+            in.ctx = p.ctx;
+            give(in);
+            x.ctx = p.ctx;
+        }
+        double share = 1.0;
+        if (cluster.config.mt_policy == PMVP_MT_FGMT)
+            share = 1.0 / T;
+        else if (cluster.config.mt_policy == PMVP_MT_SOEMT && t != active_)
+            share = 0.0;
+        if (share == 0.0) {
+            set_levels(t, x, false, false, a);
+            continue;
+        }
+        // The stalls take the first part of the segment, memory stalls first.
+        pmvp_time stall_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend);
+        pmvp_time mem_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend_mem);
+        set_levels(t, x, stall_end > a, mem_end > a, a);
+        if (mem_end < b)
+            set_levels(t, x, stall_end > mem_end, false, mem_end);
+        if (stall_end < b)
+            set_levels(t, x, false, false, stall_end);
+        x.retired += p.ipc * cycles * share;
+        auto whole = (uint64_t)std::floor(x.retired);
+        if (whole > x.reported) {
+            Input in;
+            in.t = b;
+            in.kind = Input::REPORT;
+            in.pe = t;
+            in.event = PMVP_EV_INST_RETIRED;
+            in.value = whole - x.reported;
+            give(in);
+            x.reported = whole;
+        }
+    }
+}
+
+}  // namespace pmvp::soc
+
+// ---------------------------------------------------------------- Firmware
+
+namespace pmvp::soc {
+
+namespace {
+
+// The external frame's name of a PMU register ("PMEVCNTR<n>_EL0").
+std::string ext_name(pmvp_pmu_reg reg)
+{
+    std::string n = pmvp_pmu_reg_name(reg);
+    if (pmvp_pmu_reg_indexed(reg))
+        n.insert(n.rfind("_EL"), "<n>");
+    return n;
+}
+
+}  // namespace
+
+Firmware::Firmware(const sc_core::sc_module_name &name, Soc &soc) : sc_module(name), bus("bus"), soc_(soc)
+{
+    SC_THREAD(run);
+}
+
+uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
+                          bool debug)
+{
+    const pmvp_core &k = soc_.core_of(g).monitors.kernel();
+    uint32_t offset = 0;
+    unsigned inst = 0, word = 0;
+    int err = pmvp_ext_find(&k, f, name.c_str(), n, &offset);
+    const pmvp_ext_reg *r = err ? nullptr : pmvp_ext_decode(&k, f, offset, &inst, &word);
+    if (!r) {
+        SC_REPORT_ERROR("pmvp-soc", ("firmware: no " + name + " in the frame of PE " + std::to_string(g)).c_str());
+        return 0;
+    }
+    unsigned size = pmvp_ext_reg_width(&k, r) / 8;
+    tlm::tlm_generic_payload gp;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp.set_address(kFramesBase + g * kPeWindow + (f == PMVP_FRAME_AMU ? PMVP_FRAME_SIZE : 0) + offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(&v));  // little-endian host
+    gp.set_data_length(size);
+    gp.set_streaming_width(size);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (size < 8 && !write)
+        v = 0;
+    if (debug) {
+        if (bus->transport_dbg(gp) != size)
+            SC_REPORT_ERROR("pmvp-soc", ("firmware: debug access to " + name + " refused").c_str());
+        return v;
+    }
+    bus->b_transport(gp, delay);
+    if (gp.is_response_error())
+        SC_REPORT_ERROR("pmvp-soc", ("firmware: " + std::string(write ? "write to " : "read of ") + name +
+                                     " of PE " + std::to_string(g) + ": " + gp.get_response_string())
+                                        .c_str());
+    return v;
+}
+
+void Firmware::journal(unsigned g, Input::Kind kind, unsigned reg, unsigned n, uint64_t value)
+{
+    Input in;
+    in.t = now_ps();
+    in.kind = kind;
+    in.pe = soc_.thread_of(g);
+    in.reg = reg;
+    in.n = n;
+    in.value = value;
+    soc_.core_of(g).journal.add(in);
+}
+
+uint64_t Firmware::pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n)
+{
+    uint64_t v = access(g, PMVP_FRAME_PMU, ext_name(reg), n, false, 0);
+    journal(g, Input::PMU_READ, reg, n, v);
+    return v;
+}
+
+uint64_t Firmware::pmu_read_debug(unsigned g, pmvp_pmu_reg reg, unsigned n)
+{
+    uint64_t v = access(g, PMVP_FRAME_PMU, ext_name(reg), n, false, 0, true);
+    journal(g, Input::PMU_READ, reg, n, v);
+    return v;
+}
+
+void Firmware::pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value)
+{
+    access(g, PMVP_FRAME_PMU, ext_name(reg), n, true, value);
+    journal(g, Input::PMU_WRITE, reg, n, value);
+}
+
+uint64_t Firmware::amu_read(unsigned g, unsigned n, bool debug)
+{
+    uint64_t v = access(g, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n, false, 0, debug);
+    journal(g, Input::AMU_READ, PMVP_AMEVCNTR0_EL0, n, v);
+    return v;
+}
+
+// Where a counter overflows: 2^64 for a 64-bit counter (PMCR.LC for the
+// cycle counter; PMCR.LP with FEAT_PMUv3p5 for event counters), else 2^32;
+// 0 stands for 2^64.
+uint64_t Firmware::overflow_modulus(unsigned g, bool cycle_counter) const
+{
+    const pmvp_core_config &cfg = soc_.core_of(g).cluster.config;
+    uint64_t pmcr = soc_.scenario.firmware.pmcr;
+    bool wide = cycle_counter ? (pmcr & PMCR_EL0_LC) : (cfg.pmu_version >= PMVP_PMUV3P5 && (pmcr & PMCR_EL0_LP));
+    return wide ? 0 : UINT64_C(1) << 32;
+}
+
+// A counter that overflowed and now holds `value` (the bits above the
+// overflow bit included, for a 64-bit counter that overflows at 2^32), set
+// one period before its next overflow with what it counted since.
+uint64_t Firmware::rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period) const
+{
+    uint64_t mod = overflow_modulus(g, cycle_counter);
+    uint64_t since = mod ? value % mod : value;
+    return mod - period + since;
+}
+
+// What a counter programmed with `period` (0: not sampling) counted in all,
+// given its value and the overflows taken.
+uint64_t Firmware::counted(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t samples) const
+{
+    if (!period)
+        return value;
+    uint64_t mod = overflow_modulus(g, cycle_counter);
+    uint64_t since_armed = value + period - mod;  // modulo 2^64
+    return samples * period + (mod ? since_armed % mod : since_armed);
+}
+
+void Firmware::program(unsigned g)
+{
+    const FirmwareSetup &f = soc_.scenario.firmware;
+    uint64_t cnten = 0, inten = 0;
+    for (const CounterSetup &c : f.counters) {
+        pmu_write(g, PMVP_PMEVTYPER_EL0, c.counter, c.evtyper);
+        if (c.sample_period) {
+            pmu_write(g, PMVP_PMEVCNTR_EL0, c.counter, overflow_modulus(g, false) - c.sample_period);
+            inten |= UINT64_C(1) << c.counter;
+        }
+        cnten |= UINT64_C(1) << c.counter;
+    }
+    if (f.cycle_counter) {
+        pmu_write(g, PMVP_PMCCFILTR_EL0, 0, f.pmccfiltr);
+        if (f.cycle_sample_period) {
+            pmu_write(g, PMVP_PMCCNTR_EL0, 0, overflow_modulus(g, true) - f.cycle_sample_period);
+            inten |= PMVP_PMU_C;
+        }
+        cnten |= PMVP_PMU_C;
+    }
+    if (inten)
+        pmu_write(g, PMVP_PMINTENSET_EL1, 0, inten);
+    pmu_write(g, PMVP_PMCNTENSET_EL0, 0, cnten);
+    pmu_write(g, PMVP_PMCR_EL0, 0, f.pmcr | PMCR_EL0_E);
+}
+
+// The PMUIRQ handler of a profiler: take the overflows of the sampling
+// counters, count a sample for each, and re-arm each counter one period
+// before its next overflow, keeping what it counted since it overflowed.
+void Firmware::service(unsigned g)
+{
+    const FirmwareSetup &f = soc_.scenario.firmware;
+    uint64_t sampling = 0;
+    for (const CounterSetup &c : f.counters)
+        if (c.sample_period)
+            sampling |= UINT64_C(1) << c.counter;
+    if (f.cycle_counter && f.cycle_sample_period)
+        sampling |= PMVP_PMU_C;
+    uint64_t ovs = pmu_read(g, PMVP_PMOVSSET_EL0) & sampling;
+    if (!ovs)
+        return;
+    pmu_write(g, PMVP_PMOVSCLR_EL0, 0, ovs);
+    PeReadout &r = readout[g];
+    for (size_t i = 0; i < f.counters.size(); i++) {
+        const CounterSetup &c = f.counters[i];
+        if (!(ovs >> c.counter & 1))
+            continue;
+        uint64_t v = pmu_read(g, PMVP_PMEVCNTR_EL0, c.counter);
+        pmu_write(g, PMVP_PMEVCNTR_EL0, c.counter, rearmed(g, false, v, c.sample_period));
+        r.samples[i]++;
+    }
+    if (ovs & PMVP_PMU_C) {
+        uint64_t v = pmu_read(g, PMVP_PMCCNTR_EL0);
+        pmu_write(g, PMVP_PMCCNTR_EL0, 0, rearmed(g, true, v, f.cycle_sample_period));
+        r.samples.back()++;
+    }
+}
+
+void Firmware::final_read(unsigned g)
+{
+    const FirmwareSetup &f = soc_.scenario.firmware;
+    Core &core = soc_.core_of(g);
+    PeReadout &r = readout[g];
+    // A PE that is off has its PMU frame refuse access: a debugger reads it.
+    r.off_at_end = !core.power[soc_.thread_of(g)].read();
+    auto read = [&](pmvp_pmu_reg reg, unsigned n) {
+        return r.off_at_end ? pmu_read_debug(g, reg, n) : pmu_read(g, reg, n);
+    };
+    r.pmccntr = read(PMVP_PMCCNTR_EL0, 0);
+    r.counted.back() = counted(g, true, r.pmccntr, f.cycle_sample_period, r.samples.back());
+    for (size_t i = 0; i < f.counters.size(); i++) {
+        const CounterSetup &c = f.counters[i];
+        r.evcntr[i] = read(PMVP_PMEVCNTR_EL0, c.counter);
+        r.counted[i] = counted(g, false, r.evcntr[i], c.sample_period, r.samples[i]);
+    }
+    r.pmovsset = read(PMVP_PMOVSSET_EL0, 0);
+    if (core.cluster.config.feat_amuv1)
+        for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+            r.amu[n] = amu_read(g, n, r.off_at_end);
+}
+
+void Firmware::run()
+{
+    const Scenario &s = soc_.scenario;
+    readout.resize(soc_.pes.size());
+    for (PeReadout &r : readout) {
+        r.evcntr.resize(s.firmware.counters.size());
+        r.counted.resize(s.firmware.counters.size() + 1);
+        r.samples.resize(s.firmware.counters.size() + 1);
+    }
+    for (unsigned g = 0; g < soc_.pes.size(); g++)
+        program(g);
+    auto &irq = soc_.interrupts;
+    for (;;) {
+        while (!irq.pending.empty()) {
+            unsigned g = irq.pending.front();
+            irq.pending.pop_front();
+            if (s.firmware.irq_latency)
+                wait(ps(s.firmware.irq_latency));
+            if (now_ps() < s.duration)
+                service(g);
+        }
+        if (now_ps() >= s.duration)
+            break;
+        wait(ps(s.duration - now_ps()), irq.taken);
+    }
+    for (unsigned g = 0; g < soc_.pes.size(); g++)
+        final_read(g);
+    finished = now_ps();
+    sc_core::sc_stop();
+}
+
+// --------------------------------------------------------------------- Soc
+
+Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling)
+    : sc_module(name),
+      scenario(s),
+      router("bus", s.num_pes()),
+      interrupts("interrupts", s.num_pes()),
+      firmware("firmware", *this),
+      started_(std::chrono::steady_clock::now())
+{
+    unsigned g = 0;
+    for (unsigned ci = 0; ci < s.clusters.size(); ci++) {
+        const Cluster &c = s.clusters[ci];
+        clocks_.emplace_back(new sc_core::sc_signal<uint64_t>(("clock_" + std::to_string(ci)).c_str(),
+                                                              c.config.processor_hz));
+        for (unsigned k = 0; k < c.cores; k++) {
+            unsigned index = (unsigned)cores.size();
+            cores.emplace_back(new Core(("core" + std::to_string(index)).c_str(), *this, c, index, ci, k, g,
+                                        *clocks_.back()));
+            Core &core = *cores.back();
+            core.journal.enabled = journalling;
+            for (unsigned t = 0; t < c.config.num_pes; t++, g++) {
+                pes.push_back(PeId{ ci, index, t, g });
+                router.frames.bind(*core.monitors.pmu_socket[t]);
+                router.frames.bind(*core.monitors.amu_socket[t]);
+                interrupts.irq[g](core.pmuirq[t]);
+            }
+        }
+        if (!c.dvfs.empty())
+            sc_core::sc_spawn(sc_bind(&Soc::dvfs, this, ci), ("dvfs_" + std::to_string(ci)).c_str());
+    }
+    firmware.bus.bind(router.target);
+    SC_THREAD(show_progress);
+}
+
+Soc::~Soc() = default;
+
+void Soc::dvfs(unsigned ci)
+{
+    const Cluster &c = scenario.clusters[ci];
+    for (const DvfsStep &d : c.dvfs) {
+        if (d.at >= scenario.duration)
+            break;
+        if (d.at > now_ps())
+            wait(ps(d.at - now_ps()));
+        clocks_[ci]->write(d.hz);
+        Input in;
+        in.t = d.at;
+        in.kind = Input::CLOCK;
+        in.value = d.hz;
+        for (auto &core : cores)
+            if (&core->cluster == &c)
+                core->journal.add(in);
+    }
+}
+
+// Progress on stderr once a run has taken more than two seconds of host time.
+void Soc::show_progress()
+{
+    const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 100);
+    const bool tty = isatty(2);
+    int shown = -1;
+    for (pmvp_time t = step; t < scenario.duration; t += step) {
+        wait(ps(step));
+        double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        int percent = (int)(100.0 * (double)t / (double)scenario.duration);
+        if (!progress || host < 2.0 || (!tty && percent / 10 == shown / 10))
+            continue;
+        std::fprintf(stderr, tty ? "\rpmvp-soc: %3d%% of simulated time, %.0f s" : "pmvp-soc: %d%% of simulated time, %.0f s\n",
+                     percent, host);
+        shown = percent;
+    }
+    if (tty && shown >= 0)
+        std::fprintf(stderr, "\r%50s\r", "");
+}
+
+}  // namespace pmvp::soc

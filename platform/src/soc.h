@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The example SoC: built from a Scenario, it has per cluster a processor
+// clock with its DVFS schedule, per core a pmvp::sc::Monitors with a CPU
+// model (the workload of each of its PE threads), one bus with a router that
+// maps every PE's PMU and AMU frames, an interrupt collector on the PMUIRQ
+// lines, and one firmware agent that programs, services and reads the PMUs
+// through the bus.
+//
+// Memory map (docs/PMVP-SOC.md): PE g (numbered cluster by cluster, core by
+// core, thread by thread) has its PMU frame at kFramesBase + g * kPeWindow
+// and its AMU frame 4 KiB above it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "journal.h"
+#include "pmvp/systemc/monitors.h"
+#include "scenario.h"
+
+namespace pmvp::soc {
+
+constexpr uint64_t kFramesBase = 0x10000000;
+constexpr uint64_t kPeWindow = 0x2000;
+
+// Where a PE sits.
+struct PeId {
+    unsigned cluster, core, thread;  // core: index in the SoC
+    unsigned global;                 // g of the memory map
+};
+
+// The bus: one target socket for initiators, one initiator binding per
+// frame (2g: PMU frame of PE g, 2g + 1: its AMU frame). An address outside
+// every frame gets TLM_ADDRESS_ERROR_RESPONSE.
+class Router : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<Router> target;
+    tlm_utils::multi_passthrough_initiator_socket<Router> frames;
+    Router(const sc_core::sc_module_name &name, unsigned num_pes);
+
+private:
+    bool decode(tlm::tlm_generic_payload &gp, unsigned &index, uint64_t &offset) const;
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    unsigned int transport_dbg(tlm::tlm_generic_payload &gp);
+    unsigned num_pes_;
+};
+
+// Counts the rising edges of every PE's PMUIRQ and queues them for the
+// firmware.
+class InterruptCollector : public sc_core::sc_module {
+public:
+    sc_core::sc_vector<sc_core::sc_in<bool>> irq;
+    SC_HAS_PROCESS(InterruptCollector);
+    InterruptCollector(const sc_core::sc_module_name &name, unsigned num_pes);
+    std::vector<uint64_t> raised;    // rising edges per PE
+    std::deque<unsigned> pending;    // PEs whose line rose, not yet taken
+    sc_core::sc_event taken;         // notified when `pending` grows
+
+private:
+    void edge();
+};
+
+class Soc;
+
+// One core: its monitors, the PE signals, and the CPU model running the
+// workloads of its threads. Every input it gives the monitors is journalled.
+class Core : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(Core);
+    Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster, unsigned index,
+         unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
+         sc_core::sc_signal<uint64_t> &clock);
+    pmvp::sc::Monitors monitors;
+    sc_core::sc_vector<sc_core::sc_signal<bool>> wfi, wfe, power, pmuirq;
+    Journal journal;
+    const Cluster &cluster;
+    const unsigned index, first_pe;
+
+private:
+    struct Thread;
+    void run();
+    void segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b);
+    // Journals an input and gives it to the monitors.
+    void give(const Input &in);
+    void set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at);
+    void check(int err, const char *what) const;
+    void sync_to(pmvp_time t);
+    uint64_t hz_at(pmvp_time t) const;
+    Soc &soc_;
+    unsigned active_ = 0;            // SoEMT: the active thread
+    pmvp_time next_switch_ = 0;      // SoEMT: the next long-latency event
+};
+
+// The firmware: a bus initiator that programs every PE's PMU at time 0,
+// takes PMUIRQ (reads PMOVSSET, clears it, re-arms sampling counters), and
+// reads every counter when the scenario ends.
+class Firmware : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<Firmware> bus;
+    SC_HAS_PROCESS(Firmware);
+    Firmware(const sc_core::sc_module_name &name, Soc &soc);
+
+    struct PeReadout {
+        uint64_t pmccntr = 0, pmovsset = 0;
+        std::vector<uint64_t> evcntr;        // by firmware.counters entry
+        // What each counter counted: for a sampling counter, the periods
+        // sampled and the count since the last re-arm; last: cycle counter.
+        std::vector<uint64_t> counted;
+        std::vector<uint64_t> samples;       // overflows taken, by entry; last: cycle counter
+        uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
+        bool off_at_end = false;             // read through the debug path instead
+    };
+    std::vector<PeReadout> readout;          // by global PE
+    pmvp_time finished = 0;
+
+private:
+    void run();
+    void program(unsigned g);
+    void service(unsigned g);
+    void final_read(unsigned g);
+    uint64_t access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
+                    bool debug = false);
+    uint64_t overflow_modulus(unsigned g, bool cycle_counter) const;
+    uint64_t rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period) const;
+    uint64_t counted(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t samples) const;
+    uint64_t pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n = 0);
+    void pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value);
+    uint64_t amu_read(unsigned g, unsigned n, bool debug);
+    uint64_t pmu_read_debug(unsigned g, pmvp_pmu_reg reg, unsigned n);
+    void journal(unsigned g, Input::Kind kind, unsigned reg, unsigned n, uint64_t value);
+    Soc &soc_;
+};
+
+class Soc : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(Soc);
+    // `journalling`: keep every input of every core for --check.
+    Soc(const sc_core::sc_module_name &name, const Scenario &scenario, bool journalling);
+    ~Soc() override;
+
+    const Scenario &scenario;
+    std::vector<PeId> pes;
+    std::vector<std::unique_ptr<Core>> cores;
+    Router router;
+    InterruptCollector interrupts;
+    Firmware firmware;
+    bool progress = false;           // report progress on stderr after a few seconds
+
+    Core &core_of(unsigned g) { return *cores[pes[g].core]; }
+    unsigned thread_of(unsigned g) const { return pes[g].thread; }
+
+private:
+    void dvfs(unsigned cluster);
+    void show_progress();
+    std::vector<std::unique_ptr<sc_core::sc_signal<uint64_t>>> clocks_;
+    std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace pmvp::soc
