@@ -218,7 +218,7 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
                             "), sum over its " + std::to_string(t.pes) + " PEs",
                         t);
         }
-    if (pes > 1) {
+    if (cores > 1 || detail == Detail::SOC) {
         Tally t;
         for (const PeId &p : soc.pes)
             t.add(soc, p.global);
