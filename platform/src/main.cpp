@@ -169,7 +169,7 @@ uint64_t reference_cycles(const Scenario &s)
 int sc_main(int argc, char **argv)
 {
     using sc_core::sc_report_handler;
-    sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user" & co
     Options o = parse_options(argc, argv);
     Scenario s;
     try {
@@ -198,7 +198,6 @@ int sc_main(int argc, char **argv)
         if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
             base.resize(base.size() - 4);  // SystemC adds the extension
         vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
-        vcd->set_time_unit(1, sc_core::SC_PS);
         for (auto &core : soc.cores)
             core->monitors.trace(vcd);
     }

@@ -396,7 +396,7 @@ void Reader::phase(Object &o, Phase &p, const pmvp_core_config &cfg)
     if (!found)
         fail(o.sub("security"), "expected non-secure, secure, realm or root");
     bool el3_state = p.ctx.security == (cfg.feat_rme ? PMVP_ROOT : PMVP_SECURE);
-    if ((p.ctx.el == 3) != (p.ctx.el == 3 && el3_state))
+    if (p.ctx.el == 3 && !el3_state)
         fail(o.sub("security"), cfg.feat_rme ? "EL3 is in Root state" : "EL3 is in Secure state");
     if (p.ctx.security == PMVP_ROOT && p.ctx.el != 3)
         fail(o.sub("security"), "only EL3 is in Root state");

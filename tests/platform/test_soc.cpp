@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// End-to-end tests of pmvp-soc: each shipped scenario is run as a user runs
+// it, and its JSON output is held to the counts the architecture implies.
+// Then the command line: overrides, outputs, and bad input.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "journal.h"
+#include "scenario.h"
+
+using nlohmann::json;
+
+namespace {
+
+struct SocRun {
+    int status = -1;
+    std::string out, err;
+    json result;  // the --json output, when there is one
+};
+
+std::string slurp(const std::string &path)
+{
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+std::string scenario(const std::string &name) { return std::string(PMVP_SCENARIOS) + "/" + name + ".json"; }
+
+// Runs pmvp-soc with `args` (JSON output requested), as a shell would.
+SocRun pmvp_soc(const std::string &args, bool want_json = true)
+{
+    std::string dir = ::testing::TempDir();
+    std::string out = dir + "pmvp_soc.out", err = dir + "pmvp_soc.err", js = dir + "pmvp_soc.json";
+    std::remove(js.c_str());
+    std::string cmd = std::string(PMVP_SOC) + " " + args + (want_json ? " --json " + js : "") + " >" + out +
+                      " 2>" + err;
+    SocRun r;
+    int rc = std::system(cmd.c_str());
+    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    if (want_json && r.status <= 1) {
+        std::string text = slurp(js);
+        r.result = json::parse(text, nullptr, false);
+    }
+    return r;
+}
+
+// The value counted by the counter the firmware set up as entry `i`.
+uint64_t counted(const json &pe, size_t i) { return pe["pmu"]["counters"][i]["counted"].get<uint64_t>(); }
+uint64_t samples(const json &pe, size_t i) { return pe["pmu"]["counters"][i]["samples"].get<uint64_t>(); }
+uint64_t pmccntr(const json &pe) { return pe["pmu"]["PMCCNTR_EL0"].get<uint64_t>(); }
+uint64_t amu(const json &pe, const char *name) { return pe["amu"][name].get<uint64_t>(); }
+
+// A run whose reference-model check compared values and found them all equal.
+void expect_checked(const SocRun &r)
+{
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_TRUE(r.result.contains("check")) << r.out;
+    EXPECT_GT(r.result["check"]["compared"].get<uint64_t>(), 0u);
+    EXPECT_EQ(r.result["check"]["disagreements"].get<uint64_t>(), 0u) << r.result["check"]["first"].dump();
+}
+
+}  // namespace
+
+// The README's main job: the default scenario, with no arguments.
+TEST(PmvpSoc, DefaultScenario)
+{
+    SocRun r = pmvp_soc("--check");
+    expect_checked(r);
+    EXPECT_NE(r.out.find("PMCCNTR_EL0"), std::string::npos);
+    const json &pe = r.result["pes"];
+    ASSERT_EQ(pe.size(), 6u);
+    // Big cores: 600 us at 2 GHz, then 400 us at 1.5 GHz = 1,800,000 cycles.
+    // Thread 1 runs 150 us of every 200 us: 450 us at 2 GHz + 300 us at 1.5 GHz.
+    EXPECT_EQ(pmccntr(pe[0]), 1800000u);
+    EXPECT_EQ(counted(pe[0], 0), 1800000u);
+    EXPECT_EQ(counted(pe[1], 0), 1350000u);   // CPU_CYCLES, MT=0: only while active
+    EXPECT_EQ(counted(pe[1], 4), 1800000u);   // CPU_CYCLES, MT=1: thread 0 always runs
+    EXPECT_EQ(counted(pe[0], 1), 3600000u);   // IPC 2
+    EXPECT_EQ(counted(pe[1], 1), 675000u);    // IPC 0.5
+    EXPECT_EQ(samples(pe[0], 1), 7u);         // floor(3,600,000 / 500,000)
+    EXPECT_EQ(samples(pe[1], 1), 1u);
+    EXPECT_EQ(counted(pe[1], 2), 810000u);    // STALL_BACKEND: 60 %
+    EXPECT_EQ(counted(pe[1], 3), 540000u);    // STALL_BACKEND_MEM: 40 %
+    EXPECT_EQ(amu(pe[1], "CNT_CYCLES"), 75000u);  // 750 us at 100 MHz
+    // Little cores: 200 us of every 500 us at 1 GHz; the clock stops in WFI.
+    EXPECT_EQ(pmccntr(pe[4]), 400000u);
+    EXPECT_EQ(r.result["pes"][0]["interrupts"].get<uint64_t>(), 7u);
+}
+
+// D14.4.1: CPU_CYCLES with MT=0 counts the cycles the thread is active; MT=1
+// the cycles on which any thread is not in WFI/WFE; the clock stops when
+// every thread is in WFI.
+TEST(PmvpSoc, SmtWithOneThreadInWfi)
+{
+    SocRun r = pmvp_soc(scenario("smt-wfi") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"];
+    EXPECT_EQ(pmccntr(pe[0]), 1800000u);
+    EXPECT_EQ(pmccntr(pe[1]), 1800000u);
+    EXPECT_EQ(counted(pe[0], 0), 1800000u);
+    EXPECT_EQ(counted(pe[1], 0), 1000000u);
+    EXPECT_EQ(counted(pe[1], 1), 1800000u);
+    EXPECT_EQ(counted(pe[0], 2), 2700000u);
+    EXPECT_EQ(counted(pe[1], 2), 1500000u);
+    EXPECT_EQ(amu(pe[0], "CNT_CYCLES"), 90000u);
+}
+
+// D14.4.1, FGMT: each of T threads is active on every T-th cycle.
+TEST(PmvpSoc, FgmtBarrel)
+{
+    SocRun r = pmvp_soc(scenario("fgmt-barrel") + " --check");
+    expect_checked(r);
+    for (const json &pe : r.result["pes"]) {
+        EXPECT_EQ(pmccntr(pe), 1000000u);
+        EXPECT_EQ(counted(pe, 0), 250000u);    // MT=0: every 4th cycle
+        EXPECT_EQ(counted(pe, 1), 1000000u);   // MT=1: every cycle
+        EXPECT_EQ(counted(pe, 2), 250000u);    // IPC 1 on its own cycles
+        EXPECT_EQ(counted(pe, 3), 1000000u);   // MT=1: all threads' instructions
+    }
+}
+
+// D14.4.1, SoEMT: one active thread at a time.
+TEST(PmvpSoc, SoemtSwitching)
+{
+    SocRun r = pmvp_soc(scenario("soemt-switch") + " --check");
+    expect_checked(r);
+    for (const json &pe : r.result["pes"]) {
+        EXPECT_EQ(counted(pe, 0), 500000u);
+        EXPECT_EQ(counted(pe, 1), 1000000u);
+        EXPECT_EQ(counted(pe, 2), 1000000u);   // IPC 2 while active
+    }
+}
+
+// PMCR.D: every 64th cycle, across frequency steps.
+TEST(PmvpSoc, DvfsSteps)
+{
+    SocRun r = pmvp_soc(scenario("dvfs-steps") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"][0];
+    EXPECT_EQ(counted(pe, 0), 1375000u);       // 500,000 + 250,000 + 125,000 + 500,000
+    EXPECT_EQ(pmccntr(pe), 1375000u / 64);     // 21,484
+}
+
+// D16: the AMU's CPU_CYCLES / CNT_CYCLES ratio is the frequency while running.
+TEST(PmvpSoc, AmuEffectiveFrequency)
+{
+    SocRun r = pmvp_soc(scenario("amu-effective-frequency") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"][0];
+    EXPECT_EQ(amu(pe, "CPU_CYCLES"), 960000u);  // 200 us at 3 GHz + 300 us at 1.2 GHz
+    EXPECT_EQ(amu(pe, "CNT_CYCLES"), 50000u);   // 500 us at 100 MHz
+    EXPECT_EQ(amu(pe, "STALL_BACKEND_MEM"), 240000u);
+    EXPECT_DOUBLE_EQ(pe["metrics"]["effective_frequency_hz"].get<double>(), 1.92e9);
+    EXPECT_DOUBLE_EQ(pe["metrics"]["utilisation"].get<double>(), 0.5);
+}
+
+// D13.3.1 as a profiler uses it: overflow, PMUIRQ, re-arm; no count lost.
+TEST(PmvpSoc, SamplingProfiler)
+{
+    SocRun r = pmvp_soc(scenario("sampling-profiler") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"];
+    EXPECT_EQ(counted(pe[0], 0), 5000000u);
+    EXPECT_EQ(samples(pe[0], 0), 41u);                   // floor(5,000,000 / 120,000)
+    EXPECT_EQ(pe[0]["pmu"]["cycle_counter_samples"], 6u); // floor(2,000,000 / 300,000)
+    EXPECT_EQ(pe[0]["interrupts"], 46u);                 // both overflow together at 600 us
+    EXPECT_EQ(pmccntr(pe[0]), 2000000u);
+    EXPECT_EQ(counted(pe[1], 0), 1500000u);
+    EXPECT_EQ(samples(pe[1], 0), 12u);
+    EXPECT_EQ(pe[1]["interrupts"], 18u);
+}
+
+// D13.5: with MDCR_EL3.SPME == 0, counting is prohibited in Secure state;
+// PMCR.DP disables the cycle counter there too. The AMU is not prohibited.
+TEST(PmvpSoc, SecureStateExcludedByProhibition)
+{
+    SocRun r = pmvp_soc(scenario("secure-prohibited") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"];
+    EXPECT_EQ(pmccntr(pe[0]), 600000u);
+    EXPECT_EQ(counted(pe[0], 0), 600000u);
+    EXPECT_EQ(counted(pe[0], 1), 600000u);
+    EXPECT_EQ(amu(pe[0], "CPU_CYCLES"), 1000000u);
+    EXPECT_EQ(pmccntr(pe[1]), 1000000u);
+    EXPECT_EQ(counted(pe[1], 0), 1000000u);
+}
+
+// 64 cores x 2 threads.
+TEST(PmvpSoc, LargeSoc)
+{
+    SocRun r = pmvp_soc(scenario("large-soc"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json &pe = r.result["pes"];
+    ASSERT_EQ(pe.size(), 128u);
+    ASSERT_EQ(r.result["cores"].size(), 64u);
+    // Cluster k holds PEs 32k .. 32k+31. Thread 0 runs all the time, thread
+    // 1 100 us of every 200 us: in cluster "mid", 300 us at 2 GHz and 200 us
+    // at 1 GHz.
+    static const uint64_t all[4] = { 2500000, 2500000, 1500000, 1000000 };
+    static const uint64_t half[4] = { 1250000, 1250000, 800000, 500000 };
+    for (unsigned g = 0; g < 128; g++) {
+        unsigned k = g / 32;
+        EXPECT_EQ(pmccntr(pe[g]), all[k]) << "PE " << g;
+        EXPECT_EQ(counted(pe[g], 0), g % 2 ? half[k] : all[k]) << "PE " << g;
+        EXPECT_EQ(counted(pe[g], 1), g % 2 ? half[k] / 2 : 2 * all[k]) << "PE " << g;  // IPC 0.5 and 2
+    }
+    // The same, shortened, against the reference model.
+    expect_checked(pmvp_soc(scenario("large-soc") + " --time 20us --check"));
+}
+
+TEST(PmvpSoc, CommandLineOverrides)
+{
+    SocRun r = pmvp_soc(scenario("smt-wfi") + " --cores 2 --threads 4 --mt fgmt --frequency 1GHz --time 100us --check");
+    expect_checked(r);
+    ASSERT_EQ(r.result["pes"].size(), 8u);
+    EXPECT_EQ(r.result["scenario"]["duration_ps"], 100000000u);
+    for (const json &pe : r.result["pes"]) {
+        EXPECT_EQ(pmccntr(pe), 100000u);
+        EXPECT_EQ(counted(pe, 0), 25000u);  // FGMT, 4 threads, all running for 100 us
+    }
+}
+
+TEST(PmvpSoc, VcdTrace)
+{
+    std::string vcd = ::testing::TempDir() + "pmvp_soc_trace.vcd";
+    std::remove(vcd.c_str());
+    SocRun r = pmvp_soc(scenario("sampling-profiler") + " --quiet --vcd " + vcd, false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    std::string text = slurp(vcd);
+    EXPECT_NE(text.find("$var"), std::string::npos);
+    EXPECT_NE(text.find("PMCCNTR"), std::string::npos);
+    EXPECT_NE(text.find("PMUIRQ"), std::string::npos);
+}
+
+// Bad input: a clear message naming the field, and exit status 2.
+TEST(PmvpSoc, BadScenarios)
+{
+    struct Case {
+        const char *json, *message;
+    } cases[] = {
+        { "{", "not valid JSON" },
+        { R"({"duration": "1 ms", "quantm": "1 us", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "quantm: unknown field" },
+        { R"({"duration": "1 ms", "clusers": []})", "clusters: missing" },
+        { R"({"clusters": []})", "duration: missing" },
+        { R"({"duration": "1 mss", "clusters": []})", "duration: unknown unit" },
+        { R"({"duration": "0.5 ps", "clusters": []})", "duration: time is not a whole number of ps" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "threads": 9, "workloads": []}]})",
+          "clusters[0].threads: expected an integer from 1 to 8" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "multithreading": "hmt", "workloads": []}]})",
+          "clusters[0].multithreading: expected smt, fgmt or soemt" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "wfi": "1 us"}]}]}]})",
+          "clusters[0].workloads[0].phases[0]: expected exactly one of" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "stall_backend": 0.1, "stall_backend_mem": 0.2}]}]}]})",
+          "stall_backend_mem: a memory stall is a backend stall" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "el": 2, "security": "root"}]}]}]})",
+          "security: " },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
+              "firmware": {"counters": [{"counter": 7, "event": "CPU_CYCLES"}]}})",
+          "firmware.counters[0].counter: cluster cluster0 has only 6 event counters" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
+              "firmware": {"counters": [{"event": "CPU_CYCLS"}]}})",
+          "firmware.counters[0].event: no event named \"CPU_CYCLS\"" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
+              "firmware": {"PMCR": ["E"]}})",
+          "firmware.PMCR[0]: expected one of D, X, DP, LC, LP" },
+    };
+    std::string path = ::testing::TempDir() + "pmvp_bad_scenario.json";
+    for (const Case &c : cases) {
+        std::ofstream(path) << c.json;
+        SocRun r = pmvp_soc(path, false);
+        EXPECT_EQ(r.status, 2) << c.json;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << "for " << c.json << "\ngot: " << r.err;
+        EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    }
+}
+
+TEST(PmvpSoc, BadCommandLines)
+{
+    struct Case {
+        const char *args, *message;
+    } cases[] = {
+        { "/nonexistent/scenario.json", "cannot be read" },
+        { "--threads 9", "--threads: expected an integer from 1 to 8" },
+        { "--mt barrel", "--mt: expected smt, fgmt or soemt" },
+        { "--frequency 2GHzz", "--frequency: unknown unit" },
+        { "--time", "--time needs a value" },
+        { "--bogus", "unknown option --bogus" },
+        { "--check --check-limit 1000", "--check: this run is" },
+    };
+    for (const Case &c : cases) {
+        SocRun r = pmvp_soc(c.args, false);
+        EXPECT_EQ(r.status, 2) << c.args;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << "for " << c.args << "\ngot: " << r.err;
+    }
+}
+
+// Units are exact decimal quantities.
+TEST(Scenario, TimesAndFrequenciesAreExact)
+{
+    using pmvp::soc::parse_hz;
+    using pmvp::soc::parse_time;
+    EXPECT_EQ(parse_time("1.5 us"), 1500000u);
+    EXPECT_EQ(parse_time("1ms"), 1000000000u);
+    EXPECT_EQ(parse_time("0.001 ns"), 1u);
+    EXPECT_EQ(parse_hz("2.7 GHz"), 2700000000u);
+    EXPECT_EQ(parse_hz("32768 Hz"), 32768u);
+    EXPECT_THROW(parse_time("0.0001 ns"), std::invalid_argument);
+    EXPECT_THROW(parse_time("1 minute"), std::invalid_argument);
+    EXPECT_THROW(parse_time("ms"), std::invalid_argument);
+    EXPECT_THROW(parse_hz("99999999999999999999 Hz"), std::invalid_argument);
+}
+
+// --check can fail: a value the reference model does not produce is reported.
+TEST(Check, ReportsADisagreement)
+{
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    cfg.processor_hz = 1000000000;
+    pmvp::soc::Journal j;
+    j.enabled = true;
+    pmvp::soc::Input in;
+    in.kind = pmvp::soc::Input::PMU_WRITE;
+    in.reg = PMVP_PMCNTENSET_EL0;
+    in.value = 1u << 31;
+    j.add(in);
+    in.reg = PMVP_PMCR_EL0;
+    in.value = 1;  // E
+    j.add(in);
+    in.kind = pmvp::soc::Input::PMU_READ;
+    in.reg = PMVP_PMCCNTR_EL0;
+    in.t = 1000000;  // 1 us: 1000 cycles
+    in.value = 1000;
+    j.add(in);
+    in.value = 999;
+    j.add(in);
+    pmvp::soc::CheckResult r = pmvp::soc::check_against_reference(cfg, j);
+    EXPECT_EQ(r.compared, 2u);
+    EXPECT_EQ(r.num_disagreements, 1u);
+    ASSERT_EQ(r.disagreements.size(), 1u);
+    EXPECT_NE(r.disagreements[0].find("PMCCNTR_EL0 read 999, reference model 1000"), std::string::npos);
+}
