@@ -35,11 +35,17 @@ std::string slurp(const std::string &path)
 
 std::string scenario(const std::string &name) { return std::string(PMVP_SCENARIOS) + "/" + name + ".json"; }
 
+// A file of its own for the running test (CTest runs tests in parallel).
+std::string temp_file(const std::string &what)
+{
+    return ::testing::TempDir() + "pmvp_soc_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+           "_" + what;
+}
+
 // Runs pmvp-soc with `args` (JSON output requested), as a shell would.
 SocRun pmvp_soc(const std::string &args, bool want_json = true)
 {
-    std::string dir = ::testing::TempDir();
-    std::string out = dir + "pmvp_soc.out", err = dir + "pmvp_soc.err", js = dir + "pmvp_soc.json";
+    std::string out = temp_file("out"), err = temp_file("err"), js = temp_file("result.json");
     std::remove(js.c_str());
     std::string cmd = std::string(PMVP_SOC) + " " + args + (want_json ? " --json " + js : "") + " >" + out +
                       " 2>" + err;
@@ -233,7 +239,7 @@ TEST(PmvpSoc, CommandLineOverrides)
 
 TEST(PmvpSoc, VcdTrace)
 {
-    std::string vcd = ::testing::TempDir() + "pmvp_soc_trace.vcd";
+    std::string vcd = temp_file("trace.vcd");
     std::remove(vcd.c_str());
     SocRun r = pmvp_soc(scenario("sampling-profiler") + " --quiet --vcd " + vcd, false);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -277,7 +283,7 @@ TEST(PmvpSoc, BadScenarios)
               "firmware": {"PMCR": ["E"]}})",
           "firmware.PMCR[0]: expected one of D, X, DP, LC, LP" },
     };
-    std::string path = ::testing::TempDir() + "pmvp_bad_scenario.json";
+    std::string path = temp_file("bad_scenario.json");
     for (const Case &c : cases) {
         std::ofstream(path) << c.json;
         SocRun r = pmvp_soc(path, false);
