@@ -669,7 +669,7 @@ void Soc::show_progress()
 {
     const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 100);
     const bool tty = isatty(2);
-    int shown = -1;
+    int shown = -10;
     for (pmvp_time t = step; t < scenario.duration; t += step) {
         wait(ps(step));
         double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
