@@ -277,7 +277,9 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
     static const pmvp_pe_state of_kind[] = { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
 
     // 1. PE states: a thread that stops running drops its stall conditions;
-    // the state signals change at `a`.
+    // the state signals change at `a`, and the monitors see them a delta
+    // cycle later, before anything else the CPU model tells them.
+    bool signalled = false;
     for (unsigned t = 0; t < T; t++) {
         Phase::Kind k = th[t].now().kind;
         if (k == th[t].state)
@@ -291,7 +293,10 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
         in.value = of_kind[k];
         give(in);
         th[t].state = k;
+        signalled = true;
     }
+    if (signalled)
+        wait(sc_core::SC_ZERO_TIME);
 
     // 2. SoEMT: a long-latency event every soemt_switch, or the active
     // thread stopping, switches the core to the next running thread.

@@ -202,6 +202,24 @@ TEST(PmvpSoc, SecureStateExcludedByProhibition)
     EXPECT_EQ(counted(pe[1], 0), 1000000u);
 }
 
+// A PE that is off does not count; WFE with the clock running counts in
+// PMCCNTR; EL2 is counted only where the filter's NSH says so (D13.5).
+TEST(PmvpSoc, PowerOffWfeAndEl2Filtering)
+{
+    SocRun r = pmvp_soc(scenario("power-and-el2") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"];
+    EXPECT_EQ(pmccntr(pe[0]), 700000u);       // 300 run + 100 WFE (thread 1 runs) + 300 run
+    EXPECT_EQ(counted(pe[0], 0), 600000u);
+    EXPECT_EQ(samples(pe[0], 0), 6u);
+    EXPECT_EQ(counted(pe[1], 0), 0u);         // EL2, NSH == 0
+    EXPECT_EQ(counted(pe[1], 2), 500000u);    // EL2, NSH == 1
+    EXPECT_EQ(pmccntr(pe[1]), 500000u);
+    EXPECT_FALSE(pe[0]["off_at_end"].get<bool>());
+    EXPECT_TRUE(pe[1]["off_at_end"].get<bool>());
+    EXPECT_EQ(amu(pe[1], "CPU_CYCLES"), 500000u);
+}
+
 // 64 cores x 2 threads.
 TEST(PmvpSoc, LargeSoc)
 {
