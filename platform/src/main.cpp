@@ -45,7 +45,8 @@ const char kUsage[] =
     "  --quiet             no readable report\n"
     "  --help              this text\n"
     "\n"
-    "Exit status: 0 success, 1 the reference model disagrees, 2 bad arguments or scenario.\n";
+    "Exit status: 0 success, 1 the reference model disagrees, 2 bad arguments or scenario,\n"
+    "3 the simulation failed.\n";
 
 [[noreturn]] void usage_error(const std::string &msg)
 {
@@ -203,14 +204,20 @@ int sc_main(int argc, char **argv)
     }
 
     auto start = std::chrono::steady_clock::now();
-    sc_core::sc_start();
+    try {
+        sc_core::sc_start();
+    } catch (const sc_core::sc_report &e) {
+        // A platform component refused to go on (the message says which).
+        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        return 3;
+    }
     RunInfo run;
     run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
     if (soc.firmware.finished != s.duration) {
         std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
-        return 2;
+        return 3;
     }
     if (o.check) {
         run.checked = true;

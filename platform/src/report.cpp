@@ -318,6 +318,7 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
     for (const PeId &p : soc.pes)
         all.add(soc, p.global);
     j["soc"] = counts(all);
+    j["firmware"] = { { "deferred_interrupts", soc.firmware.deferred } };
     if (run.checked) {
         json c = { { "compared", 0 }, { "disagreements", 0 }, { "first", json::array() } };
         uint64_t compared = 0, bad = 0;

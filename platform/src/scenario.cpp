@@ -395,15 +395,12 @@ void Reader::phase(Object &o, Phase &p, const pmvp_core_config &cfg)
         }
     if (!found)
         fail(o.sub("security"), "expected non-secure, secure, realm or root");
-    bool el3_state = p.ctx.security == (cfg.feat_rme ? PMVP_ROOT : PMVP_SECURE);
-    if (p.ctx.el == 3 && !el3_state)
-        fail(o.sub("security"), cfg.feat_rme ? "EL3 is in Root state" : "EL3 is in Secure state");
-    if (p.ctx.security == PMVP_ROOT && p.ctx.el != 3)
-        fail(o.sub("security"), "only EL3 is in Root state");
-    if ((p.ctx.security == PMVP_REALM || p.ctx.security == PMVP_ROOT) && !cfg.feat_rme)
-        fail(o.sub("security"), "Realm and Root states need FEAT_RME");
-    if (p.ctx.security == PMVP_SECURE && !cfg.have_el3)
-        fail(o.sub("security"), "this PE has no EL3, so no Secure state besides Non-secure");
+    // The kernel knows which contexts this core has.
+    pmvp_core probe;
+    if (pmvp_core_init(&probe, &cfg) == PMVP_OK && pmvp_core_set_context(&probe, 0, &p.ctx, 0) != PMVP_OK)
+        fail(o.path(), "this core cannot execute at EL" + std::to_string(p.ctx.el) + " in " + sec +
+                           " state (EL3 is Secure, or Root with FEAT_RME; Secure EL2 needs FEAT_SEL2; "
+                           "Realm needs FEAT_RME)");
 }
 
 void Reader::workload(Object &o, Workload &w, const pmvp_core_config &cfg)

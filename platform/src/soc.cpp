@@ -279,7 +279,7 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
     // 1. PE states: a thread that stops running drops its stall conditions;
     // the state signals change at `a`, and the monitors see them a delta
     // cycle later, before anything else the CPU model tells them.
-    bool signalled = false;
+    bool signalled = false, woke = false;
     for (unsigned t = 0; t < T; t++) {
         Phase::Kind k = th[t].now().kind;
         if (k == th[t].state)
@@ -292,11 +292,14 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
         in.pe = t;
         in.value = of_kind[k];
         give(in);
+        woke = woke || th[t].state == Phase::OFF;
         th[t].state = k;
         signalled = true;
     }
     if (signalled)
         wait(sc_core::SC_ZERO_TIME);
+    if (woke)
+        soc_.powered_on.notify(sc_core::SC_ZERO_TIME);
 
     // 2. SoEMT: a long-latency event every soemt_switch, or the active
     // thread stopping, switches the core to the next running thread.
@@ -559,13 +562,19 @@ void Firmware::service(unsigned g)
     }
 }
 
+// Whether PE g is on, as power-management firmware knows.
+bool Firmware::powered(unsigned g)
+{
+    return soc_.core_of(g).power[soc_.thread_of(g)].read();
+}
+
 void Firmware::final_read(unsigned g)
 {
     const FirmwareSetup &f = soc_.scenario.firmware;
     Core &core = soc_.core_of(g);
     PeReadout &r = readout[g];
     // A PE that is off has its PMU frame refuse access: a debugger reads it.
-    r.off_at_end = !core.power[soc_.thread_of(g)].read();
+    r.off_at_end = !powered(g);
     auto read = [&](pmvp_pmu_reg reg, unsigned n) {
         return r.off_at_end ? pmu_read_debug(g, reg, n) : pmu_read(g, reg, n);
     };
@@ -594,18 +603,39 @@ void Firmware::run()
     for (unsigned g = 0; g < soc_.pes.size(); g++)
         program(g);
     auto &irq = soc_.interrupts;
+    // PMUIRQ is level-sensitive: an interrupt from a PE that is off when its
+    // handler would run waits until the PE is on again, if its line is
+    // still high then.
+    std::vector<unsigned> waiting;
     for (;;) {
+        for (size_t i = 0; i < waiting.size();) {
+            unsigned g = waiting[i];
+            if (!powered(g)) {
+                i++;
+                continue;
+            }
+            waiting.erase(waiting.begin() + (long)i);
+            if (irq.irq[g].read())
+                irq.pending.push_back(g);
+        }
         while (!irq.pending.empty()) {
             unsigned g = irq.pending.front();
             irq.pending.pop_front();
+            // A handler that would start after the end does not run.
+            if (now_ps() + s.firmware.irq_latency >= s.duration)
+                continue;
             if (s.firmware.irq_latency)
                 wait(ps(s.firmware.irq_latency));
-            if (now_ps() < s.duration)
+            if (powered(g)) {
                 service(g);
+            } else {
+                waiting.push_back(g);
+                deferred++;
+            }
         }
         if (now_ps() >= s.duration)
             break;
-        wait(ps(s.duration - now_ps()), irq.taken);
+        wait(ps(s.duration - now_ps()), irq.taken | soc_.powered_on);
     }
     for (unsigned g = 0; g < soc_.pes.size(); g++)
         final_read(g);

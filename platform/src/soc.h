@@ -123,11 +123,13 @@ public:
     };
     std::vector<PeReadout> readout;          // by global PE
     pmvp_time finished = 0;
+    uint64_t deferred = 0;                   // interrupts taken late: their PE was off
 
 private:
     void run();
     void program(unsigned g);
     void service(unsigned g);
+    bool powered(unsigned g);
     void final_read(unsigned g);
     uint64_t access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
                     bool debug = false);
@@ -156,6 +158,7 @@ public:
     InterruptCollector interrupts;
     Firmware firmware;
     bool progress = false;           // report progress on stderr after a few seconds
+    sc_core::sc_event powered_on;    // a PE came out of power-off (the monitors see it)
 
     Core &core_of(unsigned g) { return *cores[pes[g].core]; }
     unsigned thread_of(unsigned g) const { return pes[g].thread; }

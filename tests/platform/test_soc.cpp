@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -16,6 +17,10 @@
 #include "scenario.h"
 
 using nlohmann::json;
+
+#ifndef PMVP_RANDOM_SCENARIOS
+#define PMVP_RANDOM_SCENARIOS 40
+#endif
 
 namespace {
 
@@ -243,6 +248,90 @@ TEST(PmvpSoc, LargeSoc)
     expect_checked(pmvp_soc(scenario("large-soc") + " --time 20us --check"));
 }
 
+// Random scenarios, each run with --check: whatever the SoC, workloads and
+// firmware do, every value the firmware reads agrees with the per-cycle
+// reference model.
+TEST(PmvpSoc, RandomScenariosAgreeWithTheReferenceModel)
+{
+    std::mt19937_64 rng(20261121);
+    auto rnd = [&](uint64_t n) { return std::uniform_int_distribution<uint64_t>(0, n - 1)(rng); };
+    auto ns = [&](uint64_t lo, uint64_t hi) { return std::to_string(lo + rnd(hi - lo + 1)) + " ns"; };
+    const char *mts[] = { "smt", "fgmt", "soemt" };
+    const char *events[] = { "CPU_CYCLES", "INST_RETIRED", "STALL_BACKEND", "STALL_BACKEND_MEM", "BUS_CYCLES",
+                             "CNT_CYCLES" };
+    const char *filters[] = { "P", "U", "NSK", "NSU", "NSH", "M", "SH" };
+    const char *pmcr[] = { "D", "X", "DP", "LC", "LP" };
+    std::string path = temp_file("random.json");
+    for (int i = 0; i < PMVP_RANDOM_SCENARIOS; i++) {
+        json s;
+        s["name"] = "random" + std::to_string(i);
+        s["duration"] = ns(20000, 60000);
+        s["quantum"] = ns(300, 3000);
+        for (uint64_t c = 0, n = 1 + rnd(2); c < n; c++) {
+            json cl;
+            cl["cores"] = 1 + rnd(2);
+            cl["threads"] = 1 + rnd(4);
+            cl["multithreading"] = mts[rnd(3)];
+            cl["soemt_switch"] = ns(200, 5000);
+            cl["frequency"] = std::to_string(100 + rnd(2900)) + " MHz";
+            if (rnd(2))
+                cl["dvfs"] = json::array({ { { "at", ns(1000, 15000) }, { "frequency", std::to_string(100 + rnd(2900)) + " MHz" } } });
+            cl["pmu"] = { { "layout", rnd(2) ? "EXT32" : "EXT64" } };
+            cl["implementation"] = { { "clock_stops_in_wfx", rnd(2) == 1 }, { "pmccntr_counts_in_wfx", rnd(2) == 1 },
+                                     { "wfx_thread_active", rnd(2) == 1 }, { "cpu_cycles_in_wfx", rnd(2) == 1 } };
+            json el3 = json::array();
+            for (const char *b : { "SPME", "MTPME", "SCCD" })
+                if (rnd(2))
+                    el3.push_back(b);
+            cl["controls"] = { { "MDCR_EL3", el3 } };
+            for (uint64_t w = 0, nw = 1 + rnd(2); w < nw; w++) {
+                json phases = json::array();
+                for (uint64_t p = 0, np = 1 + rnd(4); p < np; p++) {
+                    static const char *kinds[] = { "run", "run", "wfi", "wfe", "off" };
+                    std::string k = kinds[rnd(5)];
+                    json ph = { { k, ns(500, 8000) } };
+                    if (k == "run") {
+                        double stall = rnd(5) / 4.0;
+                        ph["ipc"] = rnd(9) / 4.0;
+                        ph["stall_backend"] = stall;
+                        ph["stall_backend_mem"] = stall * rnd(3) / 2;
+                        ph["el"] = rnd(4);
+                        if (ph["el"] < 2 && rnd(3) == 0)
+                            ph["security"] = "secure";
+                    }
+                    phases.push_back(ph);
+                }
+                cl["workloads"].push_back({ { "repeat", rnd(4) != 0 }, { "phases", phases } });
+            }
+            s["clusters"].push_back(cl);
+        }
+        json fw;
+        for (uint64_t c = 0, n = rnd(6); c < n; c++) {
+            json ctr = { { "counter", c }, { "event", events[rnd(6)] }, { "mt", rnd(2) == 1 } };
+            json f = json::array();
+            for (const char *b : filters)
+                if (rnd(4) == 0)
+                    f.push_back(b);
+            ctr["filter"] = f;
+            if (rnd(2))
+                ctr["sample_period"] = 1 + rnd(20000);
+            fw["counters"].push_back(ctr);
+        }
+        fw["cycle_counter"] = { { "enabled", rnd(4) != 0 }, { "sample_period", rnd(2) ? 1 + rnd(30000) : 0 } };
+        json bits = json::array();
+        for (const char *b : pmcr)
+            if (rnd(2))
+                bits.push_back(b);
+        fw["PMCR"] = bits;
+        fw["irq_latency"] = ns(0, 300);
+        s["firmware"] = fw;
+        std::ofstream(path) << s.dump(2);
+        SocRun r = pmvp_soc(path + " --check --quiet");
+        SCOPED_TRACE(s.dump());
+        expect_checked(r);
+    }
+}
+
 TEST(PmvpSoc, CommandLineOverrides)
 {
     SocRun r = pmvp_soc(scenario("smt-wfi") + " --cores 2 --threads 4 --mt fgmt --frequency 1GHz --time 100us --check");
@@ -290,7 +379,9 @@ TEST(PmvpSoc, BadScenarios)
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "stall_backend": 0.1, "stall_backend_mem": 0.2}]}]}]})",
           "stall_backend_mem: a memory stall is a backend stall" },
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "el": 2, "security": "root"}]}]}]})",
-          "security: " },
+          "phases[0]: this core cannot execute at EL2 in root state" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "el": 2, "security": "secure"}]}]}]})",
+          "phases[0]: this core cannot execute at EL2 in secure state" },
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
               "firmware": {"counters": [{"counter": 7, "event": "CPU_CYCLES"}]}})",
           "firmware.counters[0].counter: cluster cluster0 has only 6 event counters" },
