@@ -172,6 +172,8 @@ uint64_t Core::hz_at(pmvp_time t) const
 
 void Core::give(const Input &in)
 {
+    if (in.t < now_ps())
+        SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
     journal.add(in);
     sc_time off = ps(in.t - now_ps());
     int err = PMVP_OK;
@@ -246,7 +248,8 @@ void Core::run()
     active_ = 0;
     next_switch_ = cluster.soemt_switch;
     for (pmvp_time a = 0; a < s.duration;) {
-        pmvp_time b = std::min(s.duration, (a / s.quantum + 1) * s.quantum);
+        pmvp_time b = s.duration;
+        bool running = false;
         for (Thread &x : th) {
             while (a >= x.phase_end) {
                 if (x.phase + 1 < x.w->phases.size() || x.w->repeat) {
@@ -257,9 +260,16 @@ void Core::run()
                 }
             }
             b = std::min(b, x.phase_end);
+            running = running || x.now().kind == Phase::RUN;
         }
-        if (cluster.config.mt_policy == PMVP_MT_SOEMT)
-            b = std::min(b, next_switch_);
+        // Only running threads have anything to report: a stretch in which
+        // every thread sleeps or is off is one step, however long.
+        if (running) {
+            b = std::min(b, (a / s.quantum + 1) * s.quantum);
+            // A switch due while every thread slept happens now (segment()).
+            if (cluster.config.mt_policy == PMVP_MT_SOEMT)
+                b = std::min(b, next_switch_ > a ? next_switch_ : a + cluster.soemt_switch);
+        }
         for (const DvfsStep &d : cluster.dvfs)
             if (d.at > a)
                 b = std::min(b, d.at);
