@@ -3,6 +3,7 @@
 // pmvp-soc: builds the example SoC from a scenario, runs it, and reports what
 // the monitors saw. `pmvp-soc --help` lists the options; docs/PMVP-SOC.md
 // describes scenarios, the memory map and the outputs.
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -72,29 +73,32 @@ Options parse_options(int argc, char **argv)
                 usage_error(a + " needs a value");
             return argv[++i];
         };
-        auto count = [&](unsigned lo, unsigned hi) {
+        auto count = [&](uint64_t lo, uint64_t hi) {
             std::string v = value();
             char *end = nullptr;
-            unsigned long n = std::strtoul(v.c_str(), &end, 10);
-            if (v.empty() || *end || n < lo || n > hi)
+            errno = 0;
+            unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || v[0] == '-' || *end || errno || n < lo || n > hi)
                 usage_error(a + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-            return (unsigned)n;
+            return (uint64_t)n;
         };
         try {
             if (a == "--help" || a == "-h") {
                 std::fputs(kUsage, stdout);
                 std::exit(0);
             } else if (a == "--cores")
-                o.overrides.cores = count(1, 1024);
+                o.overrides.cores = (unsigned)count(1, 1024);
             else if (a == "--threads")
-                o.overrides.threads = count(1, PMVP_MAX_PES);
+                o.overrides.threads = (unsigned)count(1, PMVP_MAX_PES);
             else if (a == "--mt") {
                 o.overrides.mt_policy = parse_mt_policy(value());
                 if (o.overrides.mt_policy < 0)
                     usage_error("--mt: expected smt, fgmt or soemt");
-            } else if (a == "--frequency")
+            } else if (a == "--frequency") {
                 o.overrides.hz = parse_hz(value());
-            else if (a == "--time") {
+                if (!o.overrides.hz)
+                    usage_error("--frequency: must be above 0 Hz");
+            } else if (a == "--time") {
                 o.overrides.duration = parse_time(value());
                 if (!o.overrides.duration)
                     usage_error("--time: must be longer than 0 ps");
@@ -115,7 +119,7 @@ Options parse_options(int argc, char **argv)
             else if (a == "--check")
                 o.check = true;
             else if (a == "--check-limit")
-                o.check_limit = std::strtoull(value().c_str(), nullptr, 10);
+                o.check_limit = count(0, UINT64_MAX);
             else if (a == "--quiet")
                 o.quiet = true;
             else if (!a.empty() && a[0] == '-')

@@ -2,8 +2,6 @@
 #include "scenario.h"
 
 #include <cctype>
-#include <cmath>
-#include <functional>
 #include <set>
 #include <utility>
 
@@ -102,14 +100,6 @@ int parse_mt_policy(const std::string &text)
         if (text == mt_policy_name(p))
             return p;
     return -1;
-}
-
-pmvp_time Workload::period() const
-{
-    pmvp_time t = 0;
-    for (const Phase &p : phases)
-        t += p.duration;
-    return t;
 }
 
 unsigned Scenario::num_cores() const

@@ -35,7 +35,6 @@ struct Phase {
 struct Workload {
     std::vector<Phase> phases;
     bool repeat = true;            // start again after the last phase
-    pmvp_time period() const;
 };
 
 // A processor-clock frequency from an instant on.

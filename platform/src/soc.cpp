@@ -428,8 +428,6 @@ uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, uns
     gp.set_data_length(size);
     gp.set_streaming_width(size);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    if (size < 8 && !write)
-        v = 0;
     if (debug) {
         if (bus->transport_dbg(gp) != size)
             SC_REPORT_ERROR("pmvp-soc", ("firmware: debug access to " + name + " refused").c_str());

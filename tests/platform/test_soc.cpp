@@ -414,6 +414,8 @@ TEST(PmvpSoc, BadCommandLines)
         { "--time", "--time needs a value" },
         { "--bogus", "unknown option --bogus" },
         { "--check --check-limit 1000", "--check: this run is" },
+        { "--check-limit lots", "--check-limit: expected an integer" },
+        { "--frequency 0Hz", "--frequency: must be above 0 Hz" },
     };
     for (const Case &c : cases) {
         SocRun r = pmvp_soc(c.args, false);
