@@ -65,19 +65,20 @@ static uint32_t aux_mask(const pmvp_core *c)
 
 static const uint32_t arch_mask = (1u << PMVP_AMU_ARCH_COUNTERS) - 1;
 
-void pmvp_amu_count_occurrences(pmvp_core *c, unsigned p, uint16_t event, uint64_t count)
+void pmvp_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
+                                  uint32_t *aux)
 {
-    pmvp_pe *pe = &c->pe[p];
-    pmvp_amu *a = &pe->amu;
+    const pmvp_pe *pe = &c->pe[p];
+    const pmvp_amu *a = &pe->amu;
+    *arch = *aux = 0;
     if (!c->cfg.feat_amuv1 || (pe->ctx.halted && (a->amcr & AMCR_EL0_HDBG)))
         return;
-    int arch = pmvp_amu_architected_index(event);
-    if (arch >= 0 && (a->cntenset0 >> arch & 1) &&
-        pmvp_event_find(event)->cls == PMVP_EVCLASS_OCCURRENCE)
-        a->cnt0[arch] += count;
+    int n0 = pmvp_amu_architected_index(event);
+    if (n0 >= 0 && (a->cntenset0 >> n0 & 1) && pmvp_event_find(event)->cls == PMVP_EVCLASS_OCCURRENCE)
+        *arch = UINT32_C(1) << n0;
     for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
         if (a->evtyper1[n] == event && (a->cntenset1 >> n & 1))
-            a->cnt1[n] += count;
+            *aux |= UINT32_C(1) << n;
 }
 
 /* Validates an access and brings the counters up to `now`. */

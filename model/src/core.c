@@ -50,6 +50,7 @@ int pmvp_begin(pmvp_core *c, pmvp_time now)
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     c->last_call = now;
+    c->generation++;
     pmvp_sync(c, now);
     return PMVP_OK;
 }
@@ -204,6 +205,7 @@ int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
     c->ccfiltr_mask = filter_mask(cfg, false);
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
+    c->generation = 1; /* the zeroed routes are stale */
     pmvp_clock_init(&c->clock, cfg->processor_hz, 0);
     pmvp_clock_init(&c->bus_clock, cfg->bus_hz, 0);
     pmvp_clock_init(&c->system_counter, cfg->system_counter_hz, 0);
@@ -345,32 +347,56 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
     return PMVP_OK;
 }
 
+/* Derives route *r of a report of `event` by PE `pe` (D14.4: a counter of PE
+ * p counts an event of PE pe if p == pe or its effective MT is 1, and it
+ * counts in pe's context). */
+static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t event)
+{
+    *r = (pmvp_route){ .generation = c->generation, .event = event, .pe = (uint8_t)pe };
+    const pmvp_context *src = &c->pe[pe].ctx;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+            if (pmvp_counter_event(&c->pe[p], n) == event &&
+                (p == pe || pmvp_effective_mt(c, p, n)) && pmvp_counts(c, p, n, src))
+                r->pmu[p] |= UINT32_C(1) << n;
+    uint32_t arch;
+    pmvp_amu_occurrence_counters(c, pe, event, &arch, &r->amu_aux);
+    r->amu_arch = (uint8_t)arch;
+}
+
+/* AMU counters wrap at 64 bits and have no overflow flag (D16.2.1). */
+static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t count)
+{
+    for (unsigned n = 0; which; which >>= 1, n++)
+        if (which & 1)
+            amu_counter[n] += count;
+}
+
 int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
     int err = check_pe(c, pe);
     if (err)
         return err;
-    if (pmvp_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+    pmvp_route *r = &c->route[(event ^ pe * 5u) % PMVP_ROUTES];
+    bool known = r->generation == c->generation && r->event == event && r->pe == pe;
+    /* A route is kept only for an event that can be reported. */
+    if (!known && pmvp_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
         return PMVP_ERR_EVENT;
     if (c->pe[pe].state == PMVP_PE_OFF)
         return PMVP_ERR_PE_OFF;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
+    if (!known)
+        derive_route(c, r, pe, event);
     /* Occurrences change only counters that count them, and those do not
      * depend on cycles: no sync needed. */
     c->last_call = now;
-    const pmvp_context *src = &c->pe[pe].ctx;
-    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
-        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            if (pmvp_counter_event(&c->pe[p], n) != event)
-                continue;
-            if (p != pe && !pmvp_effective_mt(c, p, n))
-                continue;
-            if (pmvp_counts(c, p, n, src))
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
+            if (m & 1)
                 pmvp_counter_add(c, p, n, count);
-        }
-    }
-    pmvp_amu_count_occurrences(c, pe, event, count);
+    add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
+    add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     return PMVP_OK;
 }
 

@@ -198,19 +198,13 @@ bool pmvp_irq_level(const pmvp_core *c, unsigned p)
 
 static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps);
 
-void pmvp_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc)
+void pmvp_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc)
 {
     pmvp_pe *pe = &c->pe[p];
-    uint64_t old = pe->pmu.counter[n].value;
     pmvp_u128 wraps32 = ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32;
-    bool overflow = pmvp_counter_is_long(c, pe, n)
-                        ? ((pmvp_u128)old + inc) >> 64 != 0
-                        : wraps32 != 0;
-
-    pe->pmu.counter[n].value = (uint64_t)(old + inc) & c->counter_mask;
-    if (overflow)
+    if (!pmvp_counter_is_long(c, pe, n) || ((pmvp_u128)old + inc) >> 64 != 0)
         pe->pmu.ovsset |= UINT32_C(1) << n;
-    if (wraps32 && n % 2 == 0 && n + 1 < c->cfg.num_counters)
+    if (n % 2 == 0 && n + 1 < c->cfg.num_counters)
         chain_feed(c, p, n + 1, wraps32);
 }
 

@@ -13,7 +13,8 @@
 #include "u128.h"
 
 /* Starts an entry point: rejects a call from the past and brings every
- * counter up to `now`. */
+ * counter up to `now`. Every input that may change what counts passes here
+ * first, which makes the core's report routes stale. */
 int pmvp_begin(pmvp_core *c, pmvp_time now);
 
 /* As pmvp_begin, after checking that `c` is not NULL and `pe` is one of its PEs. */
@@ -50,8 +51,10 @@ uint16_t pmvp_amu_architected_event(unsigned n);
 int pmvp_amu_architected_index(uint16_t event);
 /* Whether an AMU auxiliary counter can count `event` in this configuration. */
 bool pmvp_amu_can_count(const pmvp_core *c, uint16_t event);
-/* Adds `count` occurrences of `event` on PE p to its AMU counters. */
-void pmvp_amu_count_occurrences(pmvp_core *c, unsigned p, uint16_t event, uint64_t count);
+/* The AMU counters of PE p that count occurrences of `event` now: bitmaps of
+ * architected and auxiliary counters. */
+void pmvp_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
+                                  uint32_t *aux);
 
 /* The event counted by counter n of PE p (evtCount). */
 uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n);
@@ -70,9 +73,21 @@ bool pmvp_effective_mt(const pmvp_core *c, unsigned p, unsigned n);
 /* Whether the cycle counter of PE p counts processor cycles now (D13.5.4). */
 bool pmvp_cycle_counter_counts(const pmvp_core *c, unsigned p);
 
-/* Adds `inc` increments to event counter n of PE p: sets its overflow flag
- * (D13.3) and feeds a CHAIN counter above it. */
-void pmvp_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc);
+/* Counter n of PE p went from `old` up by `inc` with a carry out of bit 31:
+ * sets its overflow flag (D13.3) and feeds a CHAIN counter above it. */
+void pmvp_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc);
+
+/* Adds `inc` increments to event counter n of PE p. Without a carry out of
+ * bit 31 there is no overflow at bit 31 or at bit 63 and nothing for a CHAIN
+ * counter: that common case is inline, the rest is pmvp_counter_carry. */
+static inline void pmvp_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc)
+{
+    pmvp_pmu_counter *k = &c->pe[p].pmu.counter[n];
+    uint64_t old = k->value;
+    k->value = (uint64_t)(old + inc) & c->counter_mask;
+    if ((pmvp_u128)(old & UINT32_MAX) + inc > UINT32_MAX)
+        pmvp_counter_carry(c, p, n, old, inc);
+}
 
 /* Adds `inc` to PMCCNTR of PE p, setting PMOVSSET.C on overflow. */
 void pmvp_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);

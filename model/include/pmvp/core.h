@@ -247,6 +247,21 @@ typedef struct pmvp_pe {
     pmvp_pmu_ext ext;
 } pmvp_pe;
 
+/* Where a report of one event by one PE goes (pmvp_core_report): the counters
+ * it increments, derived from the state and kept until the next input that
+ * may change that state. Every such input passes the core's time discipline,
+ * which advances `generation`; a route of an older generation is stale. */
+typedef struct pmvp_route {
+    uint64_t generation;
+    uint16_t event;
+    uint8_t pe;
+    uint8_t amu_arch;         /* AMU architected counters, by n */
+    uint32_t amu_aux;         /* AMU auxiliary counters, by n */
+    uint32_t pmu[PMVP_MAX_PES]; /* event counters of each PE, by n */
+} pmvp_route;
+
+#define PMVP_ROUTES 16            /* routes kept per core (direct-mapped) */
+
 typedef struct pmvp_core {
     pmvp_core_config cfg;
     uint64_t supported[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* by catalogue index */
@@ -265,6 +280,8 @@ typedef struct pmvp_core {
     uint64_t clock_edges;     /* processor clock edges up to sync_time */
     uint64_t bus_edges, syscnt_edges;
     unsigned active_thread;   /* SoEMT */
+    uint64_t generation;      /* advanced by every input that may change what counts */
+    pmvp_route route[PMVP_ROUTES];
 
     pmvp_pe pe[PMVP_MAX_PES];
 } pmvp_core;
