@@ -96,7 +96,8 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 
 pmvp_time Monitors::to_ps(const sc_time &t) const
 {
-    return t.value() * ps_per_tick_ / ticks_per_ps_;
+    // Every access converts twice: spare the division when ticks are ps or coarser.
+    return ticks_per_ps_ == 1 ? t.value() * ps_per_tick_ : t.value() * ps_per_tick_ / ticks_per_ps_;
 }
 
 // The SystemC time of `ps` picoseconds, rounded up to a whole tick so that
@@ -111,6 +112,8 @@ sc_time Monitors::to_sc(pmvp_time ps) const
 // were made for instants up to `now` while simulated time was behind them.
 void Monitors::catch_up(pmvp_time now)
 {
+    if (pending_.empty())
+        return;
     auto end = pending_.upper_bound(now);
     for (auto it = pending_.begin(); it != end; ++it)
         if (int err = it->second(core_.get(), it->first))
@@ -124,7 +127,9 @@ void Monitors::catch_up(pmvp_time now)
 // (`changes`) made for a later instant is kept and applied when simulated
 // time reaches it, so a decoupled initiator's future does not reorder the
 // present of the others.
-int Monitors::at(const sc_time &offset, bool changes, const Op &op)
+// (A template so that the immediate case calls `op` directly; only a change
+// kept for later becomes an Op.)
+template <class F> int Monitors::at(const sc_time &offset, bool changes, const F &op)
 {
     pmvp_time now = to_ps(sc_core::sc_time_stamp());
     pmvp_time t = now + to_ps(offset);
@@ -140,7 +145,7 @@ int Monitors::at(const sc_time &offset, bool changes, const Op &op)
         it->second(scratch_.get(), it->first);
     int err = op(scratch_.get(), t);
     if (changes && err == PMVP_OK) {
-        pending_.emplace(t, op);
+        pending_.emplace(t, Op(op));
         wake_.notify(to_sc(t - now));
     }
     return err;

@@ -89,10 +89,13 @@ const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint3
 {
     for (size_t i = 0; i < TABLE_SIZE; i++) {
         const pmvp_ext_reg *r = &table[i];
-        if (r->frame != f || offset < r->offset || !pmvp_ext_reg_present(c, r))
+        if (r->frame != f || offset < r->offset)
             continue;
+        /* The cheap tests first: most rows end before `offset`. */
         unsigned bytes = pmvp_ext_reg_width(c, r) / 8;
         uint32_t rel = offset - r->offset;
+        if (rel >= (r->stride ? (uint32_t)r->slots * r->stride : bytes) || !pmvp_ext_reg_present(c, r))
+            continue;
         unsigned k = r->stride ? rel / r->stride : 0;
         uint32_t within = r->stride ? rel % r->stride : rel;
         if (k < r->slots && within < bytes) {
@@ -338,11 +341,11 @@ static int locate(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, 
     *t = (target){ NULL, 0, 0 };
     t->reg = pmvp_ext_decode(c, f, offset, &t->n, &t->word);
     if (size == 8) {
-        target hi = { NULL, 0, 0 };
-        hi.reg = pmvp_ext_decode(c, f, offset + 4, &hi.n, &hi.word);
-        bool reserved = !t->reg && !hi.reg;
-        bool whole = t->reg && t->reg == hi.reg && t->word == 0 && pmvp_ext_reg_width(c, t->reg) == 64;
-        if (!reserved && !whole)
+        /* A 64-bit access is to the whole of a 64-bit register, or to
+         * reserved space. */
+        unsigned hi_n, hi_word;
+        bool whole = t->reg && t->word == 0 && pmvp_ext_reg_width(c, t->reg) == 64;
+        if (!whole && (t->reg || pmvp_ext_decode(c, f, offset + 4, &hi_n, &hi_word)))
             return PMVP_ERR_SIZE;
     }
     return PMVP_OK;

@@ -150,7 +150,7 @@ private:
     pmvp_time to_ps(const sc_core::sc_time &t) const;
     sc_core::sc_time to_sc(pmvp_time ps) const;
     void catch_up(pmvp_time now);
-    int at(const sc_core::sc_time &offset, bool changes, const Op &op);
+    template <class F> int at(const sc_core::sc_time &offset, bool changes, const F &op);
     void apply_authentication(pmvp_pmu_controls &ctl);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);
     static void guest_log(void *user, unsigned pe, const char *msg);
