@@ -23,6 +23,7 @@ struct Monitors::Traced {
     std::vector<uint64_t> pmccntr;
     std::vector<std::vector<uint64_t>> evcntr, amu;
     std::unique_ptr<bool[]> irq, wfx;  // sc_trace needs addressable bools
+    bool on = false;                   // a trace file follows them
 };
 
 Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &config)
@@ -140,7 +141,7 @@ template <class F> int Monitors::at(const sc_time &offset, bool changes, const F
             wake_.notify(sc_core::SC_ZERO_TIME);
         return err;
     }
-    *scratch_ = *core_;
+    pmvp_core_copy(scratch_.get(), core_.get());
     for (auto it = pending_.begin(); it != pending_.end() && it->first <= t; ++it)
         it->second(scratch_.get(), it->first);
     int err = op(scratch_.get(), t);
@@ -167,7 +168,8 @@ void Monitors::update()
                 pmuirq[p]->write(level);
         }
     }
-    sample(now);
+    if (traced_->on)
+        sample(now);
     // Next wake-up: the next overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
     pmvp_core_next_event(core_.get(), now, &next);
@@ -467,6 +469,7 @@ void Monitors::sample(pmvp_time now)
 void Monitors::trace(sc_core::sc_trace_file *tf)
 {
     Traced &tr = *traced_;
+    tr.on = true;
     std::string base = name();
     for (unsigned p = 0; p < num_pes(); p++) {
         std::string pe = base + ".pe" + std::to_string(p) + ".";

@@ -81,6 +81,13 @@ void pmvp_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event
             *aux |= UINT32_C(1) << n;
 }
 
+/* AMEVTYPER1<n>.evtCount, and its event decoded. */
+static void set_evtyper1(const pmvp_core *c, pmvp_amu *a, unsigned n, uint16_t event)
+{
+    a->evtyper1[n] = event;
+    a->event1[n] = pmvp_decode_event(c, event, true);
+}
+
 /* Validates an access and brings the counters up to `now`. */
 static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now)
 {
@@ -153,7 +160,7 @@ int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, 
     case PMVP_AMEVCNTR0_EL0: a->cnt0[n] = value; break;
     case PMVP_AMEVCNTR1_EL0: a->cnt1[n] = value; break;
     case PMVP_AMEVTYPER1_EL0:
-        a->evtyper1[n] = (uint16_t)PMVP_FIELD_GET(AMEVTYPER_EL0_evtCount, value);
+        set_evtyper1(c, a, n, (uint16_t)PMVP_FIELD_GET(AMEVTYPER_EL0_evtCount, value));
         if (!pmvp_amu_can_count(c, a->evtyper1[n]))
             pmvp_log(c, p, "AMEVTYPER1<n>: event this AMU cannot count; the counter counts nothing");
         break;
@@ -170,6 +177,6 @@ int pmvp_amu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     pmvp_amu *a = &c->pe[p].amu;
     *a = (pmvp_amu){ 0 };
     for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
-        a->evtyper1[n] = c->cfg.amu_aux_event[n];
+        set_evtyper1(c, a, n, c->cfg.amu_aux_event[n]);
     return PMVP_OK;
 }

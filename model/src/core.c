@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Core set-up, time discipline and the inputs a CPU model drives. */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -77,6 +78,16 @@ int pmvp_reportable_class(const pmvp_core *c, uint16_t number)
     if (cls < 0 && c->cfg.feat_amuv1 && pmvp_amu_architected_index(number) >= 0)
         cls = (int)pmvp_event_find(number)->cls;
     return cls;
+}
+
+pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool amu)
+{
+    int cls = amu ? pmvp_reportable_class(c, number) : pmvp_supported_class(c, number);
+    int level = pmvp_event_level_index(number);
+    pmvp_event_decoded d = { (int8_t)cls, (uint8_t)(level < 0 ? 0 : level), 0 };
+    if (cls == PMVP_EVCLASS_STALL)
+        d.stall = (uint8_t)pmvp_event_level_index(pmvp_event_find(number)->stall);
+    return d;
 }
 
 static void support(pmvp_core *c, int i)
@@ -206,6 +217,8 @@ int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
+    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+        c->amu_event0[n] = pmvp_decode_event(c, pmvp_amu_architected_event(n), true);
     pmvp_clock_init(&c->clock, cfg->processor_hz, 0);
     pmvp_clock_init(&c->bus_clock, cfg->bus_hz, 0);
     pmvp_clock_init(&c->system_counter, cfg->system_counter_hz, 0);
@@ -239,6 +252,18 @@ int pmvp_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
 int pmvp_core_sync(pmvp_core *c, pmvp_time now)
 {
     return c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
+}
+
+_Static_assert(offsetof(pmvp_core, pe) + sizeof ((pmvp_core *)0)->pe == sizeof(pmvp_core),
+               "pmvp_core_copy relies on pe[] being the last member");
+
+int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src)
+{
+    if (!dst || !src)
+        return PMVP_ERR_NULL;
+    if (dst != src)
+        memcpy(dst, src, offsetof(pmvp_core, pe) + src->cfg.num_pes * sizeof src->pe[0]);
+    return PMVP_OK;
 }
 
 enum core_clock { PROCESSOR_CLOCK, BUS_CLOCK, SYSTEM_COUNTER };

@@ -266,25 +266,19 @@ static rate active_cycles(const pmvp_core *c, unsigned p)
     }
 }
 
-static uint32_t level_of(const pmvp_pe *pe, uint16_t event)
-{
-    return pe->level[pmvp_event_level_index(event)];
-}
-
-/* MT == 1 (D14.4.1): does some PE q, not in WFI/WFE, satisfy `need` (and
+/* MT == 1 (D14.4.1): does some PE q, not in WFI/WFE, satisfy event d (and
  * counter n of PE p count events Attributable to q)? For STALL events, the
  * stall condition must in addition hold on every such PE. */
-static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, int cls, uint16_t ev)
+static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, const pmvp_event_decoded *d)
 {
     bool any = false;
-    uint16_t stall = cls == PMVP_EVCLASS_STALL ? pmvp_event_find(ev)->stall : 0;
     for (unsigned q = 0; q < c->cfg.num_pes; q++) {
         const pmvp_pe *pq = &c->pe[q];
         if (pq->state != PMVP_PE_RUN)
             continue;
-        if (cls == PMVP_EVCLASS_STALL && !level_of(pq, stall))
+        if (d->cls == PMVP_EVCLASS_STALL && !pq->level[d->stall])
             return false;
-        bool holds = cls == PMVP_EVCLASS_CPU_CYCLES || level_of(pq, ev);
+        bool holds = d->cls == PMVP_EVCLASS_CPU_CYCLES || pq->level[d->level];
         if (holds && pmvp_counts(c, p, n, &pq->ctx))
             any = true;
     }
@@ -294,17 +288,16 @@ static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, int cls
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    uint16_t ev = pmvp_counter_event(pe, n);
-    int cls = pmvp_supported_class(c, ev);
+    const pmvp_event_decoded *d = &pe->pmu.counter[n].event;
     bool mt = pmvp_effective_mt(c, p, n);
 
-    switch (cls) {
+    switch (d->cls) {
     case PMVP_EVCLASS_CPU_CYCLES:
     case PMVP_EVCLASS_CONDITION:
     case PMVP_EVCLASS_STALL:
         if (mt)
-            return any_pe_condition(c, p, n, cls, ev) ? (rate){ SRC_PROC, 0, 1 } : no_rate;
-        if (cls != PMVP_EVCLASS_CPU_CYCLES && !level_of(pe, ev))
+            return any_pe_condition(c, p, n, d) ? (rate){ SRC_PROC, 0, 1 } : no_rate;
+        if (d->cls != PMVP_EVCLASS_CPU_CYCLES && !pe->level[d->level])
             return no_rate;
         return pmvp_counts(c, p, n, &pe->ctx) ? active_cycles(c, p) : no_rate;
     case PMVP_EVCLASS_PER_CYCLE: {
@@ -312,7 +305,7 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
         for (unsigned q = 0; q < c->cfg.num_pes; q++) {
             const pmvp_pe *pq = &c->pe[q];
             if ((q == p || mt) && pq->state != PMVP_PE_OFF && pmvp_counts(c, p, n, &pq->ctx))
-                w += level_of(pq, ev);
+                w += pq->level[d->level];
         }
         return w ? (rate){ SRC_PROC, 0, w } : no_rate;
     }
@@ -389,19 +382,19 @@ static void advance_cycle_counter(pmvp_core *c, unsigned p, uint64_t dk)
 
 /* ------------------------------------------------------ Activity Monitors */
 
-/* The rate of an AMU counter counting `ev` on PE p (amu.h, D16.2, D16.3):
- * time-based counts only while the PE runs, never under AMCR.HDBG in Debug
- * state; no authentication, prohibition or filter applies. */
-static rate amu_rate(const pmvp_core *c, const pmvp_pe *pe, uint16_t ev)
+/* The rate of an AMU counter counting event d on PE pe (amu.h, D16.2,
+ * D16.3): time-based counts only while the PE runs, never under AMCR.HDBG in
+ * Debug state; no authentication, prohibition or filter applies. */
+static rate amu_rate(const pmvp_pe *pe, const pmvp_event_decoded *d)
 {
     if (pe->state != PMVP_PE_RUN || (pe->ctx.halted && (pe->amu.amcr & AMCR_EL0_HDBG)))
         return no_rate;
-    switch (pmvp_reportable_class(c, ev)) {
+    switch (d->cls) {
     case PMVP_EVCLASS_CPU_CYCLES: return (rate){ SRC_PROC, 0, 1 };
     case PMVP_EVCLASS_CONDITION:
     case PMVP_EVCLASS_STALL:
     case PMVP_EVCLASS_PER_CYCLE: {
-        uint32_t level = level_of(pe, ev);
+        uint32_t level = pe->level[d->level];
         return level ? (rate){ SRC_PROC, 0, level } : no_rate;
     }
     case PMVP_EVCLASS_BUS_CLOCK: return (rate){ SRC_BUS, 0, 1 };
@@ -417,10 +410,10 @@ static void advance_amu(pmvp_core *c, unsigned p, const stretch *s)
     pmvp_amu *a = &pe->amu;
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
         if (a->cntenset0 >> n & 1)
-            a->cnt0[n] += (uint64_t)increments(c, amu_rate(c, pe, pmvp_amu_architected_event(n)), s);
+            a->cnt0[n] += (uint64_t)increments(c, amu_rate(pe, &c->amu_event0[n]), s);
     for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
         if (a->cntenset1 >> n & 1)
-            a->cnt1[n] += (uint64_t)increments(c, amu_rate(c, pe, a->evtyper1[n]), s);
+            a->cnt1[n] += (uint64_t)increments(c, amu_rate(pe, &a->event1[n]), s);
 }
 
 void pmvp_sync(pmvp_core *c, pmvp_time now)

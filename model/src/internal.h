@@ -45,6 +45,10 @@ int pmvp_supported_class(const pmvp_core *c, uint16_t number);
  * the PMU, or one of the AMU's architected events when the AMU exists. */
 int pmvp_reportable_class(const pmvp_core *c, uint16_t number);
 
+/* Event `number` as a PMU counter (amu false) or an AMU counter of this
+ * configuration counts it. */
+pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool amu);
+
 /* AMU (amu.c): the event of architected counter n (AMEVTYPER0<n>), and
  * which architected counter counts `event`, or -1 (D16.3.1). */
 uint16_t pmvp_amu_architected_event(unsigned n);

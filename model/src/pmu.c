@@ -59,6 +59,13 @@ static int selected(const pmvp_core *c, unsigned p, bool cycle_counter_allowed)
     return -1;
 }
 
+/* PMEVTYPER<n> (D24.5.12): its implemented bits, and its event decoded. */
+static void set_evtyper(pmvp_core *c, pmvp_pmu_counter *k, uint64_t value)
+{
+    k->evtyper = value & c->evtyper_mask;
+    k->event = pmvp_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+}
+
 static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
 {
     uint64_t v = pe->pmu.pmcr | PMVP_FIELD_PREP(PMCR_EL0_N, c->cfg.num_counters);
@@ -176,13 +183,13 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
     case PMVP_PMCCFILTR_EL0: u->pmccfiltr = value & c->ccfiltr_mask; break;
     case PMVP_PMUSERENR_EL0: u->pmuserenr = value & PMVP_BITS(3, 0); break;
     case PMVP_PMEVCNTR_EL0: u->counter[n].value = value & c->counter_mask; break;
-    case PMVP_PMEVTYPER_EL0: u->counter[n].evtyper = value & c->evtyper_mask; break;
+    case PMVP_PMEVTYPER_EL0: set_evtyper(c, &u->counter[n], value); break;
     case PMVP_PMXEVTYPER_EL0:
         sel = selected(c, p, true);
         if (sel == PMVP_CYCLE_COUNTER)
             u->pmccfiltr = value & c->ccfiltr_mask;
         else if (sel >= 0)
-            u->counter[sel].evtyper = value & c->evtyper_mask;
+            set_evtyper(c, &u->counter[sel], value);
         break;
     case PMVP_PMXEVCNTR_EL0:
         sel = selected(c, p, false);
@@ -213,6 +220,8 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     pmvp_pmu *u = &c->pe[p].pmu;
     pmvp_pmu_controls keep = u->ctl; /* EL2/EL3 controls are not PMU registers */
     *u = (pmvp_pmu){ .ctl = keep };
+    for (unsigned n = 0; n < c->cfg.num_counters; n++)
+        set_evtyper(c, &u->counter[n], 0);
     /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41). */
     c->pe[p].ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock };
     return PMVP_OK;

@@ -43,6 +43,8 @@ const char kUsage[] =
     "                      and compare every value the firmware read\n"
     "  --check-limit N     largest run --check accepts, in processor cycles summed\n"
     "                      over cores (default 400000000)\n"
+    "  --detached          run the CPU models without the monitors (no bus, firmware\n"
+    "                      or counts): the platform's own cost, for comparison\n"
     "  --quiet             no readable report\n"
     "  --help              this text\n"
     "\n"
@@ -59,7 +61,7 @@ struct Options {
     std::string scenario_path, json_path, vcd_path;
     Overrides overrides;
     Detail detail = Detail::AUTO;
-    bool check = false, quiet = false;
+    bool check = false, quiet = false, detached = false;
     uint64_t check_limit = 400000000;
 };
 
@@ -122,6 +124,8 @@ Options parse_options(int argc, char **argv)
                 o.check_limit = count(0, UINT64_MAX);
             else if (a == "--quiet")
                 o.quiet = true;
+            else if (a == "--detached")
+                o.detached = true;
             else if (!a.empty() && a[0] == '-')
                 usage_error("unknown option " + a);
             else if (o.scenario_path.empty())
@@ -132,6 +136,8 @@ Options parse_options(int argc, char **argv)
             usage_error(a + ": " + e.what());
         }
     }
+    if (o.detached && (o.check || !o.json_path.empty() || !o.vcd_path.empty()))
+        usage_error("--detached runs no monitors: nothing to --check, --json or --vcd");
     return o;
 }
 
@@ -195,7 +201,7 @@ int sc_main(int argc, char **argv)
         return 2;
     }
 
-    Soc soc("soc", s, o.check);
+    Soc soc("soc", s, o.check, !o.detached);
     soc.progress = true;
     sc_core::sc_trace_file *vcd = nullptr;
     if (!o.vcd_path.empty()) {
@@ -204,7 +210,7 @@ int sc_main(int argc, char **argv)
             base.resize(base.size() - 4);  // SystemC adds the extension
         vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
         for (auto &core : soc.cores)
-            core->monitors.trace(vcd);
+            core->monitors->trace(vcd);
     }
 
     auto start = std::chrono::steady_clock::now();
@@ -219,14 +225,20 @@ int sc_main(int argc, char **argv)
     run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
-    if (soc.firmware.finished != s.duration) {
+    if (o.detached) {
+        if (!o.quiet)
+            std::printf("pmvp-soc: %s: %zu PEs, %s simulated without monitors in %.2f s\n", s.name.c_str(),
+                        soc.pes.size(), time_text(s.duration).c_str(), run.host_seconds);
+        return sc_core::sc_time_stamp().value() == s.duration ? 0 : 3;
+    }
+    if (soc.firmware->finished != s.duration) {
         std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
         return 3;
     }
     if (o.check) {
         run.checked = true;
         for (auto &core : soc.cores)
-            run.checks.push_back(check_against_reference(core->monitors.kernel().cfg, core->journal));
+            run.checks.push_back(check_against_reference(core->monitors->kernel().cfg, core->journal));
     }
     if (!o.quiet)
         print_report(stdout, soc, run, o.detail);

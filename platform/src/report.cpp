@@ -10,6 +10,23 @@ extern "C" {
 
 namespace pmvp::soc {
 
+std::string time_text(pmvp_time ps)
+{
+    static const std::pair<pmvp_time, const char *> units[] = {
+        { 1000000000000ull, "s" }, { 1000000000ull, "ms" }, { 1000000ull, "us" }, { 1000ull, "ns" }
+    };
+    for (const auto &[scale, name] : units)
+        if (ps >= scale && ps % scale == 0)
+            return std::to_string(ps / scale) + " " + name;
+    char buf[32];
+    for (const auto &[scale, name] : units)
+        if (ps >= scale) {
+            std::snprintf(buf, sizeof buf, "%.6g %s", (double)ps / (double)scale, name);
+            return buf;
+        }
+    return std::to_string(ps) + " ps";
+}
+
 namespace {
 
 const char *const kAmuNames[PMVP_AMU_ARCH_COUNTERS] = { "CPU_CYCLES", "CNT_CYCLES", "INST_RETIRED",
@@ -38,14 +55,14 @@ struct Tally {
 
     void add(const Soc &soc, unsigned g)
     {
-        const Firmware::PeReadout &r = soc.firmware.readout[g];
+        const Firmware::PeReadout &r = soc.firmware->readout[g];
         size_t n = r.evcntr.size();
         evcntr.resize(n);
         samples.resize(n);
         pes++;
         amu = soc.cores[soc.pes[g].core]->cluster.config.feat_amuv1 || amu;
         pmccntr += r.counted.back();
-        interrupts += soc.interrupts.raised[g];
+        interrupts += soc.interrupts->raised[g];
         cycle_samples += r.samples.back();
         off_at_end += r.off_at_end;
         for (size_t i = 0; i < n; i++) {
@@ -102,23 +119,6 @@ std::string grouped(uint64_t v)
     for (int i = (int)s.size() - 3; i > 0; i -= 3)
         s.insert((size_t)i, ",");
     return s;
-}
-
-std::string time_text(pmvp_time ps)
-{
-    static const std::pair<pmvp_time, const char *> units[] = {
-        { 1000000000000ull, "s" }, { 1000000000ull, "ms" }, { 1000000ull, "us" }, { 1000ull, "ns" }
-    };
-    for (const auto &[scale, name] : units)
-        if (ps >= scale && ps % scale == 0)
-            return std::to_string(ps / scale) + " " + name;
-    char buf[32];
-    for (const auto &[scale, name] : units)
-        if (ps >= scale) {
-            std::snprintf(buf, sizeof buf, "%.6g %s", (double)ps / (double)scale, name);
-            return buf;
-        }
-    return std::to_string(ps) + " ps";
 }
 
 std::string hz_text(double hz)
@@ -294,7 +294,7 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
         t.add(soc, p.global);
         json o = { { "pe", p.global }, { "cluster", p.cluster }, { "core", p.core }, { "thread", p.thread } };
         o.update(counts(t));
-        const Firmware::PeReadout &r = soc.firmware.readout[p.global];
+        const Firmware::PeReadout &r = soc.firmware->readout[p.global];
         // The registers as read at the end (a sampling counter's value is
         // its count since it was last re-armed).
         o["registers"]["PMCCNTR_EL0"] = r.pmccntr;
@@ -318,7 +318,7 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
     for (const PeId &p : soc.pes)
         all.add(soc, p.global);
     j["soc"] = counts(all);
-    j["firmware"] = { { "deferred_interrupts", soc.firmware.deferred } };
+    j["firmware"] = { { "deferred_interrupts", soc.firmware->deferred } };
     if (run.checked) {
         json c = { { "compared", 0 }, { "disagreements", 0 }, { "first", json::array() } };
         uint64_t compared = 0, bad = 0;

@@ -126,9 +126,8 @@ struct Core::Thread {
 };
 
 Core::Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &c, unsigned index, unsigned cluster_index,
-           unsigned core_in_cluster, unsigned first_pe, sc_core::sc_signal<uint64_t> &clock)
+           unsigned core_in_cluster, unsigned first_pe, sc_core::sc_signal<uint64_t> &clock, bool attached)
     : sc_module(name),
-      monitors("monitors", core_config(c, cluster_index, core_in_cluster)),
       wfi("wfi", c.config.num_pes),
       wfe("wfe", c.config.num_pes),
       power("power", c.config.num_pes,
@@ -139,12 +138,15 @@ Core::Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &c, unsi
       first_pe(first_pe),
       soc_(soc)
 {
-    monitors.processor_hz(clock);
-    for (unsigned t = 0; t < c.config.num_pes; t++) {
-        monitors.wfi[t](wfi[t]);
-        monitors.wfe[t](wfe[t]);
-        monitors.power[t](power[t]);
-        monitors.pmuirq[t](pmuirq[t]);
+    if (attached) {
+        monitors = std::make_unique<pmvp::sc::Monitors>("monitors", core_config(c, cluster_index, core_in_cluster));
+        monitors->processor_hz(clock);
+        for (unsigned t = 0; t < c.config.num_pes; t++) {
+            monitors->wfi[t](wfi[t]);
+            monitors->wfe[t](wfe[t]);
+            monitors->power[t](power[t]);
+            monitors->pmuirq[t](pmuirq[t]);
+        }
     }
     SC_THREAD(run);
 }
@@ -174,24 +176,26 @@ void Core::give(const Input &in)
 {
     if (in.t < now_ps())
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
-    journal.add(in);
-    sc_time off = ps(in.t - now_ps());
-    int err = PMVP_OK;
-    switch (in.kind) {
-    case Input::CONTEXT: err = monitors.set_context(in.pe, in.ctx, off); break;
-    case Input::ACTIVE: err = monitors.set_active_thread(in.pe, off); break;
-    case Input::CONTROLS: err = monitors.set_controls(in.pe, in.ctl, off); break;
-    case Input::REPORT: err = monitors.report(in.pe, in.event, in.value, off); break;
-    case Input::LEVEL: err = monitors.set_level(in.pe, in.event, (uint32_t)in.value, off); break;
-    case Input::AMU_WRITE: err = monitors.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
-    case Input::STATE: {
+    if (in.kind == Input::STATE) {
         // Signals act now: the caller has synchronised.
         auto st = (pmvp_pe_state)in.value;
         wfi[in.pe].write(st == PMVP_PE_WFI);
         wfe[in.pe].write(st == PMVP_PE_WFE);
         power[in.pe].write(st != PMVP_PE_OFF);
-        break;
     }
+    journal.add(in);
+    if (!monitors || in.kind == Input::STATE)
+        return;
+    pmvp::sc::Monitors &m = *monitors;
+    sc_time off = ps(in.t - now_ps());
+    int err = PMVP_OK;
+    switch (in.kind) {
+    case Input::CONTEXT: err = m.set_context(in.pe, in.ctx, off); break;
+    case Input::ACTIVE: err = m.set_active_thread(in.pe, off); break;
+    case Input::CONTROLS: err = m.set_controls(in.pe, in.ctl, off); break;
+    case Input::REPORT: err = m.report(in.pe, in.event, in.value, off); break;
+    case Input::LEVEL: err = m.set_level(in.pe, in.event, (uint32_t)in.value, off); break;
+    case Input::AMU_WRITE: err = m.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
     default: SC_REPORT_ERROR("pmvp-soc", "not a CPU-model input");
     }
     check(err, "the monitors refused an input of the CPU model");
@@ -410,7 +414,7 @@ Firmware::Firmware(const sc_core::sc_module_name &name, Soc &soc) : sc_module(na
 uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
                           bool debug)
 {
-    const pmvp_core &k = soc_.core_of(g).monitors.kernel();
+    const pmvp_core &k = soc_.core_of(g).monitors->kernel();
     uint32_t offset = 0;
     unsigned inst = 0, word = 0;
     int err = pmvp_ext_find(&k, f, name.c_str(), n, &offset);
@@ -610,7 +614,7 @@ void Firmware::run()
     }
     for (unsigned g = 0; g < soc_.pes.size(); g++)
         program(g);
-    auto &irq = soc_.interrupts;
+    auto &irq = *soc_.interrupts;
     // PMUIRQ is level-sensitive: an interrupt from a PE that is off when its
     // handler would run waits until the PE is on again, if its line is
     // still high then.
@@ -653,14 +657,14 @@ void Firmware::run()
 
 // --------------------------------------------------------------------- Soc
 
-Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling)
-    : sc_module(name),
-      scenario(s),
-      router("bus", s.num_pes()),
-      interrupts("interrupts", s.num_pes()),
-      firmware("firmware", *this),
-      started_(std::chrono::steady_clock::now())
+Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling, bool attached)
+    : sc_module(name), scenario(s), started_(std::chrono::steady_clock::now())
 {
+    if (attached) {
+        router = std::make_unique<Router>("bus", s.num_pes());
+        interrupts = std::make_unique<InterruptCollector>("interrupts", s.num_pes());
+        firmware = std::make_unique<Firmware>("firmware", *this);
+    }
     unsigned g = 0;
     for (unsigned ci = 0; ci < s.clusters.size(); ci++) {
         const Cluster &c = s.clusters[ci];
@@ -669,20 +673,23 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
         for (unsigned k = 0; k < c.cores; k++) {
             unsigned index = (unsigned)cores.size();
             cores.emplace_back(new Core(("core" + std::to_string(index)).c_str(), *this, c, index, ci, k, g,
-                                        *clocks_.back()));
+                                        *clocks_.back(), attached));
             Core &core = *cores.back();
             core.journal.enabled = journalling;
             for (unsigned t = 0; t < c.config.num_pes; t++, g++) {
                 pes.push_back(PeId{ ci, index, t, g });
-                router.frames.bind(*core.monitors.pmu_socket[t]);
-                router.frames.bind(*core.monitors.amu_socket[t]);
-                interrupts.irq[g](core.pmuirq[t]);
+                if (attached) {
+                    router->frames.bind(*core.monitors->pmu_socket[t]);
+                    router->frames.bind(*core.monitors->amu_socket[t]);
+                    interrupts->irq[g](core.pmuirq[t]);
+                }
             }
         }
         if (!c.dvfs.empty())
             sc_core::sc_spawn(sc_bind(&Soc::dvfs, this, ci), ("dvfs_" + std::to_string(ci)).c_str());
     }
-    firmware.bus.bind(router.target);
+    if (attached)
+        firmware->bus.bind(router->target);
     SC_THREAD(show_progress);
 }
 

@@ -75,13 +75,16 @@ class Soc;
 
 // One core: its monitors, the PE signals, and the CPU model running the
 // workloads of its threads. Every input it gives the monitors is journalled.
+// Without monitors (`attached` false) the CPU model runs the same workloads
+// and produces the same inputs, given to no one: the platform's cost without
+// the monitors, for comparison.
 class Core : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Core);
     Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster, unsigned index,
          unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
-         sc_core::sc_signal<uint64_t> &clock);
-    pmvp::sc::Monitors monitors;
+         sc_core::sc_signal<uint64_t> &clock, bool attached);
+    std::unique_ptr<pmvp::sc::Monitors> monitors;  // null when detached
     sc_core::sc_vector<sc_core::sc_signal<bool>> wfi, wfe, power, pmuirq;
     Journal journal;
     const Cluster &cluster;
@@ -148,15 +151,17 @@ class Soc : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Soc);
     // `journalling`: keep every input of every core for --check.
-    Soc(const sc_core::sc_module_name &name, const Scenario &scenario, bool journalling);
+    // `attached` false: no monitors, and so no bus, interrupts or firmware;
+    // the CPU models alone (Core).
+    Soc(const sc_core::sc_module_name &name, const Scenario &scenario, bool journalling, bool attached = true);
     ~Soc() override;
 
     const Scenario &scenario;
     std::vector<PeId> pes;
     std::vector<std::unique_ptr<Core>> cores;
-    Router router;
-    InterruptCollector interrupts;
-    Firmware firmware;
+    std::unique_ptr<Router> router;              // these three null when detached
+    std::unique_ptr<InterruptCollector> interrupts;
+    std::unique_ptr<Firmware> firmware;
     bool progress = false;           // report progress on stderr after a few seconds
     sc_core::sc_event powered_on;    // a PE came out of power-off (the monitors see it)
 

@@ -205,9 +205,18 @@ typedef struct pmvp_pmu_controls {
 
 /* ----------------------------------------------------------------- state */
 
+/* An event as a counter of this configuration counts it: looked up in the
+ * catalogue once, when the counter is programmed, not on every advance. */
+typedef struct pmvp_event_decoded {
+    int8_t cls;               /* enum pmvp_event_class, or -1: not countable */
+    uint8_t level;            /* CONDITION, STALL, PER_CYCLE: its level input (pmvp_pe.level) */
+    uint8_t stall;            /* STALL: the level input of the stall condition it requires */
+} pmvp_event_decoded;
+
 typedef struct pmvp_pmu_counter {
     uint64_t value;           /* PMEVCNTR<n>, as of the core's sync instant */
     uint64_t evtyper;         /* PMEVTYPER<n>, implemented bits only */
+    pmvp_event_decoded event; /* evtyper's event, as the PMU counts it */
 } pmvp_pmu_counter;
 
 typedef struct pmvp_pmu {
@@ -230,6 +239,7 @@ typedef struct pmvp_amu {
     uint64_t cnt0[PMVP_AMU_ARCH_COUNTERS];   /* as of the core's sync instant */
     uint64_t cnt1[PMVP_AMU_MAX_AUX];
     uint16_t evtyper1[PMVP_AMU_MAX_AUX];
+    pmvp_event_decoded event1[PMVP_AMU_MAX_AUX]; /* evtyper1's events, as the AMU counts them */
 } pmvp_amu;
 
 /* State of a PE's external PMU frame that is not a System register. */
@@ -269,6 +279,7 @@ typedef struct pmvp_core {
     unsigned num_impdef_events;
     uint64_t evtyper_mask, ccfiltr_mask, pmcr_mask; /* writable bits */
     uint64_t counter_mask;    /* all-ones of the event counters' width */
+    pmvp_event_decoded amu_event0[PMVP_AMU_ARCH_COUNTERS]; /* the AMU's architected events */
 
     pmvp_clock clock;         /* processor clock (ungated) */
     pmvp_clock bus_clock;
@@ -324,6 +335,11 @@ int pmvp_core_next_event(pmvp_core *core, pmvp_time now, pmvp_time *when);
 
 /* Brings every counter up to `now` without changing anything else. */
 int pmvp_core_sync(pmvp_core *core, pmvp_time now);
+
+/* Copies core `src` to `dst`: the same as assigning the struct, minus the
+ * PE slots beyond cfg.num_pes, which are never used (what a simulator
+ * evaluating on a scratch copy wants). */
+int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src);
 
 #ifdef __cplusplus
 }
