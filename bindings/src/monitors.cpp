@@ -153,8 +153,9 @@ template <class F> int Monitors::at(const sc_time &offset, bool changes, const F
 }
 
 // The monitor's only process: at each wake-up, PMUIRQ levels and traced
-// values are brought to the current time and the next overflow instant is
-// scheduled.
+// values are brought to the current time and the next instant an overflow
+// can raise PMUIRQ is scheduled (other overflows need no wake-up: their
+// flags are computed whenever they are read).
 void Monitors::update()
 {
     pmvp_time now = to_ps(sc_core::sc_time_stamp());
@@ -170,9 +171,9 @@ void Monitors::update()
     }
     if (traced_->on)
         sample(now);
-    // Next wake-up: the next overflow, or the next change kept for later.
+    // Next wake-up: the next interrupting overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
-    pmvp_core_next_event(core_.get(), now, &next);
+    pmvp_core_next_interrupt(core_.get(), now, &next);
     if (!pending_.empty() && pending_.begin()->first < next)
         next = pending_.begin()->first;
     if (next != PMVP_TIME_NEVER)

@@ -528,7 +528,9 @@ static pmvp_time cycle_counter_overflow_time(const pmvp_core *c, unsigned p)
     return counted_cycle_time(c, (rate){ SRC_PROC, 0, 1 }, need);
 }
 
-int pmvp_core_next_event(pmvp_core *c, pmvp_time now, pmvp_time *when)
+/* The next overflow of a counter in `which` (bits as PMOVSSET) of any PE
+ * whose overflow flag is not yet set, or PMVP_TIME_NEVER. */
+static int next_overflow(pmvp_core *c, pmvp_time now, bool interrupting_only, pmvp_time *when)
 {
     if (!c || !when)
         return PMVP_ERR_NULL;
@@ -538,12 +540,13 @@ int pmvp_core_next_event(pmvp_core *c, pmvp_time now, pmvp_time *when)
     pmvp_time best = PMVP_TIME_NEVER;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
-        if (!(pe->pmu.ovsset & PMVP_PMU_C)) {
+        uint32_t watched = ~pe->pmu.ovsset & (interrupting_only ? pe->pmu.intenset : UINT32_MAX);
+        if (watched & PMVP_PMU_C) {
             pmvp_time t = cycle_counter_overflow_time(c, p);
             best = t < best ? t : best;
         }
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            if (pe->pmu.ovsset & (UINT32_C(1) << n))
+            if (!(watched & (UINT32_C(1) << n)))
                 continue;
             pmvp_time t = event_counter_overflow_time(c, p, n);
             best = t < best ? t : best;
@@ -551,4 +554,14 @@ int pmvp_core_next_event(pmvp_core *c, pmvp_time now, pmvp_time *when)
     }
     *when = best;
     return PMVP_OK;
+}
+
+int pmvp_core_next_event(pmvp_core *c, pmvp_time now, pmvp_time *when)
+{
+    return next_overflow(c, now, false, when);
+}
+
+int pmvp_core_next_interrupt(pmvp_core *c, pmvp_time now, pmvp_time *when)
+{
+    return next_overflow(c, now, true, when);
 }

@@ -333,6 +333,12 @@ int pmvp_core_set_level(pmvp_core *core, unsigned pe, uint16_t event, uint32_t l
  * PMVP_TIME_NEVER. */
 int pmvp_core_next_event(pmvp_core *core, pmvp_time now, pmvp_time *when);
 
+/* As pmvp_core_next_event, counting only the overflows whose interrupt
+ * request is enabled (PMINTENSET): the next instant at which PMUIRQ of some
+ * PE may rise. A simulator need not wake for the others: their PMOVSSET
+ * bits are there whenever it reads them. */
+int pmvp_core_next_interrupt(pmvp_core *core, pmvp_time now, pmvp_time *when);
+
 /* Brings every counter up to `now` without changing anything else. */
 int pmvp_core_sync(pmvp_core *core, pmvp_time now);
 

@@ -124,7 +124,8 @@ public:
     uint64_t peek(unsigned pe, pmvp_frame frame, const std::string &name, unsigned n = 0);
     // Adds each PE's PMCCNTR, event counters, AMU architected counters,
     // PMUIRQ and WFx state to `tf`. Counter values are sampled whenever the
-    // monitor acts (an input changes, an access, a report, an overflow).
+    // monitor acts (an input changes, an access, a report, an overflow
+    // whose interrupt is enabled).
     void trace(sc_core::sc_trace_file *tf);
 
     // Attributes of accesses that carry no AccessExtension: Non-secure,
