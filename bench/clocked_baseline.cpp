@@ -1,26 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // pmvp-bench-clocked: one workload on a 2-thread core, counted by one of two
-// SystemC models of the same monitors, chosen by the first argument:
+// SystemC models of the same monitors, or both side by side, chosen by the
+// first argument:
 //
 //   clocked  the deliberately naive baseline: an sc_clock at the processor
 //            frequency and a method that runs on every rising edge and steps
 //            the per-cycle reference model (tests/reference), which applies
 //            the counting rules cycle by cycle;
-//   pmvp     pmvp::sc::Monitors, which counts lazily.
+//   pmvp     pmvp::sc::Monitors, which counts lazily;
+//   both     the two in one simulation: exit status 1 if their counts differ
+//            (a test runs this on a short workload).
 //
-// Both get the same inputs at the same instants from the same CPU-model
-// thread. The program prints the final counts and the host time the
-// simulation took (sc_start only, not process start-up); pmvp-bench runs it
-// both ways, checks that the counts are identical and reports the ratio.
+// Every model gets the same inputs at the same instants from the same
+// CPU-model thread. The program prints the final counts of each model and
+// the host time the simulation took (sc_start only, not process start-up);
+// pmvp-bench runs it each way alone, checks that the counts are identical
+// and reports the ratio.
 //
-// usage: pmvp-bench-clocked clocked|pmvp [processor cycles, default 10000000]
+// usage: pmvp-bench-clocked clocked|pmvp|both [processor cycles, default 10000000]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <systemc>
 
@@ -128,11 +134,20 @@ private:
 class Cpu : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Cpu);
-    Cpu(const sc_core::sc_module_name &name, Sink &sink, pmvp_time end) : sc_module(name), sink_(sink), end_(end)
+    Cpu(const sc_core::sc_module_name &name, std::vector<Sink *> sinks, pmvp_time end)
+        : sc_module(name), counts(sinks.size()), sinks_(std::move(sinks)), end_(end)
     {
         SC_THREAD(run);
     }
-    std::string counts;
+    std::vector<std::string> counts;  // by sink: PMCCNTR and the event counters of each PE
+
+private:
+    // Tells every model the same thing.
+    template <class F> void each(const F &f)
+    {
+        for (Sink *s : sinks_)
+            f(*s);
+    }
 
 private:
     void run()
@@ -144,37 +159,44 @@ private:
         };
         const unsigned num = sizeof evtyper / sizeof evtyper[0];
         for (unsigned p = 0; p < kPes; p++) {
-            for (unsigned n = 0; n < num; n++)
-                sink_.write(p, PMVP_PMEVTYPER_EL0, n, evtyper[n]);
-            sink_.write(p, PMVP_PMCNTENSET_EL0, 0, ((1u << num) - 1) | PMVP_PMU_C);
-            sink_.write(p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC);
+            each([&](Sink &s) {
+                for (unsigned n = 0; n < num; n++)
+                    s.write(p, PMVP_PMEVTYPER_EL0, n, evtyper[n]);
+                s.write(p, PMVP_PMCNTENSET_EL0, 0, ((1u << num) - 1) | PMVP_PMU_C);
+                s.write(p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC);
+            });
         }
         bool asleep = false;
         for (uint64_t k = 0; now_ps() + kStep <= end_; k++) {
             wait(sc_core::sc_time((double)kStep, sc_core::SC_PS));
             bool sleep = (k / 10) % 2 == 1;
-            if (sleep != asleep)
-                sink_.wfi(1, asleep = sleep);
+            if (sleep != asleep) {
+                asleep = sleep;
+                each([&](Sink &s) { s.wfi(1, sleep); });
+            }
             pmvp_context ctx{ (uint8_t)((k / 5) % 2 ? 0 : 1), PMVP_NONSECURE, false, false };
-            sink_.context(0, ctx);
+            each([&](Sink &s) { s.context(0, ctx); });
             for (unsigned p = 0; p < kPes; p++) {
                 if (p == 1 && asleep)
                     continue;
-                sink_.report(p, PMVP_EV_INST_RETIRED, 15000 + 7 * k + p);
-                sink_.level(p, PMVP_EV_STALL_BACKEND, (k + p) % 3 == 0);
+                each([&](Sink &s) {
+                    s.report(p, PMVP_EV_INST_RETIRED, 15000 + 7 * k + p);
+                    s.level(p, PMVP_EV_STALL_BACKEND, (k + p) % 3 == 0);
+                });
             }
         }
         if (end_ > now_ps())
             wait(sc_core::sc_time((double)(end_ - now_ps()), sc_core::SC_PS));
-        for (unsigned p = 0; p < kPes; p++) {
-            counts += std::to_string(sink_.read(p, PMVP_PMCCNTR_EL0, 0));
-            for (unsigned n = 0; n < num; n++)
-                counts += " " + std::to_string(sink_.read(p, PMVP_PMEVCNTR_EL0, n));
-            counts += p + 1 < kPes ? " " : "";
-        }
+        for (size_t i = 0; i < sinks_.size(); i++)
+            for (unsigned p = 0; p < kPes; p++) {
+                counts[i] += std::to_string(sinks_[i]->read(p, PMVP_PMCCNTR_EL0, 0));
+                for (unsigned n = 0; n < num; n++)
+                    counts[i] += " " + std::to_string(sinks_[i]->read(p, PMVP_PMEVCNTR_EL0, n));
+                counts[i] += p + 1 < kPes ? " " : "";
+            }
         sc_core::sc_stop();
     }
-    Sink &sink_;
+    std::vector<Sink *> sinks_;
     pmvp_time end_;
 };
 
@@ -182,13 +204,15 @@ private:
 
 int sc_main(int argc, char **argv)
 {
-    const bool clocked = argc >= 2 && std::strcmp(argv[1], "clocked") == 0;
-    if (argc < 2 || (!clocked && std::strcmp(argv[1], "pmvp") != 0) || argc > 3) {
-        std::fprintf(stderr, "usage: pmvp-bench-clocked clocked|pmvp [processor cycles]\n");
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
+    const std::string mode = argc >= 2 ? argv[1] : "";
+    if ((mode != "clocked" && mode != "pmvp" && mode != "both") || argc > 3) {
+        std::fprintf(stderr, "usage: pmvp-bench-clocked clocked|pmvp|both [processor cycles]\n");
         return 2;
     }
-    uint64_t cycles = argc == 3 ? std::strtoull(argv[2], nullptr, 10) : 10000000;
-    if (cycles == 0 || cycles > UINT64_MAX / kCyclePs) {
+    char *end = nullptr;
+    uint64_t cycles = argc == 3 ? std::strtoull(argv[2], &end, 10) : 10000000;
+    if (cycles == 0 || cycles > UINT64_MAX / kCyclePs || (end && *end) || (argc == 3 && argv[2][0] == '-')) {
         std::fprintf(stderr, "pmvp-bench-clocked: processor cycles: expected 1 to %llu\n",
                      (unsigned long long)(UINT64_MAX / kCyclePs));
         return 2;
@@ -207,22 +231,29 @@ int sc_main(int argc, char **argv)
     std::unique_ptr<sc_core::sc_clock> clk;
     std::unique_ptr<Clocked> naive;
     std::unique_ptr<Lazy> lazy;
-    Sink *sink;
-    if (clocked) {
+    std::vector<Sink *> sinks;
+    if (mode != "pmvp") {
         clk = std::make_unique<sc_core::sc_clock>("clk", sc_core::sc_time((double)kCyclePs, sc_core::SC_PS));
         naive = std::make_unique<Clocked>("clocked", cfg);
         naive->clk(*clk);
-        sink = naive.get();
-    } else {
-        lazy = std::make_unique<Lazy>("pmvp", cfg);
-        sink = lazy.get();
+        sinks.push_back(naive.get());
     }
-    Cpu cpu("cpu", *sink, cycles * kCyclePs);
+    if (mode != "clocked") {
+        lazy = std::make_unique<Lazy>("pmvp", cfg);
+        sinks.push_back(lazy.get());
+    }
+    Cpu cpu("cpu", sinks, cycles * kCyclePs);
 
     auto start = std::chrono::steady_clock::now();
     sc_core::sc_start();
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("counts %s\nseconds %.9f\n", cpu.counts.c_str(), seconds);
+    for (const std::string &c : cpu.counts)
+        std::printf("counts %s\n", c.c_str());
+    std::printf("seconds %.9f\n", seconds);
+    if (mode == "both" && cpu.counts[0] != cpu.counts[1]) {
+        std::fprintf(stderr, "pmvp-bench-clocked: the clocked model and pmvp counted differently\n");
+        return 1;
+    }
     return 0;
 }
 

@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // pmvp-bench: micro-benchmarks of the kernel and the bindings (Google
-// Benchmark), then a table of the figures docs/PERFORMANCE.md records, each
-// a ratio measured in this one run, beside its target. Nothing here is
-// asserted: the figures are measured and reported.
+// Benchmark), whole-process runs of pmvp-soc and of the clocked baseline
+// (pmvp-bench-clocked), then a table of the figures docs/PERFORMANCE.md
+// records, each measured in this one run, beside its target. Nothing here
+// is asserted: the figures are measured and reported.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -120,6 +128,147 @@ void BM_TlmReadEmptyTarget(benchmark::State &state)
 }
 BENCHMARK(BM_TlmReadEmptyTarget)->Unit(benchmark::kNanosecond);
 
+// ------------------------------------------------------ whole processes
+
+// One run of a program: its standard output, wall time and peak RSS.
+struct Process {
+    std::string out;
+    double seconds = 0;
+    long max_rss_kib = 0;
+    bool ok = false;
+};
+
+Process run(const std::vector<std::string> &args)
+{
+    Process r;
+    int fd[2];
+    if (pipe(fd) != 0)
+        return r;
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        std::vector<char *> argv;
+        for (const std::string &a : args)
+            argv.push_back(const_cast<char *>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    close(fd[1]);
+    char buf[4096];
+    for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;)
+        r.out.append(buf, (size_t)n);
+    close(fd[0]);
+    int status = 0;
+    struct rusage ru {};
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid)
+        return r;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.max_rss_kib = ru.ru_maxrss;
+    r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!r.ok)
+        std::fprintf(stderr, "pmvp-bench: %s failed\n", args[0].c_str());
+    return r;
+}
+
+// The number after `key` in `text`, or -1.
+double number_after(const std::string &text, const std::string &key)
+{
+    size_t at = text.find(key);
+    return at == std::string::npos ? -1 : std::strtod(text.c_str() + at + key.size(), nullptr);
+}
+
+// The text after `key` up to the end of its line.
+std::string line_after(const std::string &text, const std::string &key)
+{
+    size_t at = text.find(key);
+    if (at == std::string::npos)
+        return "";
+    at += key.size();
+    return text.substr(at, text.find('\n', at) - at);
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return -1;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+constexpr int kRuns = 5;  // whole-process figures: median of this many runs
+
+// Figure 1: pmvp-soc's own measure of simulation host time (sc_start only),
+// for the idle 16 x 2 SoC over `time` of simulated time. The runs are well
+// under a millisecond, so more of them are taken.
+double idle_soc_seconds(const char *time)
+{
+    std::vector<double> v;
+    for (int i = 0; i < 4 * kRuns; i++) {
+        Process p = run({ PMVP_SOC, PMVP_BENCH_SCENARIOS "/idle-16x2.json", "--time", time, "--json", "-", "--quiet" });
+        if (p.ok)
+            v.push_back(number_after(p.out, "\"host_seconds\":"));
+    }
+    return median(v);
+}
+
+// Figure 4 and 6: pmvp-soc on `scenario`, attached or detached: median wall
+// time, and the largest peak RSS seen.
+struct SocRuns {
+    double seconds = -1;
+    long max_rss_kib = 0;
+};
+
+SocRuns soc_runs(const std::string &scenario, bool detached)
+{
+    std::vector<double> v;
+    SocRuns r;
+    for (int i = 0; i < kRuns; i++) {
+        std::vector<std::string> args = { PMVP_SOC, scenario, "--quiet" };
+        if (detached)
+            args.push_back("--detached");
+        Process p = run(args);
+        if (!p.ok)
+            return r;
+        v.push_back(p.seconds);
+        r.max_rss_kib = std::max(r.max_rss_kib, p.max_rss_kib);
+    }
+    r.seconds = median(v);
+    return r;
+}
+
+// Figure 5: the clocked baseline once (it is slow), pmvp kRuns times; the
+// simulation time each reports, and whether their counts agree.
+struct Baseline {
+    double clocked = -1, lazy = -1;
+    bool same_counts = false;
+    std::string counts;
+};
+
+Baseline clocked_baseline()
+{
+    Baseline b;
+    Process c = run({ PMVP_BENCH_CLOCKED, "clocked" });
+    if (!c.ok)
+        return b;
+    b.clocked = number_after(c.out, "seconds ");
+    b.counts = line_after(c.out, "counts ");
+    std::vector<double> v;
+    b.same_counts = !b.counts.empty();
+    for (int i = 0; i < kRuns; i++) {
+        Process p = run({ PMVP_BENCH_CLOCKED, "pmvp" });
+        if (!p.ok)
+            return b;
+        v.push_back(number_after(p.out, "seconds "));
+        b.same_counts = b.same_counts && line_after(p.out, "counts ") == b.counts;
+    }
+    b.lazy = median(v);
+    return b;
+}
+
 // ------------------------------------------------------------ reporting
 
 // Keeps each benchmark's median real time per iteration (ns) as it prints.
@@ -136,7 +285,7 @@ struct Collector : benchmark::ConsoleReporter {
 
 void row(const char *figure, const std::string &measured, const char *target, bool met)
 {
-    std::printf("| %-52s | %-28s | %-14s | %-4s |\n", figure, measured.c_str(), target, met ? "met" : "MISS");
+    std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, measured.c_str(), target, met ? "met" : "MISS");
 }
 
 std::string fmt(const char *f, double a, double b = 0)
@@ -165,22 +314,55 @@ int sc_main(int argc, char **argv)
     Collector c;
     benchmark::RunSpecifiedBenchmarks(&c);
 
-    std::printf("\n| %-52s | %-28s | %-14s | %-4s |\n", "figure", "measured", "target", "");
-    std::printf("|%s|%s|%s|%s|\n", std::string(54, '-').c_str(), std::string(30, '-').c_str(),
-                std::string(16, '-').c_str(), std::string(6, '-').c_str());
-    double inc = c.ns["BM_IncrementLoop"];
-    double report = c.ns["BM_ReportEvent/0"], report_t = c.ns["BM_ReportEvent/1000"];
+    std::fprintf(stderr, "pmvp-bench: whole-process runs (pmvp-soc, pmvp-bench-clocked)...\n");
+    double idle1 = idle_soc_seconds("1s"), idle1000 = idle_soc_seconds("1000s");
+    const std::string large = PMVP_SCENARIOS "/large-soc.json", dflt = PMVP_SCENARIOS "/default.json";
+    SocRuns large_on = soc_runs(large, false), large_off = soc_runs(large, true);
+    SocRuns dflt_on = soc_runs(dflt, false), dflt_off = soc_runs(dflt, true);
+    Baseline base = clocked_baseline();
+
+    std::printf("\n| %-56s | %-40s | %-10s | %-4s |\n", "figure", "measured", "target", "");
+    std::printf("|%s|%s|%s|%s|\n", std::string(58, '-').c_str(), std::string(42, '-').c_str(),
+                std::string(12, '-').c_str(), std::string(6, '-').c_str());
+    if (idle1 > 0 && idle1000 > 0)
+        row("1. idle 16 x 2 SoC, host time 1000 s / 1 s simulated",
+            fmt("%.3f ms / %.3f ms", idle1000 * 1e3, idle1 * 1e3) + fmt(" = %.2fx", idle1000 / idle1), "<= 1.05x",
+            idle1000 / idle1 <= 1.05);
     double tlm = c.ns["BM_TlmReadPmccntr"], tlm0 = c.ns["BM_TlmReadEmptyTarget"];
-    if (inc > 0 && report > 0)
-        row("3. event report, 6 counters, filtering (same instant)",
-            fmt("%.1f ns = %.0fx increment", report, report / inc), "<= 10 ns", report <= 10);
-    if (inc > 0 && report_t > 0)
-        row("3. event report, time advancing 1 ns per report", fmt("%.1f ns = %.0fx increment", report_t, report_t / inc),
-            "<= 10 ns", report_t <= 10);
     if (tlm > 0 && tlm0 > 0)
         row("2. TLM read of PMU.PMCCNTR_EL0 / empty target",
             fmt("%.1f ns / %.1f ns", tlm, tlm0) + fmt(" = %.2fx", tlm / tlm0), "<= 1.3x", tlm / tlm0 <= 1.3);
-    size_t per_pe = sizeof(pmvp_pe);
-    row("6. model state per PE (PMU + AMU + levels)", fmt("%.0f B", (double)per_pe), "<= 4096 B", per_pe <= 4096);
+    double inc = c.ns["BM_IncrementLoop"];
+    double report = c.ns["BM_ReportEvent/0"], report_t = c.ns["BM_ReportEvent/1000"];
+    if (inc > 0 && report > 0)
+        row("3. event report, 6 counters, filtering (same instant)",
+            fmt("%.1f ns = %.0fx a 64-bit increment", report, report / inc), "<= 10 ns", report <= 10);
+    if (inc > 0 && report_t > 0)
+        row("3. event report, time advancing 1 ns per report",
+            fmt("%.1f ns = %.0fx a 64-bit increment", report_t, report_t / inc), "<= 10 ns", report_t <= 10);
+    if (large_on.seconds > 0 && large_off.seconds > 0)
+        row("4. pmvp-soc large-soc, monitors attached / detached",
+            fmt("%.3f s / %.3f s", large_on.seconds, large_off.seconds) +
+                fmt(" = %.2fx", large_on.seconds / large_off.seconds),
+            "<= 1.03x", large_on.seconds / large_off.seconds <= 1.03);
+    if (dflt_on.seconds > 0 && dflt_off.seconds > 0)
+        row("4. pmvp-soc default, monitors attached / detached",
+            fmt("%.3f s / %.3f s", dflt_on.seconds, dflt_off.seconds) +
+                fmt(" = %.2fx", dflt_on.seconds / dflt_off.seconds),
+            "<= 1.03x", dflt_on.seconds / dflt_off.seconds <= 1.03);
+    if (base.clocked > 0 && base.lazy > 0)
+        row(base.same_counts ? "5. clocked baseline / pmvp, 1e7 cycles, 2 threads, same counts"
+                             : "5. clocked baseline / pmvp: THE COUNTS DIFFER",
+            fmt("%.3f s / %.6f s", base.clocked, base.lazy) + fmt(" = %.0fx", base.clocked / base.lazy), ">= 1000x",
+            base.same_counts && base.clocked / base.lazy >= 1000);
+    row("6. model state per PE (pmvp_pe: PMU + AMU + levels)", fmt("%.0f B", (double)sizeof(pmvp_pe)), "<= 4096 B",
+        sizeof(pmvp_pe) <= 4096);
+    std::printf("| %-56s | %-40s | %-10s | %-4s |\n", "6. a core (pmvp_core, room for 8 PEs)",
+                fmt("%.0f B", (double)sizeof(pmvp_core)).c_str(), "", "");
+    if (large_on.max_rss_kib > 0)
+        std::printf("| %-56s | %-40s | %-10s | %-4s |\n", "6. peak RSS, pmvp-soc large-soc (64 cores x 2 threads)",
+                    fmt("%.1f MiB", (double)large_on.max_rss_kib / 1024).c_str(), "", "");
+    if (!base.same_counts)
+        std::printf("\nclocked baseline counts: %s\n", base.counts.c_str());
     return 0;
 }

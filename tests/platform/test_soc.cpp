@@ -344,6 +344,20 @@ TEST(PmvpSoc, CommandLineOverrides)
     }
 }
 
+// --detached runs the CPU models alone (pmvp-bench's attached/detached
+// figure): it simulates the whole scenario and has nothing to report.
+TEST(PmvpSoc, DetachedRunsWithoutMonitors)
+{
+    SocRun r = pmvp_soc(scenario("large-soc") + " --time 20us --detached", false);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("large-soc: 128 PEs, 20 us simulated without monitors"), std::string::npos) << r.out;
+    for (const char *other : { "--check", "--json x.json", "--vcd x.vcd" }) {
+        SocRun bad = pmvp_soc(std::string("--detached ") + other, false);
+        EXPECT_EQ(bad.status, 2) << other;
+        EXPECT_NE(bad.err.find("--detached runs no monitors"), std::string::npos) << bad.err;
+    }
+}
+
 TEST(PmvpSoc, VcdTrace)
 {
     std::string vcd = temp_file("trace.vcd");
