@@ -124,10 +124,16 @@ void Monitors::catch_up(pmvp_time now)
 
 // Runs `op` on the kernel as it is at sc_time_stamp() + offset. The kernel
 // itself never runs ahead of simulated time: a later instant is evaluated
-// on a scratch copy carrying the pending changes up to it, and a change
-// (`changes`) made for a later instant is kept and applied when simulated
-// time reaches it, so a decoupled initiator's future does not reorder the
-// present of the others.
+// on the future view (scratch_), the kernel with the changes kept for later
+// applied, and a change (`changes`) made for a later instant is kept and
+// applied to the kernel when simulated time reaches it, so a decoupled
+// initiator's future does not reorder the present of the others.
+//
+// The view stays valid (future_valid_) while it holds the kernel plus every
+// kept change; a CPU model moving forward through its quantum then costs one
+// evaluation per call. A call for an instant before one the view has already
+// reached, or after the kernel itself changed, rebuilds it.
+//
 // (A template so that the immediate case calls `op` directly; only a change
 // kept for later becomes an Op.)
 template <class F> int Monitors::at(const sc_time &offset, bool changes, const F &op)
@@ -137,13 +143,19 @@ template <class F> int Monitors::at(const sc_time &offset, bool changes, const F
     catch_up(now);
     if (t == now) {
         int err = op(core_.get(), now);
-        if (changes)
+        if (changes) {
+            future_valid_ = false;
             wake_.notify(sc_core::SC_ZERO_TIME);
+        }
         return err;
     }
-    pmvp_core_copy(scratch_.get(), core_.get());
-    for (auto it = pending_.begin(); it != pending_.end() && it->first <= t; ++it)
-        it->second(scratch_.get(), it->first);
+    if (!future_valid_ || t < scratch_->last_call) {
+        pmvp_core_copy(scratch_.get(), core_.get());
+        auto it = pending_.begin();
+        for (; it != pending_.end() && it->first <= t; ++it)
+            it->second(scratch_.get(), it->first);
+        future_valid_ = it == pending_.end();
+    }
     int err = op(scratch_.get(), t);
     if (changes && err == PMVP_OK) {
         pending_.emplace(t, Op(op));
@@ -255,6 +267,7 @@ void Monitors::inputs_changed()
     pmvp_time now = to_ps(sc_core::sc_time_stamp());
     catch_up(now);
     pmvp_core *c = core_.get();
+    future_valid_ = false;
     if (processor_hz.size() && processor_hz->read() != c->clock.hz)
         pmvp_core_set_clock(c, processor_hz->read(), now);
     if (bus_hz.size() && bus_hz->read() != c->bus_clock.hz)
@@ -285,6 +298,7 @@ void Monitors::reset_changed()
     bool warm = warm_reset.size() && warm_reset->read();
     pmvp_time now = to_ps(sc_core::sc_time_stamp());
     catch_up(now);
+    future_valid_ = false;
     if (cold && !cold_) {
         pending_.clear();  // what was reported for after the reset is gone with it
         pmvp_core_init(core_.get(), &config_);

@@ -159,7 +159,8 @@ private:
                                     const sc_core::sc_time &delay, bool debug);
     void sample(pmvp_time now);
 
-    std::unique_ptr<pmvp_core> core_, scratch_;
+    std::unique_ptr<pmvp_core> core_, scratch_;  // scratch_: the future view (at())
+    bool future_valid_ = false;
     std::multimap<pmvp_time, Op> pending_;  // changes for later instants, in time order
     pmvp_core_config config_;
     std::vector<uint16_t> events_;
