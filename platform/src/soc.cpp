@@ -159,6 +159,7 @@ void Core::check(int err, const char *what) const
 
 void Core::sync_to(pmvp_time t)
 {
+    flush();
     if (t > now_ps())
         wait(ps(t - now_ps()));
 }
@@ -174,17 +175,36 @@ uint64_t Core::hz_at(pmvp_time t) const
 
 void Core::give(const Input &in)
 {
+    if (in.kind != Input::STATE) {
+        queued_.push_back(in);
+        return;
+    }
+    // Signals act now: the caller has synchronised.
+    flush();
+    auto st = (pmvp_pe_state)in.value;
+    wfi[in.pe].write(st == PMVP_PE_WFI);
+    wfe[in.pe].write(st == PMVP_PE_WFE);
+    power[in.pe].write(st != PMVP_PE_OFF);
+    journal.add(in);
+}
+
+// The CPU model works thread by thread; the monitors are told in time order,
+// which costs them least (a call for an instant before one they have
+// evaluated rebuilds their view of the future).
+void Core::flush()
+{
+    std::stable_sort(queued_.begin(), queued_.end(), [](const Input &x, const Input &y) { return x.t < y.t; });
+    for (const Input &in : queued_)
+        tell(in);
+    queued_.clear();
+}
+
+void Core::tell(const Input &in)
+{
     if (in.t < now_ps())
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
-    if (in.kind == Input::STATE) {
-        // Signals act now: the caller has synchronised.
-        auto st = (pmvp_pe_state)in.value;
-        wfi[in.pe].write(st == PMVP_PE_WFI);
-        wfe[in.pe].write(st == PMVP_PE_WFE);
-        power[in.pe].write(st != PMVP_PE_OFF);
-    }
     journal.add(in);
-    if (!monitors || in.kind == Input::STATE)
+    if (!monitors)
         return;
     pmvp::sc::Monitors &m = *monitors;
     sc_time off = ps(in.t - now_ps());
@@ -311,7 +331,7 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
         signalled = true;
     }
     if (signalled)
-        wait(sc_core::SC_ZERO_TIME);
+        wait(sc_core::SC_ZERO_TIME);  // (nothing queued: the STATE input flushed)
     if (woke)
         soc_.powered_on.notify(sc_core::SC_ZERO_TIME);
 

@@ -94,13 +94,18 @@ private:
     struct Thread;
     void run();
     void segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b);
-    // Journals an input and gives it to the monitors.
+    // An input for the monitors: queued, or at once for a STATE input (the
+    // signals), which first flushes the queue.
     void give(const Input &in);
+    void flush();
+    // Journals an input and gives it to the monitors.
+    void tell(const Input &in);
     void set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at);
     void check(int err, const char *what) const;
     void sync_to(pmvp_time t);
     uint64_t hz_at(pmvp_time t) const;
     Soc &soc_;
+    std::vector<Input> queued_;      // given, not yet told (flush)
     unsigned active_ = 0;            // SoEMT: the active thread
     pmvp_time next_switch_ = 0;      // SoEMT: the next long-latency event
 };
