@@ -176,7 +176,8 @@ uint64_t Core::hz_at(pmvp_time t) const
 void Core::give(const Input &in)
 {
     if (in.kind != Input::STATE) {
-        queued_.push_back(in);
+        if (monitors)  // detached: the CPU model's work is done; nobody listens
+            queued_.push_back(in);
         return;
     }
     // Signals act now: the caller has synchronised.
@@ -204,8 +205,6 @@ void Core::tell(const Input &in)
     if (in.t < now_ps())
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
     journal.add(in);
-    if (!monitors)
-        return;
     pmvp::sc::Monitors &m = *monitors;
     sc_time off = ps(in.t - now_ps());
     int err = PMVP_OK;
