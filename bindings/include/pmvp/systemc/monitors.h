@@ -29,7 +29,9 @@
 // time reaches it. So a CPU model running ahead in its quantum does not
 // reorder what other initiators see at the present time; what they do later
 // for earlier instants can, as always under temporal decoupling, differ from
-// what the early reader was told.
+// what the early reader was told. Calls in non-decreasing time are cheapest
+// (one evaluation each); one for an instant before an instant already
+// evaluated rebuilds the copy.
 //
 // Guest errors (a refused external access, a bad size) get the TLM response
 // status documented at access(); refused accesses and the kernel's reports
