@@ -321,6 +321,48 @@ TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
     });
 }
 
+// Changes kept for later instants, given in any order and mixed with
+// changes made now: every read sees exactly the changes up to its instant
+// (the bindings' view of the future is rebuilt when a call goes back in
+// time or the kernel changes now).
+TEST(Monitors, ChangesForLaterInstantsInAnyOrder)
+{
+    in_child([] {
+        Monitors m("m", config());
+        sc_spawn([&] {
+            const sc_time us(1, SC_US);
+            uint64_t v = 0;
+            auto at = [&](double t) {
+                EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v, t * us), PMVP_OK);
+                return v;
+            };
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 1), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMCR_EL0, 0, PMCR_EL0_E), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 10, 3 * us), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 20, 1 * us), PMVP_OK);  // earlier than the last
+            EXPECT_EQ(at(2), 20u);
+            EXPECT_EQ(at(3), 30u);
+            EXPECT_EQ(at(0.5), 0u);                                              // back again
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 5, 4 * us), PMVP_OK);
+            EXPECT_EQ(at(4), 35u);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVCNTR_EL0, 0, 1000), PMVP_OK);    // now
+            EXPECT_EQ(at(5), 1035u);
+            EXPECT_EQ(at(0), 1000u);
+            EXPECT_EQ(at(1), 1020u);
+            EXPECT_EQ(at(4), 1035u);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, 2 * us), PMVP_OK);
+            EXPECT_EQ(at(3.5), 1031u);
+            wait(3, SC_US);                                                      // 1, 2 and 3 us applied
+            EXPECT_EQ(at(0), 1031u);
+            EXPECT_EQ(at(1), 1036u);
+            wait(2, SC_US);
+            EXPECT_EQ(at(0), 1036u);
+        });
+        sc_start();
+    });
+}
+
 // Warm reset resets the PMU; cold reset the whole core, AMU included.
 TEST(Monitors, WarmAndColdReset)
 {
