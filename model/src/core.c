@@ -142,7 +142,14 @@ static int check_config(const pmvp_core_config *cfg)
         return PMVP_ERR_CONFIG;
     if ((cfg->feat_sel2 || cfg->feat_rme) && !(cfg->have_el2 && cfg->have_el3))
         return PMVP_ERR_CONFIG;
-    if ((cfg->el3_aarch32 && !cfg->have_el3) || ((cfg->el3_aarch32 || cfg->el1_aarch32) && !cfg->have_aarch32))
+    if ((cfg->el3_aarch32 && !cfg->have_el3) || (cfg->el2_aarch32 && !cfg->have_el2) ||
+        ((cfg->el3_aarch32 || cfg->el2_aarch32 || cfg->el1_aarch32) && !cfg->have_aarch32))
+        return PMVP_ERR_CONFIG;
+    /* An Exception level using AArch32 has only AArch32 levels below it. */
+    if ((cfg->el3_aarch32 && cfg->have_el2 && !cfg->el2_aarch32) ||
+        ((cfg->el3_aarch32 || cfg->el2_aarch32) && !cfg->el1_aarch32))
+        return PMVP_ERR_CONFIG;
+    if ((unsigned)cfg->counter_access_unpredictable > PMVP_COUNTER_ACCESS_UNDEFINED)
         return PMVP_ERR_CONFIG;
     /* D13.1: no event counters only without EL2 or with FEAT_HPMN0. */
     if (cfg->num_counters == 0 && cfg->have_el2 && !cfg->feat_hpmn0)

@@ -17,14 +17,19 @@
 static bool is_v3p1(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P1; }
 static bool is_v3p5(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P5; }
 
-unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe)
+unsigned pmvp_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2)
 {
-    if (!c->cfg.have_el2)
-        return c->cfg.num_counters; /* no second range */
-    unsigned h = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, pe->pmu.ctl.mdcr_el2);
+    if (!cfg->have_el2)
+        return cfg->num_counters; /* no second range */
+    unsigned h = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, mdcr_el2);
     /* HPMN > N is CONSTRAINED UNPREDICTABLE; pmvp treats it as N (logged by
      * pmvp_core_set_controls). HPMN == 0 without FEAT_HPMN0 is used as 0. */
-    return h > c->cfg.num_counters ? c->cfg.num_counters : h;
+    return h > cfg->num_counters ? cfg->num_counters : h;
+}
+
+unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe)
+{
+    return pmvp_hpmn_of(&c->cfg, pe->pmu.ctl.mdcr_el2);
 }
 
 uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n)

@@ -65,6 +65,8 @@ uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n);
 
 /* Effective MDCR_EL2.HPMN: the first counter of the second range (D13.1.1). */
 unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe);
+/* The same, from a configuration and an MDCR_EL2 (or HDCR) image. */
+unsigned pmvp_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2);
 
 /* Whether counter n of PE p counts an event Attributable to context `src`
  * now: enabled, not prohibited, not filtered (D13.5, D13.7). The one place

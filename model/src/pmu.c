@@ -102,6 +102,7 @@ int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
     case PMVP_PMCCNTR_EL0: *value = u->pmccntr; break;
     case PMVP_PMCCFILTR_EL0: *value = u->pmccfiltr; break;
     case PMVP_PMUSERENR_EL0: *value = u->pmuserenr; break;
+    case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; break;
     case PMVP_PMEVCNTR_EL0: *value = u->counter[n].value; break;
     case PMVP_PMEVTYPER_EL0: *value = u->counter[n].evtyper; break;
     case PMVP_PMXEVTYPER_EL0:
@@ -149,7 +150,7 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
 int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value,
                    pmvp_time now)
 {
-    if (c && (reg == PMVP_PMCEID0_EL0 || reg == PMVP_PMCEID1_EL0))
+    if (c && (reg == PMVP_PMCEID0_EL0 || reg == PMVP_PMCEID1_EL0 || reg == PMVP_PMMIR_EL1))
         return PMVP_ERR_READ_ONLY;
     int err = begin_access(c, p, reg, n, now);
     if (err)

@@ -76,7 +76,8 @@ void Scenario::make_config()
     cfg_.feat_rme = cfg_.have_el2 && cfg_.have_el3 && coin(30);
     cfg_.have_aarch32 = coin(60);
     cfg_.el3_aarch32 = cfg_.have_el3 && cfg_.have_aarch32 && coin(20);
-    cfg_.el1_aarch32 = cfg_.have_aarch32 && coin(20);
+    cfg_.el2_aarch32 = cfg_.have_el2 && cfg_.have_aarch32 && (cfg_.el3_aarch32 || coin(15));
+    cfg_.el1_aarch32 = cfg_.el3_aarch32 || cfg_.el2_aarch32 || (cfg_.have_aarch32 && coin(20));
     cfg_.feat_mtpmu = coin(70);
     cfg_.feat_hpmn0 = coin(50);
     cfg_.feat_debugv8p2 = coin(50);

@@ -66,6 +66,13 @@ enum pmvp_divider_mode {
     PMVP_DIVIDER_ALL_CYCLES
 };
 
+/* The behaviour pmvp gives a CONSTRAINED UNPREDICTABLE access to an event
+ * counter that is not accessible (two of the behaviours D24.5.10 permits). */
+enum pmvp_counter_access {
+    PMVP_COUNTER_ACCESS_RAZ_WI,   /* reads as zero, writes are ignored */
+    PMVP_COUNTER_ACCESS_UNDEFINED /* the access is UNDEFINED */
+};
+
 /* Layout of an external register frame (I3.1, I4.1): FEAT_PMUv3_EXT32 /
  * FEAT_AMU_EXT32 or FEAT_PMUv3_EXT64 / FEAT_AMU_EXT64. */
 enum pmvp_ext_layout { PMVP_EXT32, PMVP_EXT64 };
@@ -93,6 +100,9 @@ typedef struct pmvp_core_config {
     bool have_aarch32;     /* FEAT_AA32 at some EL: PMCR.LC and PMCR.D implemented */
     bool el3_aarch32;      /* EL3 uses AArch32: SDCR, not MDCR_EL3 (no MPMX/MCCD) */
     bool el1_aarch32;      /* EL1 uses AArch32 (SDER32_EL3.SUNIDEN applies at EL0) */
+    bool el2_aarch32;      /* EL2 uses AArch32 (HDCR, HSTR, HCPTR). Requires el1_aarch32. */
+    bool feat_fgt;         /* FEAT_FGT: HDFGRTR_EL2, HDFGWTR_EL2, HAFGRTR_EL2; an access to an
+                              event counter that is not accessible is UNDEFINED or trapped */
     uint8_t pmcr_imp, pmcr_idcode; /* PMCR.IMP, PMCR.IDCODE (IMPLEMENTATION DEFINED) */
 
     /* Events this PMU supports, by number; NULL means every catalogue event
@@ -127,6 +137,15 @@ typedef struct pmvp_core_config {
     bool mtpmu_disable_core_wide;
     /* PMCR.D divider. Default PMVP_DIVIDER_COUNTED_CYCLES. */
     enum pmvp_divider_mode divider_mode;
+    /* The boolean IMPLEMENTATION DEFINED "EL3 trap priority when SDD == '1'":
+     * in Debug state with EDSCR.SDD == 1, an access that EL3 would trap is
+     * UNDEFINED before any lower-priority trap is considered. Default false. */
+    bool el3_sdd_undef_priority;
+    /* Without FEAT_FGT, a System-register access to an event counter that is
+     * not accessible (PMEVCNTR<n>, PMEVTYPER<n>, PMXEVCNTR, PMXEVTYPER with
+     * n >= N, or n >= HPMN at EL0/EL1) is CONSTRAINED UNPREDICTABLE (D24.5.10).
+     * Default PMVP_COUNTER_ACCESS_RAZ_WI. */
+    enum pmvp_counter_access counter_access_unpredictable;
 
     /* --- Activity Monitors (D16): one AMU per PE */
     bool feat_amuv1;       /* FEAT_AMUv1. Default true. */

@@ -122,4 +122,40 @@
 /* SDER32_EL3. */
 #define SDER32_EL3_SUNIDEN PMVP_BIT(1)
 
+/* PMUSERENR_EL0 (D24.5.26) */
+#define PMUSERENR_EL0_EN PMVP_BIT(0)
+#define PMUSERENR_EL0_SW PMVP_BIT(1)
+#define PMUSERENR_EL0_CR PMVP_BIT(2)
+#define PMUSERENR_EL0_ER PMVP_BIT(3)
+
+/* Controls of the higher Exception levels over System-register accesses
+ * (the AArch32 HCR, HCPTR share these positions) */
+#define HCR_EL2_TGE PMVP_BIT(27)
+#define HCR_EL2_E2H PMVP_BIT(34)
+#define CPTR_EL2_TAM PMVP_BIT(30)
+#define CPTR_EL3_TAM PMVP_BIT(30)
+#define SCR_EL3_EEL2 PMVP_BIT(18)
+#define SCR_EL3_FGTEn PMVP_BIT(27)
+
+/* FEAT_FGT trap bits: HDFGRTR_EL2 (reads) and HDFGWTR_EL2 (writes) share
+ * the positions of the PMU's; HAFGRTR_EL2 holds the AMU's. */
+#define HDFGxTR_EL2_PMEVCNTRn_EL0 12
+#define HDFGxTR_EL2_PMEVTYPERn_EL0 13
+#define HDFGxTR_EL2_PMCCFILTR_EL0 14
+#define HDFGxTR_EL2_PMCCNTR_EL0 15
+#define HDFGxTR_EL2_PMCNTEN 16
+#define HDFGxTR_EL2_PMINTEN 17
+#define HDFGxTR_EL2_PMOVS 18
+#define HDFGxTR_EL2_PMSELR_EL0 19
+#define HDFGWTR_EL2_PMSWINC_EL0 20
+#define HDFGWTR_EL2_PMCR_EL0 21
+#define HDFGRTR_EL2_PMMIR_EL1 22
+#define HDFGxTR_EL2_PMUSERENR_EL0 57
+#define HDFGRTR_EL2_PMCEIDn_EL0 58
+#define HAFGRTR_EL2_AMCNTEN0 0
+#define HAFGRTR_EL2_AMEVCNTR0n_EL0 1   /* + n */
+#define HAFGRTR_EL2_AMCNTEN1 17
+#define HAFGRTR_EL2_AMEVCNTR1n_EL0 18  /* + 2n */
+#define HAFGRTR_EL2_AMEVTYPER1n_EL0 19 /* + 2n */
+
 #endif

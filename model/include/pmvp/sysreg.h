@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The System-register interface of the PMU and the AMU: what an
+ * instruction-set simulator needs when it executes MRS/MSR (AArch64) or
+ * MRC/MCR/MRRC/MCRR (AArch32) on one of their registers.
+ *
+ * Three steps, kept apart:
+ * 1. Decode: an instruction's encoding names a register (pmvp_sysreg), or
+ *    is no PMU/AMU register (PMVP_ERR_REGISTER).
+ * 2. Check: pmvp_sysreg_check() decides, from the configuration and a
+ *    context the caller supplies, whether the access is permitted, UNDEFINED,
+ *    or trapped (to which Exception level, with which exception class). It
+ *    follows the accessibility pseudocode of D24.5 and D24.6 (AArch64) and
+ *    of the AArch32 registers, branch by branch.
+ * 3. Access: pmvp_sysreg_read()/pmvp_sysreg_write() move the value of a
+ *    permitted access. They hold no permission logic; they apply the views
+ *    the architecture gives a lower Exception level (PMCR.N reads HPMN at
+ *    EL0/EL1, counters >= HPMN are RAZ/WI there, AMCR.CG1RZ), and the AArch32
+ *    widths (a 32-bit access moves bits [31:0] and leaves [63:32] alone).
+ *    A read has no side effect.
+ *
+ * Not modelled (their encodings decode to PMVP_ERR_REGISTER): FEAT_PMUv3p9
+ * (PMUSERENR.UEN/TID, PMUACR_EL1, PMZR_EL0), FEAT_PMUv3_ICNTR,
+ * FEAT_PMUv3_SS, FEAT_SEBEP, FEAT_EBEP, FEAT_SPMU, FEAT_FGT2 and the
+ * AMU virtual offsets AMEVCNTVOFF<g><n>_EL2 (so AMCG1IDR_EL0 reports none
+ * and reads at EL0/EL1 return the physical count).
+ */
+#ifndef PMVP_SYSREG_H
+#define PMVP_SYSREG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmvp/amu.h"
+#include "pmvp/core.h"
+#include "pmvp/pmu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The instruction. MRS/MSR run in AArch64, the others in AArch32; MRRC and
+ * MCRR move 64 bits through two general-purpose registers. */
+enum pmvp_sysreg_op { PMVP_MRS, PMVP_MSR, PMVP_MRC, PMVP_MCR, PMVP_MRRC, PMVP_MCRR };
+
+enum pmvp_sysreg_family { PMVP_SYSREG_PMU, PMVP_SYSREG_AMU };
+
+/* The bits of the register an access moves. */
+enum pmvp_sysreg_part {
+    PMVP_PART_ALL,   /* the whole register (64 bits for MRS/MSR/MRRC/MCRR) */
+    PMVP_PART_LOW,   /* bits [31:0]: the 32-bit AArch32 view (MRC/MCR) */
+    PMVP_PART_HIGH   /* bits [63:32]: PMCEID2/PMCEID3, the AArch32 views of the top halves */
+};
+
+/* One access to one register. */
+typedef struct pmvp_sysreg {
+    uint8_t op;      /* enum pmvp_sysreg_op */
+    uint8_t family;  /* enum pmvp_sysreg_family */
+    uint8_t reg;     /* enum pmvp_pmu_reg or enum pmvp_amu_reg */
+    uint8_t n;       /* <n> of PMEVCNTR<n>, AMEVTYPER1<n> & co; 0 otherwise */
+    uint8_t part;    /* enum pmvp_sysreg_part */
+} pmvp_sysreg;
+
+/* ------------------------------------------------------------------ decode */
+
+/* MRS (write false) or MSR (write true) with encoding op0, op1, CRn, CRm, op2. */
+int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                           unsigned op2, pmvp_sysreg *out);
+/* MRC (write false) or MCR (write true): coproc, opc1, CRn, CRm, opc2. */
+int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned crn, unsigned crm,
+                           unsigned opc2, pmvp_sysreg *out);
+/* MRRC (write false) or MCRR (write true): coproc, opc1, CRm. */
+int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsigned crm,
+                              pmvp_sysreg *out);
+/* All three: PMVP_OK; PMVP_ERR_NULL; PMVP_ERR_VALUE if a field is wider than
+ * its encoding; PMVP_ERR_REGISTER if the encoding is no PMU or AMU register
+ * pmvp models. A decoded register may still be UNDEFINED in a configuration
+ * (an unimplemented feature, an MSR to a read-only register): the check says. */
+
+/* The register's name as the instruction's state knows it: "PMCCNTR_EL0"
+ * for MRS/MSR, "PMCCNTR" for MRC/MCR/MRRC/MCRR, "PMCEID2" for the top half
+ * of PMCEID0_EL0, "PMOVSR" for PMOVSCLR_EL0. NULL for an invalid access. */
+const char *pmvp_sysreg_name(const pmvp_sysreg *r);
+
+/* ----------------------------------------------------------------- check */
+
+/* The state an access is checked in. Register images hold the architectural
+ * bit positions; an AArch32 register shares its AArch64 register's image
+ * (HDCR as MDCR_EL2, HSTR as HSTR_EL2, HCPTR.TAM as CPTR_EL2.TAM, HCR as
+ * HCR_EL2). The widths of EL1, EL2 and EL3 come from the configuration
+ * (el1_aarch32, el2_aarch32, el3_aarch32); EL0's from the instruction. */
+typedef struct pmvp_sysreg_context {
+    uint8_t el;             /* PSTATE.EL */
+    uint8_t security;       /* enum pmvp_security */
+    bool halted;            /* Halted(): the PE is in Debug state */
+    bool edscr_sdd;         /* EDSCR.SDD */
+    /* Registers of the PMU and the AMU (pmvp_sysreg_context_of fills them) */
+    uint64_t pmuserenr;     /* PMUSERENR_EL0: EN, SW, CR, ER */
+    uint64_t pmselr;        /* PMSELR_EL0.SEL, for PMXEVTYPER/PMXEVCNTR */
+    uint64_t amuserenr;     /* AMUSERENR_EL0.EN */
+    uint64_t mdcr_el2;      /* MDCR_EL2 / HDCR: TPM, TPMCR, HPMN */
+    uint64_t mdcr_el3;      /* MDCR_EL3.TPM (an AArch32 EL3 has no such trap) */
+    /* Controls of the higher Exception levels, supplied by the caller */
+    uint64_t hcr_el2;       /* HCR_EL2 / HCR: TGE, E2H */
+    uint64_t hstr_el2;      /* HSTR_EL2 / HSTR: T<n> */
+    uint64_t cptr_el2;      /* CPTR_EL2 / HCPTR: TAM */
+    uint64_t cptr_el3;      /* CPTR_EL3: TAM */
+    uint64_t scr_el3;       /* SCR_EL3: EEL2, FGTEn */
+    uint64_t hdfgrtr_el2;   /* FEAT_FGT: PMU read traps */
+    uint64_t hdfgwtr_el2;   /* FEAT_FGT: PMU write traps */
+    uint64_t hafgrtr_el2;   /* FEAT_FGT: AMU read traps */
+} pmvp_sysreg_context;
+
+/* Fills the PMU and AMU part of *x from PE `pe` of `core` (its context's EL
+ * and Security state, PMUSERENR, PMSELR, AMUSERENR, MDCR_EL2, MDCR_EL3) and
+ * zeroes the rest. PMVP_ERR_NULL, PMVP_ERR_PE. */
+int pmvp_sysreg_context_of(const pmvp_core *core, unsigned pe, pmvp_sysreg_context *x);
+
+enum pmvp_sysreg_verdict {
+    PMVP_SYSREG_PERMITTED,
+    PMVP_SYSREG_UNDEFINED,
+    PMVP_SYSREG_TRAP
+};
+
+/* Exception classes of a trapped access (ESR_ELx.EC / HSR.EC). */
+#define PMVP_EC_UNKNOWN 0x00   /* AArch32.TakeHypTrapException(0x00): EL0 access under HCR.TGE */
+#define PMVP_EC_MCR_MRC 0x03   /* AArch32 MCR/MRC, coproc 0b1111 */
+#define PMVP_EC_MCRR_MRRC 0x04 /* AArch32 MCRR/MRRC, coproc 0b1111 */
+#define PMVP_EC_MSR_MRS 0x18   /* AArch64 MSR/MRS */
+
+typedef struct pmvp_sysreg_outcome {
+    uint8_t verdict;   /* enum pmvp_sysreg_verdict */
+    uint8_t target_el; /* PMVP_SYSREG_TRAP: the Exception level taking it */
+    uint8_t ec;        /* PMVP_SYSREG_TRAP: its exception class */
+} pmvp_sysreg_outcome;
+
+/* The architecture's decision for access *r in context *x. Pure: reads only
+ * its arguments. CONSTRAINED UNPREDICTABLE cases (an event counter that is
+ * not accessible, without FEAT_FGT) follow cfg->counter_access_unpredictable.
+ * PMVP_ERR_NULL; PMVP_ERR_VALUE if the access or the context is impossible
+ * in this configuration (an EL that is not implemented, an MRS at an EL using
+ * AArch32, an MRC at an EL using AArch64, an EL0 in AArch64 under an AArch32
+ * EL1, an unknown register or index). */
+int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
+                      const pmvp_sysreg_context *x, pmvp_sysreg_outcome *out);
+
+/* ---------------------------------------------------------------- access */
+
+/* The value a permitted read returns: bits [31:0] for MRC, the whole register
+ * for MRS/MRRC, in the view of the context's Exception level. No side effect.
+ * PMVP_ERR_WRITE_ONLY (PMSWINC), PMVP_ERR_VALUE (an access the check refuses
+ * as impossible), and the kernel's errors (PMVP_ERR_PAST, PMVP_ERR_PE, ...). */
+int pmvp_sysreg_read(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
+                     const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value);
+
+/* A permitted write of `value` (bits [31:0] for MCR). PMVP_ERR_READ_ONLY
+ * for a read-only register, otherwise as pmvp_sysreg_read. */
+int pmvp_sysreg_write(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
+                      const pmvp_sysreg_context *x, uint64_t value, pmvp_time now);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

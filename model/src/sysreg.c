@@ -1,0 +1,701 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * System-register access to the PMU and the AMU (sysreg.h): the encodings,
+ * the accessibility rules of D24.5 and D24.6 and of the AArch32 registers,
+ * and the views a lower Exception level gets.
+ *
+ * The accessibility pseudocode of every register is one ladder with a few
+ * register-specific rungs: a rule per register (which instructions exist,
+ * the PMUSERENR/AMUSERENR bits that open it to EL0, its fine-grained trap
+ * bit, whether it names an event counter, PMCR's TPMCR, the AMU's
+ * highest-EL-only writes) and one decision, decide(), that climbs the
+ * ladder in the pseudocode's order.
+ */
+#include "pmvp/sysreg.h"
+
+#include <stddef.h>
+
+#include "internal.h"
+
+/* ---------------------------------------------------------------- encodings */
+
+enum index_kind {
+    NOT_INDEXED,
+    PMU_INDEX,    /* n = CRm<1:0>:op2<2:0>, 0..30 */
+    AMU_INDEX,    /* n = CRm<0>:op2<2:0>, 0..15 */
+    AMU_INDEX64   /* MRRC/MCRR: n = CRm<0>:opc1<2:0>, 0..15 */
+};
+
+/* One encoding. For indexed registers crm (and op2 or op1) hold the base,
+ * with the index bits zero. */
+typedef struct encoding {
+    const char *name;  /* AArch32 name; NULL: the AArch64 name of the register file */
+    uint8_t family, reg, part, index;
+    uint8_t op1, crn, crm, op2;
+} encoding;
+
+#define PMU(r) PMVP_SYSREG_PMU, PMVP_##r
+#define AMU(r) PMVP_SYSREG_AMU, PMVP_##r
+
+/* MRS/MSR: op0 is 0b11 for all of them. */
+static const encoding a64_encodings[] = {
+    { NULL, PMU(PMCR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 0 },
+    { NULL, PMU(PMCNTENSET_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 1 },
+    { NULL, PMU(PMCNTENCLR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 2 },
+    { NULL, PMU(PMOVSCLR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 3 },
+    { NULL, PMU(PMSWINC_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 4 },
+    { NULL, PMU(PMSELR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 5 },
+    { NULL, PMU(PMCEID0_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 6 },
+    { NULL, PMU(PMCEID1_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 7 },
+    { NULL, PMU(PMCCNTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 13, 0 },
+    { NULL, PMU(PMXEVTYPER_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 13, 1 },
+    { NULL, PMU(PMXEVCNTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 13, 2 },
+    { NULL, PMU(PMUSERENR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 14, 0 },
+    { NULL, PMU(PMINTENSET_EL1), PMVP_PART_ALL, NOT_INDEXED, 0, 9, 14, 1 },
+    { NULL, PMU(PMINTENCLR_EL1), PMVP_PART_ALL, NOT_INDEXED, 0, 9, 14, 2 },
+    { NULL, PMU(PMOVSSET_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 14, 3 },
+    { NULL, PMU(PMMIR_EL1), PMVP_PART_ALL, NOT_INDEXED, 0, 9, 14, 6 },
+    { NULL, PMU(PMCCFILTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 14, 15, 7 },
+    { NULL, PMU(PMEVCNTR_EL0), PMVP_PART_ALL, PMU_INDEX, 3, 14, 8, 0 },
+    { NULL, PMU(PMEVTYPER_EL0), PMVP_PART_ALL, PMU_INDEX, 3, 14, 12, 0 },
+    { NULL, AMU(AMCR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 0 },
+    { NULL, AMU(AMCFGR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 1 },
+    { NULL, AMU(AMCGCR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 2 },
+    { NULL, AMU(AMUSERENR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 3 },
+    { NULL, AMU(AMCNTENCLR0_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 4 },
+    { NULL, AMU(AMCNTENSET0_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 5 },
+    { NULL, AMU(AMCG1IDR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 6 },
+    { NULL, AMU(AMCNTENCLR1_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 3, 0 },
+    { NULL, AMU(AMCNTENSET1_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 3, 1 },
+    { NULL, AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 4, 0 },
+    { NULL, AMU(AMEVTYPER0_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 6, 0 },
+    { NULL, AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 12, 0 },
+    { NULL, AMU(AMEVTYPER1_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 14, 0 },
+};
+
+/* MRC/MCR: coproc 0b1111, opc1 0. Each moves bits [31:0] of its AArch64
+ * register, or [63:32] for PMCEID2/3. */
+static const encoding a32_encodings[] = {
+    { "PMCR", PMU(PMCR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 0 },
+    { "PMCNTENSET", PMU(PMCNTENSET_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 1 },
+    { "PMCNTENCLR", PMU(PMCNTENCLR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 2 },
+    { "PMOVSR", PMU(PMOVSCLR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 3 },
+    { "PMSWINC", PMU(PMSWINC_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 4 },
+    { "PMSELR", PMU(PMSELR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 5 },
+    { "PMCEID0", PMU(PMCEID0_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 6 },
+    { "PMCEID1", PMU(PMCEID1_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 7 },
+    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 13, 0 },
+    { "PMXEVTYPER", PMU(PMXEVTYPER_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 13, 1 },
+    { "PMXEVCNTR", PMU(PMXEVCNTR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 13, 2 },
+    { "PMUSERENR", PMU(PMUSERENR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 0 },
+    { "PMINTENSET", PMU(PMINTENSET_EL1), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 1 },
+    { "PMINTENCLR", PMU(PMINTENCLR_EL1), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 2 },
+    { "PMOVSSET", PMU(PMOVSSET_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 3 },
+    { "PMCEID2", PMU(PMCEID0_EL0), PMVP_PART_HIGH, NOT_INDEXED, 0, 9, 14, 4 },
+    { "PMCEID3", PMU(PMCEID1_EL0), PMVP_PART_HIGH, NOT_INDEXED, 0, 9, 14, 5 },
+    { "PMMIR", PMU(PMMIR_EL1), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 6 },
+    { "PMCCFILTR", PMU(PMCCFILTR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 14, 15, 7 },
+    { "PMEVCNTR", PMU(PMEVCNTR_EL0), PMVP_PART_LOW, PMU_INDEX, 0, 14, 8, 0 },
+    { "PMEVTYPER", PMU(PMEVTYPER_EL0), PMVP_PART_LOW, PMU_INDEX, 0, 14, 12, 0 },
+    { "AMCR", AMU(AMCR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 0 },
+    { "AMCFGR", AMU(AMCFGR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 1 },
+    { "AMCGCR", AMU(AMCGCR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 2 },
+    { "AMUSERENR", AMU(AMUSERENR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 3 },
+    { "AMCNTENCLR0", AMU(AMCNTENCLR0_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 4 },
+    { "AMCNTENSET0", AMU(AMCNTENSET0_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 5 },
+    { "AMCG1IDR", AMU(AMCG1IDR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 6 },
+    { "AMCNTENCLR1", AMU(AMCNTENCLR1_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 3, 0 },
+    { "AMCNTENSET1", AMU(AMCNTENSET1_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 3, 1 },
+    { "AMEVTYPER0", AMU(AMEVTYPER0_EL0), PMVP_PART_LOW, AMU_INDEX, 0, 13, 6, 0 },
+    { "AMEVTYPER1", AMU(AMEVTYPER1_EL0), PMVP_PART_LOW, AMU_INDEX, 0, 13, 14, 0 },
+};
+
+/* MRRC/MCRR: coproc 0b1111; the whole 64-bit register. crn is unused. */
+static const encoding a32_64_encodings[] = {
+    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 0, 0, 9, 0 },
+    { "AMEVCNTR0", AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, AMU_INDEX64, 0, 0, 0, 0 },
+    { "AMEVCNTR1", AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, AMU_INDEX64, 0, 0, 4, 0 },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Matches op1/crn/crm/op2 against table t; fills *out (without op). */
+static int find(const encoding *t, size_t count, unsigned op1, unsigned crn, unsigned crm,
+                unsigned op2, pmvp_sysreg *out)
+{
+    for (size_t i = 0; i < count; i++) {
+        const encoding *e = &t[i];
+        unsigned n = 0, m_crm = crm, m_op1 = op1, m_op2 = op2;
+        switch (e->index) {
+        case PMU_INDEX: n = (crm & 3) << 3 | op2; m_crm = crm & ~3u; m_op2 = 0; break;
+        case AMU_INDEX: n = (crm & 1) << 3 | op2; m_crm = crm & ~1u; m_op2 = 0; break;
+        case AMU_INDEX64: n = (crm & 1) << 3 | op1; m_crm = crm & ~1u; m_op1 = 0; break;
+        default: break;
+        }
+        if (e->op1 != m_op1 || e->crn != crn || e->crm != m_crm || e->op2 != m_op2)
+            continue;
+        if (e->index == PMU_INDEX && n >= PMVP_MAX_COUNTERS)
+            continue; /* n == 31 is PMCCFILTR's encoding, or unallocated */
+        *out = (pmvp_sysreg){ .family = e->family, .reg = e->reg, .n = (uint8_t)n, .part = e->part };
+        return PMVP_OK;
+    }
+    return PMVP_ERR_REGISTER;
+}
+
+int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                           unsigned op2, pmvp_sysreg *out)
+{
+    if (!out)
+        return PMVP_ERR_NULL;
+    if (op0 > 3 || op1 > 7 || crn > 15 || crm > 15 || op2 > 7)
+        return PMVP_ERR_VALUE;
+    if (op0 != 3)
+        return PMVP_ERR_REGISTER;
+    int err = find(a64_encodings, COUNT(a64_encodings), op1, crn, crm, op2, out);
+    out->op = write ? PMVP_MSR : PMVP_MRS;
+    return err;
+}
+
+int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned crn, unsigned crm,
+                           unsigned opc2, pmvp_sysreg *out)
+{
+    if (!out)
+        return PMVP_ERR_NULL;
+    if (coproc > 15 || opc1 > 7 || crn > 15 || crm > 15 || opc2 > 7)
+        return PMVP_ERR_VALUE;
+    if (coproc != 15)
+        return PMVP_ERR_REGISTER;
+    int err = find(a32_encodings, COUNT(a32_encodings), opc1, crn, crm, opc2, out);
+    out->op = write ? PMVP_MCR : PMVP_MRC;
+    return err;
+}
+
+int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsigned crm,
+                              pmvp_sysreg *out)
+{
+    if (!out)
+        return PMVP_ERR_NULL;
+    if (coproc > 15 || opc1 > 15 || crm > 15)
+        return PMVP_ERR_VALUE;
+    if (coproc != 15)
+        return PMVP_ERR_REGISTER;
+    int err = find(a32_64_encodings, COUNT(a32_64_encodings), opc1, 0, crm, 0, out);
+    out->op = write ? PMVP_MCRR : PMVP_MRRC;
+    return err;
+}
+
+static bool is_a32(const pmvp_sysreg *r) { return r->op >= PMVP_MRC; }
+static bool is_write(const pmvp_sysreg *r) { return r->op == PMVP_MSR || r->op == PMVP_MCR || r->op == PMVP_MCRR; }
+static bool is_64bit_a32(const pmvp_sysreg *r) { return r->op == PMVP_MRRC || r->op == PMVP_MCRR; }
+
+/* The encoding an access uses, or NULL if none: the table row of its register. */
+static const encoding *encoding_of(const pmvp_sysreg *r)
+{
+    const encoding *t = a64_encodings;
+    size_t count = COUNT(a64_encodings);
+    if (is_64bit_a32(r)) {
+        t = a32_64_encodings;
+        count = COUNT(a32_64_encodings);
+    } else if (is_a32(r)) {
+        t = a32_encodings;
+        count = COUNT(a32_encodings);
+    }
+    for (size_t i = 0; i < count; i++)
+        if (t[i].family == r->family && t[i].reg == r->reg && t[i].part == r->part)
+            return &t[i];
+    return NULL;
+}
+
+const char *pmvp_sysreg_name(const pmvp_sysreg *r)
+{
+    const encoding *e = r && r->op <= PMVP_MCRR ? encoding_of(r) : NULL;
+    if (!e)
+        return NULL;
+    if (e->name)
+        return e->name;
+    return r->family == PMVP_SYSREG_PMU ? pmvp_pmu_reg_name((enum pmvp_pmu_reg)r->reg)
+                                        : pmvp_amu_reg_name((enum pmvp_amu_reg)r->reg);
+}
+
+/* ------------------------------------------------------------------- rules */
+
+/* Which PMUSERENR (PMU) or AMUSERENR (AMU) bits open a register to EL0: any
+ * one of them permits the access. */
+enum {
+    EL0_ALWAYS = 0,   /* no enable: only the traps of higher levels apply */
+    EN = 1, SW = 2, CR = 4, ER = 8, /* PMUSERENR_EL0 bit positions; AMUSERENR_EL0.EN is bit 0 */
+    EL0_UNDEFINED = 0x80 /* a register of EL1 and above */
+};
+
+enum counter_kind {
+    NO_COUNTER,
+    INDEXED,      /* PMEVCNTR<n>, PMEVTYPER<n>: counter n */
+    SELECTED,     /* PMXEVCNTR: counter PMSELR.SEL */
+    SELECTED_CC   /* PMXEVTYPER: counter PMSELR.SEL, or PMCCFILTR when SEL == 31 */
+};
+
+#define FGT(bit) ((bit) + 1) /* a fine-grained trap bit; 0 means none */
+
+typedef struct rule {
+    bool read, write;           /* the instructions that exist */
+    uint8_t el0_read, el0_write;
+    uint8_t fgt_read, fgt_write; /* FGT(bit) in HDFGRTR/HDFGWTR_EL2 (AMU: HAFGRTR_EL2) */
+    uint8_t fgt_stride;         /* AMU: how far the read bit moves with n */
+    uint8_t counter;            /* enum counter_kind */
+    bool tpmcr;                 /* PMCR: MDCR_EL2.TPMCR traps it too */
+    bool write_at_highest_el;   /* AMU: writable at the highest Exception level only */
+} rule;
+
+/* D24.5, each register's "Accessing" pseudocode. */
+static const rule pmu_rules[PMVP_PMU_NUM_REGS] = {
+    [PMVP_PMCR_EL0] = { true, true, EN, EN, 0, FGT(HDFGWTR_EL2_PMCR_EL0), 0, NO_COUNTER, true, false },
+    [PMVP_PMCNTENSET_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMCNTEN), FGT(HDFGxTR_EL2_PMCNTEN), 0, NO_COUNTER, false, false },
+    [PMVP_PMCNTENCLR_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMCNTEN), FGT(HDFGxTR_EL2_PMCNTEN), 0, NO_COUNTER, false, false },
+    [PMVP_PMINTENSET_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, FGT(HDFGxTR_EL2_PMINTEN), FGT(HDFGxTR_EL2_PMINTEN), 0, NO_COUNTER, false, false },
+    [PMVP_PMINTENCLR_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, FGT(HDFGxTR_EL2_PMINTEN), FGT(HDFGxTR_EL2_PMINTEN), 0, NO_COUNTER, false, false },
+    [PMVP_PMOVSSET_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMOVS), FGT(HDFGxTR_EL2_PMOVS), 0, NO_COUNTER, false, false },
+    [PMVP_PMOVSCLR_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMOVS), FGT(HDFGxTR_EL2_PMOVS), 0, NO_COUNTER, false, false },
+    [PMVP_PMSWINC_EL0] = { false, true, 0, EN | SW, 0, FGT(HDFGWTR_EL2_PMSWINC_EL0), 0, NO_COUNTER, false, false },
+    [PMVP_PMSELR_EL0] = { true, true, EN | ER, EN | ER, FGT(HDFGxTR_EL2_PMSELR_EL0), FGT(HDFGxTR_EL2_PMSELR_EL0), 0, NO_COUNTER, false, false },
+    [PMVP_PMCEID0_EL0] = { true, false, EN, 0, FGT(HDFGRTR_EL2_PMCEIDn_EL0), 0, 0, NO_COUNTER, false, false },
+    [PMVP_PMCEID1_EL0] = { true, false, EN, 0, FGT(HDFGRTR_EL2_PMCEIDn_EL0), 0, 0, NO_COUNTER, false, false },
+    [PMVP_PMCCNTR_EL0] = { true, true, EN | CR, EN, FGT(HDFGxTR_EL2_PMCCNTR_EL0), FGT(HDFGxTR_EL2_PMCCNTR_EL0), 0, NO_COUNTER, false, false },
+    [PMVP_PMCCFILTR_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMCCFILTR_EL0), FGT(HDFGxTR_EL2_PMCCFILTR_EL0), 0, NO_COUNTER, false, false },
+    [PMVP_PMXEVTYPER_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), 0, SELECTED_CC, false, false },
+    [PMVP_PMXEVCNTR_EL0] = { true, true, EN | ER, EN, FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), 0, SELECTED, false, false },
+    [PMVP_PMUSERENR_EL0] = { true, true, EL0_ALWAYS, EL0_UNDEFINED, FGT(HDFGxTR_EL2_PMUSERENR_EL0), FGT(HDFGxTR_EL2_PMUSERENR_EL0), 0, NO_COUNTER, false, false },
+    [PMVP_PMMIR_EL1] = { true, false, EL0_UNDEFINED, 0, FGT(HDFGRTR_EL2_PMMIR_EL1), 0, 0, NO_COUNTER, false, false },
+    [PMVP_PMEVCNTR_EL0] = { true, true, EN | ER, EN, FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), 0, INDEXED, false, false },
+    [PMVP_PMEVTYPER_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), 0, INDEXED, false, false },
+};
+
+/* D24.6. HAFGRTR_EL2 has no write traps: the AMU's writable registers are
+ * written at the highest Exception level only, but AMUSERENR_EL0. */
+static const rule amu_rules[PMVP_AMU_NUM_REGS] = {
+    [PMVP_AMCR_EL0] = { true, true, EN, 0, 0, 0, 0, NO_COUNTER, false, true },
+    [PMVP_AMCFGR_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
+    [PMVP_AMCGCR_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
+    [PMVP_AMUSERENR_EL0] = { true, true, EL0_ALWAYS, EL0_UNDEFINED, 0, 0, 0, NO_COUNTER, false, false },
+    [PMVP_AMCNTENSET0_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN0), 0, 0, NO_COUNTER, false, true },
+    [PMVP_AMCNTENCLR0_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN0), 0, 0, NO_COUNTER, false, true },
+    [PMVP_AMCNTENSET1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN1), 0, 0, NO_COUNTER, false, true },
+    [PMVP_AMCNTENCLR1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN1), 0, 0, NO_COUNTER, false, true },
+    [PMVP_AMCG1IDR_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
+    [PMVP_AMEVCNTR0_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMEVCNTR0n_EL0), 0, 1, NO_COUNTER, false, true },
+    [PMVP_AMEVTYPER0_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
+    [PMVP_AMEVCNTR1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMEVCNTR1n_EL0), 0, 2, NO_COUNTER, false, true },
+    [PMVP_AMEVTYPER1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMEVTYPER1n_EL0), 0, 2, NO_COUNTER, false, true },
+};
+
+/* ------------------------------------------------------------------- check */
+
+/* The facts one decision is made from. */
+typedef struct check {
+    const pmvp_core_config *cfg;
+    const pmvp_sysreg *r;
+    const pmvp_sysreg_context *x;
+    const rule *rule;
+    bool pmu, write, a32;
+    bool el2_enabled, el2_a64, el3_a64;
+    uint8_t ec;               /* exception class of a trap of this instruction */
+} check;
+
+static pmvp_sysreg_outcome permitted(void) { return (pmvp_sysreg_outcome){ PMVP_SYSREG_PERMITTED, 0, 0 }; }
+static pmvp_sysreg_outcome undefined(void) { return (pmvp_sysreg_outcome){ PMVP_SYSREG_UNDEFINED, 0, 0 }; }
+static pmvp_sysreg_outcome trap(unsigned el, unsigned ec)
+{
+    return (pmvp_sysreg_outcome){ PMVP_SYSREG_TRAP, (uint8_t)el, (uint8_t)ec };
+}
+
+static unsigned highest_el(const pmvp_core_config *cfg)
+{
+    return cfg->have_el3 ? 3 : cfg->have_el2 ? 2 : 1;
+}
+
+/* EL2Enabled(): EL2 is implemented and enabled in the current Security state. */
+static bool el2_enabled(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
+{
+    if (!cfg->have_el2)
+        return false;
+    if (!cfg->have_el3)
+        return true;
+    switch (x->security) {
+    case PMVP_NONSECURE: case PMVP_REALM: return true;
+    case PMVP_SECURE: return cfg->feat_sel2 && (x->scr_el3 & SCR_EL3_EEL2);
+    default: return false;
+    }
+}
+
+/* HCR_EL2.{E2H, TGE} == {1, 1} with an AArch64 EL2: ELIsInHost(EL0). */
+static bool el0_in_host(const check *k)
+{
+    uint64_t both = HCR_EL2_E2H | HCR_EL2_TGE;
+    return k->el2_enabled && k->el2_a64 && (k->x->hcr_el2 & both) == both;
+}
+
+/* The counter an access names: n, PMSELR.SEL, or -1 for none (also for
+ * PMXEVTYPER with SEL == 31, which selects PMCCFILTR). */
+static int counter_of(const pmvp_sysreg *r, const rule *u, const pmvp_sysreg_context *x)
+{
+    unsigned sel = (unsigned)PMVP_FIELD_GET(PMSELR_EL0_SEL, x->pmselr);
+    switch (u->counter) {
+    case INDEXED: return r->n;
+    case SELECTED: return (int)sel;
+    case SELECTED_CC: return sel == PMVP_CYCLE_COUNTER ? -1 : (int)sel;
+    default: return -1;
+    }
+}
+
+/* GetNumEventCountersAccessible(): HPMN at EL0 and EL1 when EL2 is enabled. */
+static unsigned accessible_counters(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
+{
+    if (x->el <= 1 && el2_enabled(cfg, x))
+        return pmvp_hpmn_of(cfg, x->mdcr_el2);
+    return cfg->num_counters;
+}
+
+/* Unpredictable_PMUEVENTCOUNTER, as configured. */
+static pmvp_sysreg_outcome counter_unpredictable(const check *k)
+{
+    return k->cfg->counter_access_unpredictable == PMVP_COUNTER_ACCESS_UNDEFINED ? undefined() : permitted();
+}
+
+/* The trap bit EL3 holds over this register: MDCR_EL3.TPM or CPTR_EL3.TAM. */
+static bool el3_trap_bit(const check *k)
+{
+    return k->el3_a64 && (k->pmu ? (k->x->mdcr_el3 & MDCR_EL3_TPM) : (k->x->cptr_el3 & CPTR_EL3_TAM));
+}
+
+static bool sdd(const check *k) { return k->x->halted && k->x->edscr_sdd; }
+
+/* EL3SDDUndefPriority() && the EL3 trap: UNDEFINED before everything else. */
+static bool el3_sdd_undefined_first(const check *k)
+{
+    return el3_trap_bit(k) && sdd(k) && k->cfg->el3_sdd_undef_priority;
+}
+
+/* The EL0 enable (PMUSERENR / AMUSERENR) is closed: the access is trapped
+ * to EL1, to EL2 under HCR_EL2.TGE, or UNDEFINED under an AArch32 EL1. */
+static pmvp_sysreg_outcome el0_disabled(const check *k)
+{
+    bool tge = k->el2_enabled && (k->x->hcr_el2 & HCR_EL2_TGE);
+    if (!k->cfg->el1_aarch32)
+        return trap(tge ? 2 : 1, k->ec);
+    if (tge)
+        return trap(2, k->el2_a64 ? k->ec : PMVP_EC_UNKNOWN);
+    return undefined();
+}
+
+/* HSTR_EL2.T<n> / HSTR.T<n>: AArch32 accesses from EL0 and EL1, by the
+ * CRn of MRC/MCR or the CRm of MRRC/MCRR. */
+static bool hstr_traps(const check *k)
+{
+    if (!k->a32 || !k->el2_enabled)
+        return false;
+    if (k->x->el == 0 && el0_in_host(k))
+        return false;
+    const encoding *e = encoding_of(k->r);
+    unsigned t = is_64bit_a32(k->r) ? (unsigned)(e->crm | (k->r->n >> 3)) : e->crn;
+    return (k->x->hstr_el2 >> t) & 1;
+}
+
+/* FEAT_FGT: the register's bit in HDFGRTR_EL2/HDFGWTR_EL2/HAFGRTR_EL2. Only
+ * for an EL1 using AArch64, and not for EL0 in the EL2&0 host. */
+static bool fgt_traps(const check *k)
+{
+    const rule *u = k->rule;
+    unsigned bit = k->write ? u->fgt_write : u->fgt_read;
+    if (!bit || !k->cfg->feat_fgt || !k->el2_enabled || k->cfg->el1_aarch32)
+        return false;
+    if (k->x->el == 0 && el0_in_host(k))
+        return false;
+    if (k->cfg->have_el3 && !(k->x->scr_el3 & SCR_EL3_FGTEn))
+        return false;
+    bit = bit - 1 + (unsigned)u->fgt_stride * k->r->n;
+    uint64_t reg = !k->pmu ? k->x->hafgrtr_el2 : k->write ? k->x->hdfgwtr_el2 : k->x->hdfgrtr_el2;
+    return (reg >> bit) & 1;
+}
+
+/* EL2's own trap of the register: MDCR_EL2.TPM (and TPMCR for PMCR), or
+ * CPTR_EL2.TAM. */
+static bool el2_traps(const check *k)
+{
+    if (!k->el2_enabled)
+        return false;
+    if (!k->pmu)
+        return k->x->cptr_el2 & CPTR_EL2_TAM;
+    return (k->x->mdcr_el2 & MDCR_EL2_TPM) || (k->rule->tpmcr && (k->x->mdcr_el2 & MDCR_EL2_TPMCR));
+}
+
+/* The last rung: MDCR_EL3.TPM / CPTR_EL3.TAM, UNDEFINED in Debug state with
+ * EDSCR.SDD == 1. */
+static pmvp_sysreg_outcome el3_rung(const check *k)
+{
+    if (el3_trap_bit(k))
+        return sdd(k) ? undefined() : trap(3, k->ec);
+    return permitted();
+}
+
+/* The rungs below the EL0 enable, shared by EL0 and EL1. The PMU checks its
+ * fine-grained trap before MDCR_EL2; the AMU, CPTR_EL2.TAM before its own. */
+static pmvp_sysreg_outcome below_el2(const check *k)
+{
+    if (hstr_traps(k))
+        return trap(2, k->ec);
+    if (k->pmu ? fgt_traps(k) || el2_traps(k) : el2_traps(k) || fgt_traps(k))
+        return trap(2, k->ec);
+    int n = k->pmu ? counter_of(k->r, k->rule, k->x) : -1;
+    if (n >= 0 && k->el2_enabled && (unsigned)n >= pmvp_hpmn_of(k->cfg, k->x->mdcr_el2))
+        return k->cfg->feat_fgt ? trap(2, k->ec) : counter_unpredictable(k);
+    return el3_rung(k);
+}
+
+/* Whether the register, and this instruction on it, exist here. */
+static bool implemented(const check *k)
+{
+    const pmvp_core_config *cfg = k->cfg;
+    const pmvp_sysreg *r = k->r;
+    if (k->write ? !k->rule->write : !k->rule->read)
+        return false;
+    if (!k->pmu)
+        return cfg->feat_amuv1 && (r->reg != PMVP_AMCG1IDR_EL0 || cfg->feat_amuv1p1);
+    if (r->reg == PMVP_PMMIR_EL1)
+        return cfg->pmu_version >= PMVP_PMUV3P4;
+    return r->part != PMVP_PART_HIGH || cfg->pmu_version >= PMVP_PMUV3P1;
+}
+
+/* AMEVCNTR0<n>/AMEVTYPER0<n> beyond the four architected counters, and
+ * AMEVCNTR1<n>/AMEVTYPER1<n> beyond the auxiliary ones, are UNDEFINED. */
+static bool amu_counter_implemented(const check *k)
+{
+    switch (k->r->reg) {
+    case PMVP_AMEVCNTR0_EL0: case PMVP_AMEVTYPER0_EL0: return k->r->n < PMVP_AMU_ARCH_COUNTERS;
+    case PMVP_AMEVCNTR1_EL0: case PMVP_AMEVTYPER1_EL0: return k->r->n < k->cfg->amu_num_aux;
+    default: return true;
+    }
+}
+
+static pmvp_sysreg_outcome decide(const check *k)
+{
+    const pmvp_sysreg_context *x = k->x;
+    if (!implemented(k) || (!k->pmu && !amu_counter_implemented(k)))
+        return undefined();
+    int n = k->pmu ? counter_of(k->r, k->rule, x) : -1;
+    if (n >= 0 && (unsigned)n >= k->cfg->num_counters)
+        return k->cfg->feat_fgt ? undefined() : counter_unpredictable(k);
+    if (k->write && k->rule->write_at_highest_el)
+        return x->el == highest_el(k->cfg) ? permitted() : undefined();
+    uint8_t el0 = k->write ? k->rule->el0_write : k->rule->el0_read;
+    switch (x->el) {
+    case 0: {
+        if (el0 == EL0_UNDEFINED || el3_sdd_undefined_first(k))
+            return undefined();
+        uint64_t enable = k->pmu ? x->pmuserenr : x->amuserenr;
+        if (el0 != EL0_ALWAYS && !(enable & el0))
+            return el0_disabled(k);
+        return below_el2(k);
+    }
+    case 1:
+        return el3_sdd_undefined_first(k) ? undefined() : below_el2(k);
+    case 2:
+        return el3_sdd_undefined_first(k) ? undefined() : el3_rung(k);
+    default:
+        return permitted();
+    }
+}
+
+/* Whether the instruction can run at the context's Exception level, in its
+ * Execution state, in this configuration. */
+static bool possible(const pmvp_core_config *cfg, const pmvp_sysreg *r, const pmvp_sysreg_context *x)
+{
+    if (r->op > PMVP_MCRR || x->el > 3 || x->security > PMVP_ROOT)
+        return false;
+    if ((x->el == 2 && !cfg->have_el2) || (x->el == 3 && !cfg->have_el3))
+        return false;
+    bool using_a32[4] = { is_a32(r), cfg->el1_aarch32, cfg->el2_aarch32, cfg->el3_aarch32 };
+    if (x->el == 0 && !is_a32(r) && cfg->el1_aarch32)
+        return false; /* an AArch32 EL1 has only AArch32 EL0 */
+    if (x->el == 0 && is_a32(r) && !cfg->have_aarch32)
+        return false;
+    if (using_a32[x->el] != is_a32(r))
+        return false;
+    const encoding *e = encoding_of(r);
+    if (!e)
+        return false;
+    if (r->family == PMVP_SYSREG_PMU)
+        return r->reg < PMVP_PMU_NUM_REGS && (e->index == NOT_INDEXED ? r->n == 0 : r->n < PMVP_MAX_COUNTERS);
+    return r->reg < PMVP_AMU_NUM_REGS && (e->index == NOT_INDEXED ? r->n == 0 : r->n < PMVP_AMU_MAX_AUX);
+}
+
+int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
+                      const pmvp_sysreg_context *x, pmvp_sysreg_outcome *out)
+{
+    if (!cfg || !r || !x || !out)
+        return PMVP_ERR_NULL;
+    if (r->family > PMVP_SYSREG_AMU || !possible(cfg, r, x))
+        return PMVP_ERR_VALUE;
+    bool pmu = r->family == PMVP_SYSREG_PMU;
+    check k = {
+        .cfg = cfg, .r = r, .x = x,
+        .rule = pmu ? &pmu_rules[r->reg] : &amu_rules[r->reg],
+        .pmu = pmu, .write = is_write(r), .a32 = is_a32(r),
+        .el2_enabled = el2_enabled(cfg, x),
+        .el2_a64 = cfg->have_el2 && !cfg->el2_aarch32,
+        .el3_a64 = cfg->have_el3 && !cfg->el3_aarch32,
+        .ec = is_64bit_a32(r) ? PMVP_EC_MCRR_MRRC : is_a32(r) ? PMVP_EC_MCR_MRC : PMVP_EC_MSR_MRS,
+    };
+    *out = decide(&k);
+    return PMVP_OK;
+}
+
+int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context *x)
+{
+    if (!c || !x)
+        return PMVP_ERR_NULL;
+    if (pe >= c->cfg.num_pes)
+        return PMVP_ERR_PE;
+    const pmvp_pe *p = &c->pe[pe];
+    *x = (pmvp_sysreg_context){
+        .el = p->ctx.el, .security = p->ctx.security, .halted = p->ctx.halted,
+        .pmuserenr = p->pmu.pmuserenr, .pmselr = p->pmu.pmselr, .amuserenr = p->amu.amuserenr,
+        .mdcr_el2 = p->pmu.ctl.mdcr_el2, .mdcr_el3 = p->pmu.ctl.mdcr_el3,
+    };
+    return PMVP_OK;
+}
+
+/* ------------------------------------------------------------------ access */
+
+/* The event counters visible in the context: bits [accessible-1:0], and the
+ * cycle counter's C bit. */
+static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg_context *x)
+{
+    return (PMVP_BIT(accessible_counters(&c->cfg, x)) - 1) | PMVP_PMU_C;
+}
+
+/* The kernel register and counter an access reaches: PMXEVTYPER and
+ * PMXEVCNTR resolve through the context's PMSELR. False when the access
+ * reaches no counter the context can see (RAZ/WI). */
+static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                   unsigned *reg, unsigned *n)
+{
+    *reg = r->reg;
+    *n = r->n;
+    if (r->family != PMVP_SYSREG_PMU)
+        return true;
+    const rule *u = &pmu_rules[r->reg];
+    int counter = counter_of(r, u, x);
+    if (u->counter == SELECTED_CC && counter < 0) {
+        *reg = PMVP_PMCCFILTR_EL0;
+        return true;
+    }
+    if (u->counter == NO_COUNTER)
+        return true;
+    if (u->counter != INDEXED)
+        *reg = u->counter == SELECTED ? PMVP_PMEVCNTR_EL0 : PMVP_PMEVTYPER_EL0;
+    *n = (unsigned)counter;
+    return (unsigned)counter < accessible_counters(&c->cfg, x);
+}
+
+static bool is_bitmap(const pmvp_sysreg *r)
+{
+    if (r->family != PMVP_SYSREG_PMU)
+        return false;
+    switch (r->reg) {
+    case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: case PMVP_PMINTENSET_EL1:
+    case PMVP_PMINTENCLR_EL1: case PMVP_PMOVSSET_EL0: case PMVP_PMOVSCLR_EL0: case PMVP_PMSWINC_EL0:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int kernel_read(pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
+                       pmvp_time now, uint64_t *v)
+{
+    return family == PMVP_SYSREG_PMU ? pmvp_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, v)
+                                     : pmvp_amu_read(c, pe, (enum pmvp_amu_reg)reg, n, now, v);
+}
+
+static int kernel_write(pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
+                        uint64_t v, pmvp_time now)
+{
+    return family == PMVP_SYSREG_PMU ? pmvp_pmu_write(c, pe, (enum pmvp_pmu_reg)reg, n, v, now)
+                                     : pmvp_amu_write(c, pe, (enum pmvp_amu_reg)reg, n, v, now);
+}
+
+/* Validates an access for reading or writing a value. */
+static int begin(pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                 pmvp_time now)
+{
+    if (!c || !r || !x)
+        return PMVP_ERR_NULL;
+    if (r->family > PMVP_SYSREG_AMU || !possible(&c->cfg, r, x))
+        return PMVP_ERR_VALUE;
+    return pmvp_begin_pe(c, pe, now);
+}
+
+int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
+                     const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    int err = begin(c, pe, r, x, now);
+    if (err)
+        return err;
+    if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMSWINC_EL0)
+        return PMVP_ERR_WRITE_ONLY;
+    unsigned reg, n;
+    uint64_t v = 0;
+    if (target(c, r, x, &reg, &n)) {
+        err = kernel_read(c, pe, r->family, reg, n, now, &v);
+        if (err)
+            return err;
+    }
+    if (is_bitmap(r))
+        v &= visible_counters(c, x);
+    if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0) /* PMCR.N reads HPMN at EL0/EL1 */
+        v = (v & ~PMCR_EL0_N) | PMVP_FIELD_PREP(PMCR_EL0_N, accessible_counters(&c->cfg, x));
+    if (r->family == PMVP_SYSREG_AMU && r->reg == PMVP_AMEVCNTR1_EL0 && x->el != highest_el(&c->cfg) &&
+        (c->pe[pe].amu.amcr & AMCR_EL0_CG1RZ))
+        v = 0; /* AMCR.CG1RZ: auxiliary counters read as zero below the highest EL */
+    if (r->part == PMVP_PART_HIGH)
+        v >>= 32;
+    else if (r->part == PMVP_PART_LOW)
+        v &= UINT32_MAX;
+    *value = v;
+    return PMVP_OK;
+}
+
+int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
+                      const pmvp_sysreg_context *x, uint64_t value, pmvp_time now)
+{
+    int err = begin(c, pe, r, x, now);
+    if (err)
+        return err;
+    const rule *u = r->family == PMVP_SYSREG_PMU ? &pmu_rules[r->reg] : &amu_rules[r->reg];
+    if (!u->write)
+        return PMVP_ERR_READ_ONLY;
+    unsigned reg, n;
+    if (!target(c, r, x, &reg, &n))
+        return PMVP_OK; /* a counter the context cannot see: WI */
+    if (r->part == PMVP_PART_LOW) {
+        /* The AArch32 register is bits [31:0]; a write leaves [63:32] alone.
+         * Only the counters have meaningful upper bits to keep. */
+        uint64_t old = 0;
+        bool counter = reg == PMVP_PMCCNTR_EL0 || reg == PMVP_PMEVCNTR_EL0;
+        if (r->family == PMVP_SYSREG_PMU && counter &&
+            (err = kernel_read(c, pe, r->family, reg, n, now, &old)) != PMVP_OK)
+            return err;
+        value = (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
+    }
+    if (is_bitmap(r))
+        value &= visible_counters(c, x);
+    bool reset_counters = r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0 && (value & PMCR_EL0_P);
+    if (reset_counters)
+        value &= ~PMCR_EL0_P;
+    err = kernel_write(c, pe, r->family, reg, n, value, now);
+    /* PMCR.P resets the event counters the context can see (D24.5.8). */
+    for (unsigned k = 0; reset_counters && !err && k < accessible_counters(&c->cfg, x); k++)
+        err = pmvp_pmu_write(c, pe, PMVP_PMEVCNTR_EL0, k, 0, now);
+    return err;
+}
