@@ -458,7 +458,8 @@ static bool implemented(const check *k)
     if (k->write ? !k->rule->write : !k->rule->read)
         return false;
     if (!k->pmu)
-        return cfg->feat_amuv1 && (r->reg != PMVP_AMCG1IDR_EL0 || cfg->feat_amuv1p1);
+        return cfg->feat_amuv1 && (r->reg != PMVP_AMCG1IDR_EL0 || cfg->feat_amuv1p1) &&
+               !(r->reg == PMVP_AMEVTYPER1_EL0 && k->write && !cfg->amu_aux_programmable);
     if (r->reg == PMVP_PMMIR_EL1)
         return cfg->pmu_version >= PMVP_PMUV3P4;
     return r->part != PMVP_PART_HIGH || cfg->pmu_version >= PMVP_PMUV3P1;
