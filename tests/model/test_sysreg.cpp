@@ -361,3 +361,159 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
     EXPECT_GT(terminals, 700u);
     EXPECT_GT(checked, 100000u);
 }
+
+// Random encodings and contexts, all fields at random widths: nothing
+// crashes, a decode either names a register or says why not, and every
+// check either refuses an impossible access or gives one of the three kinds.
+TEST(Sysreg, FuzzedEncodingsAndContextsGiveOneOfTheThreeOutcomes)
+{
+    std::mt19937_64 rng(11);
+    auto configs = configurations();
+    size_t decoded = 0, outcomes[3] = {};
+    for (int k = 0; k < 200000; k++) {
+        const pmvp_core_config &cfg = configs[rng() % configs.size()].second;
+        pmvp_sysreg r;
+        unsigned f[5];
+        for (unsigned &v : f) v = (unsigned)(rng() % 20); // some out of range
+        bool write = rng() & 1;
+        int err;
+        switch (rng() % 3) {
+        case 0: err = pmvp_sysreg_decode_a64(write, f[0] % 4, f[1], 9 + f[2] % 6, f[3], f[4], &r); break;
+        case 1: err = pmvp_sysreg_decode_a32(write, 15, f[1], 9 + f[2] % 6, f[3], f[4], &r); break;
+        default: err = pmvp_sysreg_decode_a32_64(write, 15, f[1], f[3], &r); break;
+        }
+        ASSERT_TRUE(err == PMVP_OK || err == PMVP_ERR_REGISTER || err == PMVP_ERR_VALUE);
+        if (err != PMVP_OK) {
+            // Raw access descriptions too: any bytes at all.
+            r = { (uint8_t)(rng() % 8), (uint8_t)(rng() % 3), (uint8_t)(rng() % 24), (uint8_t)(rng() % 40), (uint8_t)(rng() % 4) };
+        } else {
+            decoded++;
+            ASSERT_NE(pmvp_sysreg_name(&r), nullptr);
+        }
+        pmvp_sysreg_context x{};
+        uint8_t *bytes = reinterpret_cast<uint8_t *>(&x);
+        for (size_t b = 0; b < sizeof x; b++) bytes[b] = (uint8_t)rng();
+        x.el = (uint8_t)(rng() % 5);
+        x.security = (uint8_t)(rng() % 5);
+        x.halted = rng() & 1;
+        x.edscr_sdd = rng() & 1;
+        pmvp_sysreg_outcome o{ 0xEE, 0xEE, 0xEE };
+        err = pmvp_sysreg_check(&cfg, &r, &x, &o);
+        ASSERT_TRUE(err == PMVP_OK || err == PMVP_ERR_VALUE) << err;
+        if (err == PMVP_OK) {
+            ASSERT_LE(o.verdict, PMVP_SYSREG_TRAP);
+            if (o.verdict == PMVP_SYSREG_TRAP) {
+                ASSERT_TRUE(o.target_el >= 1 && o.target_el <= 3);
+                ASSERT_TRUE(o.ec == PMVP_EC_UNKNOWN || o.ec == PMVP_EC_MCR_MRC || o.ec == PMVP_EC_MCRR_MRRC || o.ec == PMVP_EC_MSR_MRS);
+                ASSERT_GT(o.target_el, x.el); // a trap goes up
+            }
+            outcomes[o.verdict]++;
+        }
+    }
+    EXPECT_GT(decoded, 1000u);
+    for (size_t n : outcomes) EXPECT_GT(n, 100u);
+    pmvp_sysreg_outcome o;
+    pmvp_sysreg r{};
+    pmvp_sysreg_context x{};
+    EXPECT_EQ(pmvp_sysreg_check(nullptr, &r, &x, &o), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_sysreg_decode_a64(false, 3, 3, 9, 13, 0, nullptr), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_sysreg_decode_a64(false, 4, 3, 9, 13, 0, &r), PMVP_ERR_VALUE);
+    EXPECT_EQ(pmvp_sysreg_decode_a64(false, 3, 3, 14, 11, 7, &r), PMVP_ERR_REGISTER); // PMEVCNTR31 is not allocated
+}
+
+namespace {
+
+struct SysregCore : ::testing::Test {
+    pmvp_core core;
+    pmvp_sysreg_context x{};
+    void SetUp() override
+    {
+        pmvp_core_config cfg = base_config();
+        cfg.num_counters = 6;
+        ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
+        pmvp_pmu_controls ctl = core.pe[0].pmu.ctl;
+        ctl.mdcr_el2 = (ctl.mdcr_el2 & ~MDCR_EL2_HPMN) | 4; // HPMN = 4
+        ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
+        ASSERT_EQ(pmvp_sysreg_context_of(&core, 0, &x), PMVP_OK); // Non-secure EL1
+    }
+    pmvp_sysreg reg(bool write, unsigned crn, unsigned crm, unsigned op2)
+    {
+        pmvp_sysreg r;
+        EXPECT_EQ(pmvp_sysreg_decode_a64(write, 3, 3, crn, crm, op2, &r), PMVP_OK);
+        return r;
+    }
+    uint64_t read(const pmvp_sysreg &r, const pmvp_sysreg_context &c)
+    {
+        uint64_t v = 0xDEAD;
+        EXPECT_EQ(pmvp_sysreg_read(&core, 0, &r, &c, 10, &v), PMVP_OK);
+        return v;
+    }
+};
+
+} // namespace
+
+// D24.5.8 and D24.5.10: at EL1 with EL2 enabled PMCR.N reads HPMN and the
+// counters from HPMN up are RAZ/WI; EL2 sees all six.
+TEST_F(SysregCore, EL1SeesHpmnCountersAndEL2SeesAll)
+{
+    pmvp_sysreg pmcr = reg(false, 9, 12, 0), cnten = reg(true, 9, 12, 1), cnten_r = reg(false, 9, 12, 1);
+    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, read(pmcr, x)), 4u);
+    pmvp_sysreg_context el2 = x;
+    el2.el = 2;
+    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, read(pmcr, el2)), 6u);
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &cnten, &x, 0xFFFFFFFF, 10), PMVP_OK); // bits 4, 5 WI at EL1
+    EXPECT_EQ(read(cnten_r, el2), 0x8000000Fu);
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &cnten, &el2, 0x30, 10), PMVP_OK);
+    EXPECT_EQ(read(cnten_r, el2), 0x8000003Fu);
+    EXPECT_EQ(read(cnten_r, x), 0x8000000Fu);
+    pmvp_sysreg evcntr5 = reg(false, 14, 8, 5), evcntr5_w = reg(true, 14, 8, 5);
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &evcntr5_w, &el2, 77, 10), PMVP_OK);
+    EXPECT_EQ(read(evcntr5, x), 0u);   // RAZ at EL1
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &evcntr5_w, &x, 5, 10), PMVP_OK); // WI at EL1
+    EXPECT_EQ(read(evcntr5, el2), 77u);
+}
+
+// AArch32 PMCCNTR: MRC/MCR move bits [31:0] and leave [63:32] alone;
+// MRRC/MCRR move all 64 (the seed text's four forms).
+TEST_F(SysregCore, AArch32PmccntrFormsMoveTheirHalves)
+{
+    pmvp_sysreg mrrc, mcrr, mrc, mcr;
+    ASSERT_EQ(pmvp_sysreg_decode_a32_64(false, 15, 0, 9, &mrrc), PMVP_OK);
+    ASSERT_EQ(pmvp_sysreg_decode_a32_64(true, 15, 0, 9, &mcrr), PMVP_OK);
+    ASSERT_EQ(pmvp_sysreg_decode_a32(false, 15, 0, 9, 13, 0, &mrc), PMVP_OK);
+    ASSERT_EQ(pmvp_sysreg_decode_a32(true, 15, 0, 9, 13, 0, &mcr), PMVP_OK);
+    EXPECT_STREQ(pmvp_sysreg_name(&mrc), "PMCCNTR");
+    pmvp_sysreg_context el0 = x;
+    el0.el = 0; // AArch32 EL0 under an AArch64 EL1
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &mcrr, &el0, 0x123456789ABCDEF0u, 10), PMVP_OK);
+    EXPECT_EQ(read(mrrc, el0), 0x123456789ABCDEF0u);
+    EXPECT_EQ(read(mrc, el0), 0x9ABCDEF0u);
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &mcr, &el0, 0xFFFFFFFF00000042u, 10), PMVP_OK);
+    EXPECT_EQ(read(mrrc, el0), 0x1234567800000042u);
+    // MRS at an AArch32 EL0 is no instruction: refused, not guessed.
+    pmvp_sysreg mrs = reg(false, 9, 13, 0);
+    pmvp_core_config a32 = core.cfg;
+    a32.el1_aarch32 = true;
+    pmvp_sysreg_outcome o;
+    EXPECT_EQ(pmvp_sysreg_check(&a32, &mrs, &el0, &o), PMVP_ERR_VALUE);
+    uint64_t v;
+    pmvp_sysreg swinc = reg(true, 9, 12, 4);
+    EXPECT_EQ(pmvp_sysreg_read(&core, 0, &swinc, &x, 10, &v), PMVP_ERR_WRITE_ONLY);
+}
+
+// D24.6.10: with AMCR.CG1RZ the auxiliary counters read as zero below the
+// highest Exception level.
+TEST_F(SysregCore, Cg1rzHidesAuxiliaryCountsBelowTheHighestEL)
+{
+    pmvp_sysreg amcr_w, cnt1;
+    ASSERT_EQ(pmvp_sysreg_decode_a64(true, 3, 3, 13, 2, 0, &amcr_w), PMVP_OK);
+    ASSERT_EQ(pmvp_sysreg_decode_a64(false, 3, 3, 13, 12, 1, &cnt1), PMVP_OK);
+    pmvp_sysreg_context el3 = x;
+    el3.el = 3;
+    el3.security = PMVP_SECURE;
+    ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMEVCNTR1_EL0, 1, 900, 10), PMVP_OK);
+    EXPECT_EQ(read(cnt1, x), 900u);
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &amcr_w, &el3, AMCR_EL0_CG1RZ, 10), PMVP_OK);
+    EXPECT_EQ(read(cnt1, x), 0u);
+    EXPECT_EQ(read(cnt1, el3), 900u);
+}
