@@ -188,31 +188,22 @@ private:
         expect(";");
     }
 
-    NodeP expr()
+    // A left-associative chain of `op` over operands parsed by `operand`.
+    NodeP chain(const char *op, Node::Kind kind, NodeP (Parser::*operand)())
     {
-        auto l = conj();
-        while (is("||")) {
+        auto l = (this->*operand)();
+        while (is(op)) {
             next();
-            auto n = node(Node::OR);
+            auto n = node(kind);
             n->kids.push_back(std::move(l));
-            n->kids.push_back(conj());
+            n->kids.push_back((this->*operand)());
             l = std::move(n);
         }
         return l;
     }
 
-    NodeP conj()
-    {
-        auto l = comparison();
-        while (is("&&")) {
-            next();
-            auto n = node(Node::AND);
-            n->kids.push_back(std::move(l));
-            n->kids.push_back(comparison());
-            l = std::move(n);
-        }
-        return l;
-    }
+    NodeP expr() { return chain("||", Node::OR, &Parser::conj); }
+    NodeP conj() { return chain("&&", Node::AND, &Parser::comparison); }
 
     NodeP comparison()
     {
