@@ -24,7 +24,8 @@ enum pmvp_error {
     PMVP_ERR_ADDRESS = -12,   /* offset outside the 4 KiB register frame */
     PMVP_ERR_SIZE = -13,      /* access size or alignment the frame does not support there */
     PMVP_ERR_LOCKED = -14,    /* external access refused: OS Lock or OS Double Lock */
-    PMVP_ERR_DENIED = -15     /* external access refused by the authentication interface */
+    PMVP_ERR_DENIED = -15,    /* external access refused by the authentication interface */
+    PMVP_ERR_GP = -16         /* x86: the access raises #GP(0) (unknown MSR, reserved bit, privilege) */
 };
 
 /* A static, human-readable description of `err` (never NULL). */
