@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pmvp/systemc/monitors.h"
 
-#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -74,14 +73,6 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
     }
     irq_.assign(pes, false);
     traced_ = std::make_unique<Traced>(pes, config.num_counters);
-
-    // Kernel time is integer picoseconds; SystemC counts ticks of its time
-    // resolution (1 ps by default, where the two are the same).
-    double ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
-    if (ps >= 1)
-        ps_per_tick_ = (uint64_t)std::llround(ps);
-    else
-        ticks_per_ps_ = (uint64_t)std::llround(1 / ps);
 }
 
 Monitors::~Monitors() = default;
@@ -94,20 +85,6 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 }
 
 // ------------------------------------------------------------------- time
-
-pmvp_time Monitors::to_ps(const sc_time &t) const
-{
-    // Every access converts twice: spare the division when ticks are ps or coarser.
-    return ticks_per_ps_ == 1 ? t.value() * ps_per_tick_ : t.value() * ps_per_tick_ / ticks_per_ps_;
-}
-
-// The SystemC time of `ps` picoseconds, rounded up to a whole tick so that
-// an event never fires before the instant it stands for.
-sc_time Monitors::to_sc(pmvp_time ps) const
-{
-    uint64_t ticks = (ps * ticks_per_ps_ + ps_per_tick_ - 1) / ps_per_tick_;
-    return sc_time::from_value(ticks);
-}
 
 // Brings the kernel to `now`: applies, in time order, the changes that
 // were made for instants up to `now` while simulated time was behind them.
@@ -138,8 +115,8 @@ void Monitors::catch_up(pmvp_time now)
 // kept for later becomes an Op.)
 template <class F> int Monitors::at(const sc_time &offset, bool changes, const F &op)
 {
-    pmvp_time now = to_ps(sc_core::sc_time_stamp());
-    pmvp_time t = now + to_ps(offset);
+    pmvp_time now = time_.now();
+    pmvp_time t = now + time_.to_ps(offset);
     catch_up(now);
     if (t == now) {
         int err = op(core_.get(), now);
@@ -159,7 +136,7 @@ template <class F> int Monitors::at(const sc_time &offset, bool changes, const F
     int err = op(scratch_.get(), t);
     if (changes && err == PMVP_OK) {
         pending_.emplace(t, Op(op));
-        wake_.notify(to_sc(t - now));
+        wake_.notify(time_.to_sc(t - now));
     }
     return err;
 }
@@ -170,7 +147,7 @@ template <class F> int Monitors::at(const sc_time &offset, bool changes, const F
 // flags are computed whenever they are read).
 void Monitors::update()
 {
-    pmvp_time now = to_ps(sc_core::sc_time_stamp());
+    pmvp_time now = time_.now();
     catch_up(now);
     for (unsigned p = 0; p < num_pes(); p++) {
         bool level = false;
@@ -189,7 +166,7 @@ void Monitors::update()
     if (!pending_.empty() && pending_.begin()->first < next)
         next = pending_.begin()->first;
     if (next != PMVP_TIME_NEVER)
-        wake_.notify(to_sc(next - now));
+        wake_.notify(time_.to_sc(next - now));
 }
 
 // ----------------------------------------------------------------- signals
@@ -264,7 +241,7 @@ void Monitors::apply_authentication(pmvp_pmu_controls &ctl)
 
 void Monitors::inputs_changed()
 {
-    pmvp_time now = to_ps(sc_core::sc_time_stamp());
+    pmvp_time now = time_.now();
     catch_up(now);
     pmvp_core *c = core_.get();
     future_valid_ = false;
@@ -296,7 +273,7 @@ void Monitors::reset_changed()
 {
     bool cold = cold_reset.size() && cold_reset->read();
     bool warm = warm_reset.size() && warm_reset->read();
-    pmvp_time now = to_ps(sc_core::sc_time_stamp());
+    pmvp_time now = time_.now();
     catch_up(now);
     future_valid_ = false;
     if (cold && !cold_) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// pmvp::sc::Monitors in a SystemC simulation. SystemC elaborates once per
+// pmvp::sc::Monitors and pmvp::sc::X86Monitors in a SystemC simulation. SystemC elaborates once per
 // process, so every test runs its simulation in a child process.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "pmvp/systemc/monitors.h"
+#include "pmvp/systemc/x86_monitors.h"
 
 extern "C" {
 #include "pmvp/error.h"
@@ -532,6 +533,86 @@ TEST(Monitors, ErrorResponses)
             sgp.clear_extension(&secure);
         });
         sc_start();
+    });
+}
+
+// ------------------------------------------------------------- X86Monitors
+
+pmvp_x86_config x86_config()
+{
+    pmvp_x86_config c;
+    pmvp_x86_config_default(&c);
+    c.core_hz = 2000000000;
+    c.tsc_hz = 3000000000;
+    return c;
+}
+
+// The signals drive halt and P-state; the CPU model reads over RDMSR/RDPMC.
+TEST(X86Monitors, HaltAndPStateSignals)
+{
+    in_child([] {
+        sc_signal<bool> halt1("halt1");
+        sc_signal<uint64_t> hz("hz");
+        X86Monitors m("x86", x86_config());
+        m.halt[1](halt1);
+        m.core_hz(hz);
+        hz.write(2000000000);
+        sc_spawn([&] {
+            for (unsigned lp = 0; lp < 2; lp++) {
+                EXPECT_EQ(m.wrmsr(lp, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333), PMVP_OK);
+                EXPECT_EQ(m.wrmsr(lp, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32), PMVP_OK);
+            }
+            wait(10, SC_US);
+            halt1.write(true);
+            wait(10, SC_US);
+            hz.write(1000000000);
+            wait(10, SC_US);
+            halt1.write(false);
+            wait(10, SC_US);
+            uint64_t v = 0;
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0 + 1, v), PMVP_OK);
+            EXPECT_EQ(v, 60000u);  // 20 us at 2 GHz + 20 us at 1 GHz
+            EXPECT_EQ(m.rdpmc(1, 1u << 30 | 1, v), PMVP_OK);
+            EXPECT_EQ(v, 30000u);  // LP 1 halted 10..30 us
+            EXPECT_EQ(m.rdpmc(1, 1u << 30 | 2, v), PMVP_OK);
+            EXPECT_EQ(v, 60000u);  // REF_TSC: 20 us unhalted at 3 GHz
+            EXPECT_EQ(m.rdtsc(0, v), PMVP_OK);
+            EXPECT_EQ(v, 120000u);
+            EXPECT_EQ(m.rdmsr(0, 0x1234, v), PMVP_ERR_GP);
+            // A call for an instant the kernel has passed.
+            EXPECT_EQ(m.report(0, PMVP_X86_INST_RETIRED_ANY, 1, sc_time(1, SC_US)), PMVP_OK);
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_TSC, v), PMVP_ERR_PAST);
+        });
+        sc_start(50, SC_US);
+    });
+}
+
+TEST(X86Monitors, OverflowRaisesPmiAtTheExactInstant)
+{
+    in_child([] {
+        sc_signal<bool> pmi("pmi");
+        X86Monitors m("x86", x86_config());
+        m.pmi[0](pmi);
+        std::vector<std::pair<sc_time, bool>> edges;
+        sc_spawn_options o;
+        o.spawn_method();
+        o.dont_initialize();
+        o.set_sensitivity(&pmi.value_changed_event());
+        sc_spawn([&] { edges.push_back({ sc_time_stamp(), pmi.read() }); }, "watch", &o);
+        sc_spawn([&] {
+            wait(10, SC_NS);
+            EXPECT_EQ(m.wrmsr(0, PMVP_MSR_IA32_FIXED_CTR0 + 1, (1ull << 48) - 1000), PMVP_OK);
+            EXPECT_EQ(m.wrmsr(0, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0xB0), PMVP_OK);  // FIXED_CTR1: OS, USR, PMI
+            EXPECT_EQ(m.wrmsr(0, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 1ull << 33), PMVP_OK);
+            wait(2, SC_US);
+            EXPECT_EQ(m.wrmsr(0, PMVP_MSR_IA32_PERF_GLOBAL_OVF_CTRL, 1ull << 33), PMVP_OK);
+        });
+        sc_start(5, SC_US);
+        ASSERT_EQ(edges.size(), 2u);
+        EXPECT_EQ(edges[0].first, sc_time(510, SC_NS));  // 1000 cycles at 2 GHz after 10 ns
+        EXPECT_TRUE(edges[0].second);
+        EXPECT_EQ(edges[1].first, sc_time(2010, SC_NS));
+        EXPECT_FALSE(edges[1].second);
     });
 }
 

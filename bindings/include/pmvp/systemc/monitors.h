@@ -51,6 +51,8 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "pmvp/systemc/support.h"
+
 extern "C" {
 #include "pmvp/amu.h"
 #include "pmvp/core.h"
@@ -59,11 +61,6 @@ extern "C" {
 }
 
 namespace pmvp::sc {
-
-template <typename T>
-using optional_in = sc_core::sc_port<sc_core::sc_signal_in_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
-template <typename T>
-using optional_out = sc_core::sc_port<sc_core::sc_signal_inout_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
 // Bus attributes of a TLM access (security, debugger or memory-mapped), as a
 // generic-payload extension. Without it, an access has the module's
@@ -150,8 +147,6 @@ private:
     void reset_changed();
     void update();
     using Op = std::function<int(pmvp_core *, pmvp_time)>;
-    pmvp_time to_ps(const sc_core::sc_time &t) const;
-    sc_core::sc_time to_sc(pmvp_time ps) const;
     void catch_up(pmvp_time now);
     template <class F> int at(const sc_core::sc_time &offset, bool changes, const F &op);
     void apply_authentication(pmvp_pmu_controls &ctl);
@@ -169,7 +164,7 @@ private:
     std::vector<pmvp_pmu_controls> controls_;
     std::vector<bool> irq_;
     sc_core::sc_event wake_;
-    uint64_t ps_per_tick_ = 1, ticks_per_ps_ = 1;
+    TimeBase time_;
     bool started_ = false, cold_ = false, warm_ = false;
     std::unique_ptr<Traced> traced_;
 };

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// pmvp::sc::X86Monitors: the Intel-style clock counters of one x86 core
+// (model/include/pmvp/x86.h) as a SystemC module. It translates SystemC into
+// calls of the C kernel and holds no architectural rule.
+//
+// - Signals, all optional (unbound ports keep their defaults): the core
+//   clock frequency (Hz; a P-state change at the current time; 0 stops the
+//   core clock), per logical processor `halt` (HLT or MWAIT C1) and
+//   `deep_sleep` (a deeper MWAIT C-state; it wins over `halt`), and per
+//   logical processor `pmi` out (level-sensitive, written only when its
+//   level changes).
+// - The CPU-model interface: RDMSR, WRMSR, RDPMC and RDTSC as the core
+//   executes them, the CPL and CR4 bits (set_context), C-states and P-states
+//   by call for CPU models that do not use the signals, and event reports
+//   (thread-specific: report; thread-independent: report_core). Each call
+//   acts at sc_time_stamp() + offset and returns the kernel's result
+//   (PMVP_OK, PMVP_ERR_GP for the #GP(0) the instruction raises, ...).
+// - One timed sc_event raises `pmi` at the exact instant a clock-counting
+//   counter with its interrupt enabled overflows; no process is clocked. A
+//   reported event that overflows a counter raises `pmi` at once.
+//
+// Time: the kernel only moves forward. A call with an offset moves it to
+// that instant; a later call for an earlier instant fails with
+// PMVP_ERR_PAST. A signal change at an instant the kernel has already passed
+// (a CPU model ran ahead in its quantum) is applied at the kernel's latest
+// instant and reported as an SC_REPORT_WARNING of type "pmvp/x86".
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+#include "pmvp/systemc/support.h"
+
+extern "C" {
+#include "pmvp/x86.h"
+}
+
+namespace pmvp::sc {
+
+class X86Monitors : public sc_core::sc_module {
+public:
+    // Throws std::invalid_argument if the kernel refuses `config`.
+    X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_config &config);
+
+    // ---- signals
+    optional_in<uint64_t> core_hz;
+    sc_core::sc_vector<optional_in<bool>> halt, deep_sleep;
+    sc_core::sc_vector<optional_out<bool>> pmi;
+
+    // ---- the CPU-model interface
+    int rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int rdtsc(unsigned lp, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int set_state(unsigned lp, pmvp_x86_state st, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int set_core_clock(uint64_t hz, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int report(unsigned lp, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    int report_core(uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+
+    unsigned num_threads() const { return core_.cfg.num_threads; }
+    // The kernel state, for inspection; not to be modified.
+    const pmvp_x86_core &kernel() const { return core_; }
+
+private:
+    void end_of_elaboration() override;
+    void signals_changed();
+    void wake();
+    template <class F> int at(const sc_core::sc_time &offset, const F &op);
+    void update();
+
+    pmvp_x86_core core_;
+    TimeBase time_;
+    sc_core::sc_event wake_;
+    std::vector<bool> level_;
+};
+
+}  // namespace pmvp::sc

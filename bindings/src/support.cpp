@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "pmvp/systemc/support.h"
+
+#include <cmath>
+
+namespace pmvp::sc {
+
+TimeBase::TimeBase()
+{
+    // SystemC counts ticks of its time resolution (1 ps by default, where
+    // the two are the same).
+    double ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
+    if (ps >= 1)
+        ps_per_tick_ = (uint64_t)std::llround(ps);
+    else
+        ticks_per_ps_ = (uint64_t)std::llround(1 / ps);
+}
+
+pmvp_time TimeBase::to_ps(const sc_core::sc_time &t) const
+{
+    // Every access converts twice: spare the division when ticks are ps or coarser.
+    return ticks_per_ps_ == 1 ? t.value() * ps_per_tick_ : t.value() * ps_per_tick_ / ticks_per_ps_;
+}
+
+sc_core::sc_time TimeBase::to_sc(pmvp_time ps) const
+{
+    uint64_t ticks = (ps * ticks_per_ps_ + ps_per_tick_ - 1) / ps_per_tick_;
+    return sc_core::sc_time::from_value(ticks);
+}
+
+}  // namespace pmvp::sc

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// sc_spawn, for processes sensitive only to the ports a platform binds.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "pmvp/systemc/x86_monitors.h"
+
+#include <stdexcept>
+#include <string>
+
+extern "C" {
+#include "pmvp/error.h"
+}
+
+namespace pmvp::sc {
+
+using sc_core::sc_time;
+
+X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_config &config)
+    : sc_module(name), halt("halt", config.num_threads), deep_sleep("deep_sleep", config.num_threads),
+      pmi("pmi", config.num_threads)
+{
+    int err = pmvp_x86_init(&core_, &config);
+    if (err != PMVP_OK)
+        throw std::invalid_argument(std::string("pmvp::sc::X86Monitors: ") + pmvp_strerror(err));
+    level_.assign(config.num_threads, false);
+}
+
+// Runs `op` at sc_time_stamp() + offset, then publishes what changed.
+template <class F> int X86Monitors::at(const sc_time &offset, const F &op)
+{
+    int err = op(time_.now() + time_.to_ps(offset));
+    update();
+    return err;
+}
+
+int X86Monitors::rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_rdmsr(&core_, lp, msr, t, &value); });
+}
+
+int X86Monitors::wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_wrmsr(&core_, lp, msr, value, t); });
+}
+
+int X86Monitors::rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_rdpmc(&core_, lp, ecx, t, &value); });
+}
+
+int X86Monitors::rdtsc(unsigned lp, uint64_t &value, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_rdtsc(&core_, lp, t, &value); });
+}
+
+int X86Monitors::set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_set_context(&core_, lp, &ctx, t); });
+}
+
+int X86Monitors::set_state(unsigned lp, pmvp_x86_state st, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_set_state(&core_, lp, st, t); });
+}
+
+int X86Monitors::set_core_clock(uint64_t hz, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_set_core_clock(&core_, hz, t); });
+}
+
+int X86Monitors::report(unsigned lp, uint16_t event, uint64_t count, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_report(&core_, lp, event, count, t); });
+}
+
+int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offset)
+{
+    return at(offset, [&](pmvp_time t) { return pmvp_x86_report_core(&core_, event, count, t); });
+}
+
+// After a call or a signal change: a PMI level that changed is written by
+// the wake process (a signal has one driver), in the next delta cycle;
+// otherwise the wake process waits for the next overflow.
+void X86Monitors::update()
+{
+    for (unsigned lp = 0; lp < num_threads(); lp++) {
+        if (pmvp_x86_pmi(&core_, lp) != level_[lp]) {
+            wake_.notify(sc_core::SC_ZERO_TIME);
+            return;
+        }
+    }
+    pmvp_time when = PMVP_TIME_NEVER;
+    pmvp_x86_next_interrupt(&core_, core_.last_call, &when);
+    if (when != PMVP_TIME_NEVER)
+        wake_.notify(time_.to_sc(when - time_.now()));
+}
+
+// Brings the kernel to the present, writes the PMI levels that changed and
+// waits for the next overflow.
+void X86Monitors::wake()
+{
+    pmvp_time now = time_.now();
+    pmvp_x86_sync(&core_, now > core_.last_call ? now : core_.last_call);
+    for (unsigned lp = 0; lp < num_threads(); lp++) {
+        bool level = pmvp_x86_pmi(&core_, lp);
+        if (level != level_[lp]) {
+            level_[lp] = level;
+            if (pmi[lp].size())
+                pmi[lp]->write(level);
+        }
+    }
+    update();
+}
+
+void X86Monitors::signals_changed()
+{
+    pmvp_time now = time_.now();
+    if (now < core_.last_call) {
+        std::string text = std::string(name()) + ": a signal changed at " + std::to_string(now) +
+                           " ps, after the kernel reached " + std::to_string(core_.last_call) +
+                           " ps; applied at " + std::to_string(core_.last_call) + " ps";
+        SC_REPORT_WARNING("pmvp/x86", text.c_str());
+        now = core_.last_call;
+    }
+    if (core_hz.size() && core_hz->read() != core_.core_clock.hz)
+        pmvp_x86_set_core_clock(&core_, core_hz->read(), now);
+    for (unsigned lp = 0; lp < num_threads(); lp++) {
+        bool h = halt[lp].size() && halt[lp]->read();
+        bool d = deep_sleep[lp].size() && deep_sleep[lp]->read();
+        auto st = d ? PMVP_X86_DEEP_SLEEP : h ? PMVP_X86_HALT : PMVP_X86_C0;
+        if (st != core_.thread[lp].state)
+            pmvp_x86_set_state(&core_, lp, st, now);
+    }
+    update();
+}
+
+void X86Monitors::end_of_elaboration()
+{
+    // Only bound ports can make a process sensitive; the process also runs
+    // once at start, for the initial values.
+    sc_core::sc_spawn_options inputs;
+    inputs.spawn_method();
+    auto watch = [&](auto &port) {
+        if (port.size())
+            inputs.set_sensitivity(&port->value_changed_event());
+    };
+    watch(core_hz);
+    for (unsigned lp = 0; lp < num_threads(); lp++) {
+        watch(halt[lp]);
+        watch(deep_sleep[lp]);
+    }
+    sc_core::sc_spawn([this] { signals_changed(); }, sc_core::sc_gen_unique_name("signals"), &inputs);
+
+    sc_core::sc_spawn_options timer;
+    timer.spawn_method();
+    timer.dont_initialize();
+    timer.set_sensitivity(&wake_);
+    sc_core::sc_spawn([this] { wake(); }, sc_core::sc_gen_unique_name("wake"), &timer);
+}
+
+}  // namespace pmvp::sc
