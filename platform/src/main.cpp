@@ -17,6 +17,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "soc.h"
+#include "x86_platform.h"
 
 namespace pmvp::soc {
 extern const char *const kDefaultScenario;  // platform/scenarios/default.json, embedded
@@ -175,6 +176,38 @@ uint64_t reference_cycles(const Scenario &s)
     return cycles > 1.8e19L ? UINT64_MAX : (uint64_t)cycles;
 }
 
+// Writes `text` to the --json destination; false if it cannot.
+bool write_json(const Options &o, const std::string &text)
+{
+    if (o.json_path == "-") {
+        std::fputs(text.c_str(), stdout);
+        return true;
+    }
+    std::ofstream f(o.json_path);
+    f << text;
+    if (!f)
+        std::fprintf(stderr, "pmvp-soc: %s: cannot be written\n", o.json_path.c_str());
+    return (bool)f;
+}
+
+int run_x86_scenario(const Scenario &s, const Options &o)
+{
+    if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO)
+        usage_error("--check, --detached, --vcd and --detail apply to Arm scenarios only");
+    std::vector<X86Counts> counts;
+    try {
+        counts = run_x86(s);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        return 3;
+    }
+    if (!o.quiet)
+        print_x86_report(stdout, s, counts);
+    if (!o.json_path.empty() && !write_json(o, x86_report_json(s, counts).dump(2) + "\n"))
+        return 2;
+    return 0;
+}
+
 }  // namespace
 
 int sc_main(int argc, char **argv)
@@ -189,6 +222,8 @@ int sc_main(int argc, char **argv)
         std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
         return 2;
     }
+    if (s.x86)
+        return run_x86_scenario(s, o);
     if (o.check && reference_cycles(s) > o.check_limit) {
         std::fprintf(stderr,
                      "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "
@@ -243,17 +278,8 @@ int sc_main(int argc, char **argv)
     if (!o.quiet)
         print_report(stdout, soc, run, o.detail);
     if (!o.json_path.empty()) {
-        std::string text = report_json(soc, run).dump(2) + "\n";
-        if (o.json_path == "-")
-            std::fputs(text.c_str(), stdout);
-        else {
-            std::ofstream f(o.json_path);
-            f << text;
-            if (!f) {
-                std::fprintf(stderr, "pmvp-soc: %s: cannot be written\n", o.json_path.c_str());
-                return 2;
-            }
-        }
+        if (!write_json(o, report_json(soc, run).dump(2) + "\n"))
+            return 2;
     }
     for (const CheckResult &c : run.checks)
         if (c.num_disagreements)

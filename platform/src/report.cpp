@@ -121,17 +121,6 @@ std::string grouped(uint64_t v)
     return s;
 }
 
-std::string hz_text(double hz)
-{
-    char buf[32];
-    if (hz >= 1e9)
-        std::snprintf(buf, sizeof buf, "%.4g GHz", hz / 1e9);
-    else if (hz >= 1e6)
-        std::snprintf(buf, sizeof buf, "%.4g MHz", hz / 1e6);
-    else
-        std::snprintf(buf, sizeof buf, "%.4g Hz", hz);
-    return buf;
-}
 
 void print_block(std::FILE *out, const Soc &soc, const std::string &title, const Tally &t)
 {
@@ -178,6 +167,18 @@ void print_block(std::FILE *out, const Soc &soc, const std::string &title, const
 }
 
 }  // namespace
+
+std::string hz_text(double hz)
+{
+    char buf[32];
+    if (hz >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.4g GHz", hz / 1e9);
+    else if (hz >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.4g MHz", hz / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.4g Hz", hz);
+    return buf;
+}
 
 void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail detail)
 {

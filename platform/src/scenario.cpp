@@ -2,6 +2,7 @@
 #include "scenario.h"
 
 #include <cctype>
+#include <cmath>
 #include <set>
 #include <utility>
 
@@ -306,6 +307,8 @@ private:
     void workload(Object &o, Workload &w, const pmvp_core_config &cfg);
     void phase(Object &o, Phase &p, const pmvp_core_config &cfg);
     void firmware(Object &o, FirmwareSetup &f);
+    void x86(Object &o, X86Setup &x, pmvp_time duration);
+    void x86_phase(Object &o, X86Phase &p);
     uint16_t event(Object &o, const std::string &key) const;
 
     std::string source_;
@@ -516,6 +519,65 @@ void Reader::firmware(Object &o, FirmwareSetup &f)
     f.irq_latency = o.time("irq_latency", 0);
 }
 
+void Reader::x86_phase(Object &o, X86Phase &p)
+{
+    static const char *const kKinds[] = { "run", "hlt", "mwait" };
+    int kinds = 0;
+    for (int k = 0; k < 3; k++) {
+        if (o.has(kKinds[k])) {
+            p.kind = (X86Phase::Kind)k;
+            p.duration = o.time(kKinds[k], 0);
+            kinds++;
+        }
+    }
+    if (kinds != 1)
+        fail(o.path(), "expected exactly one of run, hlt or mwait");
+    if (p.kind == X86Phase::RUN) {
+        p.ipc_milli = (uint64_t)std::llround(o.real("ipc", 1.0, 0, 8) * 1000);
+        p.cpl = (uint8_t)o.integer("cpl", 0, 0, 3);
+    }
+}
+
+void Reader::x86(Object &o, X86Setup &x, pmvp_time duration)
+{
+    pmvp_x86_config_default(&x.config);
+    x.config.core_hz = o.hz("frequency", x.config.core_hz);
+    x.config.tsc_hz = o.hz("tsc", x.config.tsc_hz);
+    x.config.xclk_hz = o.hz("xclk", x.config.xclk_hz);
+    x.config.tsc_invariant = o.boolean("tsc_invariant", true);
+    std::string mode = o.str("cpl_qualification", "per-thread");
+    if (mode == "t0-t1")
+        x.config.cpl_mode = PMVP_X86_CPL_T0_T1;
+    else if (mode != "per-thread")
+        fail(o.sub("cpl_qualification"), "expected per-thread or t0-t1");
+    if (const json *v = o.get("pstates")) {
+        if (!v->is_array())
+            fail(o.sub("pstates"), "expected a list of {at, frequency}");
+        for (size_t i = 0; i < v->size(); i++) {
+            Object po(*this, (*v)[i], o.sub("pstates") + "[" + std::to_string(i) + "]");
+            DvfsStep d{ po.time("at", 0, true), po.hz("frequency", 0, true) };
+            if (d.at >= duration || (!x.pstates.empty() && d.at <= x.pstates.back().at))
+                fail(po.sub("at"), "steps must be in increasing time, within the duration");
+            x.pstates.push_back(d);
+        }
+    }
+    const json &th = o.need("threads");
+    if (!th.is_array() || th.empty() || th.size() > PMVP_X86_MAX_THREADS)
+        fail(o.sub("threads"), "expected a list of 1 or 2 logical processors");
+    x.config.num_threads = (unsigned)th.size();
+    for (size_t t = 0; t < th.size(); t++) {
+        Object to(*this, th[t], o.sub("threads") + "[" + std::to_string(t) + "]");
+        const json &ph = to.need("phases");
+        if (!ph.is_array())
+            fail(to.sub("phases"), "expected a list of phases");
+        x.threads.emplace_back(ph.size());
+        for (size_t i = 0; i < ph.size(); i++) {
+            Object po(*this, ph[i], to.sub("phases") + "[" + std::to_string(i) + "]");
+            x86_phase(po, x.threads.back()[i]);
+        }
+    }
+}
+
 Scenario Reader::scenario(const json &root)
 {
     Scenario s;
@@ -525,6 +587,11 @@ Scenario Reader::scenario(const json &root)
     s.duration = o.time("duration", 0, true);
     if (s.duration == 0)
         fail("duration", "must be longer than 0 ps");
+    if (const json *v = o.get("x86")) {
+        Object xo(*this, *v, "x86");
+        x86(xo, s.x86.emplace(), s.duration);
+        return s;
+    }
     s.quantum = o.time("quantum", 1000000);
     if (s.quantum == 0)
         fail("quantum", "must be longer than 0 ps");
@@ -568,6 +635,16 @@ void apply_overrides(Scenario &s, const Overrides &o)
 {
     if (o.duration)
         s.duration = o.duration;
+    if (s.x86) {
+        if (o.cores || o.threads || o.mt_policy >= 0)
+            throw ScenarioError("x86: --cores, --threads and --mt apply to Arm clusters only");
+        if (o.hz)
+            s.x86->config.core_hz = o.hz;
+        pmvp_x86_core probe;
+        if (int err = pmvp_x86_init(&probe, &s.x86->config))
+            throw ScenarioError(std::string("x86: the clock counters refuse this core: ") + pmvp_strerror(err));
+        return;
+    }
     for (size_t i = 0; i < s.clusters.size(); i++) {
         Cluster &c = s.clusters[i];
         std::string where = "clusters[" + std::to_string(i) + "]";

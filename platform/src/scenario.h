@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 extern "C" {
 #include "pmvp/core.h"
+#include "pmvp/x86.h"
 }
 
 namespace pmvp::soc {
@@ -72,9 +74,26 @@ struct FirmwareSetup {
     pmvp_time irq_latency = 0;     // from PMUIRQ rising to the handler's first access
 };
 
+// An x86 core (docs/PMVP-SOC.md, "x86 scenarios"): what each logical
+// processor does, and the P-state steps.
+struct X86Phase {
+    enum Kind { RUN, HLT, MWAIT } kind = RUN;  // MWAIT: a deep C-state
+    pmvp_time duration = 0;
+    uint64_t ipc_milli = 1000;     // RUN: instructions per 1000 core cycles
+    uint8_t cpl = 0;               // RUN: privilege level
+};
+
+struct X86Setup {
+    pmvp_x86_config config{};
+    std::vector<DvfsStep> pstates;            // core-clock frequency from an instant on
+    std::vector<std::vector<X86Phase>> threads;  // each LP's timeline; halted after its end
+};
+
 struct Scenario {
     std::string name, description;
     pmvp_time duration = 0;
+    // An x86 scenario has this and no clusters or firmware.
+    std::optional<X86Setup> x86;
     pmvp_time quantum = 0;         // how far a workload runs ahead between synchronisations
     uint64_t system_counter_hz = 0, bus_hz = 0;
     std::vector<Cluster> clusters;

@@ -372,6 +372,48 @@ TEST(PmvpSoc, VcdTrace)
 }
 
 // Bad input: a clear message naming the field, and exit status 2.
+// The x86 core with two hyper-threads: 3 GHz until 500 us, then 1.6 GHz;
+// TSC 2.4 GHz; XCLK 100 MHz. LP0 runs 0..900 us; LP1 runs 0..300 and
+// 700..900 us; both end in MWAIT.
+TEST(PmvpSoc, X86HyperThreads)
+{
+    SocRun r = pmvp_soc(scenario("x86-hyperthreads"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json &lp = r.result["x86"]["logical_processors"];
+    ASSERT_EQ(lp.size(), 2u);
+    auto v = [&](unsigned t, const char *name) { return lp[t][name].get<uint64_t>(); };
+    // LP0: 500 us * 3 GHz + 400 us * 1.6 GHz core cycles; 900 us of TSC cycles.
+    EXPECT_EQ(v(0, "CPU_CLK_UNHALTED.THREAD"), 2140000u);
+    EXPECT_EQ(v(0, "CPU_CLK_UNHALTED.THREAD_P"), 2140000u);
+    EXPECT_EQ(v(0, "CPU_CLK_UNHALTED.REF_TSC"), 2160000u);
+    EXPECT_EQ(v(0, "CPU_CLK_UNHALTED.REF_XCLK"), 90000u);
+    EXPECT_EQ(v(0, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE"), 40000u);  // alone 300..700 us
+    EXPECT_EQ(v(0, "INST_RETIRED.ANY"), 3210000u);                  // IPC 1.5
+    // LP1: 300 us * 3 GHz + 200 us * 1.6 GHz; 500 us of TSC cycles.
+    EXPECT_EQ(v(1, "CPU_CLK_UNHALTED.THREAD"), 1220000u);
+    EXPECT_EQ(v(1, "CPU_CLK_UNHALTED.REF_TSC"), 1200000u);
+    EXPECT_EQ(v(1, "CPU_CLK_UNHALTED.REF_XCLK"), 50000u);
+    EXPECT_EQ(v(1, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE"), 0u);
+    EXPECT_EQ(v(1, "INST_RETIRED.ANY"), 1220000u);
+    for (unsigned t = 0; t < 2; t++) {
+        EXPECT_EQ(v(t, "CPU_CLK_UNHALTED.THREAD_ANY"), 2140000u);  // either LP unhalted: 0..900 us
+        EXPECT_EQ(v(t, "TSC"), 2400000u);                           // invariant: the whole 1 ms
+        EXPECT_EQ(v(t, "IA32_APERF"), v(t, "CPU_CLK_UNHALTED.THREAD"));
+        EXPECT_EQ(v(t, "IA32_MPERF"), v(t, "CPU_CLK_UNHALTED.REF_TSC"));
+    }
+    EXPECT_NE(r.out.find("CPU_CLK_UNHALTED.THREAD_ANY"), std::string::npos) << r.out;
+
+    // The command line's frequency and time apply; Arm-only options do not.
+    SocRun f = pmvp_soc(scenario("x86-hyperthreads") + " --frequency 1GHz --time 200us");
+    ASSERT_EQ(f.status, 0) << f.err;
+    EXPECT_EQ(f.result["x86"]["logical_processors"][1]["CPU_CLK_UNHALTED.THREAD"].get<uint64_t>(), 200000u);
+    SocRun bad = pmvp_soc(scenario("x86-hyperthreads") + " --cores 2", false);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("apply to Arm clusters only"), std::string::npos) << bad.err;
+    bad = pmvp_soc(scenario("x86-hyperthreads") + " --check", false);
+    EXPECT_EQ(bad.status, 2);
+}
+
 TEST(PmvpSoc, BadScenarios)
 {
     struct Case {
@@ -405,6 +447,17 @@ TEST(PmvpSoc, BadScenarios)
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
               "firmware": {"PMCR": ["E"]}})",
           "firmware.PMCR[0]: expected one of D, X, DP, LC, LP" },
+        { R"({"duration": "1 ms", "x86": {"threads": [{"phases": []}, {"phases": []}, {"phases": []}]}})",
+          "x86.threads: expected a list of 1 or 2 logical processors" },
+        { R"({"duration": "1 ms", "x86": {"threads": [{"phases": [{"run": "1 us", "hlt": "1 us"}]}]}})",
+          "x86.threads[0].phases[0]: expected exactly one of run, hlt or mwait" },
+        { R"({"duration": "1 ms", "x86": {"threads": [{"phases": [{"run": "1 us", "cpl": 4}]}]}})",
+          "x86.threads[0].phases[0].cpl: expected an integer from 0 to 3" },
+        { R"({"duration": "1 ms", "x86": {"tsc": "0 Hz", "threads": [{"phases": []}]}})",
+          "x86: the clock counters refuse this core" },
+        { R"({"duration": "1 ms", "x86": {"pstates": [{"at": "2 ms", "frequency": "1 GHz"}], "threads": [{"phases": []}]}})",
+          "x86.pstates[0].at: steps must be in increasing time" },
+        { R"({"duration": "1 ms", "x86": {"threads": [{"phases": []}]}, "clusters": []})", "clusters: unknown field" },
     };
     std::string path = temp_file("bad_scenario.json");
     for (const Case &c : cases) {
