@@ -315,6 +315,13 @@ static int check_thread(const pmvp_x86_core *c, unsigned t)
     return t < c->cfg.num_threads ? PMVP_OK : PMVP_ERR_PE;
 }
 
+/* The checks of a read into *value (RDMSR, RDPMC, RDTSC). */
+static int check_read(const pmvp_x86_core *c, unsigned t, const uint64_t *value)
+{
+    int err = check_thread(c, t);
+    return err ? err : value ? PMVP_OK : PMVP_ERR_NULL;
+}
+
 /* ---------------------------------------------------------------- API */
 
 static bool valid_width(unsigned w)
@@ -496,11 +503,9 @@ static bool is_evtsel(const pmvp_x86_core *c, uint32_t msr)
 
 int pmvp_x86_rdmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, pmvp_time now, uint64_t *value)
 {
-    int err = check_thread(c, t);
+    int err = check_read(c, t, value);
     if (err)
         return err;
-    if (!value)
-        return PMVP_ERR_NULL;
     pmvp_x86_thread *th = &c->thread[t];
     bool full_width;
     int id = counter_msr(c, msr, &full_width);
@@ -622,11 +627,9 @@ int pmvp_x86_wrmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, uint64_t value, p
 
 int pmvp_x86_rdpmc(pmvp_x86_core *c, unsigned t, uint32_t ecx, pmvp_time now, uint64_t *value)
 {
-    int err = check_thread(c, t);
+    int err = check_read(c, t, value);
     if (err)
         return err;
-    if (!value)
-        return PMVP_ERR_NULL;
     const pmvp_x86_context *ctx = &c->thread[t].ctx;
     if (ctx->cpl != 0 && !ctx->cr4_pce)
         return PMVP_ERR_GP;
@@ -642,11 +645,9 @@ int pmvp_x86_rdpmc(pmvp_x86_core *c, unsigned t, uint32_t ecx, pmvp_time now, ui
 
 int pmvp_x86_rdtsc(pmvp_x86_core *c, unsigned t, pmvp_time now, uint64_t *value)
 {
-    int err = check_thread(c, t);
+    int err = check_read(c, t, value);
     if (err)
         return err;
-    if (!value)
-        return PMVP_ERR_NULL;
     const pmvp_x86_context *ctx = &c->thread[t].ctx;
     if (ctx->cpl != 0 && ctx->cr4_tsd)
         return PMVP_ERR_GP;
