@@ -29,6 +29,7 @@ extern "C" {
 #include "pmvp/events.h"
 #include "pmvp/fields.h"
 #include "pmvp/pmu.h"
+#include "pmvp/x86.h"
 }
 
 namespace {
@@ -80,6 +81,37 @@ void BM_ReportEvent(benchmark::State &state)
     }
 }
 BENCHMARK(BM_ReportEvent)->Arg(0)->Arg(1000)->Unit(benchmark::kNanosecond);
+
+// x86 clock counting: an RDMSR of CPU_CLK_UNHALTED.THREAD after each step of
+// simulated time (1 ns or 1 s), both hyper-threads running, every fixed
+// counter and four PERFEVTSEL clock counters enabled. The cost is the same
+// whatever the step: no work per cycle.
+void BM_X86ReadAfterStep(benchmark::State &state)
+{
+    pmvp_x86_config cfg;
+    pmvp_x86_config_default(&cfg);
+    pmvp_x86_core core;
+    pmvp_x86_init(&core, &cfg);
+    const uint64_t both = PMVP_X86_EVTSEL_EN | PMVP_X86_EVTSEL_OS | PMVP_X86_EVTSEL_USR;
+    for (unsigned lp = 0; lp < 2; lp++) {
+        pmvp_x86_wrmsr(&core, lp, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333, 0);
+        pmvp_x86_wrmsr(&core, lp, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32 | 0xF, 0);
+        const uint16_t events[] = { PMVP_X86_CPU_CLK_UNHALTED_THREAD_P, PMVP_X86_CPU_CLK_UNHALTED_THREAD_P,
+                                    PMVP_X86_CPU_CLK_UNHALTED_REF_XCLK,
+                                    PMVP_X86_CPU_CLK_UNHALTED_ONE_THREAD_ACTIVE };
+        for (unsigned x = 0; x < 4; x++)
+            pmvp_x86_wrmsr(&core, lp, PMVP_MSR_IA32_PERFEVTSEL0 + x,
+                           events[x] | both | (x == 1 ? PMVP_X86_EVTSEL_ANY : 0), 0);
+    }
+    pmvp_time now = 0;
+    const pmvp_time step = (pmvp_time)state.range(0);
+    uint64_t v = 0;
+    for (auto _ : state) {
+        now += step;
+        benchmark::DoNotOptimize(pmvp_x86_rdmsr(&core, 0, PMVP_MSR_IA32_FIXED_CTR0 + 1, now, &v));
+    }
+}
+BENCHMARK(BM_X86ReadAfterStep)->Arg(1000)->Arg(1000000000000)->Unit(benchmark::kNanosecond);
 
 // ---------------------------------------------------------- the bindings
 
