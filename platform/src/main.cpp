@@ -19,6 +19,10 @@
 #include "soc.h"
 #include "x86_platform.h"
 
+extern "C" {
+#include "pmvp/version.h"
+}
+
 namespace pmvp::soc {
 extern const char *const kDefaultScenario;  // platform/scenarios/default.json, embedded
 }
@@ -47,6 +51,7 @@ const char kUsage[] =
     "  --detached          run the CPU models without the monitors (no bus, firmware\n"
     "                      or counts): the platform's own cost, for comparison\n"
     "  --quiet             no readable report\n"
+    "  --version           the pmvp version\n"
     "  --help              this text\n"
     "\n"
     "Exit status: 0 success, 1 the reference model disagrees, 2 bad arguments or scenario,\n"
@@ -88,6 +93,9 @@ Options parse_options(int argc, char **argv)
         try {
             if (a == "--help" || a == "-h") {
                 std::fputs(kUsage, stdout);
+                std::exit(0);
+            } else if (a == "--version") {
+                std::printf("pmvp-soc %s\n", pmvp_version());
                 std::exit(0);
             } else if (a == "--cores")
                 o.overrides.cores = (unsigned)count(1, 1024);

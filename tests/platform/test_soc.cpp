@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "journal.h"
+#include "pmvp/version.h"
 #include "scenario.h"
 
 using nlohmann::json;
@@ -467,6 +468,13 @@ TEST(PmvpSoc, BadScenarios)
         EXPECT_NE(r.err.find(c.message), std::string::npos) << "for " << c.json << "\ngot: " << r.err;
         EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
     }
+}
+
+TEST(PmvpSoc, Version)
+{
+    SocRun r = pmvp_soc("--version", false);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, std::string("pmvp-soc ") + PMVP_VERSION_STRING + "\n");
 }
 
 TEST(PmvpSoc, BadCommandLines)
