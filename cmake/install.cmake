@@ -1,0 +1,29 @@
+# Installation: headers, the two libraries, the CMake package (pmvpConfig,
+# its version file and the exported targets pmvp::model and pmvp::systemc)
+# and pmvp.pc for the C kernels. Every path is relative to the prefix, so
+# `cmake --install build --prefix DIR` works for any DIR.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(PMVP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pmvp)
+
+install(TARGETS pmvp_model pmvp_systemc EXPORT pmvpTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY model/include/pmvp bindings/include/pmvp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_BINARY_DIR}/model/include/pmvp/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pmvp)
+
+install(EXPORT pmvpTargets NAMESPACE pmvp:: DESTINATION ${PMVP_CMAKE_DIR})
+configure_package_config_file(cmake/pmvpConfig.cmake.in ${PROJECT_BINARY_DIR}/pmvpConfig.cmake
+  INSTALL_DESTINATION ${PMVP_CMAKE_DIR})
+# 0.x: a minor version may change the API.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/pmvpConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/pmvpConfig.cmake ${PROJECT_BINARY_DIR}/pmvpConfigVersion.cmake
+  DESTINATION ${PMVP_CMAKE_DIR})
+
+# pmvp.pc finds the prefix from its own location.
+file(RELATIVE_PATH PMVP_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(cmake/pmvp.pc.in ${PROJECT_BINARY_DIR}/pmvp.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/pmvp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

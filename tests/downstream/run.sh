@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs a pmvp build into a temporary prefix, then builds two programs
+# against the installation and runs them: one with find_package(pmvp) (the
+# SystemC example platform, which reads PMU.PMCCNTR_EL0 over TLM), one with
+# pkg-config, make and a C compiler only. Exits non-zero if anything fails.
+#
+# usage: run.sh BUILD_DIR WORK_DIR [EXTRA_FLAGS]
+#   EXTRA_FLAGS: compiler and linker flags the build was made with that a
+#   consumer must repeat (the sanitizers).
+set -euo pipefail
+build=$1
+work=$2
+extra=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+echo "== find_package(pmvp)"
+cmake -S "$here" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DPMVP_EXAMPLE="$src/bindings/examples/minimal_platform.cpp" \
+  -DCMAKE_CXX_FLAGS="$extra" -DCMAKE_EXE_LINKER_FLAGS="$extra" >/dev/null
+cmake --build "$work/cmake" >/dev/null
+(cd "$work/cmake" && SC_COPYRIGHT_MESSAGE=DISABLE ./downstream_systemc)
+
+echo "== pkg-config pmvp"
+pc=$(dirname "$(find "$prefix" -name pmvp.pc)")
+mkdir -p "$work/make"
+PKG_CONFIG_PATH=$pc make -s -C "$work/make" -f "$here/Makefile" SRC="$here" EXTRA="$extra"
+"$work/make/c_consumer"
