@@ -480,15 +480,16 @@ int pmvp_x86_next_interrupt(pmvp_x86_core *c, pmvp_time now, pmvp_time *when)
 
 /* ----------------------------------------------------------------- MSRs */
 
-/* The counter an MSR address names (PMCx, A_PMCx, FIXED_CTRx) or -1. */
+/* The counter an MSR address names (PMCx, A_PMCx, FIXED_CTRx) or -1; with
+ * `full_width`, whether a write sets every bit (all but the legacy PMCx). */
 static int counter_msr(const pmvp_x86_core *c, uint32_t msr, bool *full_width)
 {
     unsigned n = c->cfg.num_gp;
-    *full_width = true;
-    if (msr >= PMVP_MSR_IA32_PMC0 && msr < PMVP_MSR_IA32_PMC0 + n) {
-        *full_width = false;
+    bool legacy = msr >= PMVP_MSR_IA32_PMC0 && msr < PMVP_MSR_IA32_PMC0 + n;
+    if (full_width)
+        *full_width = !legacy;
+    if (legacy)
         return (int)(msr - PMVP_MSR_IA32_PMC0);
-    }
     if (c->cfg.full_width_writes && msr >= PMVP_MSR_IA32_A_PMC0 && msr < PMVP_MSR_IA32_A_PMC0 + n)
         return (int)(msr - PMVP_MSR_IA32_A_PMC0);
     if (msr >= PMVP_MSR_IA32_FIXED_CTR0 && msr < PMVP_MSR_IA32_FIXED_CTR0 + PMVP_X86_NUM_FIXED)
@@ -507,8 +508,7 @@ int pmvp_x86_rdmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, pmvp_time now, ui
     if (err)
         return err;
     pmvp_x86_thread *th = &c->thread[t];
-    bool full_width;
-    int id = counter_msr(c, msr, &full_width);
+    int id = counter_msr(c, msr, NULL);
     uint64_t v;
     if (id < 0 && !is_evtsel(c, msr)) {
         switch (msr) {
@@ -601,8 +601,7 @@ int pmvp_x86_wrmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, uint64_t value, p
     if ((err = begin(c, now)))
         return err;
     pmvp_x86_thread *th = &c->thread[t];
-    bool full_width;
-    int id = counter_msr(c, msr, &full_width);
+    int id = counter_msr(c, msr, NULL);
     if (id >= 0) {
         counter_of(c, t, (unsigned)id)->value = v;
     } else if (is_evtsel(c, msr)) {
