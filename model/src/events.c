@@ -29,6 +29,24 @@ static const uint16_t level_events[] = {
 #undef PMVP_EVENT
 };
 
+static const char *const class_names[] = {
+    [PMVP_EVCLASS_OCCURRENCE] = "OCCURRENCE",
+    [PMVP_EVCLASS_CPU_CYCLES] = "CPU_CYCLES",
+    [PMVP_EVCLASS_CONDITION] = "CONDITION",
+    [PMVP_EVCLASS_STALL] = "STALL",
+    [PMVP_EVCLASS_PER_CYCLE] = "PER_CYCLE",
+    [PMVP_EVCLASS_BUS_CLOCK] = "BUS_CLOCK",
+    [PMVP_EVCLASS_SYSTEM_COUNTER] = "SYSTEM_COUNTER",
+    [PMVP_EVCLASS_SOFTWARE_INCREMENT] = "SOFTWARE_INCREMENT",
+    [PMVP_EVCLASS_CHAIN] = "CHAIN",
+    [PMVP_EVCLASS_PMU_OVERFLOW] = "PMU_OVERFLOW",
+};
+
+const char *pmvp_event_class_name(enum pmvp_event_class cls)
+{
+    return (unsigned)cls < sizeof class_names / sizeof class_names[0] ? class_names[cls] : NULL;
+}
+
 size_t pmvp_event_count(void)
 {
     return sizeof catalogue / sizeof catalogue[0];

@@ -182,7 +182,7 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
         u->divider = 0;
         break;
     case PMVP_PMCCFILTR_EL0: u->pmccfiltr = value & c->ccfiltr_mask; break;
-    case PMVP_PMUSERENR_EL0: u->pmuserenr = value & PMVP_BITS(3, 0); break;
+    case PMVP_PMUSERENR_EL0: u->pmuserenr = value & (PMUSERENR_EL0_EN | PMUSERENR_EL0_SW | PMUSERENR_EL0_CR | PMUSERENR_EL0_ER); break;
     case PMVP_PMEVCNTR_EL0: u->counter[n].value = value & c->counter_mask; break;
     case PMVP_PMEVTYPER_EL0: set_evtyper(c, &u->counter[n], value); break;
     case PMVP_PMXEVTYPER_EL0:

@@ -19,102 +19,89 @@
 
 /* ---------------------------------------------------------------- encodings */
 
-enum index_kind {
-    NOT_INDEXED,
-    PMU_INDEX,    /* n = CRm<1:0>:op2<2:0>, 0..30 */
-    AMU_INDEX,    /* n = CRm<0>:op2<2:0>, 0..15 */
-    AMU_INDEX64   /* MRRC/MCRR: n = CRm<0>:opc1<2:0>, 0..15 */
-};
-
-/* One encoding. For indexed registers crm (and op2 or op1) hold the base,
- * with the index bits zero. */
-typedef struct encoding {
-    const char *name;  /* AArch32 name; NULL: the AArch64 name of the register file */
-    uint8_t family, reg, part, index;
-    uint8_t op1, crn, crm, op2;
-} encoding;
+typedef pmvp_sysreg_encoding encoding;
 
 #define PMU(r) PMVP_SYSREG_PMU, PMVP_##r
 #define AMU(r) PMVP_SYSREG_AMU, PMVP_##r
 
 /* MRS/MSR: op0 is 0b11 for all of them. */
 static const encoding a64_encodings[] = {
-    { NULL, PMU(PMCR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 0 },
-    { NULL, PMU(PMCNTENSET_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 1 },
-    { NULL, PMU(PMCNTENCLR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 2 },
-    { NULL, PMU(PMOVSCLR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 3 },
-    { NULL, PMU(PMSWINC_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 4 },
-    { NULL, PMU(PMSELR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 5 },
-    { NULL, PMU(PMCEID0_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 6 },
-    { NULL, PMU(PMCEID1_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 12, 7 },
-    { NULL, PMU(PMCCNTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 13, 0 },
-    { NULL, PMU(PMXEVTYPER_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 13, 1 },
-    { NULL, PMU(PMXEVCNTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 13, 2 },
-    { NULL, PMU(PMUSERENR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 14, 0 },
-    { NULL, PMU(PMINTENSET_EL1), PMVP_PART_ALL, NOT_INDEXED, 0, 9, 14, 1 },
-    { NULL, PMU(PMINTENCLR_EL1), PMVP_PART_ALL, NOT_INDEXED, 0, 9, 14, 2 },
-    { NULL, PMU(PMOVSSET_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 9, 14, 3 },
-    { NULL, PMU(PMMIR_EL1), PMVP_PART_ALL, NOT_INDEXED, 0, 9, 14, 6 },
-    { NULL, PMU(PMCCFILTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 14, 15, 7 },
-    { NULL, PMU(PMEVCNTR_EL0), PMVP_PART_ALL, PMU_INDEX, 3, 14, 8, 0 },
-    { NULL, PMU(PMEVTYPER_EL0), PMVP_PART_ALL, PMU_INDEX, 3, 14, 12, 0 },
-    { NULL, AMU(AMCR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 0 },
-    { NULL, AMU(AMCFGR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 1 },
-    { NULL, AMU(AMCGCR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 2 },
-    { NULL, AMU(AMUSERENR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 3 },
-    { NULL, AMU(AMCNTENCLR0_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 4 },
-    { NULL, AMU(AMCNTENSET0_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 5 },
-    { NULL, AMU(AMCG1IDR_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 2, 6 },
-    { NULL, AMU(AMCNTENCLR1_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 3, 0 },
-    { NULL, AMU(AMCNTENSET1_EL0), PMVP_PART_ALL, NOT_INDEXED, 3, 13, 3, 1 },
-    { NULL, AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 4, 0 },
-    { NULL, AMU(AMEVTYPER0_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 6, 0 },
-    { NULL, AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 12, 0 },
-    { NULL, AMU(AMEVTYPER1_EL0), PMVP_PART_ALL, AMU_INDEX, 3, 13, 14, 0 },
+    { NULL, PMU(PMCR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 0 },
+    { NULL, PMU(PMCNTENSET_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 1 },
+    { NULL, PMU(PMCNTENCLR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 2 },
+    { NULL, PMU(PMOVSCLR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 3 },
+    { NULL, PMU(PMSWINC_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 4 },
+    { NULL, PMU(PMSELR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 5 },
+    { NULL, PMU(PMCEID0_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 6 },
+    { NULL, PMU(PMCEID1_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 7 },
+    { NULL, PMU(PMCCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 13, 0 },
+    { NULL, PMU(PMXEVTYPER_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 13, 1 },
+    { NULL, PMU(PMXEVCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 13, 2 },
+    { NULL, PMU(PMUSERENR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 14, 0 },
+    { NULL, PMU(PMINTENSET_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 1 },
+    { NULL, PMU(PMINTENCLR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 2 },
+    { NULL, PMU(PMOVSSET_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 14, 3 },
+    { NULL, PMU(PMMIR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 6 },
+    { NULL, PMU(PMCCFILTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 14, 15, 7 },
+    { NULL, PMU(PMEVCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM_OP2, 3, 14, 8, 0 },
+    { NULL, PMU(PMEVTYPER_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM_OP2, 3, 14, 12, 0 },
+    { NULL, AMU(AMCR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 0 },
+    { NULL, AMU(AMCFGR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 1 },
+    { NULL, AMU(AMCGCR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 2 },
+    { NULL, AMU(AMUSERENR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 3 },
+    { NULL, AMU(AMCNTENCLR0_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 4 },
+    { NULL, AMU(AMCNTENSET0_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 5 },
+    { NULL, AMU(AMCG1IDR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 6 },
+    { NULL, AMU(AMCNTENCLR1_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 3, 0 },
+    { NULL, AMU(AMCNTENSET1_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 3, 1 },
+    { NULL, AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 4, 0 },
+    { NULL, AMU(AMEVTYPER0_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 6, 0 },
+    { NULL, AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 12, 0 },
+    { NULL, AMU(AMEVTYPER1_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 14, 0 },
 };
 
 /* MRC/MCR: coproc 0b1111, opc1 0. Each moves bits [31:0] of its AArch64
  * register, or [63:32] for PMCEID2/3. */
 static const encoding a32_encodings[] = {
-    { "PMCR", PMU(PMCR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 0 },
-    { "PMCNTENSET", PMU(PMCNTENSET_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 1 },
-    { "PMCNTENCLR", PMU(PMCNTENCLR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 2 },
-    { "PMOVSR", PMU(PMOVSCLR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 3 },
-    { "PMSWINC", PMU(PMSWINC_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 4 },
-    { "PMSELR", PMU(PMSELR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 5 },
-    { "PMCEID0", PMU(PMCEID0_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 6 },
-    { "PMCEID1", PMU(PMCEID1_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 12, 7 },
-    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 13, 0 },
-    { "PMXEVTYPER", PMU(PMXEVTYPER_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 13, 1 },
-    { "PMXEVCNTR", PMU(PMXEVCNTR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 13, 2 },
-    { "PMUSERENR", PMU(PMUSERENR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 0 },
-    { "PMINTENSET", PMU(PMINTENSET_EL1), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 1 },
-    { "PMINTENCLR", PMU(PMINTENCLR_EL1), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 2 },
-    { "PMOVSSET", PMU(PMOVSSET_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 3 },
-    { "PMCEID2", PMU(PMCEID0_EL0), PMVP_PART_HIGH, NOT_INDEXED, 0, 9, 14, 4 },
-    { "PMCEID3", PMU(PMCEID1_EL0), PMVP_PART_HIGH, NOT_INDEXED, 0, 9, 14, 5 },
-    { "PMMIR", PMU(PMMIR_EL1), PMVP_PART_LOW, NOT_INDEXED, 0, 9, 14, 6 },
-    { "PMCCFILTR", PMU(PMCCFILTR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 14, 15, 7 },
-    { "PMEVCNTR", PMU(PMEVCNTR_EL0), PMVP_PART_LOW, PMU_INDEX, 0, 14, 8, 0 },
-    { "PMEVTYPER", PMU(PMEVTYPER_EL0), PMVP_PART_LOW, PMU_INDEX, 0, 14, 12, 0 },
-    { "AMCR", AMU(AMCR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 0 },
-    { "AMCFGR", AMU(AMCFGR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 1 },
-    { "AMCGCR", AMU(AMCGCR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 2 },
-    { "AMUSERENR", AMU(AMUSERENR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 3 },
-    { "AMCNTENCLR0", AMU(AMCNTENCLR0_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 4 },
-    { "AMCNTENSET0", AMU(AMCNTENSET0_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 5 },
-    { "AMCG1IDR", AMU(AMCG1IDR_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 2, 6 },
-    { "AMCNTENCLR1", AMU(AMCNTENCLR1_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 3, 0 },
-    { "AMCNTENSET1", AMU(AMCNTENSET1_EL0), PMVP_PART_LOW, NOT_INDEXED, 0, 13, 3, 1 },
-    { "AMEVTYPER0", AMU(AMEVTYPER0_EL0), PMVP_PART_LOW, AMU_INDEX, 0, 13, 6, 0 },
-    { "AMEVTYPER1", AMU(AMEVTYPER1_EL0), PMVP_PART_LOW, AMU_INDEX, 0, 13, 14, 0 },
+    { "PMCR", PMU(PMCR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 0 },
+    { "PMCNTENSET", PMU(PMCNTENSET_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 1 },
+    { "PMCNTENCLR", PMU(PMCNTENCLR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 2 },
+    { "PMOVSR", PMU(PMOVSCLR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 3 },
+    { "PMSWINC", PMU(PMSWINC_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 4 },
+    { "PMSELR", PMU(PMSELR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 5 },
+    { "PMCEID0", PMU(PMCEID0_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 6 },
+    { "PMCEID1", PMU(PMCEID1_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 7 },
+    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 13, 0 },
+    { "PMXEVTYPER", PMU(PMXEVTYPER_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 13, 1 },
+    { "PMXEVCNTR", PMU(PMXEVCNTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 13, 2 },
+    { "PMUSERENR", PMU(PMUSERENR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 0 },
+    { "PMINTENSET", PMU(PMINTENSET_EL1), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 1 },
+    { "PMINTENCLR", PMU(PMINTENCLR_EL1), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 2 },
+    { "PMOVSSET", PMU(PMOVSSET_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 3 },
+    { "PMCEID2", PMU(PMCEID0_EL0), PMVP_PART_HIGH, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 4 },
+    { "PMCEID3", PMU(PMCEID1_EL0), PMVP_PART_HIGH, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 5 },
+    { "PMMIR", PMU(PMMIR_EL1), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 6 },
+    { "PMCCFILTR", PMU(PMCCFILTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 14, 15, 7 },
+    { "PMEVCNTR", PMU(PMEVCNTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM_OP2, 0, 14, 8, 0 },
+    { "PMEVTYPER", PMU(PMEVTYPER_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM_OP2, 0, 14, 12, 0 },
+    { "AMCR", AMU(AMCR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 0 },
+    { "AMCFGR", AMU(AMCFGR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 1 },
+    { "AMCGCR", AMU(AMCGCR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 2 },
+    { "AMUSERENR", AMU(AMUSERENR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 3 },
+    { "AMCNTENCLR0", AMU(AMCNTENCLR0_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 4 },
+    { "AMCNTENSET0", AMU(AMCNTENSET0_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 5 },
+    { "AMCG1IDR", AMU(AMCG1IDR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 6 },
+    { "AMCNTENCLR1", AMU(AMCNTENCLR1_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 3, 0 },
+    { "AMCNTENSET1", AMU(AMCNTENSET1_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 3, 1 },
+    { "AMEVTYPER0", AMU(AMEVTYPER0_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM0_OP2, 0, 13, 6, 0 },
+    { "AMEVTYPER1", AMU(AMEVTYPER1_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM0_OP2, 0, 13, 14, 0 },
 };
 
 /* MRRC/MCRR: coproc 0b1111; the whole 64-bit register. crn is unused. */
 static const encoding a32_64_encodings[] = {
-    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_ALL, NOT_INDEXED, 0, 0, 9, 0 },
-    { "AMEVCNTR0", AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, AMU_INDEX64, 0, 0, 0, 0 },
-    { "AMEVCNTR1", AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, AMU_INDEX64, 0, 0, 4, 0 },
+    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 0, 9, 0 },
+    { "AMEVCNTR0", AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OPC1, 0, 0, 0, 0 },
+    { "AMEVCNTR1", AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OPC1, 0, 0, 4, 0 },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -127,14 +114,14 @@ static int find(const encoding *t, size_t count, unsigned op1, unsigned crn, uns
         const encoding *e = &t[i];
         unsigned n = 0, m_crm = crm, m_op1 = op1, m_op2 = op2;
         switch (e->index) {
-        case PMU_INDEX: n = (crm & 3) << 3 | op2; m_crm = crm & ~3u; m_op2 = 0; break;
-        case AMU_INDEX: n = (crm & 1) << 3 | op2; m_crm = crm & ~1u; m_op2 = 0; break;
-        case AMU_INDEX64: n = (crm & 1) << 3 | op1; m_crm = crm & ~1u; m_op1 = 0; break;
+        case PMVP_SYSREG_INDEX_CRM_OP2: n = (crm & 3) << 3 | op2; m_crm = crm & ~3u; m_op2 = 0; break;
+        case PMVP_SYSREG_INDEX_CRM0_OP2: n = (crm & 1) << 3 | op2; m_crm = crm & ~1u; m_op2 = 0; break;
+        case PMVP_SYSREG_INDEX_CRM0_OPC1: n = (crm & 1) << 3 | op1; m_crm = crm & ~1u; m_op1 = 0; break;
         default: break;
         }
         if (e->op1 != m_op1 || e->crn != crn || e->crm != m_crm || e->op2 != m_op2)
             continue;
-        if (e->index == PMU_INDEX && n >= PMVP_MAX_COUNTERS)
+        if (e->index == PMVP_SYSREG_INDEX_CRM_OP2 && n >= PMVP_MAX_COUNTERS)
             continue; /* n == 31 is PMCCFILTR's encoding, or unallocated */
         *out = (pmvp_sysreg){ .family = e->family, .reg = e->reg, .n = (uint8_t)n, .part = e->part };
         return PMVP_OK;
@@ -188,18 +175,22 @@ static bool is_a32(const pmvp_sysreg *r) { return r->op >= PMVP_MRC; }
 static bool is_write(const pmvp_sysreg *r) { return r->op == PMVP_MSR || r->op == PMVP_MCR || r->op == PMVP_MCRR; }
 static bool is_64bit_a32(const pmvp_sysreg *r) { return r->op == PMVP_MRRC || r->op == PMVP_MCRR; }
 
+const pmvp_sysreg_encoding *pmvp_sysreg_encodings(enum pmvp_sysreg_op op, size_t *count)
+{
+    switch (op) {
+    case PMVP_MRS: case PMVP_MSR: *count = COUNT(a64_encodings); return a64_encodings;
+    case PMVP_MRC: case PMVP_MCR: *count = COUNT(a32_encodings); return a32_encodings;
+    case PMVP_MRRC: case PMVP_MCRR: *count = COUNT(a32_64_encodings); return a32_64_encodings;
+    }
+    *count = 0;
+    return NULL;
+}
+
 /* The encoding an access uses, or NULL if none: the table row of its register. */
 static const encoding *encoding_of(const pmvp_sysreg *r)
 {
-    const encoding *t = a64_encodings;
-    size_t count = COUNT(a64_encodings);
-    if (is_64bit_a32(r)) {
-        t = a32_64_encodings;
-        count = COUNT(a32_64_encodings);
-    } else if (is_a32(r)) {
-        t = a32_encodings;
-        count = COUNT(a32_encodings);
-    }
+    size_t count;
+    const encoding *t = pmvp_sysreg_encodings((enum pmvp_sysreg_op)r->op, &count);
     for (size_t i = 0; i < count; i++)
         if (t[i].family == r->family && t[i].reg == r->reg && t[i].part == r->part)
             return &t[i];
@@ -524,8 +515,8 @@ static bool possible(const pmvp_core_config *cfg, const pmvp_sysreg *r, const pm
     if (!e)
         return false;
     if (r->family == PMVP_SYSREG_PMU)
-        return r->reg < PMVP_PMU_NUM_REGS && (e->index == NOT_INDEXED ? r->n == 0 : r->n < PMVP_MAX_COUNTERS);
-    return r->reg < PMVP_AMU_NUM_REGS && (e->index == NOT_INDEXED ? r->n == 0 : r->n < PMVP_AMU_MAX_AUX);
+        return r->reg < PMVP_PMU_NUM_REGS && (e->index == PMVP_SYSREG_NOT_INDEXED ? r->n == 0 : r->n < PMVP_MAX_COUNTERS);
+    return r->reg < PMVP_AMU_NUM_REGS && (e->index == PMVP_SYSREG_NOT_INDEXED ? r->n == 0 : r->n < PMVP_AMU_MAX_AUX);
 }
 
 int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,

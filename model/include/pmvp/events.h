@@ -71,6 +71,10 @@ enum {
 size_t pmvp_event_count(void);
 const pmvp_event_info *pmvp_event_at(size_t i);
 
+/* "OCCURRENCE", "CPU_CYCLES", ...: the class's name without its prefix;
+ * NULL for an unknown class. */
+const char *pmvp_event_class_name(enum pmvp_event_class cls);
+
 /* The catalogue entry for `number`, or NULL if it is not a common event. */
 const pmvp_event_info *pmvp_event_find(uint16_t number);
 

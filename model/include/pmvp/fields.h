@@ -47,8 +47,26 @@
 #define PMEVTYPER_EL0_U PMVP_BIT(30)
 #define PMEVTYPER_EL0_P PMVP_BIT(31)
 
-/* PMCNTENSET/CLR, PMINTENSET/CLR, PMOVSSET/CLR: P<n> at bit n, C at bit 31. */
+/* PMCNTENSET/CLR, PMINTENSET/CLR, PMOVSSET/CLR: P<n> at bit n, C at bit 31;
+ * PMSWINC_EL0 has the P<n> bits alone. */
+#define PMVP_PMU_P PMVP_BITS(30, 0)
 #define PMVP_PMU_C PMVP_BIT(31)
+
+/* The counters (D24.5.2, D24.5.10); EVCNT is [31:0] before FEAT_PMUv3p5. */
+#define PMCCNTR_EL0_CCNT PMVP_BITS(63, 0)
+#define PMEVCNTR_EL0_EVCNT PMVP_BITS(63, 0)
+
+/* PMCEID0/1_EL0 (D24.5.4, D24.5.5): ID<n> for common event base+n, IDhi<n>
+ * (FEAT_PMUv3p1) for 0x4000+base+n. */
+#define PMCEID_EL0_ID PMVP_BITS(31, 0)
+#define PMCEID_EL0_IDhi PMVP_BITS(63, 32)
+
+/* PMMIR_EL1 (D24.5.19): IMPLEMENTATION DEFINED, shown as configured. */
+#define PMMIR_EL1_SLOTS PMVP_BITS(7, 0)
+#define PMMIR_EL1_BUS_SLOTS PMVP_BITS(15, 8)
+#define PMMIR_EL1_BUS_WIDTH PMVP_BITS(19, 16)
+#define PMMIR_EL1_THWIDTH PMVP_BITS(23, 20)
+#define PMMIR_EL1_EDGE PMVP_BITS(27, 24)
 
 /* PMSELR_EL0 (D24.5.22). */
 #define PMSELR_EL0_SEL PMVP_BITS(4, 0)
@@ -87,7 +105,13 @@
 #define AMCGCR_EL0_CG0NC PMVP_BITS(7, 0)
 #define AMCGCR_EL0_CG1NC PMVP_BITS(15, 8)
 #define AMCG1IDR_EL0_CG1IMP PMVP_BITS(15, 0)
+#define AMCG1IDR_EL0_CG1VOFF PMVP_BITS(31, 16)
 #define AMEVTYPER_EL0_evtCount PMVP_BITS(15, 0)
+/* AMCNTENSET0/CLR0_EL0 (D24.6.4, D24.6.6): P<n> for the architected
+ * counters; AMCNTENSET1/CLR1_EL0 (D24.6.5, D24.6.7): for the auxiliary ones. */
+#define AMCNTEN0_EL0_P PMVP_BITS(3, 0)
+#define AMCNTEN1_EL0_P PMVP_BITS(15, 0)
+#define AMEVCNTR_EL0_ACNT PMVP_BITS(63, 0)
 
 /* PMCFGR (I5.3.11). */
 #define PMCFGR_N PMVP_BITS(7, 0)

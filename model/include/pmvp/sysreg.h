@@ -29,6 +29,7 @@
 #define PMVP_SYSREG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pmvp/amu.h"
@@ -76,6 +77,32 @@ int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsign
  * its encoding; PMVP_ERR_REGISTER if the encoding is no PMU or AMU register
  * pmvp models. A decoded register may still be UNDEFINED in a configuration
  * (an unimplemented feature, an MSR to a read-only register): the check says. */
+
+/* --------------------------------------------------------------- encodings */
+
+/* Where <n> of an indexed register sits in its encoding. */
+enum pmvp_sysreg_index {
+    PMVP_SYSREG_NOT_INDEXED,
+    PMVP_SYSREG_INDEX_CRM_OP2,    /* n = CRm<1:0>:op2<2:0>, 0..30 (PMU) */
+    PMVP_SYSREG_INDEX_CRM0_OP2,   /* n = CRm<0>:op2<2:0>, 0..15 (AMU) */
+    PMVP_SYSREG_INDEX_CRM0_OPC1   /* MRRC/MCRR: n = CRm<0>:opc1<2:0>, 0..15 (AMU) */
+};
+
+/* One encoding: op0 is 0b11 for MRS/MSR, coproc 0b1111 for the AArch32
+ * instructions (MRRC/MCRR have no CRn or opc2: 0 here). For an indexed
+ * register the index bits of crm and op2 (or op1) are zero. */
+typedef struct pmvp_sysreg_encoding {
+    const char *name;  /* AArch32 name; NULL: the AArch64 register's name */
+    uint8_t family;    /* enum pmvp_sysreg_family */
+    uint8_t reg;       /* enum pmvp_pmu_reg or enum pmvp_amu_reg */
+    uint8_t part;      /* enum pmvp_sysreg_part: the bits it moves */
+    uint8_t index;     /* enum pmvp_sysreg_index */
+    uint8_t op1, crn, crm, op2;
+} pmvp_sysreg_encoding;
+
+/* The encodings of the instruction set of `op` (MRS/MSR, MRC/MCR or
+ * MRRC/MCRR), *count of them; NULL for an unknown op. */
+const pmvp_sysreg_encoding *pmvp_sysreg_encodings(enum pmvp_sysreg_op op, size_t *count);
 
 /* The register's name as the instruction's state knows it: "PMCCNTR_EL0"
  * for MRS/MSR, "PMCCNTR" for MRC/MCR/MRRC/MCRR, "PMCEID2" for the top half

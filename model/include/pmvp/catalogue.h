@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The register catalogue: what each PMU and AMU System register is, which
+ * feature it needs and which fields pmvp implements, for tools that show
+ * registers (debugger views, the generated docs/REGISTERS.md). Encodings
+ * are in sysreg.h (pmvp_sysreg_encodings), the external frames in ext.h
+ * (pmvp_ext_reg_at), the events in events.h (pmvp_event_at).
+ */
+#ifndef PMVP_CATALOGUE_H
+#define PMVP_CATALOGUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmvp/sysreg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A field: its bits as a mask (a field of repeated bits, P<n>, is one mask). */
+typedef struct pmvp_reg_field {
+    const char *name;   /* as the Arm ARM names it: "E", "P<n>", "evtCount" */
+    uint64_t mask;
+    const char *note;   /* how pmvp implements it, when that needs saying; or NULL */
+} pmvp_reg_field;
+
+typedef struct pmvp_reg_desc {
+    const char *title;    /* "Performance Monitors Control Register" */
+    const char *section;  /* of the Arm ARM: "D24.5.8" */
+    const char *feature;  /* the feature that implements it: "FEAT_PMUv3" */
+    const pmvp_reg_field *fields; /* most significant first */
+    size_t num_fields;
+} pmvp_reg_desc;
+
+/* Register `reg` (enum pmvp_pmu_reg or enum pmvp_amu_reg) of `family`;
+ * NULL for an unknown one. Every register of both families has one. */
+const pmvp_reg_desc *pmvp_reg_desc_of(enum pmvp_sysreg_family family, unsigned reg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

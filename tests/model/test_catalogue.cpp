@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+// The register catalogue (catalogue.h) against the model: every register
+// described, fields that do not overlap, and no bit the model implements
+// outside a listed field; the encoding table and the event class names.
+#include <cstring>
+#include <string>
+
+#include "fixture.h"
+#include "pmvp/amu.h"
+#include "pmvp/catalogue.h"
+#include "pmvp/sysreg.h"
+
+namespace pmvp::test {
+namespace {
+
+unsigned num_regs(pmvp_sysreg_family f)
+{
+    return f == PMVP_SYSREG_PMU ? unsigned{PMVP_PMU_NUM_REGS} : unsigned{PMVP_AMU_NUM_REGS};
+}
+
+// The union of a register's fields; fails the test if two overlap.
+uint64_t field_bits(const pmvp_reg_desc *d, const std::string &name)
+{
+    uint64_t all = 0;
+    for (size_t i = 0; i < d->num_fields; i++) {
+        EXPECT_NE(d->fields[i].mask, 0u) << name << "." << d->fields[i].name;
+        EXPECT_EQ(all & d->fields[i].mask, 0u) << name << "." << d->fields[i].name << " overlaps";
+        all |= d->fields[i].mask;
+    }
+    return all;
+}
+
+TEST(Catalogue, EveryRegisterIsDescribed)
+{
+    for (auto f : { PMVP_SYSREG_PMU, PMVP_SYSREG_AMU })
+        for (unsigned reg = 0; reg < num_regs(f); reg++) {
+            const pmvp_reg_desc *d = pmvp_reg_desc_of(f, reg);
+            ASSERT_NE(d, nullptr);
+            EXPECT_NE(d->title, nullptr) << f << ":" << reg;
+            EXPECT_NE(d->section, nullptr) << f << ":" << reg;
+            EXPECT_NE(d->feature, nullptr) << f << ":" << reg;
+            EXPECT_GT(d->num_fields, 0u) << f << ":" << reg;
+        }
+    EXPECT_EQ(pmvp_reg_desc_of(PMVP_SYSREG_PMU, PMVP_PMU_NUM_REGS), nullptr);
+    EXPECT_EQ(pmvp_reg_desc_of(PMVP_SYSREG_AMU, PMVP_AMU_NUM_REGS), nullptr);
+    EXPECT_EQ(pmvp_reg_desc_of(static_cast<pmvp_sysreg_family>(2), 0), nullptr);
+}
+
+TEST(Catalogue, FieldsArePlacedAsTheArmArmPlacesThem)
+{
+    const pmvp_reg_desc *pmcr = pmvp_reg_desc_of(PMVP_SYSREG_PMU, PMVP_PMCR_EL0);
+    ASSERT_EQ(pmcr->num_fields, 12u);
+    EXPECT_STREQ(pmcr->fields[0].name, "IMP");
+    EXPECT_EQ(pmcr->fields[0].mask, 0xFF000000u);
+    EXPECT_STREQ(pmcr->fields[2].name, "N");
+    EXPECT_EQ(pmcr->fields[2].mask, 0xF800u);
+    const pmvp_reg_desc *evtyper = pmvp_reg_desc_of(PMVP_SYSREG_PMU, PMVP_PMEVTYPER_EL0);
+    EXPECT_STREQ(evtyper->fields[evtyper->num_fields - 1].name, "evtCount");
+    EXPECT_EQ(evtyper->fields[evtyper->num_fields - 1].mask, 0xFFFFu);
+}
+
+// With every feature, all ones written to each register (or, for read-only
+// ones, what it reads) has no bit outside the register's fields.
+class CatalogueCoversTheModel : public Kernel {};
+
+TEST_F(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
+{
+    cfg.num_counters = 31;
+    cfg.have_el2 = cfg.have_el3 = cfg.feat_sel2 = cfg.feat_rme = true;
+    cfg.have_aarch32 = true;
+    cfg.feat_pmuv3p7 = false;
+    cfg.pmcr_imp = 0x41;
+    cfg.pmcr_idcode = 0x12;
+    cfg.pmu_version = PMVP_PMUV3P5;
+    cfg.pmmir = 0x0FFFFFFF;
+    cfg.amu_num_aux = PMVP_AMU_MAX_AUX;
+    init();
+    for (auto f : { PMVP_SYSREG_PMU, PMVP_SYSREG_AMU })
+        for (unsigned reg = 0; reg < num_regs(f); reg++) {
+            const pmvp_reg_desc *d = pmvp_reg_desc_of(f, reg);
+            std::string name = f == PMVP_SYSREG_PMU ? pmvp_pmu_reg_name(static_cast<pmvp_pmu_reg>(reg))
+                                                    : pmvp_amu_reg_name(static_cast<pmvp_amu_reg>(reg));
+            uint64_t bits = field_bits(d, name), v = 0;
+            if (f == PMVP_SYSREG_PMU) {
+                pmvp_pmu_write(&core, 0, static_cast<pmvp_pmu_reg>(reg), 0, ~UINT64_C(0), 0);
+                ASSERT_EQ(pmvp_pmu_read(&core, 0, static_cast<pmvp_pmu_reg>(reg), 0, 0, &v), PMVP_OK);
+            } else {
+                pmvp_amu_write(&core, 0, static_cast<pmvp_amu_reg>(reg), 0, ~UINT64_C(0), 0);
+                ASSERT_EQ(pmvp_amu_read(&core, 0, static_cast<pmvp_amu_reg>(reg), 0, 0, &v), PMVP_OK);
+            }
+            EXPECT_EQ(v & ~bits, 0u) << name << " reads bits outside its fields";
+        }
+}
+
+TEST(Catalogue, EncodingTablesNameDescribedRegisters)
+{
+    size_t total = 0;
+    for (auto op : { PMVP_MRS, PMVP_MRC, PMVP_MRRC }) {
+        size_t count = 0;
+        const pmvp_sysreg_encoding *t = pmvp_sysreg_encodings(op, &count);
+        ASSERT_NE(t, nullptr);
+        for (size_t i = 0; i < count; i++) {
+            EXPECT_NE(pmvp_reg_desc_of(static_cast<pmvp_sysreg_family>(t[i].family), t[i].reg), nullptr);
+            EXPECT_EQ(t[i].name == nullptr, op == PMVP_MRS) << "AArch32 encodings carry their own name";
+        }
+        total += count;
+    }
+    // MRS/MSR: 19 PMU and 13 AMU registers. MRC/MCR: the same but PMCEID2/3
+    // (two more) and AMEVCNTR0/1 (two fewer: 64-bit, MRRC/MCRR only, as is
+    // PMCCNTR's second encoding).
+    EXPECT_EQ(total, 32u + 32u + 3u);
+    size_t count = 1;
+    EXPECT_EQ(pmvp_sysreg_encodings(static_cast<pmvp_sysreg_op>(6), &count), nullptr);
+    EXPECT_EQ(count, 0u);
+}
+
+TEST(Catalogue, EveryEventClassHasAName)
+{
+    for (size_t i = 0; i < pmvp_event_count(); i++)
+        EXPECT_NE(pmvp_event_class_name(pmvp_event_at(i)->cls), nullptr) << pmvp_event_at(i)->name;
+    EXPECT_STREQ(pmvp_event_class_name(PMVP_EVCLASS_STALL), "STALL");
+    EXPECT_EQ(pmvp_event_class_name(static_cast<pmvp_event_class>(99)), nullptr);
+}
+
+} // namespace
+} // namespace pmvp::test

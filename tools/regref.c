@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pmvp-regref: prints docs/REGISTERS.md, the register and event reference,
+ * from the model's own tables: the register catalogue (catalogue.h), the
+ * System-register encodings (sysreg.h), the external frames (ext.h) and the
+ * event catalogue (events.h). Values after reset are read from a core
+ * initialised with pmvp_core_config_default(), so the reference shows what
+ * the model does, not what someone wrote down.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmvp/amu.h"
+#include "pmvp/catalogue.h"
+#include "pmvp/error.h"
+#include "pmvp/events.h"
+#include "pmvp/ext.h"
+#include "pmvp/pmu.h"
+#include "pmvp/sysreg.h"
+
+static pmvp_core core;
+
+static const char *reg_name(unsigned family, unsigned reg)
+{
+    return family == PMVP_SYSREG_PMU ? pmvp_pmu_reg_name((enum pmvp_pmu_reg)reg)
+                                     : pmvp_amu_reg_name((enum pmvp_amu_reg)reg);
+}
+
+static bool reg_indexed(unsigned family, unsigned reg)
+{
+    return family == PMVP_SYSREG_PMU ? pmvp_pmu_reg_indexed((enum pmvp_pmu_reg)reg)
+                                     : pmvp_amu_reg_indexed((enum pmvp_amu_reg)reg);
+}
+
+/* "PMEVCNTR_EL0" as the Arm ARM writes an indexed register: "PMEVCNTR<n>_EL0". */
+static void print_reg(unsigned family, unsigned reg)
+{
+    const char *name = reg_name(family, reg);
+    const char *el = strstr(name, "_EL");
+    if (reg_indexed(family, reg) && el)
+        printf("%.*s<n>%s", (int)(el - name), name, el);
+    else
+        printf("%s", name);
+}
+
+/* Bits [hi:lo] of a mask, or [n]. */
+static void print_bits(uint64_t mask)
+{
+    unsigned lo = 0, hi = 63;
+    while (!(mask >> lo & 1))
+        lo++;
+    while (!(mask >> hi & 1))
+        hi--;
+    if (hi == lo)
+        printf("[%u]", lo);
+    else
+        printf("[%u:%u]", hi, lo);
+}
+
+static void print_binary(unsigned value, unsigned width)
+{
+    printf("0b");
+    for (unsigned i = width; i-- > 0;)
+        putchar('0' + (value >> i & 1));
+}
+
+/* CRm of an encoding, with the index bits of <n> named; `c` before a
+ * plain number in the AArch32 syntax. */
+static void print_crm(const pmvp_sysreg_encoding *e, const char *c)
+{
+    switch (e->index) {
+    case PMVP_SYSREG_INDEX_CRM_OP2: print_binary(e->crm >> 2, 2); printf(":n[4:3]"); break;
+    case PMVP_SYSREG_INDEX_CRM0_OP2:
+    case PMVP_SYSREG_INDEX_CRM0_OPC1: print_binary(e->crm >> 1, 3); printf(":n[3]"); break;
+    default: printf("%s%u", c, e->crm); break;
+    }
+}
+
+static void print_op2(const pmvp_sysreg_encoding *e)
+{
+    if (e->index == PMVP_SYSREG_INDEX_CRM_OP2 || e->index == PMVP_SYSREG_INDEX_CRM0_OP2)
+        printf("n[2:0]");
+    else
+        printf("%u", e->op2);
+}
+
+static void print_a64_encoding(unsigned family, unsigned reg)
+{
+    size_t count;
+    const pmvp_sysreg_encoding *t = pmvp_sysreg_encodings(PMVP_MRS, &count);
+    for (size_t i = 0; i < count; i++) {
+        if (t[i].family != family || t[i].reg != reg)
+            continue;
+        printf("3, %u, %u, ", t[i].op1, t[i].crn);
+        print_crm(&t[i], "");
+        printf(", ");
+        print_op2(&t[i]);
+    }
+}
+
+/* Every AArch32 encoding of the register: MRC/MCR ones, then MRRC/MCRR. */
+static void print_a32_encodings(unsigned family, unsigned reg)
+{
+    static const enum pmvp_sysreg_op ops[] = { PMVP_MRC, PMVP_MRRC };
+    const char *sep = "";
+    for (size_t k = 0; k < 2; k++) {
+        size_t count;
+        const pmvp_sysreg_encoding *t = pmvp_sysreg_encodings(ops[k], &count);
+        for (size_t i = 0; i < count; i++) {
+            const pmvp_sysreg_encoding *e = &t[i];
+            if (e->family != family || e->reg != reg)
+                continue;
+            printf("%s`%s%s`", sep, e->name, e->index ? "<n>" : "");
+            if (e->part == PMVP_PART_HIGH)
+                printf(" = [63:32]");
+            if (ops[k] == PMVP_MRC) {
+                printf(": MRC/MCR p15, %u, c%u, ", e->op1, e->crn);
+                print_crm(e, "c");
+                printf(", ");
+                print_op2(e);
+            } else {
+                printf(": MRRC/MCRR p15, ");
+                if (e->index == PMVP_SYSREG_INDEX_CRM0_OPC1)
+                    printf("n[2:0]");
+                else
+                    printf("%u", e->op1);
+                printf(", ");
+                print_crm(e, "c");
+            }
+            sep = "<br>";
+        }
+    }
+    if (!*sep)
+        printf("—");
+}
+
+/* The external row's name without "<n>", against the System register's
+ * name with or without its "_EL0"/"_EL1" (the AMU frame drops it). */
+static bool ext_names(const pmvp_ext_reg *r, unsigned family, unsigned reg)
+{
+    char ext[64], sys[64];
+    const char *lt = strstr(r->name, "<n>");
+    if (lt)
+        snprintf(ext, sizeof ext, "%.*s%s", (int)(lt - r->name), r->name, lt + 3);
+    else
+        snprintf(ext, sizeof ext, "%s", r->name);
+    snprintf(sys, sizeof sys, "%s", reg_name(family, reg));
+    if (strcmp(ext, sys) == 0)
+        return true;
+    char *el = strstr(sys, "_EL");
+    if (el)
+        *el = '\0';
+    return strcmp(ext, sys) == 0;
+}
+
+static void print_offset(const pmvp_ext_reg *r)
+{
+    printf("0x%03X", r->offset);
+    if (r->stride)
+        printf(" + %un", r->stride);
+}
+
+/* The offsets of the register in one layout of its frame. */
+static void print_ext_offsets(unsigned family, unsigned reg, enum pmvp_ext_layout layout)
+{
+    enum pmvp_frame frame = family == PMVP_SYSREG_PMU ? PMVP_FRAME_PMU : PMVP_FRAME_AMU;
+    int last = -1;
+    for (size_t i = 0; i < pmvp_ext_reg_count(); i++) {
+        const pmvp_ext_reg *r = pmvp_ext_reg_at(i);
+        if (r->frame != frame || !(r->layouts & PMVP_EXT_LAYOUT_BIT(layout)) || !ext_names(r, family, reg))
+            continue;
+        if (r->offset == last)
+            continue; /* one offset, two widths by feature (PMEVCNTR<n> in EXT32) */
+        printf("%s", last < 0 ? "" : ", ");
+        print_offset(r);
+        last = r->offset;
+    }
+    if (last < 0)
+        printf("—");
+}
+
+static void print_reset(unsigned family, unsigned reg)
+{
+    uint64_t v = 0;
+    int err = family == PMVP_SYSREG_PMU
+                  ? pmvp_pmu_read(&core, 0, (enum pmvp_pmu_reg)reg, 0, 0, &v)
+                  : pmvp_amu_read(&core, 0, (enum pmvp_amu_reg)reg, 0, 0, &v);
+    if (err)
+        printf("— (no instance)");
+    else
+        printf("0x%" PRIX64, v);
+}
+
+static void system_registers(void)
+{
+    printf("## System registers\n\n");
+    printf("| Register | Feature | Width | MRS/MSR: op0, op1, CRn, CRm, op2 | AArch32 | EXT32 offset "
+           "| EXT64 offset | After reset |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    for (unsigned family = PMVP_SYSREG_PMU; family <= PMVP_SYSREG_AMU; family++) {
+        unsigned n = family == PMVP_SYSREG_PMU ? PMVP_PMU_NUM_REGS : PMVP_AMU_NUM_REGS;
+        for (unsigned reg = 0; reg < n; reg++) {
+            const pmvp_reg_desc *d = pmvp_reg_desc_of(family, reg);
+            printf("| [`");
+            print_reg(family, reg);
+            printf("`](#%s) | %s | 64 | ", reg_name(family, reg), d->feature);
+            print_a64_encoding(family, reg);
+            printf(" | ");
+            print_a32_encodings(family, reg);
+            printf(" | ");
+            print_ext_offsets(family, reg, PMVP_EXT32);
+            printf(" | ");
+            print_ext_offsets(family, reg, PMVP_EXT64);
+            printf(" | ");
+            print_reset(family, reg);
+            printf(" |\n");
+        }
+    }
+    printf("\n");
+}
+
+static void fields(void)
+{
+    printf("## Fields\n\n");
+    printf("Fields pmvp implements, most significant first; bits not listed are RES0 "
+           "(RES1 where a note says so).\n\n");
+    for (unsigned family = PMVP_SYSREG_PMU; family <= PMVP_SYSREG_AMU; family++) {
+        unsigned n = family == PMVP_SYSREG_PMU ? PMVP_PMU_NUM_REGS : PMVP_AMU_NUM_REGS;
+        for (unsigned reg = 0; reg < n; reg++) {
+            const pmvp_reg_desc *d = pmvp_reg_desc_of(family, reg);
+            printf("<a id=\"%s\"></a>\n### `", reg_name(family, reg));
+            print_reg(family, reg);
+            printf("`: %s (%s)\n\n", d->title, d->section);
+            printf("| Field | Bits | In pmvp |\n|---|---|---|\n");
+            for (size_t i = 0; i < d->num_fields; i++) {
+                const pmvp_reg_field *f = &d->fields[i];
+                printf("| `%s` | ", f->name);
+                print_bits(f->mask);
+                printf(" | %s |\n", f->note ? f->note : "");
+            }
+            printf("\n");
+        }
+    }
+}
+
+static const char *const frame_names[] = { [PMVP_FRAME_PMU] = "PMU", [PMVP_FRAME_AMU] = "AMU" };
+
+static const char *const kind_names[] = {
+    [PMVP_EXT_RW] = "RW", [PMVP_EXT_RO] = "RO", [PMVP_EXT_WO] = "WO",
+    [PMVP_EXT_W1S] = "RW, write 1 to set", [PMVP_EXT_W1C] = "RW, write 1 to clear",
+};
+
+static const char *const domain_names[] = {
+    [PMVP_EXT_CORE] = "Core power domain",
+    [PMVP_EXT_MGMT] = "CoreSight management",
+    [PMVP_EXT_AMU] = "AMU",
+};
+
+static const char *const gate_names[] = {
+    [PMVP_GATE_NONE] = "",
+    [PMVP_GATE_PMUV3P1] = "FEAT_PMUv3p1",
+    [PMVP_GATE_PMUV3P4] = "FEAT_PMUv3p4",
+    [PMVP_GATE_PMUV3P5] = "FEAT_PMUv3p5",
+    [PMVP_GATE_NOT_PMUV3P5] = "not FEAT_PMUv3p5",
+    [PMVP_GATE_EXT_PMSWINC] = "pmu_ext_pmswinc",
+};
+
+static void external_frames(void)
+{
+    printf("## External register frames\n\n");
+    printf("Every row of the frames' table, in table order (I5.2, I5.4). Width 32/64: 32 bits in "
+           "EXT32, 64 in EXT64. Derived: the value follows from the configuration and other "
+           "registers.\n\n");
+    printf("| Frame | Register | EXT32 | EXT64 | Width | Access | Access checks | Needs | Reset |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < pmvp_ext_reg_count(); i++) {
+        const pmvp_ext_reg *r = pmvp_ext_reg_at(i);
+        printf("| %s | `%s`%s | ", frame_names[r->frame], r->name, r->half ? " (bits [63:32])" : "");
+        for (enum pmvp_ext_layout l = PMVP_EXT32; l <= PMVP_EXT64; l++) {
+            if (r->layouts & PMVP_EXT_LAYOUT_BIT(l))
+                print_offset(r);
+            else
+                printf("—");
+            printf(" | ");
+        }
+        if (r->width)
+            printf("%u", r->width);
+        else if (r->layouts == PMVP_EXT_LAYOUT_BIT(PMVP_EXT32))
+            printf("32");
+        else if (r->layouts == PMVP_EXT_LAYOUT_BIT(PMVP_EXT64))
+            printf("64");
+        else
+            printf("32/64");
+        printf(" | %s | %s | %s | ", kind_names[r->kind], domain_names[r->domain], gate_names[r->gate]);
+        if (r->derived)
+            printf("derived");
+        else
+            printf("0x%" PRIX64, r->reset);
+        printf(" |\n");
+    }
+    printf("\n");
+}
+
+/* How the CPU model tells the kernel about an event of the class. */
+static const char *reported_as(enum pmvp_event_class cls)
+{
+    switch (cls) {
+    case PMVP_EVCLASS_OCCURRENCE: return "count";
+    case PMVP_EVCLASS_CONDITION:
+    case PMVP_EVCLASS_STALL:
+    case PMVP_EVCLASS_PER_CYCLE: return "level";
+    default: return "not reported";
+    }
+}
+
+static void events(void)
+{
+    printf("## Events\n\n");
+    printf("Every event of the catalogue (D14.3), with the class that says how a counter counts "
+           "it (events.h) and how the CPU model reports it. The default configuration supports "
+           "all of them but the PMU_OVERFLOW class. AMU: the architected AMU counter that counts "
+           "the event (`AMEVTYPER0<n>_EL0`).\n\n");
+    printf("| Number | Name | Class | Reported as | AMU |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < pmvp_event_count(); i++) {
+        const pmvp_event_info *e = pmvp_event_at(i);
+        printf("| 0x%04X | `%s` | %s", e->number, e->name, pmvp_event_class_name(e->cls));
+        if (e->cls == PMVP_EVCLASS_STALL)
+            printf(" (with `%s`)", pmvp_event_find(e->stall)->name);
+        printf(" | %s | ", reported_as(e->cls));
+        for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++) {
+            uint64_t type = 0;
+            if (pmvp_amu_read(&core, 0, PMVP_AMEVTYPER0_EL0, n, 0, &type) == PMVP_OK && type == e->number)
+                printf("`AMEVCNTR0%u_EL0`", n);
+        }
+        printf(" |\n");
+    }
+}
+
+int main(void)
+{
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    if (pmvp_core_init(&core, &cfg) != PMVP_OK) {
+        fprintf(stderr, "pmvp-regref: the default configuration does not initialise a core\n");
+        return 1;
+    }
+    printf("# Register and event reference\n\n");
+    printf("<!-- Generated by pmvp-regref (tools/regref.c) from the model's tables; do not edit. -->\n\n");
+    printf("Generated from the model's own tables: the register catalogue "
+           "(model/src/catalogue.c), the System-register encodings (model/src/sysreg.c), the "
+           "external frames (model/src/ext_frames.def) and the event catalogue "
+           "(model/src/pmu_events.def). Regenerate it with `cmake --build build --target "
+           "register-reference`; the test `docs.register_reference` fails when this file and the "
+           "tables disagree.\n\n");
+    printf("\"After reset\" is what PE 0 of a core initialised with `pmvp_core_config_default()` "
+           "(core.h) reads: %u event counters, %u auxiliary AMU counters. The architecture leaves "
+           "most of these fields UNKNOWN after a Warm reset; pmvp resets them to 0.\n\n",
+           cfg.num_counters, cfg.amu_num_aux);
+    system_registers();
+    fields();
+    external_frames();
+    events();
+    return 0;
+}
