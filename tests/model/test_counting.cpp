@@ -429,6 +429,29 @@ TEST_F(Counting, D13_3_1_IrqNeedsTheRangesGlobalEnable)
     EXPECT_TRUE(irq(0, 0));
 }
 
+// D13.2.2: after a direct write disables a counter, direct reads of the
+// counter and of the overflow flags return their values at the disable
+// point; no event is observed as counted after it. 1 GHz: 1 cycle per ns.
+TEST_F(Counting, D13_2_DisableRule_ReadsReturnTheValueAtTheDisablePoint)
+{
+    init();
+    program(0, 0, PMVP_EV_CPU_CYCLES);
+    program(0, 1, PMVP_EV_INST_RETIRED);
+    enable_cycle_counter(0, PMCR_EL0_E | PMCR_EL0_LC);
+    write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 1499, 0, 0); // would overflow at 1500 ns
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 7, 400 * kNs), PMVP_OK);
+    write(0, PMVP_PMCNTENCLR_EL0, 0x3, 1000 * kNs);           // counters 0 and 1 off
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_LC, 1000 * kNs);         // and everything, by PMCR.E
+    for (pmvp_time t : { 1000 * kNs, 1500 * kNs, 2 * kMs }) {
+        // Events after the disable point, at it and later.
+        ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, t), PMVP_OK);
+        EXPECT_EQ(counter(0, 0, t), 0xFFFFFFFFull - 499) << t;
+        EXPECT_EQ(counter(0, 1, t), 7u) << t;
+        EXPECT_EQ(cycles(0, t), 1000u) << t;
+        EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, t), 0u) << t; // the overflow never happens
+    }
+}
+
 TEST_F(Counting, LazyCostDoesNotDependOnSimulatedTime)
 {
     // 1000 s of a counting core in two calls; the result is exact.
