@@ -321,8 +321,9 @@ static void events(void)
     printf("Every event of the catalogue (D14.3), with the class that says how a counter counts "
            "it (events.h) and how the CPU model reports it. The default configuration supports "
            "all of them but the PMU_OVERFLOW class. AMU: the architected AMU counter that counts "
-           "the event (`AMEVTYPER0<n>_EL0`).\n\n");
-    printf("| Number | Name | Class | Reported as | AMU |\n|---|---|---|---|---|\n");
+           "the event (`AMEVTYPER0<n>_EL0`). FEAT_SEBEP: whether D14.7 requires or recommends that the "
+           "event supports synchronous mode.\n\n");
+    printf("| Number | Name | Class | Reported as | AMU | FEAT_SEBEP |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < pmvp_event_count(); i++) {
         const pmvp_event_info *e = pmvp_event_at(i);
         printf("| 0x%04X | `%s` | %s", e->number, e->name, pmvp_event_class_name(e->cls));
@@ -334,7 +335,10 @@ static void events(void)
             if (pmvp_amu_read(&core, 0, PMVP_AMEVTYPER0_EL0, n, 0, &type) == PMVP_OK && type == e->number)
                 printf("`AMEVCNTR0%u_EL0`", n);
         }
-        printf(" |\n");
+        static const char *const sync_kinds[] = {
+            [PMVP_SYNC_NONE] = "", [PMVP_SYNC_REQUIRED] = "required", [PMVP_SYNC_RECOMMENDED] = "recommended",
+        };
+        printf(" | %s |\n", sync_kinds[pmvp_event_sync_kind(e->number)]);
     }
 }
 

@@ -27,6 +27,7 @@
     { "RLH", PMEVTYPER_EL0_RLH, "RES0 without FEAT_RME" }
 
 #define EVTYPER_FIELDS                                                              \
+    { "SYNC", PMEVTYPER_EL0_SYNC, "RES0 without FEAT_SEBEP" },                      \
     FILTER_FIELDS,                                                                  \
     { "MT", PMEVTYPER_EL0_MT, "RES0 without FEAT_MTPMU" },                          \
     FILTER_FIELDS_LOW,                                                              \

@@ -61,11 +61,21 @@ static bool in_common_range(uint16_t ev)
     return ev <= 0x003F || (ev >= 0x4000 && ev <= 0x403F);
 }
 
+static void set_bit(uint64_t *bits, int i)
+{
+    bits[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+static bool bit(const uint64_t *bits, int i)
+{
+    return bits[i / 64] >> (i % 64) & 1;
+}
+
 int pmvp_supported_class(const pmvp_core *c, uint16_t number)
 {
     int i = pmvp_event_index(number);
     if (i >= 0)
-        return (c->supported[i / 64] >> (i % 64)) & 1 ? (int)pmvp_event_at((size_t)i)->cls : -1;
+        return bit(c->supported, i) ? (int)pmvp_event_at((size_t)i)->cls : -1;
     for (unsigned k = 0; k < c->num_impdef_events; k++)
         if (c->impdef_event[k] == number)
             return PMVP_EVCLASS_OCCURRENCE;
@@ -90,9 +100,29 @@ pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool a
     return d;
 }
 
-static void support(pmvp_core *c, int i)
+/* FEAT_SEBEP: the synchronous events, once the supported ones are known. */
+static int init_sync_events(pmvp_core *c, const pmvp_core_config *cfg)
 {
-    c->supported[i / 64] |= UINT64_C(1) << (i % 64);
+    if (!cfg->feat_sebep)
+        return PMVP_OK;
+    if (!cfg->sync_events) {
+        for (size_t i = 0; i < pmvp_event_count(); i++) {
+            const pmvp_event_info *e = pmvp_event_at(i);
+            if (e->cls == PMVP_EVCLASS_OCCURRENCE && bit(c->supported, (int)i) &&
+                pmvp_event_sync_kind(e->number) != PMVP_SYNC_NONE)
+                set_bit(c->synchronous, (int)i);
+        }
+        return PMVP_OK;
+    }
+    for (unsigned k = 0; k < cfg->num_sync_events; k++) {
+        uint16_t ev = cfg->sync_events[k];
+        int i = pmvp_event_index(ev);
+        if (i < 0 || !bit(c->supported, i) || pmvp_event_at((size_t)i)->cls != PMVP_EVCLASS_OCCURRENCE ||
+            pmvp_event_sync_kind(ev) == PMVP_SYNC_NONE)
+            return PMVP_ERR_CONFIG;
+        set_bit(c->synchronous, i);
+    }
+    return PMVP_OK;
 }
 
 static int init_events(pmvp_core *c, const pmvp_core_config *cfg)
@@ -105,7 +135,7 @@ static int init_events(pmvp_core *c, const pmvp_core_config *cfg)
         for (size_t i = 0; i < pmvp_event_count(); i++) {
             const pmvp_event_info *e = pmvp_event_at(i);
             if (e->cls != PMVP_EVCLASS_PMU_OVERFLOW && e->number <= max_event)
-                support(c, (int)i);
+                set_bit(c->supported, (int)i);
         }
         return PMVP_OK;
     }
@@ -117,7 +147,7 @@ static int init_events(pmvp_core *c, const pmvp_core_config *cfg)
         if (i >= 0) {
             if (pmvp_event_at((size_t)i)->cls == PMVP_EVCLASS_PMU_OVERFLOW)
                 return PMVP_ERR_CONFIG;
-            support(c, i);
+            set_bit(c->supported, i);
         } else if (in_common_range(ev) || c->num_impdef_events == PMVP_MAX_IMPDEF_EVENTS) {
             return PMVP_ERR_CONFIG;
         } else {
@@ -183,6 +213,8 @@ static uint64_t filter_mask(const pmvp_core_config *cfg, bool with_event)
         m |= cfg->pmu_version >= PMVP_PMUV3P1 ? PMEVTYPER_EL0_evtCount : PMEVTYPER_EL0_evtCount_9_0;
         if (cfg->feat_mtpmu)
             m |= PMEVTYPER_EL0_MT;
+        if (cfg->feat_sebep)
+            m |= PMEVTYPER_EL0_SYNC;
     }
     return m;
 }
@@ -211,7 +243,11 @@ int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
     c->cfg = *cfg;
     c->cfg.events = NULL; /* copied below; the caller's array need not live on */
     c->cfg.num_events = 0;
+    c->cfg.sync_events = NULL;
+    c->cfg.num_sync_events = 0;
     err = init_events(c, cfg);
+    if (!err)
+        err = init_sync_events(c, cfg);
     for (unsigned n = 0; !err && cfg->feat_amuv1 && n < cfg->amu_num_aux; n++)
         if (!pmvp_amu_can_count(c, cfg->amu_aux_event[n]))
             err = PMVP_ERR_CONFIG;
@@ -404,7 +440,25 @@ static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t coun
             amu_counter[n] += count;
 }
 
-int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
+/* RSSVKV, RNZLVW: the counters of PE p that count `event` (route bits
+ * `counting`) whose overflow an instruction generating it observes. */
+static uint32_t synchronous_overflows(const pmvp_core *c, unsigned p, uint16_t event, uint32_t counting)
+{
+    int i = pmvp_event_index(event);
+    if (!c->cfg.feat_sebep || i < 0 || !bit(c->synchronous, i))
+        return 0;
+    const pmvp_pmu *u = &c->pe[p].pmu;
+    uint32_t sync = 0;
+    for (uint32_t m = counting & u->intenset & u->ovsset, n = 0; m; m >>= 1, n++)
+        if ((m & 1) && (u->counter[n].evtyper & PMEVTYPER_EL0_SYNC))
+            sync |= UINT32_C(1) << n;
+    return sync;
+}
+
+/* Counts `count` occurrences of `event` on PE `pe`; *sync as for
+ * pmvp_core_retire when it is not NULL. */
+static int report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                  uint32_t *sync)
 {
     int err = check_pe(c, pe);
     if (err)
@@ -429,7 +483,23 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
                 pmvp_counter_add(c, p, n, count);
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
+    if (sync)
+        *sync = synchronous_overflows(c, pe, event, r->pmu[pe]);
     return PMVP_OK;
+}
+
+int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
+{
+    return report(c, pe, event, count, now, NULL);
+}
+
+int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                     uint32_t *sync)
+{
+    if (!sync)
+        return PMVP_ERR_NULL;
+    *sync = 0;
+    return report(c, pe, event, count, now, sync);
 }
 
 int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)

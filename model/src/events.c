@@ -29,6 +29,17 @@ static const uint16_t level_events[] = {
 #undef PMVP_EVENT
 };
 
+typedef struct sync_event {
+    uint16_t number;
+    uint8_t kind; /* enum pmvp_sync_kind */
+} sync_event;
+
+static const sync_event sync_events[] = {
+#define PMVP_SYNC_EVENT(num, name, kind) { num, PMVP_SYNC_##kind },
+#include "sync_events.def"
+#undef PMVP_SYNC_EVENT
+};
+
 static const char *const class_names[] = {
     [PMVP_EVCLASS_OCCURRENCE] = "OCCURRENCE",
     [PMVP_EVCLASS_CPU_CYCLES] = "CPU_CYCLES",
@@ -76,6 +87,13 @@ static int search(const uint16_t *keys, size_t stride, size_t n, uint16_t number
 int pmvp_event_index(uint16_t number)
 {
     return search(&catalogue[0].number, sizeof catalogue[0], pmvp_event_count(), number);
+}
+
+enum pmvp_sync_kind pmvp_event_sync_kind(uint16_t number)
+{
+    int i = search(&sync_events[0].number, sizeof sync_events[0],
+                   sizeof sync_events / sizeof sync_events[0], number);
+    return i < 0 ? PMVP_SYNC_NONE : (enum pmvp_sync_kind)sync_events[i].kind;
 }
 
 const pmvp_event_info *pmvp_event_find(uint16_t number)

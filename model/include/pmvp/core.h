@@ -104,6 +104,17 @@ typedef struct pmvp_core_config {
     bool feat_fgt;         /* FEAT_FGT: HDFGRTR_EL2, HDFGWTR_EL2, HAFGRTR_EL2; an access to an
                               event counter that is not accessible is UNDEFINED or trapped */
     uint8_t pmcr_imp, pmcr_idcode; /* PMCR.IMP, PMCR.IDCODE (IMPLEMENTATION DEFINED) */
+    /* FEAT_SEBEP (D13.3.3): PMEVTYPER<n>.SYNC is implemented and
+     * pmvp_core_retire() tells which synchronous overflows an instruction
+     * observes. Default false. */
+    bool feat_sebep;
+    /* With FEAT_SEBEP, the synchronous events (RXLMVX: IMPLEMENTATION
+     * DEFINED). NULL: every supported event D14.7 lists, required or
+     * recommended (pmvp_event_sync_kind), but SW_INCR. Each must be a
+     * supported OCCURRENCE-class catalogue event D14.7 lists: only events
+     * counted at retirement can be synchronous. Read only by pmvp_core_init(). */
+    const uint16_t *sync_events;
+    unsigned num_sync_events;
 
     /* Events this PMU supports, by number; NULL means every catalogue event
      * the kernel can count (all but PMU_OVFS and PMU_HOVFS). A number outside
@@ -294,6 +305,7 @@ typedef struct pmvp_route {
 typedef struct pmvp_core {
     pmvp_core_config cfg;
     uint64_t supported[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* by catalogue index */
+    uint64_t synchronous[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* FEAT_SEBEP, by catalogue index */
     uint16_t impdef_event[PMVP_MAX_IMPDEF_EVENTS];
     unsigned num_impdef_events;
     uint64_t evtyper_mask, ccfiltr_mask, pmcr_mask; /* writable bits */
@@ -342,6 +354,22 @@ int pmvp_core_set_controls(pmvp_core *core, unsigned pe, const pmvp_pmu_controls
  * `now`, Attributable to its current context. PMVP_ERR_EVENT if the event is
  * not supported or not of that class; PMVP_ERR_PE_OFF if the PE is off. */
 int pmvp_core_report(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
+
+/* FEAT_SEBEP: as pmvp_core_report, for `count` occurrences of `event` that
+ * one instruction of PE `pe` generated as it retired without generating an
+ * exception (an at-retirement event, D14.7). *sync gets the counters whose
+ * overflow the instruction observes (RNZLVW): bit n when event counter n of
+ * `pe` counted the event, is in synchronous mode (PMEVTYPER<n>.SYNC == 1 and
+ * a synchronous event, RSSVKV), PMINTENSET_EL1.P<n> == 1 and, once the
+ * instruction's events are counted, PMOVSSET_EL0.P<n> == 1. PMOVSSET stays 1
+ * until software clears it, so a counter that overflowed earlier (while the
+ * PMU exception was masked, say) is observed again, its overshoot in the count.
+ * The instruction sets PSTATE.PPEND when *sync != 0 and the PMU exception
+ * is enabled and unmasked (RGWLVY, RSCBDZ): the CPU model decides that last
+ * part, as it holds PSTATE.PM and PMECR_EL1. Without FEAT_SEBEP *sync is 0.
+ * Errors as for pmvp_core_report, and PMVP_ERR_NULL. */
+int pmvp_core_retire(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                     uint32_t *sync);
 
 /* The condition of level-class event `event` on PE `pe` holds (level != 0;
  * for PER_CYCLE events, `level` is the number in progress) from `now` on. */

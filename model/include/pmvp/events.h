@@ -71,6 +71,14 @@ enum {
 size_t pmvp_event_count(void);
 const pmvp_event_info *pmvp_event_at(size_t i);
 
+/* What D14.7 says about an event's synchronous mode under FEAT_SEBEP. */
+enum pmvp_sync_kind {
+    PMVP_SYNC_NONE,        /* not listed: pmvp never makes it a synchronous event */
+    PMVP_SYNC_REQUIRED,    /* supports synchronous mode */
+    PMVP_SYNC_RECOMMENDED  /* Arm recommends it supports synchronous mode */
+};
+enum pmvp_sync_kind pmvp_event_sync_kind(uint16_t number);
+
 /* "OCCURRENCE", "CPU_CYCLES", ...: the class's name without its prefix;
  * NULL for an unknown class. */
 const char *pmvp_event_class_name(enum pmvp_event_class cls);

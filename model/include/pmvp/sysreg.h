@@ -21,7 +21,8 @@
  *
  * Not modelled (their encodings decode to PMVP_ERR_REGISTER): FEAT_PMUv3p9
  * (PMUSERENR.UEN/TID, PMUACR_EL1, PMZR_EL0), FEAT_PMUv3_ICNTR,
- * FEAT_PMUv3_SS, FEAT_SEBEP, FEAT_EBEP, FEAT_SPMU, FEAT_FGT2 and the
+ * FEAT_PMUv3_SS, FEAT_EBEP and the registers of FEAT_SEBEP (PMECR_EL1,
+ * PMIAR_EL1; PMEVTYPER<n>.SYNC is modelled), FEAT_SPMU, FEAT_FGT2 and the
  * AMU virtual offsets AMEVCNTVOFF<g><n>_EL2 (so AMCG1IDR_EL0 reports none
  * and reads at EL0/EL1 return the physical count).
  */
