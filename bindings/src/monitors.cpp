@@ -2,6 +2,7 @@
 #include "pmvp/systemc/monitors.h"
 
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 extern "C" {
@@ -297,6 +298,18 @@ void Monitors::reset_changed()
 int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time &offset)
 {
     return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_report(c, pe, event, count, t); });
+}
+
+int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint32_t &sync, const sc_time &offset)
+{
+    // A change for a later instant is replayed when the simulation gets
+    // there: the replay writes to this shared result, not to the caller's.
+    auto result = std::make_shared<uint32_t>(0);
+    int err = at(offset, true, [=](pmvp_core *c, pmvp_time t) {
+        return pmvp_core_retire(c, pe, event, count, t, result.get());
+    });
+    sync = *result;
+    return err;
 }
 
 int Monitors::set_level(unsigned pe, uint16_t event, uint32_t level, const sc_time &offset)

@@ -322,6 +322,37 @@ TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
     });
 }
 
+// FEAT_SEBEP through the CPU-model interface: the instruction that overflows
+// a counter in synchronous mode observes it, now or ahead in the quantum.
+TEST(Monitors, RetiringInstructionObservesSynchronousOverflow)
+{
+    in_child([] {
+        pmvp_core_config cfg = config();
+        cfg.feat_sebep = true;
+        Monitors m("m", cfg);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            // SYNC is bit 58: beyond the 32-bit EXT32 view, so an MSR sets it.
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_SYNC), PMVP_OK);
+            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 1, 8);
+            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            uint32_t sync = 99;
+            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, sync), PMVP_OK);
+            EXPECT_EQ(sync, 0u);
+            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, sync, sc_time(2, SC_US)), PMVP_OK);
+            EXPECT_EQ(sync, 1u); // the second instruction overflows counter 0
+            wait(3, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull);
+            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 2, sync), PMVP_OK);
+            EXPECT_EQ(sync, 1u); // PMOVSSET.P0 still 1: observed again, overshoot 2
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000002ull);
+        });
+        sc_start();
+    });
+}
+
 // Changes kept for later instants, given in any order and mixed with
 // changes made now: every read sees exactly the changes up to its instant
 // (the bindings' view of the future is rebuilt when a call goes back in

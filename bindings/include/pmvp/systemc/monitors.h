@@ -99,6 +99,12 @@ public:
     // ---- the CPU-model interface. Each call acts at sc_time_stamp() +
     // offset and returns the kernel's result (PMVP_OK or a PMVP_ERR_*).
     int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // FEAT_SEBEP: an instruction retired, generating `count` of `event`;
+    // `sync` gets the counters whose overflow it observes (pmvp_core_retire:
+    // the instruction sets PSTATE.PPEND if sync != 0 and the PMU exception is
+    // enabled and unmasked, so the CPU model takes it after this instruction).
+    int retire(unsigned pe, uint16_t event, uint64_t count, uint32_t &sync,
+               const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     int set_level(unsigned pe, uint16_t event, uint32_t level,
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
