@@ -256,16 +256,3 @@ int sc_main(int argc, char **argv)
     }
     return 0;
 }
-
-// LeakSanitizer cannot follow SystemC's coroutine stacks (its tracer crashes
-// on them at exit, now and then): leak detection is off for this program in
-// sanitizer builds, as for pmvp-soc (ASan and UBSan stay on). Unused
-// otherwise.
-extern "C" const char *__asan_default_options() { return "detect_leaks=0"; }
-
-// SystemC prints its banner before sc_main runs, unless told not to.
-int main(int argc, char **argv)
-{
-    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
-    return sc_core::sc_elab_and_sim(argc, argv);
-}

@@ -294,15 +294,3 @@ int sc_main(int argc, char **argv)
             return 1;
     return 0;
 }
-
-// LeakSanitizer cannot follow SystemC's coroutine stacks (its tracer has been
-// seen to crash on them at exit): leak detection is off in sanitizer builds
-// of this program (ASan and UBSan stay on). Unused otherwise.
-extern "C" const char *__asan_default_options() { return "detect_leaks=0"; }
-
-// SystemC prints its banner before sc_main runs, unless told not to.
-int main(int argc, char **argv)
-{
-    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
-    return sc_core::sc_elab_and_sim(argc, argv);
-}
