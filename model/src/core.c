@@ -444,8 +444,10 @@ static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t coun
  * `counting`) whose overflow an instruction generating it observes. */
 static uint32_t synchronous_overflows(const pmvp_core *c, unsigned p, uint16_t event, uint32_t counting)
 {
+    if (!c->cfg.feat_sebep)
+        return 0;
     int i = pmvp_event_index(event);
-    if (!c->cfg.feat_sebep || i < 0 || !bit(c->synchronous, i))
+    if (i < 0 || !bit(c->synchronous, i))
         return 0;
     const pmvp_pmu *u = &c->pe[p].pmu;
     uint32_t sync = 0;
