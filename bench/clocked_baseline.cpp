@@ -174,7 +174,7 @@ private:
                 asleep = sleep;
                 each([&](Sink &s) { s.wfi(1, sleep); });
             }
-            pmvp_context ctx{ (uint8_t)((k / 5) % 2 ? 0 : 1), PMVP_NONSECURE, false, false };
+            pmvp_context ctx{ (uint8_t)((k / 5) % 2 ? 0 : 1), PMVP_NONSECURE, false, false, false };
             each([&](Sink &s) { s.context(0, ctx); });
             for (unsigned p = 0; p < kPes; p++) {
                 if (p == 1 && asleep)

@@ -300,16 +300,27 @@ int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time 
     return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_report(c, pe, event, count, t); });
 }
 
-int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint32_t &sync, const sc_time &offset)
+int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,
+                     const sc_time &offset)
 {
     // A change for a later instant is replayed when the simulation gets
     // there: the replay writes to this shared result, not to the caller's.
-    auto result = std::make_shared<uint32_t>(0);
+    auto shared = std::make_shared<pmvp_retire_result>();
     int err = at(offset, true, [=](pmvp_core *c, pmvp_time t) {
-        return pmvp_core_retire(c, pe, event, count, t, result.get());
+        return pmvp_core_retire(c, pe, event, count, pc, t, shared.get());
     });
-    sync = *result;
+    result = *shared;
     return err;
+}
+
+int Monitors::context_sync(unsigned pe, const sc_time &offset)
+{
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_context_sync(c, pe, t); });
+}
+
+int Monitors::pmu_exception(unsigned pe, pmvp_pmu_exception &state, const sc_time &offset)
+{
+    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_pmu_exception(c, pe, t, &state); });
 }
 
 int Monitors::set_level(unsigned pe, uint16_t event, uint32_t level, const sc_time &offset)

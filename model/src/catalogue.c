@@ -89,6 +89,11 @@ static const pmvp_reg_desc pmu_desc[PMVP_PMU_NUM_REGS] = {
         { "BUS_WIDTH", PMMIR_EL1_BUS_WIDTH, "the configured pmmir" },
         { "BUS_SLOTS", PMMIR_EL1_BUS_SLOTS, "the configured pmmir" },
         { "SLOTS", PMMIR_EL1_SLOTS, "the configured pmmir" }) },
+    [PMVP_PMECR_EL1] = { "Performance Monitors Extended Control Register", "D24.5.9", "FEAT_EBEP", FIELDS(
+        { "KPME", PMECR_EL1_KPME, NULL },
+        { "PMEE", PMECR_EL1_PMEE, "0b01 (reserved) is read as 0b00" }) },
+    [PMVP_PMIAR_EL1] = { "Performance Monitors Instruction Address Register", "D24.5.13", "FEAT_SEBEP", FIELDS(
+        { "ADDRESS", PMIAR_EL1_ADDRESS, "[1:0] RES0, [63:48] RESS; set by an instruction that sets PSTATE.PPEND" }) },
     [PMVP_PMEVCNTR_EL0] = { "Performance Monitors Event Count Registers", "D24.5.10", PMU_FEATURE, FIELDS(
         { "EVCNT", PMEVCNTR_EL0_EVCNT, "[31:0] before FEAT_PMUv3p5" }) },
     [PMVP_PMEVTYPER_EL0] = { "Performance Monitors Event Type Registers", "D24.5.12", PMU_FEATURE, FIELDS(

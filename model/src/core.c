@@ -38,6 +38,7 @@ void pmvp_core_config_default(pmvp_core_config *cfg)
     cfg->pmiidr = 0x43B;
     cfg->amiidr = 0x43B;
     cfg->mpidr = MPIDR_EL1_RES1;
+    cfg->sebep_headroom = 1;
 }
 
 void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg)
@@ -194,6 +195,19 @@ static int check_config(const pmvp_core_config *cfg)
         return PMVP_ERR_CONFIG;
     if (cfg->pmu_ext_pmswinc && cfg->pmu_ext_layout != PMVP_EXT32)
         return PMVP_ERR_CONFIG;
+    if (cfg->feat_sebep && !cfg->feat_ebep)
+        return PMVP_ERR_CONFIG;
+    if (cfg->num_sebep_thresholds > PMVP_MAX_THRESHOLDS || (cfg->num_sebep_thresholds && !cfg->sebep_thresholds))
+        return PMVP_ERR_CONFIG;
+    const pmvp_inaccuracy *a = &cfg->inaccuracy;
+    if ((unsigned)a->draw > PMVP_DRAW_BOUND || a->drop_ppm > PMVP_MAX_DROP_PPM)
+        return PMVP_ERR_CONFIG;
+    /* The shadow effect is a FEAT_SEBEP behaviour; asking for it without
+     * the feature would be a knob that does nothing. */
+    if ((a->shadow_events || a->shadow_time) && !cfg->feat_sebep)
+        return PMVP_ERR_CONFIG;
+    if (a->shadow_time && !a->shadow_events)
+        return PMVP_ERR_CONFIG;
     return PMVP_OK;
 }
 
@@ -245,6 +259,10 @@ int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
     c->cfg.num_events = 0;
     c->cfg.sync_events = NULL;
     c->cfg.num_sync_events = 0;
+    c->cfg.sebep_thresholds = NULL;
+    for (unsigned i = 0; i < cfg->num_sebep_thresholds; i++)
+        c->threshold[i] = cfg->sebep_thresholds[i];
+    pmvp_inaccuracy_init(c);
     err = init_events(c, cfg);
     if (!err)
         err = init_sync_events(c, cfg);
@@ -380,7 +398,10 @@ int pmvp_core_set_context(pmvp_core *c, unsigned pe, const pmvp_context *ctx, pm
         return PMVP_ERR_VALUE;
     if ((err = pmvp_begin(c, now)))
         return err;
+    bool security_change = c->pe[pe].ctx.security != ctx->security;
     c->pe[pe].ctx = *ctx;
+    if (security_change)
+        pmvp_boundary(c, pe, pmvp_enabled_counters(c, &c->pe[pe]));
     return PMVP_OK;
 }
 
@@ -411,7 +432,10 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
         pmvp_log(c, pe, "MDCR_EL2.HPMN > PMCR.N is CONSTRAINED UNPREDICTABLE: treated as PMCR.N");
     if (c->cfg.have_el2 && hpmn == 0 && !c->cfg.feat_hpmn0)
         pmvp_log(c, pe, "MDCR_EL2.HPMN == 0 without FEAT_HPMN0 is CONSTRAINED UNPREDICTABLE: used as 0");
+    uint32_t enabled = pmvp_enabled_counters(c, &c->pe[pe]);
     c->pe[pe].pmu.ctl = *ctl;
+    pmvp_boundary(c, pe, enabled ^ pmvp_enabled_counters(c, &c->pe[pe]));
+    pmvp_reads_catch_up(c, pe);
     return PMVP_OK;
 }
 
@@ -440,27 +464,8 @@ static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t coun
             amu_counter[n] += count;
 }
 
-/* RSSVKV, RNZLVW: the counters of PE p that count `event` (route bits
- * `counting`) whose overflow an instruction generating it observes. */
-static uint32_t synchronous_overflows(const pmvp_core *c, unsigned p, uint16_t event, uint32_t counting)
-{
-    if (!c->cfg.feat_sebep)
-        return 0;
-    int i = pmvp_event_index(event);
-    if (i < 0 || !bit(c->synchronous, i))
-        return 0;
-    const pmvp_pmu *u = &c->pe[p].pmu;
-    uint32_t sync = 0;
-    for (uint32_t m = counting & u->intenset & u->ovsset, n = 0; m; m >>= 1, n++)
-        if ((m & 1) && (u->counter[n].evtyper & PMEVTYPER_EL0_SYNC))
-            sync |= UINT32_C(1) << n;
-    return sync;
-}
-
-/* Counts `count` occurrences of `event` on PE `pe`; *sync as for
- * pmvp_core_retire when it is not NULL. */
-static int report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                  uint32_t *sync)
+int pmvp_count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                           bool may_drop, uint32_t *counting)
 {
     int err = check_pe(c, pe);
     if (err)
@@ -479,29 +484,22 @@ static int report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmv
     /* Occurrences change only counters that count them, and those do not
      * depend on cycles: no sync needed. */
     c->last_call = now;
+    if (may_drop && c->cfg.inaccuracy.drop_ppm)
+        count = pmvp_after_drop(c, event, count);
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
             if (m & 1)
                 pmvp_counter_add(c, p, n, count);
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
-    if (sync)
-        *sync = synchronous_overflows(c, pe, event, r->pmu[pe]);
+    if (counting)
+        *counting = r->pmu[pe];
     return PMVP_OK;
 }
 
 int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
-    return report(c, pe, event, count, now, NULL);
-}
-
-int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                     uint32_t *sync)
-{
-    if (!sync)
-        return PMVP_ERR_NULL;
-    *sync = 0;
-    return report(c, pe, event, count, now, sync);
+    return pmvp_count_occurrences(c, pe, event, count, now, true, NULL);
 }
 
 int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)

@@ -44,6 +44,13 @@ static bool in_secure_state(const pmvp_core *c, const pmvp_context *x)
     return x->security == PMVP_SECURE || (x->el == 3 && !c->cfg.feat_rme);
 }
 
+/* EL2Enabled() for context x; Secure EL2 is taken as enabled when
+ * implemented (SCR_EL3.EEL2 is not a kernel input). */
+bool pmvp_el2_enabled(const pmvp_core *c, const pmvp_context *x)
+{
+    return c->cfg.have_el2 && x->security != PMVP_ROOT && (x->security != PMVP_SECURE || c->cfg.feat_sel2);
+}
+
 /* Counting of events Attributable to `x` is prohibited by the controls of
  * the counting PE (D13.5.4: RJRYNM, RJDWFF, RGNGCW, RMMZLZ). */
 static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool second_range,
@@ -186,17 +193,36 @@ bool pmvp_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
     return pe->pmu.pmcr & PMCR_EL0_LP;
 }
 
-bool pmvp_irq_level(const pmvp_core *c, unsigned p)
+uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
+{
+    uint32_t m = 0;
+    for (unsigned n = 0; n < c->cfg.num_counters; n++)
+        if (counter_enabled(c, pe, n))
+            m |= UINT32_C(1) << n;
+    if ((pe->pmu.pmcr & PMCR_EL0_E) && (pe->pmu.cntenset & PMVP_PMU_C))
+        m |= PMVP_PMU_C;
+    return m;
+}
+
+uint32_t pmvp_overflow_requests(const pmvp_core *c, unsigned p)
 {
     const pmvp_pe *pe = &c->pe[p];
     uint32_t pending = pe->pmu.ovsset & pe->pmu.intenset;
     uint32_t hpmn_bit = UINT32_C(1) << pmvp_hpmn(c, pe);
     uint32_t first = (hpmn_bit - 1) & pmvp_counters_mask(c);
     uint32_t second = pmvp_counters_mask(c) & ~first;
+    uint32_t requests = 0;
 
-    if ((pe->pmu.pmcr & PMCR_EL0_E) && (pending & (first | PMVP_PMU_C)))
-        return true;
-    return (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME) && (pending & second);
+    if (pe->pmu.pmcr & PMCR_EL0_E)
+        requests |= pending & (first | PMVP_PMU_C);
+    if (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME)
+        requests |= pending & second;
+    return requests;
+}
+
+bool pmvp_irq_level(const pmvp_core *c, unsigned p)
+{
+    return pmvp_overflow_requests(c, p) && pmvp_pmu_exception_of(c, p, NULL) == PMVP_PMUEXC_IRQ;
 }
 
 /* ------------------------------------------------------------- increments */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "pmvp/events.h"
 
+#include <string.h>
+
 /* The stall column of a non-STALL event is not used. */
 #define PMVP_EV_NONE 0
 
@@ -100,6 +102,12 @@ const pmvp_event_info *pmvp_event_find(uint16_t number)
 {
     int i = pmvp_event_index(number);
     return i < 0 ? NULL : &catalogue[i];
+}
+
+bool pmvp_event_exceptional(uint16_t number)
+{
+    const pmvp_event_info *e = pmvp_event_find(number);
+    return e && strncmp(e->name, "EXC_", 4) == 0;
 }
 
 int pmvp_event_level_count(void)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "pmvp/core.h"
+#include "pmvp/ebep.h"
 #include "pmvp/error.h"
 #include "pmvp/events.h"
 #include "pmvp/fields.h"
@@ -101,8 +102,54 @@ void pmvp_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
 /* Whether counter n's overflow is at bit 63 rather than 31 (PMCR.LP, HLP). */
 bool pmvp_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
 
+/* The counters of PE p whose overflow requests PMUIRQ or the PMU exception
+ * (D13.3.1, RKBPMJ): PMOVSSET, PMINTENSET and the global enable of their
+ * range (bit 31: PMCCNTR). */
+uint32_t pmvp_overflow_requests(const pmvp_core *c, unsigned p);
+
 /* PMUIRQ of PE p (D13.3.1): the one function that computes it. */
 bool pmvp_irq_level(const pmvp_core *c, unsigned p);
+
+/* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR. */
+uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
+
+/* EL2 is implemented and enabled in the Security state of context x. */
+bool pmvp_el2_enabled(const pmvp_core *c, const pmvp_context *x);
+
+/* Counts `count` occurrences of `event` on PE `pe` (pmvp_core_report);
+ * *counting, if not NULL, gets the event counters of `pe` that count it.
+ * `may_drop`: inaccuracy knob (d) applies. */
+int pmvp_count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                           bool may_drop, uint32_t *counting);
+
+/* ---- exception-based event profiling (ebep.c) */
+
+/* Table D13-1 for PE p in its current context; *target_el (if not NULL)
+ * gets the target Exception level when the exception is enabled. */
+int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el);
+
+/* PMIAR_EL1.ADDRESS of virtual address va (D24.5.13). */
+uint64_t pmvp_pmiar_address(uint64_t va);
+
+/* Whether event `number` is synchronous in this configuration (RXLMVX). */
+bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number);
+
+/* ---- the permitted inaccuracy (accuracy.c) */
+
+/* Sets the generator up from the profile's seed. */
+void pmvp_inaccuracy_init(pmvp_core *c);
+/* A deviation in [0, bound] as the profile draws it. */
+uint64_t pmvp_draw(pmvp_core *c, uint64_t bound);
+/* Knob (b): counters `which` of PE p (bit 31: PMCCNTR) pass a boundary. */
+void pmvp_boundary(pmvp_core *c, unsigned p, uint32_t which);
+/* Knob (c): what a direct read at `now` of counter `which` (31: PMCCNTR)
+ * of PE p returns, its true value being `value`. */
+uint64_t pmvp_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now);
+/* Knob (c): every increment of PE p becomes visible to direct reads (after
+ * a direct write or a change of control). */
+void pmvp_reads_catch_up(pmvp_core *c, unsigned p);
+/* Knob (d): `count` occurrences of `event`, less one if one is dropped. */
+uint64_t pmvp_after_drop(pmvp_core *c, uint16_t event, uint64_t count);
 
 /* Bitmap of implemented event counters P<n>. */
 static inline uint32_t pmvp_counters_mask(const pmvp_core *c)

@@ -26,7 +26,8 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
 /* Validates an access and brings the counters up to `now`. */
 static int begin_access(pmvp_core *c, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now)
 {
-    if (c && (unsigned)reg >= PMVP_PMU_NUM_REGS)
+    if (c && ((unsigned)reg >= PMVP_PMU_NUM_REGS || (reg == PMVP_PMECR_EL1 && !c->cfg.feat_ebep) ||
+              (reg == PMVP_PMIAR_EL1 && !c->cfg.feat_sebep)))
         return PMVP_ERR_REGISTER;
     if (c && registers[reg].indexed && n >= c->cfg.num_counters)
         return PMVP_ERR_COUNTER;
@@ -91,6 +92,8 @@ int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
     const pmvp_pmu *u = &pe->pmu;
     int sel;
     switch (reg) {
+    case PMVP_PMECR_EL1: *value = u->pmecr; break;
+    case PMVP_PMIAR_EL1: *value = u->pmiar; break;
     case PMVP_PMCR_EL0: *value = read_pmcr(c, pe); break;
     case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: *value = u->cntenset; break;
     case PMVP_PMINTENSET_EL1: case PMVP_PMINTENCLR_EL1: *value = u->intenset; break;
@@ -99,11 +102,11 @@ int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
     case PMVP_PMSELR_EL0: *value = u->pmselr; break;
     case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); break;
     case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); break;
-    case PMVP_PMCCNTR_EL0: *value = u->pmccntr; break;
+    case PMVP_PMCCNTR_EL0: *value = pmvp_direct_read(c, p, PMVP_CYCLE_COUNTER, u->pmccntr, now); break;
     case PMVP_PMCCFILTR_EL0: *value = u->pmccfiltr; break;
     case PMVP_PMUSERENR_EL0: *value = u->pmuserenr; break;
     case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; break;
-    case PMVP_PMEVCNTR_EL0: *value = u->counter[n].value; break;
+    case PMVP_PMEVCNTR_EL0: *value = pmvp_direct_read(c, p, n, u->counter[n].value, now); break;
     case PMVP_PMEVTYPER_EL0: *value = u->counter[n].evtyper; break;
     case PMVP_PMXEVTYPER_EL0:
         sel = selected(c, p, true);
@@ -111,11 +114,25 @@ int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
         break;
     case PMVP_PMXEVCNTR_EL0:
         sel = selected(c, p, false);
-        *value = sel < 0 ? 0 : u->counter[sel].value;
+        *value = sel < 0 ? 0 : pmvp_direct_read(c, p, (unsigned)sel, u->counter[sel].value, now);
         break;
     default: return PMVP_ERR_REGISTER;
     }
     return PMVP_OK;
+}
+
+/* A direct write of counter `which` (31: PMCCNTR) starts a new stretch
+ * for the inaccuracy knobs. */
+static void set_counter(pmvp_core *c, unsigned p, unsigned which, uint64_t value)
+{
+    pmvp_pmu *u = &c->pe[p].pmu;
+    if (which == PMVP_CYCLE_COUNTER) {
+        u->pmccntr = value;
+        u->divider = 0;
+    } else {
+        u->counter[which].value = value & c->counter_mask;
+    }
+    u->slack[which].base = which == PMVP_CYCLE_COUNTER ? u->pmccntr : u->counter[which].value;
 }
 
 /* PMCR.P resets the event counters of the first range, and of the second
@@ -125,11 +142,9 @@ static void reset_event_counters(pmvp_core *c, unsigned p)
 {
     pmvp_pe *pe = &c->pe[p];
     const pmvp_context *x = &pe->ctx;
-    bool el2_enabled = c->cfg.have_el2 &&
-                       (x->security != PMVP_SECURE || c->cfg.feat_sel2);
-    unsigned last = (!el2_enabled || x->el >= 2) ? c->cfg.num_counters : pmvp_hpmn(c, pe);
+    unsigned last = (!pmvp_el2_enabled(c, x) || x->el >= 2) ? c->cfg.num_counters : pmvp_hpmn(c, pe);
     for (unsigned n = 0; n < last; n++)
-        pe->pmu.counter[n].value = 0;
+        set_counter(c, p, n, 0);
 }
 
 /* PMSWINC (D24.5.24, D13.7.3.2): increments each selected counter that
@@ -157,17 +172,15 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
         return err;
     pmvp_pmu *u = &c->pe[p].pmu;
     uint32_t bits = ((uint32_t)value & pmvp_counters_mask(c)) | ((uint32_t)value & (uint32_t)PMVP_PMU_C);
+    uint32_t enabled = pmvp_enabled_counters(c, &c->pe[p]);
     int sel;
     switch (reg) {
     case PMVP_PMCR_EL0:
         u->pmcr = value & c->pmcr_mask;
         if (value & PMCR_EL0_P)
             reset_event_counters(c, p);
-        if (value & PMCR_EL0_C) {
-            /* The divider restarts with the counter (a pmvp choice). */
-            u->pmccntr = 0;
-            u->divider = 0;
-        }
+        if (value & PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
+            set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
         break;
     case PMVP_PMCNTENSET_EL0: u->cntenset |= bits; break;
     case PMVP_PMCNTENCLR_EL0: u->cntenset &= ~bits; break;
@@ -177,13 +190,10 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
     case PMVP_PMOVSCLR_EL0: u->ovsset &= ~bits; break;
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
     case PMVP_PMSELR_EL0: u->pmselr = (uint32_t)(value & PMSELR_EL0_SEL); break;
-    case PMVP_PMCCNTR_EL0:
-        u->pmccntr = value;
-        u->divider = 0;
-        break;
+    case PMVP_PMCCNTR_EL0: set_counter(c, p, PMVP_CYCLE_COUNTER, value); break;
     case PMVP_PMCCFILTR_EL0: u->pmccfiltr = value & c->ccfiltr_mask; break;
     case PMVP_PMUSERENR_EL0: u->pmuserenr = value & (PMUSERENR_EL0_EN | PMUSERENR_EL0_SW | PMUSERENR_EL0_CR | PMUSERENR_EL0_ER); break;
-    case PMVP_PMEVCNTR_EL0: u->counter[n].value = value & c->counter_mask; break;
+    case PMVP_PMEVCNTR_EL0: set_counter(c, p, n, value); break;
     case PMVP_PMEVTYPER_EL0: set_evtyper(c, &u->counter[n], value); break;
     case PMVP_PMXEVTYPER_EL0:
         sel = selected(c, p, true);
@@ -195,10 +205,14 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
     case PMVP_PMXEVCNTR_EL0:
         sel = selected(c, p, false);
         if (sel >= 0)
-            u->counter[sel].value = value & c->counter_mask;
+            set_counter(c, p, (unsigned)sel, value);
         break;
+    case PMVP_PMECR_EL1: u->pmecr = value & (PMECR_EL1_PMEE | PMECR_EL1_KPME); break;
+    case PMVP_PMIAR_EL1: u->pmiar = pmvp_pmiar_address(value); break;
     default: return PMVP_ERR_REGISTER;
     }
+    pmvp_boundary(c, p, enabled ^ pmvp_enabled_counters(c, &c->pe[p]));
+    pmvp_reads_catch_up(c, p);
     return PMVP_OK;
 }
 

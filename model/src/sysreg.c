@@ -42,6 +42,8 @@ static const encoding a64_encodings[] = {
     { NULL, PMU(PMINTENCLR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 2 },
     { NULL, PMU(PMOVSSET_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 14, 3 },
     { NULL, PMU(PMMIR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 6 },
+    { NULL, PMU(PMECR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 5 },
+    { NULL, PMU(PMIAR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 7 },
     { NULL, PMU(PMCCFILTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 14, 15, 7 },
     { NULL, PMU(PMEVCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM_OP2, 3, 14, 8, 0 },
     { NULL, PMU(PMEVTYPER_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM_OP2, 3, 14, 12, 0 },
@@ -256,6 +258,10 @@ static const rule pmu_rules[PMVP_PMU_NUM_REGS] = {
     [PMVP_PMXEVCNTR_EL0] = { true, true, EN | ER, EN, FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), 0, SELECTED, false, false },
     [PMVP_PMUSERENR_EL0] = { true, true, EL0_ALWAYS, EL0_UNDEFINED, FGT(HDFGxTR_EL2_PMUSERENR_EL0), FGT(HDFGxTR_EL2_PMUSERENR_EL0), 0, NO_COUNTER, false, false },
     [PMVP_PMMIR_EL1] = { true, false, EL0_UNDEFINED, 0, FGT(HDFGRTR_EL2_PMMIR_EL1), 0, 0, NO_COUNTER, false, false },
+    /* FEAT_FGT2's nPMECR_EL1/nPMIAR_EL1 traps and FEAT_PMUv3p9's
+     * MDCR_EL3.EnPM2 are not modelled. */
+    [PMVP_PMECR_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, 0, 0, 0, NO_COUNTER, false, false },
+    [PMVP_PMIAR_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, 0, 0, 0, NO_COUNTER, false, false },
     [PMVP_PMEVCNTR_EL0] = { true, true, EN | ER, EN, FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), 0, INDEXED, false, false },
     [PMVP_PMEVTYPER_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), 0, INDEXED, false, false },
 };
@@ -453,6 +459,10 @@ static bool implemented(const check *k)
                !(r->reg == PMVP_AMEVTYPER1_EL0 && k->write && !cfg->amu_aux_programmable);
     if (r->reg == PMVP_PMMIR_EL1)
         return cfg->pmu_version >= PMVP_PMUV3P4;
+    if (r->reg == PMVP_PMECR_EL1)
+        return cfg->feat_ebep;
+    if (r->reg == PMVP_PMIAR_EL1)
+        return cfg->feat_sebep;
     return r->part != PMVP_PART_HIGH || cfg->pmu_version >= PMVP_PMUV3P1;
 }
 

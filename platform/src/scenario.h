@@ -31,7 +31,7 @@ struct Phase {
     // and the shares of those cycles stalled in the backend and, of them,
     // stalled on memory (STALL_BACKEND, STALL_BACKEND_MEM).
     double ipc = 1.0, stall_backend = 0.0, stall_backend_mem = 0.0;
-    pmvp_context ctx{ 1, PMVP_NONSECURE, false, false };  // RUN: where it executes
+    pmvp_context ctx{ 1, PMVP_NONSECURE, false, false, false };  // RUN: where it executes
 };
 
 struct Workload {

@@ -118,7 +118,7 @@ struct Core::Thread {
     size_t phase = 0;
     pmvp_time phase_end = 0;
     Phase::Kind state = Phase::RUN;      // as the monitors were last told
-    pmvp_context ctx{ 1, PMVP_NONSECURE, false, false };
+    pmvp_context ctx{ 1, PMVP_NONSECURE, false, false, false };
     bool stall = false, stall_mem = false;
     double retired = 0;                  // instructions, with the fraction not yet reported
     uint64_t reported = 0;

@@ -323,31 +323,59 @@ TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
 }
 
 // FEAT_SEBEP through the CPU-model interface: the instruction that overflows
-// a counter in synchronous mode observes it, now or ahead in the quantum.
-TEST(Monitors, RetiringInstructionObservesSynchronousOverflow)
+// a counter in synchronous mode sets PSTATE.PPEND, now or ahead in the
+// quantum, and PMUIRQ stays low while the PMU exception is enabled.
+TEST(Monitors, RetiringInstructionSetsPpendOnSynchronousOverflow)
 {
     in_child([] {
         pmvp_core_config cfg = config();
+        cfg.feat_ebep = true;
         cfg.feat_sebep = true;
         Monitors m("m", cfg);
         Initiator bus("bus", m);
+        sc_signal<bool> irq;
+        m.pmuirq[0](irq);
         sc_spawn([&] {
+            // EL3 and EL2 leave the choice to PMECR_EL1 (RGWLVY), which
+            // enables the exception at EL1, unmasked for EL0 and EL1.
+            pmvp_pmu_controls ctl{};
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters) |
+                           PMVP_FIELD_PREP(MDCR_EL2_PMEE, PMVP_PMEE_LOWER);
+            ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
+            ctl.noninvasive_debug = true;
+            EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMECR_EL1, 0, PMECR_EL1_KPME | PMVP_PMEE_ENABLED), PMVP_OK);
+            pmvp_pmu_exception state{};
+            EXPECT_EQ(m.pmu_exception(0, state), PMVP_OK);
+            EXPECT_EQ(state.state, PMVP_PMUEXC_UNMASKED);
+            EXPECT_EQ(state.target_el, 1u);
             // SYNC is bit 58: beyond the 32-bit EXT32 view, so an MSR sets it.
             EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_SYNC), PMVP_OK);
             bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 1, 8);
             bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
             bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
-            uint32_t sync = 99;
-            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, sync), PMVP_OK);
-            EXPECT_EQ(sync, 0u);
-            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, sync, sc_time(2, SC_US)), PMVP_OK);
-            EXPECT_EQ(sync, 1u); // the second instruction overflows counter 0
+            pmvp_retire_result r{ 99, true };
+            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, 0x4000, r), PMVP_OK);
+            EXPECT_EQ(r.overflows, 0u);
+            EXPECT_FALSE(r.ppend);
+            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, 0x4004, r, sc_time(2, SC_US)), PMVP_OK);
+            EXPECT_EQ(r.overflows, 1u); // the second instruction overflows counter 0
+            EXPECT_TRUE(r.ppend);
             wait(3, SC_US);
+            EXPECT_FALSE(irq.read()); // the exception, not PMUIRQ (Table D13-1)
+            uint64_t pmiar = 0;
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMIAR_EL1, 0, pmiar), PMVP_OK);
+            EXPECT_EQ(pmiar, 0x4004u);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull);
-            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 2, sync), PMVP_OK);
-            EXPECT_EQ(sync, 1u); // PMOVSSET.P0 still 1: observed again, overshoot 2
+            EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 2, 0x4008, r), PMVP_OK);
+            EXPECT_EQ(r.overflows, 1u); // PMOVSSET.P0 still 1: observed again, overshoot 2
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000002ull);
+            // Disabling the exception in PMECR_EL1 gives PMUIRQ back.
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMECR_EL1, 0, PMVP_PMEE_IRQ), PMVP_OK);
+            wait(SC_ZERO_TIME);
+            wait(SC_ZERO_TIME);
+            EXPECT_TRUE(irq.read());
         });
         sc_start();
     });

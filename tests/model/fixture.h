@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "pmvp/core.h"
+#include "pmvp/ebep.h"
 #include "pmvp/error.h"
 #include "pmvp/events.h"
 #include "pmvp/fields.h"

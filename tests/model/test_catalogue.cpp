@@ -74,6 +74,7 @@ TEST_F(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
     cfg.pmu_version = PMVP_PMUV3P5;
     cfg.pmmir = 0x0FFFFFFF;
     cfg.amu_num_aux = PMVP_AMU_MAX_AUX;
+    cfg.feat_ebep = cfg.feat_sebep = true;
     init();
     for (auto f : { PMVP_SYSREG_PMU, PMVP_SYSREG_AMU })
         for (unsigned reg = 0; reg < num_regs(f); reg++) {
@@ -105,10 +106,10 @@ TEST(Catalogue, EncodingTablesNameDescribedRegisters)
         }
         total += count;
     }
-    // MRS/MSR: 19 PMU and 13 AMU registers. MRC/MCR: the same but PMCEID2/3
-    // (two more) and AMEVCNTR0/1 (two fewer: 64-bit, MRRC/MCRR only, as is
-    // PMCCNTR's second encoding).
-    EXPECT_EQ(total, 32u + 32u + 3u);
+    // MRS/MSR: 21 PMU and 13 AMU registers. MRC/MCR: 19 PMU (PMECR_EL1 and
+    // PMIAR_EL1 are AArch64 only) plus PMCEID2/3 (two more) and 11 AMU
+    // (AMEVCNTR0/1 are 64-bit, MRRC/MCRR only, as is PMCCNTR's second encoding).
+    EXPECT_EQ(total, 34u + 32u + 3u);
     size_t count = 1;
     EXPECT_EQ(pmvp_sysreg_encodings(static_cast<pmvp_sysreg_op>(6), &count), nullptr);
     EXPECT_EQ(count, 0u);

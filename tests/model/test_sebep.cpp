@@ -14,6 +14,7 @@ protected:
     void SetUp() override
     {
         Kernel::SetUp();
+        cfg.feat_ebep = true;
         cfg.feat_sebep = true;
     }
     // Counter n counts `event` in synchronous mode with its interrupt enabled,
@@ -25,11 +26,16 @@ protected:
         write(0, PMVP_PMINTENSET_EL1, 1u << n, 0);
         write(0, PMVP_PMEVCNTR_EL0, 0x100000000ull - before, 0, n);
     }
+    pmvp_retire_result retire_at(uint64_t pc, uint16_t event, uint64_t count, pmvp_time t)
+    {
+        pmvp_retire_result r{ 0xDEAD, true };
+        EXPECT_EQ(pmvp_core_retire(&core, 0, event, count, pc, t, &r), PMVP_OK);
+        return r;
+    }
+    // The counters whose overflow the instruction observes.
     uint32_t retire(uint16_t event, uint64_t count, pmvp_time t = 0)
     {
-        uint32_t sync = 0xDEAD;
-        EXPECT_EQ(pmvp_core_retire(&core, 0, event, count, t, &sync), PMVP_OK);
-        return sync;
+        return retire_at(0x1000, event, count, t).overflows;
     }
 };
 
@@ -132,6 +138,7 @@ TEST_F(Sebep, ImpossibleSynchronousEventsAreConfigurationErrors)
 TEST_F(Sebep, WithoutTheFeatureNothingIsObserved)
 {
     cfg.feat_sebep = false;
+    cfg.feat_ebep = false;
     init();
     arm(0, PMVP_EV_INST_RETIRED, 1, 0);
     EXPECT_EQ(retire(PMVP_EV_INST_RETIRED, 1), 0u);
@@ -141,13 +148,15 @@ TEST_F(Sebep, WithoutTheFeatureNothingIsObserved)
 TEST_F(Sebep, RetireChecksItsArguments)
 {
     init();
-    EXPECT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_INST_RETIRED, 1, 0, nullptr), PMVP_ERR_NULL);
-    uint32_t sync = 7;
-    EXPECT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_CPU_CYCLES, 1, 0, &sync), PMVP_ERR_EVENT);
-    EXPECT_EQ(sync, 0u);
-    EXPECT_EQ(pmvp_core_retire(&core, 9, PMVP_EV_INST_RETIRED, 1, 0, &sync), PMVP_ERR_PE);
-    ASSERT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_INST_RETIRED, 1, 5, &sync), PMVP_OK);
-    EXPECT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_INST_RETIRED, 1, 4, &sync), PMVP_ERR_PAST);
+    EXPECT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_INST_RETIRED, 1, 0, 0, nullptr), PMVP_ERR_NULL);
+    pmvp_retire_result r{ 7, true };
+    EXPECT_EQ(pmvp_core_retire(nullptr, 0, PMVP_EV_INST_RETIRED, 1, 0, 0, &r), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_CPU_CYCLES, 1, 0, 0, &r), PMVP_ERR_EVENT);
+    EXPECT_EQ(r.overflows, 0u);
+    EXPECT_FALSE(r.ppend);
+    EXPECT_EQ(pmvp_core_retire(&core, 9, PMVP_EV_INST_RETIRED, 1, 0, 0, &r), PMVP_ERR_PE);
+    ASSERT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_INST_RETIRED, 1, 0, 5, &r), PMVP_OK);
+    EXPECT_EQ(pmvp_core_retire(&core, 0, PMVP_EV_INST_RETIRED, 1, 0, 4, &r), PMVP_ERR_PAST);
 }
 
 TEST(SyncEvents, D14_7_ListsRequiredAndRecommendedEvents)

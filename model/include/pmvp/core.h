@@ -81,6 +81,54 @@ enum pmvp_ext_layout { PMVP_EXT32, PMVP_EXT64 };
  * accesses to unimplemented counters). `msg` is a static string. */
 typedef void (*pmvp_log_fn)(void *user, unsigned pe, const char *msg);
 
+#define PMVP_MAX_THRESHOLDS 16
+
+/* The FEAT_SEBEP threshold of one event (see sebep_headroom below). */
+typedef struct pmvp_sebep_threshold {
+    uint16_t event;
+    uint64_t headroom;
+} pmvp_sebep_threshold;
+
+/* How the inaccuracy knobs choose each deviation. */
+enum pmvp_inaccuracy_draw {
+    /* Uniformly in [0, bound], from a generator seeded by `seed`: the same
+     * seed and the same calls give the same counts. */
+    PMVP_DRAW_SEEDED,
+    /* Always the bound itself (the worst case a knob allows), for testing
+     * software against the limit. Drops (d) stay seeded. */
+    PMVP_DRAW_BOUND
+};
+
+/* An opt-in profile of the inaccuracy D13.2.2 permits, one knob per
+ * permission. All zero (the default) is the exact model. Each knob's bound
+ * and rule are in docs/ACCURACY.md. Events that count architectural
+ * exceptional circumstances (the EXC_* events) are never made inaccurate. */
+typedef struct pmvp_inaccuracy {
+    uint64_t seed;
+    enum pmvp_inaccuracy_draw draw;
+    /* (a) Shadow effect (needs FEAT_SEBEP): an overflow of a counter in
+     * synchronous mode is observed (PSTATE.PPEND) up to `shadow_events`
+     * occurrences of its event after the one that overflowed it, and no
+     * later than the first instruction generating it `shadow_time` ps
+     * after the overflow (0: no time limit). Not for a counter at or above
+     * its threshold at the latest context synchronization event. */
+    uint32_t shadow_events;
+    pmvp_time shadow_time;
+    /* (b) Boundaries: at each enable, disable or change of Security state
+     * a counter (PMCCNTR included) is off by up to `boundary_events`, more or
+     * fewer, never fewer than it counted since the previous boundary. */
+    uint32_t boundary_events;
+    /* (c) A direct read of a counter need not see increments of the last
+     * `read_delay_cycles` processor-clock cycles: reads after a read return
+     * its value until up to that many cycles have passed. */
+    uint32_t read_delay_cycles;
+    /* (d) Each pmvp_core_report() call drops one occurrence with probability
+     * `drop_ppm` per million (at most PMVP_MAX_DROP_PPM: rare). */
+    uint32_t drop_ppm;
+} pmvp_inaccuracy;
+
+#define PMVP_MAX_DROP_PPM 10000
+
 typedef struct pmvp_core_config {
     /* --- shape */
     unsigned num_pes;                  /* T: 1..PMVP_MAX_PES */
@@ -104,9 +152,13 @@ typedef struct pmvp_core_config {
     bool feat_fgt;         /* FEAT_FGT: HDFGRTR_EL2, HDFGWTR_EL2, HAFGRTR_EL2; an access to an
                               event counter that is not accessible is UNDEFINED or trapped */
     uint8_t pmcr_imp, pmcr_idcode; /* PMCR.IMP, PMCR.IDCODE (IMPLEMENTATION DEFINED) */
-    /* FEAT_SEBEP (D13.3.3): PMEVTYPER<n>.SYNC is implemented and
-     * pmvp_core_retire() tells which synchronous overflows an instruction
-     * observes. Default false. */
+    /* FEAT_EBEP (D13.3.2): the PMU Profiling exception, PMECR_EL1 and the
+     * PMEE fields of MDCR_EL2/EL3; enabling the exception disables PMUIRQ
+     * (ebep.h). Default false. */
+    bool feat_ebep;
+    /* FEAT_SEBEP (D13.3.3), requires FEAT_EBEP: PMEVTYPER<n>.SYNC and
+     * PMIAR_EL1 are implemented and pmvp_core_retire() sets PSTATE.PPEND.
+     * Default false. */
     bool feat_sebep;
     /* With FEAT_SEBEP, the synchronous events (RXLMVX: IMPLEMENTATION
      * DEFINED). NULL: every supported event D14.7 lists, required or
@@ -115,6 +167,18 @@ typedef struct pmvp_core_config {
      * counted at retirement can be synchronous. Read only by pmvp_core_init(). */
     const uint16_t *sync_events;
     unsigned num_sync_events;
+    /* With FEAT_SEBEP, the IMPLEMENTATION SPECIFIC threshold of D13.2.2 as a
+     * headroom: a counter is at or above the threshold when at most
+     * `headroom` increments remain before it overflows (the spec's threshold
+     * value is 2^64 - headroom for a counter that overflows at bit 63; for
+     * one that overflows at bit 31 it applies to bits [31:0]). Headroom 1 is
+     * the spec's maximum threshold; 0 means no value reaches the threshold.
+     * sebep_headroom applies to every event without an entry in
+     * sebep_thresholds (at most PMVP_MAX_THRESHOLDS entries, copied by
+     * pmvp_core_init()). Default 1. */
+    uint64_t sebep_headroom;
+    const pmvp_sebep_threshold *sebep_thresholds;
+    unsigned num_sebep_thresholds;
 
     /* Events this PMU supports, by number; NULL means every catalogue event
      * the kernel can count (all but PMU_OVFS and PMU_HOVFS). A number outside
@@ -198,6 +262,9 @@ typedef struct pmvp_core_config {
      * MPIDR.MT is 1 when the core has more than one PE. Default 0x80000000. */
     uint64_t mpidr;
 
+    /* --- D13.2.2: the permitted inaccuracy, off (exact) by default */
+    pmvp_inaccuracy inaccuracy;
+
     pmvp_log_fn log;
     void *log_user;
 } pmvp_core_config;
@@ -218,13 +285,15 @@ typedef struct pmvp_context {
     uint8_t security;         /* enum pmvp_security */
     bool aarch32;             /* current Execution state is AArch32 */
     bool halted;              /* in Debug state: Attributable events not counted */
+    bool pm;                  /* PSTATE.PM (FEAT_EBEP): masks the PMU exception at its target EL */
 } pmvp_context;
 
 /* Controls that higher Exception levels and the debug authentication
  * interface hold over the PMU of one PE. */
 typedef struct pmvp_pmu_controls {
-    uint64_t mdcr_el2;        /* or HDCR: HPMN, HPME, HPMD, HCCD, HLP, MTPME */
-    uint64_t mdcr_el3;        /* or SDCR: SPME, SCCD, MTPME, MCCD, MPMX */
+    uint64_t mdcr_el2;        /* or HDCR: HPMN, HPME, HPMD, HCCD, HLP, MTPME, PMEE */
+    uint64_t mdcr_el3;        /* or SDCR: SPME, SCCD, MTPME, MCCD, MPMX, PMEE */
+    uint64_t hcr_el2;         /* TGE (where the PMU exception is taken) */
     uint64_t sder32_el3;      /* SUNIDEN */
     bool secure_noninvasive_debug; /* ExternalSecureNoninvasiveDebugEnabled() (SPNIDEN) */
     /* The debug logic's inputs to the external frames (I3.1.4). */
@@ -249,8 +318,23 @@ typedef struct pmvp_pmu_counter {
     pmvp_event_decoded event; /* evtyper's event, as the PMU counts it */
 } pmvp_pmu_counter;
 
+/* The permitted-inaccuracy state of one counter (pmvp_inaccuracy). */
+typedef struct pmvp_slack {
+    uint64_t base;            /* (b) the value at the previous boundary */
+    uint64_t shown;           /* (c) the value the latest direct read returned */
+    pmvp_time shown_until;    /* (c) direct reads before this instant return `shown` */
+    pmvp_time shadow_until;   /* (a) the instant the shadow ends */
+    uint32_t shadow_left;     /* (a) occurrences still in the shadow */
+} pmvp_slack;
+
 typedef struct pmvp_pmu {
     uint64_t pmcr;            /* writable bits of PMCR_EL0 */
+    uint64_t pmecr;           /* PMECR_EL1 (FEAT_EBEP) */
+    uint64_t pmiar;           /* PMIAR_EL1 (FEAT_SEBEP) */
+    uint32_t precise;         /* counters at or above their threshold at the latest
+                                 context synchronization event (FEAT_SEBEP) */
+    uint32_t shadowed;        /* counters whose overflow is in the shadow (a) */
+    pmvp_slack slack[PMVP_MAX_COUNTERS + 1]; /* by P<n>/C bit: 31 is PMCCNTR */
     uint32_t cntenset, intenset, ovsset;
     uint32_t pmselr;
     uint64_t pmccfiltr;
@@ -322,6 +406,8 @@ typedef struct pmvp_core {
     uint64_t clock_edges;     /* processor clock edges up to sync_time */
     uint64_t bus_edges, syscnt_edges;
     unsigned active_thread;   /* SoEMT */
+    uint64_t rng;             /* the inaccuracy profile's generator */
+    pmvp_sebep_threshold threshold[PMVP_MAX_THRESHOLDS];
     uint64_t generation;      /* advanced by every input that may change what counts */
     pmvp_route route[PMVP_ROUTES];
 
@@ -354,22 +440,6 @@ int pmvp_core_set_controls(pmvp_core *core, unsigned pe, const pmvp_pmu_controls
  * `now`, Attributable to its current context. PMVP_ERR_EVENT if the event is
  * not supported or not of that class; PMVP_ERR_PE_OFF if the PE is off. */
 int pmvp_core_report(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
-
-/* FEAT_SEBEP: as pmvp_core_report, for `count` occurrences of `event` that
- * one instruction of PE `pe` generated as it retired without generating an
- * exception (an at-retirement event, D14.7). *sync gets the counters whose
- * overflow the instruction observes (RNZLVW): bit n when event counter n of
- * `pe` counted the event, is in synchronous mode (PMEVTYPER<n>.SYNC == 1 and
- * a synchronous event, RSSVKV), PMINTENSET_EL1.P<n> == 1 and, once the
- * instruction's events are counted, PMOVSSET_EL0.P<n> == 1. PMOVSSET stays 1
- * until software clears it, so a counter that overflowed earlier (while the
- * PMU exception was masked, say) is observed again, its overshoot in the count.
- * The instruction sets PSTATE.PPEND when *sync != 0 and the PMU exception
- * is enabled and unmasked (RGWLVY, RSCBDZ): the CPU model decides that last
- * part, as it holds PSTATE.PM and PMECR_EL1. Without FEAT_SEBEP *sync is 0.
- * Errors as for pmvp_core_report, and PMVP_ERR_NULL. */
-int pmvp_core_retire(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                     uint32_t *sync);
 
 /* The condition of level-class event `event` on PE `pe` holds (level != 0;
  * for PER_CYCLE events, `level` is the number in progress) from `now` on. */

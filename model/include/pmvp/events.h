@@ -8,6 +8,7 @@
 #define PMVP_EVENTS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -85,6 +86,11 @@ const char *pmvp_event_class_name(enum pmvp_event_class cls);
 
 /* The catalogue entry for `number`, or NULL if it is not a common event. */
 const pmvp_event_info *pmvp_event_find(uint16_t number);
+
+/* Whether `number` counts an architectural exceptional circumstance: the
+ * exception events, EXC_TAKEN, EXC_RETURN and the EXC_<kind> events. D13.2.2
+ * permits no inaccuracy in their counts. */
+bool pmvp_event_exceptional(uint16_t number);
 
 /* The index of `number` in the catalogue, or -1. */
 int pmvp_event_index(uint16_t number);

@@ -81,6 +81,7 @@
 #define MDCR_EL2_HCCD PMVP_BIT(23)
 #define MDCR_EL2_HLP PMVP_BIT(26)
 #define MDCR_EL2_MTPME PMVP_BIT(28)
+#define MDCR_EL2_PMEE PMVP_BITS(41, 40)   /* FEAT_EBEP */
 
 /* MDCR_EL3 (with SDCR, its AArch32 counterpart, at the same positions for
  * SPME, SCCD and MTPME). */
@@ -91,6 +92,21 @@
 #define MDCR_EL3_MTPME PMVP_BIT(28)
 #define MDCR_EL3_MCCD PMVP_BIT(34)
 #define MDCR_EL3_MPMX PMVP_BIT(35)
+#define MDCR_EL3_PMEE PMVP_BITS(41, 40)   /* FEAT_EBEP */
+
+/* The PMEE fields of MDCR_EL3, MDCR_EL2 and PMECR_EL1 (D24.5.9, D13.3.2). */
+#define PMVP_PMEE_IRQ 0x0        /* PMUIRQ asserted on overflow, PMU exception disabled */
+#define PMVP_PMEE_LOWER 0x1      /* MDCR_EL3/EL2: the lower level's control decides */
+#define PMVP_PMEE_DISABLED 0x2   /* PMUIRQ deasserted, PMU exception disabled */
+#define PMVP_PMEE_ENABLED 0x3    /* PMUIRQ deasserted, PMU exception enabled */
+
+/* PMECR_EL1 (D24.5.9), FEAT_EBEP. */
+#define PMECR_EL1_PMEE PMVP_BITS(1, 0)
+#define PMECR_EL1_KPME PMVP_BIT(2)
+
+/* PMIAR_EL1 (D24.5.13), FEAT_SEBEP: the address of the instruction that set
+ * PSTATE.PPEND. */
+#define PMIAR_EL1_ADDRESS PMVP_BITS(63, 0)
 
 /* AMCR_EL0 (D24.6.8) and AMUSERENR_EL0 (D24.6.15). */
 #define AMCR_EL0_HDBG PMVP_BIT(10)

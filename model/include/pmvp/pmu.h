@@ -40,6 +40,8 @@ extern "C" {
     X(PMXEVCNTR_EL0, 0)         \
     X(PMUSERENR_EL0, 0)         \
     X(PMMIR_EL1, 0)             \
+    X(PMECR_EL1, 0)             \
+    X(PMIAR_EL1, 0)             \
     X(PMEVCNTR_EL0, 1)          \
     X(PMEVTYPER_EL0, 1)
 
@@ -57,12 +59,17 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg);
 
 /* Reads register `reg` (counter `n` for indexed ones) of PE `pe` at `now`.
  * Errors: PMVP_ERR_NULL, PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_REGISTER,
- * PMVP_ERR_COUNTER. Write-only fields read as zero; PMMIR_EL1 reads cfg.pmmir. */
+ * PMVP_ERR_COUNTER. Write-only fields read as zero; PMMIR_EL1 reads cfg.pmmir.
+ * PMECR_EL1 exists with FEAT_EBEP, PMIAR_EL1 with FEAT_SEBEP: without the
+ * feature they are PMVP_ERR_REGISTER. A read of a counter is a direct read:
+ * with the inaccuracy knob (c) it may not yet show the latest increments. */
 int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
                   pmvp_time now, uint64_t *value);
 
 /* Writes `value`; bits that are read-only, RES0 or not implemented in this
- * configuration are ignored, as the architecture ignores them. Errors as for
+ * configuration are ignored, as the architecture ignores them. A write
+ * that enables or disables a counter is a boundary (inaccuracy knob (b));
+ * after any write, reads see every increment (knob (c)). Errors as for
  * pmvp_pmu_read, and PMVP_ERR_READ_ONLY for PMCEID0/1 and PMMIR. */
 int pmvp_pmu_write(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
                    uint64_t value, pmvp_time now);

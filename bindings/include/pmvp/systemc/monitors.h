@@ -56,6 +56,7 @@
 extern "C" {
 #include "pmvp/amu.h"
 #include "pmvp/core.h"
+#include "pmvp/ebep.h"
 #include "pmvp/ext.h"
 #include "pmvp/pmu.h"
 }
@@ -99,12 +100,19 @@ public:
     // ---- the CPU-model interface. Each call acts at sc_time_stamp() +
     // offset and returns the kernel's result (PMVP_OK or a PMVP_ERR_*).
     int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    // FEAT_SEBEP: an instruction retired, generating `count` of `event`;
-    // `sync` gets the counters whose overflow it observes (pmvp_core_retire:
-    // the instruction sets PSTATE.PPEND if sync != 0 and the PMU exception is
-    // enabled and unmasked, so the CPU model takes it after this instruction).
-    int retire(unsigned pe, uint16_t event, uint64_t count, uint32_t &sync,
+    // FEAT_SEBEP: the instruction at `pc` retired, generating `count` of
+    // `event`; `result` says whether it sets PSTATE.PPEND, so that the CPU
+    // model takes the PMU exception before the next instruction
+    // (pmvp_core_retire).
+    int retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,
                const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // A Context synchronization event or an MSR to PSTATE.PM completed
+    // (pmvp_core_context_sync: counters at their threshold lose the shadow).
+    int context_sync(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // FEAT_EBEP: the PMU Profiling exception of the PE (enabled, masked,
+    // target, an asynchronous one pending) for its current context.
+    int pmu_exception(unsigned pe, pmvp_pmu_exception &state,
+                      const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     int set_level(unsigned pe, uint16_t event, uint32_t level,
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);

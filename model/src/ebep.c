@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Exception-based event profiling (D13.3.2, FEAT_EBEP) and synchronous
+ * exception-based event profiling (D13.3.3, FEAT_SEBEP), with the shadow
+ * effect and threshold of D13.2.2.
+ */
+#include "pmvp/ebep.h"
+
+#include "internal.h"
+
+int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
+{
+    if (target_el)
+        *target_el = 0;
+    if (!c->cfg.feat_ebep)
+        return PMVP_PMUEXC_IRQ;
+    const pmvp_pe *pe = &c->pe[p];
+    const pmvp_context *x = &pe->ctx;
+    const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
+    bool el2 = pmvp_el2_enabled(c, x);
+    /* RGWLVY: a missing or disabled EL2, or EL3, leaves the choice below. */
+    unsigned el3_pmee = c->cfg.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMEE, ctl->mdcr_el3) : PMVP_PMEE_LOWER;
+    unsigned el2_pmee = el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMEE, ctl->mdcr_el2) : PMVP_PMEE_LOWER;
+    unsigned pmee, target;
+    if (el3_pmee != PMVP_PMEE_LOWER) {
+        pmee = el3_pmee;
+        target = 3;
+    } else if (el2_pmee != PMVP_PMEE_LOWER) {
+        pmee = el2_pmee;
+        target = 2;
+    } else {
+        pmee = (unsigned)PMVP_FIELD_GET(PMECR_EL1_PMEE, pe->pmu.pmecr);
+        target = el2 && (ctl->hcr_el2 & HCR_EL2_TGE) ? 2 : 1;
+        if (pmee == PMVP_PMEE_LOWER) /* reserved in PMECR_EL1: pmvp reads it as 0b00 */
+            pmee = PMVP_PMEE_IRQ;
+    }
+    if (pmee == PMVP_PMEE_IRQ)
+        return PMVP_PMUEXC_IRQ;
+    if (pmee == PMVP_PMEE_DISABLED)
+        return PMVP_PMUEXC_DISABLED;
+    if (target_el)
+        *target_el = (uint8_t)target;
+    /* RSCBDZ */
+    bool masked = x->halted || x->el > target ||
+                  (x->el == 2 && target == 2 && el2_pmee != PMVP_PMEE_ENABLED) ||
+                  (x->el == target && (x->pm || !(pe->pmu.pmecr & PMECR_EL1_KPME)));
+    return masked ? PMVP_PMUEXC_MASKED : PMVP_PMUEXC_UNMASKED;
+}
+
+bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number)
+{
+    int i = pmvp_event_index(number);
+    return c->cfg.feat_sebep && i >= 0 && (c->synchronous[i / 64] >> (i % 64) & 1);
+}
+
+/* Counters of PE p whose PMEVTYPER<n>.SYNC is 1. */
+static uint32_t sync_bits(const pmvp_core *c, unsigned p)
+{
+    uint32_t m = 0;
+    for (unsigned n = 0; n < c->cfg.num_counters; n++)
+        if (c->pe[p].pmu.counter[n].evtyper & PMEVTYPER_EL0_SYNC)
+            m |= UINT32_C(1) << n;
+    return m;
+}
+
+int pmvp_core_pmu_exception(pmvp_core *c, unsigned pe, pmvp_time now, pmvp_pmu_exception *out)
+{
+    if (!out)
+        return PMVP_ERR_NULL;
+    *out = (pmvp_pmu_exception){ 0 };
+    int err = pmvp_begin_pe(c, pe, now);
+    if (err)
+        return err;
+    out->state = (uint8_t)pmvp_pmu_exception_of(c, pe, &out->target_el);
+    /* RKBPMJ: counters with SYNC == 1 leave their overflows to RNZLVW. */
+    out->async_pending = out->state == PMVP_PMUEXC_UNMASKED &&
+                         (pmvp_overflow_requests(c, pe) & ~sync_bits(c, pe));
+    return PMVP_OK;
+}
+
+/* ------------------------------------------------------------ threshold */
+
+static uint64_t headroom(const pmvp_core *c, uint16_t event)
+{
+    for (unsigned i = 0; i < c->cfg.num_sebep_thresholds; i++)
+        if (c->threshold[i].event == event)
+            return c->threshold[i].headroom;
+    return c->cfg.sebep_headroom;
+}
+
+/* D13.2.2: the unsigned value of counter n is at or above its
+ * IMPLEMENTATION SPECIFIC threshold (expressed as a headroom). */
+static bool at_threshold(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    uint64_t h = headroom(c, pmvp_counter_event(pe, n));
+    uint64_t v = pe->pmu.counter[n].value;
+    if (h == 0)
+        return false;
+    if (pmvp_counter_is_long(c, pe, n))
+        return v >= (uint64_t)0 - h;
+    return h > UINT32_MAX || (v & UINT32_MAX) >= (UINT64_C(1) << 32) - h;
+}
+
+int pmvp_core_context_sync(pmvp_core *c, unsigned pe, pmvp_time now)
+{
+    int err = pmvp_begin_pe(c, pe, now);
+    if (err || !c->cfg.feat_sebep)
+        return err;
+    pmvp_pmu *u = &c->pe[pe].pmu;
+    u->precise = u->ovsset & pmvp_counters_mask(c);
+    for (unsigned n = 0; n < c->cfg.num_counters; n++)
+        if (at_threshold(c, &c->pe[pe], n))
+            u->precise |= UINT32_C(1) << n;
+    return PMVP_OK;
+}
+
+/* ------------------------------------------------------------ shadow */
+
+/* Knob (a): counters `overflowed` of PE p have just overflowed; those not
+ * precise draw how many further occurrences miss the overflow. */
+static void start_shadows(pmvp_core *c, unsigned p, uint32_t overflowed, pmvp_time now)
+{
+    pmvp_pmu *u = &c->pe[p].pmu;
+    const pmvp_inaccuracy *a = &c->cfg.inaccuracy;
+    for (unsigned n = 0; overflowed >> n; n++) {
+        if (!(overflowed >> n & 1))
+            continue;
+        uint32_t left = (uint32_t)pmvp_draw(c, a->shadow_events);
+        if (!left)
+            continue;
+        u->shadowed |= UINT32_C(1) << n;
+        u->slack[n].shadow_left = left;
+        u->slack[n].shadow_until = a->shadow_time && now <= PMVP_TIME_NEVER - a->shadow_time
+                                       ? now + a->shadow_time : PMVP_TIME_NEVER;
+    }
+}
+
+/* Knob (a): an instruction generating `count` more occurrences reaches
+ * counters `pending`, whose overflow happened before it: the shadow of each
+ * ends after its drawn number of occurrences or at its time limit. */
+static void shorten_shadows(pmvp_core *c, unsigned p, uint32_t pending, uint64_t count, pmvp_time now)
+{
+    pmvp_pmu *u = &c->pe[p].pmu;
+    for (unsigned n = 0; pending >> n; n++) {
+        if (!(pending >> n & 1))
+            continue;
+        pmvp_slack *s = &u->slack[n];
+        s->shadow_left = count >= s->shadow_left ? 0 : s->shadow_left - (uint32_t)count;
+        if (s->shadow_left == 0 || now >= s->shadow_until)
+            u->shadowed &= ~(UINT32_C(1) << n);
+    }
+}
+
+/* PMIAR_EL1.ADDRESS: [1:0] RES0, [63:48] RESS (no FEAT_LVA). */
+uint64_t pmvp_pmiar_address(uint64_t va)
+{
+    uint64_t low = va & PMVP_BITS(47, 2);
+    return (va >> 47 & 1) ? low | PMVP_BITS(63, 48) : low;
+}
+
+int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, uint64_t pc,
+                     pmvp_time now, pmvp_retire_result *out)
+{
+    if (!out)
+        return PMVP_ERR_NULL;
+    *out = (pmvp_retire_result){ 0 };
+    if (!c)
+        return PMVP_ERR_NULL;
+    if (pe >= c->cfg.num_pes)
+        return PMVP_ERR_PE;
+    pmvp_pmu *u = &c->pe[pe].pmu;
+    uint32_t before = u->ovsset, counting;
+    int err = pmvp_count_occurrences(c, pe, event, count, now, false, &counting);
+    if (err || !pmvp_event_synchronous(c, event))
+        return err;
+    /* RSSVKV: counting the event, SYNC == 1 and a synchronous event. */
+    uint32_t sync_mode = counting & sync_bits(c, pe);
+    uint32_t overflowed = u->ovsset & ~before & sync_mode;
+    u->shadowed &= u->ovsset; /* software cleared the flag: no shadow left */
+    shorten_shadows(c, pe, u->shadowed & sync_mode & ~overflowed, count, now);
+    if (c->cfg.inaccuracy.shadow_events)
+        start_shadows(c, pe, overflowed & ~u->precise, now);
+    /* RNZLVW */
+    out->overflows = sync_mode & u->intenset & u->ovsset & ~u->shadowed;
+    out->ppend = out->overflows && pmvp_pmu_exception_of(c, pe, NULL) == PMVP_PMUEXC_UNMASKED;
+    if (out->ppend)
+        u->pmiar = pmvp_pmiar_address(pc);
+    return PMVP_OK;
+}
