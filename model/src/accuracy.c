@@ -67,7 +67,7 @@ void pmvp_boundary(pmvp_core *c, unsigned p, uint32_t which)
     if (!k)
         return;
     pmvp_pe *pe = &c->pe[p];
-    for (unsigned n = 0; which >> n; n++) {
+    for (unsigned n = 0; n <= PMVP_CYCLE_COUNTER; n++) {
         if (!(which >> n & 1) || !may_deviate(pe, n))
             continue;
         pmvp_slack *s = &pe->pmu.slack[n];

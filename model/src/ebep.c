@@ -122,7 +122,7 @@ static void start_shadows(pmvp_core *c, unsigned p, uint32_t overflowed, pmvp_ti
 {
     pmvp_pmu *u = &c->pe[p].pmu;
     const pmvp_inaccuracy *a = &c->cfg.inaccuracy;
-    for (unsigned n = 0; overflowed >> n; n++) {
+    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         if (!(overflowed >> n & 1))
             continue;
         uint32_t left = (uint32_t)pmvp_draw(c, a->shadow_events);
@@ -141,7 +141,7 @@ static void start_shadows(pmvp_core *c, unsigned p, uint32_t overflowed, pmvp_ti
 static void shorten_shadows(pmvp_core *c, unsigned p, uint32_t pending, uint64_t count, pmvp_time now)
 {
     pmvp_pmu *u = &c->pe[p].pmu;
-    for (unsigned n = 0; pending >> n; n++) {
+    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         if (!(pending >> n & 1))
             continue;
         pmvp_slack *s = &u->slack[n];
