@@ -17,6 +17,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "soc.h"
+#include "sebep_platform.h"
 #include "x86_platform.h"
 
 extern "C" {
@@ -216,6 +217,24 @@ int run_x86_scenario(const Scenario &s, const Options &o)
     return 0;
 }
 
+int run_sebep_scenario(const Scenario &s, const Options &o)
+{
+    if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO)
+        usage_error("--check, --detached, --vcd and --detail apply to Arm cluster scenarios only");
+    std::vector<SebepSamples> samples;
+    try {
+        samples = run_sebep(s);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        return 3;
+    }
+    if (!o.quiet)
+        print_sebep_report(stdout, s, samples);
+    if (!o.json_path.empty() && !write_json(o, sebep_report_json(s, samples).dump(2) + "\n"))
+        return 2;
+    return 0;
+}
+
 }  // namespace
 
 int sc_main(int argc, char **argv)
@@ -232,6 +251,8 @@ int sc_main(int argc, char **argv)
     }
     if (s.x86)
         return run_x86_scenario(s, o);
+    if (s.sebep)
+        return run_sebep_scenario(s, o);
     if (o.check && reference_cycles(s) > o.check_limit) {
         std::fprintf(stderr,
                      "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "

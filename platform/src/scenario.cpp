@@ -309,6 +309,7 @@ private:
     void firmware(Object &o, FirmwareSetup &f);
     void x86(Object &o, X86Setup &x, pmvp_time duration);
     void x86_phase(Object &o, X86Phase &p);
+    void sebep(Object &o, SebepSetup &x);
     uint16_t event(Object &o, const std::string &key) const;
 
     std::string source_;
@@ -578,6 +579,37 @@ void Reader::x86(Object &o, X86Setup &x, pmvp_time duration)
     }
 }
 
+void Reader::sebep(Object &o, SebepSetup &x)
+{
+    x.hz = o.hz("frequency", x.hz);
+    x.instruction_time = o.time("instruction_time", x.instruction_time);
+    if (x.instruction_time == 0)
+        fail(o.sub("instruction_time"), "must be longer than 0 ps");
+    if (o.has("event"))
+        x.event = event(o, "event");
+    if (pmvp_event_sync_kind(x.event) == PMVP_SYNC_NONE || pmvp_event_exceptional(x.event))
+        fail(o.sub("event"), "expected an event D14.7 lists as synchronous");
+    x.sample_period = o.integer("sample_period", 0, 1, UINT32_MAX);
+    x.handler_time = o.time("handler_time", 0);
+    const json &pl = o.need("profiles");
+    if (!pl.is_array() || pl.empty())
+        fail(o.sub("profiles"), "expected a list of inaccuracy profiles");
+    for (size_t i = 0; i < pl.size(); i++) {
+        Object po(*this, pl[i], o.sub("profiles") + "[" + std::to_string(i) + "]");
+        SebepProfile &p = x.profiles.emplace_back();
+        p.name = po.str("name", "profile " + std::to_string(i));
+        p.inaccuracy.shadow_events = (uint32_t)po.integer("shadow_events", 0, 0, UINT32_MAX);
+        p.inaccuracy.shadow_time = po.time("shadow_time", 0);
+        p.inaccuracy.seed = po.integer("seed", 0, 0, UINT64_MAX);
+        std::string draw = po.str("draw", "seeded");
+        if (draw == "bound")
+            p.inaccuracy.draw = PMVP_DRAW_BOUND;
+        else if (draw != "seeded")
+            fail(po.sub("draw"), "expected seeded or bound");
+        p.headroom = po.integer("headroom", 1, 0, UINT64_MAX);
+    }
+}
+
 Scenario Reader::scenario(const json &root)
 {
     Scenario s;
@@ -590,6 +622,11 @@ Scenario Reader::scenario(const json &root)
     if (const json *v = o.get("x86")) {
         Object xo(*this, *v, "x86");
         x86(xo, s.x86.emplace(), s.duration);
+        return s;
+    }
+    if (const json *v = o.get("sebep")) {
+        Object xo(*this, *v, "sebep");
+        sebep(xo, s.sebep.emplace());
         return s;
     }
     s.quantum = o.time("quantum", 1000000);
@@ -635,6 +672,13 @@ void apply_overrides(Scenario &s, const Overrides &o)
 {
     if (o.duration)
         s.duration = o.duration;
+    if (s.sebep) {
+        if (o.cores || o.threads || o.mt_policy >= 0)
+            throw ScenarioError("sebep: --cores, --threads and --mt apply to Arm clusters only");
+        if (o.hz)
+            s.sebep->hz = o.hz;
+        return;
+    }
     if (s.x86) {
         if (o.cores || o.threads || o.mt_policy >= 0)
             throw ScenarioError("x86: --cores, --threads and --mt apply to Arm clusters only");

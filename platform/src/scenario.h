@@ -13,6 +13,7 @@
 
 extern "C" {
 #include "pmvp/core.h"
+#include "pmvp/events.h"
 #include "pmvp/x86.h"
 }
 
@@ -89,11 +90,32 @@ struct X86Setup {
     std::vector<std::vector<X86Phase>> threads;  // each LP's timeline; halted after its end
 };
 
+// A synchronous-sampling run (docs/PMVP-SOC.md, "SEBEP scenarios"): one PE
+// retiring instructions one by one while a profiler samples `event` every
+// `sample_period` of them with synchronous PMU exceptions, once per profile
+// of the permitted inaccuracy.
+struct SebepProfile {
+    std::string name;
+    pmvp_inaccuracy inaccuracy{};  // the shadow-effect knob (a)
+    uint64_t headroom = 1;         // the threshold of the sampled event
+};
+
+struct SebepSetup {
+    uint64_t hz = 2000000000;
+    pmvp_time instruction_time = 500;  // between two retired instructions
+    uint16_t event = PMVP_EV_INST_RETIRED;
+    uint64_t sample_period = 0;
+    pmvp_time handler_time = 0;        // from PPEND to the exception return
+    std::vector<SebepProfile> profiles;
+};
+
 struct Scenario {
     std::string name, description;
     pmvp_time duration = 0;
     // An x86 scenario has this and no clusters or firmware.
     std::optional<X86Setup> x86;
+    // A SEBEP scenario has this and no clusters or firmware.
+    std::optional<SebepSetup> sebep;
     pmvp_time quantum = 0;         // how far a workload runs ahead between synchronisations
     uint64_t system_counter_hz = 0, bus_hz = 0;
     std::vector<Cluster> clusters;

@@ -3,6 +3,7 @@
 // End-to-end tests of pmvp-soc: each shipped scenario is run as a user runs
 // it, and its JSON output is held to the counts the architecture implies.
 // Then the command line: overrides, outputs, and bad input.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -412,6 +413,44 @@ TEST(PmvpSoc, X86HyperThreads)
     EXPECT_EQ(bad.status, 2);
     EXPECT_NE(bad.err.find("apply to Arm clusters only"), std::string::npos) << bad.err;
     bad = pmvp_soc(scenario("x86-hyperthreads") + " --check", false);
+    EXPECT_EQ(bad.status, 2);
+}
+
+// Synchronous sampling of INST_RETIRED every 2000 instructions, one every
+// 500 ps, handler 200 ns: a sample every 1.2 us without shadow (1.204 us
+// with 8 instructions of shadow), 166 in 200 us either way. The loop is 64
+// instructions from 0x400000: PMIAR_EL1 is 0x400000 + 4 * (the number of
+// instructions before the sampled one, mod 64).
+TEST(PmvpSoc, SebepSamplesShiftByTheShadowBound)
+{
+    SocRun r = pmvp_soc(scenario("sebep-sampling"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json &p = r.result["sebep"]["profiles"];
+    ASSERT_EQ(p.size(), 4u);
+    auto shifts = [&](unsigned i) { return p[i]["shift"].get<std::vector<uint64_t>>(); };
+    for (unsigned i = 0; i < 4; i++) {
+        EXPECT_EQ(p[i]["samples"].get<uint64_t>(), 166u) << i;
+        EXPECT_TRUE(p[i]["overshoot_equals_shift"].get<bool>()) << i;
+    }
+    // exact: every sample on the overflowing instruction.
+    EXPECT_EQ(shifts(0), std::vector<uint64_t>(166, 0));
+    // shadow of 8 at its bound: every sample exactly 8 instructions later.
+    EXPECT_EQ(shifts(1), std::vector<uint64_t>(166, 8));
+    // seeded: within [0, 8], and not one value throughout.
+    std::vector<uint64_t> seeded = shifts(2);
+    EXPECT_EQ(*std::min_element(seeded.begin(), seeded.end()), 0u);
+    EXPECT_EQ(*std::max_element(seeded.begin(), seeded.end()), 8u);
+    // threshold headroom 2000: the re-armed counter is at its threshold at the
+    // exception return, so the shadow never applies.
+    EXPECT_EQ(shifts(3), std::vector<uint64_t>(166, 0));
+    // PMIAR_EL1: instruction 1999 is at 0x400000 + 4 * (1999 mod 64); the
+    // next sample is 2000 instructions later, and 8 more with the shadow.
+    EXPECT_EQ(p[0]["pmiar"][0].get<uint64_t>(), 0x400000u + 4 * (1999 % 64));
+    EXPECT_EQ(p[0]["pmiar"][1].get<uint64_t>(), 0x400000u + 4 * (3999 % 64));
+    EXPECT_EQ(p[1]["pmiar"][0].get<uint64_t>(), 0x400000u + 4 * (2007 % 64));
+    EXPECT_EQ(p[1]["pmiar"][1].get<uint64_t>(), 0x400000u + 4 * (4015 % 64));
+    EXPECT_NE(r.out.find("shadow-bound"), std::string::npos) << r.out;
+    SocRun bad = pmvp_soc(scenario("sebep-sampling") + " --threads 2", false);
     EXPECT_EQ(bad.status, 2);
 }
 

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sebep_platform.h"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "pmvp/systemc/monitors.h"
+#include "report.h"
+
+extern "C" {
+#include "pmvp/error.h"
+#include "pmvp/fields.h"
+}
+
+namespace pmvp::soc {
+
+namespace {
+
+using sc_core::sc_time;
+
+constexpr uint64_t kWrap = uint64_t{ 1 } << 32; // PMCR.LP == 0: overflow at bit 31
+constexpr uint64_t kCodeBase = 0x400000;        // the sampled loop's first instruction
+constexpr unsigned kLoopLength = 64;            // instructions in the loop
+
+// One profile: the monitors of one PE and the CPU model that runs it.
+struct SebepRun : sc_core::sc_module {
+    SC_HAS_PROCESS(SebepRun);
+
+    SebepRun(const sc_core::sc_module_name &n, const Scenario &s, const SebepProfile &p)
+        : sc_module(n), s_(s), x_(*s.sebep), monitors_("monitors", config(*s.sebep, p, thresholds_))
+    {
+        SC_THREAD(cpu);
+    }
+
+    static pmvp_core_config config(const SebepSetup &x, const SebepProfile &p, pmvp_sebep_threshold &t)
+    {
+        pmvp_core_config cfg;
+        pmvp_core_config_default(&cfg);
+        cfg.processor_hz = x.hz;
+        cfg.feat_ebep = cfg.feat_sebep = true;
+        cfg.inaccuracy = p.inaccuracy;
+        t = { x.event, p.headroom };
+        cfg.sebep_thresholds = &t;
+        cfg.num_sebep_thresholds = 1;
+        return cfg;
+    }
+
+    static void must(int err, const char *what)
+    {
+        if (err != PMVP_OK)
+            throw std::runtime_error(std::string("sebep: ") + what + ": " + pmvp_strerror(err));
+    }
+
+    void context(uint8_t el, bool pm, const sc_time &at)
+    {
+        pmvp_context x{};
+        x.el = el;
+        x.pm = pm;
+        must(monitors_.set_context(0, x, at), "set_context");
+    }
+
+    void write(pmvp_pmu_reg r, unsigned n, uint64_t v, const sc_time &at)
+    {
+        must(monitors_.pmu_write(0, r, n, v, at), pmvp_pmu_reg_name(r));
+    }
+
+    uint64_t read(pmvp_pmu_reg r, unsigned n, const sc_time &at)
+    {
+        uint64_t v = 0;
+        must(monitors_.pmu_read(0, r, n, v, at), pmvp_pmu_reg_name(r));
+        return v;
+    }
+
+    // The handler's re-arm and its exception return, a Context
+    // synchronization event (where the threshold is looked at).
+    void arm(const sc_time &at)
+    {
+        write(PMVP_PMOVSCLR_EL0, 0, 1, at);
+        write(PMVP_PMEVCNTR_EL0, 0, kWrap - x_.sample_period, at);
+        context(0, false, at);
+        must(monitors_.context_sync(0, at), "context_sync");
+    }
+
+    // Firmware at EL1 enables the PMU exception at EL1 (EL3 and EL2 leave
+    // it to PMECR_EL1) and counter 0 in synchronous mode, then the CPU model
+    // retires instructions at EL0, synchronising every quantum.
+    void cpu()
+    {
+        pmvp_pmu_controls ctl{};
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6) | PMVP_FIELD_PREP(MDCR_EL2_PMEE, PMVP_PMEE_LOWER);
+        ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
+        must(monitors_.set_controls(0, ctl), "set_controls");
+        sc_time local = sc_core::SC_ZERO_TIME;
+        write(PMVP_PMECR_EL1, 0, PMECR_EL1_KPME | PMVP_PMEE_ENABLED, local);
+        write(PMVP_PMEVTYPER_EL0, 0, x_.event | PMEVTYPER_EL0_SYNC, local);
+        write(PMVP_PMINTENSET_EL1, 0, 1, local);
+        write(PMVP_PMCNTENSET_EL0, 0, 1, local);
+        write(PMVP_PMCR_EL0, 0, PMCR_EL0_E, local);
+        arm(local);
+        const sc_time step = sc_time::from_value(x_.instruction_time);
+        const sc_time quantum(1, sc_core::SC_US), end = sc_time::from_value(s_.duration);
+        uint64_t since_armed = 0;
+        for (uint64_t i = 0; sc_core::sc_time_stamp() + local + step <= end; i++) {
+            local += step;
+            uint64_t pc = kCodeBase + 4 * (i % kLoopLength);
+            pmvp_retire_result r{};
+            must(monitors_.retire(0, x_.event, 1, pc, r, local), "retire");
+            since_armed++;
+            if (r.ppend)
+                take_sample(since_armed, local);
+            if (local >= quantum) {
+                sc_core::wait(local);
+                local = sc_core::SC_ZERO_TIME;
+            }
+        }
+        sc_core::wait(local);
+    }
+
+    // The PMU exception, taken before the next instruction: the handler at
+    // EL1 (PSTATE.PM set on entry) records where the sample lies and re-arms.
+    void take_sample(uint64_t &since_armed, sc_time &local)
+    {
+        context(1, true, local);
+        samples.shift.push_back(since_armed - x_.sample_period);
+        samples.overshoot.push_back(read(PMVP_PMEVCNTR_EL0, 0, local) - kWrap);
+        samples.pmiar.push_back(read(PMVP_PMIAR_EL1, 0, local));
+        local += sc_time::from_value(x_.handler_time);
+        arm(local);
+        since_armed = 0;
+    }
+
+    SebepSamples samples;
+
+private:
+    const Scenario &s_;
+    const SebepSetup &x_;
+    pmvp_sebep_threshold thresholds_{};
+    pmvp::sc::Monitors monitors_;
+};
+
+}  // namespace
+
+std::vector<SebepSamples> run_sebep(const Scenario &s)
+{
+    if (s.sebep->sample_period > 0xFFFFFFFFull)
+        throw std::runtime_error("sebep: the sample period must fit the 32-bit overflow");
+    std::vector<std::unique_ptr<SebepRun>> runs;
+    for (size_t i = 0; i < s.sebep->profiles.size(); i++)
+        runs.push_back(std::make_unique<SebepRun>(("profile" + std::to_string(i)).c_str(), s, s.sebep->profiles[i]));
+    sc_core::sc_start();
+    std::vector<SebepSamples> out;
+    for (auto &r : runs)
+        out.push_back(std::move(r->samples));
+    return out;
+}
+
+namespace {
+
+struct Summary {
+    uint64_t min = 0, max = 0, sum = 0;
+    bool overshoot_agrees = true;  // the counter's overshoot equals the instructions counted
+};
+
+Summary summarise(const SebepSamples &k)
+{
+    Summary m;
+    if (!k.shift.empty()) {
+        m.min = *std::min_element(k.shift.begin(), k.shift.end());
+        m.max = *std::max_element(k.shift.begin(), k.shift.end());
+    }
+    for (size_t i = 0; i < k.shift.size(); i++) {
+        m.sum += k.shift[i];
+        m.overshoot_agrees = m.overshoot_agrees && k.shift[i] == k.overshoot[i];
+    }
+    return m;
+}
+
+std::string bound_text(const SebepProfile &p)
+{
+    if (!p.inaccuracy.shadow_events)
+        return "exact";
+    std::string t = "shadow <= " + std::to_string(p.inaccuracy.shadow_events) + " events";
+    if (p.inaccuracy.shadow_time)
+        t += " or " + time_text(p.inaccuracy.shadow_time);
+    t += p.inaccuracy.draw == PMVP_DRAW_BOUND ? ", at the bound" : ", seed " + std::to_string(p.inaccuracy.seed);
+    return t + ", headroom " + std::to_string(p.headroom);
+}
+
+}  // namespace
+
+void print_sebep_report(FILE *out, const Scenario &s, const std::vector<SebepSamples> &samples)
+{
+    const SebepSetup &x = *s.sebep;
+    std::fprintf(out, "pmvp-soc: %s: synchronous sampling of %s every %llu, %s simulated\n", s.name.c_str(),
+                 pmvp_event_find(x.event) ? pmvp_event_find(x.event)->name : "event",
+                 (unsigned long long)x.sample_period, time_text(s.duration).c_str());
+    std::fprintf(out, "  %s processor clock, one instruction every %s, handler %s\n\n",
+                 hz_text((double)x.hz).c_str(), time_text(x.instruction_time).c_str(),
+                 time_text(x.handler_time).c_str());
+    std::fprintf(out, "  %-14s %-48s %8s %10s %10s %10s  %s\n", "profile", "inaccuracy", "samples", "min shift",
+                 "max shift", "mean", "overshoot = shift");
+    for (size_t i = 0; i < samples.size(); i++) {
+        Summary m = summarise(samples[i]);
+        size_t n = samples[i].shift.size();
+        std::fprintf(out, "  %-14s %-48s %8zu %10llu %10llu %10.2f  %s\n", x.profiles[i].name.c_str(),
+                     bound_text(x.profiles[i]).c_str(), n, (unsigned long long)m.min, (unsigned long long)m.max,
+                     n ? (double)m.sum / (double)n : 0.0, m.overshoot_agrees ? "yes" : "NO");
+    }
+}
+
+nlohmann::json sebep_report_json(const Scenario &s, const std::vector<SebepSamples> &samples)
+{
+    nlohmann::json profiles = nlohmann::json::array();
+    for (size_t i = 0; i < samples.size(); i++) {
+        const SebepProfile &p = s.sebep->profiles[i];
+        Summary m = summarise(samples[i]);
+        profiles.push_back({ { "name", p.name },
+                             { "shadow_events", p.inaccuracy.shadow_events },
+                             { "shadow_time_ps", p.inaccuracy.shadow_time },
+                             { "draw", p.inaccuracy.draw == PMVP_DRAW_BOUND ? "bound" : "seeded" },
+                             { "seed", p.inaccuracy.seed },
+                             { "headroom", p.headroom },
+                             { "samples", samples[i].shift.size() },
+                             { "min_shift", m.min },
+                             { "max_shift", m.max },
+                             { "overshoot_equals_shift", m.overshoot_agrees },
+                             { "shift", samples[i].shift },
+                             { "pmiar", samples[i].pmiar } });
+    }
+    return { { "scenario", s.name },
+             { "duration_ps", s.duration },
+             { "sebep", { { "sample_period", s.sebep->sample_period }, { "profiles", profiles } } } };
+}
+
+}  // namespace pmvp::soc
