@@ -17,12 +17,17 @@
  *    the architecture gives a lower Exception level (PMCR.N reads HPMN at
  *    EL0/EL1, counters >= HPMN are RAZ/WI there, AMCR.CG1RZ), and the AArch32
  *    widths (a 32-bit access moves bits [31:0] and leaves [63:32] alone).
- *    A read has no side effect.
+ *    A read has no side effect but those of the inaccuracy knob (c), when
+ *    it is on (docs/ACCURACY.md).
+ *
+ * PMECR_EL1 (FEAT_EBEP) and PMIAR_EL1 (FEAT_SEBEP) are UNDEFINED at EL0 and
+ * trapped by MDCR_EL2/EL3.TPM; their FEAT_FGT2 traps and MDCR_EL3.EnPM2
+ * (FEAT_PMUv3p9) are not modelled, and the Arm ARM's accessibility text of
+ * the two is not among the walked pseudocode.
  *
  * Not modelled (their encodings decode to PMVP_ERR_REGISTER): FEAT_PMUv3p9
  * (PMUSERENR.UEN/TID, PMUACR_EL1, PMZR_EL0), FEAT_PMUv3_ICNTR,
- * FEAT_PMUv3_SS, FEAT_EBEP and the registers of FEAT_SEBEP (PMECR_EL1,
- * PMIAR_EL1; PMEVTYPER<n>.SYNC is modelled), FEAT_SPMU, FEAT_FGT2 and the
+ * FEAT_PMUv3_SS, FEAT_SPMU, FEAT_FGT2 and the
  * AMU virtual offsets AMEVCNTVOFF<g><n>_EL2 (so AMCG1IDR_EL0 reports none
  * and reads at EL0/EL1 return the physical count).
  */
