@@ -517,3 +517,47 @@ TEST_F(SysregCore, Cg1rzHidesAuxiliaryCountsBelowTheHighestEL)
     EXPECT_EQ(read(cnt1, x), 0u);
     EXPECT_EQ(read(cnt1, el3), 900u);
 }
+
+namespace {
+
+// PMECR_EL1 (FEAT_EBEP) and PMIAR_EL1 (FEAT_SEBEP), MRS/MSR op1 0, CRn 9,
+// CRm 14, op2 5 and 7: UNDEFINED without their feature and at EL0, trapped
+// to EL2 by MDCR_EL2.TPM and to EL3 by MDCR_EL3.TPM at EL1 (D24.5.9, D24.5.13).
+TEST(Sysreg, PmecrAndPmiarChecks)
+{
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    for (unsigned op2 : { 5u, 7u })
+        for (bool write : { false, true }) {
+            pmvp_sysreg r;
+            ASSERT_EQ(pmvp_sysreg_decode_a64(write, 3, 0, 9, 14, op2, &r), PMVP_OK);
+            EXPECT_STREQ(pmvp_sysreg_name(&r), op2 == 5 ? "PMECR_EL1" : "PMIAR_EL1");
+            pmvp_sysreg_context x{};
+            x.el = 1;
+            pmvp_sysreg_outcome o{};
+            cfg.feat_ebep = cfg.feat_sebep = false;
+            ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+            EXPECT_EQ(o.verdict, PMVP_SYSREG_UNDEFINED);
+            cfg.feat_ebep = true;
+            ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+            EXPECT_EQ(o.verdict, op2 == 5 ? PMVP_SYSREG_PERMITTED : PMVP_SYSREG_UNDEFINED);
+            cfg.feat_sebep = true;
+            ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+            EXPECT_EQ(o.verdict, PMVP_SYSREG_PERMITTED);
+            x.mdcr_el2 = MDCR_EL2_TPM;
+            ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+            EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
+            EXPECT_EQ(o.target_el, 2u);
+            x.mdcr_el2 = 0;
+            x.mdcr_el3 = MDCR_EL3_TPM;
+            ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+            EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
+            EXPECT_EQ(o.target_el, 3u);
+            x.mdcr_el3 = 0;
+            x.el = 0;
+            ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+            EXPECT_EQ(o.verdict, PMVP_SYSREG_UNDEFINED);
+        }
+}
+
+} // namespace

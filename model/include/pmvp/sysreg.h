@@ -180,7 +180,8 @@ int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
 /* ---------------------------------------------------------------- access */
 
 /* The value a permitted read returns: bits [31:0] for MRC, the whole register
- * for MRS/MRRC, in the view of the context's Exception level. No side effect.
+ * for MRS/MRRC, in the view of the context's Exception level. No side effect
+ * but those of the inaccuracy knob (c), when it is on.
  * PMVP_ERR_WRITE_ONLY (PMSWINC), PMVP_ERR_VALUE (an access the check refuses
  * as impossible), and the kernel's errors (PMVP_ERR_PAST, PMVP_ERR_PE, ...). */
 int pmvp_sysreg_read(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
