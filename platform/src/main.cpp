@@ -199,38 +199,25 @@ bool write_json(const Options &o, const std::string &text)
     return (bool)f;
 }
 
-int run_x86_scenario(const Scenario &s, const Options &o)
-{
-    if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO)
-        usage_error("--check, --detached, --vcd and --detail apply to Arm scenarios only");
-    std::vector<X86Counts> counts;
-    try {
-        counts = run_x86(s);
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
-        return 3;
-    }
-    if (!o.quiet)
-        print_x86_report(stdout, s, counts);
-    if (!o.json_path.empty() && !write_json(o, x86_report_json(s, counts).dump(2) + "\n"))
-        return 2;
-    return 0;
-}
-
-int run_sebep_scenario(const Scenario &s, const Options &o)
+// A scenario of its own kind (x86, SEBEP): run it, print its report, write
+// its JSON. The Arm cluster options do not apply.
+template <class Result>
+int run_standalone(const Scenario &s, const Options &o, Result (*run)(const Scenario &),
+                   void (*print)(FILE *, const Scenario &, const Result &),
+                   nlohmann::json (*to_json)(const Scenario &, const Result &))
 {
     if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO)
         usage_error("--check, --detached, --vcd and --detail apply to Arm cluster scenarios only");
-    std::vector<SebepSamples> samples;
+    Result result;
     try {
-        samples = run_sebep(s);
+        result = run(s);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
         return 3;
     }
     if (!o.quiet)
-        print_sebep_report(stdout, s, samples);
-    if (!o.json_path.empty() && !write_json(o, sebep_report_json(s, samples).dump(2) + "\n"))
+        print(stdout, s, result);
+    if (!o.json_path.empty() && !write_json(o, to_json(s, result).dump(2) + "\n"))
         return 2;
     return 0;
 }
@@ -250,9 +237,9 @@ int sc_main(int argc, char **argv)
         return 2;
     }
     if (s.x86)
-        return run_x86_scenario(s, o);
+        return run_standalone(s, o, run_x86, print_x86_report, x86_report_json);
     if (s.sebep)
-        return run_sebep_scenario(s, o);
+        return run_standalone(s, o, run_sebep, print_sebep_report, sebep_report_json);
     if (o.check && reference_cycles(s) > o.check_limit) {
         std::fprintf(stderr,
                      "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "
