@@ -115,6 +115,8 @@ uint64_t pmvp_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t val
 
 void pmvp_reads_catch_up(pmvp_core *c, unsigned p)
 {
+    if (!c->cfg.inaccuracy.read_delay_cycles)
+        return;
     for (unsigned n = 0; n <= PMVP_CYCLE_COUNTER; n++)
         c->pe[p].pmu.slack[n].shown_until = 0;
 }
