@@ -464,8 +464,11 @@ static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t coun
             amu_counter[n] += count;
 }
 
-int pmvp_count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                           bool may_drop, uint32_t *counting)
+/* Counts `count` occurrences of `event` on PE `pe`; *counting, if not NULL,
+ * gets the event counters of `pe` that count it. `may_drop`: inaccuracy
+ * knob (d) applies. Static, so each caller gets its own copy of the hot path. */
+static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                             bool may_drop, uint32_t *counting)
 {
     int err = check_pe(c, pe);
     if (err)
@@ -499,7 +502,13 @@ int pmvp_count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t c
 
 int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
-    return pmvp_count_occurrences(c, pe, event, count, now, true, NULL);
+    return count_occurrences(c, pe, event, count, now, true, NULL);
+}
+
+int pmvp_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                       uint32_t *counting)
+{
+    return count_occurrences(c, pe, event, count, now, false, counting);
 }
 
 int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)

@@ -170,7 +170,7 @@ int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
         return PMVP_ERR_PE;
     pmvp_pmu *u = &c->pe[pe].pmu;
     uint32_t before = u->ovsset, counting;
-    int err = pmvp_count_occurrences(c, pe, event, count, now, false, &counting);
+    int err = pmvp_count_retired(c, pe, event, count, now, &counting);
     if (err || !pmvp_event_synchronous(c, event))
         return err;
     /* RSSVKV: counting the event, SYNC == 1 and a synchronous event. */

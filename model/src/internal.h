@@ -116,11 +116,11 @@ uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
 /* EL2 is implemented and enabled in the Security state of context x. */
 bool pmvp_el2_enabled(const pmvp_core *c, const pmvp_context *x);
 
-/* Counts `count` occurrences of `event` on PE `pe` (pmvp_core_report);
- * *counting, if not NULL, gets the event counters of `pe` that count it.
- * `may_drop`: inaccuracy knob (d) applies. */
-int pmvp_count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                           bool may_drop, uint32_t *counting);
+/* Counts `count` occurrences of `event` that an instruction of PE `pe`
+ * generated as it retired: pmvp_core_report without knob (d); *counting
+ * gets the event counters of `pe` that count it. */
+int pmvp_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                       uint32_t *counting);
 
 /* ---- exception-based event profiling (ebep.c) */
 
