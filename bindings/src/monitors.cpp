@@ -471,9 +471,9 @@ void Monitors::sample(pmvp_time now)
 {
     Traced &tr = *traced_;
     for (unsigned p = 0; p < num_pes(); p++) {
-        pmvp_pmu_read(core_.get(), p, PMVP_PMCCNTR_EL0, 0, now, &tr.pmccntr[p]);
+        pmvp_pmu_peek(core_.get(), p, PMVP_PMCCNTR_EL0, 0, now, &tr.pmccntr[p]);
         for (unsigned n = 0; n < config_.num_counters; n++)
-            pmvp_pmu_read(core_.get(), p, PMVP_PMEVCNTR_EL0, n, now, &tr.evcntr[p][n]);
+            pmvp_pmu_peek(core_.get(), p, PMVP_PMEVCNTR_EL0, n, now, &tr.evcntr[p][n]);
         if (config_.feat_amuv1)
             for (unsigned n = 0; n < 4; n++)
                 pmvp_amu_read(core_.get(), p, PMVP_AMEVCNTR0_EL0, n, now, &tr.amu[p][n]);

@@ -209,10 +209,16 @@ static uint32_t pmauthstatus(const pmvp_core *c, const pmvp_pmu_controls *ctl)
 
 /* --------------------------------------------------------- reading a view */
 
-static uint64_t pmu_reg(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now)
+/* `direct`: a guest's access, a direct read; the debug path only looks. */
+static uint64_t pmu_reg(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+                        bool direct)
 {
     uint64_t v = 0;
-    pmvp_pmu_read(c, p, reg, n, now, &v); /* arguments checked by the caller */
+    /* arguments checked by the caller */
+    if (direct)
+        pmvp_pmu_read(c, p, reg, n, now, &v);
+    else
+        pmvp_pmu_peek(c, p, reg, n, now, &v);
     return v;
 }
 
@@ -230,17 +236,17 @@ static uint64_t view_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsig
 {
     const pmvp_pe *pe = &c->pe[p];
     switch (r->view) {
-    case V_PMEVCNTR: return pmu_reg(c, p, PMVP_PMEVCNTR_EL0, n, now);
-    case V_PMEVTYPER: return pmu_reg(c, p, PMVP_PMEVTYPER_EL0, n, now);
-    case V_PMCCNTR: return pmu_reg(c, p, PMVP_PMCCNTR_EL0, 0, now);
-    case V_PMCCFILTR: return pmu_reg(c, p, PMVP_PMCCFILTR_EL0, 0, now);
-    case V_PMCNTEN: return pmu_reg(c, p, PMVP_PMCNTENSET_EL0, 0, now);
-    case V_PMINTEN: return pmu_reg(c, p, PMVP_PMINTENSET_EL1, 0, now);
-    case V_PMOVS: return pmu_reg(c, p, PMVP_PMOVSSET_EL0, 0, now);
+    case V_PMEVCNTR: return pmu_reg(c, p, PMVP_PMEVCNTR_EL0, n, now, a != NULL);
+    case V_PMEVTYPER: return pmu_reg(c, p, PMVP_PMEVTYPER_EL0, n, now, a != NULL);
+    case V_PMCCNTR: return pmu_reg(c, p, PMVP_PMCCNTR_EL0, 0, now, a != NULL);
+    case V_PMCCFILTR: return pmu_reg(c, p, PMVP_PMCCFILTR_EL0, 0, now, a != NULL);
+    case V_PMCNTEN: return pmu_reg(c, p, PMVP_PMCNTENSET_EL0, 0, now, a != NULL);
+    case V_PMINTEN: return pmu_reg(c, p, PMVP_PMINTENSET_EL1, 0, now, a != NULL);
+    case V_PMOVS: return pmu_reg(c, p, PMVP_PMOVSSET_EL0, 0, now, a != NULL);
     case V_PMCFGR: return pmcfgr(c);
     /* Only PMCR[10:0] map to the System register: N, IDCODE, IMP read 0. */
-    case V_PMCR: return pmu_reg(c, p, PMVP_PMCR_EL0, 0, now) & PMVP_BITS(10, 0);
-    case V_PMCEID: return pmu_reg(c, p, r->arg ? PMVP_PMCEID1_EL0 : PMVP_PMCEID0_EL0, 0, now);
+    case V_PMCR: return pmu_reg(c, p, PMVP_PMCR_EL0, 0, now, a != NULL) & PMVP_BITS(10, 0);
+    case V_PMCEID: return pmu_reg(c, p, r->arg ? PMVP_PMCEID1_EL0 : PMVP_PMCEID0_EL0, 0, now, a != NULL);
     case V_PMMIR: return c->cfg.pmmir;
     case V_PMITCTRL: return pe->ext.pmitctrl;
     case V_PMLSR:

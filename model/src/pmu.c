@@ -67,6 +67,13 @@ static void set_evtyper(pmvp_core *c, pmvp_pmu_counter *k, uint64_t value)
     k->event = pmvp_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
 }
 
+/* A counter as a direct read sees it (inaccuracy knob (c)), or its value. */
+static uint64_t counter_view(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now,
+                             bool direct)
+{
+    return direct ? pmvp_direct_read(c, p, which, value, now) : value;
+}
+
 static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
 {
     uint64_t v = pe->pmu.pmcr | PMVP_FIELD_PREP(PMCR_EL0_N, c->cfg.num_counters);
@@ -80,8 +87,9 @@ static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
     return v;
 }
 
-int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
-                  uint64_t *value)
+/* A read as a direct read (`direct`) or as the debug path sees the register. */
+static int read_view(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+                     bool direct, uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -102,11 +110,11 @@ int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
     case PMVP_PMSELR_EL0: *value = u->pmselr; break;
     case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); break;
     case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); break;
-    case PMVP_PMCCNTR_EL0: *value = pmvp_direct_read(c, p, PMVP_CYCLE_COUNTER, u->pmccntr, now); break;
+    case PMVP_PMCCNTR_EL0: *value = counter_view(c, p, PMVP_CYCLE_COUNTER, u->pmccntr, now, direct); break;
     case PMVP_PMCCFILTR_EL0: *value = u->pmccfiltr; break;
     case PMVP_PMUSERENR_EL0: *value = u->pmuserenr; break;
     case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; break;
-    case PMVP_PMEVCNTR_EL0: *value = pmvp_direct_read(c, p, n, u->counter[n].value, now); break;
+    case PMVP_PMEVCNTR_EL0: *value = counter_view(c, p, n, u->counter[n].value, now, direct); break;
     case PMVP_PMEVTYPER_EL0: *value = u->counter[n].evtyper; break;
     case PMVP_PMXEVTYPER_EL0:
         sel = selected(c, p, true);
@@ -114,7 +122,7 @@ int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
         break;
     case PMVP_PMXEVCNTR_EL0:
         sel = selected(c, p, false);
-        *value = sel < 0 ? 0 : pmvp_direct_read(c, p, (unsigned)sel, u->counter[sel].value, now);
+        *value = sel < 0 ? 0 : counter_view(c, p, (unsigned)sel, u->counter[sel].value, now, direct);
         break;
     default: return PMVP_ERR_REGISTER;
     }
@@ -133,6 +141,18 @@ static void set_counter(pmvp_core *c, unsigned p, unsigned which, uint64_t value
         u->counter[which].value = value & c->counter_mask;
     }
     u->slack[which].base = which == PMVP_CYCLE_COUNTER ? u->pmccntr : u->counter[which].value;
+}
+
+int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+                  uint64_t *value)
+{
+    return read_view(c, p, reg, n, now, true, value);
+}
+
+int pmvp_pmu_peek(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+                  uint64_t *value)
+{
+    return read_view(c, p, reg, n, now, false, value);
 }
 
 /* PMCR.P resets the event counters of the first range, and of the second

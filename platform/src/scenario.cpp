@@ -589,7 +589,8 @@ void Reader::sebep(Object &o, SebepSetup &x)
         x.event = event(o, "event");
     if (pmvp_event_sync_kind(x.event) == PMVP_SYNC_NONE || pmvp_event_exceptional(x.event))
         fail(o.sub("event"), "expected an event D14.7 lists as synchronous");
-    x.sample_period = o.integer("sample_period", 0, 1, UINT32_MAX);
+    o.need("sample_period");
+    x.sample_period = o.integer("sample_period", 0, 1, UINT32_MAX); // the 32-bit overflow
     x.handler_time = o.time("handler_time", 0);
     const json &pl = o.need("profiles");
     if (!pl.is_array() || pl.empty())
@@ -607,6 +608,8 @@ void Reader::sebep(Object &o, SebepSetup &x)
         else if (draw != "seeded")
             fail(po.sub("draw"), "expected seeded or bound");
         p.headroom = po.integer("headroom", 1, 0, UINT64_MAX);
+        if (p.inaccuracy.shadow_time && !p.inaccuracy.shadow_events)
+            fail(po.sub("shadow_time"), "needs shadow_events (the time only ends a shadow)");
     }
 }
 

@@ -144,8 +144,6 @@ private:
 
 std::vector<SebepSamples> run_sebep(const Scenario &s)
 {
-    if (s.sebep->sample_period > 0xFFFFFFFFull)
-        throw std::runtime_error("sebep: the sample period must fit the 32-bit overflow");
     std::vector<std::unique_ptr<SebepRun>> runs;
     for (size_t i = 0; i < s.sebep->profiles.size(); i++)
         runs.push_back(std::make_unique<SebepRun>(("profile" + std::to_string(i)).c_str(), s, s.sebep->profiles[i]));

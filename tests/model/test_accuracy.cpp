@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fixture.h"
+#include "pmvp/ext.h"
 
 namespace pmvp::test {
 namespace {
@@ -173,6 +174,25 @@ TEST_F(Accuracy, ReadDelayEndsAtAWriteAndKeepsTheDisableRule)
     disable(0x1, 30 * kNs);                  // a direct write: the disable rule
     EXPECT_EQ(counter(0, 0, 30 * kNs), 7u);
     EXPECT_EQ(counter(0, 0, 5 * kUs), 7u);
+}
+
+// A debugger or a trace only looks: it sees the value at once and does not
+// change what the PE's reads show (their stale window or the generator).
+TEST_F(Accuracy, DebugReadsNeitherWaitNorDisturbTheDelay)
+{
+    cfg.inaccuracy.read_delay_cycles = 1000;
+    cfg.inaccuracy.draw = PMVP_DRAW_BOUND;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    EXPECT_EQ(counter(0, 0, 0), 0u);            // a direct read: fixed for 1000 cycles (1 us)
+    report(PMVP_EV_INST_RETIRED, 7, 10 * kNs);
+    uint64_t v = 0;
+    ASSERT_EQ(pmvp_pmu_peek(&core, 0, PMVP_PMEVCNTR_EL0, 0, 20 * kNs, &v), PMVP_OK);
+    EXPECT_EQ(v, 7u);
+    ASSERT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, 0x000, 4, 30 * kNs, &v), PMVP_OK); // PMEVCNTR0
+    EXPECT_EQ(v, 7u);
+    EXPECT_EQ(counter(0, 0, 40 * kNs), 0u);     // the PE's window is unchanged
+    EXPECT_EQ(counter(0, 0, 1 * kUs), 7u);      // and ends after 1000 cycles
 }
 
 // (d): drops are rare (the configured probability per report), seeded, and

@@ -147,8 +147,11 @@ int pmvp_ext_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t off
  * or authentication check applies, and the access changes nothing but the
  * addressed register's value: writes to write-only registers (PMSWINC,
  * PMLAR) and to PMCR_EL0.{P,C} do nothing, and read-only registers (the
- * whole AMU frame included) stay read-only. Same sizes and argument errors
- * as above. */
+ * whole AMU frame included) stay read-only. A debug read shows a counter's
+ * value with no delay of the inaccuracy knob (c) and no effect on what the
+ * guest's reads show; a debug write that enables or disables a counter is a
+ * boundary of knob (b) like any other. Same sizes and argument errors as
+ * above. */
 int pmvp_ext_debug_read(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset,
                         unsigned size, pmvp_time now, uint64_t *value);
 int pmvp_ext_debug_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset,

@@ -66,6 +66,12 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg);
 int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
                   pmvp_time now, uint64_t *value);
 
+/* As pmvp_pmu_read, for a debugger or a trace rather than the PE: a
+ * counter reads its value, with no delay of the inaccuracy knob (c) and no
+ * effect on what later direct reads show. */
+int pmvp_pmu_peek(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
+                  pmvp_time now, uint64_t *value);
+
 /* Writes `value`; bits that are read-only, RES0 or not implemented in this
  * configuration are ignored, as the architecture ignores them. A write
  * that enables or disables a counter is a boundary (inaccuracy knob (b));
