@@ -83,6 +83,12 @@ int pmvp_supported_class(const pmvp_core *c, uint16_t number)
     return -1;
 }
 
+bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number)
+{
+    int i = pmvp_event_index(number);
+    return c->cfg.feat_sebep && i >= 0 && bit(c->synchronous, i);
+}
+
 int pmvp_reportable_class(const pmvp_core *c, uint16_t number)
 {
     int cls = pmvp_supported_class(c, number);

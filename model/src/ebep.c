@@ -47,12 +47,6 @@ int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
     return masked ? PMVP_PMUEXC_MASKED : PMVP_PMUEXC_UNMASKED;
 }
 
-bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number)
-{
-    int i = pmvp_event_index(number);
-    return c->cfg.feat_sebep && i >= 0 && (c->synchronous[i / 64] >> (i % 64) & 1);
-}
-
 /* Counters of PE p whose PMEVTYPER<n>.SYNC is 1. */
 static uint32_t sync_bits(const pmvp_core *c, unsigned p)
 {

@@ -42,6 +42,9 @@ void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg);
 /* The class of event `number` if this configuration supports it, else -1. */
 int pmvp_supported_class(const pmvp_core *c, uint16_t number);
 
+/* Whether event `number` is synchronous in this configuration (RXLMVX). */
+bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number);
+
 /* The class of event `number` as the CPU model may report it: supported by
  * the PMU, or one of the AMU's architected events when the AMU exists. */
 int pmvp_reportable_class(const pmvp_core *c, uint16_t number);
@@ -131,8 +134,6 @@ int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el);
 /* PMIAR_EL1.ADDRESS of virtual address va (D24.5.13). */
 uint64_t pmvp_pmiar_address(uint64_t va);
 
-/* Whether event `number` is synchronous in this configuration (RXLMVX). */
-bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number);
 
 /* ---- the permitted inaccuracy (accuracy.c) */
 
