@@ -462,6 +462,15 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
     r->amu_arch = (uint8_t)arch;
 }
 
+/* The route slot of `event` reported by `pe`; *known: it holds that route,
+ * of the current generation. */
+static pmvp_route *cached_route(pmvp_core *c, unsigned pe, uint16_t event, bool *known)
+{
+    pmvp_route *r = &c->route[(event ^ pe * 5u) % PMVP_ROUTES];
+    *known = r->generation == c->generation && r->event == event && r->pe == pe;
+    return r;
+}
+
 /* AMU counters wrap at 64 bits and have no overflow flag (D16.2.1). */
 static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t count)
 {
@@ -479,8 +488,8 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     int err = check_pe(c, pe);
     if (err)
         return err;
-    pmvp_route *r = &c->route[(event ^ pe * 5u) % PMVP_ROUTES];
-    bool known = r->generation == c->generation && r->event == event && r->pe == pe;
+    bool known;
+    pmvp_route *r = cached_route(c, pe, event, &known);
     /* A route is kept only for an event that can be reported. */
     if (!known && pmvp_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
         return PMVP_ERR_EVENT;
@@ -515,6 +524,35 @@ int pmvp_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count
                        uint32_t *counting)
 {
     return count_occurrences(c, pe, event, count, now, false, counting);
+}
+
+int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmvp_time now,
+                                  uint64_t *count)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if (!count)
+        return PMVP_ERR_NULL;
+    if (pmvp_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+        return PMVP_ERR_EVENT;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    bool known;
+    pmvp_route *r = cached_route(c, pe, event, &known);
+    if (!known)
+        derive_route(c, r, pe, event);
+    /* The counters a report reaches do not depend on cycles: their values are
+     * current without a sync, as in count_occurrences. */
+    pmvp_u128 best = PMVP_U128_NEVER;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
+            if (m & 1) {
+                pmvp_u128 k = pmvp_increments_to_interrupt(c, p, n);
+                best = k < best ? k : best;
+            }
+    *count = best >= PMVP_EVENTS_NEVER ? PMVP_EVENTS_NEVER : (uint64_t)best;
+    return PMVP_OK;
 }
 
 int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)

@@ -243,14 +243,18 @@ void pmvp_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp
  * unless n-1 overflows at bit 63 (PMUv3p5 with LP or HLP set). The counter
  * is enabled, prohibited and filtered as usual, with the counting PE's own
  * context; MT does not apply. */
+static bool chain_counts(const pmvp_core *c, unsigned p, unsigned n)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    return n % 2 == 1 && pmvp_counter_event(pe, n) == PMVP_EV_CHAIN &&
+           pmvp_supported_class(c, PMVP_EV_CHAIN) >= 0 && !pmvp_counter_is_long(c, pe, n - 1) &&
+           pmvp_counts(c, p, n, &pe->ctx);
+}
+
 static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps)
 {
-    pmvp_pe *pe = &c->pe[p];
-    if (pmvp_counter_event(pe, n) != PMVP_EV_CHAIN ||
-        pmvp_supported_class(c, PMVP_EV_CHAIN) < 0 || pmvp_counter_is_long(c, pe, n - 1) ||
-        !pmvp_counts(c, p, n, &pe->ctx))
-        return;
-    pmvp_counter_add(c, p, n, wraps);
+    if (chain_counts(c, p, n))
+        pmvp_counter_add(c, p, n, wraps);
 }
 
 void pmvp_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
@@ -522,6 +526,17 @@ static pmvp_u128 to_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
                                           : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
 }
 
+/* Increments of even counter n - 1 that take CHAIN counter n to its next
+ * overflow: its own distance in [31:0] wraps of the counter below. */
+static pmvp_u128 chain_to_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    pmvp_u128 first_wrap = ((pmvp_u128)1 << 32) - (pe->pmu.counter[n - 1].value & UINT32_MAX);
+    pmvp_u128 wraps = to_overflow(c, pe, n);
+    if (wraps > ((pmvp_u128)1 << 64))
+        return PMVP_U128_NEVER;
+    return first_wrap + (wraps - 1) * ((pmvp_u128)1 << 32);
+}
+
 static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
@@ -531,19 +546,26 @@ static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, uns
 
     /* A CHAIN counter overflows after its own distance in [31:0] wraps of the
      * even counter below it, if that one counts cycles. */
-    if (n % 2 == 0 || pmvp_counter_event(pe, n) != PMVP_EV_CHAIN ||
-        pmvp_supported_class(c, PMVP_EV_CHAIN) < 0 || pmvp_counter_is_long(c, pe, n - 1) ||
-        !pmvp_counts(c, p, n, &pe->ctx))
+    if (!chain_counts(c, p, n))
         return PMVP_TIME_NEVER;
     rate low = counter_rate(c, p, n - 1);
     if (low.src == SRC_NONE)
         return PMVP_TIME_NEVER;
-    pmvp_u128 first_wrap = ((pmvp_u128)1 << 32) - (pe->pmu.counter[n - 1].value & UINT32_MAX);
-    pmvp_u128 wraps = to_overflow(c, pe, n);
-    if (wraps > ((pmvp_u128)1 << 64))
-        return PMVP_TIME_NEVER;
-    pmvp_u128 low_increments = first_wrap + (wraps - 1) * ((pmvp_u128)1 << 32);
-    return counted_cycle_time(c, low, ceil_div(low_increments, low.weight));
+    return counted_cycle_time(c, low, ceil_div(chain_to_overflow(c, pe, n), low.weight));
+}
+
+pmvp_u128 pmvp_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    uint32_t watched = pe->pmu.intenset & ~pe->pmu.ovsset;
+    pmvp_u128 best = PMVP_U128_NEVER;
+    if (watched >> n & 1)
+        best = to_overflow(c, pe, n);
+    if (n + 1 < c->cfg.num_counters && (watched >> (n + 1) & 1) && chain_counts(c, p, n + 1)) {
+        pmvp_u128 chained = chain_to_overflow(c, pe, n + 1);
+        best = chained < best ? chained : best;
+    }
+    return best;
 }
 
 static pmvp_time cycle_counter_overflow_time(const pmvp_core *c, unsigned p)

@@ -701,3 +701,143 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
         err = pmvp_pmu_write(c, pe, PMVP_PMEVCNTR_EL0, k, 0, now);
     return err;
 }
+
+/* -------------------------------------------------------- one call for an ISS */
+
+/* ESR_ELx.IL: a 32-bit instruction (every A64 instruction). */
+#define ESR_IL PMVP_BIT(25)
+#define ESR_EC PMVP_BITS(31, 26)
+
+uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                              unsigned op2, unsigned rt)
+{
+    /* ISS of EC 0x18: Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10],
+     * Rt [9:5], CRm [4:1], Direction [0] (1: a read, MRS). */
+    uint64_t iss = PMVP_FIELD_PREP(PMVP_BITS(21, 20), op0) | PMVP_FIELD_PREP(PMVP_BITS(19, 17), op2) |
+                   PMVP_FIELD_PREP(PMVP_BITS(16, 14), op1) | PMVP_FIELD_PREP(PMVP_BITS(13, 10), crn) |
+                   PMVP_FIELD_PREP(PMVP_BITS(9, 5), rt) | PMVP_FIELD_PREP(PMVP_BITS(4, 1), crm) |
+                   (write ? 0 : 1);
+    return PMVP_FIELD_PREP(ESR_EC, PMVP_EC_MSR_MRS) | ESR_IL | iss;
+}
+
+int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1,
+                            unsigned crn, unsigned crm, unsigned op2, unsigned rt,
+                            const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
+                            pmvp_sysreg_execution *out)
+{
+    if (!c || !value || !out)
+        return PMVP_ERR_NULL;
+    if (rt > 31)
+        return PMVP_ERR_VALUE;
+    pmvp_sysreg r;
+    int err = pmvp_sysreg_decode_a64(write, op0, op1, crn, crm, op2, &r);
+    if (err)
+        return err;
+    pmvp_sysreg_context x;
+    if ((err = pmvp_sysreg_context_of(c, pe, &x)))
+        return err;
+    if (higher) {
+        x.halted = x.halted || higher->halted;
+        x.edscr_sdd = higher->edscr_sdd;
+        x.hcr_el2 = higher->hcr_el2;
+        x.hstr_el2 = higher->hstr_el2;
+        x.cptr_el2 = higher->cptr_el2;
+        x.cptr_el3 = higher->cptr_el3;
+        x.scr_el3 = higher->scr_el3;
+        x.hdfgrtr_el2 = higher->hdfgrtr_el2;
+        x.hdfgwtr_el2 = higher->hdfgwtr_el2;
+        x.hafgrtr_el2 = higher->hafgrtr_el2;
+    }
+    pmvp_sysreg_outcome o;
+    if ((err = pmvp_sysreg_check(&c->cfg, &r, &x, &o)))
+        return err;
+    if (o.verdict == PMVP_SYSREG_PERMITTED) {
+        err = write ? pmvp_sysreg_write(c, pe, &r, &x, *value, now) : pmvp_sysreg_read(c, pe, &r, &x, now, value);
+        if (err)
+            return err;
+        *out = (pmvp_sysreg_execution){ PMVP_SYSREG_PERMITTED, 0, 0 };
+        return PMVP_OK;
+    }
+    if (now < c->last_call)
+        return PMVP_ERR_PAST; /* a refusal is still an answer at `now` */
+    if (o.verdict == PMVP_SYSREG_TRAP) {
+        *out = (pmvp_sysreg_execution){ PMVP_SYSREG_TRAP, o.target_el,
+                                        pmvp_sysreg_trap_esr(write, op0, op1, crn, crm, op2, rt) };
+        return PMVP_OK;
+    }
+    /* An UNDEFINED exception is taken to the current Exception level, or from
+     * EL0 to EL1, or to EL2 when HCR_EL2.TGE routes EL0's exceptions there. */
+    unsigned el = x.el ? x.el : el2_enabled(&c->cfg, &x) && (x.hcr_el2 & HCR_EL2_TGE) ? 2 : 1;
+    *out = (pmvp_sysreg_execution){ PMVP_SYSREG_UNDEFINED, (uint8_t)el, ESR_IL };
+    return PMVP_OK;
+}
+
+/* ------------------------------------------------------------ ID registers */
+
+/* ID_AA64PFR0_EL1.EL<n>: not implemented, AArch64 only, AArch64 and AArch32. */
+static uint64_t el_support(bool implemented, bool aarch32)
+{
+    return !implemented ? 0 : aarch32 ? 2 : 1;
+}
+
+/* PMUVer (ID_AA64DFR0_EL1) of the configuration; PerfMon (ID_DFR0_EL1)
+ * numbers PMUv3 as 0b0011 and the later versions as PMUVer does. */
+static uint64_t pmu_ver(const pmvp_core_config *cfg)
+{
+    return cfg->feat_pmuv3p7 ? 0x7 : (uint64_t)cfg->pmu_version;
+}
+
+/* MTPMU: 0b0001 implemented; 0b1111 not implemented, PMEVTYPER<n>.MT RES0. */
+static uint64_t mtpmu(const pmvp_core_config *cfg)
+{
+    return cfg->feat_mtpmu ? 0x1 : 0xF;
+}
+
+int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, unsigned crn,
+                       unsigned crm, unsigned op2, uint64_t *fields, uint64_t *mask)
+{
+    if (!cfg || !fields || !mask)
+        return PMVP_ERR_NULL;
+    if (op0 != 3 || op1 != 0 || crn != 0)
+        return PMVP_ERR_REGISTER;
+    uint64_t f, m;
+    switch (crm << 3 | op2) {
+    case 4 << 3 | 0: /* ID_AA64PFR0_EL1 */
+        m = PMVP_BITS(15, 0) | PMVP_BITS(39, 36) | PMVP_BITS(47, 44) | PMVP_BITS(55, 52);
+        f = el_support(true, cfg->have_aarch32) |
+            el_support(true, cfg->el1_aarch32) << 4 |
+            el_support(cfg->have_el2, cfg->el2_aarch32) << 8 |
+            el_support(cfg->have_el3, cfg->el3_aarch32) << 12 |
+            (uint64_t)cfg->feat_sel2 << 36 |
+            (uint64_t)(cfg->feat_amuv1 ? (cfg->feat_amuv1p1 ? 2 : 1) : 0) << 44 |
+            (uint64_t)cfg->feat_rme << 52;
+        break;
+    case 5 << 3 | 0: /* ID_AA64DFR0_EL1 */
+        m = PMVP_BITS(3, 0) | PMVP_BITS(11, 8) | PMVP_BITS(27, 24) | PMVP_BITS(51, 48) | PMVP_BITS(63, 60);
+        f = (uint64_t)(cfg->feat_debugv8p4 ? 0x9 : cfg->feat_debugv8p2 ? 0x8 : 0x6) |
+            pmu_ver(cfg) << 8 | (uint64_t)cfg->feat_sebep << 24 | mtpmu(cfg) << 48 |
+            (uint64_t)cfg->feat_hpmn0 << 60;
+        break;
+    case 5 << 3 | 1: /* ID_AA64DFR1_EL1 */
+        m = PMVP_BITS(51, 48);
+        f = (uint64_t)cfg->feat_ebep << 48;
+        break;
+    case 1 << 3 | 0: /* ID_PFR0_EL1 */
+        m = PMVP_BITS(23, 20);
+        f = (uint64_t)(cfg->feat_amuv1 ? (cfg->feat_amuv1p1 ? 2 : 1) : 0) << 20;
+        break;
+    case 1 << 3 | 2: /* ID_DFR0_EL1 */
+        m = PMVP_BITS(27, 24);
+        f = (cfg->pmu_version == PMVP_PMUV3 ? 0x3 : pmu_ver(cfg)) << 24;
+        break;
+    case 3 << 3 | 5: /* ID_DFR1_EL1 */
+        m = PMVP_BITS(11, 4);
+        f = mtpmu(cfg) << 4 | (uint64_t)cfg->feat_hpmn0 << 8;
+        break;
+    default:
+        return PMVP_ERR_REGISTER;
+    }
+    *fields = f;
+    *mask = m;
+    return PMVP_OK;
+}

@@ -441,6 +441,20 @@ int pmvp_core_set_controls(pmvp_core *core, unsigned pe, const pmvp_pmu_controls
  * not supported or not of that class; PMVP_ERR_PE_OFF if the PE is off. */
 int pmvp_core_report(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
 
+/* The occurrences of OCCURRENCE-class event `event` that PE `pe` can report
+ * from `now` on, nothing else changing, up to and including the one that
+ * makes a counter overflow whose interrupt request is enabled (PMINTENSET)
+ * and whose overflow flag is clear: a counter of `pe`, or with MT == 1 of
+ * another PE of the core, counting the event in pe's context, or the CHAIN
+ * counter such a counter feeds. *count >= 1, or PMVP_EVENTS_NEVER when no
+ * such overflow is within 2^64 - 1 occurrences. An instruction-set simulator
+ * ends its quantum there, so the overflow is seen at the instruction that
+ * causes it. Changes nothing. PMVP_ERR_EVENT as pmvp_core_report;
+ * PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_NULL. */
+#define PMVP_EVENTS_NEVER UINT64_MAX
+int pmvp_core_events_to_interrupt(pmvp_core *core, unsigned pe, uint16_t event, pmvp_time now,
+                                  uint64_t *count);
+
 /* The condition of level-class event `event` on PE `pe` holds (level != 0;
  * for PER_CYCLE events, `level` is the number in progress) from `now` on. */
 int pmvp_core_set_level(pmvp_core *core, unsigned pe, uint16_t event, uint32_t level, pmvp_time now);

@@ -192,6 +192,64 @@ int pmvp_sysreg_read(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
 int pmvp_sysreg_write(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
                       const pmvp_sysreg_context *x, uint64_t value, pmvp_time now);
 
+/* ------------------------------------------------- one call for an ISS */
+
+/* What an instruction-set simulator does with an MRS or MSR: decode, check
+ * and access in one call, with the syndrome of the exception a refused
+ * access takes.
+ *
+ * `higher` holds the controls of the higher Exception levels and Debug state
+ * (hcr_el2, hstr_el2, cptr_el2/el3, scr_el3, the FEAT_FGT registers, halted,
+ * edscr_sdd; NULL: all zero); its PMU and AMU fields are ignored and taken
+ * from PE `pe` of the core, as are the Exception level and Security state.
+ * `value` is the value an MSR writes, or gets the value an MRS reads.
+ *
+ * Returns PMVP_OK with out->verdict:
+ * - PERMITTED: the access was made (*value read, or written);
+ * - UNDEFINED: nothing changed; out->esr is the syndrome of the UNDEFINED
+ *   exception (EC 0x00, IL 1) taken to EL1, or to EL2 when HCR_EL2.TGE
+ *   routes EL0's exceptions there (out->target_el);
+ * - TRAP: nothing changed; out->esr is the syndrome of the trap (EC 0x18,
+ *   IL 1, ISS Op0, Op2, Op1, CRn, Rt, CRm, Direction) taken to
+ *   out->target_el.
+ * PMVP_ERR_REGISTER if the encoding is no PMU or AMU register pmvp models
+ * (the ISS executes it as its own); PMVP_ERR_NULL, PMVP_ERR_VALUE (a field
+ * wider than its encoding, rt > 31, a context the configuration cannot be
+ * in), and the kernel's errors (PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_PE_OFF).
+ * A call that fails changes nothing. */
+typedef struct pmvp_sysreg_execution {
+    uint8_t verdict;   /* enum pmvp_sysreg_verdict */
+    uint8_t target_el; /* UNDEFINED or TRAP: the Exception level taking the exception */
+    uint64_t esr;      /* UNDEFINED or TRAP: ESR_ELx of that exception */
+} pmvp_sysreg_execution;
+
+int pmvp_sysreg_execute_a64(pmvp_core *core, unsigned pe, bool write, unsigned op0, unsigned op1,
+                            unsigned crn, unsigned crm, unsigned op2, unsigned rt,
+                            const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
+                            pmvp_sysreg_execution *out);
+
+/* The syndrome ESR_ELx of an MSR/MRS trapped with EC 0x18 (ISS encoding for
+ * exceptions from MSR, MRS or System instruction execution). */
+uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                              unsigned op2, unsigned rt);
+
+/* ------------------------------------------------------ ID registers */
+
+/* The fields of an AArch64 ID register that the monitors' configuration
+ * decides, for an ISS to merge into the rest of its CPU's value:
+ * (cpu_value & ~*mask) | *fields.
+ *   ID_AA64PFR0_EL1 (3,0,0,4,0): EL0, EL1, EL2, EL3 [15:0], SEL2 [39:36],
+ *                                AMU [47:44], RME [55:52]
+ *   ID_AA64DFR0_EL1 (3,0,0,5,0): DebugVer [3:0], PMUVer [11:8], SEBEP [27:24],
+ *                                MTPMU [51:48], HPMN0 [63:60]
+ *   ID_AA64DFR1_EL1 (3,0,0,5,1): EBEP [51:48]
+ *   ID_PFR0_EL1     (3,0,0,1,0): AMU [23:20]
+ *   ID_DFR0_EL1     (3,0,0,1,2): PerfMon [27:24]
+ *   ID_DFR1_EL1     (3,0,0,3,5): MTPMU [7:4], HPMN0 [11:8]
+ * PMVP_ERR_REGISTER for any other encoding; PMVP_ERR_NULL. */
+int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, unsigned crn,
+                       unsigned crm, unsigned op2, uint64_t *fields, uint64_t *mask);
+
 #ifdef __cplusplus
 }
 #endif
