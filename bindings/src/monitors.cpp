@@ -253,12 +253,15 @@ void Monitors::inputs_changed()
     if (system_counter_hz.size() && system_counter_hz->read() != c->system_counter.hz)
         pmvp_core_set_system_counter(c, system_counter_hz->read(), now);
     for (unsigned p = 0; p < num_pes(); p++) {
-        bool on = !power[p].size() || power[p]->read();
-        bool in_wfi = wfi[p].size() && wfi[p]->read();
-        bool in_wfe = wfe[p].size() && wfe[p]->read();
-        pmvp_pe_state st = state_of(on, in_wfi, in_wfe);
-        if (st != c->pe[p].state)
-            pmvp_core_set_pe_state(c, p, st, now);
+        // A PE with none of these ports bound takes its state from set_state().
+        if (power[p].size() || wfi[p].size() || wfe[p].size()) {
+            bool on = !power[p].size() || power[p]->read();
+            bool in_wfi = wfi[p].size() && wfi[p]->read();
+            bool in_wfe = wfe[p].size() && wfe[p]->read();
+            pmvp_pe_state st = state_of(on, in_wfi, in_wfe);
+            if (st != c->pe[p].state)
+                pmvp_core_set_pe_state(c, p, st, now);
+        }
         pmvp_pmu_controls ctl = controls_[p];
         apply_authentication(ctl);
         if (std::memcmp(&ctl, &c->pe[p].pmu.ctl, sizeof ctl) != 0)
@@ -349,6 +352,51 @@ int Monitors::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_t
     if (!err)
         controls_[pe] = ctl;
     return err;
+}
+
+int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                          unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
+                          pmvp_sysreg_execution &out, const sc_time &offset)
+{
+    pmvp_sysreg_context h{};
+    if (higher)
+        h = *higher;
+    if (!write)
+        return at(offset, false, [&](pmvp_core *c, pmvp_time t) {
+            return pmvp_sysreg_execute_a64(c, pe, false, op0, op1, crn, crm, op2, rt, &h, t, &value, &out);
+        });
+    // A write for a later instant is replayed when the simulation gets
+    // there: the replay writes to its own copies, not to the caller's.
+    auto result = std::make_shared<std::pair<uint64_t, pmvp_sysreg_execution>>(value, pmvp_sysreg_execution{});
+    int err = at(offset, true, [=](pmvp_core *c, pmvp_time t) {
+        uint64_t v = value;
+        int e = pmvp_sysreg_execute_a64(c, pe, true, op0, op1, crn, crm, op2, rt, &h, t, &v, &result->second);
+        return e;
+    });
+    out = result->second;
+    return err;
+}
+
+int Monitors::events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count, const sc_time &offset)
+{
+    return at(offset, false, [&](pmvp_core *c, pmvp_time t) {
+        return pmvp_core_events_to_interrupt(c, pe, event, t, &count);
+    });
+}
+
+int Monitors::next_interrupt(pmvp_time &when, const sc_time &offset)
+{
+    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_next_interrupt(c, t, &when); });
+}
+
+int Monitors::irq_level(unsigned pe, bool &level, const sc_time &offset)
+{
+    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq(c, pe, t, &level); });
+}
+
+int Monitors::set_state(unsigned pe, pmvp_pe_state state, const sc_time &offset)
+{
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_pe_state(c, pe, state, t); });
 }
 
 int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)

@@ -59,6 +59,7 @@ extern "C" {
 #include "pmvp/ebep.h"
 #include "pmvp/ext.h"
 #include "pmvp/pmu.h"
+#include "pmvp/sysreg.h"
 }
 
 namespace pmvp::sc {
@@ -130,6 +131,29 @@ public:
                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     int amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value,
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+
+    // ---- for an instruction-set simulator
+    // An MRS (write false) or MSR executed by PE `pe`: decoded, checked in
+    // the PE's context with the higher levels' controls `higher` (NULL: all
+    // zero) and made if permitted (pmvp_sysreg_execute_a64). `value` is the
+    // MSR's value or gets the MRS's.
+    int execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                    unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
+                    pmvp_sysreg_execution &out, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // The occurrences of `event` PE `pe` can report up to the one that raises
+    // PMUIRQ (pmvp_core_events_to_interrupt).
+    int events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count,
+                            const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // The next instant (ps) at which an overflow can raise PMUIRQ of some PE
+    // if nothing else changes, or PMVP_TIME_NEVER (pmvp_core_next_interrupt).
+    int next_interrupt(pmvp_time &when, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // PMUIRQ of PE `pe` at sc_time_stamp() + offset.
+    int irq_level(unsigned pe, bool &level, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // The PE's state (running, WFI, WFE, off) from sc_time_stamp() + offset
+    // on, for a CPU model that runs ahead of simulated time. A PE whose wfi,
+    // wfe and power ports are all unbound takes its state from these calls
+    // only; one with a bound port follows its signals.
+    int set_state(unsigned pe, pmvp_pe_state state, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- observability
     // A register of a frame by its Arm ARM name ("PMCCNTR_EL0",
