@@ -17,6 +17,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "soc.h"
+#include "iss_platform.h"
 #include "sebep_platform.h"
 #include "x86_platform.h"
 
@@ -55,7 +56,8 @@ const char kUsage[] =
     "  --version           the pmvp version\n"
     "  --help              this text\n"
     "\n"
-    "Exit status: 0 success, 1 the reference model disagrees, 2 bad arguments or scenario,\n"
+    "Exit status: 0 success, 1 the reference model disagrees or the firmware failed,\n"
+    "2 bad arguments or scenario,\n"
     "3 the simulation failed.\n";
 
 [[noreturn]] void usage_error(const std::string &msg)
@@ -222,6 +224,33 @@ int run_standalone(const Scenario &s, const Options &o, Result (*run)(const Scen
     return 0;
 }
 
+// Clusters running firmware on the ISS: the guest's consoles and what the
+// monitors counted. Exit status 1 when a PE's firmware failed or did not exit.
+int run_firmware(const Scenario &s, const Options &o)
+{
+    if (o.check || !o.vcd_path.empty() || o.detail != Detail::AUTO)
+        usage_error("--check, --vcd and --detail do not apply to firmware scenarios");
+    IssResult r;
+    try {
+        r = run_iss(s, !o.detached);
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
+        return 2;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        return 3;
+    }
+    if (!o.quiet)
+        print_iss_report(stdout, s, r);
+    if (!o.json_path.empty() && !write_json(o, iss_report_json(s, r).dump(2) + "\n"))
+        return 2;
+    if (o.detached)
+        return 0;
+    if (!r.all_exited())
+        std::fprintf(stderr, "pmvp-soc: the firmware of some PE did not exit by the end of the scenario\n");
+    return r.all_passed() ? 0 : 1;
+}
+
 }  // namespace
 
 int sc_main(int argc, char **argv)
@@ -240,6 +269,8 @@ int sc_main(int argc, char **argv)
         return run_standalone(s, o, run_x86, print_x86_report, x86_report_json);
     if (s.sebep)
         return run_standalone(s, o, run_sebep, print_sebep_report, sebep_report_json);
+    if (s.runs_iss())
+        return run_firmware(s, o);
     if (o.check && reference_cycles(s) > o.check_limit) {
         std::fprintf(stderr,
                      "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "scenario.h"
 
+#include <fstream>
+
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -161,6 +163,19 @@ const BitNames &mdcr_el3_bits()
 class Reader {
 public:
     explicit Reader(std::string source) : source_(std::move(source)) {}
+    // A firmware image named in the scenario: an absolute path as it is; a
+    // relative one in the scenario's directory, else among the images this
+    // build made (PMVP_FIRMWARE_DIR). The loader reports what is wrong with it.
+    std::string find_firmware(const std::string &name) const
+    {
+        if (name.empty() || name[0] == '/')
+            return name;
+        std::string dir = source_.substr(0, source_.find_last_of('/') + 1);
+        if (std::ifstream(dir + name).good())
+            return dir + name;
+        std::string built = std::string(PMVP_FIRMWARE_DIR) + "/" + name;
+        return std::ifstream(built).good() ? built : dir + name;
+    }
 
     [[noreturn]] void fail(const std::string &path, const std::string &why) const
     {
@@ -480,6 +495,27 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         c.controls.mdcr_el3 = co.bits("MDCR_EL3", mdcr_el3_bits());
     }
 
+    if (const json *v = o.get("cpu")) {
+        Object mo(*this, *v, o.sub("cpu"));
+        std::string model = mo.str("model", "analytic");
+        if (model == "iss") {
+            c.cpu.kind = CpuModel::ISS;
+            mo.need("firmware");
+            c.cpu.firmware = find_firmware(mo.str("firmware", ""));
+            c.cpu.cpi = mo.integer("cpi", 1, 1, 1000);
+            // Unicorn runs its guest at EL1 and has no usable EL2 or EL3: the
+            // cores have none, so EL1 is the highest Exception level.
+            c.config.have_el2 = c.config.have_el3 = false;
+            c.config.feat_sel2 = c.config.feat_rme = false;
+            c.controls = pmvp_pmu_controls{};
+            c.controls.noninvasive_debug = true;
+            if (int err = pmvp_core_init(&probe, &cfg))
+                fail(o.path(), std::string("the PMU refuses this core without EL2 and EL3: ") + pmvp_strerror(err));
+            return;  // the firmware is the workload
+        }
+        if (model != "analytic")
+            fail(mo.sub("model"), "expected analytic or iss");
+    }
     const json &w = o.need("workloads");
     if (!w.is_array() || w.empty())
         fail(o.sub("workloads"), "expected a non-empty list (thread t runs workload t modulo its length)");
@@ -645,7 +681,13 @@ Scenario Reader::scenario(const json &root)
         Object co(*this, cl[i], "clusters[" + std::to_string(i) + "]");
         cluster(co, s.clusters[i], s, i);
     }
+    for (size_t i = 1; i < s.clusters.size(); i++)
+        if (s.clusters[i].cpu.kind != s.clusters[0].cpu.kind)
+            fail("clusters[" + std::to_string(i) + "].cpu",
+                 "every cluster must have the same CPU model (analytic and ISS clusters do not mix)");
     if (const json *v = o.get("firmware")) {
+        if (s.runs_iss())
+            fail("firmware", "an ISS scenario's firmware is the image each cluster runs (cpu.firmware)");
         Object fo(*this, *v, "firmware");
         firmware(fo, s.firmware);
     }

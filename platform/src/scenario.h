@@ -46,8 +46,18 @@ struct DvfsStep {
     uint64_t hz = 0;
 };
 
+// The CPU model of a cluster's cores: the analytic one (its threads run
+// `workloads`), or the AArch64 instruction-set simulator running a firmware
+// image (docs/FIRMWARE.md).
+struct CpuModel {
+    enum Kind { ANALYTIC, ISS } kind = ANALYTIC;
+    std::string firmware;          // ISS: the image, as found (an ELF file for AArch64)
+    uint64_t cpi = 1;              // ISS: processor cycles per instruction
+};
+
 struct Cluster {
     std::string name;
+    CpuModel cpu;
     unsigned cores = 1;
     pmvp_core_config config{};     // one core: its PEs (threads), PMU, AMU, clock
     std::vector<DvfsStep> dvfs;
@@ -121,6 +131,8 @@ struct Scenario {
     std::vector<Cluster> clusters;
     FirmwareSetup firmware;
 
+    // Whether the clusters run firmware on the ISS (then all of them do).
+    bool runs_iss() const { return !clusters.empty() && clusters[0].cpu.kind == CpuModel::ISS; }
     unsigned num_cores() const;
     unsigned num_pes() const;
 };

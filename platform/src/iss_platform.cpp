@@ -1,0 +1,817 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The ISS platform (iss_platform.h, docs/FIRMWARE.md).
+//
+// Aarch64Iss is one core's CPU model: a Unicorn engine per PE thread, run
+// loosely timed in quanta by one SystemC process. Its rules:
+// - Instruction k of a run (started at instant t0 with the core's clock at
+//   f Hz) retires at t0 + k * CPI / f. Retired instructions are counted per
+//   translated block (its size / 4, in the block hook) and told to the
+//   monitors as INST_RETIRED, lazily: before any access the guest makes to
+//   the monitors (so an access sees exactly the instructions before it), at
+//   WFI and at the end of each run.
+// - A run ends at the quantum's end, or at the first block that would pass
+//   the next instruction that raises PMUIRQ (pmvp_core_events_to_interrupt
+//   for INST_RETIRED, pmvp_core_next_interrupt for counters of cycles): an
+//   interrupt is taken between blocks, so the skid is under one block.
+// - MRS/MSR go to the monitors' one-call access (Monitors::execute_a64); a
+//   refused access is taken by the guest as the exception the kernel names.
+//   The ID registers' monitor fields come from the core's configuration.
+// - WFI puts the PE's state to WFI until its interrupt line (PMUIRQ or the
+//   doorbell, as enabled in the system-control device) is high.
+#include "iss_platform.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <unicorn/unicorn.h>
+
+#include "pmvp/systemc/monitors.h"
+
+extern "C" {
+#include "pmvp/error.h"
+}
+#include "report.h"
+#include "soc.h"
+
+namespace pmvp::soc {
+
+using sc_core::sc_time;
+__extension__ typedef unsigned __int128 u128;  // exact instants of instruction counts
+
+// ------------------------------------------------------------- the image
+
+namespace {
+constexpr uint16_t kEmAarch64 = 183;  // ELF e_machine of AArch64
+
+template <class T> T field(const std::vector<uint8_t> &b, size_t at)
+{
+    T v;
+    std::memcpy(&v, b.data() + at, sizeof v);
+    return v;
+}
+}  // namespace
+
+FirmwareImage load_firmware(const std::string &path)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        throw ScenarioError(path + ": the firmware image cannot be read");
+    std::vector<uint8_t> b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    auto bad = [&](const std::string &why) { return ScenarioError(path + ": not a firmware image for pmvp: " + why); };
+    if (b.size() < 64 || std::memcmp(b.data(), "\177ELF", 4) != 0)
+        throw bad("not an ELF file");
+    if (b[4] != 2 || b[5] != 1)
+        throw bad("not a 64-bit little-endian ELF file");
+    if (field<uint16_t>(b, 18) != kEmAarch64)
+        throw bad("an ELF file for machine " + std::to_string(field<uint16_t>(b, 18)) + ", not AArch64 (183)");
+    FirmwareImage img;
+    img.entry = field<uint64_t>(b, 24);
+    uint64_t phoff = field<uint64_t>(b, 32);
+    uint16_t phentsize = field<uint16_t>(b, 54), phnum = field<uint16_t>(b, 56);
+    if (phentsize < 56 || phoff + (uint64_t)phnum * phentsize > b.size())
+        throw bad("its program headers lie outside the file");
+    for (unsigned i = 0; i < phnum; i++) {
+        size_t h = phoff + (size_t)i * phentsize;
+        if (field<uint32_t>(b, h) != 1)  // PT_LOAD
+            continue;
+        uint64_t off = field<uint64_t>(b, h + 8), addr = field<uint64_t>(b, h + 16);
+        uint64_t filesz = field<uint64_t>(b, h + 32), memsz = field<uint64_t>(b, h + 40);
+        if (filesz > memsz || off + filesz > b.size() || off + filesz < off)
+            throw bad("segment " + std::to_string(i) + " lies outside the file");
+        if (addr < kRamBase || memsz > kRamSize || addr - kRamBase > kRamSize - memsz)
+            throw ScenarioError(path + ": segment " + std::to_string(i) + " (" + std::to_string(memsz) +
+                                " bytes at " + std::to_string(addr) + ") does not fit the RAM (16 MiB at 0x40000000)");
+        FirmwareImage::Segment s{ addr, std::vector<uint8_t>(b.begin() + (long)off, b.begin() + (long)(off + filesz)) };
+        s.bytes.resize(memsz);
+        img.segments.push_back(std::move(s));
+    }
+    if (img.segments.empty())
+        throw bad("no loadable segment");
+    if (img.entry < kRamBase || img.entry >= kRamBase + kRamSize)
+        throw bad("its entry point is outside the RAM");
+    return img;
+}
+
+bool IssResult::all_exited() const
+{
+    return std::all_of(pes.begin(), pes.end(), [](const IssPeResult &p) { return p.exited; });
+}
+
+bool IssResult::all_passed() const
+{
+    return std::all_of(pes.begin(), pes.end(), [](const IssPeResult &p) { return p.exited && p.status == 0; });
+}
+
+// ------------------------------------------------------------------ the ISS
+
+namespace {
+
+// The system-control device (docs/FIRMWARE.md): offsets.
+enum : uint64_t {
+    SYSCTL_CONSOLE = 0x00, SYSCTL_EXIT = 0x04, SYSCTL_PE = 0x08, SYSCTL_NUM_PES = 0x0C,
+    SYSCTL_THREAD = 0x10, SYSCTL_CORE_HZ = 0x14, SYSCTL_CPI = 0x18, SYSCTL_SYSCNT_HZ = 0x1C,
+    SYSCTL_IRQ_STATUS = 0x20, SYSCTL_IRQ_ENABLE = 0x24, SYSCTL_DOORBELL_SET = 0x28,
+    SYSCTL_DOORBELL_CLEAR = 0x2C, SYSCTL_THREADS = 0x30,
+};
+constexpr uint32_t kIrqPmu = 1, kIrqDoorbell = 2;
+constexpr uint32_t kWfi = 0xD503207F;
+// Exception vectors (VBAR_EL1 + offset), from the current EL with SP_EL1.
+constexpr uint64_t kVectorSync = 0x200, kVectorIrq = 0x280;
+constexpr uint64_t kPstateEl1hMasked = 0x3C5;
+constexpr uint64_t kPstateI = 1u << 7;
+
+// The CPU's own values of the ID registers whose monitor fields pmvp sets:
+// Unicorn's default CPU is Cortex-A72-like, and these are the Cortex-A72
+// TRM's reset values (debug, trace and breakpoint fields kept).
+struct IdBase {
+    unsigned crm, op2;
+    uint64_t value;
+};
+constexpr IdBase kIdBase[] = {
+    { 4, 0, 0x0000000000002222 },  // ID_AA64PFR0_EL1
+    { 5, 0, 0x0000000010305106 },  // ID_AA64DFR0_EL1
+    { 5, 1, 0x0000000000000000 },  // ID_AA64DFR1_EL1
+    { 1, 0, 0x0000000000000131 },  // ID_PFR0_EL1
+    { 1, 2, 0x0000000003010066 },  // ID_DFR0_EL1
+    { 3, 5, 0x0000000000000000 },  // ID_DFR1_EL1
+};
+
+unsigned rt_index(uc_arm64_reg rt)
+{
+    if (rt >= UC_ARM64_REG_X0 && rt <= UC_ARM64_REG_X28)
+        return (unsigned)(rt - UC_ARM64_REG_X0);
+    if (rt == UC_ARM64_REG_X29)
+        return 29;
+    if (rt == UC_ARM64_REG_X30)
+        return 30;
+    return 31;  // XZR
+}
+
+class IssSoc;
+
+class Aarch64Iss : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(Aarch64Iss);
+    Aarch64Iss(const sc_core::sc_module_name &name, IssSoc &soc, const Cluster &cluster, unsigned cluster_index,
+               unsigned first_pe, pmvp::sc::Monitors *monitors);
+    ~Aarch64Iss() override;
+
+    struct Thread {
+        Aarch64Iss *iss = nullptr;
+        uc_engine *uc = nullptr;
+        unsigned pe = 0, g = 0;
+        pmvp_time now = 0;               // local time: the instant after the last retired instruction
+        pmvp_time run_t0 = 0;            // the current run: its start and the clock it runs at
+        uint64_t run_n0 = 0, hz = 1;
+        uint64_t retired = 0, reported = 0;
+        uint64_t block_pc = 0, block_start = 0, block_size = 0;
+        uint64_t limit = 0;              // the run stops before a block that would pass it
+        uint64_t interrupt_at = UINT64_MAX; // the retired count at which PMUIRQ is expected
+        bool ran_block = false, stopping = false, wfi = false, exited = false;
+        uint32_t irq_enable = 0;
+        bool doorbell = false;
+        pmvp_time doorbell_at = 0;
+        IssPeResult result;
+    };
+    std::vector<Thread> threads;
+
+    pmvp_time time_of(const Thread &t, uint64_t retired) const
+    {
+        u128 ps = (u128)(retired - t.run_n0) * cluster_.cpu.cpi * 1000000000000ull / t.hz;
+        return t.run_t0 + (pmvp_time)ps;
+    }
+    // The instructions retired before the one at `pc`, in the current block.
+    uint64_t retired_before(const Thread &t, uint64_t pc) const
+    {
+        if (pc >= t.block_pc && pc < t.block_pc + t.block_size)
+            return t.block_start + (pc - t.block_pc) / 4;
+        return t.retired;
+    }
+    sc_time offset(pmvp_time t) const { return time_.to_sc(t - time_.now()); }
+    void tell_retired(Thread &t, uint64_t upto);
+    // Ends the run before the next block. Only the block hook calls
+    // uc_emu_stop: called from an MMIO callback it restarts the current
+    // block from its start, so the block's accesses would run again.
+    void stop(Thread &t) { t.stopping = true; }
+    uint64_t hz_at(pmvp_time t) const;
+    bool irq_line(Thread &t, pmvp_time at);
+    void enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr);
+    uint64_t instructions_until(const Thread &t, pmvp_time when) const;
+
+    IssSoc &soc_;
+    const Cluster &cluster_;
+    pmvp::sc::Monitors *monitors_;  // null when detached
+    pmvp::sc::TimeBase time_;
+
+private:
+    void run();
+    void advance(Thread &t, pmvp_time until);
+    void run_slice(Thread &t, pmvp_time until);
+};
+
+class IssSoc : public sc_core::sc_module {
+public:
+    IssSoc(const sc_core::sc_module_name &name, const Scenario &s, const FirmwareImage &image, bool attached);
+    ~IssSoc() override;
+    const Scenario &scenario;
+    const FirmwareImage &image;
+    uint8_t *ram = nullptr;  // shared by every engine
+    std::unique_ptr<Router> router;
+    tlm_utils::simple_initiator_socket<IssSoc> bus;
+    std::vector<std::unique_ptr<pmvp::sc::Monitors>> monitors;
+    std::vector<std::unique_ptr<Aarch64Iss>> cores;
+    std::vector<Aarch64Iss::Thread *> pe;  // by global PE
+    unsigned running_cores = 0;
+    sc_core::sc_event all_done;
+};
+
+// ---- Unicorn callbacks
+
+void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    uint64_t n = size / 4;
+    // A stop asked for elsewhere in the previous block, or this block passes
+    // the run's limit: stop before it runs (at least one block per run).
+    if (t.stopping || (t.ran_block && t.retired + n > t.limit)) {
+        t.stopping = true;
+        uc_emu_stop(t.uc);
+        return;
+    }
+    t.ran_block = true;
+    t.block_pc = address;
+    t.block_start = t.retired;
+    t.block_size = size;
+    t.retired += n;
+}
+
+// A refused access, or an access QEMU does not know (which ends its block
+// with an UNDEFINED that would otherwise run again): the PC is moved only
+// when the access is the last instruction of its block (ISS.md, pitfall 1).
+bool last_in_block(const Aarch64Iss::Thread &t, uint64_t pc)
+{
+    return pc + 4 == t.block_pc + t.block_size;
+}
+
+uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void *user, bool write)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    uint64_t pc = 0;
+    uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+    uint64_t fields = 0, mask = 0;
+    if (!write && pmvp_id_fields_a64(&iss.cluster_.config, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &fields,
+                                     &mask) == PMVP_OK) {
+        uint64_t v = fields;
+        for (const IdBase &b : kIdBase)
+            if (b.crm == cp->crm && b.op2 == cp->op2)
+                v = (b.value & ~mask) | fields;
+        if (rt != UC_ARM64_REG_XZR)
+            uc_reg_write(uc, rt, &v);
+        return 1;
+    }
+    pmvp_sysreg r;
+    if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) != PMVP_OK)
+        return 0;  // not the monitors': QEMU executes it
+    uint64_t before = iss.retired_before(t, pc);
+    iss.tell_retired(t, before);
+    pmvp_time at = iss.time_of(t, before);
+    uint64_t value = write ? cp->val : 0;
+    pmvp_sysreg_execution out{ PMVP_SYSREG_UNDEFINED, 1, 0x02000000 };  // detached: UNDEFINED
+    if (iss.monitors_) {
+        int err = iss.monitors_->execute_a64(t.pe, write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, rt_index(rt),
+                                             nullptr, value, out, iss.offset(at));
+        if (err != PMVP_OK)
+            SC_REPORT_ERROR("pmvp/iss", (std::string("a System-register access failed: ") + pmvp_strerror(err)).c_str());
+    }
+    if (out.verdict == PMVP_SYSREG_PERMITTED) {
+        if (!write && rt != UC_ARM64_REG_XZR)
+            uc_reg_write(uc, rt, &value);
+        if (last_in_block(t, pc)) {
+            uint64_t next = pc + 4;
+            uc_reg_write(uc, UC_ARM64_REG_PC, &next);
+        }
+        if (write)
+            iss.stop(t);  // what counts and what interrupts may have changed: limits anew
+        return 1;
+    }
+    if (!last_in_block(t, pc)) {
+        // The PC cannot be moved in the middle of a block: leave the
+        // instruction to QEMU, which refuses it too or executes its own.
+        t.result.console += "[pmvp: a refused System-register access in mid-block was left to the ISS]\n";
+        return 0;
+    }
+    iss.enter_exception(t, kVectorSync, pc, &out.esr);
+    return 1;
+}
+
+uint32_t on_mrs(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void *user)
+{
+    return on_sysreg(uc, rt, cp, user, false);
+}
+
+uint32_t on_msr(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void *user)
+{
+    return on_sysreg(uc, rt, cp, user, true);
+}
+
+void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    uint64_t pc = 0;
+    uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+    // QEMU's exception numbers: 1 UNDEFINED (PC at the instruction), 2 SVC (PC after it).
+    uint64_t esr;
+    if (intno == 1) {
+        t.iss->tell_retired(t, t.iss->retired_before(t, pc));
+        esr = 0x02000000;  // EC 0x00, IL
+    } else if (intno == 2) {
+        esr = 0x15ull << 26 | 0x02000000;  // EC 0x15 SVC from AArch64 (imm16 not recovered)
+    } else {
+        t.result.console += "[pmvp: exception " + std::to_string(intno) + " the platform does not model: PE stopped]\n";
+        t.exited = true;
+        t.result.status = 0xE0 + intno;
+        t.iss->stop(t);
+        return;
+    }
+    t.iss->enter_exception(t, kVectorSync, pc, &esr);
+}
+
+// The PMU and AMU frames: 1 to 8 byte loads and stores, each one TLM access
+// through the bus (their RAM shadow only carries the value to the load).
+void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user);
+
+uint64_t on_sysctl_read(uc_engine *uc, uint64_t off, unsigned size, void *user);
+void on_sysctl_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *user);
+
+}  // namespace
+
+// ------------------------------------------------------------- Aarch64Iss
+
+Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, IssSoc &soc, const Cluster &cluster,
+                       unsigned cluster_index, unsigned first_pe, pmvp::sc::Monitors *monitors)
+    : sc_module(name), soc_(soc), cluster_(cluster), monitors_(monitors)
+{
+    threads.resize(cluster.config.num_pes);
+    uint64_t frames = (uint64_t)soc.scenario.num_pes() * kPeWindow;
+    frames = (frames + 0xFFF) & ~0xFFFull;
+    for (unsigned p = 0; p < threads.size(); p++) {
+        Thread &t = threads[p];
+        t.iss = this;
+        t.pe = p;
+        t.g = first_pe + p;
+        t.result.cluster = cluster_index;
+        t.result.thread = p;
+        auto ok = [&](uc_err e, const char *what) {
+            if (e != UC_ERR_OK)
+                throw std::runtime_error(std::string("Unicorn: ") + what + ": " + uc_strerror(e));
+        };
+        ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
+        ok(uc_mem_map_ptr(t.uc, kRamBase, kRamSize, UC_PROT_ALL, soc.ram), "map RAM");
+        ok(uc_mem_map(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE), "map the frames");
+        ok(uc_mmio_map(t.uc, kSysctlBase, 0x1000, on_sysctl_read, &t, on_sysctl_write, &t), "map sysctl");
+        uc_hook h;
+        // Hooks before any code is translated (ISS.md, pitfall 4).
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, (void *)on_block, &t, 1, 0), "block hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_mrs, &t, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_msr, &t, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_INTR, (void *)on_interrupt, &t, 1, 0), "interrupt hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_frame_access, &t, kFramesBase,
+                       kFramesBase + frames - 1),
+           "frame hook");
+        uint64_t pc = soc.image.entry, pstate = kPstateEl1hMasked;
+        uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
+        uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    }
+    SC_THREAD(run);
+}
+
+Aarch64Iss::~Aarch64Iss()
+{
+    for (Thread &t : threads)
+        if (t.uc)
+            uc_close(t.uc);
+}
+
+uint64_t Aarch64Iss::hz_at(pmvp_time t) const
+{
+    uint64_t hz = cluster_.config.processor_hz;
+    for (const DvfsStep &d : cluster_.dvfs)
+        if (d.at <= t)
+            hz = d.hz;
+    return hz;
+}
+
+void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
+{
+    if (upto <= t.reported)
+        return;
+    uint64_t n = upto - t.reported;
+    t.reported = upto;
+    t.result.instructions += n;
+    if (monitors_) {
+        int err = monitors_->report(t.pe, PMVP_EV_INST_RETIRED, n, offset(time_of(t, upto)));
+        if (err != PMVP_OK)
+            SC_REPORT_ERROR("pmvp/iss", (std::string("INST_RETIRED refused: ") + pmvp_strerror(err)).c_str());
+    }
+}
+
+bool Aarch64Iss::irq_line(Thread &t, pmvp_time at)
+{
+    bool pmu = false;
+    if ((t.irq_enable & kIrqPmu) && monitors_)
+        monitors_->irq_level(t.pe, pmu, offset(at));
+    return pmu || ((t.irq_enable & kIrqDoorbell) && t.doorbell && t.doorbell_at <= at);
+}
+
+void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr)
+{
+    uint64_t pstate = 0, vbar = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    uc_reg_read(t.uc, UC_ARM64_REG_VBAR_EL1, &vbar);
+    uc_arm64_cp_reg spsr{ 4, 0, 3, 0, 0, pstate };  // SPSR_EL1
+    uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &spsr);
+    uc_reg_write(t.uc, UC_ARM64_REG_ELR_EL1, &elr);
+    if (esr) {
+        uc_reg_write(t.uc, UC_ARM64_REG_ESR_EL1, esr);
+        t.result.exceptions++;
+    }
+    uint64_t masked = kPstateEl1hMasked, pc = vbar + vector;
+    uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &masked);
+    uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
+}
+
+uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when) const
+{
+    if (when <= t.now)
+        return 1;
+    u128 ps_per_instr_num = (u128)cluster_.cpu.cpi * 1000000000000ull;
+    u128 n = ((u128)(when - t.now) * t.hz + ps_per_instr_num - 1) / ps_per_instr_num;
+    return n > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)std::max<u128>(n, 1);
+}
+
+// One quantum after another; in each, every thread runs up to its end (the
+// monitors order what the threads tell them by instant).
+void Aarch64Iss::run()
+{
+    const pmvp_time end = soc_.scenario.duration, quantum = soc_.scenario.quantum;
+    for (;;) {
+        pmvp_time now = time_.now(), qend = std::min(end, now + quantum);
+        bool all_exited = true;
+        for (Thread &t : threads) {
+            if (!t.exited)
+                advance(t, qend);
+            all_exited = all_exited && t.exited;
+        }
+        if (all_exited || qend >= end) {
+            if (--soc_.running_cores == 0)
+                soc_.all_done.notify(sc_core::SC_ZERO_TIME);
+            return;
+        }
+        wait(time_.to_sc(qend - now));
+    }
+}
+
+void Aarch64Iss::advance(Thread &t, pmvp_time until)
+{
+    t.now = std::max(t.now, time_.now());
+    while (t.now < until && !t.exited) {
+        if (t.wfi) {
+            // Asleep until the line rises: by a doorbell, or by an overflow
+            // of a counter of cycles at its instant.
+            pmvp_time wake = PMVP_TIME_NEVER;
+            if (irq_line(t, t.now))
+                wake = t.now;
+            else if (t.doorbell && (t.irq_enable & kIrqDoorbell))
+                wake = std::max(t.now, t.doorbell_at);
+            else if ((t.irq_enable & kIrqPmu) && monitors_) {
+                pmvp_time w = PMVP_TIME_NEVER;
+                monitors_->next_interrupt(w, offset(t.now));
+                wake = w;
+            }
+            if (wake >= until) {
+                t.now = until;
+                return;
+            }
+            t.now = wake;
+            t.wfi = false;
+            if (monitors_)
+                monitors_->set_state(t.pe, PMVP_PE_RUN, offset(t.now));
+        }
+        run_slice(t, until);
+    }
+}
+
+void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
+{
+    // An interrupt between blocks: taken if the line is high and PSTATE.I clear.
+    uint64_t pstate = 0, pc = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    if (!(pstate & kPstateI) && irq_line(t, t.now)) {
+        if (t.interrupt_at != UINT64_MAX)
+            t.result.max_skid = std::max(t.result.max_skid, t.retired - t.interrupt_at);
+        t.interrupt_at = UINT64_MAX;
+        t.result.interrupts++;
+        enter_exception(t, kVectorIrq, pc, nullptr);
+        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    }
+    t.hz = hz_at(t.now);
+    if (t.hz == 0) {  // the clock is stopped: nothing executes
+        t.now = until;
+        return;
+    }
+    for (const DvfsStep &d : cluster_.dvfs)  // a run keeps one frequency
+        if (d.at > t.now && d.at < until)
+            until = d.at;
+    t.run_t0 = t.now;
+    t.run_n0 = t.retired;
+    uint64_t n = instructions_until(t, until);
+    if (monitors_) {
+        uint64_t events = PMVP_EVENTS_NEVER;
+        pmvp_time when = PMVP_TIME_NEVER;
+        monitors_->events_to_interrupt(t.pe, PMVP_EV_INST_RETIRED, events, offset(t.now));
+        monitors_->next_interrupt(when, offset(t.now));
+        uint64_t to_interrupt = std::min(events, when == PMVP_TIME_NEVER ? UINT64_MAX : instructions_until(t, when));
+        if (to_interrupt <= n) {
+            n = to_interrupt;
+            t.interrupt_at = t.retired + to_interrupt;
+        }
+    }
+    t.limit = t.retired + n;
+    t.ran_block = t.stopping = false;
+    uc_err err = uc_emu_start(t.uc, pc, 0, 0, 0);
+    if (err != UC_ERR_OK) {
+        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+        t.result.console += std::string("[pmvp: the ISS stopped: ") + uc_strerror(err) + " at PC " +
+                            std::to_string(pc) + "]\n";
+        t.exited = true;
+        t.result.status = 0xEE;
+    }
+    tell_retired(t, t.retired);
+    t.now = time_of(t, t.retired);
+    if (err == UC_ERR_OK && !t.exited && t.ran_block) {
+        // WFI returns from the run with the PC after it, at the end of its
+        // block (it ends the block); it is no exception and no hook sees it.
+        uint32_t insn = 0;
+        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+        uc_mem_read(t.uc, pc - 4, &insn, 4);
+        if (insn == kWfi && pc == t.block_pc + t.block_size) {
+            t.wfi = true;
+            if (monitors_)
+                monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now));
+        }
+    }
+    if (t.exited && monitors_)
+        monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now));  // the PE sleeps from its exit on
+    if (t.now <= t.run_t0 && !t.wfi && !t.exited)
+        t.now = t.run_t0 + 1;  // a run that retired nothing (an exception entry) still moves on
+}
+
+namespace {
+
+void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    uint64_t pc = 0;
+    uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+    uint64_t before = iss.retired_before(t, pc);
+    iss.tell_retired(t, before);
+    bool write = type == UC_MEM_WRITE;
+    uint64_t data = write ? (uint64_t)value : 0;
+    tlm::tlm_generic_payload gp;
+    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp.set_address(address);
+    gp.set_data_ptr(reinterpret_cast<unsigned char *>(&data));
+    gp.set_data_length((unsigned)size);
+    gp.set_streaming_width((unsigned)size);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time delay = iss.offset(iss.time_of(t, before));
+    if (iss.monitors_)
+        iss.soc_.bus->b_transport(gp, delay);
+    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
+        t.result.bus_errors++;  // an error response reads as zero; a write is lost
+        data = 0;
+    }
+    if (!write)
+        uc_mem_write(uc, address, &data, (size_t)size);
+    else
+        iss.stop(t);  // the monitors changed: limits anew
+}
+
+uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    const Scenario &s = iss.soc_.scenario;
+    switch (off) {
+    case SYSCTL_PE: return t.g;
+    case SYSCTL_NUM_PES: return s.num_pes();
+    case SYSCTL_THREAD: return t.pe;
+    case SYSCTL_THREADS: return iss.threads.size();
+    case SYSCTL_CORE_HZ: return (uint32_t)t.hz;
+    case SYSCTL_CPI: return iss.cluster_.cpu.cpi;
+    case SYSCTL_SYSCNT_HZ: return (uint32_t)s.system_counter_hz;
+    case SYSCTL_IRQ_ENABLE: return t.irq_enable;
+    case SYSCTL_IRQ_STATUS: {
+        uint64_t pc = 0;
+        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+        pmvp_time at = iss.time_of(t, iss.retired_before(t, pc));
+        bool pmu = false;
+        if (iss.monitors_)
+            iss.monitors_->irq_level(t.pe, pmu, iss.offset(at));
+        return (pmu ? kIrqPmu : 0) | (t.doorbell && t.doorbell_at <= at ? kIrqDoorbell : 0);
+    }
+    default: return 0;  // write-only and reserved offsets read as zero
+    }
+}
+
+void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    uint64_t pc = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    pmvp_time at = iss.time_of(t, iss.retired_before(t, pc));
+    switch (off) {
+    case SYSCTL_CONSOLE:
+        t.result.console += (char)value;
+        break;
+    case SYSCTL_EXIT:
+        iss.tell_retired(t, iss.retired_before(t, pc));
+        t.exited = true;
+        t.result.exited = true;
+        t.result.status = (uint32_t)value;
+        t.result.exit_time = at;
+        iss.stop(t);
+        break;
+    case SYSCTL_IRQ_ENABLE:
+        t.irq_enable = (uint32_t)value & (kIrqPmu | kIrqDoorbell);
+        iss.stop(t);
+        break;
+    case SYSCTL_DOORBELL_SET:
+        if (value < iss.soc_.pe.size()) {
+            Aarch64Iss::Thread &to = *iss.soc_.pe[value];
+            to.doorbell = true;
+            to.doorbell_at = at;
+        }
+        break;
+    case SYSCTL_DOORBELL_CLEAR:
+        t.doorbell = false;
+        break;
+    default:
+        break;  // read-only and reserved offsets ignore writes
+    }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- IssSoc
+
+IssSoc::IssSoc(const sc_core::sc_module_name &name, const Scenario &s, const FirmwareImage &img, bool attached)
+    : sc_module(name), scenario(s), image(img), bus("bus")
+{
+    ram = static_cast<uint8_t *>(std::aligned_alloc(4096, kRamSize));
+    if (!ram)
+        throw std::runtime_error("cannot allocate the guest RAM");
+    std::memset(ram, 0, kRamSize);
+    for (const FirmwareImage::Segment &seg : img.segments)
+        std::memcpy(ram + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    router = std::make_unique<Router>("router", s.num_pes());
+    bus.bind(router->target);
+    unsigned g = 0;
+    for (unsigned ci = 0; ci < s.clusters.size(); ci++) {
+        const Cluster &c = s.clusters[ci];
+        for (unsigned k = 0; k < c.cores; k++) {
+            unsigned index = (unsigned)cores.size();
+            pmvp_core_config cfg = c.config;
+            cfg.system_counter_hz = s.system_counter_hz;
+            cfg.bus_hz = s.bus_hz;
+            monitors.emplace_back(new pmvp::sc::Monitors(("monitors" + std::to_string(index)).c_str(), cfg));
+            pmvp::sc::Monitors &m = *monitors.back();
+            for (unsigned p = 0; p < cfg.num_pes; p++) {
+                router->frames.bind(*m.pmu_socket[p]);
+                router->frames.bind(*m.amu_socket[p]);
+                m.set_controls(p, c.controls);
+            }
+            cores.emplace_back(new Aarch64Iss(("cpu" + std::to_string(index)).c_str(), *this, c, ci, g,
+                                              attached ? &m : nullptr));
+            for (auto &t : cores.back()->threads) {
+                t.result.core = index;
+                pe.push_back(&t);
+            }
+            g += cfg.num_pes;
+        }
+    }
+    running_cores = (unsigned)cores.size();
+}
+
+IssSoc::~IssSoc()
+{
+    cores.clear();  // the engines go before the RAM they map
+    std::free(ram);
+}
+
+IssResult run_iss(const Scenario &s, bool attached)
+{
+    FirmwareImage image = load_firmware(s.clusters[0].cpu.firmware);
+    for (const Cluster &c : s.clusters)
+        if (c.cpu.firmware != s.clusters[0].cpu.firmware)
+            throw ScenarioError("clusters[].cpu.firmware: every cluster runs the same image");
+    IssSoc soc("iss_soc", s, image, attached);
+    auto start = std::chrono::steady_clock::now();
+    sc_core::sc_start(sc_core::sc_time((double)s.duration, sc_core::SC_PS));
+    IssResult r;
+    r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (Aarch64Iss::Thread *t : soc.pe) {
+        IssPeResult pr = t->result;
+        if (attached) {
+            pmvp::sc::Monitors &m = *soc.monitors[pr.core];
+            pr.pmccntr = m.peek(t->pe, PMVP_FRAME_PMU, "PMCCNTR_EL0");
+            pr.pmovsset = m.peek(t->pe, PMVP_FRAME_PMU, "PMOVSSET_EL0");
+            for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+                pr.amu[n] = m.peek(t->pe, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n);
+        }
+        r.pes.push_back(pr);
+    }
+    return r;
+}
+
+// ----------------------------------------------------------------- report
+
+void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
+{
+    std::fprintf(out, "pmvp-soc: %s: %zu PEs ran %s on the AArch64 ISS for up to %s (%.2f s host)\n",
+                 s.name.c_str(), r.pes.size(), s.clusters[0].cpu.firmware.c_str(), time_text(s.duration).c_str(),
+                 r.host_seconds);
+    for (size_t g = 0; g < r.pes.size(); g++) {
+        const IssPeResult &p = r.pes[g];
+        std::fprintf(out, "\nPE %zu (cluster %s, core %u, thread %u): ", g, s.clusters[p.cluster].name.c_str(),
+                     p.core, p.thread);
+        if (p.exited)
+            std::fprintf(out, "exited with status %u at %s\n", p.status, time_text(p.exit_time).c_str());
+        else
+            std::fprintf(out, "still running at the end of the scenario (stopped)\n");
+        std::fprintf(out, "  %llu instructions, %llu interrupts (largest skid %llu instructions), %llu exceptions, "
+                          "%llu bus errors\n",
+                     (unsigned long long)p.instructions, (unsigned long long)p.interrupts,
+                     (unsigned long long)p.max_skid, (unsigned long long)p.exceptions,
+                     (unsigned long long)p.bus_errors);
+        std::fprintf(out, "  PMCCNTR %llu, PMOVSSET 0x%llx, AMU CPU_CYCLES %llu CNT_CYCLES %llu INST_RETIRED %llu "
+                          "STALL_BACKEND_MEM %llu\n",
+                     (unsigned long long)p.pmccntr, (unsigned long long)p.pmovsset, (unsigned long long)p.amu[0],
+                     (unsigned long long)p.amu[1], (unsigned long long)p.amu[2], (unsigned long long)p.amu[3]);
+        if (!p.console.empty()) {
+            std::fprintf(out, "  console:\n");
+            size_t a = 0;
+            while (a < p.console.size()) {
+                size_t b = p.console.find('\n', a);
+                if (b == std::string::npos)
+                    b = p.console.size();
+                std::fprintf(out, "  | %s\n", p.console.substr(a, b - a).c_str());
+                a = b + 1;
+            }
+        }
+    }
+}
+
+nlohmann::json iss_report_json(const Scenario &s, const IssResult &r)
+{
+    nlohmann::json j;
+    j["scenario"] = s.name;
+    j["firmware"] = s.clusters[0].cpu.firmware;
+    j["duration_ps"] = s.duration;
+    j["all_exited"] = r.all_exited();
+    j["all_passed"] = r.all_passed();
+    for (const IssPeResult &p : r.pes) {
+        nlohmann::json e;
+        e["cluster"] = s.clusters[p.cluster].name;
+        e["core"] = p.core;
+        e["thread"] = p.thread;
+        e["exited"] = p.exited;
+        e["status"] = p.status;
+        e["exit_time_ps"] = p.exit_time;
+        e["instructions"] = p.instructions;
+        e["interrupts"] = p.interrupts;
+        e["max_skid"] = p.max_skid;
+        e["exceptions"] = p.exceptions;
+        e["bus_errors"] = p.bus_errors;
+        e["pmccntr"] = p.pmccntr;
+        e["pmovsset"] = p.pmovsset;
+        e["amu"] = { { "CPU_CYCLES", p.amu[0] }, { "CNT_CYCLES", p.amu[1] }, { "INST_RETIRED", p.amu[2] },
+                     { "STALL_BACKEND_MEM", p.amu[3] } };
+        e["console"] = p.console;
+        j["pes"].push_back(e);
+    }
+    return j;
+}
+
+}  // namespace pmvp::soc
