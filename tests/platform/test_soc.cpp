@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -593,4 +594,109 @@ TEST(Check, ReportsADisagreement)
     EXPECT_EQ(r.num_disagreements, 1u);
     ASSERT_EQ(r.disagreements.size(), 1u);
     EXPECT_NE(r.disagreements[0].find("PMCCNTR_EL0 read 999, reference model 1000"), std::string::npos);
+}
+
+// ---- firmware on the AArch64 ISS (docs/FIRMWARE.md)
+
+#ifdef PMVP_HAVE_FIRMWARE
+// The conformance suite, as a user runs it: every test passes on PE 0 and
+// the monitors' own counts agree with what the guest did.
+TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
+{
+    SocRun r = pmvp_soc(scenario("firmware-pmu-suite"));
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    ASSERT_TRUE(r.result["all_passed"].get<bool>());
+    const json &pes = r.result["pes"];
+    ASSERT_EQ(pes.size(), 4u);  // 2 cores x 2 SMT threads
+    const std::string console = pes[0]["console"];
+    EXPECT_NE(console.find("\n15 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_EQ(console.find("FAIL"), std::string::npos) << console;
+    // The overflow interrupt was taken, at the block of the overflowing
+    // instruction (its 2-instruction loop block): no instruction of skid.
+    EXPECT_EQ(pes[0]["interrupts"].get<uint64_t>(), 1u);
+    EXPECT_EQ(pes[0]["max_skid"].get<uint64_t>(), 0u);
+    // Two deliberate UNDEFINED accesses reached the guest's vector.
+    EXPECT_EQ(pes[0]["exceptions"].get<uint64_t>(), 2u);
+    // The AMU counted every instruction PE 0 retired while it was enabled,
+    // and the sibling (PE 1) ran its 10,000-iteration loop for the MT=1 test.
+    EXPECT_GT(pes[1]["instructions"].get<uint64_t>(), 20000u);
+    for (unsigned g = 0; g < 4; g++)
+        EXPECT_EQ(pes[g]["status"].get<uint64_t>(), 0u) << g;
+    // At 1 GHz and CPI 1, a PE's exit instant is its instructions in ns plus
+    // the time it slept: PE 0 never sleeps.
+    EXPECT_EQ(pes[0]["exit_time_ps"].get<uint64_t>(), (pes[0]["instructions"].get<uint64_t>() - 6) * 1000);
+}
+
+// A runaway guest is stopped at the scenario's end and reported, not waited for.
+TEST(PmvpSoc, FirmwareThatDoesNotExitIsStoppedAtTheEnd)
+{
+    SocRun r = pmvp_soc(scenario("firmware-pmu-suite") + " --time 30us");
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("did not exit by the end of the scenario"), std::string::npos) << r.err;
+    EXPECT_FALSE(r.result["all_exited"].get<bool>());
+}
+#else
+TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
+{
+    GTEST_SKIP() << "aarch64-linux-gnu-gcc was not found when pmvp was configured: no firmware image";
+}
+#endif
+
+// A firmware image that is missing, not for AArch64, or too big for the RAM:
+// a scenario error naming the file, exit 2.
+TEST(PmvpSoc, BadFirmwareImages)
+{
+    auto run_with = [&](const std::string &image) {
+        std::string path = temp_file("fw_scenario.json");
+        std::ofstream(path) << R"({ "name": "bad-image", "duration": "1 us", "clusters": [ { "frequency": "1 GHz",
+            "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+        return pmvp_soc(path, false);
+    };
+    SocRun r = run_with("/nonexistent/pmu-suite.elf");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("/nonexistent/pmu-suite.elf: the firmware image cannot be read"), std::string::npos) << r.err;
+
+    std::string text = temp_file("text.elf");
+    std::ofstream(text) << "not an image";
+    r = run_with(text);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(text + ": not a firmware image for pmvp: not an ELF file"), std::string::npos) << r.err;
+
+    // An x86-64 ELF header (e_machine 62).
+    std::string x86 = temp_file("x86.elf");
+    {
+        std::string h(64, '\0');
+        h.replace(0, 4, "\177ELF");
+        h[4] = 2;
+        h[5] = 1;
+        h[18] = 62;
+        std::ofstream(x86, std::ios::binary) << h;
+    }
+    r = run_with(x86);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("an ELF file for machine 62, not AArch64 (183)"), std::string::npos) << r.err;
+
+    // An AArch64 ELF whose one segment is 32 MiB at the RAM base.
+    std::string big = temp_file("big.elf");
+    {
+        std::string h(64 + 56, '\0');
+        h.replace(0, 4, "\177ELF");
+        h[4] = 2;
+        h[5] = 1;
+        h[18] = (char)183;
+        auto put64 = [&](size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); };
+        auto put16 = [&](size_t at, uint16_t v) { std::memcpy(&h[at], &v, 2); };
+        put64(24, 0x40000000);  // e_entry
+        put64(32, 64);          // e_phoff
+        put16(54, 56);          // e_phentsize
+        put16(56, 1);           // e_phnum
+        h[64] = 1;              // PT_LOAD
+        put64(64 + 16, 0x40000000);
+        put64(64 + 40, 32u << 20);  // p_memsz
+        std::ofstream(big, std::ios::binary) << h;
+    }
+    r = run_with(big);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(big + ": segment 0 (33554432 bytes at 1073741824) does not fit the RAM"), std::string::npos)
+        << r.err;
 }
