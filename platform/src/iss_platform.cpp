@@ -200,7 +200,6 @@ public:
     // uc_emu_stop: called from an MMIO callback it restarts the current
     // block from its start, so the block's accesses would run again.
     void stop(Thread &t) { t.stopping = true; }
-    uint64_t hz_at(pmvp_time t) const;
     bool irq_line(Thread &t, pmvp_time at);
     void enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr);
     uint64_t instructions_until(const Thread &t, pmvp_time when) const;
@@ -400,15 +399,6 @@ Aarch64Iss::~Aarch64Iss()
             uc_close(t.uc);
 }
 
-uint64_t Aarch64Iss::hz_at(pmvp_time t) const
-{
-    uint64_t hz = cluster_.config.processor_hz;
-    for (const DvfsStep &d : cluster_.dvfs)
-        if (d.at <= t)
-            hz = d.hz;
-    return hz;
-}
-
 void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
 {
     if (upto <= t.reported)
@@ -523,7 +513,7 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         enter_exception(t, kVectorIrq, pc, nullptr);
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
     }
-    t.hz = hz_at(t.now);
+    t.hz = cluster_.hz_at(t.now);
     if (t.hz == 0) {  // the clock is stopped: nothing executes
         t.now = until;
         return;

@@ -105,6 +105,15 @@ int parse_mt_policy(const std::string &text)
     return -1;
 }
 
+uint64_t Cluster::hz_at(pmvp_time t) const
+{
+    uint64_t hz = config.processor_hz;
+    for (const DvfsStep &d : dvfs)
+        if (d.at <= t)
+            hz = d.hz;
+    return hz;
+}
+
 unsigned Scenario::num_cores() const
 {
     unsigned n = 0;

@@ -61,6 +61,8 @@ struct Cluster {
     unsigned cores = 1;
     pmvp_core_config config{};     // one core: its PEs (threads), PMU, AMU, clock
     std::vector<DvfsStep> dvfs;
+    // The processor clock's frequency at instant t (DVFS steps included).
+    uint64_t hz_at(pmvp_time t) const;
     // SoEMT: the active thread runs this long before a long-latency event
     // switches the core to its next running thread.
     pmvp_time soemt_switch = 0;

@@ -164,15 +164,6 @@ void Core::sync_to(pmvp_time t)
         wait(ps(t - now_ps()));
 }
 
-uint64_t Core::hz_at(pmvp_time t) const
-{
-    uint64_t hz = cluster.config.processor_hz;
-    for (const DvfsStep &d : cluster.dvfs)
-        if (d.at <= t)
-            hz = d.hz;
-    return hz;
-}
-
 void Core::give(const Input &in)
 {
     if (in.kind != Input::STATE) {
@@ -359,7 +350,7 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
 
     // 3. Each executing thread retires instructions and stalls for its
     // share of the segment's processor cycles.
-    const double cycles = (double)(b - a) * (double)hz_at(a) / 1e12;
+    const double cycles = (double)(b - a) * (double)cluster.hz_at(a) / 1e12;
     for (unsigned t = 0; t < T; t++) {
         Thread &x = th[t];
         if (x.state != Phase::RUN)

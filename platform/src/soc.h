@@ -103,7 +103,6 @@ private:
     void set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at);
     void check(int err, const char *what) const;
     void sync_to(pmvp_time t);
-    uint64_t hz_at(pmvp_time t) const;
     Soc &soc_;
     std::vector<Input> queued_;      // given, not yet told (flush)
     unsigned active_ = 0;            // SoEMT: the active thread
