@@ -639,6 +639,7 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
         iss.tell_retired(t, iss.retired_before(t, pc));
         t.exited = true;
         t.result.exited = true;
+        t.result.exit_instructions = iss.retired_before(t, pc);
         t.result.status = (uint32_t)value;
         t.result.exit_time = at;
         iss.stop(t);
@@ -789,6 +790,7 @@ nlohmann::json iss_report_json(const Scenario &s, const IssResult &r)
         e["exited"] = p.exited;
         e["status"] = p.status;
         e["exit_time_ps"] = p.exit_time;
+        e["exit_instructions"] = p.exit_instructions;
         e["instructions"] = p.instructions;
         e["interrupts"] = p.interrupts;
         e["max_skid"] = p.max_skid;

@@ -44,6 +44,7 @@ struct IssPeResult {
     bool exited = false;           // the guest wrote its exit status
     uint32_t status = 0;
     pmvp_time exit_time = 0;
+    uint64_t exit_instructions = 0; // retired before the exit write
     uint64_t instructions = 0;     // retired, as told to the monitors
     uint64_t interrupts = 0;       // IRQ exceptions taken
     uint64_t exceptions = 0;       // synchronous exceptions taken (UNDEFINED, traps, SVC)
