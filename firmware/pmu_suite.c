@@ -10,8 +10,10 @@
  *
  * Every expected count is exact: the instructions between two accesses are
  * written in assembly, and the platform retires one instruction every CPI
- * processor cycles (SYSCTL_CPI), so a stretch of k instructions is k * CPI
- * cycles. An access sees the instructions retired before it.
+ * processor cycles (rt_cpi()), so a stretch of k instructions is k * CPI
+ * cycles. An access sees the instructions retired before it. The suite
+ * runs on the pmvp platform and on QEMU's `virt` machine (runtime.h); a test
+ * the platform cannot run prints "SKIP name: why".
  */
 #include "runtime.h"
 
@@ -51,7 +53,7 @@
 static unsigned passed, failed;
 static uint64_t cpi;
 
-static bool check(bool ok, const char *name, const char *why, uint64_t got, uint64_t want)
+static bool check(bool ok, const char *name, const char *why, uint64_t got, const char *relation, uint64_t want)
 {
     if (ok)
         return true;
@@ -62,12 +64,14 @@ static bool check(bool ok, const char *name, const char *why, uint64_t got, uint
     rt_puts(": got ");
     rt_put_dec(got);
     rt_puts(", want ");
+    rt_puts(relation);
     rt_put_dec(want);
     rt_putc('\n');
     return false;
 }
-#define EXPECT_EQ(got, want, why) (ok &= check((uint64_t)(got) == (uint64_t)(want), name, why, got, want))
-#define EXPECT_TRUE(c, why) (ok &= check((c), name, why, (c), 1))
+#define EXPECT_EQ(got, want, why) (ok &= check((uint64_t)(got) == (uint64_t)(want), name, why, got, "", want))
+#define EXPECT_LT(got, limit, why) (ok &= check((uint64_t)(got) < (uint64_t)(limit), name, why, got, "< ", limit))
+#define EXPECT_TRUE(c, why) (ok &= check((c), name, why, (c), "", 1))
 
 static void report(const char *name, bool ok)
 {
@@ -324,7 +328,7 @@ static void pmu_overflow_interrupt(void)
     bool ok = true;
     pmu_reset();
     rt_set_irq_handler(pmu_irq);
-    sysctl_write(SYSCTL_IRQ_ENABLE, IRQ_PMU);
+    rt_irq_enable(IRQ_PMU);
     irq_count = 0;
     set_evtyper(0, EV_INST_RETIRED);
     set_evcntr(0, 0xFFFFFFFFu - 500);
@@ -339,7 +343,7 @@ static void pmu_overflow_interrupt(void)
     /* The handler's first MRS reads the instructions since the overflow:
      * the rest of the overflowing basic block (a 2-instruction loop) and
      * the vector's entry code. */
-    EXPECT_TRUE((irq_value & 0xFFFFFFFFu) < 64, "skid: instructions between overflow and handler");
+    EXPECT_LT(irq_value & 0xFFFFFFFFu, 64, "skid: PMEVCNTR0[31:0] in the handler, counted from the overflow");
     rt_puts("  PMEVCNTR0[31:0] = ");
     rt_put_dec(irq_value & 0xFFFFFFFFu);
     rt_puts(" in the handler\n");
@@ -351,7 +355,7 @@ static void pmu_overflow_interrupt(void)
     rt_irq_mask();
     EXPECT_EQ(irq_count, 1, "no interrupt with PMINTENSET clear");
     EXPECT_EQ(SYSREG_READ(pmovsset_el0), 0x1, "flag set without interrupt");
-    sysctl_write(SYSCTL_IRQ_ENABLE, 0);
+    rt_irq_enable(0);
     rt_set_irq_handler(0);
     report(name, ok);
 }
@@ -410,6 +414,67 @@ static void pmu_filter_el1(void)
     report(name, ok);
 }
 
+/* ---- SMT: PE 1 is thread 1 of PE 0's core, when there is one */
+static bool has_sibling(void) { return rt_threads() >= 2 && rt_num_pes() >= 2; }
+
+static void sibling_work(uint64_t n)
+{
+    __asm__ volatile("mov x9, %0\n1:\tsubs x9, x9, #1\n\tb.ne 1b" : : "r"(n) : "x9", "cc");
+}
+
+/* WFI: the cycle counter counts the cycles a sleeping PE is clocked, and its
+ * overflow wakes the PE at its instant; CPU_CYCLES (MT = 0) counts them only
+ * if the core makes a sleeping thread active and counts it (D14.4.1). The
+ * clock of a core stops when all its threads sleep (if the core so
+ * chooses), so a sibling thread then keeps it running. */
+static void pmu_wfi_cycle_counter(void)
+{
+    const char *name = "pmu-wfi-cycle-counter";
+    bool ok = true;
+    uint32_t wfx = rt_wfx_choices();
+    bool need_sibling = wfx & RT_WFX_CLOCK_STOPS;
+    if (!(wfx & RT_WFX_PMCCNTR_COUNTS)) {
+        rt_puts("SKIP pmu-wfi-cycle-counter: PMCCNTR does not count in WFI here, so it cannot wake the PE\n");
+        return;
+    }
+    if (need_sibling && !has_sibling()) {
+        rt_puts("SKIP pmu-wfi-cycle-counter: the clock stops when the only thread sleeps\n");
+        return;
+    }
+    if (need_sibling)
+        rt_start_on(1, sibling_work, 200000);  /* 400,000 instructions */
+    const uint64_t k = 20000;  /* cycles from the enabling MSR to the overflow */
+    pmu_reset();
+    set_evtyper(0, EV_CPU_CYCLES);
+    set_evtyper(1, EV_INST_RETIRED);
+    SYSREG_WRITE(pmccntr_el0, (1ull << 32) - k);  /* PMCR.LC == 0: overflows at bit 31 */
+    SYSREG_WRITE(pmintenset_el1, PMU_C);
+    SYSREG_WRITE(pmcr_el0, PMCR_E);
+    rt_irq_enable(IRQ_PMU);  /* PSTATE.I stays set: the line wakes the WFI, no exception */
+    ISB();
+    uint64_t cc;
+    __asm__ volatile("msr pmcntenset_el0, %1\n\twfi\n\tmrs %0, pmccntr_el0\n\tmsr pmcntenclr_el0, %1"
+                     : "=&r"(cc) : "r"((uint64_t)(PMU_C | 0x3)) : "memory");
+    /* The MSR and the WFI retire, the PE sleeps, the overflow wakes it at
+     * its instant, and the MRS reads the counter there. */
+    EXPECT_EQ(cc, 1ull << 32, "PMCCNTR at the wake: the overflow instant");
+    EXPECT_EQ(SYSREG_READ(pmovsset_el0), PMU_C, "PMOVSSET.C");
+    bool sleep_counts = (wfx & RT_WFX_THREAD_ACTIVE) && (wfx & RT_WFX_CPU_CYCLES);
+    EXPECT_EQ(evcntr(0), sleep_counts ? k + cpi : 3 * cpi, "CPU_CYCLES (MT = 0): the MSR, the WFI, the MRS, and the sleep if counted");
+    EXPECT_EQ(evcntr(1), 3, "INST_RETIRED: the MSR, the WFI and the MRS");
+    rt_irq_enable(0);
+    SYSREG_WRITE(pmintenclr_el1, PMU_C);
+    SYSREG_WRITE(pmovsclr_el0, PMU_C);
+    rt_puts("  slept ");
+    rt_put_dec(k - 2 * cpi);
+    rt_puts(" cycles; CPU_CYCLES ");
+    rt_put_dec(evcntr(0));
+    rt_putc('\n');
+    if (need_sibling)
+        rt_wait_on(1);
+    report(name, ok);
+}
+
 static volatile uint64_t sync_esr;
 static volatile unsigned sync_count;
 
@@ -441,6 +506,10 @@ static void ext_frame_read(void)
 {
     const char *name = "ext-pmu-frame";
     bool ok = true;
+    if (!rt_has_frames()) {
+        rt_puts("SKIP ext-pmu-frame: no external PMU frame on this platform\n");
+        return;
+    }
     uint64_t g = rt_pe_index();
     uint64_t frame = PMU_FRAME(g);
     pmu_reset();
@@ -492,7 +561,7 @@ static void amu_counters(void)
     EXPECT_EQ(c1 - c0, (2 * n + 3) * cpi, "AMEVCNTR00 CPU_CYCLES");
     /* The effective frequency: CPU_CYCLES per System Counter tick is
      * core_hz / syscnt_hz, to one System Counter edge. */
-    uint64_t hz = sysctl_read(SYSCTL_CORE_HZ), sys = sysctl_read(SYSCTL_SYSCNT_HZ);
+    uint64_t hz = rt_core_hz(), sys = rt_syscnt_hz();
     uint64_t ticks = s1 - s0, cycles = c1 - c0;
     EXPECT_TRUE(cycles * sys >= (ticks - 1) * hz && cycles * sys <= (ticks + 1) * hz,
                 "CPU_CYCLES / CNT_CYCLES is the core's frequency over the System Counter's");
@@ -505,22 +574,20 @@ static void amu_counters(void)
     report(name, ok);
 }
 
-/* ---- SMT: PE 0's MT=1 counter counts its sibling thread's instructions */
-static void sibling_work(uint64_t n)
-{
-    __asm__ volatile("mov x9, %0\n1:\tsubs x9, x9, #1\n\tb.ne 1b" : : "r"(n) : "x9", "cc");
-}
 
 static void smt_mt_counting(void)
 {
     const char *name = "smt-mt1-counting";
     bool ok = true;
-    unsigned threads = sysctl_read(SYSCTL_THREADS);
-    if (threads < 2 || sysctl_read(SYSCTL_NUM_PES) < 2) {
+    if (!has_sibling()) {
         rt_puts("SKIP smt-mt1-counting: no sibling thread\n");
         return;
     }
-    const unsigned sibling = 1;  /* PE 1 is thread 1 of PE 0's core */
+    if (!rt_has_frames()) {
+        rt_puts("SKIP smt-mt1-counting: no external PMU frame to set up the sibling\n");
+        return;
+    }
+    const unsigned sibling = 1;
     uint64_t sib = PMU_FRAME(sibling);
     pmu_reset();
     /* The sibling's own MT=0 INST_RETIRED counter, set up through its
@@ -554,11 +621,13 @@ static void smt_mt_counting(void)
 
 int suite_main(void)
 {
-    cpi = sysctl_read(SYSCTL_CPI);
-    rt_puts("pmvp PMU suite on PE ");
+    cpi = rt_cpi();
+    rt_puts("pmvp PMU suite on ");
+    rt_puts(rt_platform_name());
+    rt_puts(", PE ");
     rt_put_dec(rt_pe_index());
     rt_puts(" of ");
-    rt_put_dec(sysctl_read(SYSCTL_NUM_PES));
+    rt_put_dec(rt_num_pes());
     rt_puts(", CPI ");
     rt_put_dec(cpi);
     rt_putc('\n');
@@ -573,6 +642,7 @@ int suite_main(void)
     pmu_64bit_overflows();
     pmu_divider();
     pmu_filter_el1();
+    pmu_wfi_cycle_counter();
     pmu_undefined_access();
     ext_frame_read();
     amu_counters();

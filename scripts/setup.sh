@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what pmvp needs to build and test on Debian 12, from Debian's
-# packages. Runs apt-get only for packages that are missing.
+# packages, and the extra packages named as arguments (scripts/compare-qemu.sh
+# adds qemu-system-arm). Runs apt-get only for packages that are missing.
 set -euo pipefail
 
 packages=(cmake ninja-build pkg-config make g++ googletest libgtest-dev libsystemc-dev nlohmann-json3-dev libbenchmark-dev
-          libunicorn-dev gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu)
+          libunicorn-dev gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

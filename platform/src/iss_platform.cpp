@@ -118,7 +118,7 @@ enum : uint64_t {
     SYSCTL_CONSOLE = 0x00, SYSCTL_EXIT = 0x04, SYSCTL_PE = 0x08, SYSCTL_NUM_PES = 0x0C,
     SYSCTL_THREAD = 0x10, SYSCTL_CORE_HZ = 0x14, SYSCTL_CPI = 0x18, SYSCTL_SYSCNT_HZ = 0x1C,
     SYSCTL_IRQ_STATUS = 0x20, SYSCTL_IRQ_ENABLE = 0x24, SYSCTL_DOORBELL_SET = 0x28,
-    SYSCTL_DOORBELL_CLEAR = 0x2C, SYSCTL_THREADS = 0x30,
+    SYSCTL_DOORBELL_CLEAR = 0x2C, SYSCTL_THREADS = 0x30, SYSCTL_WFX = 0x34,
 };
 constexpr uint32_t kIrqPmu = 1, kIrqDoorbell = 2;
 constexpr uint32_t kWfi = 0xD503207F;
@@ -610,6 +610,11 @@ uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned, void *user)
     case SYSCTL_CORE_HZ: return (uint32_t)t.hz;
     case SYSCTL_CPI: return iss.cluster_.cpu.cpi;
     case SYSCTL_SYSCNT_HZ: return (uint32_t)s.system_counter_hz;
+    case SYSCTL_WFX: {  // the core's WFx choices, so the firmware knows what to expect
+        const pmvp_core_config &c = iss.cluster_.config;
+        return (c.clock_stops_in_wfx ? 1u : 0u) | (c.pmccntr_counts_in_wfx ? 2u : 0u) |
+               (c.wfx_thread_active ? 4u : 0u) | (c.cpu_cycles_in_wfx ? 8u : 0u);
+    }
     case SYSCTL_IRQ_ENABLE: return t.irq_enable;
     case SYSCTL_IRQ_STATUS: {
         uint64_t pc = 0;

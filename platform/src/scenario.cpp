@@ -516,6 +516,12 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             // cores have none, so EL1 is the highest Exception level.
             c.config.have_el2 = c.config.have_el3 = false;
             c.config.feat_sel2 = c.config.feat_rme = false;
+            // PMCEID advertises the events the ISS gives the monitors and no
+            // others, so no guest counts an event that would stay at zero.
+            static const uint16_t kIssEvents[] = { PMVP_EV_SW_INCR,    PMVP_EV_INST_RETIRED, PMVP_EV_CPU_CYCLES,
+                                                   PMVP_EV_BUS_CYCLES, PMVP_EV_CHAIN,        PMVP_EV_CNT_CYCLES };
+            c.config.events = kIssEvents;
+            c.config.num_events = sizeof kIssEvents / sizeof kIssEvents[0];
             c.controls = pmvp_pmu_controls{};
             c.controls.noninvasive_debug = true;
             if (int err = pmvp_core_init(&probe, &cfg))
