@@ -307,6 +307,81 @@ Baseline clocked_baseline()
     return b;
 }
 
+// Figures 7 and 8: the AArch64 ISS running firmware/bench_loop.c (built
+// with the firmware; its images and iteration counts in firmware/
+// CMakeLists.txt). 7: iss-loop's guest instructions per host second with the
+// monitors attached and --detached. 8: one guest MRS PMCCNTR_EL0's host time,
+// (iss-mrs - iss-alu) / the MRS it executes, on pmvp and on QEMU TCG (the
+// same loop built for QEMU's virt machine), when QEMU is installed.
+constexpr double kLoopInstructions = 100e6 * 18;  // iss-loop: 10^8 iterations of 18 instructions
+constexpr double kMrsExecuted = 250e3 * 16;       // iss-mrs: 250,000 iterations of 16 MRS
+
+struct Iss {
+    SocRuns loop_on, loop_off;
+    double pmvp_mrs_ns = -1, qemu_mrs_ns = -1, qemu_icount_mrs_ns = -1;
+};
+
+// `name` found on PATH, or "".
+std::string on_path(const std::string &name)
+{
+    const char *path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/bin:/bin";
+    for (size_t at = 0; at <= dirs.size();) {
+        size_t end = dirs.find(':', at);
+        if (end == std::string::npos)
+            end = dirs.size();
+        std::string candidate = dirs.substr(at, end - at) + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+        at = end + 1;
+    }
+    return "";
+}
+
+// The median host time of QEMU running `image`, `extra` arguments added.
+double qemu_seconds(const std::string &qemu, const std::string &image, const std::vector<std::string> &extra)
+{
+    std::vector<double> v;
+    for (int i = 0; i < kRuns; i++) {
+        std::vector<std::string> args = { qemu, "-M", "virt", "-cpu", "max", "-smp", "1", "-nographic",
+                                          "-no-reboot", "-semihosting-config", "enable=on,target=native",
+                                          "-kernel", image };
+        args.insert(args.end(), extra.begin(), extra.end());
+        Process p = run(args);
+        if (!p.ok)
+            return -1;
+        v.push_back(p.seconds);
+    }
+    return median(v);
+}
+
+Iss iss_runs()
+{
+    Iss r;
+#ifdef PMVP_HAVE_FIRMWARE
+    const std::string dir = PMVP_BENCH_SCENARIOS;
+    r.loop_on = soc_runs(dir + "/iss-loop.json", false);
+    r.loop_off = soc_runs(dir + "/iss-loop.json", true);
+    double mrs = soc_runs(dir + "/iss-mrs.json", false).seconds, alu = soc_runs(dir + "/iss-alu.json", false).seconds;
+    if (mrs > 0 && alu > 0)
+        r.pmvp_mrs_ns = (mrs - alu) / kMrsExecuted * 1e9;
+    std::string qemu = on_path("qemu-system-aarch64");
+    if (!qemu.empty()) {
+        const std::string fw = PMVP_FIRMWARE_DIR;
+        for (bool icount : { false, true }) {
+            std::vector<std::string> extra;
+            if (icount)
+                extra = { "-icount", "shift=0" };
+            double q_mrs = qemu_seconds(qemu, fw + "/iss-mrs-qemu.elf", extra);
+            double q_alu = qemu_seconds(qemu, fw + "/iss-alu-qemu.elf", extra);
+            if (q_mrs > 0 && q_alu > 0)
+                (icount ? r.qemu_icount_mrs_ns : r.qemu_mrs_ns) = (q_mrs - q_alu) / kMrsExecuted * 1e9;
+        }
+    }
+#endif
+    return r;
+}
+
 // ------------------------------------------------------------ reporting
 
 // Keeps each benchmark's median real time per iteration (ns) as it prints.
@@ -359,6 +434,7 @@ int sc_main(int argc, char **argv)
     SocRuns large_on = soc_runs(large, false), large_off = soc_runs(large, true);
     SocRuns dflt_on = soc_runs(dflt, false), dflt_off = soc_runs(dflt, true);
     Baseline base = clocked_baseline();
+    Iss iss = iss_runs();
 
     std::printf("\n| %-56s | %-40s | %-10s | %-4s |\n", "figure", "measured", "target", "");
     std::printf("|%s|%s|%s|%s|\n", std::string(58, '-').c_str(), std::string(42, '-').c_str(),
@@ -401,6 +477,21 @@ int sc_main(int argc, char **argv)
     if (large_on.max_rss_kib > 0)
         std::printf("| %-56s | %-40s | %-10s | %-4s |\n", "6. peak RSS, pmvp-soc large-soc (64 cores x 2 threads)",
                     fmt("%.1f MiB", (double)large_on.max_rss_kib / 1024).c_str(), "", "");
+    if (iss.loop_on.seconds > 0 && iss.loop_off.seconds > 0)
+        row("7. ISS loop, guest instructions per host s, attached/detached",
+            fmt("%.0f M / %.0f M", kLoopInstructions / iss.loop_on.seconds / 1e6,
+                kLoopInstructions / iss.loop_off.seconds / 1e6) +
+                fmt(" = %.3fx slower", iss.loop_on.seconds / iss.loop_off.seconds),
+            "<= 1.03x", iss.loop_on.seconds / iss.loop_off.seconds <= 1.03);
+    auto info = [](const char *figure, const std::string &measured) {
+        std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, measured.c_str(), "", "");
+    };
+    if (iss.pmvp_mrs_ns > 0)
+        info("8. host time of one guest MRS PMCCNTR_EL0: pmvp's ISS", fmt("%.0f ns", iss.pmvp_mrs_ns));
+    if (iss.qemu_mrs_ns > 0)
+        info("8. the same on QEMU TCG", fmt("%.0f ns", iss.qemu_mrs_ns));
+    if (iss.qemu_icount_mrs_ns > 0)
+        info("8. the same on QEMU TCG -icount shift=0", fmt("%.0f ns", iss.qemu_icount_mrs_ns));
     if (!base.same_counts)
         std::printf("\nclocked baseline counts: %s\n", base.counts.c_str());
     return 0;

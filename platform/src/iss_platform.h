@@ -57,12 +57,15 @@ struct IssPeResult {
 struct IssResult {
     std::vector<IssPeResult> pes;  // by global PE
     double host_seconds = 0;
+    bool attached = true;          // false: no monitors, so no counts to report
     bool all_exited() const;
     bool all_passed() const;       // every PE exited with status 0
 };
 
 // Runs the scenario; `attached` false runs the same engines with no
-// monitors (PMU and AMU accesses are UNDEFINED), for measuring their cost.
+// monitors, for measuring their cost: the guest's PMU and AMU accesses then
+// get no answer from pmvp (UNDEFINED, or Unicorn's own register where an
+// access cannot be refused, docs/FIRMWARE.md).
 IssResult run_iss(const Scenario &s, bool attached = true);
 void print_iss_report(FILE *out, const Scenario &s, const IssResult &r);
 nlohmann::json iss_report_json(const Scenario &s, const IssResult &r);

@@ -632,6 +632,26 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     EXPECT_GT(pes[0]["exit_instructions"].get<uint64_t>(), 50000u);
 }
 
+// The ISS benchmark's guest (bench/scenarios/iss-alu.json) runs to its end
+// with the monitors and without, retiring the same instructions: 250,000
+// iterations of 18 instructions and the runtime's start-up and exit.
+TEST(PmvpSoc, IssBenchmarkGuestRunsAttachedAndDetached)
+{
+    const std::string alu = std::string(PMVP_BENCH_SCENARIOS) + "/iss-alu.json";
+    SocRun on = pmvp_soc(alu);
+    ASSERT_EQ(on.status, 0) << on.out << on.err;
+    const json &pe = on.result["pes"][0];
+    EXPECT_EQ(pe["console"].get<std::string>(), "iterations 250000\n");
+    uint64_t instructions = pe["instructions"].get<uint64_t>();
+    EXPECT_GT(instructions, 250000u * 18);
+    EXPECT_LT(instructions, 250000u * 18 + 2000);
+    SocRun off = pmvp_soc(alu + " --detached", false);
+    ASSERT_EQ(off.status, 0) << off.out << off.err;
+    EXPECT_NE(off.out.find("  " + std::to_string(instructions) + " instructions,"), std::string::npos) << off.out;
+    EXPECT_NE(off.out.find("(no monitors: --detached)"), std::string::npos) << off.out;
+    EXPECT_EQ(off.out.find("PMCCNTR"), std::string::npos) << off.out;
+}
+
 // A runaway guest is stopped at the scenario's end and reported, not waited for.
 TEST(PmvpSoc, FirmwareThatDoesNotExitIsStoppedAtTheEnd)
 {
