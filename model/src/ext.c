@@ -427,10 +427,11 @@ static int access(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, 
     }
     uint64_t v = (*value << shift) & word_mask;
     /* A write to part of a value register keeps the rest of it (the
-     * PMCCNTR_EL0 rule); W1S, W1C and write-only bits outside the write
-     * are 0, which does nothing. */
+     * PMCCNTR_EL0 rule), as it is, not as a direct read would see it
+     * (inaccuracy knob (c)): hence the debug view. W1S, W1C and write-only
+     * bits outside the write are 0, which does nothing. */
     if (word_mask != ONES64 && (r->kind == PMVP_EXT_RW))
-        v |= view_read(c, p, r, t.n, a, now) & ~word_mask;
+        v |= view_read(c, p, r, t.n, NULL, now) & ~word_mask;
     view_write(c, p, r, t.n, v & r->wmask, a, now);
     return PMVP_OK;
 }

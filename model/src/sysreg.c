@@ -625,15 +625,20 @@ static int kernel_write(pmvp_core *c, unsigned pe, unsigned family, unsigned reg
                                      : pmvp_amu_write(c, pe, (enum pmvp_amu_reg)reg, n, v, now);
 }
 
-/* Validates an access for reading or writing a value. */
-static int begin(pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
-                 pmvp_time now)
+/* Validates an access for reading or writing a value. It changes nothing:
+ * the register file's call brings the core to `now`, so that a refused
+ * access (write-only, read-only, a register or counter the configuration
+ * lacks) leaves the core as it was, its present included. */
+static int validate(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                    pmvp_time now)
 {
     if (!c || !r || !x)
         return PMVP_ERR_NULL;
+    if (pe >= c->cfg.num_pes)
+        return PMVP_ERR_PE;
     if (r->family > PMVP_SYSREG_AMU || !possible(&c->cfg, r, x))
         return PMVP_ERR_VALUE;
-    return pmvp_begin_pe(c, pe, now);
+    return now < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
 }
 
 int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
@@ -641,7 +646,7 @@ int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
 {
     if (!value)
         return PMVP_ERR_NULL;
-    int err = begin(c, pe, r, x, now);
+    int err = validate(c, pe, r, x, now);
     if (err)
         return err;
     if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMSWINC_EL0)
@@ -671,7 +676,7 @@ int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
 int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
                       const pmvp_sysreg_context *x, uint64_t value, pmvp_time now)
 {
-    int err = begin(c, pe, r, x, now);
+    int err = validate(c, pe, r, x, now);
     if (err)
         return err;
     const rule *u = r->family == PMVP_SYSREG_PMU ? &pmu_rules[r->reg] : &amu_rules[r->reg];
@@ -682,11 +687,12 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
         return PMVP_OK; /* a counter the context cannot see: WI */
     if (r->part == PMVP_PART_LOW) {
         /* The AArch32 register is bits [31:0]; a write leaves [63:32] alone.
-         * Only the counters have meaningful upper bits to keep. */
+         * Only the counters have meaningful upper bits to keep: their true
+         * value, not what a direct read would see (inaccuracy knob (c)). */
         uint64_t old = 0;
         bool counter = reg == PMVP_PMCCNTR_EL0 || reg == PMVP_PMEVCNTR_EL0;
         if (r->family == PMVP_SYSREG_PMU && counter &&
-            (err = kernel_read(c, pe, r->family, reg, n, now, &old)) != PMVP_OK)
+            (err = pmvp_pmu_peek(c, pe, (enum pmvp_pmu_reg)reg, n, now, &old)) != PMVP_OK)
             return err;
         value = (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
     }

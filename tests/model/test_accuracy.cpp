@@ -8,6 +8,7 @@
 
 #include "fixture.h"
 #include "pmvp/ext.h"
+#include "pmvp/sysreg.h"
 
 namespace pmvp::test {
 namespace {
@@ -174,6 +175,42 @@ TEST_F(Accuracy, ReadDelayEndsAtAWriteAndKeepsTheDisableRule)
     disable(0x1, 30 * kNs);                  // a direct write: the disable rule
     EXPECT_EQ(counter(0, 0, 30 * kNs), 7u);
     EXPECT_EQ(counter(0, 0, 5 * kUs), 7u);
+}
+
+// A write to one half of a 64-bit counter keeps the other half as it is,
+// not as a direct read would see it: with the read delay on, the upper half
+// must survive an increment the delay still hides. The true value
+// 0x1_0000_0158 (0x1_0000_0100 written, 0x58 counted), low half written 0x10:
+// 0x1_0000_0010, through the external frame (a 4-byte store to
+// PMEVCNTR0_EL0[31:0]) and through MCR PMCCNTR (AArch32, bits [31:0]).
+TEST_F(Accuracy, APartialCounterWriteKeepsTheTrueOtherHalf)
+{
+    cfg.inaccuracy.read_delay_cycles = 1000;
+    cfg.inaccuracy.draw = PMVP_DRAW_BOUND; // every read as stale as allowed
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    write(0, PMVP_PMEVCNTR_EL0, 0x0FFFFFF00, 0);    // wraps to bit 32 after 0x100 more
+    EXPECT_EQ(counter(0, 0, 0), 0x0FFFFFF00u);       // a direct read fixes the window
+    report(PMVP_EV_INST_RETIRED, 0x158, 10 * kNs);   // true value 0x1_0000_0058
+    EXPECT_EQ(counter(0, 0, 20 * kNs), 0x0FFFFFF00u); // hidden from a direct read for now
+    const pmvp_ext_access guest = { PMVP_NONSECURE, false };
+    ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0x000, 4, 0x10, &guest, 30 * kNs, nullptr), PMVP_OK);
+    uint64_t v = 0;
+    ASSERT_EQ(pmvp_pmu_peek(&core, 0, PMVP_PMEVCNTR_EL0, 0, 30 * kNs, &v), PMVP_OK);
+    EXPECT_EQ(v, 0x100000010u);
+
+    write(0, PMVP_PMCCNTR_EL0, 0x0FFFFFF00, 40 * kNs);
+    write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 40 * kNs);
+    EXPECT_EQ(read(0, PMVP_PMCCNTR_EL0, 40 * kNs), 0x0FFFFFF00u);
+    pmvp_sysreg mcr;
+    ASSERT_EQ(pmvp_sysreg_decode_a32(true, 15, 0, 9, 13, 0, &mcr), PMVP_OK); // PMCCNTR
+    pmvp_sysreg_context x;
+    ASSERT_EQ(pmvp_sysreg_context_of(&core, 0, &x), PMVP_OK);
+    x.el = 0; // AArch32 at EL0 under an AArch64 EL1 (the access checks are not this call's)
+    // 0x158 cycles (1 GHz) later the true value is 0x1_0000_0058.
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &mcr, &x, 0x10, 40 * kNs + 0x158 * kNs), PMVP_OK);
+    ASSERT_EQ(pmvp_pmu_peek(&core, 0, PMVP_PMCCNTR_EL0, 0, 40 * kNs + 0x158 * kNs, &v), PMVP_OK);
+    EXPECT_EQ(v, 0x100000010u);
 }
 
 // A debugger or a trace only looks: it sees the value at once and does not

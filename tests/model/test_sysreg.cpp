@@ -4,6 +4,8 @@
 // pseudocode.cpp): every accessor is walked through the controls of the
 // higher Exception levels in several configurations, and every outcome of
 // its text must be reached and agree with pmvp_sysreg_check.
+#include <vector>
+#include <cstring>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -499,6 +501,59 @@ TEST_F(SysregCore, AArch32PmccntrFormsMoveTheirHalves)
     uint64_t v;
     pmvp_sysreg swinc = reg(true, 9, 12, 4);
     EXPECT_EQ(pmvp_sysreg_read(&core, 0, &swinc, &x, 10, &v), PMVP_ERR_WRITE_ONLY);
+}
+
+// A refused access changes nothing, the core's present included: MRS
+// PMIAR_EL1 without FEAT_SEBEP, MRS PMSWINC_EL0, MSR PMCEID0_EL0 and MRS
+// AMEVCNTR1<3>_EL0 with three auxiliary counters, at 1000 ps, leave a PMCR write
+// at 500 ps possible; and every refused read or write of the whole PMU and
+// AMU encoding space leaves the core byte for byte as it was.
+TEST_F(SysregCore, ARefusedAccessChangesNothing)
+{
+    ASSERT_FALSE(core.cfg.feat_sebep);
+    ASSERT_EQ(core.cfg.amu_num_aux, 3u);
+    struct Access { bool write; unsigned op1, crn, crm, op2; int err; };
+    const Access refused[] = {
+        { false, 0, 9, 14, 7, PMVP_ERR_REGISTER },   // PMIAR_EL1
+        { false, 3, 9, 12, 4, PMVP_ERR_WRITE_ONLY }, // PMSWINC_EL0
+        { true, 3, 9, 12, 6, PMVP_ERR_READ_ONLY },   // PMCEID0_EL0
+        { false, 3, 13, 12, 3, PMVP_ERR_COUNTER },   // AMEVCNTR1<3>_EL0
+    };
+    pmvp_sysreg_context el2 = x;
+    el2.el = 2;
+    for (const Access &a : refused) {
+        pmvp_sysreg r;
+        ASSERT_EQ(pmvp_sysreg_decode_a64(a.write, 3, a.op1, a.crn, a.crm, a.op2, &r), PMVP_OK);
+        uint64_t v = 0;
+        int err = a.write ? pmvp_sysreg_write(&core, 0, &r, &el2, 0, 1000) : pmvp_sysreg_read(&core, 0, &r, &el2, 1000, &v);
+        EXPECT_EQ(err, a.err) << pmvp_sysreg_name(&r);
+    }
+    pmvp_sysreg pmcr = reg(true, 9, 12, 0);
+    EXPECT_EQ(pmvp_sysreg_write(&core, 0, &pmcr, &el2, PMCR_EL0_E, 500), PMVP_OK);
+
+    std::vector<uint8_t> before(sizeof core);
+    size_t refusals = 0;
+    for (bool write : { false, true })
+        for (unsigned op1 : { 0u, 3u })
+            for (unsigned crn : { 9u, 13u, 14u })
+                for (unsigned crm = 0; crm < 16; crm++)
+                    for (unsigned op2 = 0; op2 < 8; op2++) {
+                        pmvp_sysreg r;
+                        if (pmvp_sysreg_decode_a64(write, 3, op1, crn, crm, op2, &r) != PMVP_OK)
+                            continue;
+                        for (const pmvp_sysreg_context &c : { x, el2 }) {
+                            std::memcpy(before.data(), &core, sizeof core);
+                            uint64_t v = 0;
+                            int err = write ? pmvp_sysreg_write(&core, 0, &r, &c, 0x5, 2000)
+                                            : pmvp_sysreg_read(&core, 0, &r, &c, 2000, &v);
+                            if (err != PMVP_OK) {
+                                refusals++;
+                                EXPECT_EQ(std::memcmp(before.data(), &core, sizeof core), 0)
+                                    << pmvp_sysreg_name(&r) << (write ? " written" : " read") << ": " << err;
+                            }
+                        }
+                    }
+    EXPECT_GT(refusals, 10u);
 }
 
 // D24.6.10: with AMCR.CG1RZ the auxiliary counters read as zero below the
