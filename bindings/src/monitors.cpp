@@ -246,12 +246,20 @@ void Monitors::inputs_changed()
     catch_up(now);
     pmvp_core *c = core_.get();
     future_valid_ = false;
+    // A frequency the kernel refuses (above PMVP_MAX_CLOCK_HZ) leaves the
+    // clock as it was, and says so.
+    auto clock = [&](const char *port, int (*set)(pmvp_core *, uint64_t, pmvp_time), uint64_t hz) {
+        if (set(c, hz, now) != PMVP_OK)
+            SC_REPORT_WARNING("pmvp/clock", (std::string(name()) + ": " + port + " = " + std::to_string(hz) +
+                                             " Hz is above the 1 THz pmvp accepts: the clock keeps its frequency")
+                                                .c_str());
+    };
     if (processor_hz.size() && processor_hz->read() != c->clock.hz)
-        pmvp_core_set_clock(c, processor_hz->read(), now);
+        clock("processor_hz", pmvp_core_set_clock, processor_hz->read());
     if (bus_hz.size() && bus_hz->read() != c->bus_clock.hz)
-        pmvp_core_set_bus_clock(c, bus_hz->read(), now);
+        clock("bus_hz", pmvp_core_set_bus_clock, bus_hz->read());
     if (system_counter_hz.size() && system_counter_hz->read() != c->system_counter.hz)
-        pmvp_core_set_system_counter(c, system_counter_hz->read(), now);
+        clock("system_counter_hz", pmvp_core_set_system_counter, system_counter_hz->read());
     for (unsigned p = 0; p < num_pes(); p++) {
         // A PE with none of these ports bound takes its state from set_state().
         if (power[p].size() || wfi[p].size() || wfe[p].size()) {

@@ -121,8 +121,11 @@ void X86Monitors::signals_changed()
         SC_REPORT_WARNING("pmvp/x86", text.c_str());
         now = core_.last_call;
     }
-    if (core_hz.size() && core_hz->read() != core_.core_clock.hz)
-        pmvp_x86_set_core_clock(&core_, core_hz->read(), now);
+    if (core_hz.size() && core_hz->read() != core_.core_clock.hz &&
+        pmvp_x86_set_core_clock(&core_, core_hz->read(), now) != PMVP_OK)
+        SC_REPORT_WARNING("pmvp/clock", (std::string(name()) + ": core_hz = " + std::to_string(core_hz->read()) +
+                                         " Hz is above the 1 THz pmvp accepts: the clock keeps its frequency")
+                                            .c_str());
     for (unsigned lp = 0; lp < num_threads(); lp++) {
         bool h = halt[lp].size() && halt[lp]->read();
         bool d = deep_sleep[lp].size() && deep_sleep[lp]->read();

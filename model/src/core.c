@@ -168,6 +168,9 @@ static int check_config(const pmvp_core_config *cfg)
 {
     if (cfg->num_pes < 1 || cfg->num_pes > PMVP_MAX_PES || cfg->num_counters > PMVP_MAX_COUNTERS)
         return PMVP_ERR_CONFIG;
+    if (cfg->processor_hz > PMVP_MAX_CLOCK_HZ || cfg->bus_hz > PMVP_MAX_CLOCK_HZ ||
+        cfg->system_counter_hz > PMVP_MAX_CLOCK_HZ)
+        return PMVP_ERR_CONFIG;
     switch (cfg->pmu_version) {
     case PMVP_PMUV3: case PMVP_PMUV3P1: case PMVP_PMUV3P4: case PMVP_PMUV3P5: break;
     default: return PMVP_ERR_CONFIG;
@@ -339,6 +342,8 @@ enum core_clock { PROCESSOR_CLOCK, BUS_CLOCK, SYSTEM_COUNTER };
  * the old frequency. */
 static int set_frequency(pmvp_core *c, enum core_clock which, uint64_t hz, pmvp_time now)
 {
+    if (hz > PMVP_MAX_CLOCK_HZ)
+        return c ? PMVP_ERR_VALUE : PMVP_ERR_NULL;
     int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
     if (err)
         return err;

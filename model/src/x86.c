@@ -335,6 +335,7 @@ int pmvp_x86_init(pmvp_x86_core *c, const pmvp_x86_config *cfg)
         return PMVP_ERR_NULL;
     if (cfg->num_threads < 1 || cfg->num_threads > PMVP_X86_MAX_THREADS || cfg->num_gp > PMVP_X86_MAX_GP ||
         !valid_width(cfg->gp_width) || !valid_width(cfg->fixed_width) || cfg->tsc_hz == 0 ||
+        cfg->core_hz > PMVP_MAX_CLOCK_HZ || cfg->tsc_hz > PMVP_MAX_CLOCK_HZ || cfg->xclk_hz > PMVP_MAX_CLOCK_HZ ||
         (cfg->cpl_mode != PMVP_X86_CPL_PER_THREAD && cfg->cpl_mode != PMVP_X86_CPL_T0_T1))
         return PMVP_ERR_CONFIG;
     memset(c, 0, sizeof *c);
@@ -354,6 +355,8 @@ int pmvp_x86_sync(pmvp_x86_core *c, pmvp_time now)
 
 int pmvp_x86_set_core_clock(pmvp_x86_core *c, uint64_t hz, pmvp_time now)
 {
+    if (c && hz > PMVP_MAX_CLOCK_HZ)
+        return PMVP_ERR_VALUE;
     int err = begin(c, now);
     if (err)
         return err;

@@ -10,23 +10,6 @@ extern "C" {
 
 namespace pmvp::soc {
 
-std::string time_text(pmvp_time ps)
-{
-    static const std::pair<pmvp_time, const char *> units[] = {
-        { 1000000000000ull, "s" }, { 1000000000ull, "ms" }, { 1000000ull, "us" }, { 1000ull, "ns" }
-    };
-    for (const auto &[scale, name] : units)
-        if (ps >= scale && ps % scale == 0)
-            return std::to_string(ps / scale) + " " + name;
-    char buf[32];
-    for (const auto &[scale, name] : units)
-        if (ps >= scale) {
-            std::snprintf(buf, sizeof buf, "%.6g %s", (double)ps / (double)scale, name);
-            return buf;
-        }
-    return std::to_string(ps) + " ps";
-}
-
 namespace {
 
 const char *const kAmuNames[PMVP_AMU_ARCH_COUNTERS] = { "CPU_CYCLES", "CNT_CYCLES", "INST_RETIRED",

@@ -23,8 +23,6 @@ struct RunInfo {
 
 enum class Detail { AUTO, PE, CORE, SOC };
 
-// A duration in the largest unit that keeps it readable ("1 ms", "2.5 us").
-std::string time_text(pmvp_time ps);
 // A frequency in GHz, MHz, kHz or Hz ("2 GHz", "100 MHz").
 std::string hz_text(double hz);
 

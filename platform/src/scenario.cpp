@@ -3,7 +3,9 @@
 
 #include <fstream>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -29,41 +31,57 @@ struct Unit {
     uint64_t scale;
 };
 
-// A decimal number with a unit, exactly, as an integer count of the base unit.
+// A decimal number with a unit, exactly, as an integer count of the base
+// unit: refused, with the range, when it is not a whole number of the base
+// unit or does not fit in 64 bits (the largest unit is 10^12 of the base, so
+// the arithmetic is exact in 128 bits).
 uint64_t parse_quantity(const std::string &text, const std::vector<Unit> &units, const char *what)
 {
+    using u128 = unsigned __int128;
+    const std::string &base = units.back().name;
+    const std::string range = std::string("a ") + what + " is at most " + std::to_string(UINT64_MAX) + " " + base;
     size_t i = 0;
-    uint64_t whole = 0, frac = 0, frac_scale = 1;
+    u128 whole = 0;
     bool digits = false;
     while (i < text.size() && std::isdigit((unsigned char)text[i])) {
-        if (whole > (UINT64_MAX - 9) / 10)
-            throw std::invalid_argument(std::string(what) + " too large");
-        whole = whole * 10 + (uint64_t)(text[i++] - '0');
+        whole = whole * 10 + (unsigned)(text[i++] - '0');
+        if (whole > UINT64_MAX)
+            throw std::invalid_argument(std::string(what) + " too large (" + range + ")");
         digits = true;
     }
+    std::string decimals;
     if (i < text.size() && text[i] == '.') {
         i++;
         while (i < text.size() && std::isdigit((unsigned char)text[i])) {
-            if (frac_scale > UINT64_MAX / 100)
-                throw std::invalid_argument(std::string("too many decimals in ") + what);
-            frac = frac * 10 + (uint64_t)(text[i++] - '0');
-            frac_scale *= 10;
+            decimals += text[i++];
             digits = true;
         }
     }
     if (!digits)
         throw std::invalid_argument(std::string("expected a ") + what + ": a number and a unit");
+    while (!decimals.empty() && decimals.back() == '0')
+        decimals.pop_back();
     while (i < text.size() && text[i] == ' ')
         i++;
     std::string unit = text.substr(i);
     std::string known;
     for (const Unit &u : units) {
         if (unit == u.name) {
-            if (whole > UINT64_MAX / u.scale)
-                throw std::invalid_argument(std::string(what) + " too large");
-            if ((frac * u.scale) % frac_scale)
-                throw std::invalid_argument(std::string(what) + " is not a whole number of " + units.back().name);
-            return whole * u.scale + frac * u.scale / frac_scale;
+            // More decimals than 19 cannot be a whole number of the base unit
+            // (no unit is 10^19 of it).
+            if (decimals.size() > 19)
+                throw std::invalid_argument(std::string(what) + " is not a whole number of " + base);
+            u128 frac = 0, frac_scale = 1;
+            for (char d : decimals) {
+                frac = frac * 10 + (unsigned)(d - '0');
+                frac_scale *= 10;
+            }
+            if (frac * u.scale % frac_scale)
+                throw std::invalid_argument(std::string(what) + " is not a whole number of " + base);
+            u128 total = whole * u.scale + frac * u.scale / frac_scale;
+            if (total > UINT64_MAX)
+                throw std::invalid_argument(std::string(what) + " too large (" + range + ")");
+            return (uint64_t)total;
         }
         known += std::string(known.empty() ? "" : ", ") + (*u.name ? u.name : "(none)");
     }
@@ -80,11 +98,32 @@ pmvp_time parse_time(const std::string &text)
     return parse_quantity(text, units, "time");
 }
 
+std::string time_text(pmvp_time ps)
+{
+    static const std::pair<pmvp_time, const char *> units[] = {
+        { 1000000000000ull, "s" }, { 1000000000ull, "ms" }, { 1000000ull, "us" }, { 1000ull, "ns" }
+    };
+    for (const auto &[scale, name] : units)
+        if (ps >= scale && ps % scale == 0)
+            return std::to_string(ps / scale) + " " + name;
+    char buf[32];
+    for (const auto &[scale, name] : units)
+        if (ps >= scale) {
+            std::snprintf(buf, sizeof buf, "%.6g %s", (double)ps / (double)scale, name);
+            return buf;
+        }
+    return std::to_string(ps) + " ps";
+}
+
 uint64_t parse_hz(const std::string &text)
 {
     static const std::vector<Unit> units = { { "GHz", 1000000000ull }, { "MHz", 1000000ull }, { "kHz", 1000ull },
                                              { "Hz", 1ull } };
-    return parse_quantity(text, units, "frequency");
+    uint64_t hz = parse_quantity(text, units, "frequency");
+    if (hz > PMVP_MAX_CLOCK_HZ)
+        throw std::invalid_argument("frequency above 1 THz, the most pmvp accepts (a clock's edges must fit in "
+                                    "64 bits over all representable time)");
+    return hz;
 }
 
 const char *mt_policy_name(pmvp_mt_policy p)
@@ -640,6 +679,13 @@ void Reader::sebep(Object &o, SebepSetup &x)
         x.event = event(o, "event");
     if (pmvp_event_sync_kind(x.event) == PMVP_SYNC_NONE || pmvp_event_exceptional(x.event))
         fail(o.sub("event"), "expected an event D14.7 lists as synchronous");
+    // The platform's CPU retires instructions and reports the event with
+    // each (pmvp_core_retire): SW_INCR, the one synchronous event that is no
+    // occurrence, counts only writes to PMSWINC_EL0, which it does not make.
+    const pmvp_event_info *info = pmvp_event_find(x.event);
+    if (!info || info->cls != PMVP_EVCLASS_OCCURRENCE)
+        fail(o.sub("event"), "expected an event that instructions cause as they retire (SW_INCR counts writes to "
+                             "PMSWINC_EL0, which this platform's CPU does not make)");
     o.need("sample_period");
     x.sample_period = o.integer("sample_period", 0, 1, UINT32_MAX); // the 32-bit overflow
     x.handler_time = o.time("handler_time", 0);
@@ -711,15 +757,45 @@ Scenario Reader::scenario(const json &root)
 
 }  // namespace
 
+namespace {
+
+// Where a number JSON cannot hold (1e400) stands: nlohmann names the number,
+// not its place, so the text is searched for it and the key before it.
+std::string place_of_number(const std::string &text, const std::string &what)
+{
+    size_t a = what.find('\''), b = a == std::string::npos ? a : what.find('\'', a + 1);
+    if (b == std::string::npos)
+        return "";
+    std::string number = what.substr(a + 1, b - a - 1);
+    size_t at = text.find(number);
+    if (number.empty() || at == std::string::npos)
+        return "";
+    std::string place = "line " + std::to_string(1 + std::count(text.begin(), text.begin() + (long)at, '\n'));
+    size_t colon = text.rfind(':', at), quote = colon == std::string::npos ? colon : text.rfind('"', colon);
+    size_t open = quote == std::string::npos || quote == 0 ? std::string::npos : text.rfind('"', quote - 1);
+    if (open != std::string::npos)
+        place = "field \"" + text.substr(open + 1, quote - open - 1) + "\", " + place;
+    return " (" + place + ")";
+}
+
+}  // namespace
+
 Scenario parse_scenario(const std::string &text, const std::string &source)
 {
     json root;
     try {
         root = json::parse(text);
-    } catch (const json::parse_error &e) {
+    } catch (const json::out_of_range &e) {  // a number out of range, such as 1e400
+        throw ScenarioError(source + ": not valid JSON: " + e.what() + place_of_number(text, e.what()));
+    } catch (const json::exception &e) {
         throw ScenarioError(source + ": not valid JSON: " + e.what());
     }
-    Scenario s = Reader(source).scenario(root);
+    Scenario s;
+    try {
+        s = Reader(source).scenario(root);
+    } catch (const json::exception &e) {  // the reader checks types first: this is a last resort
+        throw ScenarioError(source + ": " + e.what());
+    }
     try {
         apply_overrides(s, Overrides{});
     } catch (const ScenarioError &e) {
@@ -728,11 +804,39 @@ Scenario parse_scenario(const std::string &text, const std::string &source)
     return s;
 }
 
+namespace {
+
+// A run whose cost grows with the number of some step (a quantum, an SoEMT
+// thread switch, a retired instruction of the SEBEP platform) is refused
+// when it would take more than this many of them: past it, a mistyped
+// "1 ps" turns a run of a second into hours (docs/PMVP-SOC.md).
+constexpr uint64_t kMaxSteps = 100000000;
+
+void check_steps(const Scenario &s, const std::string &field, pmvp_time step, const char *what)
+{
+    uint64_t n = s.duration / step;
+    if (n > kMaxSteps)
+        throw ScenarioError(field + ": " + time_text(step) + " over " + time_text(s.duration) + " is " +
+                            std::to_string(n) + " " + what + ", more than the " + std::to_string(kMaxSteps) +
+                            " pmvp-soc runs (hours of host time): make it longer or the run shorter");
+}
+
+}  // namespace
+
 void apply_overrides(Scenario &s, const Overrides &o)
 {
     if (o.duration)
         s.duration = o.duration;
+    // The CPU models work per quantum while a thread runs (an ISS always).
+    bool runs = s.runs_iss();
+    for (const Cluster &c : s.clusters)
+        for (const Workload &w : c.workloads)
+            for (const Phase &p : w.phases)
+                runs = runs || p.kind == Phase::RUN;
+    if (runs)
+        check_steps(s, "quantum", s.quantum, "quanta");
     if (s.sebep) {
+        check_steps(s, "sebep.instruction_time", s.sebep->instruction_time, "retired instructions");
         if (o.cores || o.threads || o.mt_policy >= 0)
             throw ScenarioError("sebep: --cores, --threads and --mt apply to Arm clusters only");
         if (o.hz)
@@ -763,6 +867,8 @@ void apply_overrides(Scenario &s, const Overrides &o)
         }
         if (o.hz)
             c.config.processor_hz = o.hz;
+        if (c.config.mt_policy == PMVP_MT_SOEMT)
+            check_steps(s, where + ".soemt_switch", c.soemt_switch, "thread switches per core");
         pmvp_core probe;
         if (int err = pmvp_core_init(&probe, &c.config))
             throw ScenarioError(where + ": the PMU refuses this core: " + pmvp_strerror(err));

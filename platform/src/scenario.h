@@ -156,6 +156,8 @@ void apply_overrides(Scenario &s, const Overrides &o);
 // std::invalid_argument on a malformed value, a unit it does not know, or a
 // value that is not a whole number of ps (Hz).
 pmvp_time parse_time(const std::string &text);
+// A duration in the largest unit that keeps it readable ("1 ms", "2.5 us").
+std::string time_text(pmvp_time ps);
 uint64_t parse_hz(const std::string &text);
 const char *mt_policy_name(pmvp_mt_policy p);
 int parse_mt_policy(const std::string &text);  // -1 if unknown

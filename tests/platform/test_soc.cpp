@@ -510,6 +510,21 @@ TEST(PmvpSoc, BadScenarios)
         { R"({"duration": "1 ms", "x86": {"pstates": [{"at": "2 ms", "frequency": "1 GHz"}], "threads": [{"phases": []}]}})",
           "x86.pstates[0].at: steps must be in increasing time" },
         { R"({"duration": "1 ms", "x86": {"threads": [{"phases": []}]}, "clusters": []})", "clusters: unknown field" },
+        // A number JSON cannot hold is a scenario error naming its field.
+        { R"({"duration": "1 ms", "clusters": [{"cores": 1e400, "frequency": "1 GHz", "workloads": []}]})",
+          "number overflow parsing '1e400' (field \"cores\", line 1)" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1500 GHz", "workloads": []}]})",
+          "clusters[0].frequency: frequency above 1 THz" },
+        // The parser refuses what the run cannot do.
+        { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "event": "SW_INCR", "profiles": [{}]}})",
+          "sebep.event: expected an event that instructions cause as they retire" },
+        // Steps that would make the run take hours.
+        { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "instruction_time": "1 ps", "profiles": [{}]}})",
+          "sebep.instruction_time: 1 ps over 1 ms is 1000000000 retired instructions, more than the 100000000" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "threads": 2, "multithreading": "soemt", "soemt_switch": "1 ps", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "clusters[0].soemt_switch: 1 ps over 1 ms is 1000000000 thread switches per core" },
+        { R"({"duration": "1 s", "quantum": "1 ns", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "quantum: 1 ns over 1 s is 1000000000 quanta" },
     };
     std::string path = temp_file("bad_scenario.json");
     for (const Case &c : cases) {
@@ -542,6 +557,10 @@ TEST(PmvpSoc, BadCommandLines)
         { "--check --check-limit 1000", "--check: this run is" },
         { "--check-limit lots", "--check-limit: expected an integer" },
         { "--frequency 0Hz", "--frequency: must be above 0 Hz" },
+        { "--frequency 18446744073.8GHz", "--frequency: frequency too large" },
+        { "--frequency 1000.000000001GHz", "--frequency: frequency above 1 THz" },
+        { "--time 18446744.1s", "--time: time too large (a time is at most 18446744073709551615 ps)" },
+        { "--time 1000s", "quantum: 1 us over 1000 s is 1000000000 quanta" },
     };
     for (const Case &c : cases) {
         SocRun r = pmvp_soc(c.args, false);
@@ -564,6 +583,16 @@ TEST(Scenario, TimesAndFrequenciesAreExact)
     EXPECT_THROW(parse_time("1 minute"), std::invalid_argument);
     EXPECT_THROW(parse_time("ms"), std::invalid_argument);
     EXPECT_THROW(parse_hz("99999999999999999999 Hz"), std::invalid_argument);
+    // Exact in 128 bits: no intermediate product overflows, no sum wraps.
+    EXPECT_EQ(parse_time("1.123456789s"), 1123456789000u);
+    EXPECT_EQ(parse_time("18446744.073709551615 s"), UINT64_MAX);
+    EXPECT_THROW(parse_time("18446744.073709551616 s"), std::invalid_argument);
+    EXPECT_THROW(parse_time("18446744.1s"), std::invalid_argument);
+    EXPECT_EQ(parse_time("1.50000000000000000000000000 us"), 1500000u);  // trailing zeros
+    EXPECT_THROW(parse_time("0.0000000000000000000001 s"), std::invalid_argument);
+    EXPECT_EQ(parse_hz("1000 GHz"), 1000000000000u);                       // 1 THz, the most
+    EXPECT_THROW(parse_hz("1000.000000001 GHz"), std::invalid_argument);
+    EXPECT_THROW(parse_hz("18446744073.8GHz"), std::invalid_argument);
 }
 
 // --check can fail: a value the reference model does not produce is reported.

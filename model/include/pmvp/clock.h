@@ -32,6 +32,12 @@ typedef uint64_t pmvp_time;
 
 #define PMVP_PS_PER_SECOND UINT64_C(1000000000000)
 
+/* The fastest clock pmvp accepts: 1 THz, one edge per picosecond, so that
+ * the edges of any stretch of representable time (under 2^64 ps) fit in 64
+ * bits. A faster frequency is refused where it enters: PMVP_ERR_CONFIG in a
+ * configuration, PMVP_ERR_VALUE in a change. */
+#define PMVP_MAX_CLOCK_HZ PMVP_PS_PER_SECOND
+
 typedef struct pmvp_clock {
     uint64_t hz;        /* current frequency; 0 = stopped */
     pmvp_time t0;       /* start of the current constant-frequency stretch */

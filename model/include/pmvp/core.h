@@ -422,7 +422,9 @@ typedef struct pmvp_core {
  * other control 0. PMVP_ERR_CONFIG if the configuration is impossible. */
 int pmvp_core_init(pmvp_core *core, const pmvp_core_config *cfg);
 
-/* Processor clock frequency from `now` on (0 stops the clock). */
+/* Processor clock frequency from `now` on (0 stops the clock). These three
+ * refuse a frequency above PMVP_MAX_CLOCK_HZ (1 THz) with PMVP_ERR_VALUE;
+ * pmvp_core_init refuses one in the configuration. */
 int pmvp_core_set_clock(pmvp_core *core, uint64_t hz, pmvp_time now);
 /* Bus clock (BUS_CYCLES) frequency from `now` on. */
 int pmvp_core_set_bus_clock(pmvp_core *core, uint64_t hz, pmvp_time now);

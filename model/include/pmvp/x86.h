@@ -215,7 +215,8 @@ typedef struct pmvp_x86_core {
  * IA32_PERF_GLOBAL_CTRL, whose general-purpose enable bits are 1. */
 int pmvp_x86_init(pmvp_x86_core *core, const pmvp_x86_config *cfg);
 
-/* Core clock from `now` on (a P-state change; 0 stops the core clock). */
+/* Core clock from `now` on (a P-state change; 0 stops the core clock).
+ * PMVP_ERR_VALUE above PMVP_MAX_CLOCK_HZ (1 THz). */
 int pmvp_x86_set_core_clock(pmvp_x86_core *core, uint64_t hz, pmvp_time now);
 int pmvp_x86_set_state(pmvp_x86_core *core, unsigned thread, enum pmvp_x86_state st, pmvp_time now);
 int pmvp_x86_set_context(pmvp_x86_core *core, unsigned thread, const pmvp_x86_context *ctx, pmvp_time now);
