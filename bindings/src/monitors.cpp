@@ -117,7 +117,9 @@ void Monitors::catch_up(pmvp_time now)
 template <class F> int Monitors::at(const sc_time &offset, bool changes, const F &op)
 {
     pmvp_time now = time_.now();
-    pmvp_time t = now + time_.to_ps(offset);
+    pmvp_time t = time_.after(offset);
+    if (t == PMVP_TIME_NEVER)
+        return PMVP_ERR_VALUE;  // an instant beyond the representable time
     catch_up(now);
     if (t == now) {
         int err = op(core_.get(), now);
@@ -442,19 +444,23 @@ static tlm::tlm_response_status status_of(int err)
 
 // One access of `gp` to frame f of PE pe at time t:
 // - TLM_IGNORE_COMMAND: TLM_OK_RESPONSE, nothing done;
+// - no data pointer: TLM_GENERIC_ERROR_RESPONSE;
 // - byte enables that do not enable every byte: TLM_BYTE_ENABLE_ERROR_RESPONSE;
 // - a streaming width below the length, or a length other than 4 or 8:
 //   TLM_BURST_ERROR_RESPONSE (also an 8-byte access over 32-bit registers);
 // - an address outside the frame, or not aligned to the length:
 //   TLM_ADDRESS_ERROR_RESPONSE;
 // - an access the spec refuses (PE off, OS Lock, OS Double Lock,
-//   authentication): TLM_GENERIC_ERROR_RESPONSE;
+//   authentication), or an annotated delay that puts it beyond the
+//   representable time (2^64 - 1 ps): TLM_GENERIC_ERROR_RESPONSE;
 // - otherwise TLM_OK_RESPONSE, RAZ/WI and ignored writes included.
 tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp,
                                           const sc_time &delay, bool debug)
 {
     if (gp.get_command() == tlm::TLM_IGNORE_COMMAND)
         return tlm::TLM_OK_RESPONSE;
+    if (!gp.get_data_ptr())
+        return tlm::TLM_GENERIC_ERROR_RESPONSE;
     unsigned len = gp.get_data_length();
     if (const unsigned char *be = gp.get_byte_enable_ptr()) {
         unsigned be_len = gp.get_byte_enable_length();

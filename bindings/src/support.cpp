@@ -19,7 +19,15 @@ TimeBase::TimeBase()
 pmvp_time TimeBase::to_ps(const sc_core::sc_time &t) const
 {
     // Every access converts twice: spare the division when ticks are ps or coarser.
-    return ticks_per_ps_ == 1 ? t.value() * ps_per_tick_ : t.value() * ps_per_tick_ / ticks_per_ps_;
+    if (ticks_per_ps_ != 1)
+        return t.value() / ticks_per_ps_;
+    return t.value() > PMVP_TIME_NEVER / ps_per_tick_ ? PMVP_TIME_NEVER : t.value() * ps_per_tick_;
+}
+
+pmvp_time TimeBase::after(const sc_core::sc_time &offset) const
+{
+    pmvp_time now = this->now(), d = to_ps(offset);
+    return d >= PMVP_TIME_NEVER - now ? PMVP_TIME_NEVER : now + d;
 }
 
 sc_core::sc_time TimeBase::to_sc(pmvp_time ps) const

@@ -27,7 +27,10 @@ X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_con
 // Runs `op` at sc_time_stamp() + offset, then publishes what changed.
 template <class F> int X86Monitors::at(const sc_time &offset, const F &op)
 {
-    int err = op(time_.now() + time_.to_ps(offset));
+    pmvp_time t = time_.after(offset);
+    if (t == PMVP_TIME_NEVER)
+        return PMVP_ERR_VALUE;  // an instant beyond the representable time
+    int err = op(t);
     update();
     return err;
 }

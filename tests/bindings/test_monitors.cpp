@@ -595,6 +595,44 @@ TEST(Monitors, ErrorResponses)
     });
 }
 
+// A payload with no data pointer, and an annotated delay that would put the
+// access beyond the representable time (2^64 - 1 ps), are answered with an
+// error response and change nothing; the next ordinary access sees the
+// counter as if they had not happened.
+TEST(Monitors, NoDataPointerAndAnEndlessDelayAreRefused)
+{
+    in_child([] {
+        sc_report_handler::set_actions("pmvp/guest", SC_DO_NOTHING);
+        Monitors m("m", config());
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            wait(sc_time(100, SC_NS));
+            for (tlm::tlm_command cmd : { tlm::TLM_READ_COMMAND, tlm::TLM_WRITE_COMMAND }) {
+                tlm::tlm_generic_payload gp;
+                Initiator::fill(gp, cmd, kPmccntr, nullptr, 8);
+                sc_time delay = SC_ZERO_TIME;
+                (*bus.pmu[0])->b_transport(gp, delay);
+                EXPECT_EQ(gp.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
+                Initiator::fill(gp, cmd, kPmccntr, nullptr, 8);
+                EXPECT_EQ((*bus.pmu[0])->transport_dbg(gp), 0u);
+                EXPECT_EQ(gp.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
+            }
+            uint64_t v = 7;
+            const sc_time endless = sc_time::from_value(UINT64_MAX - 10);
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8, endless),
+                      tlm::TLM_GENERIC_ERROR_RESPONSE);
+            EXPECT_EQ(v, 7u);
+            EXPECT_EQ(bus.access(tlm::TLM_WRITE_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8, endless),
+                      tlm::TLM_GENERIC_ERROR_RESPONSE);
+            // 100 ns at 1 GHz, then 10 ns later: nothing was written.
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 100u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8, sc_time(10, SC_NS)), 110u);
+        });
+        sc_start();
+    });
+}
+
 // ------------------------------------------------------------- X86Monitors
 
 pmvp_x86_config x86_config()
@@ -641,6 +679,8 @@ TEST(X86Monitors, HaltAndPStateSignals)
             // A call for an instant the kernel has passed.
             EXPECT_EQ(m.report(0, PMVP_X86_INST_RETIRED_ANY, 1, sc_time(1, SC_US)), PMVP_OK);
             EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_TSC, v), PMVP_ERR_PAST);
+            // An offset beyond the representable time is refused, not wrapped.
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_TSC, v, sc_time::from_value(UINT64_MAX - 10)), PMVP_ERR_VALUE);
         });
         sc_start(50, SC_US);
     });

@@ -24,7 +24,12 @@ class TimeBase {
 public:
     // Reads the simulation's time resolution: construct during elaboration.
     TimeBase();
+    // Picoseconds, saturated at PMVP_TIME_NEVER (beyond any instant).
     pmvp_time to_ps(const sc_core::sc_time &t) const;
+    // The instant `offset` after now, or PMVP_TIME_NEVER when it lies beyond
+    // the representable time (an annotated delay near 2^64 ps): the callers
+    // refuse such an access rather than let the instant wrap into the past.
+    pmvp_time after(const sc_core::sc_time &offset) const;
     // The SystemC time of `ps` picoseconds, rounded up to a whole tick so
     // that an event never fires before the instant it stands for.
     sc_core::sc_time to_sc(pmvp_time ps) const;
