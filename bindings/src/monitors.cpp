@@ -544,6 +544,8 @@ void Monitors::sample(pmvp_time now)
     }
 }
 
+void Monitors::stop_tracing() { traced_->on = false; }
+
 void Monitors::trace(sc_core::sc_trace_file *tf)
 {
     Traced &tr = *traced_;

@@ -3,8 +3,11 @@
 // pmvp-soc: builds the example SoC from a scenario, runs it, and reports what
 // the monitors saw. `pmvp-soc --help` lists the options; docs/PMVP-SOC.md
 // describes scenarios, the memory map and the outputs.
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +49,8 @@ const char kUsage[] =
     "  --detail LEVEL      pe, core or soc (default: by SoC size)\n"
     "  --json FILE         also write the results as JSON (- for stdout)\n"
     "  --vcd FILE          trace counters, PMUIRQ and WFx to a VCD file\n"
+    "  --vcd-limit MIB     stop tracing when the VCD file passes this size\n"
+    "                      (default 1024 MiB; 0: no limit)\n"
     "  --check             run the per-cycle reference model beside the lazy model\n"
     "                      and compare every value the firmware read\n"
     "  --check-limit N     largest run --check accepts, in processor cycles summed\n"
@@ -58,7 +63,20 @@ const char kUsage[] =
     "\n"
     "Exit status: 0 success, 1 the reference model disagrees or the firmware failed,\n"
     "2 bad arguments or scenario,\n"
-    "3 the simulation failed.\n";
+    "3 the simulation failed,\n"
+    "130 interrupted (SIGINT): the report covers the run up to the interruption.\n";
+
+volatile std::sig_atomic_t interrupt_signal = 0;
+
+extern "C" void on_interrupt(int) { interrupt_signal = 1; }
+
+// The file name SystemC is given for a VCD: without its extension, which it adds.
+std::string vcd_base(const std::string &path)
+{
+    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vcd") == 0)
+        return path.substr(0, path.size() - 4);
+    return path;
+}
 
 [[noreturn]] void usage_error(const std::string &msg)
 {
@@ -72,6 +90,7 @@ struct Options {
     Detail detail = Detail::AUTO;
     bool check = false, quiet = false, detached = false;
     uint64_t check_limit = 400000000;
+    uint64_t vcd_limit_mib = 1024;
 };
 
 Options parse_options(int argc, char **argv)
@@ -130,6 +149,8 @@ Options parse_options(int argc, char **argv)
                 o.json_path = value();
             else if (a == "--vcd")
                 o.vcd_path = value();
+            else if (a == "--vcd-limit")
+                o.vcd_limit_mib = count(0, UINT64_MAX / (1024 * 1024));
             else if (a == "--check")
                 o.check = true;
             else if (a == "--check-limit")
@@ -157,6 +178,9 @@ Scenario load(const Options &o)
 {
     std::string text = kDefaultScenario, source = "default scenario";
     if (!o.scenario_path.empty()) {
+        struct stat st {};
+        if (stat(o.scenario_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            throw ScenarioError(o.scenario_path + ": is a directory, not a scenario file");
         std::ifstream f(o.scenario_path);
         if (!f)
             throw ScenarioError(o.scenario_path + ": cannot be read: " + std::strerror(errno));
@@ -265,6 +289,18 @@ int sc_main(int argc, char **argv)
         std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
         return 2;
     }
+    // Output files that cannot be written are found before the run, not after.
+    for (const std::string &path : { o.json_path == "-" ? std::string() : o.json_path,
+                                      o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd" }) {
+        if (path.empty())
+            continue;
+        FILE *f = std::fopen(path.c_str(), "a");
+        if (!f) {
+            std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", path.c_str(), std::strerror(errno));
+            return 2;
+        }
+        std::fclose(f);
+    }
     if (s.x86)
         return run_standalone(s, o, run_x86, print_x86_report, x86_report_json);
     if (s.sebep)
@@ -287,13 +323,30 @@ int sc_main(int argc, char **argv)
     soc.progress = true;
     sc_core::sc_trace_file *vcd = nullptr;
     if (!o.vcd_path.empty()) {
-        std::string base = o.vcd_path;
-        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
-            base.resize(base.size() - 4);  // SystemC adds the extension
-        vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+        vcd = sc_core::sc_create_vcd_trace_file(vcd_base(o.vcd_path).c_str());
         for (auto &core : soc.cores)
             core->monitors->trace(vcd);
     }
+    // SIGINT ends the run where it is, with a report of what was counted;
+    // a VCD past its limit stops growing.
+    bool vcd_capped = false;
+    soc.watch = [&] {
+        if (interrupt_signal)
+            soc.interrupt();
+        struct stat st {};
+        if (vcd && !vcd_capped && o.vcd_limit_mib &&
+            stat((vcd_base(o.vcd_path) + ".vcd").c_str(), &st) == 0 &&
+            (uint64_t)st.st_size > o.vcd_limit_mib * 1024 * 1024) {
+            vcd_capped = true;
+            for (auto &core : soc.cores)
+                core->monitors->stop_tracing();
+            std::fprintf(stderr, "pmvp-soc: %s passed %llu MiB at %s of simulated time: tracing stops there "
+                                 "(--vcd-limit)\n",
+                         o.vcd_path.c_str(), (unsigned long long)o.vcd_limit_mib,
+                         time_text(sc_core::sc_time_stamp().value()).c_str());
+        }
+    };
+    std::signal(SIGINT, on_interrupt);
 
     auto start = std::chrono::steady_clock::now();
     try {
@@ -303,16 +356,27 @@ int sc_main(int argc, char **argv)
         std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
         return 3;
     }
+    std::signal(SIGINT, SIG_DFL);
     RunInfo run;
     run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
+    if (soc.interrupted) {
+        pmvp_time at = sc_core::sc_time_stamp().value();
+        std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
+                     time_text(at).c_str(), time_text(s.duration).c_str());
+        s.duration = at;  // what the report and the JSON describe
+        run.interrupted = true;
+    }
     if (o.detached) {
+        if (run.interrupted)
+            return 130;
         if (!o.quiet)
             std::printf("pmvp-soc: %s: %zu PEs, %s simulated without monitors in %.2f s\n", s.name.c_str(),
                         soc.pes.size(), time_text(s.duration).c_str(), run.host_seconds);
         return sc_core::sc_time_stamp().value() == s.duration ? 0 : 3;
     }
+    int done = run.interrupted ? 130 : 0;
     if (soc.firmware->finished != s.duration) {
         std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
         return 3;
@@ -331,5 +395,5 @@ int sc_main(int argc, char **argv)
     for (const CheckResult &c : run.checks)
         if (c.num_disagreements)
             return 1;
-    return 0;
+    return done;
 }

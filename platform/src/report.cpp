@@ -170,9 +170,10 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
     if (detail == Detail::AUTO)
         detail = pes <= 8 ? Detail::PE : cores <= 16 ? Detail::CORE : Detail::SOC;
 
-    std::fprintf(out, "pmvp-soc: %s: %zu cluster%s, %u core%s, %u PE%s, %s simulated in %.2f s\n", s.name.c_str(),
+    std::fprintf(out, "pmvp-soc: %s: %zu cluster%s, %u core%s, %u PE%s, %s simulated in %.2f s%s\n", s.name.c_str(),
                  s.clusters.size(), s.clusters.size() > 1 ? "s" : "", cores, cores > 1 ? "s" : "", pes,
-                 pes > 1 ? "s" : "", time_text(s.duration).c_str(), run.host_seconds);
+                 pes > 1 ? "s" : "", time_text(s.duration).c_str(), run.host_seconds,
+                 run.interrupted ? " (interrupted)" : "");
     if (!s.description.empty())
         std::fprintf(out, "  %s\n", s.description.c_str());
     for (const Cluster &c : s.clusters)
@@ -234,6 +235,7 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
                       { "description", s.description },
                       { "duration_ps", s.duration },
                       { "system_counter_hz", s.system_counter_hz } };
+    j["interrupted"] = run.interrupted;
     for (const Cluster &c : s.clusters)
         j["scenario"]["clusters"].push_back({ { "name", c.name },
                                               { "cores", c.cores },

@@ -655,9 +655,9 @@ void Firmware::run()
                 deferred++;
             }
         }
-        if (now_ps() >= s.duration)
+        if (now_ps() >= s.duration || soc_.interrupted)
             break;
-        wait(ps(s.duration - now_ps()), irq.taken | soc_.powered_on);
+        wait(ps(s.duration - now_ps()), irq.taken | soc_.powered_on | soc_.interrupted_event());
     }
     for (unsigned g = 0; g < soc_.pes.size(); g++)
         final_read(g);
@@ -724,17 +724,29 @@ void Soc::dvfs(unsigned ci)
     }
 }
 
-// Progress on stderr once a run has taken more than two seconds of host time.
+void Soc::interrupt()
+{
+    interrupted = true;
+    if (firmware)
+        interrupted_.notify(sc_core::SC_ZERO_TIME);
+    else
+        sc_core::sc_stop();  // detached: no counts to read
+}
+
+// Every thousandth of the run: the command's watch, and progress on stderr
+// once a run has taken more than two seconds of host time.
 void Soc::show_progress()
 {
-    const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 100);
+    const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 1000);
     const bool tty = isatty(2);
     int shown = -10;
-    for (pmvp_time t = step; t < scenario.duration; t += step) {
+    for (pmvp_time t = step; t < scenario.duration && !interrupted; t += step) {
         wait(ps(step));
+        if (watch)
+            watch();
         double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         int percent = (int)(100.0 * (double)t / (double)scenario.duration);
-        if (!progress || host < 2.0 || (!tty && percent / 10 == shown / 10))
+        if (!progress || host < 2.0 || percent == shown || (!tty && percent / 10 == shown / 10))
             continue;
         std::fprintf(stderr, tty ? "\rpmvp-soc: %3d%% of simulated time, %.0f s" : "pmvp-soc: %d%% of simulated time, %.0f s\n",
                      percent, host);

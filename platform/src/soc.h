@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -168,6 +169,14 @@ public:
     std::unique_ptr<Firmware> firmware;
     bool progress = false;           // report progress on stderr after a few seconds
     sc_core::sc_event powered_on;    // a PE came out of power-off (the monitors see it)
+    // Called every thousandth of the run's simulated time: where the command
+    // looks at what happened outside the simulation (a SIGINT, the VCD's size).
+    std::function<void()> watch;
+    // Ends the run at the current instant: the firmware reads the counters
+    // there and stops the simulation (a partial report follows).
+    void interrupt();
+    bool interrupted = false;
+    const sc_core::sc_event &interrupted_event() const { return interrupted_; }
 
     Core &core_of(unsigned g) { return *cores[pes[g].core]; }
     unsigned thread_of(unsigned g) const { return pes[g].thread; }
@@ -177,6 +186,7 @@ private:
     void show_progress();
     std::vector<std::unique_ptr<sc_core::sc_signal<uint64_t>>> clocks_;
     std::chrono::steady_clock::time_point started_;
+    sc_core::sc_event interrupted_;
 };
 
 }  // namespace pmvp::soc

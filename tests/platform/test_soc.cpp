@@ -569,6 +569,50 @@ TEST(PmvpSoc, BadCommandLines)
     }
 }
 
+// Output faults: an output that cannot be written is refused before the
+// run; a directory is no scenario; a VCD stops growing at its limit.
+TEST(PmvpSoc, OutputsAreCheckedBeforeTheRunAndTheVcdIsBounded)
+{
+    SocRun r = pmvp_soc("--json /nonexistent-dir/out.json --quiet", false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("/nonexistent-dir/out.json: cannot be written"), std::string::npos) << r.err;
+    r = pmvp_soc("--vcd /nonexistent-dir/trace.vcd --quiet", false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("/nonexistent-dir/trace.vcd: cannot be written"), std::string::npos) << r.err;
+    r = pmvp_soc(std::string(PMVP_SCENARIOS) + " --quiet", false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("is a directory, not a scenario file"), std::string::npos) << r.err;
+
+    std::string vcd = temp_file("bounded.vcd");
+    r = pmvp_soc("--time 5ms --vcd " + vcd + " --vcd-limit 1 --quiet", false);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("passed 1 MiB at"), std::string::npos) << r.err;
+    std::string text = slurp(vcd);
+    EXPECT_LT(text.size(), 2u * 1024 * 1024);  // one thousandth of the run past the limit at most
+    EXPECT_EQ(text.back(), '\n');
+}
+
+// SIGINT ends the run where it is: the report and the JSON cover the run up
+// to there, the VCD is closed whole, and the exit status is 130.
+TEST(PmvpSoc, AnInterruptedRunReportsWhatItCounted)
+{
+    std::string js = temp_file("interrupted.json"), vcd = temp_file("interrupted.vcd"), err = temp_file("err");
+    std::string cmd = "timeout -s INT --preserve-status 1 " + std::string(PMVP_SOC) + " --time 10s --json " + js +
+                      " --vcd " + vcd + " --vcd-limit 1 >/dev/null 2>" + err;
+    int rc = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rc));
+    EXPECT_EQ(WEXITSTATUS(rc), 130) << slurp(err);
+    EXPECT_NE(slurp(err).find("interrupted at"), std::string::npos) << slurp(err);
+    json result = json::parse(slurp(js));
+    EXPECT_TRUE(result["interrupted"].get<bool>());
+    uint64_t until = result["scenario"]["duration_ps"].get<uint64_t>();
+    EXPECT_GT(until, 0u);
+    EXPECT_LT(until, 10000000000000u);
+    std::string text = slurp(vcd);
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(text.back(), '\n');
+}
+
 // Units are exact decimal quantities.
 TEST(Scenario, TimesAndFrequenciesAreExact)
 {

@@ -164,6 +164,9 @@ public:
     // monitor acts (an input changes, an access, a report, an overflow
     // whose interrupt is enabled).
     void trace(sc_core::sc_trace_file *tf);
+    // Stops sampling the traced values: they keep their last values, so a
+    // trace file stops growing (pmvp-soc's --vcd-limit).
+    void stop_tracing();
 
     // Attributes of accesses that carry no AccessExtension: Non-secure,
     // memory-mapped.
