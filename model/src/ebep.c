@@ -170,7 +170,6 @@ int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     /* RSSVKV: counting the event, SYNC == 1 and a synchronous event. */
     uint32_t sync_mode = counting & sync_bits(c, pe);
     uint32_t overflowed = u->ovsset & ~before & sync_mode;
-    u->shadowed &= u->ovsset; /* software cleared the flag: no shadow left */
     shorten_shadows(c, pe, u->shadowed & sync_mode & ~overflowed, count, now);
     if (c->cfg.inaccuracy.shadow_events)
         start_shadows(c, pe, overflowed & ~u->precise, now);

@@ -207,7 +207,10 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
     case PMVP_PMINTENSET_EL1: u->intenset |= bits; break;
     case PMVP_PMINTENCLR_EL1: u->intenset &= ~bits; break;
     case PMVP_PMOVSSET_EL0: u->ovsset |= bits; break;
-    case PMVP_PMOVSCLR_EL0: u->ovsset &= ~bits; break;
+    case PMVP_PMOVSCLR_EL0:
+        u->ovsset &= ~bits;
+        u->shadowed &= ~bits; /* knob (a): the overflow software cleared has no shadow left */
+        break;
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
     case PMVP_PMSELR_EL0: u->pmselr = (uint32_t)(value & PMSELR_EL0_SEL); break;
     case PMVP_PMCCNTR_EL0: set_counter(c, p, PMVP_CYCLE_COUNTER, value); break;

@@ -450,6 +450,46 @@ TEST_F(SebepProfiling, NoShadowAtOrAboveTheThresholdAtAContextSynchronization)
     EXPECT_FALSE(r.ppend); // in the shadow
 }
 
+// A counter overflows inside a shadow; the handler clears its flag and
+// re-arms it 1 short; a context synchronization makes it precise (at the
+// threshold); the very next instruction overflows it again and observes it
+// (PPEND), with no overshoot: the old shadow ended when the flag was cleared.
+TEST_F(SebepProfiling, ClearingTheFlagEndsTheShadowOfARearmedCounter)
+{
+    cfg.inaccuracy.shadow_events = 7;
+    cfg.inaccuracy.draw = PMVP_DRAW_BOUND;
+    init_profiling();
+    arm(0, PMVP_EV_INST_RETIRED, 1);
+    pmvp_retire_result r = retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 0);
+    EXPECT_FALSE(r.ppend);  // the overflow is in its shadow of 7
+    write(0, PMVP_PMOVSCLR_EL0, 0x1, 0);
+    write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFu, 0, 0);
+    ASSERT_EQ(pmvp_core_context_sync(&core, 0, 0), PMVP_OK);
+    r = retire_at(0x104, PMVP_EV_INST_RETIRED, 1, 0);
+    EXPECT_EQ(r.overflows, 1u);
+    EXPECT_TRUE(r.ppend);
+    EXPECT_EQ(read(0, PMVP_PMIAR_EL1, 0), 0x104u);
+    EXPECT_EQ(counter(0, 0, 0), 0x100000000u);
+}
+
+// Clearing PMOVSSET during a shadow ends the shadow: a flag set later (by a
+// write to PMOVSSET) is observed by the next instruction that counts.
+TEST_F(SebepProfiling, ClearingTheFlagInAShadowLetsALaterFlagBeSeenAtOnce)
+{
+    cfg.inaccuracy.shadow_events = 7;
+    cfg.inaccuracy.draw = PMVP_DRAW_BOUND;
+    init_profiling();
+    arm(0, PMVP_EV_INST_RETIRED, 1);
+    EXPECT_FALSE(retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 0).ppend);  // in the shadow
+    EXPECT_FALSE(retire_at(0x104, PMVP_EV_INST_RETIRED, 1, 0).ppend);  // still
+    write(0, PMVP_PMOVSCLR_EL0, 0x1, 0);
+    write(0, PMVP_PMOVSSET_EL0, 0x1, 0);
+    pmvp_retire_result r = retire_at(0x108, PMVP_EV_INST_RETIRED, 1, 0);
+    EXPECT_EQ(r.overflows, 1u);
+    EXPECT_TRUE(r.ppend);
+    EXPECT_EQ(read(0, PMVP_PMIAR_EL1, 0), 0x108u);
+}
+
 TEST_F(Sebep, InaccuracyConfigurationErrors)
 {
     auto refused = [&](auto change) {
