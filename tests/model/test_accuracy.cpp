@@ -177,6 +177,40 @@ TEST_F(Accuracy, ReadDelayEndsAtAWriteAndKeepsTheDisableRule)
     EXPECT_EQ(counter(0, 0, 5 * kUs), 7u);
 }
 
+// (b) from a non-zero preset (D13.2.2): a boundary never takes the counter
+// below its value at the previous boundary or direct write. Preset 1000,
+// enabled (the boundary may add 0..K), 0, 1 or 2 events, disabled (the
+// boundary may take back up to K): never below the value after the enable,
+// and, over the seeds, sometimes exactly at it (the clamp acts).
+TEST_F(Accuracy, BoundaryNeverGoesBelowThePreviousBoundaryOrWrite)
+{
+    constexpr uint64_t K = 4, kPreset = 1000;
+    cfg.inaccuracy.boundary_events = K;
+    int clamped = 0;
+    for (uint64_t n_events : { uint64_t{ 0 }, uint64_t{ 1 }, uint64_t{ 2 } })
+        for (int seed = 0; seed < kSeeds; seed++) {
+            cfg.inaccuracy.seed = (uint64_t)seed;
+            init();
+            write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED, 0);
+            write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 0);
+            write(0, PMVP_PMEVCNTR_EL0, kPreset, 0);
+            enable(0x1, 10 * kNs);
+            uint64_t at_enable = 0;
+            ASSERT_EQ(pmvp_pmu_peek(&core, 0, PMVP_PMEVCNTR_EL0, 0, 10 * kNs, &at_enable), PMVP_OK);
+            ASSERT_GE(at_enable, kPreset) << "seed " << seed;
+            ASSERT_LE(at_enable, kPreset + K) << "seed " << seed;
+            if (n_events)
+                report(PMVP_EV_INST_RETIRED, n_events, 20 * kNs);
+            disable(0x1, 30 * kNs);
+            uint64_t end = 0;
+            ASSERT_EQ(pmvp_pmu_peek(&core, 0, PMVP_PMEVCNTR_EL0, 0, 30 * kNs, &end), PMVP_OK);
+            ASSERT_GE(end, at_enable) << "seed " << seed << ", " << n_events << " events";
+            ASSERT_LE(end, at_enable + n_events + K) << "seed " << seed;
+            clamped += end == at_enable && n_events > 0;
+        }
+    EXPECT_GT(clamped, 0);
+}
+
 // A write to one half of a 64-bit counter keeps the other half as it is,
 // not as a direct read would see it: with the read delay on, the upper half
 // must survive an increment the delay still hides. The true value

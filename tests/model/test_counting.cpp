@@ -160,6 +160,45 @@ TEST_F(Counting, RQZJKS_LP1_EventCounterOverflowsAt2Pow64)
     EXPECT_EQ(counter(0, 0, 201 * kNs), 0u);
 }
 
+// RQZJKS with PMCR.LP == 1: only bit 64 overflows. Crossing bit 63, or
+// wrapping the low 32 bits while bit 63 is set, sets no flag and is no
+// predicted overflow; an occurrence event likewise.
+TEST_F(Counting, RQZJKS_LP1_NoOverflowAtBit63OrAtTheLowWordsWrap)
+{
+    init();
+    program(0, 0, PMVP_EV_CPU_CYCLES);
+    program(0, 1, PMVP_EV_INST_RETIRED);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP, 0);
+    write(0, PMVP_PMINTENSET_EL1, 0x3, 0);
+    write(0, PMVP_PMEVCNTR_EL0, (UINT64_C(1) << 63) - 10, 0, 0);           // crosses bit 63 at 10 ns
+    write(0, PMVP_PMEVCNTR_EL0, (UINT64_C(1) << 63) | 0xFFFFFFF0u, 0, 1);  // low word wraps at 16
+    pmvp_time when = 0;
+    ASSERT_EQ(pmvp_core_next_event(&core, 0, &when), PMVP_OK);
+    EXPECT_GT(when, 1 * kMs);  // nothing near: the next overflow of counter 0 is 2^63 cycles away
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 32, 50 * kNs), PMVP_OK);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 100 * kNs), 0u);
+    EXPECT_EQ(counter(0, 0, 100 * kNs), (UINT64_C(1) << 63) + 90);
+    EXPECT_EQ(counter(0, 1, 100 * kNs), (UINT64_C(1) << 63) + 0x100000010u);
+    EXPECT_FALSE([&] { bool l = true; pmvp_pmu_irq(&core, 0, 100 * kNs, &l); return l; }());
+}
+
+// PMCR.D with PMCCNTR at 0xFFFFFFFF (LC == 0): the overflow is the 64th
+// processor cycle, when the divider's first tick comes, and it is predicted
+// there; a PMCCNTR write restarts the divider.
+TEST_F(Counting, PMCR_D_OverflowPredictedAtThe64thCycle)
+{
+    init();  // 1 GHz
+    enable_cycle_counter(0, PMCR_EL0_D);
+    write(0, PMVP_PMINTENSET_EL1, PMVP_PMU_C, 0);
+    write(0, PMVP_PMCCNTR_EL0, 0xFFFFFFFFu, 10 * kNs);
+    pmvp_time when = 0;
+    ASSERT_EQ(pmvp_core_next_event(&core, 10 * kNs, &when), PMVP_OK);
+    EXPECT_EQ(when, 74 * kNs);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 73 * kNs), 0u);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 74 * kNs), PMVP_PMU_C);
+    EXPECT_EQ(cycles(0, 74 * kNs), 0x100000000u);
+}
+
 TEST_F(Counting, RQZJKS_Without_PMUv3p5_CountersAre32Bit)
 {
     cfg.pmu_version = PMVP_PMUV3P4;

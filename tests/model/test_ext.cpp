@@ -92,6 +92,29 @@ TEST_F(Ext, I5_3_4_HalfWritesLeaveTheOtherHalf)
     EXPECT_EQ(value_, 0xABCD00000000u);
 }
 
+// The public row listing shows one PMEVCNTR<n>_EL0 row in each layout: 64
+// bits wide with PMUv3p5 (in EXT32 too), 32 bits in EXT32 without it.
+TEST_F(Ext, I5_2_TheRowListingHasOnePmevcntrRowOfTheRightWidth)
+{
+    struct Case { pmvp_pmu_version version; pmvp_ext_layout layout; unsigned width; };
+    for (const Case &k : { Case{ PMVP_PMUV3P5, PMVP_EXT32, 64 }, Case{ PMVP_PMUV3P5, PMVP_EXT64, 64 },
+                           Case{ PMVP_PMUV3P4, PMVP_EXT32, 32 } }) {
+        cfg.pmu_version = k.version;
+        cfg.pmu_ext_layout = k.layout;
+        init();
+        unsigned rows = 0, width = 0;
+        for (size_t i = 0; i < pmvp_ext_reg_count(); i++) {
+            const pmvp_ext_reg *r = pmvp_ext_reg_at(i);
+            if (std::string(r->name) == "PMEVCNTR<n>_EL0" && pmvp_ext_reg_present(&core, r)) {
+                rows++;
+                width = pmvp_ext_reg_width(&core, r);
+            }
+        }
+        EXPECT_EQ(rows, 1u) << k.version << " " << k.layout;
+        EXPECT_EQ(width, k.width) << k.version << " " << k.layout;
+    }
+}
+
 // I5.2 (Table I5-2): without PMUv3p5 the EXT32 event counters are 32-bit and
 // their upper words are reserved.
 TEST_F(Ext, I5_2_Ext32CountersWithoutPmuv3p5Are32Bit)
