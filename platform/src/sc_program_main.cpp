@@ -5,11 +5,6 @@
 
 #include <systemc>
 
-// LeakSanitizer cannot follow SystemC's coroutine stacks (its tracer has been
-// seen to crash on them at exit): leak detection is off in sanitizer builds
-// of these programs (ASan and UBSan stay on). Unused otherwise.
-extern "C" const char *__asan_default_options() { return "detect_leaks=0"; }
-
 // SystemC prints its banner before sc_main runs, unless told not to.
 int main(int argc, char **argv)
 {

@@ -157,11 +157,14 @@ void Core::check(int err, const char *what) const
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": " + what + ": " + pmvp_strerror(err)).c_str());
 }
 
+// Brings the CPU model to instant t: what it queued goes to the monitors,
+// then it waits for t. An interrupted run (Soc::interrupt) waits no more:
+// the thread ends where it is, so nothing is left on its stack.
 void Core::sync_to(pmvp_time t)
 {
     flush();
-    if (t > now_ps())
-        wait(ps(t - now_ps()));
+    if (t > now_ps() && !soc_.interrupted)
+        wait(ps(t - now_ps()), soc_.interrupted_event());
 }
 
 void Core::give(const Input &in)
@@ -261,7 +264,7 @@ void Core::run()
     }
     active_ = 0;
     next_switch_ = cluster.soemt_switch;
-    for (pmvp_time a = 0; a < s.duration;) {
+    for (pmvp_time a = 0; a < s.duration && !soc_.interrupted;) {
         pmvp_time b = s.duration;
         bool running = false;
         for (Thread &x : th) {
@@ -320,7 +323,7 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
         th[t].state = k;
         signalled = true;
     }
-    if (signalled)
+    if (signalled && !soc_.interrupted)
         wait(sc_core::SC_ZERO_TIME);  // (nothing queued: the STATE input flushed)
     if (woke)
         soc_.powered_on.notify(sc_core::SC_ZERO_TIME);
@@ -655,8 +658,12 @@ void Firmware::run()
                 deferred++;
             }
         }
-        if (now_ps() >= s.duration || soc_.interrupted)
+        if (now_ps() >= s.duration)
             break;
+        if (soc_.interrupted) {
+            wait(sc_core::SC_ZERO_TIME);  // the cores' threads end first (Soc::interrupt)
+            break;
+        }
         wait(ps(s.duration - now_ps()), irq.taken | soc_.powered_on | soc_.interrupted_event());
     }
     for (unsigned g = 0; g < soc_.pes.size(); g++)
@@ -724,13 +731,15 @@ void Soc::dvfs(unsigned ci)
     }
 }
 
+// The cores' threads and the firmware wake in this evaluation phase (an
+// immediate notification); the simulation stops a delta cycle later (the
+// firmware, having read the counters, or show_progress when detached), so
+// that a core thread in a zero-time wait ends too and nothing is left on a
+// thread's stack.
 void Soc::interrupt()
 {
     interrupted = true;
-    if (firmware)
-        interrupted_.notify(sc_core::SC_ZERO_TIME);
-    else
-        sc_core::sc_stop();  // detached: no counts to read
+    interrupted_.notify();
 }
 
 // Every thousandth of the run: the command's watch, and progress on stderr
@@ -744,6 +753,10 @@ void Soc::show_progress()
         wait(ps(step));
         if (watch)
             watch();
+        if (interrupted && !firmware) {  // detached: nothing to read
+            wait(sc_core::SC_ZERO_TIME);
+            sc_core::sc_stop();
+        }
         double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         int percent = (int)(100.0 * (double)t / (double)scenario.duration);
         if (!progress || host < 2.0 || percent == shown || (!tty && percent / 10 == shown / 10))
