@@ -10,6 +10,15 @@ namespace {
 
 using Errors = Kernel;
 
+// Whether pmvp_core_init refuses the default configuration changed by `edit`.
+bool refuses(pmvp_core &core, void (*edit)(pmvp_core_config &))
+{
+    pmvp_core_config c;
+    pmvp_core_config_default(&c);
+    edit(c);
+    return pmvp_core_init(&core, &c) == PMVP_ERR_CONFIG;
+}
+
 TEST_F(Errors, CallFromThePastIsRejectedAndChangesNothing)
 {
     init();
@@ -54,12 +63,7 @@ TEST_F(Errors, NullPointers)
 
 TEST_F(Errors, ImpossibleConfigurations)
 {
-    auto rejects = [&](void (*edit)(pmvp_core_config &)) {
-        pmvp_core_config c;
-        pmvp_core_config_default(&c);
-        edit(c);
-        return pmvp_core_init(&core, &c) == PMVP_ERR_CONFIG;
-    };
+    auto rejects = [&](void (*edit)(pmvp_core_config &)) { return refuses(core, edit); };
     EXPECT_TRUE(rejects([](pmvp_core_config &c) { c.num_pes = 0; }));
     EXPECT_TRUE(rejects([](pmvp_core_config &c) { c.num_pes = PMVP_MAX_PES + 1; }));
     EXPECT_TRUE(rejects([](pmvp_core_config &c) { c.num_counters = 32; }));
@@ -82,12 +86,7 @@ TEST_F(Errors, ImpossibleConfigurations)
 // (PMCR.LC) preset 1000 below 2^64 at 3 s overflows at 3 s + 1000 ps.
 TEST_F(Errors, ClocksAbove1THzAreRefusedAnd1THzIsExact)
 {
-    auto rejects = [&](void (*edit)(pmvp_core_config &)) {
-        pmvp_core_config c;
-        pmvp_core_config_default(&c);
-        edit(c);
-        return pmvp_core_init(&core, &c) == PMVP_ERR_CONFIG;
-    };
+    auto rejects = [&](void (*edit)(pmvp_core_config &)) { return refuses(core, edit); };
     EXPECT_TRUE(rejects([](pmvp_core_config &c) { c.processor_hz = PMVP_MAX_CLOCK_HZ + 1; }));
     EXPECT_TRUE(rejects([](pmvp_core_config &c) { c.bus_hz = UINT64_C(1) << 63; }));
     EXPECT_TRUE(rejects([](pmvp_core_config &c) { c.system_counter_hz = UINT64_MAX; }));
