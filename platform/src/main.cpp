@@ -47,7 +47,8 @@ const char kUsage[] =
     "  --frequency F       initial processor clock of every cluster, e.g. 2GHz\n"
     "  --time T            simulated time, e.g. 500us\n"
     "  --detail LEVEL      pe, core or soc (default: by SoC size)\n"
-    "  --json FILE         also write the results as JSON (- for stdout)\n"
+    "  --json FILE         also write the results as JSON (- for stdout, the\n"
+    "                      readable report then going to stderr)\n"
     "  --vcd FILE          trace counters, PMUIRQ and WFx to a VCD file\n"
     "  --vcd-limit MIB     stop tracing when the VCD file passes this size\n"
     "                      (default 1024 MiB; 0: no limit)\n"
@@ -211,6 +212,10 @@ uint64_t reference_cycles(const Scenario &s)
     return cycles > 1.8e19L ? UINT64_MAX : (uint64_t)cycles;
 }
 
+// The readable report goes to standard output, unless the JSON does
+// (--json -): then standard output holds the JSON alone, for a pipe.
+FILE *report_stream(const Options &o) { return o.json_path == "-" ? stderr : stdout; }
+
 // Writes `text` to the --json destination; false if it cannot.
 bool write_json(const Options &o, const std::string &text)
 {
@@ -242,7 +247,7 @@ int run_standalone(const Scenario &s, const Options &o, Result (*run)(const Scen
         return 3;
     }
     if (!o.quiet)
-        print(stdout, s, result);
+        print(report_stream(o), s, result);
     if (!o.json_path.empty() && !write_json(o, to_json(s, result).dump(2) + "\n"))
         return 2;
     return 0;
@@ -265,7 +270,7 @@ int run_firmware(const Scenario &s, const Options &o)
         return 3;
     }
     if (!o.quiet)
-        print_iss_report(stdout, s, r);
+        print_iss_report(report_stream(o), s, r);
     if (!o.json_path.empty() && !write_json(o, iss_report_json(s, r).dump(2) + "\n"))
         return 2;
     if (o.detached)
@@ -387,7 +392,7 @@ int sc_main(int argc, char **argv)
             run.checks.push_back(check_against_reference(core->monitors->kernel().cfg, core->journal));
     }
     if (!o.quiet)
-        print_report(stdout, soc, run, o.detail);
+        print_report(report_stream(o), soc, run, o.detail);
     if (!o.json_path.empty()) {
         if (!write_json(o, report_json(soc, run).dump(2) + "\n"))
             return 2;

@@ -592,6 +592,19 @@ TEST(PmvpSoc, OutputsAreCheckedBeforeTheRunAndTheVcdIsBounded)
     EXPECT_EQ(text.back(), '\n');
 }
 
+// --json - leaves standard output to the JSON alone, for a pipe; the
+// readable report goes to standard error.
+TEST(PmvpSoc, JsonOnStandardOutputIsAloneThere)
+{
+    for (const std::string &args : { std::string("--time 20us"), scenario("x86-hyperthreads") + " --time 20us" }) {
+        SocRun r = pmvp_soc(args + " --json -", false);
+        ASSERT_EQ(r.status, 0) << r.err;
+        json j = json::parse(r.out);  // throws, failing the test, if anything else is there
+        EXPECT_TRUE(j.contains("scenario")) << r.out;
+        EXPECT_NE(r.err.find("pmvp-soc: "), std::string::npos) << r.err;
+    }
+}
+
 // SIGINT ends the run where it is: the report and the JSON cover the run up
 // to there, the VCD is closed whole, and the exit status is 130.
 TEST(PmvpSoc, AnInterruptedRunReportsWhatItCounted)
