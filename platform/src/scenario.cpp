@@ -783,8 +783,21 @@ std::string place_of_number(const std::string &text, const std::string &what)
 Scenario parse_scenario(const std::string &text, const std::string &source)
 {
     json root;
+    // A key twice in one object is refused: JSON readers disagree on which
+    // one counts, and a scenario must mean one thing.
+    std::vector<std::set<std::string>> keys;
+    auto once = [&](int, json::parse_event_t event, json &parsed) {
+        if (event == json::parse_event_t::object_start)
+            keys.emplace_back();
+        else if (event == json::parse_event_t::object_end && !keys.empty())
+            keys.pop_back();
+        else if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
+            throw ScenarioError(source + ": \"" + parsed.get<std::string>() +
+                                "\" appears twice in one object: each field is given once");
+        return true;
+    };
     try {
-        root = json::parse(text);
+        root = json::parse(text, once);
     } catch (const json::out_of_range &e) {  // a number out of range, such as 1e400
         throw ScenarioError(source + ": not valid JSON: " + e.what() + place_of_number(text, e.what()));
     } catch (const json::exception &e) {

@@ -510,6 +510,8 @@ TEST(PmvpSoc, BadScenarios)
         { R"({"duration": "1 ms", "x86": {"pstates": [{"at": "2 ms", "frequency": "1 GHz"}], "threads": [{"phases": []}]}})",
           "x86.pstates[0].at: steps must be in increasing time" },
         { R"({"duration": "1 ms", "x86": {"threads": [{"phases": []}]}, "clusters": []})", "clusters: unknown field" },
+        { R"({"duration": "1 ms", "duration": "2 ms", "clusters": []})",
+          "\"duration\" appears twice in one object" },
         // A number JSON cannot hold is a scenario error naming its field.
         { R"({"duration": "1 ms", "clusters": [{"cores": 1e400, "frequency": "1 GHz", "workloads": []}]})",
           "number overflow parsing '1e400' (field \"cores\", line 1)" },
