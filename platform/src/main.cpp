@@ -393,6 +393,8 @@ int sc_main(int argc, char **argv)
     }
     if (!o.quiet)
         print_report(report_stream(o), soc, run, o.detail);
+    else if (run.checked)
+        print_check(report_stream(o), run);  // the verdict is what --check was asked for
     if (!o.json_path.empty()) {
         if (!write_json(o, report_json(soc, run).dump(2) + "\n"))
             return 2;

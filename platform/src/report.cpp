@@ -210,18 +210,24 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
         print_block(out, soc, "SoC, sum over " + std::to_string(pes) + " PEs", t);
     }
     if (run.checked) {
-        uint64_t compared = 0, bad = 0;
-        for (const CheckResult &c : run.checks) {
-            compared += c.compared;
-            bad += c.num_disagreements;
-        }
-        std::fprintf(out, "\n check: %s values read compared with the per-cycle reference model: %s\n",
-                     grouped(compared).c_str(), bad ? (grouped(bad) + " DISAGREE").c_str() : "all agree");
-        for (size_t k = 0; k < run.checks.size(); k++)
-            for (const std::string &d : run.checks[k].disagreements)
-                std::fprintf(out, "   core %zu: %s\n", k, d.c_str());
+        std::fprintf(out, "\n");
+        print_check(out, run);
     }
     std::fprintf(out, "\n");
+}
+
+void print_check(std::FILE *out, const RunInfo &run)
+{
+    uint64_t compared = 0, bad = 0;
+    for (const CheckResult &c : run.checks) {
+        compared += c.compared;
+        bad += c.num_disagreements;
+    }
+    std::fprintf(out, " check: %s values read compared with the per-cycle reference model: %s\n",
+                 grouped(compared).c_str(), bad ? (grouped(bad) + " DISAGREE").c_str() : "all agree");
+    for (size_t k = 0; k < run.checks.size(); k++)
+        for (const std::string &d : run.checks[k].disagreements)
+            std::fprintf(out, "   core %zu: %s\n", k, d.c_str());
 }
 
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)

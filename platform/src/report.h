@@ -28,6 +28,8 @@ enum class Detail { AUTO, PE, CORE, SOC };
 std::string hz_text(double hz);
 
 void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail detail);
+// The --check verdict alone (print_report includes it), for --quiet runs.
+void print_check(std::FILE *out, const RunInfo &run);
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run);
 
 }  // namespace pmvp::soc

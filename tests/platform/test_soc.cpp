@@ -594,6 +594,16 @@ TEST(PmvpSoc, OutputsAreCheckedBeforeTheRunAndTheVcdIsBounded)
     EXPECT_EQ(text.back(), '\n');
 }
 
+// --quiet drops the readable report but not the --check verdict.
+TEST(PmvpSoc, CheckVerdictEvenWhenQuiet)
+{
+    SocRun r = pmvp_soc("--time 20us --check --quiet", false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("values read compared with the per-cycle reference model: all agree"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("cluster"), std::string::npos) << r.out;  // no report
+}
+
 // --json - leaves standard output to the JSON alone, for a pipe; the
 // readable report goes to standard error.
 TEST(PmvpSoc, JsonOnStandardOutputIsAloneThere)
