@@ -58,7 +58,7 @@ const char kUsage[] =
     "                      over cores (default 400000000)\n"
     "  --detached          run the CPU models without the monitors (no bus, firmware\n"
     "                      or counts): the platform's own cost, for comparison\n"
-    "  --quiet             no readable report\n"
+    "  --quiet             no readable report (a --check verdict still prints)\n"
     "  --version           the pmvp version\n"
     "  --help              this text\n"
     "\n"
