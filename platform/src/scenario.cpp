@@ -378,19 +378,70 @@ private:
     std::string source_;
 };
 
+namespace {
+
+std::string upper(std::string s)
+{
+    for (char &c : s)
+        c = (char)std::toupper((unsigned char)c);
+    return s;
+}
+
+// Edits (insertions, deletions, substitutions) from a to b.
+size_t edit_distance(const std::string &a, const std::string &b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); j++)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); j++) {
+            size_t above = row[j];
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1]) });
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// perf's generic hardware event names, as Linux maps them on a PMUv3 PE.
+const std::pair<const char *, uint16_t> kPerfAliases[] = {
+    { "CYCLES", PMVP_EV_CPU_CYCLES },           { "CPU-CYCLES", PMVP_EV_CPU_CYCLES },
+    { "INSTRUCTIONS", PMVP_EV_INST_RETIRED },   { "BUS-CYCLES", PMVP_EV_BUS_CYCLES },
+    { "BRANCH-MISSES", 0x0010 },                { "CACHE-REFERENCES", 0x0004 },
+    { "CACHE-MISSES", 0x0003 },                 { "STALLED-CYCLES-FRONTEND", 0x0023 },
+    { "STALLED-CYCLES-BACKEND", 0x0024 },
+};
+
+}  // namespace
+
+// An event by its catalogue name (any case), perf's generic name, or number.
 uint16_t Reader::event(Object &o, const std::string &key) const
 {
     const json &v = o.need(key);
     if (v.is_number_unsigned() && v.get<uint64_t>() <= 0xFFFF)
         return (uint16_t)v.get<uint64_t>();
     if (v.is_string()) {
-        std::string name = v.get<std::string>();
-        for (size_t i = 0; i < pmvp_event_count(); i++)
-            if (name == pmvp_event_at(i)->name)
-                return pmvp_event_at(i)->number;
-        fail(o.sub(key), "no event named \"" + name + "\" in the catalogue");
+        std::string name = upper(v.get<std::string>()), nearest;
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < pmvp_event_count(); i++) {
+            const pmvp_event_info *e = pmvp_event_at(i);
+            if (name == e->name)
+                return e->number;
+            size_t d = edit_distance(name, e->name);
+            if (d < best) {
+                best = d;
+                nearest = e->name;
+            }
+        }
+        for (const auto &[alias, number] : kPerfAliases)
+            if (name == alias)
+                return number;
+        std::string hint = best <= 3 ? " (did you mean " + nearest + "?)" : "";
+        fail(o.sub(key), "no event named \"" + v.get<std::string>() + "\" in the catalogue" + hint);
     }
-    fail(o.sub(key), "expected an event name (\"CPU_CYCLES\") or number (0-65535)");
+    fail(o.sub(key), "expected an event name (\"CPU_CYCLES\", or perf's \"cycles\") or number (0-65535)");
 }
 
 void Reader::pmu(Object &o, pmvp_core_config &cfg)

@@ -484,7 +484,7 @@ TEST(PmvpSoc, BadScenarios)
           "firmware.counters[0].counter: cluster cluster0 has only 6 event counters" },
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
               "firmware": {"counters": [{"event": "CPU_CYCLS"}]}})",
-          "firmware.counters[0].event: no event named \"CPU_CYCLS\"" },
+          "firmware.counters[0].event: no event named \"CPU_CYCLS\" in the catalogue (did you mean CPU_CYCLES?)" },
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
               "firmware": {"PMCR": ["E"]}})",
           "firmware.PMCR[0]: expected one of D, X, DP, LC, LP" },
@@ -592,6 +592,29 @@ TEST(PmvpSoc, OutputsAreCheckedBeforeTheRunAndTheVcdIsBounded)
     std::string text = slurp(vcd);
     EXPECT_LT(text.size(), 2u * 1024 * 1024);  // one thousandth of the run past the limit at most
     EXPECT_EQ(text.back(), '\n');
+}
+
+// Event names in any case and perf's generic names: the default scenario
+// with "cycles", "instructions", "stalled-cycles-backend" and a lower-case
+// catalogue name counts exactly as with the catalogue's names.
+TEST(PmvpSoc, EventNamesInAnyCaseAndPerfAliases)
+{
+    std::string text = slurp(scenario("default"));
+    for (const auto &[from, to] : { std::pair<std::string, std::string>{ "\"CPU_CYCLES\"", "\"cycles\"" },
+                                    { "\"INST_RETIRED\"", "\"instructions\"" },
+                                    { "\"STALL_BACKEND\"", "\"stalled-cycles-backend\"" },
+                                    { "\"STALL_BACKEND_MEM\"", "\"stall_backend_mem\"" } }) {
+        size_t at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+    }
+    std::string path = temp_file("aliases.json");
+    std::ofstream(path) << text;
+    SocRun aliased = pmvp_soc(path + " --time 100us --quiet"), named = pmvp_soc("--time 100us --quiet");
+    ASSERT_EQ(aliased.status, 0) << aliased.err;
+    ASSERT_EQ(named.status, 0) << named.err;
+    ASSERT_EQ(named.result["pes"].size(), 6u);
+    EXPECT_EQ(aliased.result["pes"], named.result["pes"]);
 }
 
 // --quiet drops the readable report but not the --check verdict.
