@@ -519,6 +519,9 @@ uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, u
 {
     uint32_t off = 0;
     uint64_t v = 0;
+    if (pe >= num_pes())
+        throw std::invalid_argument("pmvp::sc::Monitors::peek: no PE " + std::to_string(pe) + " (the core has " +
+                                    std::to_string(num_pes()) + ")");
     if (pmvp_ext_find(core_.get(), frame, reg.c_str(), n, &off) != PMVP_OK)
         throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + reg);
     unsigned n_unused, word;

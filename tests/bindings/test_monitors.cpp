@@ -156,6 +156,9 @@ TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8, sc_time(1, SC_US)), 2002000u);
             // ... and leaves the present alone.
             EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMCCNTR_EL0"), 2000000u);
+            // A PE or a register the core does not have is an error, not 0.
+            EXPECT_THROW(m.peek(1, PMVP_FRAME_PMU, "PMCCNTR_EL0"), std::invalid_argument);
+            EXPECT_THROW(m.peek(0, PMVP_FRAME_PMU, "PMCCNTR"), std::invalid_argument);
         });
         sc_start();
     });

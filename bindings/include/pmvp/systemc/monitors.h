@@ -157,7 +157,8 @@ public:
 
     // ---- observability
     // A register of a frame by its Arm ARM name ("PMCCNTR_EL0",
-    // "PMEVCNTR<n>_EL0" with n), read through the debug path now.
+    // "PMEVCNTR<n>_EL0" with n), read through the debug path now. Throws
+    // std::invalid_argument for a PE or a register the core does not have.
     uint64_t peek(unsigned pe, pmvp_frame frame, const std::string &name, unsigned n = 0);
     // Adds each PE's PMCCNTR, event counters, AMU architected counters,
     // PMUIRQ and WFx state to `tf`. Counter values are sampled whenever the
