@@ -104,6 +104,11 @@ std::string grouped(uint64_t v)
     return s;
 }
 
+// "1 sample", "2 samples": a count with its noun, grouped.
+std::string counted_noun(uint64_t n, const std::string &noun)
+{
+    return grouped(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 void print_block(std::FILE *out, const Soc &soc, const std::string &title, const Tally &t)
 {
@@ -133,7 +138,8 @@ void print_block(std::FILE *out, const Soc &soc, const std::string &title, const
     uint64_t samples = t.cycle_samples;
     for (uint64_t s : t.samples)
         samples += s;
-    row(t.interrupts, "PMUIRQ", "interrupts, " + grouped(samples) + " samples taken");
+    row(t.interrupts, "PMUIRQ", std::string(t.interrupts == 1 ? "interrupt, " : "interrupts, ") +
+                                    counted_noun(samples, "sample") + " taken");
     for (const auto &[name, v] : metrics(soc, t)) {
         char buf[64];
         if (name == "effective_frequency_hz")
@@ -200,14 +206,14 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
                 t.add(soc, core->first_pe + k);
             print_block(out, soc,
                         "core " + std::to_string(core->index) + " (cluster " + core->cluster.name +
-                            "), sum over its " + std::to_string(t.pes) + " PEs",
+                            "), sum over its " + counted_noun(t.pes, "PE"),
                         t);
         }
     if (cores > 1 || detail == Detail::SOC) {
         Tally t;
         for (const PeId &p : soc.pes)
             t.add(soc, p.global);
-        print_block(out, soc, "SoC, sum over " + std::to_string(pes) + " PEs", t);
+        print_block(out, soc, "SoC, sum over " + counted_noun(pes, "PE"), t);
     }
     if (run.checked) {
         std::fprintf(out, "\n");

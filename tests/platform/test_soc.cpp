@@ -617,6 +617,19 @@ TEST(PmvpSoc, EventNamesInAnyCaseAndPerfAliases)
     EXPECT_EQ(aliased.result["pes"], named.result["pes"]);
 }
 
+// The readable report's counts agree with their nouns.
+TEST(PmvpSoc, ReportGrammar)
+{
+    SocRun r = pmvp_soc("--time 200us --detail pe", false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("interrupt, 1 sample taken"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(" 1 samples"), std::string::npos) << r.out;
+    r = pmvp_soc("--time 20us --detail core", false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("sum over its 1 PE:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("sum over its 2 PEs:"), std::string::npos) << r.out;
+}
+
 // --quiet drops the readable report but not the --check verdict.
 TEST(PmvpSoc, CheckVerdictEvenWhenQuiet)
 {
