@@ -263,16 +263,23 @@ static void pmu_sw_incr(void)
     report(name, ok);
 }
 
-static void pmu_chained_counters(void)
+/* Counters 0 and 1 as a chained pair (INST_RETIRED, CHAIN), counter 0
+ * 16 below the wrap of its low half, PMCR.E set, nothing enabled yet. */
+static void chained_pair_near_wrap(void)
 {
-    const char *name = "pmu-chained-counters";
-    bool ok = true;
     pmu_reset();
     set_evtyper(0, EV_INST_RETIRED);
     set_evtyper(1, EV_CHAIN);
     set_evcntr(0, 0xFFFFFFF0u);
     SYSREG_WRITE(pmcr_el0, PMCR_E);
     ISB();
+}
+
+static void pmu_chained_counters(void)
+{
+    const char *name = "pmu-chained-counters";
+    bool ok = true;
+    chained_pair_near_wrap();
     count_loop(0x3, 10);  /* 21 instructions: the low half wraps once */
     EXPECT_EQ(evcntr(0) & 0xFFFFFFFFu, 5, "low half");
     EXPECT_EQ(evcntr(1), 1, "CHAIN counts the wrap");
@@ -291,13 +298,8 @@ static void pmu_chain_promotion(void)
 {
     const char *name = "pmu-chain-promotion";
     bool ok = true;
-    pmu_reset();
     /* The CHAIN counter disabled while its low half wraps: no increment. */
-    set_evtyper(0, EV_INST_RETIRED);
-    set_evtyper(1, EV_CHAIN);
-    set_evcntr(0, 0xFFFFFFF0u);
-    SYSREG_WRITE(pmcr_el0, PMCR_E);
-    ISB();
+    chained_pair_near_wrap();
     count_loop(0x1, 10);
     EXPECT_EQ(evcntr(1), 0, "a disabled CHAIN counter");
     /* With PMCR.LP the even counter is 64 bits wide and feeds no CHAIN. */
