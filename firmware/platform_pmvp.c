@@ -5,22 +5,7 @@
  * the others through a mailbox and their doorbells.
  */
 #include "runtime.h"
-
-#define SYSCTL_BASE 0x0A000000ul
-#define SYSCTL_CONSOLE 0x00        /* W: one character to this PE's console */
-#define SYSCTL_EXIT 0x04           /* W: exit status; this PE stops */
-#define SYSCTL_PE 0x08             /* R: this PE's index in the SoC */
-#define SYSCTL_NUM_PES 0x0C        /* R */
-#define SYSCTL_THREAD 0x10         /* R: this PE's thread in its core */
-#define SYSCTL_CORE_HZ 0x14        /* R: the core's clock now, Hz */
-#define SYSCTL_CPI 0x18            /* R: processor cycles per instruction */
-#define SYSCTL_SYSCNT_HZ 0x1C      /* R: the System Counter's frequency, Hz */
-#define SYSCTL_IRQ_STATUS 0x20     /* R: bit 0 PMUIRQ, bit 1 doorbell */
-#define SYSCTL_IRQ_ENABLE 0x24     /* RW: the same bits */
-#define SYSCTL_DOORBELL_SET 0x28   /* W: ring the doorbell of PE <value> */
-#define SYSCTL_DOORBELL_CLEAR 0x2C /* W: clear this PE's doorbell */
-#define SYSCTL_THREADS 0x30        /* R: threads per core */
-#define SYSCTL_WFX 0x34            /* R: the core's WFx choices (RT_WFX_*) */
+#include "sysctl.h"
 
 static uint32_t sysctl_read(unsigned off) { return mmio_read32(SYSCTL_BASE + off); }
 static void sysctl_write(unsigned off, uint32_t v) { mmio_write32(SYSCTL_BASE + off, v); }
@@ -34,6 +19,7 @@ uint64_t rt_syscnt_hz(void) { return sysctl_read(SYSCTL_SYSCNT_HZ); }
 bool rt_has_frames(void) { return true; }
 uint32_t rt_wfx_choices(void) { return sysctl_read(SYSCTL_WFX); }
 uint64_t rt_pe_index(void) { return sysctl_read(SYSCTL_PE); }
+unsigned rt_soc_pe(void) { return sysctl_read(SYSCTL_SOC_PE); }
 
 void rt_putc(char c) { sysctl_write(SYSCTL_CONSOLE, (uint8_t)c); }
 

@@ -36,6 +36,7 @@ bool rt_has_frames(void) { return false; }
 /* QEMU counts cycles as virtual time, whatever the PE does. */
 uint32_t rt_wfx_choices(void) { return RT_WFX_PMCCNTR_COUNTS | RT_WFX_THREAD_ACTIVE | RT_WFX_CPU_CYCLES; }
 uint64_t rt_pe_index(void) { return SYSREG_READ(mpidr_el1) & 0xFF; }
+unsigned rt_soc_pe(void) { return (unsigned)rt_pe_index(); }
 
 void rt_putc(char c) { mmio_write32(UART_DR, (uint8_t)c); }
 

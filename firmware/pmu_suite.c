@@ -15,6 +15,7 @@
  * runs on the pmvp platform and on QEMU's `virt` machine (runtime.h); a test
  * the platform cannot run prints "SKIP name: why".
  */
+#include "expect.h"
 #include "runtime.h"
 
 /* ---- the registers, by the Arm ARM's names */
@@ -50,39 +51,7 @@
 #define PMU_PMEVTYPER(n) (0x400u + 8u * (n))
 #define PMU_PMCR 0xE10u  /* EXT64: PMCR_EL0 is 64 bits at 0xE10 */
 
-static unsigned passed, failed;
 static uint64_t cpi;
-
-static bool check(bool ok, const char *name, const char *why, uint64_t got, const char *relation, uint64_t want)
-{
-    if (ok)
-        return true;
-    rt_puts("  ");
-    rt_puts(name);
-    rt_puts(": ");
-    rt_puts(why);
-    rt_puts(": got ");
-    rt_put_dec(got);
-    rt_puts(", want ");
-    rt_puts(relation);
-    rt_put_dec(want);
-    rt_putc('\n');
-    return false;
-}
-#define EXPECT_EQ(got, want, why) (ok &= check((uint64_t)(got) == (uint64_t)(want), name, why, got, "", want))
-#define EXPECT_LT(got, limit, why) (ok &= check((uint64_t)(got) < (uint64_t)(limit), name, why, got, "< ", limit))
-#define EXPECT_TRUE(c, why) (ok &= check((c), name, why, (c), "", 1))
-
-static void report(const char *name, bool ok)
-{
-    rt_puts(ok ? "PASS " : "FAIL ");
-    rt_puts(name);
-    rt_putc('\n');
-    if (ok)
-        passed++;
-    else
-        failed++;
-}
 
 static void pmu_reset(void)
 {
@@ -512,8 +481,7 @@ static void ext_frame_read(void)
         rt_puts("SKIP ext-pmu-frame: no external PMU frame on this platform\n");
         return;
     }
-    uint64_t g = rt_pe_index();
-    uint64_t frame = PMU_FRAME(g);
+    uint64_t frame = PMU_FRAME(rt_soc_pe());
     pmu_reset();
     set_evtyper(0, EV_INST_RETIRED);
     SYSREG_WRITE(pmcr_el0, PMCR_E | PMCR_LC);
@@ -589,8 +557,8 @@ static void smt_mt_counting(void)
         rt_puts("SKIP smt-mt1-counting: no external PMU frame to set up the sibling\n");
         return;
     }
-    const unsigned sibling = 1;
-    uint64_t sib = PMU_FRAME(sibling);
+    const unsigned sibling = 1;                   /* thread 1 of PE 0's core ... */
+    uint64_t sib = PMU_FRAME(rt_soc_pe() + 1);    /* ... the next PE of the SoC */
     pmu_reset();
     /* The sibling's own MT=0 INST_RETIRED counter, set up through its
      * external frame while it sleeps in WFI. */
@@ -649,9 +617,5 @@ int suite_main(void)
     ext_frame_read();
     amu_counters();
     smt_mt_counting();
-    rt_put_dec(passed);
-    rt_puts(" passed, ");
-    rt_put_dec(failed);
-    rt_puts(" failed\n");
-    return (int)failed;
+    return expect_summary();
 }

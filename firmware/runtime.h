@@ -16,7 +16,7 @@ static inline void mmio_write32(uint64_t a, uint32_t v) { *(volatile uint32_t *)
 static inline uint64_t mmio_read64(uint64_t a) { return *(volatile uint64_t *)a; }
 static inline void mmio_write64(uint64_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
 
-/* The PMU and AMU frames of PE g on the pmvp platform (rt_has_frames()). */
+/* The PMU and AMU frames of the SoC's PE g on the pmvp platform (rt_has_frames()). */
 #define FRAMES_BASE 0x10000000ul
 #define FRAME_STRIDE 0x2000ul
 #define PMU_FRAME(g) (FRAMES_BASE + (uint64_t)(g) * FRAME_STRIDE)
@@ -52,7 +52,11 @@ void rt_puts(const char *s);
 void rt_put_dec(uint64_t v);
 void rt_put_hex(uint64_t v);
 void rt_exit(unsigned status) __attribute__((noreturn));
+/* This PE among the PEs that run this image (0 to rt_num_pes() - 1: the
+ * mailbox's index), and in the SoC, whose PEs may run other CPU models (the
+ * index of its frames, PMU_FRAME). */
 uint64_t rt_pe_index(void);
+unsigned rt_soc_pe(void);
 
 /* Interrupts: the handler the runtime calls for an IRQ (NULL: none), with
  * PSTATE.I cleared by rt_irq_unmask. rt_irq_enable chooses which lines

@@ -409,6 +409,13 @@ int Monitors::set_state(unsigned pe, pmvp_pe_state state, const sc_time &offset)
     return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_pe_state(c, pe, state, t); });
 }
 
+int Monitors::set_clock(uint64_t hz, const sc_time &offset)
+{
+    if (processor_hz.size())
+        return PMVP_ERR_CONFIG;
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_clock(c, hz, t); });
+}
+
 int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
     return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_read(c, pe, reg, n, t, &value); });

@@ -10,6 +10,9 @@
 //   monitors as INST_RETIRED, lazily: before any access the guest makes to
 //   the monitors (so an access sees exactly the instructions before it), at
 //   WFI and at the end of each run.
+// - A run keeps one frequency: it ends at the cluster's next DVFS step,
+//   which the core tells its monitors at its instant (the ISS owns the
+//   clock, Monitors::set_clock).
 // - A run ends at the quantum's end, or at the first block that would pass
 //   the next instruction that raises PMUIRQ (pmvp_core_events_to_interrupt
 //   for INST_RETIRED, pmvp_core_next_interrupt for counters of cycles): an
@@ -118,8 +121,11 @@ enum : uint64_t {
     SYSCTL_CONSOLE = 0x00, SYSCTL_EXIT = 0x04, SYSCTL_PE = 0x08, SYSCTL_NUM_PES = 0x0C,
     SYSCTL_THREAD = 0x10, SYSCTL_CORE_HZ = 0x14, SYSCTL_CPI = 0x18, SYSCTL_SYSCNT_HZ = 0x1C,
     SYSCTL_IRQ_STATUS = 0x20, SYSCTL_IRQ_ENABLE = 0x24, SYSCTL_DOORBELL_SET = 0x28,
-    SYSCTL_DOORBELL_CLEAR = 0x2C, SYSCTL_THREADS = 0x30, SYSCTL_WFX = 0x34,
+    SYSCTL_DOORBELL_CLEAR = 0x2C, SYSCTL_THREADS = 0x30, SYSCTL_WFX = 0x34, SYSCTL_SOC_PE = 0x38,
+    SYSCTL_SOC_PES = 0x3C, SYSCTL_TIME = 0x40, SYSCTL_SELECT = 0x48, SYSCTL_SELECTED_MODEL = 0x4C,
+    SYSCTL_SELECTED_HZ = 0x50,
 };
+constexpr uint32_t kModelAnalytic = 0, kModelIss = 1, kNoSuchPe = 0xFFFFFFFF;
 constexpr uint32_t kIrqPmu = 1, kIrqDoorbell = 2;
 constexpr uint32_t kWfi = 0xD503207F;
 // Exception vectors (VBAR_EL1 + offset), from the current EL with SP_EL1.
@@ -154,19 +160,19 @@ unsigned rt_index(uc_arm64_reg rt)
     return 31;  // XZR
 }
 
-class IssSoc;
-
-class Aarch64Iss : public sc_core::sc_module {
+class Aarch64Iss : public Core {
 public:
     SC_HAS_PROCESS(Aarch64Iss);
-    Aarch64Iss(const sc_core::sc_module_name &name, IssSoc &soc, const Cluster &cluster, unsigned cluster_index,
-               unsigned first_pe, pmvp::sc::Monitors *monitors);
+    Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster, unsigned index,
+               unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe, bool attached);
     ~Aarch64Iss() override;
 
     struct Thread {
         Aarch64Iss *iss = nullptr;
         uc_engine *uc = nullptr;
-        unsigned pe = 0, g = 0;
+        unsigned pe = 0, g = 0;          // the PE in its core, and in the SoC (its frames)
+        unsigned image_pe = 0;           // among the PEs that run the image (the mailbox's index)
+        unsigned selected = 0;           // SYSCTL_SELECT
         pmvp_time now = 0;               // local time: the instant after the last retired instruction
         pmvp_time run_t0 = 0;            // the current run: its start and the clock it runs at
         uint64_t run_n0 = 0, hz = 1;
@@ -176,8 +182,6 @@ public:
         uint64_t interrupt_at = UINT64_MAX; // the retired count at which PMUIRQ is expected
         bool ran_block = false, stopping = false, wfi = false, exited = false;
         uint32_t irq_enable = 0;
-        bool doorbell = false;
-        pmvp_time doorbell_at = 0;
         IssPeResult result;
     };
     std::vector<Thread> threads;
@@ -204,31 +208,18 @@ public:
     void enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr);
     uint64_t instructions_until(const Thread &t, pmvp_time when) const;
 
-    IssSoc &soc_;
+    Soc &soc_;
+    Guest &guest_;
     const Cluster &cluster_;
     pmvp::sc::Monitors *monitors_;  // null when detached
     pmvp::sc::TimeBase time_;
 
 private:
     void run();
+    void tell_clock(pmvp_time until);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
-};
-
-class IssSoc : public sc_core::sc_module {
-public:
-    IssSoc(const sc_core::sc_module_name &name, const Scenario &s, const FirmwareImage &image, bool attached);
-    ~IssSoc() override;
-    const Scenario &scenario;
-    const FirmwareImage &image;
-    uint8_t *ram = nullptr;  // shared by every engine
-    std::unique_ptr<Router> router;
-    tlm_utils::simple_initiator_socket<IssSoc> bus;
-    std::vector<std::unique_ptr<pmvp::sc::Monitors>> monitors;
-    std::vector<std::unique_ptr<Aarch64Iss>> cores;
-    std::vector<Aarch64Iss::Thread *> pe;  // by global PE
-    unsigned running_cores = 0;
-    sc_core::sc_event all_done;
+    size_t clock_told_ = 0;         // the DVFS steps told to the monitors
 };
 
 // ---- Unicorn callbacks
@@ -355,10 +346,19 @@ void on_sysctl_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value,
 
 // ------------------------------------------------------------- Aarch64Iss
 
-Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, IssSoc &soc, const Cluster &cluster,
-                       unsigned cluster_index, unsigned first_pe, pmvp::sc::Monitors *monitors)
-    : sc_module(name), soc_(soc), cluster_(cluster), monitors_(monitors)
+Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster, unsigned index,
+                       unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe, bool attached)
+    : Core(name, cluster, index, first_pe), soc_(soc), guest_(*soc.guest), cluster_(cluster)
 {
+    if (attached) {
+        // The clock is the ISS's: it tells the monitors each DVFS step (tell_clock).
+        monitors = std::make_unique<pmvp::sc::Monitors>("monitors", core_config(cluster, cluster_index, core_in_cluster));
+        for (unsigned p = 0; p < cluster.config.num_pes; p++) {
+            monitors->pmuirq[p](pmuirq[p]);
+            monitors->set_controls(p, cluster.controls);
+        }
+    }
+    monitors_ = monitors.get();
     threads.resize(cluster.config.num_pes);
     uint64_t frames = (uint64_t)soc.scenario.num_pes() * kPeWindow;
     frames = (frames + 0xFFF) & ~0xFFFull;
@@ -367,14 +367,17 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, IssSoc &soc, const C
         t.iss = this;
         t.pe = p;
         t.g = first_pe + p;
+        t.image_pe = guest_.image_pes++;
+        t.result.pe = t.g;
         t.result.cluster = cluster_index;
+        t.result.core = index;
         t.result.thread = p;
         auto ok = [&](uc_err e, const char *what) {
             if (e != UC_ERR_OK)
                 throw std::runtime_error(std::string("Unicorn: ") + what + ": " + uc_strerror(e));
         };
         ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
-        ok(uc_mem_map_ptr(t.uc, kRamBase, kRamSize, UC_PROT_ALL, soc.ram), "map RAM");
+        ok(uc_mem_map_ptr(t.uc, kRamBase, kRamSize, UC_PROT_ALL, guest_.ram), "map RAM");
         ok(uc_mem_map(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE), "map the frames");
         ok(uc_mmio_map(t.uc, kSysctlBase, 0x1000, on_sysctl_read, &t, on_sysctl_write, &t), "map sysctl");
         uc_hook h;
@@ -387,7 +390,7 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, IssSoc &soc, const C
         ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_frame_access, &t, kFramesBase,
                        kFramesBase + frames - 1),
            "frame hook");
-        uint64_t pc = soc.image.entry, pstate = kPstateEl1hMasked;
+        uint64_t pc = guest_.image.entry, pstate = kPstateEl1hMasked;
         uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
         uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     }
@@ -420,7 +423,8 @@ bool Aarch64Iss::irq_line(Thread &t, pmvp_time at)
     bool pmu = false;
     if ((t.irq_enable & kIrqPmu) && monitors_)
         monitors_->irq_level(t.pe, pmu, offset(at));
-    return pmu || ((t.irq_enable & kIrqDoorbell) && t.doorbell && t.doorbell_at <= at);
+    const Guest::Doorbell &bell = guest_.doorbell[t.image_pe];
+    return pmu || ((t.irq_enable & kIrqDoorbell) && bell.rung && bell.at <= at);
 }
 
 void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr)
@@ -450,24 +454,42 @@ uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when) const
 }
 
 // One quantum after another; in each, every thread runs up to its end (the
-// monitors order what the threads tell them by instant).
+// monitors order what the threads tell them by instant). The run ends with
+// the scenario, when every thread has exited, or when the SoC's run ends
+// early (Soc::interrupt).
 void Aarch64Iss::run()
 {
     const pmvp_time end = soc_.scenario.duration, quantum = soc_.scenario.quantum;
     for (;;) {
         pmvp_time now = time_.now(), qend = std::min(end, now + quantum);
+        tell_clock(qend);
         bool all_exited = true;
         for (Thread &t : threads) {
             if (!t.exited)
                 advance(t, qend);
             all_exited = all_exited && t.exited;
         }
-        if (all_exited || qend >= end) {
-            if (--soc_.running_cores == 0)
-                soc_.all_done.notify(sc_core::SC_ZERO_TIME);
-            return;
+        if (all_exited || qend >= end || soc_.ended_early)
+            break;
+        wait(time_.to_sc(qend - now), soc_.end_event());
+        if (soc_.ended_early)
+            break;
+    }
+    soc_.iss_core_ended();
+}
+
+// The monitors learn each DVFS step before `until` at its instant, once:
+// the threads' runs of a quantum, in any order, then count at the frequency
+// of their instants (a run never spans a step, run_slice).
+void Aarch64Iss::tell_clock(pmvp_time until)
+{
+    for (; clock_told_ < cluster_.dvfs.size() && cluster_.dvfs[clock_told_].at < until; clock_told_++) {
+        const DvfsStep &d = cluster_.dvfs[clock_told_];
+        if (monitors_ && d.at >= time_.now()) {
+            int err = monitors_->set_clock(d.hz, offset(d.at));
+            if (err != PMVP_OK)
+                SC_REPORT_ERROR("pmvp/iss", (std::string("a DVFS step was refused: ") + pmvp_strerror(err)).c_str());
         }
-        wait(time_.to_sc(qend - now));
     }
 }
 
@@ -481,8 +503,8 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
             pmvp_time wake = PMVP_TIME_NEVER;
             if (irq_line(t, t.now))
                 wake = t.now;
-            else if (t.doorbell && (t.irq_enable & kIrqDoorbell))
-                wake = std::max(t.now, t.doorbell_at);
+            else if (guest_.doorbell[t.image_pe].rung && (t.irq_enable & kIrqDoorbell))
+                wake = std::max(t.now, guest_.doorbell[t.image_pe].at);
             else if ((t.irq_enable & kIrqPmu) && monitors_) {
                 pmvp_time w = PMVP_TIME_NEVER;
                 monitors_->next_interrupt(w, offset(t.now));
@@ -588,7 +610,7 @@ void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_time delay = iss.offset(iss.time_of(t, before));
     if (iss.monitors_)
-        iss.soc_.bus->b_transport(gp, delay);
+        iss.guest_.bus->b_transport(gp, delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
         t.result.bus_errors++;  // an error response reads as zero; a write is lost
         data = 0;
@@ -599,14 +621,35 @@ void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size
         iss.stop(t);  // the monitors changed: limits anew
 }
 
-uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned, void *user)
+uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned size, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
     const Scenario &s = iss.soc_.scenario;
+    auto access_time = [&] {
+        uint64_t pc = 0;
+        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+        return iss.time_of(t, iss.retired_before(t, pc));
+    };
     switch (off) {
-    case SYSCTL_PE: return t.g;
-    case SYSCTL_NUM_PES: return s.num_pes();
+    case SYSCTL_PE: return t.image_pe;
+    case SYSCTL_NUM_PES: return iss.guest_.doorbell.size();
+    case SYSCTL_SOC_PE: return t.g;
+    case SYSCTL_SOC_PES: return s.num_pes();
+    case SYSCTL_TIME: {  // 64 bits, or its low or high half
+        pmvp_time now = access_time();
+        return size == 8 ? now : (uint32_t)now;
+    }
+    case SYSCTL_TIME + 4: return size == 4 ? access_time() >> 32 : 0;
+    case SYSCTL_SELECT: return t.selected;
+    case SYSCTL_SELECTED_MODEL:
+        if (t.selected >= iss.soc_.pes.size())
+            return kNoSuchPe;
+        return iss.soc_.pes[t.selected].iss ? kModelIss : kModelAnalytic;
+    case SYSCTL_SELECTED_HZ:
+        if (t.selected >= iss.soc_.pes.size())
+            return 0;
+        return (uint32_t)iss.soc_.core_of(t.selected).cluster.hz_at(access_time());
     case SYSCTL_THREAD: return t.pe;
     case SYSCTL_THREADS: return iss.threads.size();
     case SYSCTL_CORE_HZ: return (uint32_t)t.hz;
@@ -619,13 +662,12 @@ uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned, void *user)
     }
     case SYSCTL_IRQ_ENABLE: return t.irq_enable;
     case SYSCTL_IRQ_STATUS: {
-        uint64_t pc = 0;
-        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-        pmvp_time at = iss.time_of(t, iss.retired_before(t, pc));
+        pmvp_time at = access_time();
         bool pmu = false;
         if (iss.monitors_)
             iss.monitors_->irq_level(t.pe, pmu, iss.offset(at));
-        return (pmu ? kIrqPmu : 0) | (t.doorbell && t.doorbell_at <= at ? kIrqDoorbell : 0);
+        const Guest::Doorbell &bell = iss.guest_.doorbell[t.image_pe];
+        return (pmu ? kIrqPmu : 0) | (bell.rung && bell.at <= at ? kIrqDoorbell : 0);
     }
     default: return 0;  // write-only and reserved offsets read as zero
     }
@@ -656,14 +698,14 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
         iss.stop(t);
         break;
     case SYSCTL_DOORBELL_SET:
-        if (value < iss.soc_.pe.size()) {
-            Aarch64Iss::Thread &to = *iss.soc_.pe[value];
-            to.doorbell = true;
-            to.doorbell_at = at;
-        }
+        if (value < iss.guest_.doorbell.size())
+            iss.guest_.doorbell[value] = Guest::Doorbell{ true, at };
+        break;
+    case SYSCTL_SELECT:
+        t.selected = (uint32_t)value;
         break;
     case SYSCTL_DOORBELL_CLEAR:
-        t.doorbell = false;
+        iss.guest_.doorbell[t.image_pe].rung = false;
         break;
     default:
         break;  // read-only and reserved offsets ignore writes
@@ -672,88 +714,83 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
 
 }  // namespace
 
-// ---------------------------------------------------------------- IssSoc
+// ----------------------------------------------------------------- Guest
 
-IssSoc::IssSoc(const sc_core::sc_module_name &name, const Scenario &s, const FirmwareImage &img, bool attached)
-    : sc_module(name), scenario(s), image(img), bus("bus")
+Guest::Guest(const sc_core::sc_module_name &name, const Scenario &s)
+    : sc_module(name), bus("bus")
 {
+    for (const Cluster &c : s.clusters)
+        if (c.iss())
+            doorbell.resize(doorbell.size() + (size_t)c.cores * c.config.num_pes);
+    for (const Cluster &c : s.clusters)
+        if (c.iss()) {
+            image = load_firmware(c.cpu.firmware);  // one image for every ISS cluster (parse_scenario)
+            break;
+        }
     ram = static_cast<uint8_t *>(std::aligned_alloc(4096, kRamSize));
     if (!ram)
         throw std::runtime_error("cannot allocate the guest RAM");
     std::memset(ram, 0, kRamSize);
-    for (const FirmwareImage::Segment &seg : img.segments)
+    for (const FirmwareImage::Segment &seg : image.segments)
         std::memcpy(ram + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
-    router = std::make_unique<Router>("router", s.num_pes());
-    bus.bind(router->target);
-    unsigned g = 0;
-    for (unsigned ci = 0; ci < s.clusters.size(); ci++) {
-        const Cluster &c = s.clusters[ci];
-        for (unsigned k = 0; k < c.cores; k++) {
-            unsigned index = (unsigned)cores.size();
-            pmvp_core_config cfg = c.config;
-            cfg.system_counter_hz = s.system_counter_hz;
-            cfg.bus_hz = s.bus_hz;
-            monitors.emplace_back(new pmvp::sc::Monitors(("monitors" + std::to_string(index)).c_str(), cfg));
-            pmvp::sc::Monitors &m = *monitors.back();
-            for (unsigned p = 0; p < cfg.num_pes; p++) {
-                router->frames.bind(*m.pmu_socket[p]);
-                router->frames.bind(*m.amu_socket[p]);
-                m.set_controls(p, c.controls);
-            }
-            cores.emplace_back(new Aarch64Iss(("cpu" + std::to_string(index)).c_str(), *this, c, ci, g,
-                                              attached ? &m : nullptr));
-            for (auto &t : cores.back()->threads) {
-                t.result.core = index;
-                pe.push_back(&t);
-            }
-            g += cfg.num_pes;
-        }
-    }
-    running_cores = (unsigned)cores.size();
 }
 
-IssSoc::~IssSoc()
+Guest::~Guest()
 {
-    cores.clear();  // the engines go before the RAM they map
     std::free(ram);
 }
 
-IssResult run_iss(const Scenario &s, bool attached)
+std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster,
+                                    unsigned index, unsigned cluster_index, unsigned core_in_cluster,
+                                    unsigned first_pe, bool attached)
 {
-    FirmwareImage image = load_firmware(s.clusters[0].cpu.firmware);
-    for (const Cluster &c : s.clusters)
-        if (c.cpu.firmware != s.clusters[0].cpu.firmware)
-            throw ScenarioError("clusters[].cpu.firmware: every cluster runs the same image");
-    IssSoc soc("iss_soc", s, image, attached);
-    auto start = std::chrono::steady_clock::now();
-    sc_core::sc_start(sc_core::sc_time((double)s.duration, sc_core::SC_PS));
+    return std::make_unique<Aarch64Iss>(name, soc, cluster, index, cluster_index, core_in_cluster, first_pe,
+                                        attached);
+}
+
+IssResult iss_result(const Soc &soc, double host_seconds)
+{
     IssResult r;
-    r.attached = attached;
-    r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (Aarch64Iss::Thread *t : soc.pe) {
-        IssPeResult pr = t->result;
-        if (attached) {
-            pmvp::sc::Monitors &m = *soc.monitors[pr.core];
-            pr.pmccntr = m.peek(t->pe, PMVP_FRAME_PMU, "PMCCNTR_EL0");
-            pr.pmovsset = m.peek(t->pe, PMVP_FRAME_PMU, "PMOVSSET_EL0");
-            for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
-                pr.amu[n] = m.peek(t->pe, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n);
+    r.host_seconds = host_seconds;
+    for (const auto &core : soc.cores) {
+        const auto *iss = dynamic_cast<const Aarch64Iss *>(core.get());
+        if (!iss)
+            continue;
+        r.attached = iss->monitors != nullptr;
+        for (const Aarch64Iss::Thread &t : iss->threads) {
+            IssPeResult pr = t.result;
+            if (pmvp::sc::Monitors *m = iss->monitors.get()) {
+                pr.pmccntr = m->peek(t.pe, PMVP_FRAME_PMU, "PMCCNTR_EL0");
+                pr.pmovsset = m->peek(t.pe, PMVP_FRAME_PMU, "PMOVSSET_EL0");
+                for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+                    pr.amu[n] = m->peek(t.pe, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n);
+            }
+            r.pes.push_back(pr);
         }
-        r.pes.push_back(pr);
     }
     return r;
 }
 
 // ----------------------------------------------------------------- report
 
+namespace {
+// The ISS clusters' image (one for all, parse_scenario).
+const std::string &image_of(const Scenario &s)
+{
+    for (const Cluster &c : s.clusters)
+        if (c.iss())
+            return c.cpu.firmware;
+    throw std::logic_error("a scenario without ISS clusters has no image");
+}
+}  // namespace
+
 void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
 {
-    std::fprintf(out, "pmvp-soc: %s: %zu PEs ran %s on the AArch64 ISS for up to %s (%.2f s host)\n",
-                 s.name.c_str(), r.pes.size(), s.clusters[0].cpu.firmware.c_str(), time_text(s.duration).c_str(),
-                 r.host_seconds);
-    for (size_t g = 0; g < r.pes.size(); g++) {
-        const IssPeResult &p = r.pes[g];
-        std::fprintf(out, "\nPE %zu (cluster %s, core %u, thread %u): ", g, s.clusters[p.cluster].name.c_str(),
+    std::fprintf(out, "pmvp-soc: %s: %zu PE%s ran %s on the AArch64 ISS for up to %s (%.2f s host)\n",
+                 s.name.c_str(), r.pes.size(), r.pes.size() == 1 ? "" : "s", image_of(s).c_str(),
+                 time_text(s.duration).c_str(), r.host_seconds);
+    for (const IssPeResult &p : r.pes) {
+        std::fprintf(out, "\nPE %u (cluster %s, core %u, thread %u): ", p.pe, s.clusters[p.cluster].name.c_str(),
                      p.core, p.thread);
         if (p.exited)
             std::fprintf(out, "exited with status %u at %s\n", p.status, time_text(p.exit_time).c_str());
@@ -785,16 +822,17 @@ void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
     }
 }
 
-nlohmann::json iss_report_json(const Scenario &s, const IssResult &r)
+nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
 {
-    nlohmann::json j;
+    nlohmann::ordered_json j;
     j["scenario"] = s.name;
-    j["firmware"] = s.clusters[0].cpu.firmware;
+    j["firmware"] = image_of(s);
     j["duration_ps"] = s.duration;
     j["all_exited"] = r.all_exited();
     j["all_passed"] = r.all_passed();
     for (const IssPeResult &p : r.pes) {
-        nlohmann::json e;
+        nlohmann::ordered_json e;
+        e["pe"] = p.pe;
         e["cluster"] = s.clusters[p.cluster].name;
         e["core"] = p.core;
         e["thread"] = p.thread;

@@ -1,26 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The example SoC with real AArch64 firmware (docs/FIRMWARE.md): every core
-// of the scenario's clusters is a pmvp::sc::Monitors with one Unicorn engine
-// per PE thread (Aarch64Iss), executing a bare-metal ELF image at EL1. The
-// engines share the RAM; each PE has the platform's system-control device
-// (console, exit, its identity, a small interrupt controller with a doorbell)
-// and reaches every PE's PMU and AMU frame through the TLM bus.
+// The ISS CPU model of the example SoC (docs/FIRMWARE.md): a core of an ISS
+// cluster is a pmvp::sc::Monitors with one Unicorn engine per PE thread
+// (Aarch64Iss), executing a bare-metal ELF image at EL1. The ISS cores of a
+// SoC share the guest RAM (Guest); each PE has the platform's
+// system-control device (console, exit, its identity, a small interrupt
+// controller with a doorbell) and reaches every PE's PMU and AMU frame,
+// those of the analytic cores included, through the SoC's TLM bus.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include "scenario.h"
 
 namespace pmvp::soc {
 
-// Platform memory map of an ISS scenario (the PMU and AMU frames are at
-// kFramesBase as in every scenario).
+// The guest's memory map (the PMU and AMU frames are at kFramesBase as in
+// every scenario).
 constexpr uint64_t kRamBase = 0x40000000;
 constexpr uint64_t kRamSize = 16u << 20;
 constexpr uint64_t kSysctlBase = 0x0A000000;
@@ -39,7 +43,7 @@ struct FirmwareImage {
 FirmwareImage load_firmware(const std::string &path);
 
 struct IssPeResult {
-    unsigned cluster = 0, core = 0, thread = 0;
+    unsigned pe = 0, cluster = 0, core = 0, thread = 0;  // pe: the global PE
     std::string console;           // what the guest wrote
     bool exited = false;           // the guest wrote its exit status
     uint32_t status = 0;
@@ -55,19 +59,47 @@ struct IssPeResult {
 };
 
 struct IssResult {
-    std::vector<IssPeResult> pes;  // by global PE
+    std::vector<IssPeResult> pes;  // the ISS clusters' PEs, by global PE
     double host_seconds = 0;
     bool attached = true;          // false: no monitors, so no counts to report
     bool all_exited() const;
     bool all_passed() const;       // every PE exited with status 0
 };
 
-// Runs the scenario; `attached` false runs the same engines with no
-// monitors, for measuring their cost: the guest's PMU and AMU accesses then
-// get no answer from pmvp (UNDEFINED, or Unicorn's own register where an
-// access cannot be refused, docs/FIRMWARE.md).
-IssResult run_iss(const Scenario &s, bool attached = true);
+class Soc;
+class Core;
+
+// What the ISS cores of a SoC share: the guest RAM holding the image, the
+// port their loads and stores to the frames take to the SoC's bus, and the
+// doorbell of each PE that runs the image (the guest numbers those PEs 0 to
+// n - 1 in the SoC's order; their frames are those of their SoC PE).
+class Guest : public sc_core::sc_module {
+public:
+    // Throws ScenarioError naming the image if it cannot be loaded.
+    Guest(const sc_core::sc_module_name &name, const Scenario &s);
+    ~Guest() override;
+    FirmwareImage image;
+    uint8_t *ram = nullptr;
+    tlm_utils::simple_initiator_socket_optional<Guest> bus;  // unbound when detached
+    struct Doorbell {
+        bool rung = false;
+        pmvp_time at = 0;  // the instant it was rung
+    };
+    std::vector<Doorbell> doorbell;  // by PE of the image (SYSCTL PE): one per ISS PE
+    unsigned image_pes = 0;          // numbered so far, in the SoC's order
+};
+
+// A core of ISS cluster `cluster` (its monitors null when not `attached`:
+// the guest's PMU and AMU accesses then get no answer from pmvp, UNDEFINED,
+// or Unicorn's own register where an access cannot be refused,
+// docs/FIRMWARE.md).
+std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster,
+                                    unsigned index, unsigned cluster_index, unsigned core_in_cluster,
+                                    unsigned first_pe, bool attached);
+
+// What the ISS PEs of a SoC did, after its run.
+IssResult iss_result(const Soc &soc, double host_seconds);
 void print_iss_report(FILE *out, const Scenario &s, const IssResult &r);
-nlohmann::json iss_report_json(const Scenario &s, const IssResult &r);
+nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r);
 
 }  // namespace pmvp::soc

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -253,33 +255,6 @@ int run_standalone(const Scenario &s, const Options &o, Result (*run)(const Scen
     return 0;
 }
 
-// Clusters running firmware on the ISS: the guest's consoles and what the
-// monitors counted. Exit status 1 when a PE's firmware failed or did not exit.
-int run_firmware(const Scenario &s, const Options &o)
-{
-    if (o.check || !o.vcd_path.empty() || o.detail != Detail::AUTO)
-        usage_error("--check, --vcd and --detail do not apply to firmware scenarios");
-    IssResult r;
-    try {
-        r = run_iss(s, !o.detached);
-    } catch (const ScenarioError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
-        return 2;
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
-        return 3;
-    }
-    if (!o.quiet)
-        print_iss_report(report_stream(o), s, r);
-    if (!o.json_path.empty() && !write_json(o, iss_report_json(s, r).dump(2) + "\n"))
-        return 2;
-    if (o.detached)
-        return 0;
-    if (!r.all_exited())
-        std::fprintf(stderr, "pmvp-soc: the firmware of some PE did not exit by the end of the scenario\n");
-    return r.all_passed() ? 0 : 1;
-}
-
 }  // namespace
 
 int sc_main(int argc, char **argv)
@@ -310,8 +285,15 @@ int sc_main(int argc, char **argv)
         return run_standalone(s, o, run_x86, print_x86_report, x86_report_json);
     if (s.sebep)
         return run_standalone(s, o, run_sebep, print_sebep_report, sebep_report_json);
-    if (s.runs_iss())
-        return run_firmware(s, o);
+    // The ISS's inputs are not journalled, and a guest's accesses to the
+    // analytic cores' frames are not the firmware agent's: --check compares
+    // the analytic model alone.
+    if (o.check && s.has_iss())
+        usage_error("--check: this scenario has ISS clusters, whose inputs the per-cycle reference model does "
+                    "not see; it applies to scenarios of analytic clusters only");
+    if (o.detail != Detail::AUTO && !s.has_analytic())
+        usage_error("--detail: the report of this scenario's ISS clusters is per PE; the levels apply to "
+                    "analytic clusters");
     if (o.check && reference_cycles(s) > o.check_limit) {
         std::fprintf(stderr,
                      "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "
@@ -324,7 +306,14 @@ int sc_main(int argc, char **argv)
         return 2;
     }
 
-    Soc soc("soc", s, o.check, !o.detached);
+    std::unique_ptr<Soc> soc_holder;
+    try {
+        soc_holder = std::make_unique<Soc>("soc", s, o.check, !o.detached);
+    } catch (const ScenarioError &e) {  // a firmware image that cannot be loaded
+        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
+        return 2;
+    }
+    Soc &soc = *soc_holder;
     soc.progress = true;
     sc_core::sc_trace_file *vcd = nullptr;
     if (!o.vcd_path.empty()) {
@@ -373,16 +362,23 @@ int sc_main(int argc, char **argv)
         s.duration = at;  // what the report and the JSON describe
         run.interrupted = true;
     }
+    std::optional<IssResult> iss;
+    if (s.has_iss())
+        iss = iss_result(soc, run.host_seconds);
+    FILE *out = report_stream(o);
     if (o.detached) {
         if (run.interrupted)
             return 130;
-        if (!o.quiet)
-            std::printf("pmvp-soc: %s: %zu PEs, %s simulated without monitors in %.2f s\n", s.name.c_str(),
-                        soc.pes.size(), time_text(s.duration).c_str(), run.host_seconds);
-        return sc_core::sc_time_stamp().value() == s.duration ? 0 : 3;
+        if (!o.quiet && s.has_analytic())
+            std::fprintf(out, "pmvp-soc: %s: %zu PEs, %s simulated without monitors in %.2f s\n", s.name.c_str(),
+                         soc.pes.size(), time_text(s.duration).c_str(), run.host_seconds);
+        if (!o.quiet && iss)
+            print_iss_report(out, s, *iss);
+        return sc_core::sc_time_stamp().value() == s.duration || soc.ended_early ? 0 : 3;
     }
-    int done = run.interrupted ? 130 : 0;
-    if (soc.firmware->finished != s.duration) {
+    // The run ends at the scenario's end, or earlier when SIGINT came or
+    // every guest exited (and nothing else runs).
+    if (!soc.ended_early && soc.firmware->finished != s.duration) {
         std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
         return 3;
     }
@@ -391,16 +387,34 @@ int sc_main(int argc, char **argv)
         for (auto &core : soc.cores)
             run.checks.push_back(check_against_reference(core->monitors->kernel().cfg, core->journal));
     }
-    if (!o.quiet)
-        print_report(report_stream(o), soc, run, o.detail);
-    else if (run.checked)
-        print_check(report_stream(o), run);  // the verdict is what --check was asked for
+    if (!o.quiet) {
+        if (s.has_analytic())
+            print_report(out, soc, run, o.detail);
+        else if (run.checked)
+            print_check(out, run);
+        if (iss)
+            print_iss_report(out, s, *iss);
+    } else if (run.checked) {
+        print_check(out, run);  // the verdict is what --check was asked for
+    }
     if (!o.json_path.empty()) {
-        if (!write_json(o, report_json(soc, run).dump(2) + "\n"))
+        nlohmann::ordered_json j;
+        if (s.has_analytic()) {
+            j = report_json(soc, run);
+            if (iss)
+                j["iss"] = iss_report_json(s, *iss);
+        } else {
+            j = iss_report_json(s, *iss);
+        }
+        if (!write_json(o, j.dump(2) + "\n"))
             return 2;
     }
     for (const CheckResult &c : run.checks)
         if (c.num_disagreements)
             return 1;
-    return done;
+    if (run.interrupted)
+        return 130;
+    if (iss && !iss->all_exited())
+        std::fprintf(stderr, "pmvp-soc: the firmware of some PE did not exit by the end of the scenario\n");
+    return iss && !iss->all_passed() ? 1 : 0;
 }

@@ -188,10 +188,18 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
                                              mt_policy_name(c.config.mt_policy)).c_str()
                                           : "single-thread",
                      c.cores > 1 ? "s" : "", hz_text((double)c.config.processor_hz).c_str(),
-                     c.dvfs.empty() ? "" : " (DVFS)");
+                     (std::string(c.dvfs.empty() ? "" : " (DVFS)") + (c.iss() ? ", on the AArch64 ISS" : "")).c_str());
 
+    // The ISS clusters' PEs have a report of their own (print_iss_report).
+    unsigned analytic_pes = 0, analytic_cores = 0;
+    for (const PeId &p : soc.pes)
+        analytic_pes += !p.iss;
+    for (const auto &core : soc.cores)
+        analytic_cores += !core->cluster.iss();
     if (detail == Detail::PE)
         for (const PeId &p : soc.pes) {
+            if (p.iss)
+                continue;
             Tally t;
             t.add(soc, p.global);
             print_block(out, soc,
@@ -199,8 +207,10 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
                             std::to_string(p.core) + ", thread " + std::to_string(p.thread) + ")",
                         t);
         }
-    if (detail != Detail::SOC && !(detail == Detail::PE && pes == cores))
+    if (detail != Detail::SOC && !(detail == Detail::PE && analytic_pes == analytic_cores))
         for (const auto &core : soc.cores) {
+            if (core->cluster.iss())
+                continue;
             Tally t;
             for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
                 t.add(soc, core->first_pe + k);
@@ -209,11 +219,15 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
                             "), sum over its " + counted_noun(t.pes, "PE"),
                         t);
         }
-    if (cores > 1 || detail == Detail::SOC) {
+    if (analytic_cores > 1 || detail == Detail::SOC) {
         Tally t;
         for (const PeId &p : soc.pes)
-            t.add(soc, p.global);
-        print_block(out, soc, "SoC, sum over " + counted_noun(pes, "PE"), t);
+            if (!p.iss)
+                t.add(soc, p.global);
+        print_block(out, soc,
+                    s.has_iss() ? "SoC, sum over its " + counted_noun(analytic_pes, "PE") + " of analytic cores"
+                                : "SoC, sum over " + counted_noun(pes, "PE"),
+                    t);
     }
     if (run.checked) {
         std::fprintf(out, "\n");
@@ -250,6 +264,7 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
     j["interrupted"] = run.interrupted;
     for (const Cluster &c : s.clusters)
         j["scenario"]["clusters"].push_back({ { "name", c.name },
+                                              { "cpu", c.iss() ? "iss" : "analytic" },
                                               { "cores", c.cores },
                                               { "threads", c.config.num_pes },
                                               { "multithreading", mt_policy_name(c.config.mt_policy) },
@@ -286,8 +301,11 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
         return o;
     };
 
+    // The analytic clusters' PEs; the ISS clusters' are under "iss" (iss_report_json).
     j["pes"] = json::array();
     for (const PeId &p : soc.pes) {
+        if (p.iss)
+            continue;
         Tally t;
         t.add(soc, p.global);
         json o = { { "pe", p.global }, { "cluster", p.cluster }, { "core", p.core }, { "thread", p.thread } };
@@ -304,6 +322,8 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
     }
     j["cores"] = json::array();
     for (const auto &core : soc.cores) {
+        if (core->cluster.iss())
+            continue;
         Tally t;
         for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
             t.add(soc, core->first_pe + k);
@@ -314,7 +334,8 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
     }
     Tally all;
     for (const PeId &p : soc.pes)
-        all.add(soc, p.global);
+        if (!p.iss)
+            all.add(soc, p.global);
     j["soc"] = counts(all);
     j["firmware"] = { { "deferred_interrupts", soc.firmware->deferred } };
     if (run.checked) {

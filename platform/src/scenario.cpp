@@ -37,7 +37,7 @@ struct Unit {
 // the arithmetic is exact in 128 bits).
 uint64_t parse_quantity(const std::string &text, const std::vector<Unit> &units, const char *what)
 {
-    using u128 = unsigned __int128;
+    __extension__ typedef unsigned __int128 u128;  // GCC and Clang; exact, as said above
     const std::string &base = units.back().name;
     const std::string range = std::string("a ") + what + " is at most " + std::to_string(UINT64_MAX) + " " + base;
     size_t i = 0;
@@ -159,6 +159,16 @@ unsigned Scenario::num_cores() const
     for (const Cluster &c : clusters)
         n += c.cores;
     return n;
+}
+
+bool Scenario::has_iss() const
+{
+    return std::any_of(clusters.begin(), clusters.end(), [](const Cluster &c) { return c.iss(); });
+}
+
+bool Scenario::has_analytic() const
+{
+    return std::any_of(clusters.begin(), clusters.end(), [](const Cluster &c) { return !c.iss(); });
 }
 
 unsigned Scenario::num_pes() const
@@ -793,13 +803,21 @@ Scenario Reader::scenario(const json &root)
         Object co(*this, cl[i], "clusters[" + std::to_string(i) + "]");
         cluster(co, s.clusters[i], s, i);
     }
-    for (size_t i = 1; i < s.clusters.size(); i++)
-        if (s.clusters[i].cpu.kind != s.clusters[0].cpu.kind)
-            fail("clusters[" + std::to_string(i) + "].cpu",
-                 "every cluster must have the same CPU model (analytic and ISS clusters do not mix)");
+    // The ISS clusters share one RAM, so one image.
+    const Cluster *first_iss = nullptr;
+    for (size_t i = 0; i < s.clusters.size(); i++) {
+        const Cluster &c = s.clusters[i];
+        if (!c.iss())
+            continue;
+        if (first_iss && c.cpu.firmware != first_iss->cpu.firmware)
+            fail("clusters[" + std::to_string(i) + "].cpu.firmware",
+                 "the ISS clusters share one RAM and so run one image: " + first_iss->cpu.firmware);
+        first_iss = first_iss ? first_iss : &c;
+    }
     if (const json *v = o.get("firmware")) {
-        if (s.runs_iss())
-            fail("firmware", "an ISS scenario's firmware is the image each cluster runs (cpu.firmware)");
+        if (!s.has_analytic())
+            fail("firmware", "the firmware agent programs the analytic clusters and this scenario has none: "
+                             "its ISS clusters run their image (cpu.firmware)");
         Object fo(*this, *v, "firmware");
         firmware(fo, s.firmware);
     }
@@ -892,7 +910,7 @@ void apply_overrides(Scenario &s, const Overrides &o)
     if (o.duration)
         s.duration = o.duration;
     // The CPU models work per quantum while a thread runs (an ISS always).
-    bool runs = s.runs_iss();
+    bool runs = s.has_iss();
     for (const Cluster &c : s.clusters)
         for (const Workload &w : c.workloads)
             for (const Phase &p : w.phases)
@@ -937,10 +955,10 @@ void apply_overrides(Scenario &s, const Overrides &o)
         if (int err = pmvp_core_init(&probe, &c.config))
             throw ScenarioError(where + ": the PMU refuses this core: " + pmvp_strerror(err));
     }
-    // Every counter the firmware programs must exist on every core.
+    // Every counter the firmware agent programs must exist on every core it programs.
     for (size_t i = 0; i < s.firmware.counters.size(); i++)
         for (size_t k = 0; k < s.clusters.size(); k++)
-            if (s.firmware.counters[i].counter >= s.clusters[k].config.num_counters)
+            if (!s.clusters[k].iss() && s.firmware.counters[i].counter >= s.clusters[k].config.num_counters)
                 throw ScenarioError("firmware.counters[" + std::to_string(i) + "].counter: cluster " +
                                     s.clusters[k].name + " has only " +
                                     std::to_string(s.clusters[k].config.num_counters) + " event counters");

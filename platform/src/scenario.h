@@ -58,6 +58,7 @@ struct CpuModel {
 struct Cluster {
     std::string name;
     CpuModel cpu;
+    bool iss() const { return cpu.kind == CpuModel::ISS; }
     unsigned cores = 1;
     pmvp_core_config config{};     // one core: its PEs (threads), PMU, AMU, clock
     std::vector<DvfsStep> dvfs;
@@ -133,8 +134,10 @@ struct Scenario {
     std::vector<Cluster> clusters;
     FirmwareSetup firmware;
 
-    // Whether the clusters run firmware on the ISS (then all of them do).
-    bool runs_iss() const { return !clusters.empty() && clusters[0].cpu.kind == CpuModel::ISS; }
+    // Whether some cluster runs firmware on the ISS, and whether some runs
+    // the analytic CPU model (the two mix: docs/PMVP-SOC.md).
+    bool has_iss() const;
+    bool has_analytic() const;
     unsigned num_cores() const;
     unsigned num_pes() const;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "soc.h"
 
+#include "iss_platform.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -47,7 +49,7 @@ bool Router::decode(tlm::tlm_generic_payload &gp, unsigned &index, uint64_t &off
     return true;
 }
 
-void Router::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
+void Router::b_transport(int, tlm::tlm_generic_payload &gp, sc_time &delay)
 {
     unsigned index;
     uint64_t offset, address = gp.get_address();
@@ -60,7 +62,7 @@ void Router::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     gp.set_address(address);
 }
 
-unsigned int Router::transport_dbg(tlm::tlm_generic_payload &gp)
+unsigned int Router::transport_dbg(int, tlm::tlm_generic_payload &gp)
 {
     unsigned index;
     uint64_t offset, address = gp.get_address();
@@ -102,6 +104,8 @@ bool same_context(const pmvp_context &x, const pmvp_context &y)
     return x.el == y.el && x.security == y.security && x.aarch32 == y.aarch32 && x.halted == y.halted;
 }
 
+}  // namespace
+
 pmvp_core_config core_config(const Cluster &c, unsigned cluster, unsigned core_in_cluster)
 {
     pmvp_core_config cfg = c.config;
@@ -110,10 +114,8 @@ pmvp_core_config core_config(const Cluster &c, unsigned cluster, unsigned core_i
     return cfg;
 }
 
-}  // namespace
-
 // A PE thread's progress through its workload.
-struct Core::Thread {
+struct AnalyticCore::Thread {
     const Workload *w = nullptr;
     size_t phase = 0;
     pmvp_time phase_end = 0;
@@ -125,17 +127,19 @@ struct Core::Thread {
     const Phase &now() const { return w->phases[phase]; }
 };
 
-Core::Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &c, unsigned index, unsigned cluster_index,
-           unsigned core_in_cluster, unsigned first_pe, sc_core::sc_signal<uint64_t> &clock, bool attached)
-    : sc_module(name),
+Core::Core(const sc_core::sc_module_name &name, const Cluster &c, unsigned index, unsigned first_pe)
+    : sc_module(name), pmuirq("pmuirq", c.config.num_pes), cluster(c), index(index), first_pe(first_pe)
+{
+}
+
+AnalyticCore::AnalyticCore(const sc_core::sc_module_name &name, Soc &soc, const Cluster &c, unsigned index,
+                           unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
+                           sc_core::sc_signal<uint64_t> &clock, bool attached)
+    : Core(name, c, index, first_pe),
       wfi("wfi", c.config.num_pes),
       wfe("wfe", c.config.num_pes),
       power("power", c.config.num_pes,
             [](const char *n, size_t) { return new sc_core::sc_signal<bool>(n, true); }),
-      pmuirq("pmuirq", c.config.num_pes),
-      cluster(c),
-      index(index),
-      first_pe(first_pe),
       soc_(soc)
 {
     if (attached) {
@@ -151,7 +155,7 @@ Core::Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &c, unsi
     SC_THREAD(run);
 }
 
-void Core::check(int err, const char *what) const
+void AnalyticCore::check(int err, const char *what) const
 {
     if (err)
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": " + what + ": " + pmvp_strerror(err)).c_str());
@@ -160,14 +164,14 @@ void Core::check(int err, const char *what) const
 // Brings the CPU model to instant t: what it queued goes to the monitors,
 // then it waits for t. An interrupted run (Soc::interrupt) waits no more:
 // the thread ends where it is, so nothing is left on its stack.
-void Core::sync_to(pmvp_time t)
+void AnalyticCore::sync_to(pmvp_time t)
 {
     flush();
-    if (t > now_ps() && !soc_.interrupted)
-        wait(ps(t - now_ps()), soc_.interrupted_event());
+    if (t > now_ps() && !soc_.ended_early)
+        wait(ps(t - now_ps()), soc_.end_event());
 }
 
-void Core::give(const Input &in)
+void AnalyticCore::give(const Input &in)
 {
     if (in.kind != Input::STATE) {
         if (monitors)  // detached: the CPU model's work is done; nobody listens
@@ -186,7 +190,7 @@ void Core::give(const Input &in)
 // The CPU model works thread by thread; the monitors are told in time order,
 // which costs them least (a call for an instant before one they have
 // evaluated rebuilds their view of the future).
-void Core::flush()
+void AnalyticCore::flush()
 {
     std::stable_sort(queued_.begin(), queued_.end(), [](const Input &x, const Input &y) { return x.t < y.t; });
     for (const Input &in : queued_)
@@ -194,7 +198,7 @@ void Core::flush()
     queued_.clear();
 }
 
-void Core::tell(const Input &in)
+void AnalyticCore::tell(const Input &in)
 {
     if (in.t < now_ps())
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
@@ -214,7 +218,7 @@ void Core::tell(const Input &in)
     check(err, "the monitors refused an input of the CPU model");
 }
 
-void Core::set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at)
+void AnalyticCore::set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at)
 {
     Input in;
     in.t = at;
@@ -238,7 +242,7 @@ void Core::set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at
 // ahead of simulated time up to the end of each quantum, telling the
 // monitors what happened with local-time offsets, and synchronises at the
 // end of the quantum and wherever a PE's WFI/WFE/power signal must change.
-void Core::run()
+void AnalyticCore::run()
 {
     const unsigned T = cluster.config.num_pes;
     const Scenario &s = soc_.scenario;
@@ -264,7 +268,7 @@ void Core::run()
     }
     active_ = 0;
     next_switch_ = cluster.soemt_switch;
-    for (pmvp_time a = 0; a < s.duration && !soc_.interrupted;) {
+    for (pmvp_time a = 0; a < s.duration && !soc_.ended_early;) {
         pmvp_time b = s.duration;
         bool running = false;
         for (Thread &x : th) {
@@ -298,7 +302,7 @@ void Core::run()
     sync_to(s.duration);
 }
 
-void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
+void AnalyticCore::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
 {
     const unsigned T = (unsigned)th.size();
     static const pmvp_pe_state of_kind[] = { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
@@ -323,7 +327,7 @@ void Core::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
         th[t].state = k;
         signalled = true;
     }
-    if (signalled && !soc_.interrupted)
+    if (signalled && !soc_.ended_early)
         wait(sc_core::SC_ZERO_TIME);  // (nothing queued: the STATE input flushed)
     if (woke)
         soc_.powered_on.notify(sc_core::SC_ZERO_TIME);
@@ -590,7 +594,7 @@ void Firmware::service(unsigned g)
 // Whether PE g is on, as power-management firmware knows.
 bool Firmware::powered(unsigned g)
 {
-    return soc_.core_of(g).power[soc_.thread_of(g)].read();
+    return soc_.analytic_core_of(g).power[soc_.thread_of(g)].read();
 }
 
 void Firmware::final_read(unsigned g)
@@ -625,8 +629,9 @@ void Firmware::run()
         r.counted.resize(s.firmware.counters.size() + 1);
         r.samples.resize(s.firmware.counters.size() + 1);
     }
-    for (unsigned g = 0; g < soc_.pes.size(); g++)
-        program(g);
+    for (const PeId &p : soc_.pes)
+        if (!p.iss)
+            program(p.global);
     auto &irq = *soc_.interrupts;
     // PMUIRQ is level-sensitive: an interrupt from a PE that is off when its
     // handler would run waits until the PE is on again, if its line is
@@ -646,6 +651,8 @@ void Firmware::run()
         while (!irq.pending.empty()) {
             unsigned g = irq.pending.front();
             irq.pending.pop_front();
+            if (soc_.pes[g].iss)
+                continue;  // its guest takes it
             // A handler that would start after the end does not run.
             if (now_ps() + s.firmware.irq_latency >= s.duration)
                 continue;
@@ -660,14 +667,15 @@ void Firmware::run()
         }
         if (now_ps() >= s.duration)
             break;
-        if (soc_.interrupted) {
+        if (soc_.ended_early) {
             wait(sc_core::SC_ZERO_TIME);  // the cores' threads end first (Soc::interrupt)
             break;
         }
-        wait(ps(s.duration - now_ps()), irq.taken | soc_.powered_on | soc_.interrupted_event());
+        wait(ps(s.duration - now_ps()), irq.taken | soc_.powered_on | soc_.end_event());
     }
-    for (unsigned g = 0; g < soc_.pes.size(); g++)
-        final_read(g);
+    for (const PeId &p : soc_.pes)
+        if (!p.iss)
+            final_read(p.global);
     finished = now_ps();
     sc_core::sc_stop();
 }
@@ -682,6 +690,11 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
         interrupts = std::make_unique<InterruptCollector>("interrupts", s.num_pes());
         firmware = std::make_unique<Firmware>("firmware", *this);
     }
+    if (s.has_iss()) {
+        guest = std::make_unique<Guest>("guest", s);
+        if (attached)
+            guest->bus.bind(router->target);
+    }
     unsigned g = 0;
     for (unsigned ci = 0; ci < s.clusters.size(); ci++) {
         const Cluster &c = s.clusters[ci];
@@ -689,12 +702,18 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
                                                               c.config.processor_hz));
         for (unsigned k = 0; k < c.cores; k++) {
             unsigned index = (unsigned)cores.size();
-            cores.emplace_back(new Core(("core" + std::to_string(index)).c_str(), *this, c, index, ci, k, g,
-                                        *clocks_.back(), attached));
+            std::string name = (c.iss() ? "cpu" : "core") + std::to_string(index);
+            if (c.iss()) {
+                cores.push_back(make_iss_core(name.c_str(), *this, c, index, ci, k, g, attached));
+                iss_cores_running_++;
+            } else {
+                cores.emplace_back(
+                    new AnalyticCore(name.c_str(), *this, c, index, ci, k, g, *clocks_.back(), attached));
+            }
             Core &core = *cores.back();
             core.journal.enabled = journalling;
             for (unsigned t = 0; t < c.config.num_pes; t++, g++) {
-                pes.push_back(PeId{ ci, index, t, g });
+                pes.push_back(PeId{ ci, index, t, g, c.iss() });
                 if (attached) {
                     router->frames.bind(*core.monitors->pmu_socket[t]);
                     router->frames.bind(*core.monitors->amu_socket[t]);
@@ -710,7 +729,10 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
     SC_THREAD(show_progress);
 }
 
-Soc::~Soc() = default;
+Soc::~Soc()
+{
+    cores.clear();  // the ISS engines go before the guest RAM they map
+}
 
 void Soc::dvfs(unsigned ci)
 {
@@ -739,7 +761,19 @@ void Soc::dvfs(unsigned ci)
 void Soc::interrupt()
 {
     interrupted = true;
-    interrupted_.notify();
+    end_now();
+}
+
+void Soc::iss_core_ended()
+{
+    if (--iss_cores_running_ == 0 && !scenario.has_analytic())
+        end_now();
+}
+
+void Soc::end_now()
+{
+    ended_early = true;
+    end_.notify();
 }
 
 // Every thousandth of the run: the command's watch, and progress on stderr
@@ -749,13 +783,16 @@ void Soc::show_progress()
     const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 1000);
     const bool tty = isatty(2);
     int shown = -10;
-    for (pmvp_time t = step; t < scenario.duration && !interrupted; t += step) {
-        wait(ps(step));
-        if (watch)
+    for (pmvp_time t = step; t < scenario.duration; t += step) {
+        wait(ps(t - now_ps()), end_);
+        if (!ended_early && watch)
             watch();
-        if (interrupted && !firmware) {  // detached: nothing to read
-            wait(sc_core::SC_ZERO_TIME);
-            sc_core::sc_stop();
+        if (ended_early) {
+            if (!firmware) {  // detached: nothing to read
+                wait(sc_core::SC_ZERO_TIME);
+                sc_core::sc_stop();
+            }
+            break;
         }
         double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         int percent = (int)(100.0 * (double)t / (double)scenario.duration);

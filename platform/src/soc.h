@@ -23,6 +23,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -39,21 +40,23 @@ constexpr uint64_t kPeWindow = 0x2000;
 struct PeId {
     unsigned cluster, core, thread;  // core: index in the SoC
     unsigned global;                 // g of the memory map
+    bool iss;                        // its cluster runs firmware on the ISS
 };
 
-// The bus: one target socket for initiators, one initiator binding per
-// frame (2g: PMU frame of PE g, 2g + 1: its AMU frame). An address outside
-// every frame gets TLM_ADDRESS_ERROR_RESPONSE.
+// The bus: one target socket for every initiator (the firmware agent, the
+// ISS cores' loads and stores), one initiator binding per frame (2g: PMU
+// frame of PE g, 2g + 1: its AMU frame). An address outside every frame
+// gets TLM_ADDRESS_ERROR_RESPONSE.
 class Router : public sc_core::sc_module {
 public:
-    tlm_utils::simple_target_socket<Router> target;
+    tlm_utils::multi_passthrough_target_socket<Router> target;
     tlm_utils::multi_passthrough_initiator_socket<Router> frames;
     Router(const sc_core::sc_module_name &name, unsigned num_pes);
 
 private:
     bool decode(tlm::tlm_generic_payload &gp, unsigned &index, uint64_t &offset) const;
-    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
-    unsigned int transport_dbg(tlm::tlm_generic_payload &gp);
+    void b_transport(int initiator, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    unsigned int transport_dbg(int initiator, tlm::tlm_generic_payload &gp);
     unsigned num_pes_;
 };
 
@@ -74,22 +77,35 @@ private:
 
 class Soc;
 
-// One core: its monitors, the PE signals, and the CPU model running the
-// workloads of its threads. Every input it gives the monitors is journalled.
-// Without monitors (`attached` false) the CPU model runs the same workloads
-// and produces the same inputs, given to no one: the platform's cost without
-// the monitors, for comparison.
+// The kernel configuration of core `core_in_cluster` of cluster `cluster`:
+// the cluster's, with the core's MPIDR_EL1.
+pmvp_core_config core_config(const Cluster &c, unsigned cluster, unsigned core_in_cluster);
+
+// What every core has, whatever its CPU model: its monitors (null when
+// detached), its PMUIRQ lines, where it sits, and the journal of the inputs
+// its CPU model gave the monitors (kept by the analytic model for --check).
 class Core : public sc_core::sc_module {
 public:
-    SC_HAS_PROCESS(Core);
-    Core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster, unsigned index,
-         unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
-         sc_core::sc_signal<uint64_t> &clock, bool attached);
-    std::unique_ptr<pmvp::sc::Monitors> monitors;  // null when detached
-    sc_core::sc_vector<sc_core::sc_signal<bool>> wfi, wfe, power, pmuirq;
+    Core(const sc_core::sc_module_name &name, const Cluster &cluster, unsigned index, unsigned first_pe);
+    std::unique_ptr<pmvp::sc::Monitors> monitors;
+    sc_core::sc_vector<sc_core::sc_signal<bool>> pmuirq;
     Journal journal;
     const Cluster &cluster;
     const unsigned index, first_pe;
+};
+
+// A core of the analytic CPU model: the PE signals, and the workloads of its
+// threads. Every input it gives the monitors is journalled. Without monitors
+// (`attached` false) it runs the same workloads and produces the same
+// inputs, given to no one: the platform's cost without the monitors, for
+// comparison.
+class AnalyticCore : public Core {
+public:
+    SC_HAS_PROCESS(AnalyticCore);
+    AnalyticCore(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster, unsigned index,
+                 unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
+                 sc_core::sc_signal<uint64_t> &clock, bool attached);
+    sc_core::sc_vector<sc_core::sc_signal<bool>> wfi, wfe, power;
 
 private:
     struct Thread;
@@ -110,9 +126,10 @@ private:
     pmvp_time next_switch_ = 0;      // SoEMT: the next long-latency event
 };
 
-// The firmware: a bus initiator that programs every PE's PMU at time 0,
-// takes PMUIRQ (reads PMOVSSET, clears it, re-arms sampling counters), and
-// reads every counter when the scenario ends.
+// The firmware agent: a bus initiator that programs the PMU of every PE of
+// the analytic clusters at time 0, takes their PMUIRQ (reads PMOVSSET,
+// clears it, re-arms sampling counters), and reads their counters when the
+// scenario ends. The PEs of ISS clusters are their guest firmware's.
 class Firmware : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<Firmware> bus;
@@ -152,41 +169,52 @@ private:
     Soc &soc_;
 };
 
+class Guest;
+
 class Soc : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Soc);
     // `journalling`: keep every input of every core for --check.
-    // `attached` false: no monitors, and so no bus, interrupts or firmware;
-    // the CPU models alone (Core).
+    // `attached` false: no monitors, and so no bus, interrupts or firmware
+    // agent; the CPU models alone. Throws ScenarioError for a firmware image
+    // it cannot load (load_firmware).
     Soc(const sc_core::sc_module_name &name, const Scenario &scenario, bool journalling, bool attached = true);
     ~Soc() override;
 
     const Scenario &scenario;
     std::vector<PeId> pes;
-    std::vector<std::unique_ptr<Core>> cores;
+    std::vector<std::unique_ptr<Core>> cores;    // analytic and ISS, in the scenario's order
     std::unique_ptr<Router> router;              // these three null when detached
     std::unique_ptr<InterruptCollector> interrupts;
     std::unique_ptr<Firmware> firmware;
+    std::unique_ptr<Guest> guest;                // what the ISS cores share; null without ISS clusters
     bool progress = false;           // report progress on stderr after a few seconds
     sc_core::sc_event powered_on;    // a PE came out of power-off (the monitors see it)
     // Called every thousandth of the run's simulated time: where the command
     // looks at what happened outside the simulation (a SIGINT, the VCD's size).
     std::function<void()> watch;
-    // Ends the run at the current instant: the firmware reads the counters
-    // there and stops the simulation (a partial report follows).
+    // Ends the run at the current instant: the firmware agent reads the
+    // counters there and stops the simulation (a partial report follows).
     void interrupt();
     bool interrupted = false;
-    const sc_core::sc_event &interrupted_event() const { return interrupted_; }
+    // An ISS core whose PEs have all exited. When every core is an ISS core
+    // and all have ended, the run ends there: nothing is left to run.
+    void iss_core_ended();
+    bool ended_early = false;        // by interrupt() or by the guests' exits
+    const sc_core::sc_event &end_event() const { return end_; }
 
     Core &core_of(unsigned g) { return *cores[pes[g].core]; }
+    AnalyticCore &analytic_core_of(unsigned g) { return static_cast<AnalyticCore &>(*cores[pes[g].core]); }
     unsigned thread_of(unsigned g) const { return pes[g].thread; }
 
 private:
+    void end_now();
     void dvfs(unsigned cluster);
     void show_progress();
     std::vector<std::unique_ptr<sc_core::sc_signal<uint64_t>>> clocks_;
     std::chrono::steady_clock::time_point started_;
-    sc_core::sc_event interrupted_;
+    sc_core::sc_event end_;
+    unsigned iss_cores_running_ = 0;
 };
 
 }  // namespace pmvp::soc

@@ -184,6 +184,37 @@ TEST(Monitors, DvfsThroughTheFrequencySignal)
     });
 }
 
+// A CPU model that owns the clock tells its changes ahead of simulated
+// time; reads for instants on either side of a change kept for later see
+// the frequency of their instant, and a bound port leaves the call refused.
+TEST(Monitors, ClockChangesToldAheadOfTime)
+{
+    in_child([] {
+        Monitors m("m", config(1, 1000000000));
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            const sc_time us(1, SC_US);
+            enable_cycle_counter(bus, 0);
+            EXPECT_EQ(m.set_clock(3000000000, 2 * us), PMVP_OK);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8, 1 * us), 1000u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8, 3 * us), 5000u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8, 2 * us), 2000u);  // back, before the change
+            EXPECT_EQ(m.set_clock(0, 4 * us), PMVP_OK);                          // stopped from 4 us
+            EXPECT_EQ(m.set_clock(uint64_t(2e12), 5 * us), PMVP_ERR_VALUE);      // above 1 THz: refused
+            wait(10, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 8000u);
+        });
+        sc_start();
+    });
+    in_child([] {
+        sc_signal<uint64_t> hz("hz", 1000000000);
+        Monitors m("m", config(1, 1000000000));
+        m.processor_hz(hz);
+        sc_spawn([&] { EXPECT_EQ(m.set_clock(2000000000), PMVP_ERR_CONFIG); });
+        sc_start();
+    });
+}
+
 TEST(Monitors, WfiOnOneOfTwoSmtThreads)
 {
     in_child([] {

@@ -786,6 +786,110 @@ TEST(PmvpSoc, IssBenchmarkGuestRunsAttachedAndDetached)
     EXPECT_EQ(off.out.find("PMCCNTR"), std::string::npos) << off.out;
 }
 
+// Both CPU models in one SoC: the system-control processor's firmware on
+// the ISS reads the analytic cores' frames through the shared bus, each
+// value exact at the instant of its load, while the firmware agent
+// programs, samples and reads those cores; the run lasts the scenario (the
+// analytic cores run on after the guest's exit).
+TEST(PmvpSoc, MixedSocGuestWatchesAnalyticCores)
+{
+    SocRun r = pmvp_soc(scenario("mixed-soc"));
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    // The analytic clusters' report: their 4 PEs, 1.5 GHz x 2 ms each.
+    const json &pes = r.result["pes"];
+    ASSERT_EQ(pes.size(), 4u);
+    for (unsigned g = 0; g < 4; g++) {
+        EXPECT_EQ(pes[g]["pe"].get<unsigned>(), g);
+        EXPECT_EQ(pes[g]["registers"]["PMCCNTR_EL0"].get<uint64_t>(), 3000000u) << g;
+        EXPECT_EQ(pes[g]["amu"]["CNT_CYCLES"].get<uint64_t>(), 200000u) << g;  // 100 MHz x 2 ms
+    }
+    EXPECT_EQ(r.result["scenario"]["clusters"][1]["cpu"].get<std::string>(), "iss");
+    // The ISS cluster's: one PE, SoC PE 4 (after the analytic cluster), the
+    // image's PE 0, and every check of every watched PE passed.
+    const json &iss = r.result["iss"];
+    ASSERT_TRUE(iss["all_passed"].get<bool>()) << r.out;
+    ASSERT_EQ(iss["pes"].size(), 1u);
+    EXPECT_EQ(iss["pes"][0]["pe"].get<unsigned>(), 4u);
+    const std::string console = iss["pes"][0]["console"];
+    EXPECT_NE(console.find("soc-watch on SoC PE 4 of 5\n"), std::string::npos) << console;
+    for (const char *test : { "pe0-cycle-counter", "pe1-cnt-cycles", "pe2-frame-identity", "pe3-cycle-counter" })
+        EXPECT_NE(console.find(std::string("PASS ") + test + "\n"), std::string::npos) << test << "\n" << console;
+    EXPECT_NE(console.find("\n12 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_EQ(console.find("SKIP"), std::string::npos) << console;
+    // The guest's own load of PE 0's cycle counter, at 1.5 GHz: the value
+    // is the clock's edges up to the instant the guest printed for it.
+    size_t at = console.find("PE 0 at 1500 MHz: PMCCNTR ");
+    ASSERT_NE(at, std::string::npos) << console;
+    unsigned long long value = 0, instant = 0;
+    ASSERT_EQ(std::sscanf(console.c_str() + at, "PE 0 at 1500 MHz: PMCCNTR %llu at %llu ps", &value, &instant), 2);
+    EXPECT_GE(instant, 50000000u);  // after the watcher's boot wait
+    EXPECT_EQ(value, instant * 3 / 2000);
+    // The readable report keeps the two apart.
+    SocRun text = pmvp_soc(scenario("mixed-soc"), false);
+    EXPECT_NE(text.out.find("cluster scp: 1 x single-thread core at 1 GHz, on the AArch64 ISS"), std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("SoC, sum over its 4 PEs of analytic cores:"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("1 PE ran "), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find(" PE 4 (cluster scp, core 2, thread 0):\n"), std::string::npos) << text.out;
+}
+
+// An ISS cluster's DVFS steps reach its monitors at their instants: the
+// suite, whose counts are in cycles of instructions, passes across steps
+// to 2 GHz, 500 MHz and back (the cycle counter's WFI test fails if the
+// monitors keep the first frequency).
+TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
+{
+    std::string path = temp_file("dvfs.json");
+    std::ofstream(path) << R"({ "name": "suite-dvfs", "duration": "20 ms", "quantum": "10 us",
+        "clusters": [ { "cores": 2, "threads": 2, "multithreading": "smt", "frequency": "1 GHz",
+          "dvfs": [ { "at": "50 us", "frequency": "2 GHz" }, { "at": "150 us", "frequency": "500 MHz" },
+                    { "at": "400 us", "frequency": "1 GHz" } ],
+          "cpu": { "model": "iss", "firmware": ")" << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
+          "pmu": { "counters": 6, "layout": "EXT64" } } ] })";
+    SocRun r = pmvp_soc(path);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string console = r.result["pes"][0]["console"];
+    EXPECT_NE(console.find("\n16 passed, 0 failed\n"), std::string::npos) << console;
+    // The suite outlasts the last step: it ran at every frequency.
+    EXPECT_GT(r.result["pes"][0]["exit_time_ps"].get<uint64_t>(), 400000000u);
+}
+
+// Which scenarios mixing the models are refused, and why.
+TEST(PmvpSoc, MixedScenarioErrors)
+{
+    auto run_with = [&](const std::string &clusters, const std::string &rest = "") {
+        std::string path = temp_file("mixed.json");
+        std::ofstream(path) << R"({ "name": "m", "duration": "1 us", "clusters": [ )" << clusters << " ]" << rest
+                            << " }";
+        return pmvp_soc(path, false);
+    };
+    const std::string analytic = R"({ "frequency": "1 GHz", "workloads": [ { "phases": [ { "run": "1 us" } ] } ] })";
+    auto iss = [](const std::string &image) {
+        return R"({ "frequency": "1 GHz", "cpu": { "model": "iss", "firmware": ")" + std::string(PMVP_FIRMWARE_DIR) +
+               "/" + image + R"(" } })";
+    };
+    SocRun r = run_with(iss("soc-watch.elf") + ", " + iss("pmu-suite.elf"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("clusters[1].cpu.firmware: the ISS clusters share one RAM and so run one image"),
+              std::string::npos) << r.err;
+    r = run_with(iss("soc-watch.elf"), R"(, "firmware": { "counters": [ { "event": "CPU_CYCLES" } ] })");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("firmware: the firmware agent programs the analytic clusters and this scenario has none"),
+              std::string::npos) << r.err;
+    // Accepted, and run: 1 us is too short for the watcher, which waits 50 us.
+    r = run_with(analytic + ", " + iss("soc-watch.elf"));
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("the firmware of some PE did not exit by the end of the scenario"), std::string::npos)
+        << r.err;
+    std::string args = scenario("mixed-soc") + " --check";
+    r = pmvp_soc(args, false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--check: this scenario has ISS clusters"), std::string::npos) << r.err;
+    r = pmvp_soc(scenario("firmware-pmu-suite") + " --detail pe", false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--detail: the report of this scenario's ISS clusters is per PE"), std::string::npos) << r.err;
+}
+
 // A runaway guest is stopped at the scenario's end and reported, not waited for.
 TEST(PmvpSoc, FirmwareThatDoesNotExitIsStoppedAtTheEnd)
 {

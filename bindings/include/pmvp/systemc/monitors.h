@@ -154,6 +154,11 @@ public:
     // wfe and power ports are all unbound takes its state from these calls
     // only; one with a bound port follows its signals.
     int set_state(unsigned pe, pmvp_pe_state state, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // The processor clock's frequency from sc_time_stamp() + offset on, for
+    // a CPU model that runs ahead of simulated time and owns the clock (an
+    // ISS cutting its runs at frequency changes). PMVP_ERR_CONFIG when the
+    // processor_hz port is bound: the port is then the clock's only source.
+    int set_clock(uint64_t hz, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- observability
     // A register of a frame by its Arm ARM name ("PMCCNTR_EL0",
