@@ -103,6 +103,21 @@ static void skip(const char *name, const char *why)
     rt_putc('\n');
 }
 
+/* Test `name`: from sample a to sample b a counter of the edges of a
+ * `mhz` clock advanced by the edges between their instants; SKIP when the
+ * counter does not count (`why_not`). */
+static void advanced(const char *name, bool counting, const char *why_not, struct sample a, struct sample b,
+                     uint64_t mhz, const char *why)
+{
+    if (!counting) {
+        skip(name, why_not);
+        return;
+    }
+    bool ok = true;
+    EXPECT_EQ(b.value - a.value, edges(b.at, mhz) - edges(a.at, mhz), why);
+    report(name, ok);
+}
+
 static void watch(unsigned g)
 {
     uint64_t pmu = PMU_FRAME(g), amu = AMU_FRAME(g);
@@ -144,24 +159,11 @@ static void watch(unsigned g)
     rt_put_dec(a2.value);
     rt_putc('\n');
 
-    const char *name = test_name(g, "-cycle-counter");
-    if (!cycles) {
-        skip(name, "its cycle counter is disabled or divided (PMCR.E, PMCNTENSET.C, PMCR.D)");
-    } else {
-        bool ok = true;
-        EXPECT_EQ(c2.value - c1.value, edges(c2.at, mhz) - edges(c1.at, mhz),
-                  "PMCCNTR_EL0 advanced by the clock's edges");
-        report(name, ok);
-    }
-    name = test_name(g, "-cnt-cycles");
-    if (!cnt) {
-        skip(name, "AMCNTENSET0.CNT_CYCLES is clear");
-    } else {
-        bool ok = true;
-        EXPECT_EQ(a2.value - a1.value, edges(a2.at, syscnt_mhz) - edges(a1.at, syscnt_mhz),
-                  "AMEVCNTR01_EL0 advanced by the System Counter's edges");
-        report(name, ok);
-    }
+    advanced(test_name(g, "-cycle-counter"), cycles,
+             "its cycle counter is disabled or divided (PMCR.E, PMCNTENSET.C, PMCR.D)", c1, c2, mhz,
+             "PMCCNTR_EL0 advanced by the clock's edges");
+    advanced(test_name(g, "-cnt-cycles"), cnt, "AMCNTENSET0.CNT_CYCLES is clear", a1, a2, syscnt_mhz,
+             "AMEVCNTR01_EL0 advanced by the System Counter's edges");
 }
 
 /* The application cores' software enables their counters at boot, at
