@@ -355,13 +355,19 @@ int Monitors::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_t
 {
     if (pe >= num_pes())
         return PMVP_ERR_PE;
-    pmvp_pmu_controls effective = ctl;
-    apply_authentication(effective);
-    int err = at(offset, true,
-                 [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_controls(c, pe, &effective, t); });
-    if (!err)
-        controls_[pe] = ctl;
-    return err;
+    // The controls become the PE's when the change takes effect on the
+    // kernel, not when it is made: until a change for a later instant is
+    // reached, an input signal's change re-applies the controls in force
+    // (inputs_changed), not these. The authentication fields are those of
+    // the signals at the instant the change takes effect.
+    return at(offset, true, [=](pmvp_core *c, pmvp_time t) {
+        pmvp_pmu_controls effective = ctl;
+        apply_authentication(effective);
+        int err = pmvp_core_set_controls(c, pe, &effective, t);
+        if (!err && c == core_.get())
+            controls_[pe] = ctl;
+        return err;
+    });
 }
 
 int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,

@@ -329,7 +329,7 @@ typedef struct target {
 } target;
 
 /* Validates arguments, size and alignment, and decodes the access. */
-static int locate(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+static int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                   const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
 {
     if (!c || (!a && !debug))
@@ -452,12 +452,20 @@ int pmvp_ext_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
     return access(c, p, f, offset, size, a, false, now, true, &value, effect);
 }
 
-int pmvp_ext_debug_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+/* A debug read is a pure query (ext.h): it is made on a copy of the core
+ * brought to `now`, so the core's present stays where it was and an input
+ * for an earlier instant is still taken. One copy per host thread: the
+ * kernel allocates nothing. */
+static _Thread_local pmvp_core debug_view;
+
+int pmvp_ext_debug_read(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                         pmvp_time now, uint64_t *value)
 {
-    if (!value)
+    if (!value || !c)
         return PMVP_ERR_NULL;
-    return access(c, p, f, offset, size, NULL, true, now, false, value, NULL);
+    if (c != &debug_view)
+        pmvp_core_copy(&debug_view, c);
+    return access(&debug_view, p, f, offset, size, NULL, true, now, false, value, NULL);
 }
 
 int pmvp_ext_debug_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
@@ -466,7 +474,7 @@ int pmvp_ext_debug_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t o
     return access(c, p, f, offset, size, NULL, true, now, true, &value, NULL);
 }
 
-int pmvp_ext_dump(pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn,
+int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn,
                   void *user)
 {
     if (!fn)
@@ -475,13 +483,14 @@ int pmvp_ext_dump(pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pm
     int err = locate(c, p, f, 0, 4, NULL, true, now, &t);
     if (err)
         return err;
+    pmvp_core_copy(&debug_view, c);  /* one copy for the whole frame */
     for (uint32_t off = 0; off < PMVP_FRAME_SIZE; off += 4) {
         unsigned n, word;
         const pmvp_ext_reg *r = pmvp_ext_decode(c, f, off, &n, &word);
         if (!r || word != 0 || n >= pmvp_ext_reg_instances(c, r))
             continue;
         uint64_t v = 0;
-        pmvp_ext_debug_read(c, p, f, off, pmvp_ext_reg_width(c, r) / 8, now, &v);
+        pmvp_ext_debug_read(&debug_view, p, f, off, pmvp_ext_reg_width(c, r) / 8, now, &v);
         fn(user, r, n, off, v);
     }
     return PMVP_OK;

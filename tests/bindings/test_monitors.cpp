@@ -320,6 +320,40 @@ TEST(Monitors, DebugAccessesChangeNothing)
     });
 }
 
+// Controls set for a later instant take effect at that instant: an input
+// signal that changes before it re-applies the controls in force, not the
+// later ones (the OS Lock set for +100 ns does not lock the frame at 20 ns
+// after a WFI toggle at 10 ns; it does from 100 ns on).
+TEST(Monitors, ControlsForALaterInstantWaitForIt)
+{
+    in_child([] {
+        sc_signal<bool> wfi("wfi");
+        Monitors m("m", config());
+        m.wfi[0](wfi);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            const sc_time ns(1, SC_NS);
+            pmvp_pmu_controls locked = m.kernel().pe[0].pmu.ctl;
+            locked.os_lock = true;
+            EXPECT_EQ(m.set_controls(0, locked, 100 * ns), PMVP_OK);
+            wait(10 * ns);
+            wfi.write(true);
+            wait(10 * ns);
+            EXPECT_FALSE(m.kernel().pe[0].pmu.ctl.os_lock);
+            uint64_t v = 0;
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8), tlm::TLM_OK_RESPONSE);
+            wait(80 * ns);
+            EXPECT_TRUE(m.kernel().pe[0].pmu.ctl.os_lock);
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8),
+                      tlm::TLM_GENERIC_ERROR_RESPONSE);
+            wfi.write(false);  // and a later signal change keeps them
+            wait(10 * ns);
+            EXPECT_TRUE(m.kernel().pe[0].pmu.ctl.os_lock);
+        });
+        sc_start();
+    });
+}
+
 // A CPU model reporting ahead of simulated time does not show its future to
 // an initiator reading now; the report counts, and raises PMUIRQ, when
 // simulated time reaches it.

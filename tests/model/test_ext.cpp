@@ -565,6 +565,32 @@ TEST_F(Ext, DebugPathHasNoSideEffects)
     EXPECT_EQ(v, PMCR_EL0_E);
 }
 
+// A debug read is a pure query: it shows the value at a later instant and
+// leaves the core's present where it was, so an input for an earlier
+// instant is still taken, and then shows in the next read.
+TEST_F(Ext, DebugReadLeavesThePresentAlone)
+{
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    program(0, 1, PMVP_EV_CPU_CYCLES);
+    const pmvp_time present = core.last_call;
+    uint64_t v = 0;
+    uint32_t cycles = at(PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 1), insts = at(PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 0);
+    ASSERT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, cycles, 8, kUs, &v), PMVP_OK);
+    EXPECT_EQ(v, 1000u);  // 1 GHz for 1 us
+    EXPECT_EQ(core.last_call, present);
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 7, kUs / 2), PMVP_OK);  // PMVP_ERR_PAST before
+    ASSERT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, insts, 8, kUs, &v), PMVP_OK);
+    EXPECT_EQ(v, 7u);
+    // Reads for earlier instants than the core's present are still refused.
+    EXPECT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, insts, 8, kUs / 4, &v), PMVP_ERR_PAST);
+    // The dump is a query too.
+    ASSERT_EQ(pmvp_ext_dump(&core, 0, PMVP_FRAME_PMU, 2 * kUs,
+                            [](void *, const pmvp_ext_reg *, unsigned, uint32_t, uint64_t) {}, nullptr),
+              PMVP_OK);
+    EXPECT_EQ(core.last_call, kUs / 2);
+}
+
 // The dump walks the frame in offset order with the table's names.
 TEST_F(Ext, DumpListsEveryImplementedRegister)
 {

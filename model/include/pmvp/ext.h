@@ -147,12 +147,14 @@ int pmvp_ext_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t off
  * or authentication check applies, and the access changes nothing but the
  * addressed register's value: writes to write-only registers (PMSWINC,
  * PMLAR) and to PMCR_EL0.{P,C} do nothing, and read-only registers (the
- * whole AMU frame included) stay read-only. A debug read shows a counter's
- * value with no delay of the inaccuracy knob (c) and no effect on what the
- * guest's reads show; a debug write that enables or disables a counter is a
- * boundary of knob (b) like any other. Same sizes and argument errors as
- * above. */
-int pmvp_ext_debug_read(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset,
+ * whole AMU frame included) stay read-only. A debug read is a pure query:
+ * it shows the value at `now` (at or after the core's latest call) and
+ * leaves the core as it was, its present included, with no delay of the
+ * inaccuracy knob (c) and no effect on what the guest's reads show. A debug
+ * write is an input at `now` like any other (the core's present moves
+ * there); one that enables or disables a counter is a boundary of knob (b).
+ * Same sizes and argument errors as above. */
+int pmvp_ext_debug_read(const pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset,
                         unsigned size, pmvp_time now, uint64_t *value);
 int pmvp_ext_debug_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset,
                          unsigned size, uint64_t value, pmvp_time now);
@@ -161,7 +163,7 @@ int pmvp_ext_debug_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32
  * in offset order, with its value read through the debug path at `now`. */
 typedef void (*pmvp_ext_dump_fn)(void *user, const pmvp_ext_reg *r, unsigned n, uint32_t offset,
                                  uint64_t value);
-int pmvp_ext_dump(pmvp_core *core, unsigned pe, enum pmvp_frame f, pmvp_time now,
+int pmvp_ext_dump(const pmvp_core *core, unsigned pe, enum pmvp_frame f, pmvp_time now,
                   pmvp_ext_dump_fn fn, void *user);
 
 #ifdef __cplusplus
