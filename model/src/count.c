@@ -44,11 +44,28 @@ static bool in_secure_state(const pmvp_core *c, const pmvp_context *x)
     return x->security == PMVP_SECURE || (x->el == 3 && !c->cfg.feat_rme);
 }
 
-/* EL2Enabled() for context x; Secure EL2 is taken as enabled when
- * implemented (SCR_EL3.EEL2 is not a kernel input). */
-bool pmvp_el2_enabled(const pmvp_core *c, const pmvp_context *x)
+bool pmvp_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_el3)
 {
-    return c->cfg.have_el2 && x->security != PMVP_ROOT && (x->security != PMVP_SECURE || c->cfg.feat_sel2);
+    if (!cfg->have_el2)
+        return false;
+    if (!cfg->have_el3)
+        return true;
+    switch (security) {
+    case PMVP_NONSECURE: case PMVP_REALM: return true;
+    case PMVP_SECURE: return cfg->feat_sel2 && !cfg->el3_aarch32 && (scr_el3 & SCR_EL3_EEL2);
+    default: return false;
+    }
+}
+
+bool pmvp_pe_el2_enabled(const pmvp_core *c, unsigned p)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    return pmvp_el2_enabled(&c->cfg, pe->ctx.security, pe->pmu.ctl.scr_el3);
+}
+
+unsigned pmvp_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2)
+{
+    return el <= 1 && el2_enabled ? pmvp_hpmn_of(cfg, mdcr_el2) : cfg->num_counters;
 }
 
 /* Counting of events Attributable to `x` is prohibited by the controls of

@@ -17,7 +17,7 @@ int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_context *x = &pe->ctx;
     const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
-    bool el2 = pmvp_el2_enabled(c, x);
+    bool el2 = pmvp_pe_el2_enabled(c, p);
     /* RGWLVY: a missing or disabled EL2, or EL3, leaves the choice below. */
     unsigned el3_pmee = c->cfg.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMEE, ctl->mdcr_el3) : PMVP_PMEE_LOWER;
     unsigned el2_pmee = el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMEE, ctl->mdcr_el2) : PMVP_PMEE_LOWER;

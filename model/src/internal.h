@@ -122,8 +122,21 @@ bool pmvp_irq_level(const pmvp_core *c, unsigned p);
 /* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR. */
 uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
 
-/* EL2 is implemented and enabled in the Security state of context x. */
-bool pmvp_el2_enabled(const pmvp_core *c, const pmvp_context *x);
+/* EL2Enabled() of the Arm ARM's pseudocode, the one definition every rule
+ * uses: EL2 is implemented and enabled in Security state `security` (enum
+ * pmvp_security); with EL3, Secure EL2 needs FEAT_SEL2, an AArch64 EL3 and
+ * SCR_EL3.EEL2 (`scr_el3`), and Root has none. */
+bool pmvp_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_el3);
+/* The same for PE p's current context, with its SCR_EL3 as the CPU model set it. */
+bool pmvp_pe_el2_enabled(const pmvp_core *c, unsigned p);
+/* GetNumEventCountersAccessible(): the event counters an access at `el`
+ * sees, HPMN at EL0 and EL1 when EL2 is enabled, else all of them; also
+ * the counters PMCR_EL0.P resets (D24.5.8). */
+unsigned pmvp_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2);
+/* PMCR_EL0.P written as 1 (D24.5.8): the event counters accessible in the
+ * writer's view (pmvp_counters_accessible) are reset to zero. The caller has
+ * begun the access. */
+void pmvp_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible);
 
 /* Counts `count` occurrences of `event` that an instruction of PE `pe`
  * generated as it retired: pmvp_core_report without knob (d); *counting

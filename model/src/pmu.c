@@ -155,15 +155,9 @@ int pmvp_pmu_peek(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
     return read_view(c, p, reg, n, now, false, value);
 }
 
-/* PMCR.P resets the event counters of the first range, and of the second
- * when EL2 is disabled in the current Security state or the PE is at EL2 or
- * EL3 (D24.5.8). */
-static void reset_event_counters(pmvp_core *c, unsigned p)
+void pmvp_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible)
 {
-    pmvp_pe *pe = &c->pe[p];
-    const pmvp_context *x = &pe->ctx;
-    unsigned last = (!pmvp_el2_enabled(c, x) || x->el >= 2) ? c->cfg.num_counters : pmvp_hpmn(c, pe);
-    for (unsigned n = 0; n < last; n++)
+    for (unsigned n = 0; n < accessible; n++)
         set_counter(c, p, n, 0);
 }
 
@@ -197,8 +191,11 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
     switch (reg) {
     case PMVP_PMCR_EL0:
         u->pmcr = value & c->pmcr_mask;
-        if (value & PMCR_EL0_P)
-            reset_event_counters(c, p);
+        if (value & PMCR_EL0_P) {  /* in the view of the PE's context */
+            const pmvp_pe *pe = &c->pe[p];
+            pmvp_pmcr_p_reset(c, p, pmvp_counters_accessible(&c->cfg, pe->ctx.el, pmvp_pe_el2_enabled(c, p),
+                                                             pe->pmu.ctl.mdcr_el2));
+        }
         if (value & PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
             set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
         break;

@@ -309,18 +309,9 @@ static unsigned highest_el(const pmvp_core_config *cfg)
     return cfg->have_el3 ? 3 : cfg->have_el2 ? 2 : 1;
 }
 
-/* EL2Enabled(): EL2 is implemented and enabled in the current Security state. */
 static bool el2_enabled(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
 {
-    if (!cfg->have_el2)
-        return false;
-    if (!cfg->have_el3)
-        return true;
-    switch (x->security) {
-    case PMVP_NONSECURE: case PMVP_REALM: return true;
-    case PMVP_SECURE: return cfg->feat_sel2 && (x->scr_el3 & SCR_EL3_EEL2);
-    default: return false;
-    }
+    return pmvp_el2_enabled(cfg, x->security, x->scr_el3);
 }
 
 /* HCR_EL2.{E2H, TGE} == {1, 1} with an AArch64 EL2: ELIsInHost(EL0). */
@@ -343,12 +334,9 @@ static int counter_of(const pmvp_sysreg *r, const rule *u, const pmvp_sysreg_con
     }
 }
 
-/* GetNumEventCountersAccessible(): HPMN at EL0 and EL1 when EL2 is enabled. */
 static unsigned accessible_counters(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
 {
-    if (x->el <= 1 && el2_enabled(cfg, x))
-        return pmvp_hpmn_of(cfg, x->mdcr_el2);
-    return cfg->num_counters;
+    return pmvp_counters_accessible(cfg, x->el, el2_enabled(cfg, x), x->mdcr_el2);
 }
 
 /* Unpredictable_PMUEVENTCOUNTER, as configured. */
@@ -560,7 +548,7 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
     *x = (pmvp_sysreg_context){
         .el = p->ctx.el, .security = p->ctx.security, .halted = p->ctx.halted,
         .pmuserenr = p->pmu.pmuserenr, .pmselr = p->pmu.pmselr, .amuserenr = p->amu.amuserenr,
-        .mdcr_el2 = p->pmu.ctl.mdcr_el2, .mdcr_el3 = p->pmu.ctl.mdcr_el3,
+        .mdcr_el2 = p->pmu.ctl.mdcr_el2, .mdcr_el3 = p->pmu.ctl.mdcr_el3, .scr_el3 = p->pmu.ctl.scr_el3,
     };
     return PMVP_OK;
 }
@@ -702,9 +690,9 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     if (reset_counters)
         value &= ~PMCR_EL0_P;
     err = kernel_write(c, pe, r->family, reg, n, value, now);
-    /* PMCR.P resets the event counters the context can see (D24.5.8). */
-    for (unsigned k = 0; reset_counters && !err && k < accessible_counters(&c->cfg, x); k++)
-        err = pmvp_pmu_write(c, pe, PMVP_PMEVCNTR_EL0, k, 0, now);
+    /* PMCR.P, in the view of the access's context rather than the PE's. */
+    if (reset_counters && !err)
+        pmvp_pmcr_p_reset(c, pe, accessible_counters(&c->cfg, x));
     return err;
 }
 
@@ -749,7 +737,9 @@ int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0,
         x.hstr_el2 = higher->hstr_el2;
         x.cptr_el2 = higher->cptr_el2;
         x.cptr_el3 = higher->cptr_el3;
-        x.scr_el3 = higher->scr_el3;
+        /* EEL2 is the PE's (its controls): EL2Enabled() has one answer for
+         * counting and for access checks. */
+        x.scr_el3 = (higher->scr_el3 & ~SCR_EL3_EEL2) | (x.scr_el3 & SCR_EL3_EEL2);
         x.hdfgrtr_el2 = higher->hdfgrtr_el2;
         x.hdfgwtr_el2 = higher->hdfgwtr_el2;
         x.hafgrtr_el2 = higher->hafgrtr_el2;

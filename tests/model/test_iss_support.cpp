@@ -47,6 +47,41 @@ TEST_F(IssSupport, ExecuteReadsAndWritesAPermittedRegister)
     EXPECT_EQ(out.esr, 0u);
 }
 
+// EL2Enabled() has one answer for the counting side and the access side:
+// at Secure EL1 with FEAT_SEL2, SCR_EL3.EEL2 (a PE control) decides whether
+// HPMN limits what PMCR.N shows and what PMCR.P resets, whether the write
+// is an MSR or the kernel's own PMCR_EL0 input.
+TEST_F(IssSupport, SecureEl2EnabledBySCR_EL3_EEL2ForEveryPath)
+{
+    cfg.feat_sel2 = true;
+    init();
+    for (bool eel2 : { false, true }) {
+        for (bool msr : { false, true }) {
+            pmvp_pmu_controls ctl{};
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 2);
+            ctl.scr_el3 = eel2 ? SCR_EL3_EEL2 : 0;
+            ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
+            context(0, 1, PMVP_SECURE, 0);
+            for (unsigned n = 0; n < cfg.num_counters; n++)
+                write(0, PMVP_PMEVCNTR_EL0, 100 + n, 0, n);
+            pmvp_sysreg_execution out{};
+            uint64_t v = PMCR_EL0_P;
+            if (msr) {
+                ASSERT_EQ(exec(true, kPmcr, 0, v, out, 0), PMVP_OK);
+                ASSERT_EQ(out.verdict, PMVP_SYSREG_PERMITTED);
+            } else {
+                write(0, PMVP_PMCR_EL0, v, 0);
+            }
+            unsigned accessible = eel2 ? 2 : cfg.num_counters;
+            for (unsigned n = 0; n < cfg.num_counters; n++)
+                EXPECT_EQ(read(0, PMVP_PMEVCNTR_EL0, 0, n), n < accessible ? 0u : 100u + n)
+                    << "EEL2 " << eel2 << (msr ? " MSR" : " input") << " counter " << n;
+            ASSERT_EQ(exec(false, kPmcr, 0, v, out, 0), PMVP_OK);
+            EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, v), accessible) << "EEL2 " << eel2;
+        }
+    }
+}
+
 TEST_F(IssSupport, RefusedAtEl0WithTheSyndromeAndNothingChanged)
 {
     init();

@@ -227,7 +227,7 @@ std::vector<int> values_of(int v, int width)
 TEST_F(Sebep, TableD13_1_EveryCell)
 {
     // The table has EL2 enabled in the current Security state, EL3's too
-    // (Secure EL2: pmvp's EL3 is in Secure state).
+    // (Secure EL2, enabled by SCR_EL3.EEL2: pmvp's EL3 is in Secure state).
     cfg.feat_sel2 = true;
     init();
     int checked = 0;
@@ -246,6 +246,7 @@ TEST_F(Sebep, TableD13_1_EveryCell)
                                            PMVP_FIELD_PREP(MDCR_EL2_PMEE, (uint64_t)el2_pmee);
                             ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, (uint64_t)row.el3_pmee);
                             ctl.hcr_el2 = row.tge ? HCR_EL2_TGE : 0;
+                            ctl.scr_el3 = SCR_EL3_EEL2;
                             ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
                             write(0, PMVP_PMECR_EL1, (uint64_t)pmecr_pmee | (kpme ? PMECR_EL1_KPME : 0), 0);
                             pmvp_context x{};

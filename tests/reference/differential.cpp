@@ -239,6 +239,7 @@ void Scenario::step()
         for (uint64_t b : { MDCR_EL3_SPME, MDCR_EL3_SCCD, MDCR_EL3_MTPME, MDCR_EL3_MCCD, MDCR_EL3_MPMX })
             ctl.mdcr_el3 |= coin() ? b : 0;
         ctl.sder32_el3 = coin() ? SDER32_EL3_SUNIDEN : 0;
+        ctl.scr_el3 = coin() ? SCR_EL3_EEL2 : 0;
         ctl.secure_noninvasive_debug = coin();
         pmvp_core_set_controls(&core_, pe, &ctl, now_);
         ref_->set_controls(pe, ctl, now_);

@@ -534,7 +534,12 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         if (cfg_.pmu_version >= PMVP_PMUV3P5) m |= PMCR_EL0_LP;
         pe.pmcr = v & m;
         if (v & PMCR_EL0_P) {
-            bool el2_enabled = cfg_.have_el2 && (pe.ctx.security != PMVP_SECURE || cfg_.feat_sel2);
+            // EL2Enabled(): with EL3, Non-secure and Realm have EL2, Secure
+            // only with FEAT_SEL2 enabled by an AArch64 EL3's SCR_EL3.EEL2.
+            bool secure_el2 = cfg_.feat_sel2 && !cfg_.el3_aarch32 && bit(pe.ctl.scr_el3, SCR_EL3_EEL2);
+            bool el2_enabled = cfg_.have_el2 &&
+                               (!cfg_.have_el3 || pe.ctx.security == PMVP_NONSECURE ||
+                                pe.ctx.security == PMVP_REALM || (pe.ctx.security == PMVP_SECURE && secure_el2));
             unsigned last = (!el2_enabled || pe.ctx.el >= 2) ? cfg_.num_counters : hpmn(pe);
             for (unsigned i = 0; i < last; i++)
                 pe.c[i].value = 0;

@@ -294,6 +294,7 @@ typedef struct pmvp_pmu_controls {
     uint64_t mdcr_el2;        /* or HDCR: HPMN, HPME, HPMD, HCCD, HLP, MTPME, PMEE */
     uint64_t mdcr_el3;        /* or SDCR: SPME, SCCD, MTPME, MCCD, MPMX, PMEE */
     uint64_t hcr_el2;         /* TGE (where the PMU exception is taken) */
+    uint64_t scr_el3;         /* EEL2: Secure EL2 is enabled (FEAT_SEL2; EL2Enabled()) */
     uint64_t sder32_el3;      /* SUNIDEN */
     bool secure_noninvasive_debug; /* ExternalSecureNoninvasiveDebugEnabled() (SPNIDEN) */
     /* The debug logic's inputs to the external frames (I3.1.4). */

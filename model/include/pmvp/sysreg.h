@@ -145,8 +145,9 @@ typedef struct pmvp_sysreg_context {
 } pmvp_sysreg_context;
 
 /* Fills the PMU and AMU part of *x from PE `pe` of `core` (its context's EL
- * and Security state, PMUSERENR, PMSELR, AMUSERENR, MDCR_EL2, MDCR_EL3) and
- * zeroes the rest. PMVP_ERR_NULL, PMVP_ERR_PE. */
+ * and Security state, PMUSERENR, PMSELR, AMUSERENR, MDCR_EL2, MDCR_EL3,
+ * SCR_EL3.EEL2 from its controls) and zeroes the rest. PMVP_ERR_NULL,
+ * PMVP_ERR_PE. */
 int pmvp_sysreg_context_of(const pmvp_core *core, unsigned pe, pmvp_sysreg_context *x);
 
 enum pmvp_sysreg_verdict {
@@ -200,8 +201,9 @@ int pmvp_sysreg_write(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
  *
  * `higher` holds the controls of the higher Exception levels and Debug state
  * (hcr_el2, hstr_el2, cptr_el2/el3, scr_el3, the FEAT_FGT registers, halted,
- * edscr_sdd; NULL: all zero); its PMU and AMU fields are ignored and taken
- * from PE `pe` of the core, as are the Exception level and Security state.
+ * edscr_sdd; NULL: all zero); its PMU and AMU fields and SCR_EL3.EEL2 are
+ * ignored and taken from PE `pe` of the core (pmvp_pmu_controls), as are the
+ * Exception level and Security state.
  * `value` is the value an MSR writes, or gets the value an MRS reads.
  *
  * Returns PMVP_OK with out->verdict:
