@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -43,11 +44,12 @@ std::string slurp(const std::string &path)
 
 std::string scenario(const std::string &name) { return std::string(PMVP_SCENARIOS) + "/" + name + ".json"; }
 
-// A file of its own for the running test (CTest runs tests in parallel).
+// A file of its own for the running test: CTest runs tests in parallel, and
+// two builds' suites may run at once on one machine (the process id).
 std::string temp_file(const std::string &what)
 {
-    return ::testing::TempDir() + "pmvp_soc_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-           "_" + what;
+    return ::testing::TempDir() + "pmvp_soc_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + what;
 }
 
 // Runs pmvp-soc with `args` (JSON output requested), as a shell would.
