@@ -54,9 +54,10 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
     if (config.events)
         events_.assign(config.events, config.events + config.num_events);
     config_.events = events_.empty() ? nullptr : events_.data();
-    int err = pmvp_core_init(core_.get(), &config_);
+    const char *why = nullptr;
+    int err = pmvp_core_init_why(core_.get(), &config_, &why);
     if (err)
-        throw std::invalid_argument(std::string("pmvp::sc::Monitors: ") + pmvp_strerror(err));
+        throw std::invalid_argument(std::string("pmvp::sc::Monitors: ") + (why ? why : pmvp_strerror(err)));
     unsigned pes = config.num_pes;
     wfi.init(pes);
     wfe.init(pes);

@@ -18,9 +18,10 @@ X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_con
     : sc_module(name), halt("halt", config.num_threads), deep_sleep("deep_sleep", config.num_threads),
       pmi("pmi", config.num_threads)
 {
-    int err = pmvp_x86_init(&core_, &config);
+    const char *why = nullptr;
+    int err = pmvp_x86_init_why(&core_, &config, &why);
     if (err != PMVP_OK)
-        throw std::invalid_argument(std::string("pmvp::sc::X86Monitors: ") + pmvp_strerror(err));
+        throw std::invalid_argument(std::string("pmvp::sc::X86Monitors: ") + (why ? why : pmvp_strerror(err)));
     level_.assign(config.num_threads, false);
 }
 

@@ -107,11 +107,14 @@ pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool a
     return d;
 }
 
+/* The configuration checks return NULL, or why the configuration is
+ * refused: the field and the rule (pmvp_core_init_why). */
+
 /* FEAT_SEBEP: the synchronous events, once the supported ones are known. */
-static int init_sync_events(pmvp_core *c, const pmvp_core_config *cfg)
+static const char *init_sync_events(pmvp_core *c, const pmvp_core_config *cfg)
 {
     if (!cfg->feat_sebep)
-        return PMVP_OK;
+        return NULL;
     if (!cfg->sync_events) {
         for (size_t i = 0; i < pmvp_event_count(); i++) {
             const pmvp_event_info *e = pmvp_event_at(i);
@@ -119,105 +122,114 @@ static int init_sync_events(pmvp_core *c, const pmvp_core_config *cfg)
                 pmvp_event_sync_kind(e->number) != PMVP_SYNC_NONE)
                 set_bit(c->synchronous, (int)i);
         }
-        return PMVP_OK;
+        return NULL;
     }
     for (unsigned k = 0; k < cfg->num_sync_events; k++) {
         uint16_t ev = cfg->sync_events[k];
         int i = pmvp_event_index(ev);
         if (i < 0 || !bit(c->supported, i) || pmvp_event_at((size_t)i)->cls != PMVP_EVCLASS_OCCURRENCE ||
             pmvp_event_sync_kind(ev) == PMVP_SYNC_NONE)
-            return PMVP_ERR_CONFIG;
+            return "sync_events: an event that is not a supported occurrence event counted at retirement "
+                   "(FEAT_SEBEP, D13.2.2)";
         set_bit(c->synchronous, i);
     }
-    return PMVP_OK;
+    return NULL;
 }
 
-static int init_events(pmvp_core *c, const pmvp_core_config *cfg)
+static const char *init_events(pmvp_core *c, const pmvp_core_config *cfg)
 {
     uint16_t max_event = cfg->pmu_version >= PMVP_PMUV3P1 ? 0xFFFF : 0x03FF;
-    if (pmvp_event_count() > PMVP_MAX_CATALOGUE_EVENTS ||
-        pmvp_event_level_count() > PMVP_MAX_LEVEL_EVENTS)
-        return PMVP_ERR_CONFIG;
+    if (pmvp_event_count() > PMVP_MAX_CATALOGUE_EVENTS || pmvp_event_level_count() > PMVP_MAX_LEVEL_EVENTS)
+        return "the event catalogue is larger than this build of pmvp holds (PMVP_MAX_CATALOGUE_EVENTS)";
     if (!cfg->events) {
         for (size_t i = 0; i < pmvp_event_count(); i++) {
             const pmvp_event_info *e = pmvp_event_at(i);
             if (e->cls != PMVP_EVCLASS_PMU_OVERFLOW && e->number <= max_event)
                 set_bit(c->supported, (int)i);
         }
-        return PMVP_OK;
+        return NULL;
     }
     for (unsigned k = 0; k < cfg->num_events; k++) {
         uint16_t ev = cfg->events[k];
         int i = pmvp_event_index(ev);
         if (ev > max_event)
-            return PMVP_ERR_CONFIG;
+            return "events: an event number above 0x3FF, which PMUv3 (before PMUv3p1) cannot count";
         if (i >= 0) {
             if (pmvp_event_at((size_t)i)->cls == PMVP_EVCLASS_PMU_OVERFLOW)
-                return PMVP_ERR_CONFIG;
+                return "events: PMU_OVERFLOW is counted by the AMU only (D16.2)";
             set_bit(c->supported, i);
-        } else if (in_common_range(ev) || c->num_impdef_events == PMVP_MAX_IMPDEF_EVENTS) {
-            return PMVP_ERR_CONFIG;
+        } else if (in_common_range(ev)) {
+            return "events: a common event (0x0000-0x003F, 0x4000-0x403F) that the catalogue does not define";
+        } else if (c->num_impdef_events == PMVP_MAX_IMPDEF_EVENTS) {
+            return "events: more IMPLEMENTATION DEFINED events than PMVP_MAX_IMPDEF_EVENTS (32)";
         } else {
             c->impdef_event[c->num_impdef_events++] = ev;
         }
     }
-    return PMVP_OK;
+    return NULL;
 }
 
-static int check_config(const pmvp_core_config *cfg)
+static const char *check_config(const pmvp_core_config *cfg)
 {
-    if (cfg->num_pes < 1 || cfg->num_pes > PMVP_MAX_PES || cfg->num_counters > PMVP_MAX_COUNTERS)
-        return PMVP_ERR_CONFIG;
+    if (cfg->num_pes < 1 || cfg->num_pes > PMVP_MAX_PES)
+        return "num_pes: from 1 to PMVP_MAX_PES (8) PEs per core";
+    if (cfg->num_counters > PMVP_MAX_COUNTERS)
+        return "num_counters: at most 31 event counters (PMCR_EL0.N, D13.1)";
     if (cfg->processor_hz > PMVP_MAX_CLOCK_HZ || cfg->bus_hz > PMVP_MAX_CLOCK_HZ ||
         cfg->system_counter_hz > PMVP_MAX_CLOCK_HZ)
-        return PMVP_ERR_CONFIG;
+        return "processor_hz, bus_hz, system_counter_hz: at most PMVP_MAX_CLOCK_HZ (1 THz)";
     switch (cfg->pmu_version) {
     case PMVP_PMUV3: case PMVP_PMUV3P1: case PMVP_PMUV3P4: case PMVP_PMUV3P5: break;
-    default: return PMVP_ERR_CONFIG;
+    default: return "pmu_version: PMUv3, PMUv3p1, PMUv3p4 or PMUv3p5";
     }
-    if ((unsigned)cfg->mt_policy > PMVP_MT_SOEMT ||
-        (unsigned)cfg->divider_mode > PMVP_DIVIDER_ALL_CYCLES)
-        return PMVP_ERR_CONFIG;
+    if ((unsigned)cfg->mt_policy > PMVP_MT_SOEMT)
+        return "mt_policy: SMT, FGMT or SoEMT";
+    if ((unsigned)cfg->divider_mode > PMVP_DIVIDER_ALL_CYCLES)
+        return "divider_mode: not one of enum pmvp_divider_mode";
     if (cfg->feat_pmuv3p7 && cfg->pmu_version < PMVP_PMUV3P5)
-        return PMVP_ERR_CONFIG;
+        return "feat_pmuv3p7: FEAT_PMUv3p7 needs pmu_version PMUv3p5";
     if ((cfg->feat_sel2 || cfg->feat_rme) && !(cfg->have_el2 && cfg->have_el3))
-        return PMVP_ERR_CONFIG;
-    if ((cfg->el3_aarch32 && !cfg->have_el3) || (cfg->el2_aarch32 && !cfg->have_el2) ||
-        ((cfg->el3_aarch32 || cfg->el2_aarch32 || cfg->el1_aarch32) && !cfg->have_aarch32))
-        return PMVP_ERR_CONFIG;
-    /* An Exception level using AArch32 has only AArch32 levels below it. */
+        return "feat_sel2, feat_rme: Secure EL2 and the Realm Management Extension need have_el2 and have_el3";
+    if ((cfg->el3_aarch32 && !cfg->have_el3) || (cfg->el2_aarch32 && !cfg->have_el2))
+        return "el3_aarch32, el2_aarch32: an Exception level that is not implemented cannot use AArch32";
+    if ((cfg->el3_aarch32 || cfg->el2_aarch32 || cfg->el1_aarch32) && !cfg->have_aarch32)
+        return "el1_aarch32, el2_aarch32, el3_aarch32: AArch32 needs have_aarch32";
     if ((cfg->el3_aarch32 && cfg->have_el2 && !cfg->el2_aarch32) ||
         ((cfg->el3_aarch32 || cfg->el2_aarch32) && !cfg->el1_aarch32))
-        return PMVP_ERR_CONFIG;
+        return "el1_aarch32, el2_aarch32, el3_aarch32: an Exception level using AArch32 has only AArch32 levels "
+               "below it";
     if ((unsigned)cfg->counter_access_unpredictable > PMVP_COUNTER_ACCESS_UNDEFINED)
-        return PMVP_ERR_CONFIG;
-    /* D13.1: no event counters only without EL2 or with FEAT_HPMN0. */
+        return "counter_access_unpredictable: not one of enum pmvp_counter_access";
     if (cfg->num_counters == 0 && cfg->have_el2 && !cfg->feat_hpmn0)
-        return PMVP_ERR_CONFIG;
-    if (cfg->amu_num_aux > PMVP_AMU_MAX_AUX || (cfg->feat_amuv1p1 && !cfg->feat_amuv1))
-        return PMVP_ERR_CONFIG;
+        return "num_counters: no event counters with EL2 needs FEAT_HPMN0 (feat_hpmn0, D13.1)";
+    if (cfg->amu_num_aux > PMVP_AMU_MAX_AUX)
+        return "amu_num_aux: at most 16 auxiliary counters (D16.1)";
+    if (cfg->feat_amuv1p1 && !cfg->feat_amuv1)
+        return "feat_amuv1p1: FEAT_AMUv1p1 needs feat_amuv1";
     if ((unsigned)cfg->pmu_ext_layout > PMVP_EXT64 || (unsigned)cfg->amu_ext_layout > PMVP_EXT64)
-        return PMVP_ERR_CONFIG;
-    /* The Software Lock exists only in the EXT32 view, and not with FEAT_DoPD
-     * (I5.3.40); PMSWINC is not in the EXT64 view (I3.1.2). */
+        return "pmu_ext_layout, amu_ext_layout: EXT32 or EXT64";
     if (cfg->pmu_software_lock && (cfg->pmu_ext_layout != PMVP_EXT32 || cfg->feat_dopd))
-        return PMVP_ERR_CONFIG;
+        return "pmu_software_lock: the Software Lock exists only in the EXT32 view and not with FEAT_DoPD (I5.3.40)";
     if (cfg->pmu_ext_pmswinc && cfg->pmu_ext_layout != PMVP_EXT32)
-        return PMVP_ERR_CONFIG;
+        return "pmu_ext_pmswinc: PMSWINC is not in the EXT64 view (I3.1.2)";
     if (cfg->feat_sebep && !cfg->feat_ebep)
-        return PMVP_ERR_CONFIG;
-    if (cfg->num_sebep_thresholds > PMVP_MAX_THRESHOLDS || (cfg->num_sebep_thresholds && !cfg->sebep_thresholds))
-        return PMVP_ERR_CONFIG;
+        return "feat_sebep: FEAT_SEBEP needs feat_ebep";
+    if (cfg->num_sebep_thresholds > PMVP_MAX_THRESHOLDS)
+        return "num_sebep_thresholds: at most PMVP_MAX_THRESHOLDS (16)";
+    if (cfg->num_sebep_thresholds && !cfg->sebep_thresholds)
+        return "sebep_thresholds: NULL with num_sebep_thresholds above 0";
     const pmvp_inaccuracy *a = &cfg->inaccuracy;
-    if ((unsigned)a->draw > PMVP_DRAW_BOUND || a->drop_ppm > PMVP_MAX_DROP_PPM)
-        return PMVP_ERR_CONFIG;
+    if ((unsigned)a->draw > PMVP_DRAW_BOUND)
+        return "inaccuracy.draw: not one of enum pmvp_inaccuracy_draw";
+    if (a->drop_ppm > PMVP_MAX_DROP_PPM)
+        return "inaccuracy.drop_ppm: at most PMVP_MAX_DROP_PPM (10000, 1 %)";
     /* The shadow effect is a FEAT_SEBEP behaviour; asking for it without
      * the feature would be a knob that does nothing. */
     if ((a->shadow_events || a->shadow_time) && !cfg->feat_sebep)
-        return PMVP_ERR_CONFIG;
+        return "inaccuracy.shadow_events, shadow_time: the shadow effect is FEAT_SEBEP's (feat_sebep)";
     if (a->shadow_time && !a->shadow_events)
-        return PMVP_ERR_CONFIG;
-    return PMVP_OK;
+        return "inaccuracy.shadow_time: needs shadow_events";
+    return NULL;
 }
 
 /* Writable bits of PMEVTYPER (with_event) or PMCCFILTR in this configuration. */
@@ -257,11 +269,21 @@ static uint64_t pmcr_mask(const pmvp_core_config *cfg)
 
 int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
 {
+    return pmvp_core_init_why(c, cfg, NULL);
+}
+
+int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **why)
+{
+    if (why)
+        *why = NULL;
     if (!c || !cfg)
         return PMVP_ERR_NULL;
-    int err = check_config(cfg);
-    if (err)
-        return err;
+    const char *refused = check_config(cfg);
+    if (refused) {
+        if (why)
+            *why = refused;
+        return PMVP_ERR_CONFIG;
+    }
     memset(c, 0, sizeof *c);
     c->cfg = *cfg;
     c->cfg.events = NULL; /* copied below; the caller's array need not live on */
@@ -272,15 +294,17 @@ int pmvp_core_init(pmvp_core *c, const pmvp_core_config *cfg)
     for (unsigned i = 0; i < cfg->num_sebep_thresholds; i++)
         c->threshold[i] = cfg->sebep_thresholds[i];
     pmvp_inaccuracy_init(c);
-    err = init_events(c, cfg);
-    if (!err)
-        err = init_sync_events(c, cfg);
-    for (unsigned n = 0; !err && cfg->feat_amuv1 && n < cfg->amu_num_aux; n++)
+    refused = init_events(c, cfg);
+    if (!refused)
+        refused = init_sync_events(c, cfg);
+    for (unsigned n = 0; !refused && cfg->feat_amuv1 && n < cfg->amu_num_aux; n++)
         if (!pmvp_amu_can_count(c, cfg->amu_aux_event[n]))
-            err = PMVP_ERR_CONFIG;
-    if (err) {
+            refused = "amu_aux_event: an event the AMU cannot count in this configuration (D16.3)";
+    if (refused) {
         memset(c, 0, sizeof *c);
-        return err;
+        if (why)
+            *why = refused;
+        return PMVP_ERR_CONFIG;
     }
     c->evtyper_mask = filter_mask(cfg, true);
     c->ccfiltr_mask = filter_mask(cfg, false);

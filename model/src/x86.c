@@ -329,15 +329,41 @@ static bool valid_width(unsigned w)
     return w >= 32 && w <= 48;
 }
 
+/* NULL, or why the configuration is refused: the field and the rule. */
+static const char *check_config(const pmvp_x86_config *cfg)
+{
+    if (cfg->num_threads < 1 || cfg->num_threads > PMVP_X86_MAX_THREADS)
+        return "num_threads: 1 or 2 logical processors per core";
+    if (cfg->num_gp > PMVP_X86_MAX_GP)
+        return "num_gp: at most 8 general-purpose counters per logical processor";
+    if (!valid_width(cfg->gp_width) || !valid_width(cfg->fixed_width))
+        return "gp_width, fixed_width: counter widths from 32 to 48 bits";
+    if (cfg->tsc_hz == 0)
+        return "tsc_hz: the TSC's frequency is invariant and above 0 Hz";
+    if (cfg->core_hz > PMVP_MAX_CLOCK_HZ || cfg->tsc_hz > PMVP_MAX_CLOCK_HZ || cfg->xclk_hz > PMVP_MAX_CLOCK_HZ)
+        return "core_hz, tsc_hz, xclk_hz: at most PMVP_MAX_CLOCK_HZ (1 THz)";
+    if (cfg->cpl_mode != PMVP_X86_CPL_PER_THREAD && cfg->cpl_mode != PMVP_X86_CPL_T0_T1)
+        return "cpl_mode: not one of enum pmvp_x86_cpl_mode";
+    return NULL;
+}
+
 int pmvp_x86_init(pmvp_x86_core *c, const pmvp_x86_config *cfg)
 {
+    return pmvp_x86_init_why(c, cfg, NULL);
+}
+
+int pmvp_x86_init_why(pmvp_x86_core *c, const pmvp_x86_config *cfg, const char **why)
+{
+    if (why)
+        *why = NULL;
     if (!c || !cfg)
         return PMVP_ERR_NULL;
-    if (cfg->num_threads < 1 || cfg->num_threads > PMVP_X86_MAX_THREADS || cfg->num_gp > PMVP_X86_MAX_GP ||
-        !valid_width(cfg->gp_width) || !valid_width(cfg->fixed_width) || cfg->tsc_hz == 0 ||
-        cfg->core_hz > PMVP_MAX_CLOCK_HZ || cfg->tsc_hz > PMVP_MAX_CLOCK_HZ || cfg->xclk_hz > PMVP_MAX_CLOCK_HZ ||
-        (cfg->cpl_mode != PMVP_X86_CPL_PER_THREAD && cfg->cpl_mode != PMVP_X86_CPL_T0_T1))
+    const char *refused = check_config(cfg);
+    if (refused) {
+        if (why)
+            *why = refused;
         return PMVP_ERR_CONFIG;
+    }
     memset(c, 0, sizeof *c);
     c->cfg = *cfg;
     pmvp_clock_init(&c->core_clock, cfg->core_hz, 0);

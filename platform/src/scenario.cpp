@@ -171,6 +171,18 @@ bool Scenario::has_analytic() const
     return std::any_of(clusters.begin(), clusters.end(), [](const Cluster &c) { return !c.iss(); });
 }
 
+namespace {
+// Why the kernel refuses a core's configuration (the field of
+// pmvp_core_config and the rule), or "" when it takes it.
+std::string core_refusal(const pmvp_core_config &cfg)
+{
+    pmvp_core probe;
+    const char *why = nullptr;
+    int err = pmvp_core_init_why(&probe, &cfg, &why);
+    return err == PMVP_OK ? std::string() : why ? std::string(why) : std::string(pmvp_strerror(err));
+}
+}  // namespace
+
 unsigned Scenario::num_pes() const
 {
     unsigned n = 0;
@@ -590,10 +602,9 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             fail(io.sub("divider"), "expected counted_cycles or all_cycles");
         cfg.divider_mode = d == "all_cycles" ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
     }
-    pmvp_core probe;
-    int err = pmvp_core_init(&probe, &cfg);
-    if (err)
-        fail(o.path(), std::string("the PMU refuses this core: ") + pmvp_strerror(err));
+    std::string refused = core_refusal(cfg);
+    if (!refused.empty())
+        fail(o.path(), "the PMU refuses this core: " + refused);
 
     // EL2 and EL3 software's settings; HPMN stays N.
     c.controls.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
@@ -624,8 +635,9 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             c.config.num_events = sizeof kIssEvents / sizeof kIssEvents[0];
             c.controls = pmvp_pmu_controls{};
             c.controls.noninvasive_debug = true;
-            if (int err = pmvp_core_init(&probe, &cfg))
-                fail(o.path(), std::string("the PMU refuses this core without EL2 and EL3: ") + pmvp_strerror(err));
+            refused = core_refusal(cfg);
+            if (!refused.empty())
+                fail(o.path(), "the PMU refuses this core without EL2 and EL3: " + refused);
             return;  // the firmware is the workload
         }
         if (model != "analytic")
@@ -931,8 +943,10 @@ void apply_overrides(Scenario &s, const Overrides &o)
         if (o.hz)
             s.x86->config.core_hz = o.hz;
         pmvp_x86_core probe;
-        if (int err = pmvp_x86_init(&probe, &s.x86->config))
-            throw ScenarioError(std::string("x86: the clock counters refuse this core: ") + pmvp_strerror(err));
+        const char *why = nullptr;
+        if (int err = pmvp_x86_init_why(&probe, &s.x86->config, &why))
+            throw ScenarioError(std::string("x86: the clock counters refuse this core: ") +
+                                (why ? why : pmvp_strerror(err)));
         return;
     }
     for (size_t i = 0; i < s.clusters.size(); i++) {
@@ -951,9 +965,9 @@ void apply_overrides(Scenario &s, const Overrides &o)
             c.config.processor_hz = o.hz;
         if (c.config.mt_policy == PMVP_MT_SOEMT)
             check_steps(s, where + ".soemt_switch", c.soemt_switch, "thread switches per core");
-        pmvp_core probe;
-        if (int err = pmvp_core_init(&probe, &c.config))
-            throw ScenarioError(where + ": the PMU refuses this core: " + pmvp_strerror(err));
+        std::string refused = core_refusal(c.config);
+        if (!refused.empty())
+            throw ScenarioError(where + ": the PMU refuses this core: " + refused);
     }
     // Every counter the firmware agent programs must exist on every core it programs.
     for (size_t i = 0; i < s.firmware.counters.size(); i++)

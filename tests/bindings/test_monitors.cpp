@@ -164,6 +164,22 @@ TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
     });
 }
 
+// A configuration the kernel refuses is refused by the constructor, with
+// the field and the rule.
+TEST(Monitors, RefusedConfigurationNamesTheField)
+{
+    in_child([] {
+        pmvp_core_config c = config();
+        c.num_pes = 0;
+        try {
+            Monitors m("m", c);
+            ADD_FAILURE() << "constructed";
+        } catch (const std::invalid_argument &e) {
+            EXPECT_STREQ(e.what(), "pmvp::sc::Monitors: num_pes: from 1 to PMVP_MAX_PES (8) PEs per core");
+        }
+    });
+}
+
 TEST(Monitors, DvfsThroughTheFrequencySignal)
 {
     in_child([] {

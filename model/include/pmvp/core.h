@@ -422,6 +422,10 @@ typedef struct pmvp_core {
  * values (architecturally UNKNOWN values are 0); MDCR_EL2.HPMN = N and every
  * other control 0. PMVP_ERR_CONFIG if the configuration is impossible. */
 int pmvp_core_init(pmvp_core *core, const pmvp_core_config *cfg);
+/* The same; on PMVP_ERR_CONFIG, *why (when `why` is not NULL) names the
+ * field and the rule that refuse the configuration, as a static string
+ * ("feat_pmuv3p7: FEAT_PMUv3p7 needs pmu_version PMUv3p5"); NULL otherwise. */
+int pmvp_core_init_why(pmvp_core *core, const pmvp_core_config *cfg, const char **why);
 
 /* Processor clock frequency from `now` on (0 stops the clock). These three
  * refuse a frequency above PMVP_MAX_CLOCK_HZ (1 THz) with PMVP_ERR_VALUE;

@@ -214,6 +214,8 @@ typedef struct pmvp_x86_core {
  * every logical processor in C0 at CPL 0, counters and controls 0 except
  * IA32_PERF_GLOBAL_CTRL, whose general-purpose enable bits are 1. */
 int pmvp_x86_init(pmvp_x86_core *core, const pmvp_x86_config *cfg);
+/* The same; on PMVP_ERR_CONFIG, *why names the field and the rule. */
+int pmvp_x86_init_why(pmvp_x86_core *core, const pmvp_x86_config *cfg, const char **why);
 
 /* Core clock from `now` on (a P-state change; 0 stops the core clock).
  * PMVP_ERR_VALUE above PMVP_MAX_CLOCK_HZ (1 THz). */
