@@ -110,6 +110,23 @@ pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool a
 /* The configuration checks return NULL, or why the configuration is
  * refused: the field and the rule (pmvp_core_init_why). */
 
+void pmvp_rebuild_caches(pmvp_core *c)
+{
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        pe->pmu.pmcr &= c->pmcr_mask;
+        pe->pmu.pmccfiltr &= c->ccfiltr_mask;
+        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+            pmvp_pmu_counter *k = &pe->pmu.counter[n];
+            k->evtyper &= c->evtyper_mask;
+            k->event = pmvp_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+        }
+        for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
+            pe->amu.event1[n] = pmvp_decode_event(c, pe->amu.evtyper1[n], true);
+    }
+    c->generation++; /* every route is stale */
+}
+
 /* FEAT_SEBEP: the synchronous events, once the supported ones are known. */
 static const char *init_sync_events(pmvp_core *c, const pmvp_core_config *cfg)
 {

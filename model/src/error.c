@@ -21,6 +21,7 @@ const char *pmvp_strerror(int err)
     case PMVP_ERR_LOCKED: return "external access refused: OS Lock or OS Double Lock";
     case PMVP_ERR_DENIED: return "external access refused by the authentication interface";
     case PMVP_ERR_GP: return "general-protection fault: unknown MSR, reserved bit or privilege";
+    case PMVP_ERR_CHECKPOINT: return "checkpoint truncated, corrupt, of another version or of another configuration";
     default: return "unknown error";
     }
 }

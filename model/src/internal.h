@@ -122,6 +122,11 @@ bool pmvp_irq_level(const pmvp_core *c, unsigned p);
 /* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR. */
 uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
 
+/* Rebuilds what is derived from the registers (the decoded events of the
+ * counters, writable-bit masks applied) and makes every report route stale:
+ * after a restore (checkpoint.c). */
+void pmvp_rebuild_caches(pmvp_core *c);
+
 /* EL2Enabled() of the Arm ARM's pseudocode, the one definition every rule
  * uses: EL2 is implemented and enabled in Security state `security` (enum
  * pmvp_security); with EL3, Secure EL2 needs FEAT_SEL2, an AArch64 EL3 and

@@ -8,7 +8,9 @@
 // - with no inaccuracy knob, a counter never goes back except by a write,
 //   a reset or a wrap that sets its overflow flag;
 // - pmvp_core_next_event is never in the past and is exact: no new overflow
-//   flag before it, a new one at it.
+//   flag before it, a new one at it;
+// - a checkpoint restores to the same counts; one with a byte changed and
+//   its checksum made right again is taken or refused, never a crash.
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -16,6 +18,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 extern "C" {
+#include "pmvp/checkpoint.h"
 #include "pmvp/core.h"
 #include "pmvp/ebep.h"
 #include "pmvp/error.h"
@@ -86,6 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (pmvp_core_init(&core, &cfg) != PMVP_OK)
         return 0;  // an impossible configuration is refused: nothing to run
     pmvp_time now = 0;
+    bool crafted_state = false;
     Counts last = counts(&core, 0);
     while (in.remaining_bytes() > 0) {
         // Mostly forward, sometimes the same instant, rarely the past.
@@ -100,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bool writes = false, debug_read = false;
         uint64_t v = in.ConsumeIntegral<uint64_t>();
         int err = PMVP_OK;
-        switch (in.ConsumeIntegralInRange<int>(0, 13)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 15)) {
         case 0: err = pmvp_core_report(&core, pe, in.PickValueInArray(kEvents), v % 1000, t); break;
         case 1: err = pmvp_core_set_pe_state(&core, pe, (pmvp_pe_state)(v % 5), t); break;
         case 2: {
@@ -169,6 +173,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             writes = true;  // HPMN and the prohibitions change what counts
             break;
         }
+        case 14: case 15: {
+            std::vector<uint8_t> ck(pmvp_core_checkpoint_size(&core));
+            if (pmvp_core_save(&core, ck.data(), ck.size()) != PMVP_OK)
+                broken("a checkpoint could not be saved");
+            bool crafted = in.ConsumeBool();
+            if (crafted) {  // one payload byte changed, the checksum made right again
+                size_t at = 28 + v % (ck.size() - 36);
+                ck[at] = (uint8_t)(v >> 32);
+                uint64_t h = UINT64_C(0xCBF29CE484222325);
+                for (size_t i = 0; i < ck.size() - 8; i++)
+                    h = (h ^ ck[i]) * UINT64_C(0x100000001B3);
+                for (int i = 0; i < 8; i++)
+                    ck[ck.size() - 8 + i] = (uint8_t)(h >> (8 * i));
+            }
+            err = pmvp_core_restore(&core, ck.data(), ck.size(), nullptr);
+            if (!crafted && err != PMVP_OK)
+                broken("a core's own checkpoint was refused");
+            if (!crafted && !(counts(&core, core.last_call).v == counts(&before, core.last_call).v))
+                broken("a restored core counts otherwise");
+            // A crafted state need keep no invariant of a run: the calls
+            // that follow must still neither crash nor misbehave in UBSan.
+            crafted_state = crafted_state || (crafted && err == PMVP_OK);
+            break;
+        }
         default: err = pmvp_core_set_level(&core, pe, in.PickValueInArray(kEvents), (uint32_t)(v % 3), t); break;
         }
         if (err != PMVP_OK) {
@@ -178,6 +206,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (core.last_call > now)
             now = core.last_call;
+        if (crafted_state)
+            continue;
         Counts k = counts(&core, now);
         if (debug_read) {
             Counts b = counts(&before, now);

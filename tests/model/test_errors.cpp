@@ -190,7 +190,7 @@ TEST_F(Errors, HpmnAboveNIsLoggedAndTreatedAsN)
 
 TEST_F(Errors, StrerrorCoversEveryCode)
 {
-    for (int e = PMVP_OK; e >= PMVP_ERR_GP; e--)
+    for (int e = PMVP_OK; e >= PMVP_ERR_CHECKPOINT; e--)
         EXPECT_STRNE(pmvp_strerror(e), "unknown error") << e;
     EXPECT_STREQ(pmvp_strerror(42), "unknown error");
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pmvp/amu.h"
+#include "pmvp/checkpoint.h"
 #include "pmvp/error.h"
 #include "reference_pmu.h"
 
@@ -29,6 +30,7 @@ private:
     uint64_t near_overflow();
     uint64_t random_filter();
     void step();
+    bool checkpoint_and_restore();
     void compare(const char *where);
     bool compare_amu(const char *where, unsigned p);
     bool fail(const std::string &what);
@@ -369,6 +371,24 @@ void Scenario::compare(const char *where)
     }
 }
 
+// The kernel goes on from its own checkpoint: saved, restored into a core
+// initialised afresh, and that core replaces it. The reference model does
+// not notice, so any state the checkpoint loses shows as a divergence.
+bool Scenario::checkpoint_and_restore()
+{
+    std::vector<uint8_t> buf(pmvp_core_checkpoint_size(&core_));
+    if (int err = pmvp_core_save(&core_, buf.data(), buf.size()))
+        return fail(std::string("checkpoint: ") + pmvp_strerror(err));
+    auto fresh = std::make_unique<pmvp_core>();
+    if (int err = pmvp_core_init(fresh.get(), &cfg_))
+        return fail(std::string("init for the restore: ") + pmvp_strerror(err));
+    const char *why = nullptr;
+    if (int err = pmvp_core_restore(fresh.get(), buf.data(), buf.size(), &why))
+        return fail(std::string("restore: ") + (why ? why : pmvp_strerror(err)));
+    pmvp_core_copy(&core_, fresh.get());
+    return true;
+}
+
 ScenarioResult Scenario::run()
 {
     make_config();
@@ -380,6 +400,8 @@ ScenarioResult Scenario::run()
     unsigned steps = 20 + (unsigned)rnd(60);
     for (unsigned i = 0; i < steps && result_.ok; i++) {
         step();
+        if (rnd(8) == 0 && !checkpoint_and_restore())
+            break;
         pmvp_time predicted = 0;
         pmvp_core_next_event(&core_, now_, &predicted);
         pmvp_time before = now_;

@@ -25,7 +25,8 @@ enum pmvp_error {
     PMVP_ERR_SIZE = -13,      /* access size or alignment the frame does not support there */
     PMVP_ERR_LOCKED = -14,    /* external access refused: OS Lock or OS Double Lock */
     PMVP_ERR_DENIED = -15,    /* external access refused by the authentication interface */
-    PMVP_ERR_GP = -16         /* x86: the access raises #GP(0) (unknown MSR, reserved bit, privilege) */
+    PMVP_ERR_GP = -16,        /* x86: the access raises #GP(0) (unknown MSR, reserved bit, privilege) */
+    PMVP_ERR_CHECKPOINT = -17 /* a checkpoint truncated, corrupt, of another version or configuration */
 };
 
 /* A static, human-readable description of `err` (never NULL). */

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Checkpoint and restore (pmvp/checkpoint.h).
+ *
+ * One walk over the state, walk_core(), is the format: saving writes each
+ * field it visits, restoring reads them back in the same order, and sizing
+ * counts them. The configuration's fingerprint is a second walk, hashing
+ * every configuration field (the state's meaning depends on all of them).
+ * Caches (event routes, decoded events, masks) are not saved: a restore
+ * rebuilds them from the restored registers.
+ */
+#include "pmvp/checkpoint.h"
+
+#include <string.h>
+
+#include "internal.h"
+#include "pmvp/error.h"
+
+static const char kMagic[8] = { 'P', 'M', 'V', 'P', 'C', 'K', 'P', 'T' };
+enum { HEADER = 8 + 4 + 8 + 8, TRAILER = 8 };
+
+/* ------------------------------------------------------------ the stream */
+
+typedef enum { SIZING, SAVING, RESTORING } mode;
+
+typedef struct stream {
+    mode mode;
+    uint8_t *out;         /* SAVING */
+    const uint8_t *in;    /* RESTORING */
+    size_t pos;
+} stream;
+
+static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+    for (unsigned i = 0; i < bytes; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < bytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* Visits one field: every field is stored as a u64. */
+static uint64_t field(stream *s, uint64_t v)
+{
+    if (s->mode == SAVING)
+        put_le(s->out + s->pos, v, 8);
+    else if (s->mode == RESTORING)
+        v = get_le(s->in + s->pos, 8);
+    s->pos += 8;
+    return v;
+}
+
+static void f64(stream *s, uint64_t *v) { *v = field(s, *v); }
+static void f32(stream *s, uint32_t *v) { *v = (uint32_t)field(s, *v); }
+static void f16(stream *s, uint16_t *v) { *v = (uint16_t)field(s, *v); }
+static void f8(stream *s, uint8_t *v) { *v = (uint8_t)field(s, *v); }
+static void fbool(stream *s, bool *v) { *v = field(s, *v) != 0; }
+static void funsigned(stream *s, unsigned *v) { *v = (unsigned)field(s, *v); }
+
+/* ------------------------------------------------------------ the state */
+
+static void walk_clock(stream *s, pmvp_clock *k)
+{
+    f64(s, &k->hz);
+    f64(s, &k->t0);
+    f64(s, &k->cycles0);
+    f64(s, &k->phase);
+}
+
+static void walk_controls(stream *s, pmvp_pmu_controls *ctl)
+{
+    f64(s, &ctl->mdcr_el2);
+    f64(s, &ctl->mdcr_el3);
+    f64(s, &ctl->hcr_el2);
+    f64(s, &ctl->scr_el3);
+    f64(s, &ctl->sder32_el3);
+    fbool(s, &ctl->secure_noninvasive_debug);
+    fbool(s, &ctl->noninvasive_debug);
+    fbool(s, &ctl->os_lock);
+    fbool(s, &ctl->os_double_lock);
+}
+
+static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
+{
+    f8(s, &pe->state);
+    f8(s, &pe->ctx.el);
+    f8(s, &pe->ctx.security);
+    fbool(s, &pe->ctx.aarch32);
+    fbool(s, &pe->ctx.halted);
+    fbool(s, &pe->ctx.pm);
+    for (int i = 0; i < pmvp_event_level_count(); i++)
+        f32(s, &pe->level[i]);
+
+    pmvp_pmu *u = &pe->pmu;
+    f64(s, &u->pmcr);
+    f64(s, &u->pmecr);
+    f64(s, &u->pmiar);
+    f32(s, &u->precise);
+    f32(s, &u->shadowed);
+    for (unsigned n = 0; n <= PMVP_MAX_COUNTERS; n++) {
+        pmvp_slack *k = &u->slack[n];
+        f64(s, &k->base);
+        f64(s, &k->shown);
+        f64(s, &k->shown_until);
+        f64(s, &k->shadow_until);
+        f32(s, &k->shadow_left);
+    }
+    f32(s, &u->cntenset);
+    f32(s, &u->intenset);
+    f32(s, &u->ovsset);
+    f32(s, &u->pmselr);
+    f64(s, &u->pmccfiltr);
+    f64(s, &u->pmccntr);
+    f32(s, &u->divider);
+    f64(s, &u->pmuserenr);
+    walk_controls(s, &u->ctl);
+    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+        f64(s, &u->counter[n].value);
+        f64(s, &u->counter[n].evtyper);
+    }
+
+    pmvp_amu *a = &pe->amu;
+    f64(s, &a->amcr);
+    f32(s, &a->cntenset0);
+    f32(s, &a->cntenset1);
+    f32(s, &a->amuserenr);
+    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+        f64(s, &a->cnt0[n]);
+    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++) {
+        f64(s, &a->cnt1[n]);
+        f16(s, &a->evtyper1[n]);
+    }
+
+    f32(s, &pe->ext.pmitctrl);
+    fbool(s, &pe->ext.software_locked);
+}
+
+static void walk_core(stream *s, pmvp_core *c)
+{
+    walk_clock(s, &c->clock);
+    walk_clock(s, &c->bus_clock);
+    walk_clock(s, &c->system_counter);
+    f64(s, &c->last_call);
+    f64(s, &c->sync_time);
+    f64(s, &c->proc_cycles);
+    f64(s, &c->clock_edges);
+    f64(s, &c->bus_edges);
+    f64(s, &c->syscnt_edges);
+    funsigned(s, &c->active_thread);
+    f64(s, &c->rng);
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        walk_pe(s, c, &c->pe[p]);
+}
+
+/* --------------------------------------------------- the configuration */
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001B3);
+    }
+    return h;
+}
+#define FNV_BASIS UINT64_C(0xCBF29CE484222325)
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    uint8_t b[8];
+    put_le(b, v, 8);
+    return fnv(h, b, 8);
+}
+
+/* Every configuration field, in declaration order; the event lists the core
+ * copied at init stand for cfg->events, sync_events and the thresholds
+ * (init drops those pointers). The log callback is no configuration of the
+ * state. */
+static uint64_t fingerprint(const pmvp_core *c)
+{
+    const pmvp_core_config *g = &c->cfg;
+    uint64_t h = FNV_BASIS;
+    const uint64_t scalars[] = {
+        g->num_pes, (uint64_t)g->mt_policy, g->num_counters, (uint64_t)g->pmu_version, g->feat_pmuv3p7,
+        g->feat_mtpmu, g->feat_hpmn0, g->feat_debugv8p2, g->have_el2, g->have_el3, g->feat_sel2, g->feat_rme,
+        g->have_aarch32, g->el3_aarch32, g->el1_aarch32, g->el2_aarch32, g->feat_fgt, g->pmcr_imp, g->pmcr_idcode,
+        g->feat_ebep, g->feat_sebep, g->sebep_headroom, g->num_sebep_thresholds, g->processor_hz, g->bus_hz,
+        g->system_counter_hz, g->clock_stops_in_wfx, g->pmccntr_counts_in_wfx, g->wfx_thread_active,
+        g->cpu_cycles_in_wfx, g->mtpmu_disable_core_wide, (uint64_t)g->divider_mode, g->el3_sdd_undef_priority,
+        (uint64_t)g->counter_access_unpredictable, g->feat_amuv1, g->feat_amuv1p1, g->amu_num_aux,
+        g->amu_aux_programmable, g->amu_always_on, (uint64_t)g->pmu_ext_layout, (uint64_t)g->amu_ext_layout,
+        g->feat_debugv8p4, g->feat_dopd, g->pmu_software_lock, g->pmu_ext_pmswinc, g->pmiidr, g->amiidr, g->pmmir,
+        g->mpidr, g->inaccuracy.seed, (uint64_t)g->inaccuracy.draw, g->inaccuracy.shadow_events,
+        g->inaccuracy.shadow_time, g->inaccuracy.boundary_events, g->inaccuracy.read_delay_cycles,
+        g->inaccuracy.drop_ppm,
+    };
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        h = mix(h, scalars[i]);
+    for (unsigned n = 0; n < PMVP_AMU_MAX_AUX; n++)
+        h = mix(h, g->amu_aux_event[n]);
+    for (size_t i = 0; i < sizeof c->supported / sizeof c->supported[0]; i++)
+        h = mix(mix(h, c->supported[i]), c->synchronous[i]);
+    for (unsigned k = 0; k < c->num_impdef_events; k++)
+        h = mix(h, c->impdef_event[k]);
+    for (unsigned k = 0; k < g->num_sebep_thresholds; k++)
+        h = mix(mix(h, c->threshold[k].event), c->threshold[k].headroom);
+    return h;
+}
+
+/* ------------------------------------------------------------------ API */
+
+static size_t payload_size(const pmvp_core *c)
+{
+    stream s = { SIZING, NULL, NULL, 0 };
+    walk_core(&s, (pmvp_core *)c); /* sizing reads nothing and writes nothing */
+    return s.pos;
+}
+
+size_t pmvp_core_checkpoint_size(const pmvp_core *c)
+{
+    return c ? HEADER + payload_size(c) + TRAILER : 0;
+}
+
+int pmvp_core_save(const pmvp_core *c, void *buf, size_t size)
+{
+    if (!c || !buf)
+        return PMVP_ERR_NULL;
+    size_t payload = payload_size(c);
+    if (size < HEADER + payload + TRAILER)
+        return PMVP_ERR_SIZE;
+    uint8_t *b = buf;
+    memcpy(b, kMagic, 8);
+    put_le(b + 8, PMVP_CHECKPOINT_VERSION, 4);
+    put_le(b + 12, fingerprint(c), 8);
+    put_le(b + 20, payload, 8);
+    stream s = { SAVING, b + HEADER, NULL, 0 };
+    walk_core(&s, (pmvp_core *)c); /* saving only reads the core */
+    put_le(b + HEADER + payload, fnv(FNV_BASIS, b, HEADER + payload), 8);
+    return PMVP_OK;
+}
+
+/* Whether restored values lie where the kernel's invariants keep them. */
+static const char *implausible(const pmvp_core *c)
+{
+    if (c->active_thread >= c->cfg.num_pes)
+        return "the active thread is not a PE of the core";
+    if (c->sync_time > c->last_call)
+        return "the counters are synchronised beyond the core's present";
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        const pmvp_pe *pe = &c->pe[p];
+        if (pe->state > PMVP_PE_OFF || pe->ctx.el > 3 || pe->ctx.security > PMVP_ROOT)
+            return "a PE's state, Exception level or Security state is out of range";
+        if (pe->pmu.divider > 63)
+            return "a PMCR.D prescaler is out of range";
+    }
+    return NULL;
+}
+
+/* The restore's scratch core: the checkpoint is read into it and checked
+ * before the caller's core changes. One per host thread. */
+static _Thread_local pmvp_core scratch;
+
+int pmvp_core_restore(pmvp_core *c, const void *buf, size_t size, const char **why)
+{
+    const char *refused = NULL;
+    if (why)
+        *why = NULL;
+    if (!c || !buf)
+        return PMVP_ERR_NULL;
+    const uint8_t *b = buf;
+    size_t payload = payload_size(c);
+    if (size < 8 || memcmp(b, kMagic, 8) != 0)
+        refused = "not a pmvp checkpoint";
+    else if (size < HEADER)
+        refused = "a truncated checkpoint";
+    else if (get_le(b + 8, 4) != PMVP_CHECKPOINT_VERSION)
+        refused = "a checkpoint of another format version";
+    else if (get_le(b + 20, 8) != payload || size < HEADER + payload + TRAILER)
+        refused = size < HEADER + payload + TRAILER ? "a truncated checkpoint"
+                                                    : "a checkpoint of a core with other dimensions";
+    else if (get_le(b + HEADER + payload, 8) != fnv(FNV_BASIS, b, HEADER + payload))
+        refused = "a corrupt checkpoint (its checksum does not match)";
+    else if (get_le(b + 12, 8) != fingerprint(c))
+        refused = "a checkpoint of a core with another configuration";
+    if (!refused) {
+        pmvp_core_copy(&scratch, c);
+        stream s = { RESTORING, NULL, b + HEADER, 0 };
+        walk_core(&s, &scratch);
+        refused = implausible(&scratch);
+    }
+    if (refused) {
+        if (why)
+            *why = refused;
+        return PMVP_ERR_CHECKPOINT;
+    }
+    pmvp_core_copy(c, &scratch);
+    pmvp_rebuild_caches(c);
+    return PMVP_OK;
+}
