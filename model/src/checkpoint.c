@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "pmvp/error.h"
+#include "pmvp/x86.h"
 
 static const char kMagic[8] = { 'P', 'M', 'V', 'P', 'C', 'K', 'P', 'T' };
 enum { HEADER = 8 + 4 + 8 + 8, TRAILER = 8 };
@@ -157,6 +158,40 @@ static void walk_core(stream *s, pmvp_core *c)
         walk_pe(s, c, &c->pe[p]);
 }
 
+static void walk_x86(stream *s, pmvp_x86_core *c)
+{
+    walk_clock(s, &c->core_clock);
+    walk_clock(s, &c->tsc_clock);
+    walk_clock(s, &c->xclk);
+    f64(s, &c->last_call);
+    f64(s, &c->sync_time);
+    f64(s, &c->core_edges);
+    f64(s, &c->tsc_edges);
+    f64(s, &c->xclk_edges);
+    f64(s, &c->tsc);
+    for (unsigned t = 0; t < c->cfg.num_threads; t++) {
+        pmvp_x86_thread *th = &c->thread[t];
+        f8(s, &th->state);
+        f8(s, &th->ctx.cpl);
+        fbool(s, &th->ctx.cr4_pce);
+        fbool(s, &th->ctx.cr4_tsd);
+        for (unsigned n = 0; n < c->cfg.num_gp; n++) {
+            f64(s, &th->evtsel[n]);
+            f64(s, &th->gp[n].value);
+            fbool(s, &th->gp[n].last_condition);
+        }
+        for (unsigned n = 0; n < PMVP_X86_NUM_FIXED; n++) {
+            f64(s, &th->fixed[n].value);
+            fbool(s, &th->fixed[n].last_condition);
+        }
+        f64(s, &th->fixed_ctrl);
+        f64(s, &th->global_ctrl);
+        f64(s, &th->global_status);
+        f64(s, &th->aperf);
+        f64(s, &th->mperf);
+    }
+}
+
 /* --------------------------------------------------- the configuration */
 
 /* FNV-1a, 64 bits. */
@@ -181,10 +216,12 @@ static uint64_t mix(uint64_t h, uint64_t v)
  * copied at init stand for cfg->events, sync_events and the thresholds
  * (init drops those pointers). The log callback is no configuration of the
  * state. */
+enum { ARM_CORE = 'A', X86_CORE = 'X' };  /* the kind of core, first in a fingerprint */
+
 static uint64_t fingerprint(const pmvp_core *c)
 {
     const pmvp_core_config *g = &c->cfg;
-    uint64_t h = FNV_BASIS;
+    uint64_t h = mix(FNV_BASIS, ARM_CORE);
     const uint64_t scalars[] = {
         g->num_pes, (uint64_t)g->mt_policy, g->num_counters, (uint64_t)g->pmu_version, g->feat_pmuv3p7,
         g->feat_mtpmu, g->feat_hpmn0, g->feat_debugv8p2, g->have_el2, g->have_el3, g->feat_sel2, g->feat_rme,
@@ -212,36 +249,85 @@ static uint64_t fingerprint(const pmvp_core *c)
     return h;
 }
 
+static uint64_t x86_fingerprint(const pmvp_x86_core *c)
+{
+    const pmvp_x86_config *g = &c->cfg;
+    const uint64_t scalars[] = { g->num_threads, g->num_gp, g->gp_width, g->fixed_width, g->full_width_writes,
+                                 g->core_hz, g->tsc_hz, g->xclk_hz, g->tsc_invariant, (uint64_t)g->cpl_mode };
+    uint64_t h = mix(FNV_BASIS, X86_CORE);
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        h = mix(h, scalars[i]);
+    return h;
+}
+
 /* ------------------------------------------------------------------ API */
 
-static size_t payload_size(const pmvp_core *c)
+/* The walk of one kind of core, for the framing below. */
+typedef void (*walk_fn)(stream *s, void *core);
+static void walk_arm(stream *s, void *c) { walk_core(s, c); }
+static void walk_x86_core(stream *s, void *c) { walk_x86(s, c); }
+
+static size_t payload_size(walk_fn walk, const void *c)
 {
     stream s = { SIZING, NULL, NULL, 0 };
-    walk_core(&s, (pmvp_core *)c); /* sizing reads nothing and writes nothing */
+    walk(&s, (void *)c); /* sizing reads nothing and writes nothing */
     return s.pos;
 }
 
-size_t pmvp_core_checkpoint_size(const pmvp_core *c)
-{
-    return c ? HEADER + payload_size(c) + TRAILER : 0;
-}
-
-int pmvp_core_save(const pmvp_core *c, void *buf, size_t size)
+static int save(walk_fn walk, const void *c, uint64_t print, void *buf, size_t size)
 {
     if (!c || !buf)
         return PMVP_ERR_NULL;
-    size_t payload = payload_size(c);
+    size_t payload = payload_size(walk, c);
     if (size < HEADER + payload + TRAILER)
         return PMVP_ERR_SIZE;
     uint8_t *b = buf;
     memcpy(b, kMagic, 8);
     put_le(b + 8, PMVP_CHECKPOINT_VERSION, 4);
-    put_le(b + 12, fingerprint(c), 8);
+    put_le(b + 12, print, 8);
     put_le(b + 20, payload, 8);
     stream s = { SAVING, b + HEADER, NULL, 0 };
-    walk_core(&s, (pmvp_core *)c); /* saving only reads the core */
+    walk(&s, (void *)c); /* saving only reads the core */
     put_le(b + HEADER + payload, fnv(FNV_BASIS, b, HEADER + payload), 8);
     return PMVP_OK;
+}
+
+/* Why the frame of a checkpoint is refused for a core whose payload is
+ * `payload` bytes and whose configuration has fingerprint `print`, or NULL. */
+static const char *check_frame(const uint8_t *b, size_t size, size_t payload, uint64_t print)
+{
+    if (size < 8 || memcmp(b, kMagic, 8) != 0)
+        return "not a pmvp checkpoint";
+    if (size < HEADER)
+        return "a truncated checkpoint";
+    if (get_le(b + 8, 4) != PMVP_CHECKPOINT_VERSION)
+        return "a checkpoint of another format version";
+    if (get_le(b + 20, 8) != payload)
+        return "a checkpoint of a core with other dimensions";
+    if (size < HEADER + payload + TRAILER)
+        return "a truncated checkpoint";
+    if (get_le(b + HEADER + payload, 8) != fnv(FNV_BASIS, b, HEADER + payload))
+        return "a corrupt checkpoint (its checksum does not match)";
+    if (get_le(b + 12, 8) != print)
+        return "a checkpoint of a core with another configuration";
+    return NULL;
+}
+
+static int refuse(const char *refused, const char **why)
+{
+    if (why)
+        *why = refused;
+    return PMVP_ERR_CHECKPOINT;
+}
+
+size_t pmvp_core_checkpoint_size(const pmvp_core *c)
+{
+    return c ? HEADER + payload_size(walk_arm, c) + TRAILER : 0;
+}
+
+int pmvp_core_save(const pmvp_core *c, void *buf, size_t size)
+{
+    return save(walk_arm, c, c ? fingerprint(c) : 0, buf, size);
 }
 
 /* Whether restored values lie where the kernel's invariants keep them. */
@@ -261,44 +347,57 @@ static const char *implausible(const pmvp_core *c)
     return NULL;
 }
 
-/* The restore's scratch core: the checkpoint is read into it and checked
+/* The restores' scratch cores: a checkpoint is read into one and checked
  * before the caller's core changes. One per host thread. */
 static _Thread_local pmvp_core scratch;
+static _Thread_local pmvp_x86_core x86_scratch;
 
 int pmvp_core_restore(pmvp_core *c, const void *buf, size_t size, const char **why)
 {
-    const char *refused = NULL;
     if (why)
         *why = NULL;
     if (!c || !buf)
         return PMVP_ERR_NULL;
-    const uint8_t *b = buf;
-    size_t payload = payload_size(c);
-    if (size < 8 || memcmp(b, kMagic, 8) != 0)
-        refused = "not a pmvp checkpoint";
-    else if (size < HEADER)
-        refused = "a truncated checkpoint";
-    else if (get_le(b + 8, 4) != PMVP_CHECKPOINT_VERSION)
-        refused = "a checkpoint of another format version";
-    else if (get_le(b + 20, 8) != payload || size < HEADER + payload + TRAILER)
-        refused = size < HEADER + payload + TRAILER ? "a truncated checkpoint"
-                                                    : "a checkpoint of a core with other dimensions";
-    else if (get_le(b + HEADER + payload, 8) != fnv(FNV_BASIS, b, HEADER + payload))
-        refused = "a corrupt checkpoint (its checksum does not match)";
-    else if (get_le(b + 12, 8) != fingerprint(c))
-        refused = "a checkpoint of a core with another configuration";
-    if (!refused) {
-        pmvp_core_copy(&scratch, c);
-        stream s = { RESTORING, NULL, b + HEADER, 0 };
-        walk_core(&s, &scratch);
-        refused = implausible(&scratch);
-    }
-    if (refused) {
-        if (why)
-            *why = refused;
-        return PMVP_ERR_CHECKPOINT;
-    }
+    const char *refused = check_frame(buf, size, payload_size(walk_arm, c), fingerprint(c));
+    if (refused)
+        return refuse(refused, why);
+    pmvp_core_copy(&scratch, c);
+    stream s = { RESTORING, NULL, (const uint8_t *)buf + HEADER, 0 };
+    walk_core(&s, &scratch);
+    if ((refused = implausible(&scratch)))
+        return refuse(refused, why);
     pmvp_core_copy(c, &scratch);
     pmvp_rebuild_caches(c);
+    return PMVP_OK;
+}
+
+size_t pmvp_x86_checkpoint_size(const pmvp_x86_core *c)
+{
+    return c ? HEADER + payload_size(walk_x86_core, c) + TRAILER : 0;
+}
+
+int pmvp_x86_save(const pmvp_x86_core *c, void *buf, size_t size)
+{
+    return save(walk_x86_core, c, c ? x86_fingerprint(c) : 0, buf, size);
+}
+
+int pmvp_x86_restore(pmvp_x86_core *c, const void *buf, size_t size, const char **why)
+{
+    if (why)
+        *why = NULL;
+    if (!c || !buf)
+        return PMVP_ERR_NULL;
+    const char *refused = check_frame(buf, size, payload_size(walk_x86_core, c), x86_fingerprint(c));
+    if (refused)
+        return refuse(refused, why);
+    x86_scratch = *c;
+    stream s = { RESTORING, NULL, (const uint8_t *)buf + HEADER, 0 };
+    walk_x86(&s, &x86_scratch);
+    if (x86_scratch.sync_time > x86_scratch.last_call)
+        return refuse("the counters are synchronised beyond the core's present", why);
+    for (unsigned t = 0; t < x86_scratch.cfg.num_threads; t++)
+        if (x86_scratch.thread[t].state > PMVP_X86_DEEP_SLEEP || x86_scratch.thread[t].ctx.cpl > 3)
+            return refuse("a logical processor's C-state or CPL is out of range", why);
+    *c = x86_scratch;
     return PMVP_OK;
 }

@@ -14,6 +14,7 @@
 #include "fixture.h"
 #include "pmvp/amu.h"
 #include "pmvp/checkpoint.h"
+#include "pmvp/x86.h"
 
 namespace pmvp::test {
 namespace {
@@ -195,6 +196,73 @@ TEST_F(Checkpoint, BadCheckpointsAreRefusedAndChangeNothing)
     ASSERT_EQ(pmvp_core_restore(&core, good.data(), good.size(), nullptr), PMVP_OK);
     EXPECT_EQ(cycles(0, kUs), 1234u);
     EXPECT_EQ(cycles(0, 2 * kUs), 1234u + 1000u);
+}
+
+// An x86 core likewise: the restored core reads what the saved one reads
+// across halts, CPL changes, clock changes and reports.
+TEST(CheckpointX86, RestoredCoreGoesOnAsTheSavedOne)
+{
+    pmvp_x86_config cfg;
+    pmvp_x86_config_default(&cfg);
+    pmvp_x86_core core;
+    ASSERT_EQ(pmvp_x86_init(&core, &cfg), PMVP_OK);
+    const uint32_t kFixedCtrl = 0x38D, kEvtsel0 = 0x186, kPmc0 = 0xC1, kFixed1 = 0x30A, kMperf = 0xE7, kAperf = 0xE8;
+    for (unsigned t = 0; t < 2; t++) {
+        ASSERT_EQ(pmvp_x86_wrmsr(&core, t, kFixedCtrl, 0x333, 0), PMVP_OK);  // OS, USR for fixed 0..2
+        ASSERT_EQ(pmvp_x86_wrmsr(&core, t, kEvtsel0,
+                                 PMVP_X86_CPU_CLK_UNHALTED_THREAD_P | PMVP_X86_EVTSEL_OS | PMVP_X86_EVTSEL_EN |
+                                     PMVP_X86_EVTSEL_ANY,
+                                 0),
+                  PMVP_OK);
+    }
+    std::mt19937_64 rng(5);
+    auto rnd = [&](std::mt19937_64 &r, uint64_t n) { return std::uniform_int_distribution<uint64_t>(0, n - 1)(r); };
+    auto act = [&](pmvp_x86_core *c, std::mt19937_64 &r, pmvp_time t) -> Outcome {
+        unsigned th = (unsigned)rnd(r, 2);
+        uint64_t v = 0;
+        switch (rnd(r, 6)) {
+        case 0: return { pmvp_x86_set_state(c, th, (pmvp_x86_state)rnd(r, 3), t), 0 };
+        case 1: {
+            pmvp_x86_context x{ (uint8_t)(rnd(r, 2) * 3), false, false };
+            return { pmvp_x86_set_context(c, th, &x, t), 0 };
+        }
+        case 2: return { pmvp_x86_set_core_clock(c, 800000000 + rnd(r, 3000000000), t), 0 };
+        case 3: return { pmvp_x86_report(c, th, PMVP_X86_INST_RETIRED_ANY, rnd(r, 1000), t), 0 };
+        default: {
+            const uint32_t msrs[] = { kPmc0, kFixed1, kMperf, kAperf };
+            int err = pmvp_x86_rdmsr(c, th, msrs[rnd(r, 4)], t, &v);
+            return { err, v };
+        }
+        }
+    };
+    pmvp_time t = 0;
+    for (int i = 0; i < 300; i++, t += 50 * kNs)
+        act(&core, rng, t);
+    std::vector<uint8_t> buf(pmvp_x86_checkpoint_size(&core));
+    ASSERT_EQ(pmvp_x86_save(&core, buf.data(), buf.size()), PMVP_OK);
+    pmvp_x86_core twin;
+    ASSERT_EQ(pmvp_x86_init(&twin, &cfg), PMVP_OK);
+    const char *why = nullptr;
+    ASSERT_EQ(pmvp_x86_restore(&twin, buf.data(), buf.size(), &why), PMVP_OK) << (why ? why : "");
+    std::mt19937_64 a(9), b(9);
+    unsigned differing = 0, values = 0;
+    for (int i = 0; i < 2000; i++, t += 31 * kNs) {
+        Outcome x = act(&core, a, t), y = act(&twin, b, t);
+        differing += !(x == y);
+        values += x.value != 0;
+    }
+    EXPECT_EQ(differing, 0u);
+    EXPECT_GT(values, 300u);
+    // An Arm checkpoint is no x86 one, and the reverse.
+    pmvp_core_config acfg;
+    pmvp_core_config_default(&acfg);
+    auto arm = std::make_unique<pmvp_core>();
+    ASSERT_EQ(pmvp_core_init(arm.get(), &acfg), PMVP_OK);
+    EXPECT_EQ(pmvp_core_restore(arm.get(), buf.data(), buf.size(), &why), PMVP_ERR_CHECKPOINT);
+    EXPECT_STREQ(why, "a checkpoint of a core with other dimensions");
+    std::vector<uint8_t> abuf(pmvp_core_checkpoint_size(arm.get()));
+    ASSERT_EQ(pmvp_core_save(arm.get(), abuf.data(), abuf.size()), PMVP_OK);
+    EXPECT_EQ(pmvp_x86_restore(&twin, abuf.data(), abuf.size(), &why), PMVP_ERR_CHECKPOINT);
 }
 
 }  // namespace

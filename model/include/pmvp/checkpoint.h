@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Checkpoint and restore of a core: its architectural state and inputs
+ * Checkpoint and restore of a core (Arm or x86): its architectural state and inputs
  * (registers, counters, controls, context, levels, clocks, the present),
  * not its caches, which a restore rebuilds.
  *
@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "pmvp/core.h"
+#include "pmvp/x86.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +45,11 @@ int pmvp_core_save(const pmvp_core *core, void *buf, size_t size);
  * PMVP_ERR_CHECKPOINT, with *why (when `why` is not NULL) saying what is
  * wrong, and `core` unchanged. */
 int pmvp_core_restore(pmvp_core *core, const void *buf, size_t size, const char **why);
+
+/* The same for an x86 core (pmvp/x86.h). */
+size_t pmvp_x86_checkpoint_size(const pmvp_x86_core *core);
+int pmvp_x86_save(const pmvp_x86_core *core, void *buf, size_t size);
+int pmvp_x86_restore(pmvp_x86_core *core, const void *buf, size_t size, const char **why);
 
 #ifdef __cplusplus
 }
