@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 extern "C" {
+#include "pmvp/checkpoint.h"
 #include "pmvp/error.h"
 }
 
@@ -562,6 +563,39 @@ void Monitors::sample(pmvp_time now)
 }
 
 void Monitors::stop_tracing() { traced_->on = false; }
+
+std::vector<uint8_t> Monitors::save()
+{
+    pmvp_time now = time_.now();
+    catch_up(now);
+    if (!pending_.empty())
+        throw std::logic_error(std::string(name()) + ": save: changes for later instants are pending (a CPU "
+                                                     "model ahead of simulated time): save at the end of a quantum");
+    pmvp_core_sync(core_.get(), now);
+    std::vector<uint8_t> buf(pmvp_core_checkpoint_size(core_.get()));
+    pmvp_core_save(core_.get(), buf.data(), buf.size());
+    return buf;
+}
+
+void Monitors::restore(const std::vector<uint8_t> &checkpoint)
+{
+    auto restored = std::make_unique<pmvp_core>();
+    pmvp_core_copy(restored.get(), core_.get());
+    const char *why = nullptr;
+    if (int err = pmvp_core_restore(restored.get(), checkpoint.data(), checkpoint.size(), &why))
+        throw std::invalid_argument(std::string(name()) + ": restore: " + (why ? why : pmvp_strerror(err)));
+    pmvp_time now = time_.now();
+    if (restored->last_call != now)
+        throw std::invalid_argument(std::string(name()) + ": restore: the checkpoint was saved at " +
+                                    std::to_string(restored->last_call) + " ps and simulated time is " +
+                                    std::to_string(now) + " ps: restore at the instant of the save");
+    pending_.clear();
+    future_valid_ = false;
+    pmvp_core_copy(core_.get(), restored.get());
+    for (unsigned p = 0; p < num_pes(); p++)
+        controls_[p] = core_->pe[p].pmu.ctl;
+    inputs_changed();
+}
 
 void Monitors::trace(sc_core::sc_trace_file *tf)
 {

@@ -7,6 +7,7 @@
 #include <string>
 
 extern "C" {
+#include "pmvp/checkpoint.h"
 #include "pmvp/error.h"
 }
 
@@ -79,6 +80,34 @@ int X86Monitors::report(unsigned lp, uint16_t event, uint64_t count, const sc_ti
 int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offset)
 {
     return at(offset, [&](pmvp_time t) { return pmvp_x86_report_core(&core_, event, count, t); });
+}
+
+std::vector<uint8_t> X86Monitors::save()
+{
+    pmvp_time now = time_.now();
+    if (core_.last_call > now)
+        throw std::logic_error(std::string(name()) + ": save: the kernel is at " + std::to_string(core_.last_call) +
+                               " ps, ahead of simulated time (" + std::to_string(now) +
+                               " ps): save at the end of a quantum");
+    pmvp_x86_sync(&core_, now);
+    std::vector<uint8_t> buf(pmvp_x86_checkpoint_size(&core_));
+    pmvp_x86_save(&core_, buf.data(), buf.size());
+    return buf;
+}
+
+void X86Monitors::restore(const std::vector<uint8_t> &checkpoint)
+{
+    pmvp_x86_core restored = core_;
+    const char *why = nullptr;
+    if (int err = pmvp_x86_restore(&restored, checkpoint.data(), checkpoint.size(), &why))
+        throw std::invalid_argument(std::string(name()) + ": restore: " + (why ? why : pmvp_strerror(err)));
+    pmvp_time now = time_.now();
+    if (restored.last_call != now)
+        throw std::invalid_argument(std::string(name()) + ": restore: the checkpoint was saved at " +
+                                    std::to_string(restored.last_call) + " ps and simulated time is " +
+                                    std::to_string(now) + " ps: restore at the instant of the save");
+    core_ = restored;
+    signals_changed();  // the bound signals apply as they are; PMI follows the restored flags
 }
 
 // After a call or a signal change: a PMI level that changed is written by

@@ -370,6 +370,64 @@ TEST(Monitors, ControlsForALaterInstantWaitForIt)
     });
 }
 
+// Monitors saved at 1 us and restored at 1 us into other monitors of the
+// same configuration go on as the saved ones: the same counts, and PMUIRQ
+// at the same instant. A save with a change still pending and a restore at
+// another instant are refused with why.
+TEST(Monitors, SaveAndRestore)
+{
+    in_child([] {
+        sc_signal<bool> irq_a("irq_a"), irq_b("irq_b");
+        Monitors a("a", config()), b("b", config());
+        a.pmuirq[0](irq_a);
+        b.pmuirq[0](irq_b);
+        Initiator bus_a("bus_a", a), bus_b("bus_b", b);
+        sc_time rose_a = SC_ZERO_TIME, rose_b = SC_ZERO_TIME;
+        sc_spawn([&] {
+            for (;;) {
+                wait(irq_a.posedge_event() | irq_b.posedge_event());
+                if (irq_a.read() && rose_a == SC_ZERO_TIME)
+                    rose_a = sc_time_stamp();
+                if (irq_b.read() && rose_b == SC_ZERO_TIME)
+                    rose_b = sc_time_stamp();
+            }
+        });
+        sc_spawn([&] {
+            const sc_time us(1, SC_US);
+            enable_cycle_counter(bus_a, 0);
+            // Counter 0 counts INST_RETIRED and interrupts 100 below its overflow.
+            ASSERT_EQ(a.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED), PMVP_OK);
+            ASSERT_EQ(a.pmu_write(0, PMVP_PMEVCNTR_EL0, 0, 0xFFFFFFFFu - 99), PMVP_OK);
+            ASSERT_EQ(a.pmu_write(0, PMVP_PMINTENSET_EL1, 0, 1), PMVP_OK);
+            ASSERT_EQ(a.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 1 | PMVP_PMU_C), PMVP_OK);
+            ASSERT_EQ(a.report(0, PMVP_EV_INST_RETIRED, 40, us / 2), PMVP_OK);
+            EXPECT_THROW(a.save(), std::logic_error);  // the report at 0.5 us is pending
+            wait(us);
+            std::vector<uint8_t> ck = a.save();
+            EXPECT_THROW(b.restore(std::vector<uint8_t>(ck.begin(), ck.end() - 1)), std::invalid_argument);
+            b.restore(ck);
+            EXPECT_EQ(bus_b.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 1000u);
+            for (Monitors *m : { &a, &b })
+                ASSERT_EQ(m->report(0, PMVP_EV_INST_RETIRED, 60, us), PMVP_OK);  // the overflow at 2 us
+            wait(3 * us);
+            EXPECT_EQ(bus_a.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 4000u);
+            EXPECT_EQ(bus_b.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 4000u);
+            EXPECT_EQ(rose_a, 2 * us);
+            EXPECT_EQ(rose_b, 2 * us);
+            try {
+                b.restore(ck);
+                ADD_FAILURE() << "restored at 4 us a checkpoint of 1 us";
+            } catch (const std::invalid_argument &e) {
+                EXPECT_STREQ(e.what(), "b: restore: the checkpoint was saved at 1000000 ps and simulated time is "
+                                       "4000000 ps: restore at the instant of the save");
+            }
+            EXPECT_EQ(bus_b.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 4000u);  // unchanged
+            sc_stop();
+        });
+        sc_start();
+    });
+}
+
 // A CPU model reporting ahead of simulated time does not show its future to
 // an initiator reading now; the report counts, and raises PMUIRQ, when
 // simulated time reaches it.
@@ -729,6 +787,39 @@ pmvp_x86_config x86_config()
 }
 
 // The signals drive halt and P-state; the CPU model reads over RDMSR/RDPMC.
+// Saved at 10 us, restored at 10 us into another module: the same calls
+// then give the same counts; a save while the kernel is ahead of simulated
+// time and a restore at another instant are refused.
+TEST(X86Monitors, SaveAndRestore)
+{
+    in_child([] {
+        X86Monitors a("a", x86_config()), b("b", x86_config());
+        sc_spawn([&] {
+            for (unsigned lp = 0; lp < 2; lp++) {
+                EXPECT_EQ(a.wrmsr(lp, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333), PMVP_OK);
+                EXPECT_EQ(a.wrmsr(lp, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32), PMVP_OK);
+            }
+            uint64_t v = 0;
+            EXPECT_EQ(a.rdtsc(0, v, sc_time(2, SC_US)), PMVP_OK);  // the kernel runs ahead to 2 us
+            EXPECT_THROW(a.save(), std::logic_error);
+            wait(10, SC_US);
+            std::vector<uint8_t> ck = a.save();
+            b.restore(ck);
+            EXPECT_EQ(b.set_state(1, PMVP_X86_HALT), PMVP_OK);
+            EXPECT_EQ(a.set_state(1, PMVP_X86_HALT), PMVP_OK);
+            wait(10, SC_US);
+            for (X86Monitors *m : { &a, &b }) {
+                EXPECT_EQ(m->rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0 + 1, v), PMVP_OK);
+                EXPECT_EQ(v, 40000u);  // 20 us at 2 GHz
+                EXPECT_EQ(m->rdmsr(1, PMVP_MSR_IA32_FIXED_CTR0 + 1, v), PMVP_OK);
+                EXPECT_EQ(v, 20000u);  // halted from 10 us
+            }
+            EXPECT_THROW(b.restore(ck), std::invalid_argument);  // 20 us is not 10 us
+        });
+        sc_start(30, SC_US);
+    });
+}
+
 TEST(X86Monitors, HaltAndPStateSignals)
 {
     in_child([] {

@@ -174,6 +174,19 @@ public:
     // trace file stops growing (pmvp-soc's --vcd-limit).
     void stop_tracing();
 
+    // ---- checkpoint and restore (pmvp/checkpoint.h)
+    // The monitors' state at the current simulated time. Throws
+    // std::logic_error while a change for a later instant is pending (a CPU
+    // model ahead of simulated time): save at the end of a quantum.
+    std::vector<uint8_t> save();
+    // Restores the state `save` returned, from monitors of the same
+    // configuration, at the simulated instant it was saved (a restored
+    // platform runs to that instant first); the bound input signals then
+    // apply as they are, and PMUIRQ follows the restored overflow flags.
+    // Throws std::invalid_argument naming what is wrong (the checkpoint's
+    // refusal, or the instant) and changes nothing.
+    void restore(const std::vector<uint8_t> &checkpoint);
+
     // Attributes of accesses that carry no AccessExtension: Non-secure,
     // memory-mapped.
     pmvp_ext_access default_access{ PMVP_NONSECURE, false };

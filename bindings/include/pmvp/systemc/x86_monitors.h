@@ -61,6 +61,13 @@ public:
     int report(unsigned lp, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     int report_core(uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
+    // ---- checkpoint and restore (pmvp/checkpoint.h), as for Monitors: save
+    // throws std::logic_error while the kernel is ahead of simulated time (a
+    // call for a later instant was made); restore, at the instant of the
+    // save, throws std::invalid_argument naming what is wrong.
+    std::vector<uint8_t> save();
+    void restore(const std::vector<uint8_t> &checkpoint);
+
     unsigned num_threads() const { return core_.cfg.num_threads; }
     // The kernel state, for inspection; not to be modified.
     const pmvp_x86_core &kernel() const { return core_; }
