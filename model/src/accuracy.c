@@ -9,7 +9,7 @@
  */
 #include "internal.h"
 
-void pmvp_inaccuracy_init(pmvp_core *c)
+void k_inaccuracy_init(pmvp_core *c)
 {
     c->rng = c->cfg.inaccuracy.seed;
 }
@@ -24,7 +24,7 @@ static uint64_t next_random(pmvp_core *c)
     return z ^ (z >> 31);
 }
 
-uint64_t pmvp_draw(pmvp_core *c, uint64_t bound)
+uint64_t k_draw(pmvp_core *c, uint64_t bound)
 {
     if (bound == 0)
         return 0;
@@ -37,7 +37,7 @@ uint64_t pmvp_draw(pmvp_core *c, uint64_t bound)
  * when it counts an architectural exceptional circumstance. */
 static bool may_deviate(const pmvp_pe *pe, unsigned which)
 {
-    return which == PMVP_CYCLE_COUNTER || !pmvp_event_exceptional(pmvp_counter_event(pe, which));
+    return which == PMVP_CYCLE_COUNTER || !pmvp_event_exceptional(k_counter_event(pe, which));
 }
 
 static uint64_t value_of(const pmvp_pe *pe, unsigned which)
@@ -49,7 +49,7 @@ static uint64_t value_of(const pmvp_pe *pe, unsigned which)
 static uint64_t since_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned which)
 {
     bool long_counter = which == PMVP_CYCLE_COUNTER ? (pe->pmu.pmcr & PMCR_EL0_LC)
-                                                    : pmvp_counter_is_long(c, pe, which);
+                                                    : k_counter_is_long(c, pe, which);
     uint64_t v = value_of(pe, which);
     return long_counter ? v : v & UINT32_MAX;
 }
@@ -61,7 +61,7 @@ static uint64_t since_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned w
  * since the previous boundary or going back past its latest overflow. An
  * absolute bound per boundary shrinks relative to a longer sampling period,
  * as the rule asks. */
-void pmvp_boundary(pmvp_core *c, unsigned p, uint32_t which)
+void k_boundary(pmvp_core *c, unsigned p, uint32_t which)
 {
     uint64_t k = c->cfg.inaccuracy.boundary_events;
     if (!k)
@@ -76,12 +76,12 @@ void pmvp_boundary(pmvp_core *c, unsigned p, uint32_t which)
         uint64_t lo = since_overflow(c, pe, n);
         lo = lo < since ? lo : since;
         lo = lo < k ? lo : k;
-        uint64_t d = pmvp_draw(c, lo + k);
+        uint64_t d = k_draw(c, lo + k);
         if (d >= lo) {
             if (n == PMVP_CYCLE_COUNTER)
-                pmvp_cycle_counter_add(pe, d - lo);
+                k_cycle_counter_add(pe, d - lo);
             else
-                pmvp_counter_add(c, p, n, d - lo);
+                k_counter_add(c, p, n, d - lo);
         } else if (n == PMVP_CYCLE_COUNTER) {
             pe->pmu.pmccntr -= lo - d;
         } else {
@@ -97,7 +97,7 @@ void pmvp_boundary(pmvp_core *c, unsigned p, uint32_t which)
  * and fixes it for up to D processor cycles; reads in that window see no
  * newer increment. An increment is therefore seen by every read made D
  * cycles after it. */
-uint64_t pmvp_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now)
+uint64_t k_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now)
 {
     uint32_t d_max = c->cfg.inaccuracy.read_delay_cycles;
     pmvp_pe *pe = &c->pe[p];
@@ -106,14 +106,14 @@ uint64_t pmvp_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t val
     pmvp_slack *s = &pe->pmu.slack[which];
     if (now < s->shown_until)
         return s->shown;
-    uint64_t d = pmvp_draw(c, d_max);
+    uint64_t d = k_draw(c, d_max);
     pmvp_u128 window = c->clock.hz ? (pmvp_u128)d * PMVP_PS_PER_SECOND / c->clock.hz : 0;
     s->shown = value;
     s->shown_until = window >= PMVP_TIME_NEVER - now ? PMVP_TIME_NEVER : now + (pmvp_time)window;
     return value;
 }
 
-void pmvp_reads_catch_up(pmvp_core *c, unsigned p)
+void k_reads_catch_up(pmvp_core *c, unsigned p)
 {
     if (!c->cfg.inaccuracy.read_delay_cycles)
         return;
@@ -124,7 +124,7 @@ void pmvp_reads_catch_up(pmvp_core *c, unsigned p)
 /* Knob (d), D13.2.2 "Under very unusual, non-repeating pathological cases,
  * the counts can be inaccurate": a seeded draw per report, so no program
  * can trigger a drop systematically; never for exceptional events. */
-uint64_t pmvp_after_drop(pmvp_core *c, uint16_t event, uint64_t count)
+uint64_t k_after_drop(pmvp_core *c, uint16_t event, uint64_t count)
 {
     if (count == 0 || pmvp_event_exceptional(event))
         return count;

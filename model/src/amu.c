@@ -18,22 +18,22 @@ static const uint16_t architected_event[PMVP_AMU_ARCH_COUNTERS] = {
 
 const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg)
 {
-    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
+    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
     return r ? r->name : NULL;
 }
 
 bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg)
 {
-    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
+    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
     return r && r->indexed;
 }
 
-uint16_t pmvp_amu_architected_event(unsigned n)
+uint16_t k_amu_architected_event(unsigned n)
 {
     return architected_event[n];
 }
 
-int pmvp_amu_architected_index(uint16_t event)
+int k_amu_architected_index(uint16_t event)
 {
     for (int n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
         if (architected_event[n] == event)
@@ -41,9 +41,9 @@ int pmvp_amu_architected_index(uint16_t event)
     return -1;
 }
 
-bool pmvp_amu_can_count(const pmvp_core *c, uint16_t event)
+bool k_amu_can_count(const pmvp_core *c, uint16_t event)
 {
-    switch (pmvp_reportable_class(c, event)) {
+    switch (k_reportable_class(c, event)) {
     case PMVP_EVCLASS_OCCURRENCE:
     case PMVP_EVCLASS_CPU_CYCLES:
     case PMVP_EVCLASS_CONDITION:
@@ -65,15 +65,15 @@ static uint32_t aux_mask(const pmvp_core *c)
 
 static const uint32_t arch_mask = (1u << PMVP_AMU_ARCH_COUNTERS) - 1;
 
-void pmvp_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
-                                  uint32_t *aux)
+void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
+                               uint32_t *aux)
 {
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_amu *a = &pe->amu;
     *arch = *aux = 0;
     if (!c->cfg.feat_amuv1 || (pe->ctx.halted && (a->amcr & AMCR_EL0_HDBG)))
         return;
-    int n0 = pmvp_amu_architected_index(event);
+    int n0 = k_amu_architected_index(event);
     if (n0 >= 0 && (a->cntenset0 >> n0 & 1) && pmvp_event_find(event)->cls == PMVP_EVCLASS_OCCURRENCE)
         *arch = UINT32_C(1) << n0;
     for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
@@ -85,7 +85,7 @@ void pmvp_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event
 static void set_evtyper1(const pmvp_core *c, pmvp_amu *a, unsigned n, uint16_t event)
 {
     a->evtyper1[n] = event;
-    a->event1[n] = pmvp_decode_event(c, event, true);
+    a->event1[n] = k_decode_event(c, event, true);
 }
 
 /* Validates an access and brings the counters up to `now`. */
@@ -98,7 +98,7 @@ static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigne
         return PMVP_ERR_COUNTER;
     if (c && (reg == PMVP_AMEVCNTR1_EL0 || reg == PMVP_AMEVTYPER1_EL0) && n >= c->cfg.amu_num_aux)
         return PMVP_ERR_COUNTER;
-    return pmvp_begin_pe(c, p, now);
+    return k_begin_pe(c, p, now);
 }
 
 int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now,
@@ -161,8 +161,8 @@ int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, 
     case PMVP_AMEVCNTR1_EL0: a->cnt1[n] = value; break;
     case PMVP_AMEVTYPER1_EL0:
         set_evtyper1(c, a, n, (uint16_t)PMVP_FIELD_GET(AMEVTYPER_EL0_evtCount, value));
-        if (!pmvp_amu_can_count(c, a->evtyper1[n]))
-            pmvp_log(c, p, "AMEVTYPER1<n>: event this AMU cannot count; the counter counts nothing");
+        if (!k_amu_can_count(c, a->evtyper1[n]))
+            k_log(c, p, "AMEVTYPER1<n>: event this AMU cannot count; the counter counts nothing");
         break;
     default: return PMVP_ERR_REGISTER;
     }
@@ -171,7 +171,7 @@ int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, 
 
 int pmvp_amu_reset(pmvp_core *c, unsigned p, pmvp_time now)
 {
-    int err = pmvp_begin_pe(c, p, now);
+    int err = k_begin_pe(c, p, now);
     if (err)
         return err;
     pmvp_amu *a = &c->pe[p].amu;

@@ -367,7 +367,7 @@ int pmvp_core_restore(pmvp_core *c, const void *buf, size_t size, const char **w
     if ((refused = implausible(&scratch)))
         return refuse(refused, why);
     pmvp_core_copy(c, &scratch);
-    pmvp_rebuild_caches(c);
+    k_rebuild_caches(c);
     return PMVP_OK;
 }
 

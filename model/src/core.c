@@ -41,19 +41,19 @@ void pmvp_core_config_default(pmvp_core_config *cfg)
     cfg->sebep_headroom = 1;
 }
 
-void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg)
+void k_log(const pmvp_core *c, unsigned pe, const char *msg)
 {
     if (c->cfg.log)
         c->cfg.log(c->cfg.log_user, pe, msg);
 }
 
-int pmvp_begin(pmvp_core *c, pmvp_time now)
+int k_begin(pmvp_core *c, pmvp_time now)
 {
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     c->last_call = now;
     c->generation++;
-    pmvp_sync(c, now);
+    k_sync(c, now);
     return PMVP_OK;
 }
 
@@ -72,7 +72,7 @@ static bool bit(const uint64_t *bits, int i)
     return bits[i / 64] >> (i % 64) & 1;
 }
 
-int pmvp_supported_class(const pmvp_core *c, uint16_t number)
+int k_supported_class(const pmvp_core *c, uint16_t number)
 {
     int i = pmvp_event_index(number);
     if (i >= 0)
@@ -83,23 +83,23 @@ int pmvp_supported_class(const pmvp_core *c, uint16_t number)
     return -1;
 }
 
-bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number)
+bool k_event_synchronous(const pmvp_core *c, uint16_t number)
 {
     int i = pmvp_event_index(number);
     return c->cfg.feat_sebep && i >= 0 && bit(c->synchronous, i);
 }
 
-int pmvp_reportable_class(const pmvp_core *c, uint16_t number)
+int k_reportable_class(const pmvp_core *c, uint16_t number)
 {
-    int cls = pmvp_supported_class(c, number);
-    if (cls < 0 && c->cfg.feat_amuv1 && pmvp_amu_architected_index(number) >= 0)
+    int cls = k_supported_class(c, number);
+    if (cls < 0 && c->cfg.feat_amuv1 && k_amu_architected_index(number) >= 0)
         cls = (int)pmvp_event_find(number)->cls;
     return cls;
 }
 
-pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool amu)
+pmvp_event_decoded k_decode_event(const pmvp_core *c, uint16_t number, bool amu)
 {
-    int cls = amu ? pmvp_reportable_class(c, number) : pmvp_supported_class(c, number);
+    int cls = amu ? k_reportable_class(c, number) : k_supported_class(c, number);
     int level = pmvp_event_level_index(number);
     pmvp_event_decoded d = { (int8_t)cls, (uint8_t)(level < 0 ? 0 : level), 0 };
     if (cls == PMVP_EVCLASS_STALL)
@@ -110,7 +110,7 @@ pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool a
 /* The configuration checks return NULL, or why the configuration is
  * refused: the field and the rule (pmvp_core_init_why). */
 
-void pmvp_rebuild_caches(pmvp_core *c)
+void k_rebuild_caches(pmvp_core *c)
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
@@ -119,10 +119,10 @@ void pmvp_rebuild_caches(pmvp_core *c)
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             pmvp_pmu_counter *k = &pe->pmu.counter[n];
             k->evtyper &= c->evtyper_mask;
-            k->event = pmvp_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+            k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
         }
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
-            pe->amu.event1[n] = pmvp_decode_event(c, pe->amu.evtyper1[n], true);
+            pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
     }
     c->generation++; /* every route is stale */
 }
@@ -310,12 +310,12 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->cfg.sebep_thresholds = NULL;
     for (unsigned i = 0; i < cfg->num_sebep_thresholds; i++)
         c->threshold[i] = cfg->sebep_thresholds[i];
-    pmvp_inaccuracy_init(c);
+    k_inaccuracy_init(c);
     refused = init_events(c, cfg);
     if (!refused)
         refused = init_sync_events(c, cfg);
     for (unsigned n = 0; !refused && cfg->feat_amuv1 && n < cfg->amu_num_aux; n++)
-        if (!pmvp_amu_can_count(c, cfg->amu_aux_event[n]))
+        if (!k_amu_can_count(c, cfg->amu_aux_event[n]))
             refused = "amu_aux_event: an event the AMU cannot count in this configuration (D16.3)";
     if (refused) {
         memset(c, 0, sizeof *c);
@@ -329,7 +329,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
-        c->amu_event0[n] = pmvp_decode_event(c, pmvp_amu_architected_event(n), true);
+        c->amu_event0[n] = k_decode_event(c, k_amu_architected_event(n), true);
     pmvp_clock_init(&c->clock, cfg->processor_hz, 0);
     pmvp_clock_init(&c->bus_clock, cfg->bus_hz, 0);
     pmvp_clock_init(&c->system_counter, cfg->system_counter_hz, 0);
@@ -354,15 +354,15 @@ static int check_pe(const pmvp_core *c, unsigned pe)
     return pe < c->cfg.num_pes ? PMVP_OK : PMVP_ERR_PE;
 }
 
-int pmvp_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
+int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
 {
     int err = check_pe(c, pe);
-    return err ? err : pmvp_begin(c, now);
+    return err ? err : k_begin(c, now);
 }
 
 int pmvp_core_sync(pmvp_core *c, pmvp_time now)
 {
-    return c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
+    return c ? k_begin(c, now) : PMVP_ERR_NULL;
 }
 
 _Static_assert(offsetof(pmvp_core, pe) + sizeof ((pmvp_core *)0)->pe == sizeof(pmvp_core),
@@ -385,7 +385,7 @@ static int set_frequency(pmvp_core *c, enum core_clock which, uint64_t hz, pmvp_
 {
     if (hz > PMVP_MAX_CLOCK_HZ)
         return c ? PMVP_ERR_VALUE : PMVP_ERR_NULL;
-    int err = c ? pmvp_begin(c, now) : PMVP_ERR_NULL;
+    int err = c ? k_begin(c, now) : PMVP_ERR_NULL;
     if (err)
         return err;
     pmvp_clock *clk = which == PROCESSOR_CLOCK ? &c->clock
@@ -417,7 +417,7 @@ int pmvp_core_set_pe_state(pmvp_core *c, unsigned pe, enum pmvp_pe_state st, pmv
         return err;
     if ((unsigned)st > PMVP_PE_OFF)
         return PMVP_ERR_VALUE;
-    if ((err = pmvp_begin(c, now)))
+    if ((err = k_begin(c, now)))
         return err;
     c->pe[pe].state = (uint8_t)st;
     return PMVP_OK;
@@ -448,12 +448,12 @@ int pmvp_core_set_context(pmvp_core *c, unsigned pe, const pmvp_context *ctx, pm
         return PMVP_ERR_NULL;
     if (!valid_context(&c->cfg, ctx))
         return PMVP_ERR_VALUE;
-    if ((err = pmvp_begin(c, now)))
+    if ((err = k_begin(c, now)))
         return err;
     bool security_change = c->pe[pe].ctx.security != ctx->security;
     c->pe[pe].ctx = *ctx;
     if (security_change)
-        pmvp_boundary(c, pe, pmvp_enabled_counters(c, &c->pe[pe]));
+        k_boundary(c, pe, k_enabled_counters(c, &c->pe[pe]));
     return PMVP_OK;
 }
 
@@ -464,7 +464,7 @@ int pmvp_core_set_active_thread(pmvp_core *c, unsigned pe, pmvp_time now)
         return err;
     if (c->cfg.mt_policy != PMVP_MT_SOEMT)
         return PMVP_ERR_CONFIG;
-    if ((err = pmvp_begin(c, now)))
+    if ((err = k_begin(c, now)))
         return err;
     c->active_thread = pe;
     return PMVP_OK;
@@ -477,17 +477,17 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
         return err;
     if (!ctl)
         return PMVP_ERR_NULL;
-    if ((err = pmvp_begin(c, now)))
+    if ((err = k_begin(c, now)))
         return err;
     unsigned hpmn = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, ctl->mdcr_el2);
     if (c->cfg.have_el2 && hpmn > c->cfg.num_counters)
-        pmvp_log(c, pe, "MDCR_EL2.HPMN > PMCR.N is CONSTRAINED UNPREDICTABLE: treated as PMCR.N");
+        k_log(c, pe, "MDCR_EL2.HPMN > PMCR.N is CONSTRAINED UNPREDICTABLE: treated as PMCR.N");
     if (c->cfg.have_el2 && hpmn == 0 && !c->cfg.feat_hpmn0)
-        pmvp_log(c, pe, "MDCR_EL2.HPMN == 0 without FEAT_HPMN0 is CONSTRAINED UNPREDICTABLE: used as 0");
-    uint32_t enabled = pmvp_enabled_counters(c, &c->pe[pe]);
+        k_log(c, pe, "MDCR_EL2.HPMN == 0 without FEAT_HPMN0 is CONSTRAINED UNPREDICTABLE: used as 0");
+    uint32_t enabled = k_enabled_counters(c, &c->pe[pe]);
     c->pe[pe].pmu.ctl = *ctl;
-    pmvp_boundary(c, pe, enabled ^ pmvp_enabled_counters(c, &c->pe[pe]));
-    pmvp_reads_catch_up(c, pe);
+    k_boundary(c, pe, enabled ^ k_enabled_counters(c, &c->pe[pe]));
+    k_reads_catch_up(c, pe);
     return PMVP_OK;
 }
 
@@ -500,11 +500,11 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
     const pmvp_context *src = &c->pe[pe].ctx;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
-            if (pmvp_counter_event(&c->pe[p], n) == event &&
-                (p == pe || pmvp_effective_mt(c, p, n)) && pmvp_counts(c, p, n, src))
+            if (k_counter_event(&c->pe[p], n) == event &&
+                (p == pe || k_effective_mt(c, p, n)) && k_counts(c, p, n, src))
                 r->pmu[p] |= UINT32_C(1) << n;
     uint32_t arch;
-    pmvp_amu_occurrence_counters(c, pe, event, &arch, &r->amu_aux);
+    k_amu_occurrence_counters(c, pe, event, &arch, &r->amu_aux);
     r->amu_arch = (uint8_t)arch;
 }
 
@@ -537,7 +537,7 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     bool known;
     pmvp_route *r = cached_route(c, pe, event, &known);
     /* A route is kept only for an event that can be reported. */
-    if (!known && pmvp_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+    if (!known && k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
         return PMVP_ERR_EVENT;
     if (c->pe[pe].state == PMVP_PE_OFF)
         return PMVP_ERR_PE_OFF;
@@ -549,11 +549,11 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
      * depend on cycles: no sync needed. */
     c->last_call = now;
     if (may_drop && c->cfg.inaccuracy.drop_ppm)
-        count = pmvp_after_drop(c, event, count);
+        count = k_after_drop(c, event, count);
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
             if (m & 1)
-                pmvp_counter_add(c, p, n, count);
+                k_counter_add(c, p, n, count);
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     if (counting)
@@ -566,8 +566,8 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     return count_occurrences(c, pe, event, count, now, true, NULL);
 }
 
-int pmvp_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                       uint32_t *counting)
+int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                    uint32_t *counting)
 {
     return count_occurrences(c, pe, event, count, now, false, counting);
 }
@@ -580,7 +580,7 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
         return err;
     if (!count)
         return PMVP_ERR_NULL;
-    if (pmvp_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+    if (k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
         return PMVP_ERR_EVENT;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
@@ -594,7 +594,7 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
             if (m & 1) {
-                pmvp_u128 k = pmvp_increments_to_interrupt(c, p, n);
+                pmvp_u128 k = k_increments_to_interrupt(c, p, n);
                 best = k < best ? k : best;
             }
     *count = best >= PMVP_EVENTS_NEVER ? PMVP_EVENTS_NEVER : (uint64_t)best;
@@ -606,10 +606,10 @@ int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t leve
     int err = check_pe(c, pe);
     if (err)
         return err;
-    int cls = pmvp_reportable_class(c, event);
+    int cls = k_reportable_class(c, event);
     if (cls != PMVP_EVCLASS_CONDITION && cls != PMVP_EVCLASS_STALL && cls != PMVP_EVCLASS_PER_CYCLE)
         return PMVP_ERR_EVENT;
-    if ((err = pmvp_begin(c, now)))
+    if ((err = k_begin(c, now)))
         return err;
     c->pe[pe].level[pmvp_event_level_index(event)] = level;
     return PMVP_OK;

@@ -17,7 +17,7 @@
 static bool is_v3p1(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P1; }
 static bool is_v3p5(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P5; }
 
-unsigned pmvp_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2)
+unsigned k_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2)
 {
     if (!cfg->have_el2)
         return cfg->num_counters; /* no second range */
@@ -27,12 +27,12 @@ unsigned pmvp_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2)
     return h > cfg->num_counters ? cfg->num_counters : h;
 }
 
-unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe)
+unsigned k_hpmn(const pmvp_core *c, const pmvp_pe *pe)
 {
-    return pmvp_hpmn_of(&c->cfg, pe->pmu.ctl.mdcr_el2);
+    return k_hpmn_of(&c->cfg, pe->pmu.ctl.mdcr_el2);
 }
 
-uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n)
+uint16_t k_counter_event(const pmvp_pe *pe, unsigned n)
 {
     return (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, pe->pmu.counter[n].evtyper);
 }
@@ -44,7 +44,7 @@ static bool in_secure_state(const pmvp_core *c, const pmvp_context *x)
     return x->security == PMVP_SECURE || (x->el == 3 && !c->cfg.feat_rme);
 }
 
-bool pmvp_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_el3)
+bool k_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_el3)
 {
     if (!cfg->have_el2)
         return false;
@@ -57,15 +57,15 @@ bool pmvp_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t s
     }
 }
 
-bool pmvp_pe_el2_enabled(const pmvp_core *c, unsigned p)
+bool k_pe_el2_enabled(const pmvp_core *c, unsigned p)
 {
     const pmvp_pe *pe = &c->pe[p];
-    return pmvp_el2_enabled(&c->cfg, pe->ctx.security, pe->pmu.ctl.scr_el3);
+    return k_el2_enabled(&c->cfg, pe->ctx.security, pe->pmu.ctl.scr_el3);
 }
 
-unsigned pmvp_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2)
+unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2)
 {
-    return el <= 1 && el2_enabled ? pmvp_hpmn_of(cfg, mdcr_el2) : cfg->num_counters;
+    return el <= 1 && el2_enabled ? k_hpmn_of(cfg, mdcr_el2) : cfg->num_counters;
 }
 
 /* Counting of events Attributable to `x` is prohibited by the controls of
@@ -135,23 +135,23 @@ static bool counter_enabled(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
     if (!(pe->pmu.cntenset & (UINT32_C(1) << n)))
         return false;
-    if (n >= pmvp_hpmn(c, pe))
+    if (n >= k_hpmn(c, pe))
         return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME;
     return pe->pmu.pmcr & PMCR_EL0_E;
 }
 
-bool pmvp_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *src)
+bool k_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *src)
 {
     const pmvp_pe *pe = &c->pe[p];
     if (pe->state == PMVP_PE_OFF || !counter_enabled(c, pe, n))
         return false;
     if (src->halted) /* Table D13-3: Debug state */
         return false;
-    bool second = n >= pmvp_hpmn(c, pe);
+    bool second = n >= k_hpmn(c, pe);
     return !prohibited(c, &pe->pmu.ctl, second, src) && !filtered(pe->pmu.counter[n].evtyper, src);
 }
 
-bool pmvp_cycle_counter_counts(const pmvp_core *c, unsigned p)
+bool k_cycle_counter_counts(const pmvp_core *c, unsigned p)
 {
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_context *x = &pe->ctx;
@@ -189,7 +189,7 @@ static bool mtpmu_enabled_on(const pmvp_core *c, const pmvp_pe *pe)
     return true;
 }
 
-bool pmvp_effective_mt(const pmvp_core *c, unsigned p, unsigned n)
+bool k_effective_mt(const pmvp_core *c, unsigned p, unsigned n)
 {
     if (!(c->pe[p].pmu.counter[n].evtyper & PMEVTYPER_EL0_MT))
         return false; /* also RES0 without FEAT_MTPMU */
@@ -201,16 +201,16 @@ bool pmvp_effective_mt(const pmvp_core *c, unsigned p, unsigned n)
     return true;
 }
 
-bool pmvp_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
     if (!is_v3p5(c))
         return false;
-    if (n >= pmvp_hpmn(c, pe))
+    if (n >= k_hpmn(c, pe))
         return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HLP;
     return pe->pmu.pmcr & PMCR_EL0_LP;
 }
 
-uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
+uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
 {
     uint32_t m = 0;
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
@@ -221,13 +221,13 @@ uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
     return m;
 }
 
-uint32_t pmvp_overflow_requests(const pmvp_core *c, unsigned p)
+uint32_t k_overflow_requests(const pmvp_core *c, unsigned p)
 {
     const pmvp_pe *pe = &c->pe[p];
     uint32_t pending = pe->pmu.ovsset & pe->pmu.intenset;
-    uint32_t hpmn_bit = UINT32_C(1) << pmvp_hpmn(c, pe);
-    uint32_t first = (hpmn_bit - 1) & pmvp_counters_mask(c);
-    uint32_t second = pmvp_counters_mask(c) & ~first;
+    uint32_t hpmn_bit = UINT32_C(1) << k_hpmn(c, pe);
+    uint32_t first = (hpmn_bit - 1) & k_counters_mask(c);
+    uint32_t second = k_counters_mask(c) & ~first;
     uint32_t requests = 0;
 
     if (pe->pmu.pmcr & PMCR_EL0_E)
@@ -237,20 +237,20 @@ uint32_t pmvp_overflow_requests(const pmvp_core *c, unsigned p)
     return requests;
 }
 
-bool pmvp_irq_level(const pmvp_core *c, unsigned p)
+bool k_irq_level(const pmvp_core *c, unsigned p)
 {
-    return pmvp_overflow_requests(c, p) && pmvp_pmu_exception_of(c, p, NULL) == PMVP_PMUEXC_IRQ;
+    return k_overflow_requests(c, p) && k_pmu_exception_of(c, p, NULL) == PMVP_PMUEXC_IRQ;
 }
 
 /* ------------------------------------------------------------- increments */
 
 static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps);
 
-void pmvp_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc)
+void k_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc)
 {
     pmvp_pe *pe = &c->pe[p];
     pmvp_u128 wraps32 = ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32;
-    if (!pmvp_counter_is_long(c, pe, n) || ((pmvp_u128)old + inc) >> 64 != 0)
+    if (!k_counter_is_long(c, pe, n) || ((pmvp_u128)old + inc) >> 64 != 0)
         pe->pmu.ovsset |= UINT32_C(1) << n;
     if (n % 2 == 0 && n + 1 < c->cfg.num_counters)
         chain_feed(c, p, n + 1, wraps32);
@@ -263,18 +263,18 @@ void pmvp_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp
 static bool chain_counts(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    return n % 2 == 1 && pmvp_counter_event(pe, n) == PMVP_EV_CHAIN &&
-           pmvp_supported_class(c, PMVP_EV_CHAIN) >= 0 && !pmvp_counter_is_long(c, pe, n - 1) &&
-           pmvp_counts(c, p, n, &pe->ctx);
+    return n % 2 == 1 && k_counter_event(pe, n) == PMVP_EV_CHAIN &&
+           k_supported_class(c, PMVP_EV_CHAIN) >= 0 && !k_counter_is_long(c, pe, n - 1) &&
+           k_counts(c, p, n, &pe->ctx);
 }
 
 static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps)
 {
     if (chain_counts(c, p, n))
-        pmvp_counter_add(c, p, n, wraps);
+        k_counter_add(c, p, n, wraps);
 }
 
-void pmvp_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
+void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
 {
     uint64_t old = pe->pmu.pmccntr;
     bool overflow = (pe->pmu.pmcr & PMCR_EL0_LC) ? ((pmvp_u128)old + inc) >> 64 != 0
@@ -331,7 +331,7 @@ static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, const p
         if (d->cls == PMVP_EVCLASS_STALL && !pq->level[d->stall])
             return false;
         bool holds = d->cls == PMVP_EVCLASS_CPU_CYCLES || pq->level[d->level];
-        if (holds && pmvp_counts(c, p, n, &pq->ctx))
+        if (holds && k_counts(c, p, n, &pq->ctx))
             any = true;
     }
     return any;
@@ -341,7 +341,7 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_event_decoded *d = &pe->pmu.counter[n].event;
-    bool mt = pmvp_effective_mt(c, p, n);
+    bool mt = k_effective_mt(c, p, n);
 
     switch (d->cls) {
     case PMVP_EVCLASS_CPU_CYCLES:
@@ -351,20 +351,20 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
             return any_pe_condition(c, p, n, d) ? (rate){ SRC_PROC, 0, 1 } : no_rate;
         if (d->cls != PMVP_EVCLASS_CPU_CYCLES && !pe->level[d->level])
             return no_rate;
-        return pmvp_counts(c, p, n, &pe->ctx) ? active_cycles(c, p) : no_rate;
+        return k_counts(c, p, n, &pe->ctx) ? active_cycles(c, p) : no_rate;
     case PMVP_EVCLASS_PER_CYCLE: {
         uint64_t w = 0;
         for (unsigned q = 0; q < c->cfg.num_pes; q++) {
             const pmvp_pe *pq = &c->pe[q];
-            if ((q == p || mt) && pq->state != PMVP_PE_OFF && pmvp_counts(c, p, n, &pq->ctx))
+            if ((q == p || mt) && pq->state != PMVP_PE_OFF && k_counts(c, p, n, &pq->ctx))
                 w += pq->level[d->level];
         }
         return w ? (rate){ SRC_PROC, 0, w } : no_rate;
     }
     case PMVP_EVCLASS_BUS_CLOCK:
-        return pmvp_counts(c, p, n, &pe->ctx) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
+        return k_counts(c, p, n, &pe->ctx) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
     case PMVP_EVCLASS_SYSTEM_COUNTER:
-        return pmvp_counts(c, p, n, &pe->ctx) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
+        return k_counts(c, p, n, &pe->ctx) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
     default:
         return no_rate; /* counted from reports, or not supported */
     }
@@ -419,16 +419,16 @@ static bool divided(const pmvp_core *c, const pmvp_pe *pe)
 static void advance_cycle_counter(pmvp_core *c, unsigned p, uint64_t dk)
 {
     pmvp_pe *pe = &c->pe[p];
-    bool counts = pmvp_cycle_counter_counts(c, p);
+    bool counts = k_cycle_counter_counts(c, p);
     if (!divided(c, pe)) {
         if (counts)
-            pmvp_cycle_counter_add(pe, dk);
+            k_cycle_counter_add(pe, dk);
         return;
     }
     uint64_t advance = c->cfg.divider_mode == PMVP_DIVIDER_ALL_CYCLES ? dk : counts ? dk : 0;
     pmvp_u128 total = (pmvp_u128)pe->pmu.divider + advance;
     if (counts)
-        pmvp_cycle_counter_add(pe, total / 64);
+        k_cycle_counter_add(pe, total / 64);
     pe->pmu.divider = (uint32_t)(total % 64);
 }
 
@@ -468,7 +468,7 @@ static void advance_amu(pmvp_core *c, unsigned p, const stretch *s)
             a->cnt1[n] += (uint64_t)increments(c, amu_rate(pe, &a->event1[n]), s);
 }
 
-void pmvp_sync(pmvp_core *c, pmvp_time now)
+void k_sync(pmvp_core *c, pmvp_time now)
 {
     if (now <= c->sync_time)
         return;
@@ -488,7 +488,7 @@ void pmvp_sync(pmvp_core *c, pmvp_time now)
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             pmvp_u128 inc = increments(c, counter_rate(c, p, n), &s);
             if (inc)
-                pmvp_counter_add(c, p, n, inc);
+                k_counter_add(c, p, n, inc);
         }
         if (c->cfg.feat_amuv1)
             advance_amu(c, p, &s);
@@ -539,7 +539,7 @@ static pmvp_u128 ceil_div(pmvp_u128 a, uint64_t b)
 static pmvp_u128 to_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
     uint64_t v = pe->pmu.counter[n].value;
-    return pmvp_counter_is_long(c, pe, n) ? ((pmvp_u128)1 << 64) - v
+    return k_counter_is_long(c, pe, n) ? ((pmvp_u128)1 << 64) - v
                                           : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
 }
 
@@ -571,7 +571,7 @@ static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, uns
     return counted_cycle_time(c, low, ceil_div(chain_to_overflow(c, pe, n), low.weight));
 }
 
-pmvp_u128 pmvp_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n)
+pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
     uint32_t watched = pe->pmu.intenset & ~pe->pmu.ovsset;
@@ -588,7 +588,7 @@ pmvp_u128 pmvp_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned 
 static pmvp_time cycle_counter_overflow_time(const pmvp_core *c, unsigned p)
 {
     const pmvp_pe *pe = &c->pe[p];
-    if (!pmvp_cycle_counter_counts(c, p))
+    if (!k_cycle_counter_counts(c, p))
         return PMVP_TIME_NEVER;
     uint64_t v = pe->pmu.pmccntr;
     pmvp_u128 need = (pe->pmu.pmcr & PMCR_EL0_LC) ? ((pmvp_u128)1 << 64) - v
@@ -604,7 +604,7 @@ static int next_overflow(pmvp_core *c, pmvp_time now, bool interrupting_only, pm
 {
     if (!c || !when)
         return PMVP_ERR_NULL;
-    int err = pmvp_begin(c, now);
+    int err = k_begin(c, now);
     if (err)
         return err;
     pmvp_time best = PMVP_TIME_NEVER;

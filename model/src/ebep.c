@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
+int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
 {
     if (target_el)
         *target_el = 0;
@@ -17,7 +17,7 @@ int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_context *x = &pe->ctx;
     const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
-    bool el2 = pmvp_pe_el2_enabled(c, p);
+    bool el2 = k_pe_el2_enabled(c, p);
     /* RGWLVY: a missing or disabled EL2, or EL3, leaves the choice below. */
     unsigned el3_pmee = c->cfg.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMEE, ctl->mdcr_el3) : PMVP_PMEE_LOWER;
     unsigned el2_pmee = el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMEE, ctl->mdcr_el2) : PMVP_PMEE_LOWER;
@@ -62,13 +62,13 @@ int pmvp_core_pmu_exception(pmvp_core *c, unsigned pe, pmvp_time now, pmvp_pmu_e
     if (!out)
         return PMVP_ERR_NULL;
     *out = (pmvp_pmu_exception){ 0 };
-    int err = pmvp_begin_pe(c, pe, now);
+    int err = k_begin_pe(c, pe, now);
     if (err)
         return err;
-    out->state = (uint8_t)pmvp_pmu_exception_of(c, pe, &out->target_el);
+    out->state = (uint8_t)k_pmu_exception_of(c, pe, &out->target_el);
     /* RKBPMJ: counters with SYNC == 1 leave their overflows to RNZLVW. */
     out->async_pending = out->state == PMVP_PMUEXC_UNMASKED &&
-                         (pmvp_overflow_requests(c, pe) & ~sync_bits(c, pe));
+                         (k_overflow_requests(c, pe) & ~sync_bits(c, pe));
     return PMVP_OK;
 }
 
@@ -86,22 +86,22 @@ static uint64_t headroom(const pmvp_core *c, uint16_t event)
  * IMPLEMENTATION SPECIFIC threshold (expressed as a headroom). */
 static bool at_threshold(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
-    uint64_t h = headroom(c, pmvp_counter_event(pe, n));
+    uint64_t h = headroom(c, k_counter_event(pe, n));
     uint64_t v = pe->pmu.counter[n].value;
     if (h == 0)
         return false;
-    if (pmvp_counter_is_long(c, pe, n))
+    if (k_counter_is_long(c, pe, n))
         return v >= (uint64_t)0 - h;
     return h > UINT32_MAX || (v & UINT32_MAX) >= (UINT64_C(1) << 32) - h;
 }
 
 int pmvp_core_context_sync(pmvp_core *c, unsigned pe, pmvp_time now)
 {
-    int err = pmvp_begin_pe(c, pe, now);
+    int err = k_begin_pe(c, pe, now);
     if (err || !c->cfg.feat_sebep)
         return err;
     pmvp_pmu *u = &c->pe[pe].pmu;
-    u->precise = u->ovsset & pmvp_counters_mask(c);
+    u->precise = u->ovsset & k_counters_mask(c);
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
         if (at_threshold(c, &c->pe[pe], n))
             u->precise |= UINT32_C(1) << n;
@@ -119,7 +119,7 @@ static void start_shadows(pmvp_core *c, unsigned p, uint32_t overflowed, pmvp_ti
     for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         if (!(overflowed >> n & 1))
             continue;
-        uint32_t left = (uint32_t)pmvp_draw(c, a->shadow_events);
+        uint32_t left = (uint32_t)k_draw(c, a->shadow_events);
         if (!left)
             continue;
         u->shadowed |= UINT32_C(1) << n;
@@ -146,7 +146,7 @@ static void shorten_shadows(pmvp_core *c, unsigned p, uint32_t pending, uint64_t
 }
 
 /* PMIAR_EL1.ADDRESS: [1:0] RES0, [63:48] RESS (no FEAT_LVA). */
-uint64_t pmvp_pmiar_address(uint64_t va)
+uint64_t k_pmiar_address(uint64_t va)
 {
     uint64_t low = va & PMVP_BITS(47, 2);
     return (va >> 47 & 1) ? low | PMVP_BITS(63, 48) : low;
@@ -164,8 +164,8 @@ int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
         return PMVP_ERR_PE;
     pmvp_pmu *u = &c->pe[pe].pmu;
     uint32_t before = u->ovsset, counting;
-    int err = pmvp_count_retired(c, pe, event, count, now, &counting);
-    if (err || !pmvp_event_synchronous(c, event))
+    int err = k_count_retired(c, pe, event, count, now, &counting);
+    if (err || !k_event_synchronous(c, event))
         return err;
     /* RSSVKV: counting the event, SYNC == 1 and a synchronous event. */
     uint32_t sync_mode = counting & sync_bits(c, pe);
@@ -175,8 +175,8 @@ int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
         start_shadows(c, pe, overflowed & ~u->precise, now);
     /* RNZLVW */
     out->overflows = sync_mode & u->intenset & u->ovsset & ~u->shadowed;
-    out->ppend = out->overflows && pmvp_pmu_exception_of(c, pe, NULL) == PMVP_PMUEXC_UNMASKED;
+    out->ppend = out->overflows && k_pmu_exception_of(c, pe, NULL) == PMVP_PMUEXC_UNMASKED;
     if (out->ppend)
-        u->pmiar = pmvp_pmiar_address(pc);
+        u->pmiar = k_pmiar_address(pc);
     return PMVP_OK;
 }

@@ -309,7 +309,7 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
     case V_PMITCTRL:
         pe->ext.pmitctrl = (uint32_t)v;
         if (v)
-            pmvp_log(c, p, "PMITCTRL.IME = 1: integration mode is not modelled");
+            k_log(c, p, "PMITCTRL.IME = 1: integration mode is not modelled");
         break;
     case V_PMLAR:
         /* The key unlocks, any other value locks; memory-mapped only (I5.3.40). */
@@ -417,7 +417,7 @@ static int access(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, 
     if (e != PMVP_EXT_DONE)
         return PMVP_OK;
 
-    pmvp_begin(c, now);
+    k_begin(c, now);
     unsigned shift = r->half ? 32 : 32 * t.word;
     uint64_t word_mask = size == 8 ? ONES64 : ONES32 << shift;
     if (!write) {

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Internal interfaces between the kernel's source files. */
+/* Internal interfaces between the kernel's source files. Their functions
+ * carry the prefix k_ (the public API's is pmvp_) and are hidden from the
+ * library's exports; the test kernel.symbols holds both rules. */
 #ifndef PMVP_INTERNAL_H
 #define PMVP_INTERNAL_H
 
@@ -16,13 +18,13 @@
 /* Starts an entry point: rejects a call from the past and brings every
  * counter up to `now`. Every input that may change what counts passes here
  * first, which makes the core's report routes stale. */
-int pmvp_begin(pmvp_core *c, pmvp_time now);
+int k_begin(pmvp_core *c, pmvp_time now);
 
-/* As pmvp_begin, after checking that `c` is not NULL and `pe` is one of its PEs. */
-int pmvp_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
+/* As k_begin, after checking that `c` is not NULL and `pe` is one of its PEs. */
+int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
 
 /* Brings every counter of the core up to `now` (now >= c->sync_time). */
-void pmvp_sync(pmvp_core *c, pmvp_time now);
+void k_sync(pmvp_core *c, pmvp_time now);
 
 /* A register file's names, generated from its X-macro list (pmu.h, amu.h). */
 typedef struct pmvp_reg_info {
@@ -31,153 +33,153 @@ typedef struct pmvp_reg_info {
 } pmvp_reg_info;
 
 /* Entry `reg` of a table of `count` registers, or NULL if out of range. */
-static inline const pmvp_reg_info *pmvp_reg_info_at(const pmvp_reg_info *table, unsigned count, unsigned reg)
+static inline const pmvp_reg_info *k_reg_info_at(const pmvp_reg_info *table, unsigned count, unsigned reg)
 {
     return reg < count ? &table[reg] : NULL;
 }
 
 /* Reports a guest-visible oddity through the configured callback. */
-void pmvp_log(const pmvp_core *c, unsigned pe, const char *msg);
+void k_log(const pmvp_core *c, unsigned pe, const char *msg);
 
 /* The class of event `number` if this configuration supports it, else -1. */
-int pmvp_supported_class(const pmvp_core *c, uint16_t number);
+int k_supported_class(const pmvp_core *c, uint16_t number);
 
 /* Whether event `number` is synchronous in this configuration (RXLMVX). */
-bool pmvp_event_synchronous(const pmvp_core *c, uint16_t number);
+bool k_event_synchronous(const pmvp_core *c, uint16_t number);
 
 /* The class of event `number` as the CPU model may report it: supported by
  * the PMU, or one of the AMU's architected events when the AMU exists. */
-int pmvp_reportable_class(const pmvp_core *c, uint16_t number);
+int k_reportable_class(const pmvp_core *c, uint16_t number);
 
 /* Event `number` as a PMU counter (amu false) or an AMU counter of this
  * configuration counts it. */
-pmvp_event_decoded pmvp_decode_event(const pmvp_core *c, uint16_t number, bool amu);
+pmvp_event_decoded k_decode_event(const pmvp_core *c, uint16_t number, bool amu);
 
 /* AMU (amu.c): the event of architected counter n (AMEVTYPER0<n>), and
  * which architected counter counts `event`, or -1 (D16.3.1). */
-uint16_t pmvp_amu_architected_event(unsigned n);
-int pmvp_amu_architected_index(uint16_t event);
+uint16_t k_amu_architected_event(unsigned n);
+int k_amu_architected_index(uint16_t event);
 /* Whether an AMU auxiliary counter can count `event` in this configuration. */
-bool pmvp_amu_can_count(const pmvp_core *c, uint16_t event);
+bool k_amu_can_count(const pmvp_core *c, uint16_t event);
 /* The AMU counters of PE p that count occurrences of `event` now: bitmaps of
  * architected and auxiliary counters. */
-void pmvp_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
-                                  uint32_t *aux);
+void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
+                               uint32_t *aux);
 
 /* The event counted by counter n of PE p (evtCount). */
-uint16_t pmvp_counter_event(const pmvp_pe *pe, unsigned n);
+uint16_t k_counter_event(const pmvp_pe *pe, unsigned n);
 
 /* Effective MDCR_EL2.HPMN: the first counter of the second range (D13.1.1). */
-unsigned pmvp_hpmn(const pmvp_core *c, const pmvp_pe *pe);
+unsigned k_hpmn(const pmvp_core *c, const pmvp_pe *pe);
 /* The same, from a configuration and an MDCR_EL2 (or HDCR) image. */
-unsigned pmvp_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2);
+unsigned k_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2);
 
 /* Whether counter n of PE p counts an event Attributable to context `src`
  * now: enabled, not prohibited, not filtered (D13.5, D13.7). The one place
  * that decides it for event counters. */
-bool pmvp_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *src);
+bool k_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *src);
 
 /* Effective value of PMEVTYPER<n>.MT of PE p (D13.6). */
-bool pmvp_effective_mt(const pmvp_core *c, unsigned p, unsigned n);
+bool k_effective_mt(const pmvp_core *c, unsigned p, unsigned n);
 
 /* Whether the cycle counter of PE p counts processor cycles now (D13.5.4). */
-bool pmvp_cycle_counter_counts(const pmvp_core *c, unsigned p);
+bool k_cycle_counter_counts(const pmvp_core *c, unsigned p);
 
 /* Counter n of PE p went from `old` up by `inc` with a carry out of bit 31:
  * sets its overflow flag (D13.3) and feeds a CHAIN counter above it. */
-void pmvp_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc);
+void k_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc);
 
 /* Adds `inc` increments to event counter n of PE p. Without a carry out of
  * bit 31 there is no overflow at bit 31 or at bit 63 and nothing for a CHAIN
- * counter: that common case is inline, the rest is pmvp_counter_carry. */
-static inline void pmvp_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc)
+ * counter: that common case is inline, the rest is k_counter_carry. */
+static inline void k_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc)
 {
     pmvp_pmu_counter *k = &c->pe[p].pmu.counter[n];
     uint64_t old = k->value;
     k->value = (uint64_t)(old + inc) & c->counter_mask;
     if ((pmvp_u128)(old & UINT32_MAX) + inc > UINT32_MAX)
-        pmvp_counter_carry(c, p, n, old, inc);
+        k_counter_carry(c, p, n, old, inc);
 }
 
 /* Adds `inc` to PMCCNTR of PE p, setting PMOVSSET.C on overflow. */
-void pmvp_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
+void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
 
 #define PMVP_U128_NEVER (~(pmvp_u128)0)
 /* Increments of event counter n of PE p after which a counter whose
  * interrupt request is enabled and whose overflow flag is clear overflows:
  * n itself, or the CHAIN counter n + 1 it feeds. PMVP_U128_NEVER: none. */
-pmvp_u128 pmvp_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n);
+pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n);
 
 /* Whether counter n's overflow is at bit 63 rather than 31 (PMCR.LP, HLP). */
-bool pmvp_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
+bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
 
 /* The counters of PE p whose overflow requests PMUIRQ or the PMU exception
  * (D13.3.1, RKBPMJ): PMOVSSET, PMINTENSET and the global enable of their
  * range (bit 31: PMCCNTR). */
-uint32_t pmvp_overflow_requests(const pmvp_core *c, unsigned p);
+uint32_t k_overflow_requests(const pmvp_core *c, unsigned p);
 
 /* PMUIRQ of PE p (D13.3.1): the one function that computes it. */
-bool pmvp_irq_level(const pmvp_core *c, unsigned p);
+bool k_irq_level(const pmvp_core *c, unsigned p);
 
 /* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR. */
-uint32_t pmvp_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
+uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
 
 /* Rebuilds what is derived from the registers (the decoded events of the
  * counters, writable-bit masks applied) and makes every report route stale:
  * after a restore (checkpoint.c). */
-void pmvp_rebuild_caches(pmvp_core *c);
+void k_rebuild_caches(pmvp_core *c);
 
 /* EL2Enabled() of the Arm ARM's pseudocode, the one definition every rule
  * uses: EL2 is implemented and enabled in Security state `security` (enum
  * pmvp_security); with EL3, Secure EL2 needs FEAT_SEL2, an AArch64 EL3 and
  * SCR_EL3.EEL2 (`scr_el3`), and Root has none. */
-bool pmvp_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_el3);
+bool k_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_el3);
 /* The same for PE p's current context, with its SCR_EL3 as the CPU model set it. */
-bool pmvp_pe_el2_enabled(const pmvp_core *c, unsigned p);
+bool k_pe_el2_enabled(const pmvp_core *c, unsigned p);
 /* GetNumEventCountersAccessible(): the event counters an access at `el`
  * sees, HPMN at EL0 and EL1 when EL2 is enabled, else all of them; also
  * the counters PMCR_EL0.P resets (D24.5.8). */
-unsigned pmvp_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2);
+unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2);
 /* PMCR_EL0.P written as 1 (D24.5.8): the event counters accessible in the
- * writer's view (pmvp_counters_accessible) are reset to zero. The caller has
+ * writer's view (k_counters_accessible) are reset to zero. The caller has
  * begun the access. */
-void pmvp_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible);
+void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible);
 
 /* Counts `count` occurrences of `event` that an instruction of PE `pe`
  * generated as it retired: pmvp_core_report without knob (d); *counting
  * gets the event counters of `pe` that count it. */
-int pmvp_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                       uint32_t *counting);
+int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
+                    uint32_t *counting);
 
 /* ---- exception-based event profiling (ebep.c) */
 
 /* Table D13-1 for PE p in its current context; *target_el (if not NULL)
  * gets the target Exception level when the exception is enabled. */
-int pmvp_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el);
+int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el);
 
 /* PMIAR_EL1.ADDRESS of virtual address va (D24.5.13). */
-uint64_t pmvp_pmiar_address(uint64_t va);
+uint64_t k_pmiar_address(uint64_t va);
 
 
 /* ---- the permitted inaccuracy (accuracy.c) */
 
 /* Sets the generator up from the profile's seed. */
-void pmvp_inaccuracy_init(pmvp_core *c);
+void k_inaccuracy_init(pmvp_core *c);
 /* A deviation in [0, bound] as the profile draws it. */
-uint64_t pmvp_draw(pmvp_core *c, uint64_t bound);
+uint64_t k_draw(pmvp_core *c, uint64_t bound);
 /* Knob (b): counters `which` of PE p (bit 31: PMCCNTR) pass a boundary. */
-void pmvp_boundary(pmvp_core *c, unsigned p, uint32_t which);
+void k_boundary(pmvp_core *c, unsigned p, uint32_t which);
 /* Knob (c): what a direct read at `now` of counter `which` (31: PMCCNTR)
  * of PE p returns, its true value being `value`. */
-uint64_t pmvp_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now);
+uint64_t k_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now);
 /* Knob (c): every increment of PE p becomes visible to direct reads (after
  * a direct write or a change of control). */
-void pmvp_reads_catch_up(pmvp_core *c, unsigned p);
+void k_reads_catch_up(pmvp_core *c, unsigned p);
 /* Knob (d): `count` occurrences of `event`, less one if one is dropped. */
-uint64_t pmvp_after_drop(pmvp_core *c, uint16_t event, uint64_t count);
+uint64_t k_after_drop(pmvp_core *c, uint16_t event, uint64_t count);
 
 /* Bitmap of implemented event counters P<n>. */
-static inline uint32_t pmvp_counters_mask(const pmvp_core *c)
+static inline uint32_t k_counters_mask(const pmvp_core *c)
 {
     return c->cfg.num_counters ? (uint32_t)(PMVP_BITS(c->cfg.num_counters - 1, 0)) : 0;
 }

@@ -13,13 +13,13 @@ static const pmvp_reg_info registers[] = {
 
 const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg)
 {
-    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
+    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
     return r ? r->name : NULL;
 }
 
 bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
 {
-    const pmvp_reg_info *r = pmvp_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
+    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
     return r && r->indexed;
 }
 
@@ -31,7 +31,7 @@ static int begin_access(pmvp_core *c, unsigned pe, enum pmvp_pmu_reg reg, unsign
         return PMVP_ERR_REGISTER;
     if (c && registers[reg].indexed && n >= c->cfg.num_counters)
         return PMVP_ERR_COUNTER;
-    return pmvp_begin_pe(c, pe, now);
+    return k_begin_pe(c, pe, now);
 }
 
 /* PMCEID0/1_EL0 (D24.5.4, D24.5.5): bit i of the low half is common event
@@ -40,9 +40,9 @@ static uint64_t pmceid(const pmvp_core *c, uint16_t base)
 {
     uint64_t v = 0;
     for (unsigned i = 0; i < 32; i++) {
-        if (pmvp_supported_class(c, (uint16_t)(base + i)) >= 0)
+        if (k_supported_class(c, (uint16_t)(base + i)) >= 0)
             v |= PMVP_BIT(i);
-        if (c->cfg.pmu_version >= PMVP_PMUV3P1 && pmvp_supported_class(c, (uint16_t)(0x4000 + base + i)) >= 0)
+        if (c->cfg.pmu_version >= PMVP_PMUV3P1 && k_supported_class(c, (uint16_t)(0x4000 + base + i)) >= 0)
             v |= PMVP_BIT(32 + i);
     }
     return v;
@@ -56,7 +56,7 @@ static int selected(const pmvp_core *c, unsigned p, bool cycle_counter_allowed)
     unsigned sel = (unsigned)PMVP_FIELD_GET(PMSELR_EL0_SEL, c->pe[p].pmu.pmselr);
     if (sel < c->cfg.num_counters || (sel == PMVP_CYCLE_COUNTER && cycle_counter_allowed))
         return (int)sel;
-    pmvp_log(c, p, "PMXEVTYPER/PMXEVCNTR with PMSELR.SEL selecting no counter: RAZ/WI");
+    k_log(c, p, "PMXEVTYPER/PMXEVCNTR with PMSELR.SEL selecting no counter: RAZ/WI");
     return -1;
 }
 
@@ -64,14 +64,14 @@ static int selected(const pmvp_core *c, unsigned p, bool cycle_counter_allowed)
 static void set_evtyper(pmvp_core *c, pmvp_pmu_counter *k, uint64_t value)
 {
     k->evtyper = value & c->evtyper_mask;
-    k->event = pmvp_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+    k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
 }
 
 /* A counter as a direct read sees it (inaccuracy knob (c)), or its value. */
 static uint64_t counter_view(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now,
                              bool direct)
 {
-    return direct ? pmvp_direct_read(c, p, which, value, now) : value;
+    return direct ? k_direct_read(c, p, which, value, now) : value;
 }
 
 static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
@@ -155,7 +155,7 @@ int pmvp_pmu_peek(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
     return read_view(c, p, reg, n, now, false, value);
 }
 
-void pmvp_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible)
+void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible)
 {
     for (unsigned n = 0; n < accessible; n++)
         set_counter(c, p, n, 0);
@@ -165,14 +165,14 @@ void pmvp_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible)
  * counts SW_INCR, if it counts events in the PE's current context. */
 static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
 {
-    if (pmvp_supported_class(c, PMVP_EV_SW_INCR) < 0)
+    if (k_supported_class(c, PMVP_EV_SW_INCR) < 0)
         return;
-    uint32_t bits = (uint32_t)value & pmvp_counters_mask(c);
+    uint32_t bits = (uint32_t)value & k_counters_mask(c);
     for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         pmvp_pe *pe = &c->pe[p];
-        if ((bits >> n & 1) && pmvp_counter_event(pe, n) == PMVP_EV_SW_INCR &&
-            pmvp_counts(c, p, n, &pe->ctx))
-            pmvp_counter_add(c, p, n, 1);
+        if ((bits >> n & 1) && k_counter_event(pe, n) == PMVP_EV_SW_INCR &&
+            k_counts(c, p, n, &pe->ctx))
+            k_counter_add(c, p, n, 1);
     }
 }
 
@@ -185,16 +185,16 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
     if (err)
         return err;
     pmvp_pmu *u = &c->pe[p].pmu;
-    uint32_t bits = ((uint32_t)value & pmvp_counters_mask(c)) | ((uint32_t)value & (uint32_t)PMVP_PMU_C);
-    uint32_t enabled = pmvp_enabled_counters(c, &c->pe[p]);
+    uint32_t bits = ((uint32_t)value & k_counters_mask(c)) | ((uint32_t)value & (uint32_t)PMVP_PMU_C);
+    uint32_t enabled = k_enabled_counters(c, &c->pe[p]);
     int sel;
     switch (reg) {
     case PMVP_PMCR_EL0:
         u->pmcr = value & c->pmcr_mask;
         if (value & PMCR_EL0_P) {  /* in the view of the PE's context */
             const pmvp_pe *pe = &c->pe[p];
-            pmvp_pmcr_p_reset(c, p, pmvp_counters_accessible(&c->cfg, pe->ctx.el, pmvp_pe_el2_enabled(c, p),
-                                                             pe->pmu.ctl.mdcr_el2));
+            k_pmcr_p_reset(c, p, k_counters_accessible(&c->cfg, pe->ctx.el, k_pe_el2_enabled(c, p),
+                                                       pe->pmu.ctl.mdcr_el2));
         }
         if (value & PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
             set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
@@ -228,11 +228,11 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
             set_counter(c, p, (unsigned)sel, value);
         break;
     case PMVP_PMECR_EL1: u->pmecr = value & (PMECR_EL1_PMEE | PMECR_EL1_KPME); break;
-    case PMVP_PMIAR_EL1: u->pmiar = pmvp_pmiar_address(value); break;
+    case PMVP_PMIAR_EL1: u->pmiar = k_pmiar_address(value); break;
     default: return PMVP_ERR_REGISTER;
     }
-    pmvp_boundary(c, p, enabled ^ pmvp_enabled_counters(c, &c->pe[p]));
-    pmvp_reads_catch_up(c, p);
+    k_boundary(c, p, enabled ^ k_enabled_counters(c, &c->pe[p]));
+    k_reads_catch_up(c, p);
     return PMVP_OK;
 }
 
@@ -240,16 +240,16 @@ int pmvp_pmu_irq(pmvp_core *c, unsigned p, pmvp_time now, bool *level)
 {
     if (!level)
         return PMVP_ERR_NULL;
-    int err = pmvp_begin_pe(c, p, now);
+    int err = k_begin_pe(c, p, now);
     if (err)
         return err;
-    *level = pmvp_irq_level(c, p);
+    *level = k_irq_level(c, p);
     return PMVP_OK;
 }
 
 int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
 {
-    int err = pmvp_begin_pe(c, p, now);
+    int err = k_begin_pe(c, p, now);
     if (err)
         return err;
     pmvp_pmu *u = &c->pe[p].pmu;

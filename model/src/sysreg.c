@@ -311,7 +311,7 @@ static unsigned highest_el(const pmvp_core_config *cfg)
 
 static bool el2_enabled(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
 {
-    return pmvp_el2_enabled(cfg, x->security, x->scr_el3);
+    return k_el2_enabled(cfg, x->security, x->scr_el3);
 }
 
 /* HCR_EL2.{E2H, TGE} == {1, 1} with an AArch64 EL2: ELIsInHost(EL0). */
@@ -336,7 +336,7 @@ static int counter_of(const pmvp_sysreg *r, const rule *u, const pmvp_sysreg_con
 
 static unsigned accessible_counters(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
 {
-    return pmvp_counters_accessible(cfg, x->el, el2_enabled(cfg, x), x->mdcr_el2);
+    return k_counters_accessible(cfg, x->el, el2_enabled(cfg, x), x->mdcr_el2);
 }
 
 /* Unpredictable_PMUEVENTCOUNTER, as configured. */
@@ -430,7 +430,7 @@ static pmvp_sysreg_outcome below_el2(const check *k)
     if (k->pmu ? fgt_traps(k) || el2_traps(k) : el2_traps(k) || fgt_traps(k))
         return trap(2, k->ec);
     int n = k->pmu ? counter_of(k->r, k->rule, k->x) : -1;
-    if (n >= 0 && k->el2_enabled && (unsigned)n >= pmvp_hpmn_of(k->cfg, k->x->mdcr_el2))
+    if (n >= 0 && k->el2_enabled && (unsigned)n >= k_hpmn_of(k->cfg, k->x->mdcr_el2))
         return k->cfg->feat_fgt ? trap(2, k->ec) : counter_unpredictable(k);
     return el3_rung(k);
 }
@@ -692,7 +692,7 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     err = kernel_write(c, pe, r->family, reg, n, value, now);
     /* PMCR.P, in the view of the access's context rather than the PE's. */
     if (reset_counters && !err)
-        pmvp_pmcr_p_reset(c, pe, accessible_counters(&c->cfg, x));
+        k_pmcr_p_reset(c, pe, accessible_counters(&c->cfg, x));
     return err;
 }
 

@@ -34,6 +34,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 /* PMVP_AMU_REG(id, indexed): the registers, each once. Indexed registers
  * take n: 0..3 for group 0, 0..amu_num_aux-1 for group 1. */
@@ -81,6 +84,8 @@ int pmvp_amu_write(pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned
 /* AMU reset of PE `pe` at `now` (D16.2.3): counters and enables to zero,
  * AMCR (UNKNOWN) to zero, AMEVTYPER1<n> to the configured events. */
 int pmvp_amu_reset(pmvp_core *core, unsigned pe, pmvp_time now);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 /* A field: its bits as a mask (a field of repeated bits, P<n>, is one mask). */
 typedef struct pmvp_reg_field {
@@ -36,6 +39,8 @@ typedef struct pmvp_reg_desc {
 /* Register `reg` (enum pmvp_pmu_reg or enum pmvp_amu_reg) of `family`;
  * NULL for an unknown one. Every register of both families has one. */
 const pmvp_reg_desc *pmvp_reg_desc_of(enum pmvp_sysreg_family family, unsigned reg);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

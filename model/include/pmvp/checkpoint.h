@@ -28,6 +28,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 #define PMVP_CHECKPOINT_VERSION 1u
 
@@ -50,6 +53,8 @@ int pmvp_core_restore(pmvp_core *core, const void *buf, size_t size, const char 
 size_t pmvp_x86_checkpoint_size(const pmvp_x86_core *core);
 int pmvp_x86_save(const pmvp_x86_core *core, void *buf, size_t size);
 int pmvp_x86_restore(pmvp_x86_core *core, const void *buf, size_t size, const char **why);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 /* Kernel time: picoseconds, SystemC's default resolution. */
 typedef uint64_t pmvp_time;
@@ -58,6 +61,8 @@ void pmvp_clock_set_hz(pmvp_clock *c, uint64_t hz, pmvp_time now);
  * assuming the frequency does not change; PMVP_TIME_NEVER if the clock is
  * stopped or the instant does not fit in pmvp_time. */
 pmvp_time pmvp_clock_edge_time(const pmvp_clock *c, uint64_t k);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 #define PMVP_MAX_PES 8
 #define PMVP_MAX_COUNTERS 31       /* NUM_PMU_COUNTERS is 0..31 (D13.1) */
@@ -484,6 +487,8 @@ int pmvp_core_sync(pmvp_core *core, pmvp_time now);
  * PE slots beyond cfg.num_pes, which are never used (what a simulator
  * evaluating on a scratch copy wants). */
 int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 /* The cells of Table D13-1: RGWLVY (enabled, and where to) and RSCBDZ
  * (masked) for the PE's current context. */
@@ -78,6 +81,8 @@ int pmvp_core_retire(pmvp_core *core, unsigned pe, uint16_t event, uint64_t coun
  * effect (D13.2.2), until the next such call. Errors: PMVP_ERR_NULL,
  * PMVP_ERR_PE, PMVP_ERR_PAST. Without FEAT_SEBEP it only checks its arguments. */
 int pmvp_core_context_sync(pmvp_core *core, unsigned pe, pmvp_time now);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 enum pmvp_error {
     PMVP_OK = 0,
@@ -31,6 +34,8 @@ enum pmvp_error {
 
 /* A static, human-readable description of `err` (never NULL). */
 const char *pmvp_strerror(int err);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

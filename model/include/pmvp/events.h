@@ -14,6 +14,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 /* How an event is counted, and so how the CPU model reports it. */
 enum pmvp_event_class {
@@ -99,6 +102,8 @@ int pmvp_event_index(uint16_t number);
  * dense index of one of them, or -1 for any other event. */
 int pmvp_event_level_count(void);
 int pmvp_event_level_index(uint16_t number);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

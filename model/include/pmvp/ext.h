@@ -48,6 +48,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 #define PMVP_FRAME_SIZE 4096u
 
@@ -165,6 +168,8 @@ typedef void (*pmvp_ext_dump_fn)(void *user, const pmvp_ext_reg *r, unsigned n, 
                                  uint64_t value);
 int pmvp_ext_dump(const pmvp_core *core, unsigned pe, enum pmvp_frame f, pmvp_time now,
                   pmvp_ext_dump_fn fn, void *user);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 /* PMVP_PMU_REG(id, indexed): the registers, each once. `indexed` registers
  * take a counter index n (0 .. NUM_PMU_COUNTERS-1). */
@@ -87,6 +90,8 @@ int pmvp_pmu_irq(pmvp_core *core, unsigned pe, pmvp_time now, bool *level);
 /* Warm reset of PE `pe`'s PMU at `now`: registers back to their reset values,
  * with the state of its external frame (PMITCTRL, PMLSR.SLK). */
 int pmvp_pmu_reset(pmvp_core *core, unsigned pe, pmvp_time now);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -45,6 +45,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 /* The instruction. MRS/MSR run in AArch64, the others in AArch32; MRRC and
  * MCRR move 64 bits through two general-purpose registers. */
@@ -251,6 +254,8 @@ uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned c
  * PMVP_ERR_REGISTER for any other encoding; PMVP_ERR_NULL. */
 int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, unsigned crn,
                        unsigned crm, unsigned op2, uint64_t *fields, uint64_t *mask);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -101,6 +101,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these declarations and hides everything else (it is
+ * built with hidden visibility: model/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 
 #define PMVP_X86_MAX_THREADS 2
 #define PMVP_X86_MAX_GP 8
@@ -249,6 +252,8 @@ int pmvp_x86_next_interrupt(pmvp_x86_core *core, pmvp_time now, pmvp_time *when)
 
 /* Brings every counter up to `now` without changing anything else. */
 int pmvp_x86_sync(pmvp_x86_core *core, pmvp_time now);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

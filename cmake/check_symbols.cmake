@@ -1,0 +1,35 @@
+# Run by the test kernel.symbols: every symbol the kernel's library defines
+# is public (pmvp_*, declared in model/include/pmvp, exported) or internal
+# (k_*, model/src/internal.h, hidden), so a program or a shared object built
+# with pmvp exports the one and never the other.
+#   cmake -DREADELF=<readelf> -DLIBRARY=<libpmvp_model.a> -P check_symbols.cmake
+execute_process(COMMAND ${READELF} -sW ${LIBRARY} OUTPUT_VARIABLE table RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${READELF} could not read ${LIBRARY}")
+endif()
+string(REPLACE "\n" ";" lines "${table}")
+set(public 0)
+set(internal 0)
+set(wrong "")
+foreach(line IN LISTS lines)
+  if(NOT line MATCHES "GLOBAL +(DEFAULT|HIDDEN) +[0-9]+ +([A-Za-z0-9_]+)$")
+    continue()  # local, undefined or not a symbol line
+  endif()
+  set(visibility ${CMAKE_MATCH_1})
+  set(name ${CMAKE_MATCH_2})
+  if(visibility STREQUAL "DEFAULT" AND name MATCHES "^pmvp_")
+    math(EXPR public "${public} + 1")
+  elseif(visibility STREQUAL "HIDDEN" AND name MATCHES "^k_")
+    math(EXPR internal "${internal} + 1")
+  else()
+    list(APPEND wrong "${name} (${visibility})")
+  endif()
+endforeach()
+if(wrong)
+  list(JOIN wrong ", " text)
+  message(FATAL_ERROR "symbols neither public pmvp_* (exported) nor internal k_* (hidden): ${text}")
+endif()
+if(public EQUAL 0 OR internal EQUAL 0)
+  message(FATAL_ERROR "no public or no internal symbol found in ${LIBRARY}: is it the kernel?")
+endif()
+message(STATUS "${public} public symbols exported, ${internal} internal ones hidden")
