@@ -491,6 +491,49 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
     return PMVP_OK;
 }
 
+int pmvp_core_set_control(pmvp_core *c, unsigned pe, enum pmvp_control which, uint64_t value, pmvp_time now)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    pmvp_pmu_controls ctl = c->pe[pe].pmu.ctl;
+    switch (which) {
+    case PMVP_CTL_MDCR_EL2: ctl.mdcr_el2 = value; break;
+    case PMVP_CTL_MDCR_EL3: ctl.mdcr_el3 = value; break;
+    case PMVP_CTL_HCR_EL2: ctl.hcr_el2 = value; break;
+    case PMVP_CTL_SCR_EL3: ctl.scr_el3 = value; break;
+    case PMVP_CTL_SDER32_EL3: ctl.sder32_el3 = value; break;
+    case PMVP_CTL_SECURE_NONINVASIVE_DEBUG: ctl.secure_noninvasive_debug = value != 0; break;
+    case PMVP_CTL_NONINVASIVE_DEBUG: ctl.noninvasive_debug = value != 0; break;
+    case PMVP_CTL_OS_LOCK: ctl.os_lock = value != 0; break;
+    case PMVP_CTL_OS_DOUBLE_LOCK: ctl.os_double_lock = value != 0; break;
+    default: return PMVP_ERR_VALUE;
+    }
+    return pmvp_core_set_controls(c, pe, &ctl, now);
+}
+
+int pmvp_core_controls(const pmvp_core *c, unsigned pe, pmvp_pmu_controls *ctl)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if (!ctl)
+        return PMVP_ERR_NULL;
+    *ctl = c->pe[pe].pmu.ctl;
+    return PMVP_OK;
+}
+
+int pmvp_core_context(const pmvp_core *c, unsigned pe, pmvp_context *ctx)
+{
+    int err = check_pe(c, pe);
+    if (err)
+        return err;
+    if (!ctx)
+        return PMVP_ERR_NULL;
+    *ctx = c->pe[pe].ctx;
+    return PMVP_OK;
+}
+
 /* Derives route *r of a report of `event` by PE `pe` (D14.4: a counter of PE
  * p counts an event of PE pe if p == pe or its effective MT is 1, and it
  * counts in pe's context). */

@@ -347,6 +347,35 @@ TEST_F(Counting, D13_1_1_HpmnPartitionsTheCountersBetweenPmcrEAndHpme)
     EXPECT_EQ(counter(0, 5, 2 * kUs), 1000u);
 }
 
+// One control changed alone keeps the others: MDCR_EL3 set after HPMN = 4
+// leaves the partition, and HPME set through MDCR_EL2 alone enables the
+// second range. The getters show what was set.
+TEST_F(Counting, OneControlChangedAloneKeepsTheOthers)
+{
+    init();
+    program(0, 5, PMVP_EV_CPU_CYCLES);
+    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL2, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), 0), PMVP_OK);
+    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL3, MDCR_EL3_MTPME, 0), PMVP_OK);
+    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_OS_LOCK, 1, 0), PMVP_OK);
+    pmvp_pmu_controls ctl{};
+    ASSERT_EQ(pmvp_core_controls(&core, 0, &ctl), PMVP_OK);
+    EXPECT_EQ(ctl.mdcr_el2, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4));
+    EXPECT_EQ(ctl.mdcr_el3, MDCR_EL3_MTPME);
+    EXPECT_TRUE(ctl.os_lock);
+    EXPECT_EQ(counter(0, 5, kUs), 0u);  // second range, HPME clear
+    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL2,
+                                    PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4) | MDCR_EL2_HPME, kUs),
+              PMVP_OK);
+    EXPECT_EQ(counter(0, 5, 2 * kUs), 1000u);
+    pmvp_context x{};
+    context(0, 2, PMVP_NONSECURE, 2 * kUs);
+    ASSERT_EQ(pmvp_core_context(&core, 0, &x), PMVP_OK);
+    EXPECT_EQ(x.el, 2u);
+    EXPECT_EQ(pmvp_core_set_control(&core, 0, (pmvp_control)99, 0, 2 * kUs), PMVP_ERR_VALUE);
+    EXPECT_EQ(pmvp_core_controls(&core, 1, &ctl), PMVP_ERR_PE);
+    EXPECT_EQ(pmvp_core_context(&core, 0, nullptr), PMVP_ERR_NULL);
+}
+
 TEST_F(Counting, RMMZLZ_HpmdProhibitsEl2OnlyInTheFirstRange)
 {
     init();

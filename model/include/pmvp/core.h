@@ -446,6 +446,21 @@ int pmvp_core_set_context(pmvp_core *core, unsigned pe, const pmvp_context *ctx,
 int pmvp_core_set_active_thread(pmvp_core *core, unsigned pe, pmvp_time now);
 int pmvp_core_set_controls(pmvp_core *core, unsigned pe, const pmvp_pmu_controls *ctl, pmvp_time now);
 
+/* One of the controls, so that a caller changing one field (say MDCR_EL3)
+ * keeps the others as they are (MDCR_EL2.HPMN among them). */
+enum pmvp_control {
+    PMVP_CTL_MDCR_EL2, PMVP_CTL_MDCR_EL3, PMVP_CTL_HCR_EL2, PMVP_CTL_SCR_EL3, PMVP_CTL_SDER32_EL3,
+    PMVP_CTL_SECURE_NONINVASIVE_DEBUG, PMVP_CTL_NONINVASIVE_DEBUG, PMVP_CTL_OS_LOCK, PMVP_CTL_OS_DOUBLE_LOCK
+};
+/* Sets control `which` of PE `pe` to `value` from `now` on (a boolean
+ * control: value != 0), the others unchanged. PMVP_ERR_VALUE for an unknown
+ * control, otherwise as pmvp_core_set_controls. */
+int pmvp_core_set_control(pmvp_core *core, unsigned pe, enum pmvp_control which, uint64_t value, pmvp_time now);
+
+/* What the PE's controls and context are (the values last set). */
+int pmvp_core_controls(const pmvp_core *core, unsigned pe, pmvp_pmu_controls *ctl);
+int pmvp_core_context(const pmvp_core *core, unsigned pe, pmvp_context *ctx);
+
 /* PE `pe` generated `count` occurrences of OCCURRENCE-class event `event` at
  * `now`, Attributable to its current context. PMVP_ERR_EVENT if the event is
  * not supported or not of that class; PMVP_ERR_PE_OFF if the PE is off. */
