@@ -399,5 +399,6 @@ int pmvp_x86_restore(pmvp_x86_core *c, const void *buf, size_t size, const char 
         if (x86_scratch.thread[t].state > PMVP_X86_DEEP_SLEEP || x86_scratch.thread[t].ctx.cpl > 3)
             return refuse("a logical processor's C-state or CPL is out of range", why);
     *c = x86_scratch;
+    c->ticks_valid = false;  /* a cache of the restored controls */
     return PMVP_OK;
 }

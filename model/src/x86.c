@@ -261,6 +261,28 @@ static bool all_in_deep_sleep(const pmvp_x86_core *c)
     return true;
 }
 
+/* The counters that see their clock's ticks now (c->ticks), decoded from
+ * the controls, C-states and contexts once per change of them rather than
+ * at every sync. */
+static void plan_ticks(pmvp_x86_core *c)
+{
+    c->num_ticks = 0;
+    c->ticks_valid = true;
+    if (powered_down(c))
+        return;
+    for (unsigned t = 0; t < c->cfg.num_threads; t++) {
+        for (unsigned k = 0; k < counters_per_lp(c); k++) {
+            unsigned id = counter_id(c, k);
+            selection s = select_counter(c, t, id);
+            uint64_t v;
+            if (!s.enabled || s.kind == K_OCCURRENCE || !clock_input(c, t, id, &s, &v))
+                continue;
+            c->ticks[c->num_ticks++] = (pmvp_x86_tick){ (uint8_t)t, (uint8_t)id, s.kind, (uint8_t)v,
+                                                        (uint8_t)per_tick(&s, v), s.edge, s.inv, s.cmask };
+        }
+    }
+}
+
 /* Counts every tick from sync_time to now under the state that held. */
 static void sync(pmvp_x86_core *c, pmvp_time now)
 {
@@ -277,17 +299,18 @@ static void sync(pmvp_x86_core *c, pmvp_time now)
         c->thread[t].aperf += d_core;
         c->thread[t].mperf += d_tsc;
     }
-    if (!powered_down(c)) {
-        for (unsigned t = 0; t < c->cfg.num_threads; t++) {
-            for (unsigned k = 0; k < counters_per_lp(c); k++) {
-                unsigned id = counter_id(c, k);
-                selection s = select_counter(c, t, id);
-                uint64_t v;
-                if (!s.enabled || s.kind == K_OCCURRENCE || !clock_input(c, t, id, &s, &v))
-                    continue;
-                uint64_t ticks = s.kind == K_CORE_CYCLES ? d_core : s.kind == K_REF_TSC ? d_tsc : d_xclk;
-                apply(c, t, id, &s, ticks, v);
-            }
+    if (!c->ticks_valid)
+        plan_ticks(c);
+    for (unsigned i = 0; i < c->num_ticks; i++) {
+        const pmvp_x86_tick *k = &c->ticks[i];
+        uint64_t ticks = k->kind == K_CORE_CYCLES ? d_core : k->kind == K_REF_TSC ? d_tsc : d_xclk;
+        if (ticks == 0)
+            continue;
+        if (k->edge) {
+            selection s = { .kind = k->kind, .edge = true, .inv = k->inv, .cmask = k->cmask };
+            apply(c, k->thread, k->id, &s, ticks, k->increment);
+        } else if (k->per_tick) {
+            add(c, k->thread, k->id, ticks);
         }
     }
     c->core_edges = core;
@@ -400,6 +423,7 @@ int pmvp_x86_set_state(pmvp_x86_core *c, unsigned t, enum pmvp_x86_state st, pmv
     if ((err = begin(c, now)))
         return err;
     c->thread[t].state = (uint8_t)st;
+    c->ticks_valid = false;
     return PMVP_OK;
 }
 
@@ -415,6 +439,7 @@ int pmvp_x86_set_context(pmvp_x86_core *c, unsigned t, const pmvp_x86_context *c
     if ((err = begin(c, now)))
         return err;
     c->thread[t].ctx = *ctx;
+    c->ticks_valid = false;
     return PMVP_OK;
 }
 
@@ -650,6 +675,7 @@ int pmvp_x86_wrmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, uint64_t value, p
     } else {
         th->global_status &= ~v; /* IA32_PERF_GLOBAL_OVF_CTRL */
     }
+    c->ticks_valid = false;  /* a control may have changed what counts ticks */
     return PMVP_OK;
 }
 

@@ -204,6 +204,16 @@ typedef struct pmvp_x86_thread {
     uint64_t aperf, mperf;
 } pmvp_x86_thread;
 
+/* A counter that counts the ticks of a clock in the present state, and
+ * what each tick brings it (x86.c's sync). */
+typedef struct pmvp_x86_tick {
+    uint8_t thread, id, kind;
+    uint8_t increment;  /* the clock input of a tick: 0 or 1 */
+    uint8_t per_tick;   /* what a tick adds without edge detection (CMASK, INV applied) */
+    bool edge, inv;
+    uint8_t cmask;
+} pmvp_x86_tick;
+
 typedef struct pmvp_x86_core {
     pmvp_x86_config cfg;
     pmvp_clock core_clock, tsc_clock, xclk;
@@ -211,6 +221,12 @@ typedef struct pmvp_x86_core {
     uint64_t core_edges, tsc_edges, xclk_edges; /* edges up to sync_time */
     uint64_t tsc;                               /* as of sync_time */
     pmvp_x86_thread thread[PMVP_X86_MAX_THREADS];
+    /* A cache of the counters of clock ticks, derived from the controls,
+     * C-states and contexts and rebuilt after an input that changes one
+     * (not part of a checkpoint). */
+    pmvp_x86_tick ticks[PMVP_X86_MAX_THREADS * (PMVP_X86_MAX_GP + PMVP_X86_NUM_FIXED)];
+    uint8_t num_ticks;
+    bool ticks_valid;
 } pmvp_x86_core;
 
 /* Validates *cfg and sets the core to its state after reset at time 0:
