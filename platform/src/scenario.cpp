@@ -230,6 +230,41 @@ const BitNames &mdcr_el3_bits()
     return b;
 }
 
+// The boolean options of pmvp_core_config a cluster's "features" object
+// sets, by their names in core.h.
+const std::vector<std::pair<const char *, bool pmvp_core_config::*>> &feature_fields()
+{
+    static const std::vector<std::pair<const char *, bool pmvp_core_config::*>> fields = {
+        { "have_el2", &pmvp_core_config::have_el2 },
+        { "have_el3", &pmvp_core_config::have_el3 },
+        { "have_aarch32", &pmvp_core_config::have_aarch32 },
+        { "el1_aarch32", &pmvp_core_config::el1_aarch32 },
+        { "el2_aarch32", &pmvp_core_config::el2_aarch32 },
+        { "el3_aarch32", &pmvp_core_config::el3_aarch32 },
+        { "feat_sel2", &pmvp_core_config::feat_sel2 },
+        { "feat_rme", &pmvp_core_config::feat_rme },
+        { "feat_fgt", &pmvp_core_config::feat_fgt },
+        { "feat_hpmn0", &pmvp_core_config::feat_hpmn0 },
+        { "feat_debugv8p2", &pmvp_core_config::feat_debugv8p2 },
+        { "feat_debugv8p4", &pmvp_core_config::feat_debugv8p4 },
+        { "feat_dopd", &pmvp_core_config::feat_dopd },
+        { "feat_amuv1p1", &pmvp_core_config::feat_amuv1p1 },
+        { "feat_ebep", &pmvp_core_config::feat_ebep },
+        { "feat_sebep", &pmvp_core_config::feat_sebep },
+        { "pmu_software_lock", &pmvp_core_config::pmu_software_lock },
+        { "pmu_ext_pmswinc", &pmvp_core_config::pmu_ext_pmswinc },
+    };
+    return fields;
+}
+
+bool pmvp_core_config::*feature_field(const std::string &name)
+{
+    for (const auto &[key, member] : feature_fields())
+        if (name == key)
+            return member;
+    throw std::logic_error("no feature " + name);
+}
+
 class Reader {
 public:
     explicit Reader(std::string source) : source_(std::move(source)) {}
@@ -591,6 +626,18 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             fail(ao.sub("layout"), "expected EXT32 or EXT64");
         cfg.amu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
     }
+    // The architecture's options the keys above do not cover, by the names
+    // of pmvp_core_config (core.h), so that a refusal by the kernel names
+    // the key the scenario used.
+    std::set<std::string> features_given;
+    if (const json *v = o.get("features")) {
+        Object fo(*this, *v, o.sub("features"));
+        for (const auto &[key, member] : feature_fields())
+            if (fo.has(key)) {
+                cfg.*member = fo.boolean(key, cfg.*member);
+                features_given.insert(key);
+            }
+    }
     if (const json *v = o.get("implementation")) {
         Object io(*this, *v, o.sub("implementation"));
         cfg.clock_stops_in_wfx = io.boolean("clock_stops_in_wfx", cfg.clock_stops_in_wfx);
@@ -613,6 +660,9 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         Object co(*this, *v, o.sub("controls"));
         c.controls.mdcr_el2 |= co.bits("MDCR_EL2", mdcr_el2_bits());
         c.controls.mdcr_el3 = co.bits("MDCR_EL3", mdcr_el3_bits());
+        c.controls.scr_el3 = co.bits("SCR_EL3", { { "EEL2", SCR_EL3_EEL2 } });
+        if ((c.controls.scr_el3 & SCR_EL3_EEL2) && !cfg.feat_sel2)
+            fail(co.sub("SCR_EL3"), "EEL2 enables Secure EL2, which needs features.feat_sel2");
     }
 
     if (const json *v = o.get("cpu")) {
@@ -624,7 +674,13 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             c.cpu.firmware = find_firmware(mo.str("firmware", ""));
             c.cpu.cpi = mo.integer("cpi", 1, 1, 1000);
             // Unicorn runs its guest at EL1 and has no usable EL2 or EL3: the
-            // cores have none, so EL1 is the highest Exception level.
+            // cores have none, so EL1 is the highest Exception level, and
+            // nothing may say otherwise.
+            for (const char *key : { "have_el2", "have_el3", "feat_sel2", "feat_rme" })
+                if (features_given.count(key) && cfg.*feature_field(key))
+                    fail(o.sub("features") + "." + key, "an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)");
+            if (o.has("controls"))
+                fail(o.sub("controls"), "an ISS cluster has no EL2 or EL3 whose controls these would be");
             c.config.have_el2 = c.config.have_el3 = false;
             c.config.feat_sel2 = c.config.feat_rme = false;
             // PMCEID advertises the events the ISS gives the monitors and no

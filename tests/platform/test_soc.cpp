@@ -337,6 +337,31 @@ TEST(PmvpSoc, RandomScenariosAgreeWithTheReferenceModel)
     }
 }
 
+// The architecture's options through "features" and SCR_EL3 through
+// "controls": Secure EL2 enabled, a workload at Secure EL2 and Secure EL1,
+// counters filtered by SH; the per-cycle reference model agrees with every
+// value the firmware read, and the counts are the ones the filters imply.
+TEST(PmvpSoc, SecureEl2ThroughFeaturesAndControls)
+{
+    std::string path = temp_file("sel2.json");
+    std::ofstream(path) << R"({ "name": "sel2", "duration": "100 us",
+        "clusters": [ { "frequency": "1 GHz", "features": { "feat_sel2": true },
+          "controls": { "SCR_EL3": [ "EEL2" ], "MDCR_EL3": [ "SPME" ] },
+          "workloads": [ { "phases": [ { "run": "10 us", "ipc": 1, "el": 2, "security": "secure" },
+                                       { "run": "10 us", "ipc": 1, "el": 1, "security": "secure" } ] } ] } ],
+        "firmware": { "counters": [ { "counter": 0, "event": "CPU_CYCLES", "filter": [ "SH" ] },
+                                    { "counter": 1, "event": "CPU_CYCLES" } ] } })";
+    SocRun r = pmvp_soc(path + " --check");
+    expect_checked(r);
+    ASSERT_EQ(r.result["pes"].size(), 1u);
+    const json &pe = r.result["pes"][0];
+    // MDCR_EL3.SPME permits Secure counting. Without SH a counter does not
+    // count at Secure EL2 (D24.5.12): counter 1 counts the Secure EL1 half,
+    // 50 us at 1 GHz; counter 0, with SH, both halves.
+    EXPECT_EQ(counted(pe, 1), 50000u);
+    EXPECT_EQ(counted(pe, 0), 100000u);
+}
+
 TEST(PmvpSoc, CommandLineOverrides)
 {
     SocRun r = pmvp_soc(scenario("smt-wfi") + " --cores 2 --threads 4 --mt fgmt --frequency 1GHz --time 100us --check");
@@ -498,6 +523,22 @@ TEST(PmvpSoc, BadScenarios)
           "x86.threads[0].phases[0].cpl: expected an integer from 0 to 3" },
         { R"({"duration": "1 ms", "x86": {"tsc": "0 Hz", "threads": [{"phases": []}]}})",
           "x86: the clock counters refuse this core: tsc_hz: the TSC's frequency is invariant and above 0 Hz" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "features": {"feat_sel2": true, "have_el3": false},
+              "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "clusters[0]: the PMU refuses this core: feat_sel2, feat_rme: Secure EL2 and the Realm Management "
+          "Extension need have_el2 and have_el3" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "features": {"feat_sle2": true},
+              "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "clusters[0].features.feat_sle2: unknown field" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "controls": {"SCR_EL3": ["EEL2"]},
+              "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "clusters[0].controls.SCR_EL3: EEL2 enables Secure EL2, which needs features.feat_sel2" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "features": {"have_el2": true},
+              "cpu": {"model": "iss", "firmware": "/nonexistent.elf"}}]})",
+          "clusters[0].features.have_el2: an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "controls": {"MDCR_EL3": ["SPME"]},
+              "cpu": {"model": "iss", "firmware": "/nonexistent.elf"}}]})",
+          "clusters[0].controls: an ISS cluster has no EL2 or EL3 whose controls these would be" },
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"version": "PMUv3p4", "pmuv3p7": true},
               "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
           "clusters[0]: the PMU refuses this core: feat_pmuv3p7: FEAT_PMUv3p7 needs pmu_version PMUv3p5" },
