@@ -82,6 +82,44 @@ void BM_ReportEvent(benchmark::State &state)
 }
 BENCHMARK(BM_ReportEvent)->Arg(0)->Arg(1000)->Unit(benchmark::kNanosecond);
 
+// A level change: STALL_BACKEND on, then off, 1 ns apart on PE 0, on the
+// 2 x 6-counter core above (arg 0), or on a 2 x 31-counter core of which two
+// counters of each PE count STALL_BACKEND and the rest INST_RETIRED (arg 1).
+// The cost should follow the counters the change concerns, not the core.
+void BM_LevelChange(benchmark::State &state)
+{
+    CountingCore six;
+    pmvp_core *core = &six.core;
+    static pmvp_core wide;
+    if (state.range(0) == 1) {
+        pmvp_core_config cfg;
+        pmvp_core_config_default(&cfg);
+        cfg.num_pes = 2;
+        cfg.num_counters = 31;
+        cfg.processor_hz = 2000000000;
+        pmvp_core_init(&wide, &cfg);
+        for (unsigned p = 0; p < 2; p++) {
+            pmvp_pmu_controls ctl{};
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 31);
+            pmvp_core_set_controls(&wide, p, &ctl, 0);
+            for (unsigned n = 0; n < 31; n++)
+                pmvp_pmu_write(&wide, p, PMVP_PMEVTYPER_EL0, n, n < 2 ? PMVP_EV_STALL_BACKEND : PMVP_EV_INST_RETIRED,
+                               0);
+            pmvp_pmu_write(&wide, p, PMVP_PMCNTENSET_EL0, 0, 0x7FFFFFFF | PMVP_PMU_C, 0);
+            pmvp_pmu_write(&wide, p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC, 0);
+        }
+        core = &wide;
+    }
+    pmvp_time now = 0;
+    uint32_t level = 0;
+    for (auto _ : state) {
+        now += 1000;
+        level ^= 1;
+        benchmark::DoNotOptimize(pmvp_core_set_level(core, 0, PMVP_EV_STALL_BACKEND, level, now));
+    }
+}
+BENCHMARK(BM_LevelChange)->Arg(0)->Arg(1)->Unit(benchmark::kNanosecond);
+
 // x86 clock counting: an RDMSR of CPU_CLK_UNHALTED.THREAD after each step of
 // simulated time (1 ns or 1 s), both hyper-threads running, every fixed
 // counter and four PERFEVTSEL clock counters enabled. The cost is the same
