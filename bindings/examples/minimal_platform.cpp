@@ -15,6 +15,7 @@
 #include "pmvp/systemc/monitors.h"
 
 extern "C" {
+#include "pmvp/error.h"
 #include "pmvp/events.h"
 #include "pmvp/fields.h"
 }
@@ -33,7 +34,8 @@ struct CpuModel : sc_module {
         const sc_time quantum(1, SC_US);
         for (int q = 0; q < 2000; q++) {
             for (unsigned pe = 0; pe < monitors.num_pes(); pe++)
-                monitors.report(pe, PMVP_EV_INST_RETIRED, 1000, quantum);  // at the end of the quantum
+                if (monitors.report(pe, PMVP_EV_INST_RETIRED, 1000, quantum) != PMVP_OK)  // at the quantum's end
+                    SC_REPORT_ERROR("cpu", "the monitors refused a report");
             wait(quantum);
         }
     }

@@ -519,6 +519,7 @@ void Monitors::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
     tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, delay, false);
     gp.set_response_status(s);
     gp.set_dmi_allowed(false);
+    delay += access_latency;  // the access is made at its start; it takes this long
 }
 
 unsigned int Monitors::transport_dbg(int id, tlm::tlm_generic_payload &gp)
@@ -597,7 +598,7 @@ void Monitors::restore(const std::vector<uint8_t> &checkpoint)
     inputs_changed();
 }
 
-void Monitors::trace(sc_core::sc_trace_file *tf)
+void Monitors::trace(sc_core::sc_trace_file *tf) const
 {
     Traced &tr = *traced_;
     tr.on = true;

@@ -355,7 +355,7 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         monitors = std::make_unique<pmvp::sc::Monitors>("monitors", core_config(cluster, cluster_index, core_in_cluster));
         for (unsigned p = 0; p < cluster.config.num_pes; p++) {
             monitors->pmuirq[p](pmuirq[p]);
-            monitors->set_controls(p, cluster.controls);
+            check(monitors->set_controls(p, cluster.controls), "set_controls");
         }
     }
     monitors_ = monitors.get();
@@ -422,7 +422,7 @@ bool Aarch64Iss::irq_line(Thread &t, pmvp_time at)
 {
     bool pmu = false;
     if ((t.irq_enable & kIrqPmu) && monitors_)
-        monitors_->irq_level(t.pe, pmu, offset(at));
+        check(monitors_->irq_level(t.pe, pmu, offset(at)), "irq_level");
     const Guest::Doorbell &bell = guest_.doorbell[t.image_pe];
     return pmu || ((t.irq_enable & kIrqDoorbell) && bell.rung && bell.at <= at);
 }
@@ -507,7 +507,7 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
                 wake = std::max(t.now, guest_.doorbell[t.image_pe].at);
             else if ((t.irq_enable & kIrqPmu) && monitors_) {
                 pmvp_time w = PMVP_TIME_NEVER;
-                monitors_->next_interrupt(w, offset(t.now));
+                check(monitors_->next_interrupt(w, offset(t.now)), "next_interrupt");
                 wake = w;
             }
             if (wake >= until) {
@@ -517,7 +517,7 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
             t.now = wake;
             t.wfi = false;
             if (monitors_)
-                monitors_->set_state(t.pe, PMVP_PE_RUN, offset(t.now));
+                check(monitors_->set_state(t.pe, PMVP_PE_RUN, offset(t.now)), "set_state");
         }
         run_slice(t, until);
     }
@@ -551,8 +551,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     if (monitors_) {
         uint64_t events = PMVP_EVENTS_NEVER;
         pmvp_time when = PMVP_TIME_NEVER;
-        monitors_->events_to_interrupt(t.pe, PMVP_EV_INST_RETIRED, events, offset(t.now));
-        monitors_->next_interrupt(when, offset(t.now));
+        check(monitors_->events_to_interrupt(t.pe, PMVP_EV_INST_RETIRED, events, offset(t.now)), "events_to_interrupt");
+        check(monitors_->next_interrupt(when, offset(t.now)), "next_interrupt");
         uint64_t to_interrupt = std::min(events, when == PMVP_TIME_NEVER ? UINT64_MAX : instructions_until(t, when));
         if (to_interrupt <= n) {
             n = to_interrupt;
@@ -580,11 +580,11 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         if (insn == kWfi && pc == t.block_pc + t.block_size) {
             t.wfi = true;
             if (monitors_)
-                monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now));
+                check(monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now)), "set_state");
         }
     }
     if (t.exited && monitors_)
-        monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now));  // the PE sleeps from its exit on
+        check(monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now)), "set_state");  // the PE sleeps from its exit on
     if (t.now <= t.run_t0 && !t.wfi && !t.exited)
         t.now = t.run_t0 + 1;  // a run that retired nothing (an exception entry) still moves on
 }
@@ -665,7 +665,7 @@ uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned size, void *user)
         pmvp_time at = access_time();
         bool pmu = false;
         if (iss.monitors_)
-            iss.monitors_->irq_level(t.pe, pmu, iss.offset(at));
+            iss.check(iss.monitors_->irq_level(t.pe, pmu, iss.offset(at)), "irq_level");
         const Guest::Doorbell &bell = iss.guest_.doorbell[t.image_pe];
         return (pmu ? kIrqPmu : 0) | (bell.rung && bell.at <= at ? kIrqDoorbell : 0);
     }

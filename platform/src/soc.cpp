@@ -155,7 +155,7 @@ AnalyticCore::AnalyticCore(const sc_core::sc_module_name &name, Soc &soc, const 
     SC_THREAD(run);
 }
 
-void AnalyticCore::check(int err, const char *what) const
+void Core::check(int err, const char *what) const
 {
     if (err)
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": " + what + ": " + pmvp_strerror(err)).c_str());

@@ -87,6 +87,9 @@ pmvp_core_config core_config(const Cluster &c, unsigned cluster, unsigned core_i
 class Core : public sc_core::sc_module {
 public:
     Core(const sc_core::sc_module_name &name, const Cluster &cluster, unsigned index, unsigned first_pe);
+    // A call to the monitors that failed ends the run: the message names the
+    // core, the call and the kernel's error.
+    void check(int err, const char *what) const;
     std::unique_ptr<pmvp::sc::Monitors> monitors;
     sc_core::sc_vector<sc_core::sc_signal<bool>> pmuirq;
     Journal journal;
@@ -118,7 +121,6 @@ private:
     // Journals an input and gives it to the monitors.
     void tell(const Input &in);
     void set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at);
-    void check(int err, const char *what) const;
     void sync_to(pmvp_time t);
     Soc &soc_;
     std::vector<Input> queued_;      // given, not yet told (flush)

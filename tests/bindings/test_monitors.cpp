@@ -156,6 +156,17 @@ TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmccntr, 8, sc_time(1, SC_US)), 2002000u);
             // ... and leaves the present alone.
             EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMCCNTR_EL0"), 2000000u);
+            // An access latency: the read is made at now + delay, and the
+            // delay comes back longer by the latency.
+            m.access_latency = sc_time(10, SC_NS);
+            tlm::tlm_generic_payload gp;
+            uint64_t v = 0;
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, kPmccntr, &v, 8);
+            sc_time delay(1, SC_US);
+            bus.of(0, PMVP_FRAME_PMU)->b_transport(gp, delay);
+            EXPECT_EQ(v, 2002000u);
+            EXPECT_EQ(delay, sc_time(1010, SC_NS));
+            m.access_latency = SC_ZERO_TIME;
             // A PE or a register the core does not have is an error, not 0.
             EXPECT_THROW(m.peek(1, PMVP_FRAME_PMU, "PMCCNTR_EL0"), std::invalid_argument);
             EXPECT_THROW(m.peek(0, PMVP_FRAME_PMU, "PMCCNTR"), std::invalid_argument);

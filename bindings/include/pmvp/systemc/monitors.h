@@ -100,36 +100,36 @@ public:
 
     // ---- the CPU-model interface. Each call acts at sc_time_stamp() +
     // offset and returns the kernel's result (PMVP_OK or a PMVP_ERR_*).
-    int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_SEBEP: the instruction at `pc` retired, generating `count` of
     // `event`; `result` says whether it sets PSTATE.PPEND, so that the CPU
     // model takes the PMU exception before the next instruction
     // (pmvp_core_retire).
-    int retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,
+    [[nodiscard]] int retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,
                const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // A Context synchronization event or an MSR to PSTATE.PM completed
     // (pmvp_core_context_sync: counters at their threshold lose the shadow).
-    int context_sync(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int context_sync(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_EBEP: the PMU Profiling exception of the PE (enabled, masked,
     // target, an asynchronous one pending) for its current context.
-    int pmu_exception(unsigned pe, pmvp_pmu_exception &state,
+    [[nodiscard]] int pmu_exception(unsigned pe, pmvp_pmu_exception &state,
                       const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int set_level(unsigned pe, uint16_t event, uint32_t level,
+    [[nodiscard]] int set_level(unsigned pe, uint16_t event, uint32_t level,
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int set_active_thread(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_active_thread(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // MDCR_EL2, MDCR_EL3, SDER32_EL3 and the OS Lock as the CPU model holds
     // them. The authentication fields are taken from niden/spniden when
     // those ports are bound.
-    int set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // System-register accesses the CPU model has already checked (MRS/MSR).
-    int pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value,
+    [[nodiscard]] int pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value,
                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value,
+    [[nodiscard]] int pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value,
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value,
+    [[nodiscard]] int amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value,
                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value,
+    [[nodiscard]] int amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value,
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- for an instruction-set simulator
@@ -137,28 +137,28 @@ public:
     // the PE's context with the higher levels' controls `higher` (NULL: all
     // zero) and made if permitted (pmvp_sysreg_execute_a64). `value` is the
     // MSR's value or gets the MRS's.
-    int execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+    [[nodiscard]] int execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
                     unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
                     pmvp_sysreg_execution &out, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The occurrences of `event` PE `pe` can report up to the one that raises
     // PMUIRQ (pmvp_core_events_to_interrupt).
-    int events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count,
+    [[nodiscard]] int events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count,
                             const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The next instant (ps) at which an overflow can raise PMUIRQ of some PE
     // if nothing else changes, or PMVP_TIME_NEVER (pmvp_core_next_interrupt).
-    int next_interrupt(pmvp_time &when, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int next_interrupt(pmvp_time &when, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // PMUIRQ of PE `pe` at sc_time_stamp() + offset.
-    int irq_level(unsigned pe, bool &level, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int irq_level(unsigned pe, bool &level, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The PE's state (running, WFI, WFE, off) from sc_time_stamp() + offset
     // on, for a CPU model that runs ahead of simulated time. A PE whose wfi,
     // wfe and power ports are all unbound takes its state from these calls
     // only; one with a bound port follows its signals.
-    int set_state(unsigned pe, pmvp_pe_state state, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_state(unsigned pe, pmvp_pe_state state, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The processor clock's frequency from sc_time_stamp() + offset on, for
     // a CPU model that runs ahead of simulated time and owns the clock (an
     // ISS cutting its runs at frequency changes). PMVP_ERR_CONFIG when the
     // processor_hz port is bound: the port is then the clock's only source.
-    int set_clock(uint64_t hz, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_clock(uint64_t hz, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- observability
     // A register of a frame by its Arm ARM name ("PMCCNTR_EL0",
@@ -169,7 +169,9 @@ public:
     // PMUIRQ and WFx state to `tf`. Counter values are sampled whenever the
     // monitor acts (an input changes, an access, a report, an overflow
     // whose interrupt is enabled).
-    void trace(sc_core::sc_trace_file *tf);
+    // (sc_object::trace, overridden: the traced values are the module's
+    // sampling state, not its observable state, hence const.)
+    void trace(sc_core::sc_trace_file *tf) const override;
     // Stops sampling the traced values: they keep their last values, so a
     // trace file stops growing (pmvp-soc's --vcd-limit).
     void stop_tracing();
@@ -190,6 +192,10 @@ public:
     // Attributes of accesses that carry no AccessExtension: Non-secure,
     // memory-mapped.
     pmvp_ext_access default_access{ PMVP_NONSECURE, false };
+    // How long an access to a frame takes: added to the delay of every
+    // b_transport (loosely timed), after the access is made at the instant
+    // the delay it came with says. Default 0.
+    sc_core::sc_time access_latency = sc_core::SC_ZERO_TIME;
 
     unsigned num_pes() const { return core_->cfg.num_pes; }
     // The kernel state, for inspection; not to be modified.

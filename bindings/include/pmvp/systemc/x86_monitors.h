@@ -51,15 +51,15 @@ public:
     sc_core::sc_vector<optional_out<bool>> pmi;
 
     // ---- the CPU-model interface
-    int rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int rdtsc(unsigned lp, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int set_state(unsigned lp, pmvp_x86_state st, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int set_core_clock(uint64_t hz, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int report(unsigned lp, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    int report_core(uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int rdtsc(unsigned lp, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_state(unsigned lp, pmvp_x86_state st, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_core_clock(uint64_t hz, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int report(unsigned lp, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int report_core(uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- checkpoint and restore (pmvp/checkpoint.h), as for Monitors: save
     // throws std::logic_error while the kernel is ahead of simulated time (a
