@@ -69,13 +69,22 @@ double plain_counter(const Soc &soc, const Tally &t, uint16_t event)
 }
 
 // Derived metrics, in the order they are shown; only those the counts allow.
+// IPC, CPI and the stall shares are per thread, as perf stat gives them: a
+// thread's own instructions over its own cycles (unfiltered MT=0 counters,
+// which count only while the thread is the active one on FGMT and SoEMT
+// cores); the AMU's, which count every cycle of the core, stand in when the
+// firmware did not program those.
 std::vector<std::pair<std::string, double>> metrics(const Soc &soc, const Tally &t)
 {
     std::vector<std::pair<std::string, double>> m;
-    double cycles = t.amu ? (double)t.am[AMU_CPU_CYCLES] : plain_counter(soc, t, PMVP_EV_CPU_CYCLES);
-    double inst = t.amu ? (double)t.am[AMU_INST_RETIRED] : plain_counter(soc, t, PMVP_EV_INST_RETIRED);
+    auto own_or_amu = [&](uint16_t event, unsigned amu) {
+        double own = plain_counter(soc, t, event);
+        return own >= 0 ? own : t.amu ? (double)t.am[amu] : -1;
+    };
+    double cycles = own_or_amu(PMVP_EV_CPU_CYCLES, AMU_CPU_CYCLES);
+    double inst = own_or_amu(PMVP_EV_INST_RETIRED, AMU_INST_RETIRED);
     double stall = plain_counter(soc, t, PMVP_EV_STALL_BACKEND);
-    double mem = t.amu ? (double)t.am[AMU_STALL_BACKEND_MEM] : plain_counter(soc, t, PMVP_EV_STALL_BACKEND_MEM);
+    double mem = own_or_amu(PMVP_EV_STALL_BACKEND_MEM, AMU_STALL_BACKEND_MEM);
     if (cycles > 0 && inst >= 0)
         m.emplace_back("ipc", inst / cycles);
     if (cycles >= 0 && inst > 0)

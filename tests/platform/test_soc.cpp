@@ -143,6 +143,9 @@ TEST(PmvpSoc, FgmtBarrel)
         EXPECT_EQ(counted(pe, 1), 1000000u);   // MT=1: every cycle
         EXPECT_EQ(counted(pe, 2), 250000u);    // IPC 1 on its own cycles
         EXPECT_EQ(counted(pe, 3), 1000000u);   // MT=1: all threads' instructions
+        // The thread's IPC is the scenario's: its instructions over its own
+        // cycles (MT=0 counters), not over the core's (the AMU's, 0.25).
+        EXPECT_DOUBLE_EQ(pe["metrics"]["ipc"].get<double>(), 1.0);
     }
 }
 
@@ -155,6 +158,7 @@ TEST(PmvpSoc, SoemtSwitching)
         EXPECT_EQ(counted(pe, 0), 500000u);
         EXPECT_EQ(counted(pe, 1), 1000000u);
         EXPECT_EQ(counted(pe, 2), 1000000u);   // IPC 2 while active
+        EXPECT_DOUBLE_EQ(pe["metrics"]["ipc"].get<double>(), 2.0);
     }
 }
 
