@@ -48,6 +48,8 @@ const char kUsage[] =
     "  --mt POLICY         smt, fgmt or soemt\n"
     "  --frequency F       initial processor clock of every cluster, e.g. 2GHz\n"
     "  --time T            simulated time, e.g. 500us\n"
+    "  --quantum T         how far the CPU models run ahead of simulated time\n"
+    "                      (loosely timed; counts do not depend on it), e.g. 100us\n"
     "  --detail LEVEL      pe, core or soc (default: by SoC size)\n"
     "  --json FILE         also write the results as JSON (- for stdout, the\n"
     "                      readable report then going to stderr)\n"
@@ -138,6 +140,10 @@ Options parse_options(int argc, char **argv)
                 o.overrides.duration = parse_time(value());
                 if (!o.overrides.duration)
                     usage_error("--time: must be longer than 0 ps");
+            } else if (a == "--quantum") {
+                o.overrides.quantum = parse_time(value());
+                if (!o.overrides.quantum)
+                    usage_error("--quantum: must be longer than 0 ps");
             } else if (a == "--detail") {
                 std::string d = value();
                 if (d == "pe")

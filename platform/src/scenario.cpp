@@ -977,6 +977,8 @@ void apply_overrides(Scenario &s, const Overrides &o)
 {
     if (o.duration)
         s.duration = o.duration;
+    if (o.quantum)
+        s.quantum = o.quantum;
     // The CPU models work per quantum while a thread runs (an ISS always).
     bool runs = s.has_iss();
     for (const Cluster &c : s.clusters)

@@ -151,6 +151,7 @@ struct Overrides {
     int mt_policy = -1;                        // enum pmvp_mt_policy, -1: keep
     uint64_t hz = 0;                           // initial processor frequency (DVFS steps kept)
     pmvp_time duration = 0;
+    pmvp_time quantum = 0;                     // how far the CPU models run ahead (0: keep)
 };
 // Applies them, then checks the result again; throws ScenarioError.
 void apply_overrides(Scenario &s, const Overrides &o);

@@ -378,6 +378,18 @@ TEST(PmvpSoc, CommandLineOverrides)
     }
 }
 
+// --quantum changes how far the CPU models run ahead, and nothing counted:
+// large-soc with a 100 us quantum gives the counts of its 1 us one.
+TEST(PmvpSoc, QuantumChangesNoCount)
+{
+    SocRun fine = pmvp_soc(scenario("large-soc") + " --time 200us --quiet");
+    SocRun coarse = pmvp_soc(scenario("large-soc") + " --time 200us --quantum 100us --quiet");
+    ASSERT_EQ(fine.status, 0) << fine.err;
+    ASSERT_EQ(coarse.status, 0) << coarse.err;
+    EXPECT_EQ(fine.result["soc"], coarse.result["soc"]);
+    EXPECT_EQ(fine.result["pes"], coarse.result["pes"]);
+}
+
 // --detached runs the CPU models alone (pmvp-bench's attached/detached
 // figure): it simulates the whole scenario and has nothing to report.
 TEST(PmvpSoc, DetachedRunsWithoutMonitors)
@@ -613,6 +625,8 @@ TEST(PmvpSoc, BadCommandLines)
         { "--frequency 1000.000000001GHz", "--frequency: frequency above 1 THz" },
         { "--time 18446744.1s", "--time: time too large (a time is at most 18446744073709551615 ps)" },
         { "--time 1000s", "quantum: 1 us over 1000 s is 1000000000 quanta" },
+        { "--quantum 0us", "--quantum: must be longer than 0 ps" },
+        { "--quantum 1ps", "quantum: 1 ps over 1 ms is 1000000000 quanta" },
     };
     for (const Case &c : cases) {
         SocRun r = pmvp_soc(c.args, false);
