@@ -42,6 +42,7 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
       pmuirq("pmuirq"),
       core_(new pmvp_core),
       scratch_(new pmvp_core),
+      timeline_(*core_, *scratch_, [](pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); }),
       config_(config)
 {
     // The kernel's reports of guest oddities become SystemC reports, unless
@@ -89,33 +90,19 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 
 // ------------------------------------------------------------------- time
 
-// Brings the kernel to `now`: applies, in time order, the changes that
-// were made for instants up to `now` while simulated time was behind them.
+// Brings the kernel to `now`: the changes kept for instants up to it
+// (Timeline, support.h).
 void Monitors::catch_up(pmvp_time now)
 {
-    if (pending_.empty())
-        return;
-    auto end = pending_.upper_bound(now);
-    for (auto it = pending_.begin(); it != end; ++it)
-        if (int err = it->second(core_.get(), it->first))
-            SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
-    pending_.erase(pending_.begin(), end);
+    timeline_.catch_up(now, [&](int err) {
+        SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
+    });
 }
 
-// Runs `op` on the kernel as it is at sc_time_stamp() + offset. The kernel
-// itself never runs ahead of simulated time: a later instant is evaluated
-// on the future view (scratch_), the kernel with the changes kept for later
-// applied, and a change (`changes`) made for a later instant is kept and
-// applied to the kernel when simulated time reaches it, so a decoupled
-// initiator's future does not reorder the present of the others.
-//
-// The view stays valid (future_valid_) while it holds the kernel plus every
-// kept change; a CPU model moving forward through its quantum then costs one
-// evaluation per call. A call for an instant before one the view has already
-// reached, or after the kernel itself changed, rebuilds it.
-//
-// (A template so that the immediate case calls `op` directly; only a change
-// kept for later becomes an Op.)
+// Runs `op` on the kernel as it is at sc_time_stamp() + offset, by the
+// policy of Timeline (support.h); a change wakes the monitor's process at
+// its instant. (A template so that the immediate case calls `op` directly;
+// only a change kept for later becomes a std::function.)
 template <class F> int Monitors::at(const sc_time &offset, bool changes, const F &op)
 {
     pmvp_time now = time_.now();
@@ -123,26 +110,10 @@ template <class F> int Monitors::at(const sc_time &offset, bool changes, const F
     if (t == PMVP_TIME_NEVER)
         return PMVP_ERR_VALUE;  // an instant beyond the representable time
     catch_up(now);
-    if (t == now) {
-        int err = op(core_.get(), now);
-        if (changes) {
-            future_valid_ = false;
-            wake_.notify(sc_core::SC_ZERO_TIME);
-        }
-        return err;
-    }
-    if (!future_valid_ || t < scratch_->last_call) {
-        pmvp_core_copy(scratch_.get(), core_.get());
-        auto it = pending_.begin();
-        for (; it != pending_.end() && it->first <= t; ++it)
-            it->second(scratch_.get(), it->first);
-        future_valid_ = it == pending_.end();
-    }
-    int err = op(scratch_.get(), t);
-    if (changes && err == PMVP_OK) {
-        pending_.emplace(t, Op(op));
-        wake_.notify(time_.to_sc(t - now));
-    }
+    bool kept = false;
+    int err = timeline_.at(now, t, changes, op, &kept);
+    if (changes && (t == now || kept))
+        wake_.notify(kept ? time_.to_sc(t - now) : sc_core::SC_ZERO_TIME);
     return err;
 }
 
@@ -168,8 +139,8 @@ void Monitors::update()
     // Next wake-up: the next interrupting overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
     pmvp_core_next_interrupt(core_.get(), now, &next);
-    if (!pending_.empty() && pending_.begin()->first < next)
-        next = pending_.begin()->first;
+    if (timeline_.next_pending() < next)
+        next = timeline_.next_pending();
     if (next != PMVP_TIME_NEVER)
         wake_.notify(time_.to_sc(next - now));
 }
@@ -249,7 +220,7 @@ void Monitors::inputs_changed()
     pmvp_time now = time_.now();
     catch_up(now);
     pmvp_core *c = core_.get();
-    future_valid_ = false;
+    timeline_.invalidate();
     // A frequency the kernel refuses (above PMVP_MAX_CLOCK_HZ) leaves the
     // clock as it was, and says so.
     auto clock = [&](const char *port, int (*set)(pmvp_core *, uint64_t, pmvp_time), uint64_t hz) {
@@ -291,9 +262,9 @@ void Monitors::reset_changed()
     bool warm = warm_reset.size() && warm_reset->read();
     pmvp_time now = time_.now();
     catch_up(now);
-    future_valid_ = false;
+    timeline_.invalidate();
     if (cold && !cold_) {
-        pending_.clear();  // what was reported for after the reset is gone with it
+        timeline_.clear();  // what was reported for after the reset is gone with it
         pmvp_core_init(core_.get(), &config_);
         pmvp_core_sync(core_.get(), now);  // nothing is enabled: this only moves time on
         for (unsigned p = 0; p < num_pes(); p++)
@@ -569,7 +540,7 @@ std::vector<uint8_t> Monitors::save()
 {
     pmvp_time now = time_.now();
     catch_up(now);
-    if (!pending_.empty())
+    if (timeline_.pending())
         throw std::logic_error(std::string(name()) + ": save: changes for later instants are pending (a CPU "
                                                      "model ahead of simulated time): save at the end of a quantum");
     pmvp_core_sync(core_.get(), now);
@@ -590,8 +561,7 @@ void Monitors::restore(const std::vector<uint8_t> &checkpoint)
         throw std::invalid_argument(std::string(name()) + ": restore: the checkpoint was saved at " +
                                     std::to_string(restored->last_call) + " ps and simulated time is " +
                                     std::to_string(now) + " ps: restore at the instant of the save");
-    pending_.clear();
-    future_valid_ = false;
+    timeline_.clear();
     pmvp_core_copy(core_.get(), restored.get());
     for (unsigned p = 0; p < num_pes(); p++)
         controls_[p] = core_->pe[p].pmu.ctl;

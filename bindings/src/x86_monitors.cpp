@@ -3,6 +3,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "pmvp/systemc/x86_monitors.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -26,69 +27,85 @@ X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_con
     level_.assign(config.num_threads, false);
 }
 
-// Runs `op` at sc_time_stamp() + offset, then publishes what changed.
-template <class F> int X86Monitors::at(const sc_time &offset, const F &op)
+void X86Monitors::catch_up(pmvp_time now)
 {
+    timeline_.catch_up(now, [&](int err) {
+        SC_REPORT_WARNING("pmvp/x86", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
+    });
+}
+
+// Runs `op` at sc_time_stamp() + offset by the policy of Timeline
+// (support.h), then publishes what changed: now, or at the instant of a
+// change kept for later.
+template <class F> int X86Monitors::at(const sc_time &offset, bool changes, const F &op)
+{
+    pmvp_time now = time_.now();
     pmvp_time t = time_.after(offset);
     if (t == PMVP_TIME_NEVER)
         return PMVP_ERR_VALUE;  // an instant beyond the representable time
-    int err = op(t);
-    update();
+    catch_up(now);
+    bool kept = false;
+    int err = timeline_.at(now, t, changes, op, &kept);  // a change kept for later keeps its own copy of op
+    if (kept)
+        wake_.notify(time_.to_sc(t - now));
+    else if (t == now)
+        update();
     return err;
 }
 
 int X86Monitors::rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_rdmsr(&core_, lp, msr, t, &value); });
+    return at(offset, false, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdmsr(c, lp, msr, t, &value); });
 }
 
 int X86Monitors::wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_wrmsr(&core_, lp, msr, value, t); });
+    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_wrmsr(c, lp, msr, value, t); });
 }
 
 int X86Monitors::rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_rdpmc(&core_, lp, ecx, t, &value); });
+    return at(offset, false, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdpmc(c, lp, ecx, t, &value); });
 }
 
 int X86Monitors::rdtsc(unsigned lp, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_rdtsc(&core_, lp, t, &value); });
+    return at(offset, false, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdtsc(c, lp, t, &value); });
 }
 
 int X86Monitors::set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_set_context(&core_, lp, &ctx, t); });
+    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_set_context(c, lp, &ctx, t); });
 }
 
 int X86Monitors::set_state(unsigned lp, pmvp_x86_state st, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_set_state(&core_, lp, st, t); });
+    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_set_state(c, lp, st, t); });
 }
 
 int X86Monitors::set_core_clock(uint64_t hz, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_set_core_clock(&core_, hz, t); });
+    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_set_core_clock(c, hz, t); });
 }
 
 int X86Monitors::report(unsigned lp, uint16_t event, uint64_t count, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_report(&core_, lp, event, count, t); });
+    return at(offset, true,
+              [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_report(c, lp, event, count, t); });
 }
 
 int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offset)
 {
-    return at(offset, [&](pmvp_time t) { return pmvp_x86_report_core(&core_, event, count, t); });
+    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_report_core(c, event, count, t); });
 }
 
 std::vector<uint8_t> X86Monitors::save()
 {
     pmvp_time now = time_.now();
-    if (core_.last_call > now)
-        throw std::logic_error(std::string(name()) + ": save: the kernel is at " + std::to_string(core_.last_call) +
-                               " ps, ahead of simulated time (" + std::to_string(now) +
-                               " ps): save at the end of a quantum");
+    catch_up(now);
+    if (timeline_.pending())
+        throw std::logic_error(std::string(name()) + ": save: changes for later instants are pending (a CPU "
+                                                     "model ahead of simulated time): save at the end of a quantum");
     pmvp_x86_sync(&core_, now);
     std::vector<uint8_t> buf(pmvp_x86_checkpoint_size(&core_));
     pmvp_x86_save(&core_, buf.data(), buf.size());
@@ -106,6 +123,7 @@ void X86Monitors::restore(const std::vector<uint8_t> &checkpoint)
         throw std::invalid_argument(std::string(name()) + ": restore: the checkpoint was saved at " +
                                     std::to_string(restored.last_call) + " ps and simulated time is " +
                                     std::to_string(now) + " ps: restore at the instant of the save");
+    timeline_.clear();
     core_ = restored;
     signals_changed();  // the bound signals apply as they are; PMI follows the restored flags
 }
@@ -123,6 +141,7 @@ void X86Monitors::update()
     }
     pmvp_time when = PMVP_TIME_NEVER;
     pmvp_x86_next_interrupt(&core_, core_.last_call, &when);
+    when = std::min(when, timeline_.next_pending());
     if (when != PMVP_TIME_NEVER)
         wake_.notify(time_.to_sc(when - time_.now()));
 }
@@ -132,7 +151,8 @@ void X86Monitors::update()
 void X86Monitors::wake()
 {
     pmvp_time now = time_.now();
-    pmvp_x86_sync(&core_, now > core_.last_call ? now : core_.last_call);
+    catch_up(now);
+    pmvp_x86_sync(&core_, now);
     for (unsigned lp = 0; lp < num_threads(); lp++) {
         bool level = pmvp_x86_pmi(&core_, lp);
         if (level != level_[lp]) {
@@ -147,13 +167,8 @@ void X86Monitors::wake()
 void X86Monitors::signals_changed()
 {
     pmvp_time now = time_.now();
-    if (now < core_.last_call) {
-        std::string text = std::string(name()) + ": a signal changed at " + std::to_string(now) +
-                           " ps, after the kernel reached " + std::to_string(core_.last_call) +
-                           " ps; applied at " + std::to_string(core_.last_call) + " ps";
-        SC_REPORT_WARNING("pmvp/x86", text.c_str());
-        now = core_.last_call;
-    }
+    catch_up(now);
+    timeline_.invalidate();
     if (core_hz.size() && core_hz->read() != core_.core_clock.hz &&
         pmvp_x86_set_core_clock(&core_, core_hz->read(), now) != PMVP_OK)
         SC_REPORT_WARNING("pmvp/clock", (std::string(name()) + ": core_hz = " + std::to_string(core_hz->read()) +

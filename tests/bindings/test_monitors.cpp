@@ -799,8 +799,8 @@ pmvp_x86_config x86_config()
 
 // The signals drive halt and P-state; the CPU model reads over RDMSR/RDPMC.
 // Saved at 10 us, restored at 10 us into another module: the same calls
-// then give the same counts; a save while the kernel is ahead of simulated
-// time and a restore at another instant are refused.
+// then give the same counts; a save while a change for a later instant is
+// pending and a restore at another instant are refused.
 TEST(X86Monitors, SaveAndRestore)
 {
     in_child([] {
@@ -811,7 +811,7 @@ TEST(X86Monitors, SaveAndRestore)
                 EXPECT_EQ(a.wrmsr(lp, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32), PMVP_OK);
             }
             uint64_t v = 0;
-            EXPECT_EQ(a.rdtsc(0, v, sc_time(2, SC_US)), PMVP_OK);  // the kernel runs ahead to 2 us
+            EXPECT_EQ(a.report(0, PMVP_X86_INST_RETIRED_ANY, 5, sc_time(2, SC_US)), PMVP_OK);  // kept for 2 us
             EXPECT_THROW(a.save(), std::logic_error);
             wait(10, SC_US);
             std::vector<uint8_t> ck = a.save();
@@ -828,6 +828,33 @@ TEST(X86Monitors, SaveAndRestore)
             EXPECT_THROW(b.restore(ck), std::invalid_argument);  // 20 us is not 10 us
         });
         sc_start(30, SC_US);
+    });
+}
+
+// A change for a later instant, then a signal before that instant, then a
+// read: the halt signal at 5 us counts from 5 us, and the clock change told
+// for 8 us counts from 8 us, whatever the order they came in.
+TEST(X86Monitors, ALaterChangeThenASignalThenARead)
+{
+    in_child([] {
+        sc_signal<bool> halt0("halt0");
+        X86Monitors m("x86", x86_config());  // 2 GHz core clock
+        m.halt[0](halt0);
+        sc_spawn([&] {
+            EXPECT_EQ(m.wrmsr(0, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333), PMVP_OK);
+            EXPECT_EQ(m.wrmsr(0, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32), PMVP_OK);
+            EXPECT_EQ(m.set_core_clock(1000000000, sc_time(8, SC_US)), PMVP_OK);  // kept for 8 us
+            wait(5, SC_US);
+            halt0.write(true);
+            wait(1, SC_US);
+            halt0.write(false);  // unhalted again from 6 us
+            wait(4, SC_US);
+            uint64_t v = 0;
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0 + 1, v), PMVP_OK);
+            // 5 us + 2 us at 2 GHz, then 2 us at 1 GHz: 14,000 + 2,000.
+            EXPECT_EQ(v, 16000u);
+        });
+        sc_start(20, SC_US);
     });
 }
 
@@ -862,9 +889,20 @@ TEST(X86Monitors, HaltAndPStateSignals)
             EXPECT_EQ(m.rdtsc(0, v), PMVP_OK);
             EXPECT_EQ(v, 120000u);
             EXPECT_EQ(m.rdmsr(0, 0x1234, v), PMVP_ERR_GP);
-            // A call for an instant the kernel has passed.
-            EXPECT_EQ(m.report(0, PMVP_X86_INST_RETIRED_ANY, 1, sc_time(1, SC_US)), PMVP_OK);
-            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_TSC, v), PMVP_ERR_PAST);
+            // Calls ahead of simulated time (the policy of Monitors): a report
+            // for 1 us later is kept; a read now does not see it, a read for
+            // 1 us later does, and simulated time reaching it applies it.
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0, v), PMVP_OK);
+            const uint64_t before = v;
+            EXPECT_EQ(m.report(0, PMVP_X86_INST_RETIRED_ANY, 7, sc_time(1, SC_US)), PMVP_OK);
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0, v), PMVP_OK);
+            EXPECT_EQ(v, before);
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0, v, sc_time(1, SC_US)), PMVP_OK);
+            EXPECT_EQ(v, before + 7);
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_TSC, v), PMVP_OK);  // the present is still readable
+            wait(2, SC_US);
+            EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0, v), PMVP_OK);
+            EXPECT_EQ(v, before + 7);
             // An offset beyond the representable time is refused, not wrapped.
             EXPECT_EQ(m.rdmsr(0, PMVP_MSR_IA32_TSC, v, sc_time::from_value(UINT64_MAX - 10)), PMVP_ERR_VALUE);
         });

@@ -212,7 +212,6 @@ private:
     void inputs_changed();
     void reset_changed();
     void update();
-    using Op = std::function<int(pmvp_core *, pmvp_time)>;
     void catch_up(pmvp_time now);
     template <class F> int at(const sc_core::sc_time &offset, bool changes, const F &op);
     void apply_authentication(pmvp_pmu_controls &ctl);
@@ -222,9 +221,8 @@ private:
                                     const sc_core::sc_time &delay, bool debug);
     void sample(pmvp_time now);
 
-    std::unique_ptr<pmvp_core> core_, scratch_;  // scratch_: the future view (at())
-    bool future_valid_ = false;
-    std::multimap<pmvp_time, Op> pending_;  // changes for later instants, in time order
+    std::unique_ptr<pmvp_core> core_, scratch_;  // scratch_: the future view (Timeline)
+    Timeline<pmvp_core> timeline_;
     pmvp_core_config config_;
     std::vector<uint16_t> events_;
     std::vector<pmvp_pmu_controls> controls_;

@@ -20,11 +20,11 @@
 //   counter with its interrupt enabled overflows; no process is clocked. A
 //   reported event that overflows a counter raises `pmi` at once.
 //
-// Time: the kernel only moves forward. A call with an offset moves it to
-// that instant; a later call for an earlier instant fails with
-// PMVP_ERR_PAST. A signal change at an instant the kernel has already passed
-// (a CPU model ran ahead in its quantum) is applied at the kernel's latest
-// instant and reported as an SC_REPORT_WARNING of type "pmvp/x86".
+// Time: the policy of Monitors (Timeline, support.h): the kernel never runs
+// ahead of simulated time; a change for a later instant (a CPU model ahead
+// in its quantum) is kept and applied when simulated time reaches it, and a
+// read for a later instant is evaluated on the future view, so calls may
+// come in any order of their instants within the future.
 #pragma once
 
 #include <cstdint>
@@ -76,10 +76,12 @@ private:
     void end_of_elaboration() override;
     void signals_changed();
     void wake();
-    template <class F> int at(const sc_core::sc_time &offset, const F &op);
+    template <class F> int at(const sc_core::sc_time &offset, bool changes, const F &op);
+    void catch_up(pmvp_time now);
     void update();
 
-    pmvp_x86_core core_;
+    pmvp_x86_core core_, view_;  // view_: the future view (Timeline)
+    Timeline<pmvp_x86_core> timeline_{ core_, view_, [](pmvp_x86_core *d, const pmvp_x86_core *s) { *d = *s; } };
     TimeBase time_;
     sc_core::sc_event wake_;
     std::vector<bool> level_;
