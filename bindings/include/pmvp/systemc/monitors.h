@@ -57,6 +57,7 @@ extern "C" {
 #include "pmvp/amu.h"
 #include "pmvp/core.h"
 #include "pmvp/ebep.h"
+#include "pmvp/events.h"  // the event numbers report() and set_level() take
 #include "pmvp/ext.h"
 #include "pmvp/pmu.h"
 #include "pmvp/sysreg.h"
