@@ -275,6 +275,8 @@ int sc_main(int argc, char **argv)
         std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
         return 2;
     }
+    for (const std::string &w : s.warnings)
+        std::fprintf(stderr, "pmvp-soc: warning: %s\n", w.c_str());
     // Output files that cannot be written are found before the run, not after.
     for (const std::string &path : { o.json_path == "-" ? std::string() : o.json_path,
                                       o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd" }) {

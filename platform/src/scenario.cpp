@@ -1027,6 +1027,29 @@ void apply_overrides(Scenario &s, const Overrides &o)
         if (!refused.empty())
             throw ScenarioError(where + ": the PMU refuses this core: " + refused);
     }
+    // Settings that the run's duration makes moot: said, not refused (a
+    // shorter --time is a normal use of a longer scenario). Found again at
+    // each application: the last duration is the run's.
+    s.warnings.clear();
+    for (size_t i = 0; i < s.clusters.size(); i++) {
+        const Cluster &c = s.clusters[i];
+        std::string where = "clusters[" + std::to_string(i) + "]";
+        for (size_t k = 0; k < c.dvfs.size(); k++)
+            if (c.dvfs[k].at >= s.duration)
+                s.warnings.push_back(where + ".dvfs[" + std::to_string(k) + "]: at " + time_text(c.dvfs[k].at) +
+                                     ", not before the end of the run (" + time_text(s.duration) +
+                                     "): it does not apply");
+        for (size_t w = 0; w < c.workloads.size(); w++) {
+            const Workload &wl = c.workloads[w];
+            if (wl.phases.size() > 1 && wl.phases[0].duration >= s.duration)
+                s.warnings.push_back(where + ".workloads[" + std::to_string(w) + "].phases[0]: lasts " +
+                                     time_text(wl.phases[0].duration) + ", as long as the run (" +
+                                     time_text(s.duration) + "): the later phases never run");
+        }
+    }
+    if (s.has_analytic() && s.firmware.irq_latency >= s.duration)
+        s.warnings.push_back("firmware.irq_latency: " + time_text(s.firmware.irq_latency) +
+                             ", as long as the run (" + time_text(s.duration) + "): no interrupt is serviced");
     // Every counter the firmware agent programs must exist on every core it programs.
     for (size_t i = 0; i < s.firmware.counters.size(); i++)
         for (size_t k = 0; k < s.clusters.size(); k++)

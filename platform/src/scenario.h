@@ -133,6 +133,9 @@ struct Scenario {
     uint64_t system_counter_hz = 0, bus_hz = 0;
     std::vector<Cluster> clusters;
     FirmwareSetup firmware;
+    // What the run will not do that the scenario asks for (a DVFS step after
+    // the end, ...), found by apply_overrides once the duration is final.
+    std::vector<std::string> warnings;
 
     // Whether some cluster runs firmware on the ISS, and whether some runs
     // the analytic CPU model (the two mix: docs/PMVP-SOC.md).

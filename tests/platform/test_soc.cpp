@@ -378,6 +378,34 @@ TEST(PmvpSoc, CommandLineOverrides)
     }
 }
 
+// What a shorter run makes moot is said on stderr, once, and the run goes
+// on: DVFS steps after the end, a first phase as long as the run, an
+// interrupt latency as long as the run.
+TEST(PmvpSoc, MootSettingsAreSaid)
+{
+    SocRun r = pmvp_soc(scenario("dvfs-steps") + " --time 300us", false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("dvfs[0]"), std::string::npos) << r.err;  // 250 us: applies
+    EXPECT_NE(r.err.find("pmvp-soc: warning: clusters[0].dvfs[1]: at 500 us, not before the end of the run "
+                         "(300 us): it does not apply\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("dvfs[1]"), r.err.rfind("dvfs[1]")) << r.err;  // said once
+    std::string path = temp_file("moot.json");
+    std::ofstream(path) << R"({ "name": "moot", "duration": "10 us", "clusters": [ { "frequency": "1 GHz",
+        "workloads": [ { "phases": [ { "run": "10 us" }, { "wfi": "1 us" } ] } ] } ],
+        "firmware": { "irq_latency": "20 us" } })";
+    r = pmvp_soc(path, false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("clusters[0].workloads[0].phases[0]: lasts 10 us, as long as the run (10 us): the later "
+                         "phases never run"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("firmware.irq_latency: 20 us, as long as the run (10 us): no interrupt is serviced"),
+              std::string::npos)
+        << r.err;
+}
+
 // --quantum changes how far the CPU models run ahead, and nothing counted:
 // large-soc with a 100 us quantum gives the counts of its 1 us one.
 TEST(PmvpSoc, QuantumChangesNoCount)
