@@ -4,29 +4,12 @@
 
 #include "internal.h"
 #include "pmvp/error.h"
-
-static const pmvp_reg_info registers[] = {
-#define PMVP_AMU_REG_INFO(id, indexed) { #id, indexed },
-    PMVP_AMU_REGISTERS(PMVP_AMU_REG_INFO)
-#undef PMVP_AMU_REG_INFO
-};
+#include "pmvp/sysreg.h"
 
 /* AMEVTYPER0<n>.evtCount: the architected events, by counter (D16.3.1). */
 static const uint16_t architected_event[PMVP_AMU_ARCH_COUNTERS] = {
     PMVP_EV_CPU_CYCLES, PMVP_EV_CNT_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND_MEM
 };
-
-const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg)
-{
-    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
-    return r ? r->name : NULL;
-}
-
-bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg)
-{
-    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_AMU_NUM_REGS, (unsigned)reg);
-    return r && r->indexed;
-}
 
 uint16_t k_amu_architected_event(unsigned n)
 {
@@ -88,17 +71,13 @@ static void set_evtyper1(const pmvp_core *c, pmvp_amu *a, unsigned n, uint16_t e
     a->event1[n] = k_decode_event(c, event, true);
 }
 
-/* Validates an access and brings the counters up to `now`. */
-static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now)
+/* Validates an access (registers.def: the register's feature, instructions
+ * and instances) and brings the counters up to `now`. */
+static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, bool write,
+                        pmvp_time now)
 {
-    if (c && ((unsigned)reg >= PMVP_AMU_NUM_REGS || !c->cfg.feat_amuv1 ||
-              (reg == PMVP_AMCG1IDR_EL0 && !c->cfg.feat_amuv1p1)))
-        return PMVP_ERR_REGISTER;
-    if (c && (reg == PMVP_AMEVCNTR0_EL0 || reg == PMVP_AMEVTYPER0_EL0) && n >= PMVP_AMU_ARCH_COUNTERS)
-        return PMVP_ERR_COUNTER;
-    if (c && (reg == PMVP_AMEVCNTR1_EL0 || reg == PMVP_AMEVTYPER1_EL0) && n >= c->cfg.amu_num_aux)
-        return PMVP_ERR_COUNTER;
-    return k_begin_pe(c, p, now);
+    int err = c ? k_reg_access(&c->cfg, PMVP_SYSREG_AMU, (unsigned)reg, n, write) : PMVP_OK;
+    return err ? err : k_begin_pe(c, p, now);
 }
 
 int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now,
@@ -106,7 +85,7 @@ int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, p
 {
     if (!value)
         return PMVP_ERR_NULL;
-    int err = begin_access(c, p, reg, n, now);
+    int err = begin_access(c, p, reg, n, false, now);
     if (err)
         return err;
     const pmvp_amu *a = &c->pe[p].amu;
@@ -139,11 +118,7 @@ int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, p
 int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value,
                    pmvp_time now)
 {
-    if (c && (reg == PMVP_AMCFGR_EL0 || reg == PMVP_AMCGCR_EL0 || reg == PMVP_AMCG1IDR_EL0 ||
-              reg == PMVP_AMEVTYPER0_EL0 ||
-              (reg == PMVP_AMEVTYPER1_EL0 && !c->cfg.amu_aux_programmable)))
-        return PMVP_ERR_READ_ONLY;
-    int err = begin_access(c, p, reg, n, now);
+    int err = begin_access(c, p, reg, n, true, now);
     if (err)
         return err;
     pmvp_amu *a = &c->pe[p].amu;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The external PMU and AMU frames (I3, I4, I5), driven by the register table
- * in ext_frames.def. Registers that are views of PMU or AMU System registers
+ * The external PMU and AMU frames (I3, I4, I5), driven by the PMVP_REG_EXT
+ * rows of registers.def. Registers that are views of PMU or AMU System registers
  * go through the PMU and AMU register files, so every rule of those lives
  * in one place; this file adds decoding, the external access checks and the
  * registers that exist only in the external view.
@@ -30,11 +30,10 @@ enum view {
 #define ONES64 UINT64_MAX
 
 static const pmvp_ext_reg table[] = {
-#define PMVP_EXT_REG(fr, nm, lay, off, str, sl, w, h, k, d, g, der, rst, wm, v, a)                 \
+#define PMVP_REG_EXT(fr, nm, lay, off, str, sl, w, h, k, d, g, der, rst, wm, v, a)                 \
     { nm, PMVP_FRAME_##fr, lay, off, str, sl, w, h, PMVP_EXT_##k, PMVP_EXT_##d, PMVP_GATE_##g, der, \
       rst, wm, V_##v, a },
-#include "ext_frames.def"
-#undef PMVP_EXT_REG
+#include "pmvp/registers.def"
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
@@ -50,24 +49,11 @@ static enum pmvp_ext_layout layout_of(const pmvp_core *c, unsigned frame)
     return frame == PMVP_FRAME_PMU ? c->cfg.pmu_ext_layout : c->cfg.amu_ext_layout;
 }
 
-static bool gate_open(const pmvp_core *c, unsigned gate)
-{
-    enum pmvp_pmu_version v = c->cfg.pmu_version;
-    switch (gate) {
-    case PMVP_GATE_PMUV3P1: return v >= PMVP_PMUV3P1;
-    case PMVP_GATE_PMUV3P4: return v >= PMVP_PMUV3P4;
-    case PMVP_GATE_PMUV3P5: return v >= PMVP_PMUV3P5;
-    case PMVP_GATE_NOT_PMUV3P5: return v < PMVP_PMUV3P5;
-    case PMVP_GATE_EXT_PMSWINC: return c->cfg.pmu_ext_pmswinc;
-    default: return true;
-    }
-}
-
 bool pmvp_ext_reg_present(const pmvp_core *c, const pmvp_ext_reg *r)
 {
     if (r->frame == PMVP_FRAME_AMU && !c->cfg.feat_amuv1)
         return false;
-    return (r->layouts & PMVP_EXT_LAYOUT_BIT(layout_of(c, r->frame))) && gate_open(c, r->gate);
+    return (r->layouts & PMVP_EXT_LAYOUT_BIT(layout_of(c, r->frame))) && pmvp_gate_open(&c->cfg, (enum pmvp_gate)r->gate);
 }
 
 unsigned pmvp_ext_reg_width(const pmvp_core *c, const pmvp_ext_reg *r)

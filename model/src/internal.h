@@ -26,17 +26,25 @@ int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
 /* Brings every counter of the core up to `now` (now >= c->sync_time). */
 void k_sync(pmvp_core *c, pmvp_time now);
 
-/* A register file's names, generated from its X-macro list (pmu.h, amu.h). */
-typedef struct pmvp_reg_info {
-    const char *name;
-    bool indexed;       /* takes a counter index n */
-} pmvp_reg_info;
+/* A PMU or AMU System register, from its block in registers.def
+ * (registers.c). */
+enum k_instances { K_ONE, K_EVENT_COUNTERS, K_AMU_ARCH, K_AMU_AUX };
+typedef struct k_reg {
+    const char *name;      /* "PMEVCNTR_EL0" */
+    uint8_t instances;     /* enum k_instances: how many, if indexed */
+    uint8_t gate;          /* enum pmvp_gate: the feature it needs */
+    uint8_t read, write;   /* enum pmvp_gate: whether each instruction exists */
+} k_reg;
 
-/* Entry `reg` of a table of `count` registers, or NULL if out of range. */
-static inline const pmvp_reg_info *k_reg_info_at(const pmvp_reg_info *table, unsigned count, unsigned reg)
-{
-    return reg < count ? &table[reg] : NULL;
-}
+/* Register `reg` of family `family` (enum pmvp_sysreg_family), or NULL. */
+const k_reg *k_reg_of(unsigned family, unsigned reg);
+/* How many instances of the register the configuration implements. */
+unsigned k_reg_instances(const pmvp_core_config *cfg, const k_reg *r);
+/* Whether the register file can take this access: PMVP_ERR_REGISTER (no
+ * such register, or its feature is not implemented), PMVP_ERR_READ_ONLY (a
+ * write with no write instruction), PMVP_ERR_COUNTER (n beyond its
+ * instances), else PMVP_OK. */
+int k_reg_access(const pmvp_core_config *cfg, unsigned family, unsigned reg, unsigned n, bool write);
 
 /* Reports a guest-visible oddity through the configured callback. */
 void k_log(const pmvp_core *c, unsigned pe, const char *msg);

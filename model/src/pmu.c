@@ -4,34 +4,15 @@
 
 #include "internal.h"
 #include "pmvp/error.h"
+#include "pmvp/sysreg.h"
 
-static const pmvp_reg_info registers[] = {
-#define PMVP_PMU_REG_INFO(id, indexed) { #id, indexed },
-    PMVP_PMU_REGISTERS(PMVP_PMU_REG_INFO)
-#undef PMVP_PMU_REG_INFO
-};
-
-const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg)
+/* Validates an access (registers.def: the register's feature, instructions
+ * and instances) and brings the counters up to `now`. */
+static int begin_access(pmvp_core *c, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, bool write,
+                        pmvp_time now)
 {
-    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
-    return r ? r->name : NULL;
-}
-
-bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
-{
-    const pmvp_reg_info *r = k_reg_info_at(registers, PMVP_PMU_NUM_REGS, (unsigned)reg);
-    return r && r->indexed;
-}
-
-/* Validates an access and brings the counters up to `now`. */
-static int begin_access(pmvp_core *c, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now)
-{
-    if (c && ((unsigned)reg >= PMVP_PMU_NUM_REGS || (reg == PMVP_PMECR_EL1 && !c->cfg.feat_ebep) ||
-              (reg == PMVP_PMIAR_EL1 && !c->cfg.feat_sebep)))
-        return PMVP_ERR_REGISTER;
-    if (c && registers[reg].indexed && n >= c->cfg.num_counters)
-        return PMVP_ERR_COUNTER;
-    return k_begin_pe(c, pe, now);
+    int err = c ? k_reg_access(&c->cfg, PMVP_SYSREG_PMU, (unsigned)reg, n, write) : PMVP_OK;
+    return err ? err : k_begin_pe(c, pe, now);
 }
 
 /* PMCEID0/1_EL0 (D24.5.4, D24.5.5): bit i of the low half is common event
@@ -93,7 +74,7 @@ static int read_view(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n
 {
     if (!value)
         return PMVP_ERR_NULL;
-    int err = begin_access(c, p, reg, n, now);
+    int err = begin_access(c, p, reg, n, false, now);
     if (err)
         return err;
     const pmvp_pe *pe = &c->pe[p];
@@ -179,9 +160,7 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
 int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value,
                    pmvp_time now)
 {
-    if (c && (reg == PMVP_PMCEID0_EL0 || reg == PMVP_PMCEID1_EL0 || reg == PMVP_PMMIR_EL1))
-        return PMVP_ERR_READ_ONLY;
-    int err = begin_access(c, p, reg, n, now);
+    int err = begin_access(c, p, reg, n, true, now);
     if (err)
         return err;
     pmvp_pmu *u = &c->pe[p].pmu;

@@ -21,89 +21,29 @@
 
 typedef pmvp_sysreg_encoding encoding;
 
-#define PMU(r) PMVP_SYSREG_PMU, PMVP_##r
-#define AMU(r) PMVP_SYSREG_AMU, PMVP_##r
-
 /* MRS/MSR: op0 is 0b11 for all of them. */
 static const encoding a64_encodings[] = {
-    { NULL, PMU(PMCR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 0 },
-    { NULL, PMU(PMCNTENSET_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 1 },
-    { NULL, PMU(PMCNTENCLR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 2 },
-    { NULL, PMU(PMOVSCLR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 3 },
-    { NULL, PMU(PMSWINC_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 4 },
-    { NULL, PMU(PMSELR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 5 },
-    { NULL, PMU(PMCEID0_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 6 },
-    { NULL, PMU(PMCEID1_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 12, 7 },
-    { NULL, PMU(PMCCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 13, 0 },
-    { NULL, PMU(PMXEVTYPER_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 13, 1 },
-    { NULL, PMU(PMXEVCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 13, 2 },
-    { NULL, PMU(PMUSERENR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 14, 0 },
-    { NULL, PMU(PMINTENSET_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 1 },
-    { NULL, PMU(PMINTENCLR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 2 },
-    { NULL, PMU(PMOVSSET_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 9, 14, 3 },
-    { NULL, PMU(PMMIR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 6 },
-    { NULL, PMU(PMECR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 5 },
-    { NULL, PMU(PMIAR_EL1), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 7 },
-    { NULL, PMU(PMCCFILTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 14, 15, 7 },
-    { NULL, PMU(PMEVCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM_OP2, 3, 14, 8, 0 },
-    { NULL, PMU(PMEVTYPER_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM_OP2, 3, 14, 12, 0 },
-    { NULL, AMU(AMCR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 0 },
-    { NULL, AMU(AMCFGR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 1 },
-    { NULL, AMU(AMCGCR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 2 },
-    { NULL, AMU(AMUSERENR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 3 },
-    { NULL, AMU(AMCNTENCLR0_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 4 },
-    { NULL, AMU(AMCNTENSET0_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 5 },
-    { NULL, AMU(AMCG1IDR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 2, 6 },
-    { NULL, AMU(AMCNTENCLR1_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 3, 0 },
-    { NULL, AMU(AMCNTENSET1_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 3, 13, 3, 1 },
-    { NULL, AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 4, 0 },
-    { NULL, AMU(AMEVTYPER0_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 6, 0 },
-    { NULL, AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 12, 0 },
-    { NULL, AMU(AMEVTYPER1_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OP2, 3, 13, 14, 0 },
+#define PMVP_REG_A64(family, id, index, op1, crn, crm, op2)                                       \
+    { NULL, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, op1, crn, crm, op2, \
+      PMVP_GATE_ALWAYS },
+#include "pmvp/registers.def"
 };
 
 /* MRC/MCR: coproc 0b1111, opc1 0. Each moves bits [31:0] of its AArch64
  * register, or [63:32] for PMCEID2/3. */
 static const encoding a32_encodings[] = {
-    { "PMCR", PMU(PMCR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 0 },
-    { "PMCNTENSET", PMU(PMCNTENSET_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 1 },
-    { "PMCNTENCLR", PMU(PMCNTENCLR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 2 },
-    { "PMOVSR", PMU(PMOVSCLR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 3 },
-    { "PMSWINC", PMU(PMSWINC_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 4 },
-    { "PMSELR", PMU(PMSELR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 5 },
-    { "PMCEID0", PMU(PMCEID0_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 6 },
-    { "PMCEID1", PMU(PMCEID1_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 12, 7 },
-    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 13, 0 },
-    { "PMXEVTYPER", PMU(PMXEVTYPER_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 13, 1 },
-    { "PMXEVCNTR", PMU(PMXEVCNTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 13, 2 },
-    { "PMUSERENR", PMU(PMUSERENR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 0 },
-    { "PMINTENSET", PMU(PMINTENSET_EL1), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 1 },
-    { "PMINTENCLR", PMU(PMINTENCLR_EL1), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 2 },
-    { "PMOVSSET", PMU(PMOVSSET_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 3 },
-    { "PMCEID2", PMU(PMCEID0_EL0), PMVP_PART_HIGH, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 4 },
-    { "PMCEID3", PMU(PMCEID1_EL0), PMVP_PART_HIGH, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 5 },
-    { "PMMIR", PMU(PMMIR_EL1), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 9, 14, 6 },
-    { "PMCCFILTR", PMU(PMCCFILTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 14, 15, 7 },
-    { "PMEVCNTR", PMU(PMEVCNTR_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM_OP2, 0, 14, 8, 0 },
-    { "PMEVTYPER", PMU(PMEVTYPER_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM_OP2, 0, 14, 12, 0 },
-    { "AMCR", AMU(AMCR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 0 },
-    { "AMCFGR", AMU(AMCFGR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 1 },
-    { "AMCGCR", AMU(AMCGCR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 2 },
-    { "AMUSERENR", AMU(AMUSERENR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 3 },
-    { "AMCNTENCLR0", AMU(AMCNTENCLR0_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 4 },
-    { "AMCNTENSET0", AMU(AMCNTENSET0_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 5 },
-    { "AMCG1IDR", AMU(AMCG1IDR_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 2, 6 },
-    { "AMCNTENCLR1", AMU(AMCNTENCLR1_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 3, 0 },
-    { "AMCNTENSET1", AMU(AMCNTENSET1_EL0), PMVP_PART_LOW, PMVP_SYSREG_NOT_INDEXED, 0, 13, 3, 1 },
-    { "AMEVTYPER0", AMU(AMEVTYPER0_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM0_OP2, 0, 13, 6, 0 },
-    { "AMEVTYPER1", AMU(AMEVTYPER1_EL0), PMVP_PART_LOW, PMVP_SYSREG_INDEX_CRM0_OP2, 0, 13, 14, 0 },
+#define PMVP_REG_A32(family, id, name, part, gate, index, opc1, crn, crm, opc2)                \
+    { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_##part, PMVP_SYSREG_##index, opc1, crn, crm, \
+      opc2, PMVP_GATE_##gate },
+#include "pmvp/registers.def"
 };
 
 /* MRRC/MCRR: coproc 0b1111; the whole 64-bit register. crn is unused. */
 static const encoding a32_64_encodings[] = {
-    { "PMCCNTR", PMU(PMCCNTR_EL0), PMVP_PART_ALL, PMVP_SYSREG_NOT_INDEXED, 0, 0, 9, 0 },
-    { "AMEVCNTR0", AMU(AMEVCNTR0_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OPC1, 0, 0, 0, 0 },
-    { "AMEVCNTR1", AMU(AMEVCNTR1_EL0), PMVP_PART_ALL, PMVP_SYSREG_INDEX_CRM0_OPC1, 0, 0, 4, 0 },
+#define PMVP_REG_A32_64(family, id, name, index, opc1, crm)                                     \
+    { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, opc1, 0, crm, 0,  \
+      PMVP_GATE_ALWAYS },
+#include "pmvp/registers.def"
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -228,60 +168,26 @@ enum counter_kind {
 };
 
 #define FGT(bit) ((bit) + 1) /* a fine-grained trap bit; 0 means none */
+#define NO_FGT 0
+
+enum { TPMCR = 1, HIGHEST_EL_WRITE = 2 }; /* rule.flags */
 
 typedef struct rule {
-    bool read, write;           /* the instructions that exist */
     uint8_t el0_read, el0_write;
     uint8_t fgt_read, fgt_write; /* FGT(bit) in HDFGRTR/HDFGWTR_EL2 (AMU: HAFGRTR_EL2) */
     uint8_t fgt_stride;         /* AMU: how far the read bit moves with n */
     uint8_t counter;            /* enum counter_kind */
-    bool tpmcr;                 /* PMCR: MDCR_EL2.TPMCR traps it too */
-    bool write_at_highest_el;   /* AMU: writable at the highest Exception level only */
+    uint8_t flags;              /* TPMCR: MDCR_EL2.TPMCR traps it too; HIGHEST_EL_WRITE:
+                                   AMU, written at the highest Exception level only */
 } rule;
 
-/* D24.5, each register's "Accessing" pseudocode. */
-static const rule pmu_rules[PMVP_PMU_NUM_REGS] = {
-    [PMVP_PMCR_EL0] = { true, true, EN, EN, 0, FGT(HDFGWTR_EL2_PMCR_EL0), 0, NO_COUNTER, true, false },
-    [PMVP_PMCNTENSET_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMCNTEN), FGT(HDFGxTR_EL2_PMCNTEN), 0, NO_COUNTER, false, false },
-    [PMVP_PMCNTENCLR_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMCNTEN), FGT(HDFGxTR_EL2_PMCNTEN), 0, NO_COUNTER, false, false },
-    [PMVP_PMINTENSET_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, FGT(HDFGxTR_EL2_PMINTEN), FGT(HDFGxTR_EL2_PMINTEN), 0, NO_COUNTER, false, false },
-    [PMVP_PMINTENCLR_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, FGT(HDFGxTR_EL2_PMINTEN), FGT(HDFGxTR_EL2_PMINTEN), 0, NO_COUNTER, false, false },
-    [PMVP_PMOVSSET_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMOVS), FGT(HDFGxTR_EL2_PMOVS), 0, NO_COUNTER, false, false },
-    [PMVP_PMOVSCLR_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMOVS), FGT(HDFGxTR_EL2_PMOVS), 0, NO_COUNTER, false, false },
-    [PMVP_PMSWINC_EL0] = { false, true, 0, EN | SW, 0, FGT(HDFGWTR_EL2_PMSWINC_EL0), 0, NO_COUNTER, false, false },
-    [PMVP_PMSELR_EL0] = { true, true, EN | ER, EN | ER, FGT(HDFGxTR_EL2_PMSELR_EL0), FGT(HDFGxTR_EL2_PMSELR_EL0), 0, NO_COUNTER, false, false },
-    [PMVP_PMCEID0_EL0] = { true, false, EN, 0, FGT(HDFGRTR_EL2_PMCEIDn_EL0), 0, 0, NO_COUNTER, false, false },
-    [PMVP_PMCEID1_EL0] = { true, false, EN, 0, FGT(HDFGRTR_EL2_PMCEIDn_EL0), 0, 0, NO_COUNTER, false, false },
-    [PMVP_PMCCNTR_EL0] = { true, true, EN | CR, EN, FGT(HDFGxTR_EL2_PMCCNTR_EL0), FGT(HDFGxTR_EL2_PMCCNTR_EL0), 0, NO_COUNTER, false, false },
-    [PMVP_PMCCFILTR_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMCCFILTR_EL0), FGT(HDFGxTR_EL2_PMCCFILTR_EL0), 0, NO_COUNTER, false, false },
-    [PMVP_PMXEVTYPER_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), 0, SELECTED_CC, false, false },
-    [PMVP_PMXEVCNTR_EL0] = { true, true, EN | ER, EN, FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), 0, SELECTED, false, false },
-    [PMVP_PMUSERENR_EL0] = { true, true, EL0_ALWAYS, EL0_UNDEFINED, FGT(HDFGxTR_EL2_PMUSERENR_EL0), FGT(HDFGxTR_EL2_PMUSERENR_EL0), 0, NO_COUNTER, false, false },
-    [PMVP_PMMIR_EL1] = { true, false, EL0_UNDEFINED, 0, FGT(HDFGRTR_EL2_PMMIR_EL1), 0, 0, NO_COUNTER, false, false },
-    /* FEAT_FGT2's nPMECR_EL1/nPMIAR_EL1 traps and FEAT_PMUv3p9's
-     * MDCR_EL3.EnPM2 are not modelled. */
-    [PMVP_PMECR_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, 0, 0, 0, NO_COUNTER, false, false },
-    [PMVP_PMIAR_EL1] = { true, true, EL0_UNDEFINED, EL0_UNDEFINED, 0, 0, 0, NO_COUNTER, false, false },
-    [PMVP_PMEVCNTR_EL0] = { true, true, EN | ER, EN, FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), FGT(HDFGxTR_EL2_PMEVCNTRn_EL0), 0, INDEXED, false, false },
-    [PMVP_PMEVTYPER_EL0] = { true, true, EN, EN, FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), FGT(HDFGxTR_EL2_PMEVTYPERn_EL0), 0, INDEXED, false, false },
-};
-
-/* D24.6. HAFGRTR_EL2 has no write traps: the AMU's writable registers are
- * written at the highest Exception level only, but AMUSERENR_EL0. */
-static const rule amu_rules[PMVP_AMU_NUM_REGS] = {
-    [PMVP_AMCR_EL0] = { true, true, EN, 0, 0, 0, 0, NO_COUNTER, false, true },
-    [PMVP_AMCFGR_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
-    [PMVP_AMCGCR_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
-    [PMVP_AMUSERENR_EL0] = { true, true, EL0_ALWAYS, EL0_UNDEFINED, 0, 0, 0, NO_COUNTER, false, false },
-    [PMVP_AMCNTENSET0_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN0), 0, 0, NO_COUNTER, false, true },
-    [PMVP_AMCNTENCLR0_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN0), 0, 0, NO_COUNTER, false, true },
-    [PMVP_AMCNTENSET1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN1), 0, 0, NO_COUNTER, false, true },
-    [PMVP_AMCNTENCLR1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMCNTEN1), 0, 0, NO_COUNTER, false, true },
-    [PMVP_AMCG1IDR_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
-    [PMVP_AMEVCNTR0_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMEVCNTR0n_EL0), 0, 1, NO_COUNTER, false, true },
-    [PMVP_AMEVTYPER0_EL0] = { true, false, EN, 0, 0, 0, 0, NO_COUNTER, false, false },
-    [PMVP_AMEVCNTR1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMEVCNTR1n_EL0), 0, 2, NO_COUNTER, false, true },
-    [PMVP_AMEVTYPER1_EL0] = { true, true, EN, 0, FGT(HAFGRTR_EL2_AMEVTYPER1n_EL0), 0, 2, NO_COUNTER, false, true },
+/* D24.5 and D24.6, each register's "Accessing" pseudocode: registers.def. */
+static const rule rules[2][(int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS] = {
+#define PMVP_REG_ACCESS(family, id, read, write, el0_read, el0_write, fgt_read, fgt_write,     \
+                        fgt_stride, counter, flags)                                            \
+    [PMVP_SYSREG_##family][PMVP_##id] = { el0_read, el0_write, fgt_read, fgt_write, fgt_stride, \
+                                          counter, flags },
+#include "pmvp/registers.def"
 };
 
 /* ------------------------------------------------------------------- check */
@@ -409,7 +315,7 @@ static bool el2_traps(const check *k)
         return false;
     if (!k->pmu)
         return k->x->cptr_el2 & CPTR_EL2_TAM;
-    return (k->x->mdcr_el2 & MDCR_EL2_TPM) || (k->rule->tpmcr && (k->x->mdcr_el2 & MDCR_EL2_TPMCR));
+    return (k->x->mdcr_el2 & MDCR_EL2_TPM) || ((k->rule->flags & TPMCR) && (k->x->mdcr_el2 & MDCR_EL2_TPMCR));
 }
 
 /* The last rung: MDCR_EL3.TPM / CPTR_EL3.TAM, UNDEFINED in Debug state with
@@ -435,45 +341,27 @@ static pmvp_sysreg_outcome below_el2(const check *k)
     return el3_rung(k);
 }
 
-/* Whether the register, and this instruction on it, exist here. */
+/* Whether the register, this instruction on it, its encoding and the
+ * counter it names exist here: the gates and instances of registers.def.
+ * The PMU's counters beyond PMCR.N have rules of their own (decide()). */
 static bool implemented(const check *k)
 {
     const pmvp_core_config *cfg = k->cfg;
-    const pmvp_sysreg *r = k->r;
-    if (k->write ? !k->rule->write : !k->rule->read)
-        return false;
-    if (!k->pmu)
-        return cfg->feat_amuv1 && (r->reg != PMVP_AMCG1IDR_EL0 || cfg->feat_amuv1p1) &&
-               !(r->reg == PMVP_AMEVTYPER1_EL0 && k->write && !cfg->amu_aux_programmable);
-    if (r->reg == PMVP_PMMIR_EL1)
-        return cfg->pmu_version >= PMVP_PMUV3P4;
-    if (r->reg == PMVP_PMECR_EL1)
-        return cfg->feat_ebep;
-    if (r->reg == PMVP_PMIAR_EL1)
-        return cfg->feat_sebep;
-    return r->part != PMVP_PART_HIGH || cfg->pmu_version >= PMVP_PMUV3P1;
-}
-
-/* AMEVCNTR0<n>/AMEVTYPER0<n> beyond the four architected counters, and
- * AMEVCNTR1<n>/AMEVTYPER1<n> beyond the auxiliary ones, are UNDEFINED. */
-static bool amu_counter_implemented(const check *k)
-{
-    switch (k->r->reg) {
-    case PMVP_AMEVCNTR0_EL0: case PMVP_AMEVTYPER0_EL0: return k->r->n < PMVP_AMU_ARCH_COUNTERS;
-    case PMVP_AMEVCNTR1_EL0: case PMVP_AMEVTYPER1_EL0: return k->r->n < k->cfg->amu_num_aux;
-    default: return true;
-    }
+    const k_reg *row = k_reg_of(k->r->family, k->r->reg);
+    return pmvp_gate_open(cfg, row->gate) && pmvp_gate_open(cfg, k->write ? row->write : row->read) &&
+           pmvp_gate_open(cfg, encoding_of(k->r)->gate) &&
+           (k->pmu || k->r->n < k_reg_instances(cfg, row));
 }
 
 static pmvp_sysreg_outcome decide(const check *k)
 {
     const pmvp_sysreg_context *x = k->x;
-    if (!implemented(k) || (!k->pmu && !amu_counter_implemented(k)))
+    if (!implemented(k))
         return undefined();
     int n = k->pmu ? counter_of(k->r, k->rule, x) : -1;
     if (n >= 0 && (unsigned)n >= k->cfg->num_counters)
         return k->cfg->feat_fgt ? undefined() : counter_unpredictable(k);
-    if (k->write && k->rule->write_at_highest_el)
+    if (k->write && (k->rule->flags & HIGHEST_EL_WRITE))
         return x->el == highest_el(k->cfg) ? permitted() : undefined();
     uint8_t el0 = k->write ? k->rule->el0_write : k->rule->el0_read;
     switch (x->el) {
@@ -527,7 +415,7 @@ int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
     bool pmu = r->family == PMVP_SYSREG_PMU;
     check k = {
         .cfg = cfg, .r = r, .x = x,
-        .rule = pmu ? &pmu_rules[r->reg] : &amu_rules[r->reg],
+        .rule = &rules[r->family][r->reg],
         .pmu = pmu, .write = is_write(r), .a32 = is_a32(r),
         .el2_enabled = el2_enabled(cfg, x),
         .el2_a64 = cfg->have_el2 && !cfg->el2_aarch32,
@@ -572,7 +460,7 @@ static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_c
     *n = r->n;
     if (r->family != PMVP_SYSREG_PMU)
         return true;
-    const rule *u = &pmu_rules[r->reg];
+    const rule *u = &rules[PMVP_SYSREG_PMU][r->reg];
     int counter = counter_of(r, u, x);
     if (u->counter == SELECTED_CC && counter < 0) {
         *reg = PMVP_PMCCFILTR_EL0;
@@ -667,8 +555,7 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     int err = validate(c, pe, r, x, now);
     if (err)
         return err;
-    const rule *u = r->family == PMVP_SYSREG_PMU ? &pmu_rules[r->reg] : &amu_rules[r->reg];
-    if (!u->write)
+    if (!pmvp_gate_open(&c->cfg, k_reg_of(r->family, r->reg)->write))
         return PMVP_ERR_READ_ONLY;
     unsigned reg, n;
     if (!target(c, r, x, &reg, &n))

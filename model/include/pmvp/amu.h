@@ -38,27 +38,15 @@ extern "C" {
  * built with hidden visibility: model/CMakeLists.txt). */
 #pragma GCC visibility push(default)
 
-/* PMVP_AMU_REG(id, indexed): the registers, each once. Indexed registers
- * take n: 0..3 for group 0, 0..amu_num_aux-1 for group 1. */
-#define PMVP_AMU_REGISTERS(X)   \
-    X(AMCR_EL0, 0)              \
-    X(AMCFGR_EL0, 0)            \
-    X(AMCGCR_EL0, 0)            \
-    X(AMUSERENR_EL0, 0)         \
-    X(AMCNTENSET0_EL0, 0)       \
-    X(AMCNTENCLR0_EL0, 0)       \
-    X(AMCNTENSET1_EL0, 0)       \
-    X(AMCNTENCLR1_EL0, 0)       \
-    X(AMCG1IDR_EL0, 0)          \
-    X(AMEVCNTR0_EL0, 1)         \
-    X(AMEVTYPER0_EL0, 1)        \
-    X(AMEVCNTR1_EL0, 1)         \
-    X(AMEVTYPER1_EL0, 1)
-
+/* The AMU's System registers, in the order of their blocks in registers.def,
+ * where each is described once. Indexed ones take a counter index n. */
 enum pmvp_amu_reg {
-#define PMVP_AMU_REG_ENUM(id, indexed) PMVP_##id,
-    PMVP_AMU_REGISTERS(PMVP_AMU_REG_ENUM)
-#undef PMVP_AMU_REG_ENUM
+#define PMVP_REG(family, id, ...) PMVP_AMU_REG_##family(id)
+#define PMVP_AMU_REG_AMU(id) PMVP_##id,
+#define PMVP_AMU_REG_PMU(id)
+#include "pmvp/registers.def"
+#undef PMVP_AMU_REG_AMU
+#undef PMVP_AMU_REG_PMU
     PMVP_AMU_NUM_REGS
 };
 

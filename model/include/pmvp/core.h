@@ -277,6 +277,29 @@ typedef struct pmvp_core_config {
  * EL0, 1 GHz processor and bus clocks, 100 MHz System Counter. */
 void pmvp_core_config_default(pmvp_core_config *cfg);
 
+/* A feature a register (or one of its encodings or instructions) needs in
+ * the configuration: the gate column of registers.def. */
+enum pmvp_gate {
+    PMVP_GATE_ALWAYS,
+    PMVP_GATE_NEVER,
+    PMVP_GATE_PMUV3P1,
+    PMVP_GATE_PMUV3P4,
+    PMVP_GATE_PMUV3P5,
+    PMVP_GATE_NOT_PMUV3P5,
+    PMVP_GATE_EXT_PMSWINC,          /* the OPTIONAL external PMSWINC_EL0 */
+    PMVP_GATE_EBEP,
+    PMVP_GATE_SEBEP,
+    PMVP_GATE_AMUV1,
+    PMVP_GATE_AMUV1P1,
+    PMVP_GATE_AMU_AUX_PROGRAMMABLE  /* cfg.amu_aux_programmable */
+};
+
+/* Whether `cfg` opens `gate`; false for an unknown gate. */
+bool pmvp_gate_open(const pmvp_core_config *cfg, enum pmvp_gate gate);
+/* "FEAT_PMUv3p4", "not FEAT_PMUv3p5", "pmu_ext_pmswinc", ...; "" for
+ * PMVP_GATE_ALWAYS, "never" for PMVP_GATE_NEVER; NULL for an unknown gate. */
+const char *pmvp_gate_name(enum pmvp_gate gate);
+
 /* ------------------------------------------------------------ PE context */
 
 enum pmvp_pe_state { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };

@@ -3,8 +3,9 @@
  * The external (memory-mapped) register frames of a PE: one 4 KiB PMU frame
  * (I3, I5.2, I5.3) and one 4 KiB AMU frame (I4, I5.4, I5.5), each in the
  * EXT32 or EXT64 layout chosen by the core's configuration. Every register
- * is described once, in a table (ext_frames.def); decoding, access checks,
- * introspection and dumps are driven by it.
+ * is described once, by its PMVP_REG_EXT rows in registers.def (beside the
+ * System register it views, if any); decoding, access checks,
+ * introspection and dumps are driven by them.
  *
  * Accesses are little-endian, 4 or 8 bytes, naturally aligned:
  * - a 4-byte access reads or writes a 32-bit register, or one half of a
@@ -81,16 +82,6 @@ enum pmvp_ext_domain {
     PMVP_EXT_AMU       /* read-only; RAZ while off unless the AMU domain is always on */
 };
 
-/* The feature a register needs beyond its layout. */
-enum pmvp_ext_gate {
-    PMVP_GATE_NONE,
-    PMVP_GATE_PMUV3P1,
-    PMVP_GATE_PMUV3P4,
-    PMVP_GATE_PMUV3P5,
-    PMVP_GATE_NOT_PMUV3P5,
-    PMVP_GATE_EXT_PMSWINC  /* the OPTIONAL external PMSWINC_EL0 */
-};
-
 #define PMVP_EXT_LAYOUT_BIT(l) (1u << (l))
 
 /* One row of the register table. */
@@ -105,7 +96,7 @@ typedef struct pmvp_ext_reg {
     uint8_t half;          /* 1: this 32-bit register is bits [63:32] of its view */
     uint8_t kind;          /* enum pmvp_ext_kind */
     uint8_t domain;        /* enum pmvp_ext_domain */
-    uint8_t gate;          /* enum pmvp_ext_gate */
+    uint8_t gate;          /* enum pmvp_gate: the feature it needs beyond its layout */
     bool derived;          /* its value follows from the configuration and other
                               registers; `reset` does not apply */
     uint64_t reset;        /* value after a PMU/AMU reset (UNKNOWN values are 0) */

@@ -23,35 +23,15 @@ extern "C" {
  * built with hidden visibility: model/CMakeLists.txt). */
 #pragma GCC visibility push(default)
 
-/* PMVP_PMU_REG(id, indexed): the registers, each once. `indexed` registers
- * take a counter index n (0 .. NUM_PMU_COUNTERS-1). */
-#define PMVP_PMU_REGISTERS(X)   \
-    X(PMCR_EL0, 0)              \
-    X(PMCNTENSET_EL0, 0)        \
-    X(PMCNTENCLR_EL0, 0)        \
-    X(PMINTENSET_EL1, 0)        \
-    X(PMINTENCLR_EL1, 0)        \
-    X(PMOVSSET_EL0, 0)          \
-    X(PMOVSCLR_EL0, 0)          \
-    X(PMSWINC_EL0, 0)           \
-    X(PMSELR_EL0, 0)            \
-    X(PMCEID0_EL0, 0)           \
-    X(PMCEID1_EL0, 0)           \
-    X(PMCCNTR_EL0, 0)           \
-    X(PMCCFILTR_EL0, 0)         \
-    X(PMXEVTYPER_EL0, 0)        \
-    X(PMXEVCNTR_EL0, 0)         \
-    X(PMUSERENR_EL0, 0)         \
-    X(PMMIR_EL1, 0)             \
-    X(PMECR_EL1, 0)             \
-    X(PMIAR_EL1, 0)             \
-    X(PMEVCNTR_EL0, 1)          \
-    X(PMEVTYPER_EL0, 1)
-
+/* The PMU's System registers, in the order of their blocks in registers.def,
+ * where each is described once. Indexed ones take a counter index n. */
 enum pmvp_pmu_reg {
-#define PMVP_PMU_REG_ENUM(id, indexed) PMVP_##id,
-    PMVP_PMU_REGISTERS(PMVP_PMU_REG_ENUM)
-#undef PMVP_PMU_REG_ENUM
+#define PMVP_REG(family, id, ...) PMVP_PMU_REG_##family(id)
+#define PMVP_PMU_REG_PMU(id) PMVP_##id,
+#define PMVP_PMU_REG_AMU(id)
+#include "pmvp/registers.def"
+#undef PMVP_PMU_REG_PMU
+#undef PMVP_PMU_REG_AMU
     PMVP_PMU_NUM_REGS
 };
 
@@ -63,8 +43,9 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg);
 /* Reads register `reg` (counter `n` for indexed ones) of PE `pe` at `now`.
  * Errors: PMVP_ERR_NULL, PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_REGISTER,
  * PMVP_ERR_COUNTER. Write-only fields read as zero; PMMIR_EL1 reads cfg.pmmir.
- * PMECR_EL1 exists with FEAT_EBEP, PMIAR_EL1 with FEAT_SEBEP: without the
- * feature they are PMVP_ERR_REGISTER. A read of a counter is a direct read:
+ * A register whose feature (its gate in registers.def) the configuration
+ * lacks is PMVP_ERR_REGISTER: PMMIR_EL1 before FEAT_PMUv3p4, PMECR_EL1
+ * without FEAT_EBEP, PMIAR_EL1 without FEAT_SEBEP. A read of a counter is a direct read:
  * with the inaccuracy knob (c) it may not yet show the latest increments. */
 int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
                   pmvp_time now, uint64_t *value);

@@ -107,6 +107,8 @@ typedef struct pmvp_sysreg_encoding {
     uint8_t part;      /* enum pmvp_sysreg_part: the bits it moves */
     uint8_t index;     /* enum pmvp_sysreg_index */
     uint8_t op1, crn, crm, op2;
+    uint8_t gate;      /* enum pmvp_gate: the feature the encoding needs beyond its
+                          register's (PMCEID2/3: FEAT_PMUv3p1) */
 } pmvp_sysreg_encoding;
 
 /* The encodings of the instruction set of `op` (MRS/MSR, MRC/MCR or
