@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "fixture.h"
+#include "pmvp/amu.h"
+#include "pmvp/sysreg.h"
 
 namespace pmvp::test {
 namespace {
@@ -170,6 +172,60 @@ TEST_F(Registers, RegisterNamesComeFromTheTable)
     EXPECT_TRUE(pmvp_pmu_reg_indexed(PMVP_PMEVTYPER_EL0));
     EXPECT_FALSE(pmvp_pmu_reg_indexed(PMVP_PMCR_EL0));
     EXPECT_EQ(pmvp_pmu_reg_name(PMVP_PMU_NUM_REGS), nullptr);
+}
+
+TEST_F(Registers, PMMIR_ExistsFromPMUv3p4)
+{
+    cfg.pmu_version = PMVP_PMUV3P1;
+    init();
+    uint64_t v = 0;
+    EXPECT_EQ(pmvp_pmu_read(&core, 0, PMVP_PMMIR_EL1, 0, 0, &v), PMVP_ERR_REGISTER);
+    cfg.pmu_version = PMVP_PMUV3P4;
+    cfg.pmmir = 0x1234;
+    init();
+    EXPECT_EQ(read(0, PMVP_PMMIR_EL1, 0), 0x1234u);
+}
+
+// One gate per register (registers.def): the register file refuses a
+// register (PMVP_ERR_REGISTER) exactly when its MRS at the highest
+// Exception level is UNDEFINED, in every configuration of the gates.
+TEST_F(Registers, TheRegisterFileAndTheAccessChecksAgreeOnEveryGate)
+{
+    const pmvp_pmu_version versions[] = { PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 };
+    int configurations = 0;
+    for (pmvp_pmu_version v : versions)
+        for (unsigned features = 0; features < 16; features++) {
+            pmvp_core_config_default(&cfg);
+            cfg.pmu_version = v;
+            cfg.feat_ebep = features & 1;
+            cfg.feat_sebep = cfg.feat_ebep && (features & 2);
+            cfg.feat_amuv1 = features & 4;
+            cfg.feat_amuv1p1 = cfg.feat_amuv1 && (features & 8);
+            cfg.amu_num_aux = 2;
+            if (pmvp_core_init(&core, &cfg) != PMVP_OK)
+                continue;
+            configurations++;
+            size_t count = 0;
+            const pmvp_sysreg_encoding *t = pmvp_sysreg_encodings(PMVP_MRS, &count);
+            for (size_t i = 0; i < count; i++) {
+                pmvp_sysreg r{ PMVP_MRS, t[i].family, t[i].reg, 0, t[i].part };
+                pmvp_sysreg_context x{};
+                ASSERT_EQ(pmvp_sysreg_context_of(&core, 0, &x), PMVP_OK);
+                x.el = 3;
+                pmvp_sysreg_outcome o{};
+                ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+                uint64_t value = 0;
+                int err = t[i].family == PMVP_SYSREG_PMU
+                              ? pmvp_pmu_read(&core, 0, (pmvp_pmu_reg)t[i].reg, 0, 0, &value)
+                              : pmvp_amu_read(&core, 0, (pmvp_amu_reg)t[i].reg, 0, 0, &value);
+                bool undefined = o.verdict == PMVP_SYSREG_UNDEFINED;
+                bool write_only = t[i].family == PMVP_SYSREG_PMU && t[i].reg == PMVP_PMSWINC_EL0;
+                if (!write_only)
+                    EXPECT_EQ(err == PMVP_ERR_REGISTER, undefined)
+                        << pmvp_sysreg_name(&r) << " with PMU version " << v << ", features " << features;
+            }
+        }
+    EXPECT_GE(configurations, 32);
 }
 
 } // namespace
