@@ -534,26 +534,74 @@ int pmvp_x86_next_interrupt(pmvp_x86_core *c, pmvp_time now, pmvp_time *when)
 
 /* ----------------------------------------------------------------- MSRs */
 
-/* The counter an MSR address names (PMCx, A_PMCx, FIXED_CTRx) or -1; with
- * `full_width`, whether a write sets every bit (all but the legacy PMCx). */
-static int counter_msr(const pmvp_x86_core *c, uint32_t msr, bool *full_width)
+/* The MSRs, from x86_msrs.def. */
+enum msr_id {
+#define PMVP_X86_MSR(id, ...) MSR_##id,
+#include "pmvp/x86_msrs.def"
+};
+enum msr_instances { ONE, GP, FIXED };
+enum msr_gate { ALWAYS, FULL_WIDTH_WRITES };
+enum msr_access { RW, RO, ACTION };
+enum msr_reserved { NONE, EVTSEL, FIXED_CTRL, COUNTER_BITS, COUNTER_WIDTH, SIGN_EXTENDED };
+
+typedef struct msr_row {
+    uint8_t id;          /* enum msr_id */
+    uint8_t instances;   /* enum msr_instances */
+    uint8_t gate;        /* enum msr_gate */
+    uint8_t access;      /* enum msr_access */
+    uint8_t reserved;    /* enum msr_reserved */
+} msr_row;
+
+static const msr_row msrs[] = {
+#define PMVP_X86_MSR(id, address, instances, gate, access, reserved, title) \
+    { MSR_##id, instances, gate, access, reserved },
+#include "pmvp/x86_msrs.def"
+};
+
+static const pmvp_x86_msr_info msr_info[] = {
+#define PMVP_X86_MSR(id, address, instances, gate, access, reserved, title)            \
+    { #id, address, INSTANCES_##instances, NEEDS_##gate, ACCESS_##access, title },
+#define INSTANCES_ONE "1"
+#define INSTANCES_GP "num_gp"
+#define INSTANCES_FIXED "3"
+#define NEEDS_ALWAYS ""
+#define NEEDS_FULL_WIDTH_WRITES "full_width_writes"
+#define ACCESS_RW "RW"
+#define ACCESS_RO "RO"
+#define ACCESS_ACTION "RW, bits are actions (reads 0)"
+#include "pmvp/x86_msrs.def"
+};
+
+#define NUM_MSRS (sizeof msrs / sizeof msrs[0])
+
+size_t pmvp_x86_msr_count(void) { return NUM_MSRS; }
+
+const pmvp_x86_msr_info *pmvp_x86_msr_at(size_t i) { return i < NUM_MSRS ? &msr_info[i] : NULL; }
+
+/* The row of MSR address `msr` in this configuration, and its instance x;
+ * NULL for an MSR the core does not have. */
+static const msr_row *decode_msr(const pmvp_x86_core *c, uint32_t msr, unsigned *x)
 {
-    unsigned n = c->cfg.num_gp;
-    bool legacy = msr >= PMVP_MSR_IA32_PMC0 && msr < PMVP_MSR_IA32_PMC0 + n;
-    if (full_width)
-        *full_width = !legacy;
-    if (legacy)
-        return (int)(msr - PMVP_MSR_IA32_PMC0);
-    if (c->cfg.full_width_writes && msr >= PMVP_MSR_IA32_A_PMC0 && msr < PMVP_MSR_IA32_A_PMC0 + n)
-        return (int)(msr - PMVP_MSR_IA32_A_PMC0);
-    if (msr >= PMVP_MSR_IA32_FIXED_CTR0 && msr < PMVP_MSR_IA32_FIXED_CTR0 + PMVP_X86_NUM_FIXED)
-        return (int)(PMVP_X86_FIXED_BASE + msr - PMVP_MSR_IA32_FIXED_CTR0);
-    return -1;
+    for (size_t i = 0; i < NUM_MSRS; i++) {
+        const msr_row *r = &msrs[i];
+        uint32_t base = msr_info[i].address;
+        unsigned count = r->instances == GP ? c->cfg.num_gp : r->instances == FIXED ? PMVP_X86_NUM_FIXED : 1;
+        if (msr < base || msr - base >= count || (r->gate == FULL_WIDTH_WRITES && !c->cfg.full_width_writes))
+            continue;
+        *x = msr - base;
+        return r;
+    }
+    return NULL;
 }
 
-static bool is_evtsel(const pmvp_x86_core *c, uint32_t msr)
+/* The counter (PMVP_X86_FIXED_BASE + x for FIXED_CTRx) an MSR row holds, or -1. */
+static int msr_counter(const msr_row *r, unsigned x)
 {
-    return msr >= PMVP_MSR_IA32_PERFEVTSEL0 && msr < PMVP_MSR_IA32_PERFEVTSEL0 + c->cfg.num_gp;
+    switch (r->id) {
+    case MSR_IA32_PMC0: case MSR_IA32_A_PMC0: return (int)x;
+    case MSR_IA32_FIXED_CTR0: return (int)(PMVP_X86_FIXED_BASE + x);
+    default: return -1;
+    }
 }
 
 int pmvp_x86_rdmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, pmvp_time now, uint64_t *value)
@@ -561,85 +609,60 @@ int pmvp_x86_rdmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, pmvp_time now, ui
     int err = check_read(c, t, value);
     if (err)
         return err;
-    pmvp_x86_thread *th = &c->thread[t];
-    int id = counter_msr(c, msr, NULL);
-    uint64_t v;
-    if (id < 0 && !is_evtsel(c, msr)) {
-        switch (msr) {
-        case PMVP_MSR_IA32_TSC:
-        case PMVP_MSR_IA32_MPERF:
-        case PMVP_MSR_IA32_APERF:
-        case PMVP_MSR_IA32_PERF_CAPABILITIES:
-        case PMVP_MSR_IA32_FIXED_CTR_CTRL:
-        case PMVP_MSR_IA32_PERF_GLOBAL_STATUS:
-        case PMVP_MSR_IA32_PERF_GLOBAL_CTRL:
-        case PMVP_MSR_IA32_PERF_GLOBAL_OVF_CTRL:
-            break;
-        default:
-            return PMVP_ERR_GP;
-        }
-    }
+    unsigned x;
+    const msr_row *r = decode_msr(c, msr, &x);
+    if (!r)
+        return PMVP_ERR_GP;
     if ((err = begin(c, now)))
         return err;
+    const pmvp_x86_thread *th = &c->thread[t];
+    int id = msr_counter(r, x);
+    uint64_t v = 0; /* ACTION MSRs hold nothing */
     if (id >= 0)
         v = counter_of(c, t, (unsigned)id)->value;
-    else if (is_evtsel(c, msr))
-        v = th->evtsel[msr - PMVP_MSR_IA32_PERFEVTSEL0];
-    else if (msr == PMVP_MSR_IA32_TSC)
+    else if (r->id == MSR_IA32_PERFEVTSEL0)
+        v = th->evtsel[x];
+    else if (r->id == MSR_IA32_TSC)
         v = c->tsc;
-    else if (msr == PMVP_MSR_IA32_MPERF)
+    else if (r->id == MSR_IA32_MPERF)
         v = th->mperf;
-    else if (msr == PMVP_MSR_IA32_APERF)
+    else if (r->id == MSR_IA32_APERF)
         v = th->aperf;
-    else if (msr == PMVP_MSR_IA32_PERF_CAPABILITIES)
+    else if (r->id == MSR_IA32_PERF_CAPABILITIES)
         v = c->cfg.full_width_writes ? PMVP_X86_PERF_CAP_FW_WRITE : 0;
-    else if (msr == PMVP_MSR_IA32_FIXED_CTR_CTRL)
+    else if (r->id == MSR_IA32_FIXED_CTR_CTRL)
         v = th->fixed_ctrl;
-    else if (msr == PMVP_MSR_IA32_PERF_GLOBAL_STATUS)
+    else if (r->id == MSR_IA32_PERF_GLOBAL_STATUS)
         v = th->global_status;
-    else if (msr == PMVP_MSR_IA32_PERF_GLOBAL_CTRL)
+    else if (r->id == MSR_IA32_PERF_GLOBAL_CTRL)
         v = th->global_ctrl;
-    else
-        v = 0; /* IA32_PERF_GLOBAL_OVF_CTRL: its bits are actions, it holds nothing */
     *value = v;
     return PMVP_OK;
 }
 
-/* Checks a write against the MSR's reserved bits; the value the MSR takes
- * in *stored. PMVP_ERR_GP for a read-only or unknown MSR or a reserved bit. */
-static int check_write(const pmvp_x86_core *c, uint32_t msr, uint64_t value, uint64_t *stored)
+/* Checks a write against the MSR's access and reserved bits (its row); the
+ * value the MSR takes in *stored. PMVP_ERR_GP for a read-only or unknown
+ * MSR or a reserved bit. */
+static int check_write(const pmvp_x86_core *c, const msr_row *r, unsigned x, uint64_t value,
+                       uint64_t *stored)
 {
-    bool full_width;
-    int id = counter_msr(c, msr, &full_width);
-    uint64_t reserved = 0;
+    if (!r || r->access == RO)
+        return PMVP_ERR_GP;
     *stored = value;
-    if (id >= 0) {
-        uint64_t mask = width_mask(c, (unsigned)id);
-        if (!full_width) {
-            /* IA32_PMCx: bits 31:0 written, bit 31 sign-extended to the width. */
-            uint64_t low = value & UINT64_C(0xFFFFFFFF);
-            *stored = (low & (UINT64_C(1) << 31)) ? (low | ~UINT64_C(0xFFFFFFFF)) & mask : low;
-            return PMVP_OK;
-        }
-        reserved = ~mask;
-    } else if (is_evtsel(c, msr)) {
-        reserved = EVTSEL_RESERVED;
-    } else {
-        switch (msr) {
-        case PMVP_MSR_IA32_TSC:
-        case PMVP_MSR_IA32_MPERF:
-        case PMVP_MSR_IA32_APERF:
-            break;
-        case PMVP_MSR_IA32_FIXED_CTR_CTRL:
-            reserved = ~((UINT64_C(1) << (4 * PMVP_X86_NUM_FIXED)) - 1);
-            break;
-        case PMVP_MSR_IA32_PERF_GLOBAL_CTRL:
-        case PMVP_MSR_IA32_PERF_GLOBAL_OVF_CTRL:
-            reserved = ~counter_bits(c);
-            break;
-        default: /* unknown, or read-only (IA32_PERF_GLOBAL_STATUS, IA32_PERF_CAPABILITIES) */
-            return PMVP_ERR_GP;
-        }
+    uint64_t reserved = 0;
+    switch (r->reserved) {
+    case SIGN_EXTENDED: {
+        /* IA32_PMCx: bits 31:0 written, bit 31 sign-extended to the width. */
+        uint64_t low = value & UINT64_C(0xFFFFFFFF);
+        uint64_t mask = width_mask(c, (unsigned)msr_counter(r, x));
+        *stored = (low & (UINT64_C(1) << 31)) ? (low | ~UINT64_C(0xFFFFFFFF)) & mask : low;
+        return PMVP_OK;
+    }
+    case COUNTER_WIDTH: reserved = ~width_mask(c, (unsigned)msr_counter(r, x)); break;
+    case EVTSEL: reserved = EVTSEL_RESERVED; break;
+    case FIXED_CTRL: reserved = ~((UINT64_C(1) << (4 * PMVP_X86_NUM_FIXED)) - 1); break;
+    case COUNTER_BITS: reserved = ~counter_bits(c); break;
+    default: break;
     }
     return (value & reserved) ? PMVP_ERR_GP : PMVP_OK;
 }
@@ -649,31 +672,32 @@ int pmvp_x86_wrmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, uint64_t value, p
     int err = check_thread(c, t);
     if (err)
         return err;
+    unsigned x = 0;
+    const msr_row *r = decode_msr(c, msr, &x);
     uint64_t v;
-    if ((err = check_write(c, msr, value, &v)))
+    if ((err = check_write(c, r, x, value, &v)))
         return err;
     if ((err = begin(c, now)))
         return err;
     pmvp_x86_thread *th = &c->thread[t];
-    int id = counter_msr(c, msr, NULL);
+    int id = msr_counter(r, x);
     if (id >= 0) {
         counter_of(c, t, (unsigned)id)->value = v;
-    } else if (is_evtsel(c, msr)) {
-        th->evtsel[msr - PMVP_MSR_IA32_PERFEVTSEL0] = v;
-        /* A new selection starts its edge detector afresh. */
-        th->gp[msr - PMVP_MSR_IA32_PERFEVTSEL0].last_condition = false;
-    } else if (msr == PMVP_MSR_IA32_TSC) {
+    } else if (r->id == MSR_IA32_PERFEVTSEL0) {
+        th->evtsel[x] = v;
+        th->gp[x].last_condition = false; /* a new selection starts its edge detector afresh */
+    } else if (r->id == MSR_IA32_TSC) {
         c->tsc = v;
-    } else if (msr == PMVP_MSR_IA32_MPERF) {
+    } else if (r->id == MSR_IA32_MPERF) {
         th->mperf = v;
-    } else if (msr == PMVP_MSR_IA32_APERF) {
+    } else if (r->id == MSR_IA32_APERF) {
         th->aperf = v;
-    } else if (msr == PMVP_MSR_IA32_FIXED_CTR_CTRL) {
+    } else if (r->id == MSR_IA32_FIXED_CTR_CTRL) {
         th->fixed_ctrl = v;
-    } else if (msr == PMVP_MSR_IA32_PERF_GLOBAL_CTRL) {
+    } else if (r->id == MSR_IA32_PERF_GLOBAL_CTRL) {
         th->global_ctrl = v;
-    } else {
-        th->global_status &= ~v; /* IA32_PERF_GLOBAL_OVF_CTRL */
+    } else if (r->id == MSR_IA32_PERF_GLOBAL_OVF_CTRL) {
+        th->global_status &= ~v;
     }
     c->ticks_valid = false;  /* a control may have changed what counts ticks */
     return PMVP_OK;

@@ -557,3 +557,40 @@ TEST(X86Differential, KernelMatchesPerTickReference)
 }
 
 }  // namespace
+
+namespace pmvp::test {
+namespace {
+
+// The MSR table (x86_msrs.def) drives decoding: every MSR is readable at
+// each of its instances, the address after its last instance is another
+// MSR or #GP, and IA32_A_PMCx exists only with full-width writes.
+TEST_F(X86, EveryMsrOfTheTableDecodesAtEachInstance)
+{
+    cfg.num_gp = 4;
+    for (bool full_width : { false, true }) {
+        cfg.full_width_writes = full_width;
+        init();
+        ASSERT_EQ(pmvp_x86_msr_count(), 12u);
+        for (size_t i = 0; i < pmvp_x86_msr_count(); i++) {
+            const pmvp_x86_msr_info *m = pmvp_x86_msr_at(i);
+            unsigned count = std::string(m->instances) == "num_gp" ? cfg.num_gp
+                             : std::string(m->instances) == "3"    ? PMVP_X86_NUM_FIXED
+                                                                   : 1;
+            bool present = *m->needs == '\0' || full_width;
+            uint64_t v = 0;
+            for (unsigned x = 0; x < count; x++)
+                EXPECT_EQ(pmvp_x86_rdmsr(&core, 0, m->address + x, 0, &v), present ? PMVP_OK : PMVP_ERR_GP)
+                    << m->name << " + " << x;
+            if (count > 1)
+                EXPECT_EQ(pmvp_x86_rdmsr(&core, 0, m->address + count, 0, &v), PMVP_ERR_GP) << m->name;
+        }
+        EXPECT_EQ(pmvp_x86_msr_at(pmvp_x86_msr_count()), nullptr);
+        uint64_t v = 0;
+        EXPECT_EQ(pmvp_x86_wrmsr(&core, 0, PMVP_MSR_IA32_PERF_GLOBAL_STATUS, 0, 0), PMVP_ERR_GP);
+        EXPECT_EQ(pmvp_x86_rdmsr(&core, 0, PMVP_MSR_IA32_PERF_GLOBAL_OVF_CTRL, 0, &v), PMVP_OK);
+        EXPECT_EQ(v, 0u);
+    }
+}
+
+} // namespace
+} // namespace pmvp::test

@@ -94,6 +94,7 @@
 #define PMVP_X86_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pmvp/clock.h"
@@ -110,21 +111,26 @@ extern "C" {
 #define PMVP_X86_NUM_FIXED 3
 #define PMVP_X86_FIXED_BASE 32   /* FIXED_CTRx is counter 32 + x (GLOBAL_CTRL/STATUS bit) */
 
-/* MSR addresses. */
+/* MSR addresses (of instance 0 where there are several: + x), from
+ * x86_msrs.def, where each MSR is described once. */
 enum pmvp_x86_msr {
-    PMVP_MSR_IA32_TSC = 0x010,
-    PMVP_MSR_IA32_PMC0 = 0x0C1,            /* + x */
-    PMVP_MSR_IA32_MPERF = 0x0E7,
-    PMVP_MSR_IA32_APERF = 0x0E8,
-    PMVP_MSR_IA32_PERFEVTSEL0 = 0x186,     /* + x */
-    PMVP_MSR_IA32_FIXED_CTR0 = 0x309,      /* + x */
-    PMVP_MSR_IA32_PERF_CAPABILITIES = 0x345,
-    PMVP_MSR_IA32_FIXED_CTR_CTRL = 0x38D,
-    PMVP_MSR_IA32_PERF_GLOBAL_STATUS = 0x38E,
-    PMVP_MSR_IA32_PERF_GLOBAL_CTRL = 0x38F,
-    PMVP_MSR_IA32_PERF_GLOBAL_OVF_CTRL = 0x390,
-    PMVP_MSR_IA32_A_PMC0 = 0x4C1           /* + x; with full-width writes */
+#define PMVP_X86_MSR(id, address, ...) PMVP_MSR_##id = address,
+#include "pmvp/x86_msrs.def"
 };
+
+/* One MSR of the table, for tools that show registers. */
+typedef struct pmvp_x86_msr_info {
+    const char *name;       /* "IA32_PERFEVTSEL0" */
+    uint32_t address;       /* of instance 0 */
+    const char *instances;  /* "1", "num_gp" or "3" (the fixed counters) */
+    const char *needs;      /* "" or the configuration field that enables it */
+    const char *access;     /* "RW", "RO" or "RW, bits are actions (reads 0)" */
+    const char *title;
+} pmvp_x86_msr_info;
+
+/* Every MSR of the table, in address order; NULL beyond the last. */
+size_t pmvp_x86_msr_count(void);
+const pmvp_x86_msr_info *pmvp_x86_msr_at(size_t i);
 
 /* IA32_PERFEVTSELx fields. Bit 19 (PC, pin control) and bits 63:32 are
  * reserved in this model: writing them is #GP. */
