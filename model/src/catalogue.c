@@ -6,9 +6,7 @@
  */
 #include "pmvp/catalogue.h"
 
-#include "pmvp/amu.h"
-#include "pmvp/fields.h"
-#include "pmvp/pmu.h"
+#include "internal.h"
 
 /* The feature that implements a register, by its gate: FEAT_PMUv3 for the
  * PMU's registers that need no later feature. */
@@ -19,9 +17,8 @@
 #define FEATURE_AMUV1 "FEAT_AMUv1"
 #define FEATURE_AMUV1P1 "FEAT_AMUv1p1"
 
-#define NUM_REGS ((int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS)
 
-static const pmvp_reg_desc desc[2][NUM_REGS] = {
+static const pmvp_reg_desc desc[2][K_FAMILY_REGS] = {
 #define PMVP_REG(family, id, instances, gate, title_, section_)                               \
     [PMVP_SYSREG_##family][PMVP_##id].title = title_,                                         \
     [PMVP_SYSREG_##family][PMVP_##id].section = section_,                                     \
@@ -35,9 +32,5 @@ static const pmvp_reg_desc desc[2][NUM_REGS] = {
 
 const pmvp_reg_desc *pmvp_reg_desc_of(enum pmvp_sysreg_family family, unsigned reg)
 {
-    if (family == PMVP_SYSREG_PMU && reg < PMVP_PMU_NUM_REGS)
-        return &desc[family][reg];
-    if (family == PMVP_SYSREG_AMU && reg < PMVP_AMU_NUM_REGS)
-        return &desc[family][reg];
-    return NULL;
+    return k_reg_of(family, reg) ? &desc[family][reg] : NULL;
 }

@@ -13,6 +13,8 @@
 #include "pmvp/error.h"
 #include "pmvp/events.h"
 #include "pmvp/fields.h"
+#include "pmvp/amu.h"
+#include "pmvp/pmu.h"
 #include "u128.h"
 
 /* Starts an entry point: rejects a call from the past and brings every
@@ -29,6 +31,9 @@ void k_sync(pmvp_core *c, pmvp_time now);
 /* A PMU or AMU System register, from its block in registers.def
  * (registers.c). */
 enum k_instances { K_ONE, K_EVENT_COUNTERS, K_AMU_ARCH, K_AMU_AUX };
+/* Room for either family's registers: tables indexed [family][reg]. */
+#define K_FAMILY_REGS                                                                           \
+    ((int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS)
 typedef struct k_reg {
     const char *name;      /* "PMEVCNTR_EL0" */
     uint8_t instances;     /* enum k_instances: how many, if indexed */

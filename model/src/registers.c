@@ -13,8 +13,7 @@
 
 /* [family][reg]: PMVP_REG gives the name, instances and gate; PMVP_REG_ACCESS
  * which instructions exist. */
-#define NUM_REGS ((int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS)
-static const k_reg rows[2][NUM_REGS] = {
+static const k_reg rows[2][K_FAMILY_REGS] = {
 #define PMVP_REG(family, id, instances_, gate_, title, section)                               \
     [PMVP_SYSREG_##family][PMVP_##id].name = #id,                                             \
     [PMVP_SYSREG_##family][PMVP_##id].instances = K_##instances_,                             \
@@ -89,26 +88,19 @@ const char *pmvp_gate_name(enum pmvp_gate gate)
     return (unsigned)gate < sizeof names / sizeof names[0] ? names[gate] : NULL;
 }
 
-const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg)
+static const char *name_of(unsigned family, unsigned reg)
 {
-    const k_reg *r = k_reg_of(PMVP_SYSREG_PMU, (unsigned)reg);
+    const k_reg *r = k_reg_of(family, reg);
     return r ? r->name : NULL;
 }
 
-bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
+static bool indexed(unsigned family, unsigned reg)
 {
-    const k_reg *r = k_reg_of(PMVP_SYSREG_PMU, (unsigned)reg);
+    const k_reg *r = k_reg_of(family, reg);
     return r && r->instances != K_ONE;
 }
 
-const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg)
-{
-    const k_reg *r = k_reg_of(PMVP_SYSREG_AMU, (unsigned)reg);
-    return r ? r->name : NULL;
-}
-
-bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg)
-{
-    const k_reg *r = k_reg_of(PMVP_SYSREG_AMU, (unsigned)reg);
-    return r && r->instances != K_ONE;
-}
+const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg) { return name_of(PMVP_SYSREG_PMU, (unsigned)reg); }
+bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg) { return indexed(PMVP_SYSREG_PMU, (unsigned)reg); }
+const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg) { return name_of(PMVP_SYSREG_AMU, (unsigned)reg); }
+bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg) { return indexed(PMVP_SYSREG_AMU, (unsigned)reg); }

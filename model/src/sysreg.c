@@ -182,7 +182,7 @@ typedef struct rule {
 } rule;
 
 /* D24.5 and D24.6, each register's "Accessing" pseudocode: registers.def. */
-static const rule rules[2][(int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS] = {
+static const rule rules[2][K_FAMILY_REGS] = {
 #define PMVP_REG_ACCESS(family, id, read, write, el0_read, el0_write, fgt_read, fgt_write,     \
                         fgt_stride, counter, flags)                                            \
     [PMVP_SYSREG_##family][PMVP_##id] = { el0_read, el0_write, fgt_read, fgt_write, fgt_stride, \
