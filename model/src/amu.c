@@ -2,43 +2,9 @@
 /* The AMUv1 register file of a PE (D24.6), over the counting rules in count.c. */
 #include "pmvp/amu.h"
 
-#include "internal.h"
+#include "regfile.h"
 #include "pmvp/error.h"
 #include "pmvp/sysreg.h"
-
-/* AMEVTYPER0<n>.evtCount: the architected events, by counter (D16.3.1). */
-static const uint16_t architected_event[PMVP_AMU_ARCH_COUNTERS] = {
-    PMVP_EV_CPU_CYCLES, PMVP_EV_CNT_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND_MEM
-};
-
-uint16_t k_amu_architected_event(unsigned n)
-{
-    return architected_event[n];
-}
-
-int k_amu_architected_index(uint16_t event)
-{
-    for (int n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
-        if (architected_event[n] == event)
-            return n;
-    return -1;
-}
-
-bool k_amu_can_count(const pmvp_core *c, uint16_t event)
-{
-    switch (k_reportable_class(c, event)) {
-    case PMVP_EVCLASS_OCCURRENCE:
-    case PMVP_EVCLASS_CPU_CYCLES:
-    case PMVP_EVCLASS_CONDITION:
-    case PMVP_EVCLASS_STALL:
-    case PMVP_EVCLASS_PER_CYCLE:
-    case PMVP_EVCLASS_BUS_CLOCK:
-    case PMVP_EVCLASS_SYSTEM_COUNTER:
-        return true;
-    default:
-        return false;
-    }
-}
 
 static uint32_t aux_mask(const pmvp_core *c)
 {
@@ -47,22 +13,6 @@ static uint32_t aux_mask(const pmvp_core *c)
 }
 
 static const uint32_t arch_mask = (1u << PMVP_AMU_ARCH_COUNTERS) - 1;
-
-void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
-                               uint32_t *aux)
-{
-    const pmvp_pe *pe = &c->pe[p];
-    const pmvp_amu *a = &pe->amu;
-    *arch = *aux = 0;
-    if (!c->cfg.feat_amuv1 || (pe->ctx.halted && (a->amcr & AMCR_EL0_HDBG)))
-        return;
-    int n0 = k_amu_architected_index(event);
-    if (n0 >= 0 && (a->cntenset0 >> n0 & 1) && pmvp_event_find(event)->cls == PMVP_EVCLASS_OCCURRENCE)
-        *arch = UINT32_C(1) << n0;
-    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
-        if (a->evtyper1[n] == event && (a->cntenset1 >> n & 1))
-            *aux |= UINT32_C(1) << n;
-}
 
 /* AMEVTYPER1<n>.evtCount, and its event decoded. */
 static void set_evtyper1(const pmvp_core *c, pmvp_amu *a, unsigned n, uint16_t event)
@@ -80,14 +30,8 @@ static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigne
     return err ? err : k_begin_pe(c, p, now);
 }
 
-int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now,
-                  uint64_t *value)
+int k_amu_read(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t *value)
 {
-    if (!value)
-        return PMVP_ERR_NULL;
-    int err = begin_access(c, p, reg, n, false, now);
-    if (err)
-        return err;
     const pmvp_amu *a = &c->pe[p].amu;
     unsigned aux = c->cfg.amu_num_aux;
     switch (reg) {
@@ -107,7 +51,7 @@ int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, p
     case PMVP_AMCNTENSET1_EL0: case PMVP_AMCNTENCLR1_EL0: *value = a->cntenset1; break;
     case PMVP_AMCG1IDR_EL0: *value = aux_mask(c); break;
     case PMVP_AMEVCNTR0_EL0: *value = a->cnt0[n]; break;
-    case PMVP_AMEVTYPER0_EL0: *value = architected_event[n]; break;
+    case PMVP_AMEVTYPER0_EL0: *value = k_amu_architected_event(n); break;
     case PMVP_AMEVCNTR1_EL0: *value = a->cnt1[n]; break;
     case PMVP_AMEVTYPER1_EL0: *value = a->evtyper1[n]; break;
     default: return PMVP_ERR_REGISTER;
@@ -115,12 +59,8 @@ int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, p
     return PMVP_OK;
 }
 
-int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value,
-                   pmvp_time now)
+int k_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value)
 {
-    int err = begin_access(c, p, reg, n, true, now);
-    if (err)
-        return err;
     pmvp_amu *a = &c->pe[p].amu;
     uint32_t bits = (uint32_t)value;
     switch (reg) {
@@ -141,7 +81,27 @@ int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, 
         break;
     default: return PMVP_ERR_REGISTER;
     }
+    /* Enables, event types and AMCR.HDBG decide which counters a report
+     * reaches; the counters and AMUSERENR do not. */
+    if (reg != PMVP_AMEVCNTR0_EL0 && reg != PMVP_AMEVCNTR1_EL0 && reg != PMVP_AMUSERENR_EL0)
+        k_routes_stale(c);
     return PMVP_OK;
+}
+
+int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now,
+                  uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    int err = begin_access(c, p, reg, n, false, now);
+    return err ? err : k_amu_read(c, p, reg, n, value);
+}
+
+int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value,
+                   pmvp_time now)
+{
+    int err = begin_access(c, p, reg, n, true, now);
+    return err ? err : k_amu_write(c, p, reg, n, value);
 }
 
 int pmvp_amu_reset(pmvp_core *c, unsigned p, pmvp_time now)
@@ -153,5 +113,6 @@ int pmvp_amu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     *a = (pmvp_amu){ 0 };
     for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
         set_evtyper1(c, a, n, c->cfg.amu_aux_event[n]);
+    k_routes_stale(c);
     return PMVP_OK;
 }

@@ -6,7 +6,7 @@
  */
 #include "pmvp/catalogue.h"
 
-#include "internal.h"
+#include "regtable.h"
 
 /* The feature that implements a register, by its gate: FEAT_PMUv3 for the
  * PMU's registers that need no later feature. */

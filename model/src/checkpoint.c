@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "inputs.h"
 #include "pmvp/error.h"
 #include "pmvp/x86.h"
 

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "internal.h"
+#include "inputs.h"
 #include "pmvp/amu.h"
 #include "pmvp/error.h"
 #include "pmvp/pmu.h"
@@ -41,91 +41,13 @@ void pmvp_core_config_default(pmvp_core_config *cfg)
     cfg->sebep_headroom = 1;
 }
 
-void k_log(const pmvp_core *c, unsigned pe, const char *msg)
-{
-    if (c->cfg.log)
-        c->cfg.log(c->cfg.log_user, pe, msg);
-}
-
-int k_begin(pmvp_core *c, pmvp_time now)
-{
-    if (now < c->last_call)
-        return PMVP_ERR_PAST;
-    c->last_call = now;
-    c->generation++;
-    k_sync(c, now);
-    return PMVP_OK;
-}
-
 static bool in_common_range(uint16_t ev)
 {
     return ev <= 0x003F || (ev >= 0x4000 && ev <= 0x403F);
 }
 
-static void set_bit(uint64_t *bits, int i)
-{
-    bits[i / 64] |= UINT64_C(1) << (i % 64);
-}
-
-static bool bit(const uint64_t *bits, int i)
-{
-    return bits[i / 64] >> (i % 64) & 1;
-}
-
-int k_supported_class(const pmvp_core *c, uint16_t number)
-{
-    int i = pmvp_event_index(number);
-    if (i >= 0)
-        return bit(c->supported, i) ? (int)pmvp_event_at((size_t)i)->cls : -1;
-    for (unsigned k = 0; k < c->num_impdef_events; k++)
-        if (c->impdef_event[k] == number)
-            return PMVP_EVCLASS_OCCURRENCE;
-    return -1;
-}
-
-bool k_event_synchronous(const pmvp_core *c, uint16_t number)
-{
-    int i = pmvp_event_index(number);
-    return c->cfg.feat_sebep && i >= 0 && bit(c->synchronous, i);
-}
-
-int k_reportable_class(const pmvp_core *c, uint16_t number)
-{
-    int cls = k_supported_class(c, number);
-    if (cls < 0 && c->cfg.feat_amuv1 && k_amu_architected_index(number) >= 0)
-        cls = (int)pmvp_event_find(number)->cls;
-    return cls;
-}
-
-pmvp_event_decoded k_decode_event(const pmvp_core *c, uint16_t number, bool amu)
-{
-    int cls = amu ? k_reportable_class(c, number) : k_supported_class(c, number);
-    int level = pmvp_event_level_index(number);
-    pmvp_event_decoded d = { (int8_t)cls, (uint8_t)(level < 0 ? 0 : level), 0 };
-    if (cls == PMVP_EVCLASS_STALL)
-        d.stall = (uint8_t)pmvp_event_level_index(pmvp_event_find(number)->stall);
-    return d;
-}
-
 /* The configuration checks return NULL, or why the configuration is
  * refused: the field and the rule (pmvp_core_init_why). */
-
-void k_rebuild_caches(pmvp_core *c)
-{
-    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
-        pmvp_pe *pe = &c->pe[p];
-        pe->pmu.pmcr &= c->pmcr_mask;
-        pe->pmu.pmccfiltr &= c->ccfiltr_mask;
-        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            pmvp_pmu_counter *k = &pe->pmu.counter[n];
-            k->evtyper &= c->evtyper_mask;
-            k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
-        }
-        for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
-            pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
-    }
-    c->generation++; /* every route is stale */
-}
 
 /* FEAT_SEBEP: the synchronous events, once the supported ones are known. */
 static const char *init_sync_events(pmvp_core *c, const pmvp_core_config *cfg)
@@ -135,20 +57,20 @@ static const char *init_sync_events(pmvp_core *c, const pmvp_core_config *cfg)
     if (!cfg->sync_events) {
         for (size_t i = 0; i < pmvp_event_count(); i++) {
             const pmvp_event_info *e = pmvp_event_at(i);
-            if (e->cls == PMVP_EVCLASS_OCCURRENCE && bit(c->supported, (int)i) &&
+            if (e->cls == PMVP_EVCLASS_OCCURRENCE && k_bit(c->supported, (int)i) &&
                 pmvp_event_sync_kind(e->number) != PMVP_SYNC_NONE)
-                set_bit(c->synchronous, (int)i);
+                k_set_bit(c->synchronous, (int)i);
         }
         return NULL;
     }
     for (unsigned k = 0; k < cfg->num_sync_events; k++) {
         uint16_t ev = cfg->sync_events[k];
         int i = pmvp_event_index(ev);
-        if (i < 0 || !bit(c->supported, i) || pmvp_event_at((size_t)i)->cls != PMVP_EVCLASS_OCCURRENCE ||
+        if (i < 0 || !k_bit(c->supported, i) || pmvp_event_at((size_t)i)->cls != PMVP_EVCLASS_OCCURRENCE ||
             pmvp_event_sync_kind(ev) == PMVP_SYNC_NONE)
             return "sync_events: an event that is not a supported occurrence event counted at retirement "
                    "(FEAT_SEBEP, D13.2.2)";
-        set_bit(c->synchronous, i);
+        k_set_bit(c->synchronous, i);
     }
     return NULL;
 }
@@ -162,7 +84,7 @@ static const char *init_events(pmvp_core *c, const pmvp_core_config *cfg)
         for (size_t i = 0; i < pmvp_event_count(); i++) {
             const pmvp_event_info *e = pmvp_event_at(i);
             if (e->cls != PMVP_EVCLASS_PMU_OVERFLOW && e->number <= max_event)
-                set_bit(c->supported, (int)i);
+                k_set_bit(c->supported, (int)i);
         }
         return NULL;
     }
@@ -174,7 +96,7 @@ static const char *init_events(pmvp_core *c, const pmvp_core_config *cfg)
         if (i >= 0) {
             if (pmvp_event_at((size_t)i)->cls == PMVP_EVCLASS_PMU_OVERFLOW)
                 return "events: PMU_OVERFLOW is counted by the AMU only (D16.2)";
-            set_bit(c->supported, i);
+            k_set_bit(c->supported, i);
         } else if (in_common_range(ev)) {
             return "events: a common event (0x0000-0x003F, 0x4000-0x403F) that the catalogue does not define";
         } else if (c->num_impdef_events == PMVP_MAX_IMPDEF_EVENTS) {
@@ -347,34 +269,9 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     return PMVP_OK;
 }
 
-static int check_pe(const pmvp_core *c, unsigned pe)
-{
-    if (!c)
-        return PMVP_ERR_NULL;
-    return pe < c->cfg.num_pes ? PMVP_OK : PMVP_ERR_PE;
-}
-
-int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
-{
-    int err = check_pe(c, pe);
-    return err ? err : k_begin(c, now);
-}
-
 int pmvp_core_sync(pmvp_core *c, pmvp_time now)
 {
     return c ? k_begin(c, now) : PMVP_ERR_NULL;
-}
-
-_Static_assert(offsetof(pmvp_core, pe) + sizeof ((pmvp_core *)0)->pe == sizeof(pmvp_core),
-               "pmvp_core_copy relies on pe[] being the last member");
-
-int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src)
-{
-    if (!dst || !src)
-        return PMVP_ERR_NULL;
-    if (dst != src)
-        memcpy(dst, src, offsetof(pmvp_core, pe) + src->cfg.num_pes * sizeof src->pe[0]);
-    return PMVP_OK;
 }
 
 enum core_clock { PROCESSOR_CLOCK, BUS_CLOCK, SYSTEM_COUNTER };
@@ -412,7 +309,7 @@ int pmvp_core_set_system_counter(pmvp_core *c, uint64_t hz, pmvp_time now)
 
 int pmvp_core_set_pe_state(pmvp_core *c, unsigned pe, enum pmvp_pe_state st, pmvp_time now)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     if ((unsigned)st > PMVP_PE_OFF)
@@ -420,6 +317,7 @@ int pmvp_core_set_pe_state(pmvp_core *c, unsigned pe, enum pmvp_pe_state st, pmv
     if ((err = k_begin(c, now)))
         return err;
     c->pe[pe].state = (uint8_t)st;
+    k_routes_stale(c);
     return PMVP_OK;
 }
 
@@ -441,7 +339,7 @@ static bool valid_context(const pmvp_core_config *cfg, const pmvp_context *x)
 
 int pmvp_core_set_context(pmvp_core *c, unsigned pe, const pmvp_context *ctx, pmvp_time now)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     if (!ctx)
@@ -452,6 +350,7 @@ int pmvp_core_set_context(pmvp_core *c, unsigned pe, const pmvp_context *ctx, pm
         return err;
     bool security_change = c->pe[pe].ctx.security != ctx->security;
     c->pe[pe].ctx = *ctx;
+    k_routes_stale(c);
     if (security_change)
         k_boundary(c, pe, k_enabled_counters(c, &c->pe[pe]));
     return PMVP_OK;
@@ -459,7 +358,7 @@ int pmvp_core_set_context(pmvp_core *c, unsigned pe, const pmvp_context *ctx, pm
 
 int pmvp_core_set_active_thread(pmvp_core *c, unsigned pe, pmvp_time now)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     if (c->cfg.mt_policy != PMVP_MT_SOEMT)
@@ -472,7 +371,7 @@ int pmvp_core_set_active_thread(pmvp_core *c, unsigned pe, pmvp_time now)
 
 int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *ctl, pmvp_time now)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     if (!ctl)
@@ -486,6 +385,7 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
         k_log(c, pe, "MDCR_EL2.HPMN == 0 without FEAT_HPMN0 is CONSTRAINED UNPREDICTABLE: used as 0");
     uint32_t enabled = k_enabled_counters(c, &c->pe[pe]);
     c->pe[pe].pmu.ctl = *ctl;
+    k_routes_stale(c);
     k_boundary(c, pe, enabled ^ k_enabled_counters(c, &c->pe[pe]));
     k_reads_catch_up(c, pe);
     return PMVP_OK;
@@ -493,7 +393,7 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
 
 int pmvp_core_set_control(pmvp_core *c, unsigned pe, enum pmvp_control which, uint64_t value, pmvp_time now)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     pmvp_pmu_controls ctl = c->pe[pe].pmu.ctl;
@@ -514,7 +414,7 @@ int pmvp_core_set_control(pmvp_core *c, unsigned pe, enum pmvp_control which, ui
 
 int pmvp_core_controls(const pmvp_core *c, unsigned pe, pmvp_pmu_controls *ctl)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     if (!ctl)
@@ -525,7 +425,7 @@ int pmvp_core_controls(const pmvp_core *c, unsigned pe, pmvp_pmu_controls *ctl)
 
 int pmvp_core_context(const pmvp_core *c, unsigned pe, pmvp_context *ctx)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     if (!ctx)
@@ -574,7 +474,7 @@ static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t coun
 static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
                              bool may_drop, uint32_t *counting)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     bool known;
@@ -618,7 +518,7 @@ int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, p
 int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmvp_time now,
                                   uint64_t *count)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     if (!count)
@@ -646,7 +546,7 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
 
 int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
 {
-    int err = check_pe(c, pe);
+    int err = k_check_pe(c, pe);
     if (err)
         return err;
     int cls = k_reportable_class(c, event);

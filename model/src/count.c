@@ -10,7 +10,10 @@
  * Counter). Advancing a counter is one multiplication, predicting its overflow
  * one division: no loop runs per cycle.
  */
-#include "internal.h"
+#include <stddef.h>
+#include <string.h>
+
+#include "engine.h"
 
 /* ------------------------------------------------------------ small rules */
 
@@ -237,6 +240,47 @@ uint32_t k_overflow_requests(const pmvp_core *c, unsigned p)
     return requests;
 }
 
+/* Table D13-1: what an overflow of PE p raises in its current context
+ * (FEAT_EBEP, D13.3.2). */
+int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
+{
+    if (target_el)
+        *target_el = 0;
+    if (!c->cfg.feat_ebep)
+        return PMVP_PMUEXC_IRQ;
+    const pmvp_pe *pe = &c->pe[p];
+    const pmvp_context *x = &pe->ctx;
+    const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
+    bool el2 = k_pe_el2_enabled(c, p);
+    /* RGWLVY: a missing or disabled EL2, or EL3, leaves the choice below. */
+    unsigned el3_pmee = c->cfg.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMEE, ctl->mdcr_el3) : PMVP_PMEE_LOWER;
+    unsigned el2_pmee = el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMEE, ctl->mdcr_el2) : PMVP_PMEE_LOWER;
+    unsigned pmee, target;
+    if (el3_pmee != PMVP_PMEE_LOWER) {
+        pmee = el3_pmee;
+        target = 3;
+    } else if (el2_pmee != PMVP_PMEE_LOWER) {
+        pmee = el2_pmee;
+        target = 2;
+    } else {
+        pmee = (unsigned)PMVP_FIELD_GET(PMECR_EL1_PMEE, pe->pmu.pmecr);
+        target = el2 && (ctl->hcr_el2 & HCR_EL2_TGE) ? 2 : 1;
+        if (pmee == PMVP_PMEE_LOWER) /* reserved in PMECR_EL1: pmvp reads it as 0b00 */
+            pmee = PMVP_PMEE_IRQ;
+    }
+    if (pmee == PMVP_PMEE_IRQ)
+        return PMVP_PMUEXC_IRQ;
+    if (pmee == PMVP_PMEE_DISABLED)
+        return PMVP_PMUEXC_DISABLED;
+    if (target_el)
+        *target_el = (uint8_t)target;
+    /* RSCBDZ */
+    bool masked = x->halted || x->el > target ||
+                  (x->el == 2 && target == 2 && el2_pmee != PMVP_PMEE_ENABLED) ||
+                  (x->el == target && (x->pm || !(pe->pmu.pmecr & PMECR_EL1_KPME)));
+    return masked ? PMVP_PMUEXC_MASKED : PMVP_PMUEXC_UNMASKED;
+}
+
 bool k_irq_level(const pmvp_core *c, unsigned p)
 {
     return k_overflow_requests(c, p) && k_pmu_exception_of(c, p, NULL) == PMVP_PMUEXC_IRQ;
@@ -434,6 +478,22 @@ static void advance_cycle_counter(pmvp_core *c, unsigned p, uint64_t dk)
 
 /* ------------------------------------------------------ Activity Monitors */
 
+void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
+                               uint32_t *aux)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    const pmvp_amu *a = &pe->amu;
+    *arch = *aux = 0;
+    if (!c->cfg.feat_amuv1 || (pe->ctx.halted && (a->amcr & AMCR_EL0_HDBG)))
+        return;
+    int n0 = k_amu_architected_index(event);
+    if (n0 >= 0 && (a->cntenset0 >> n0 & 1) && pmvp_event_find(event)->cls == PMVP_EVCLASS_OCCURRENCE)
+        *arch = UINT32_C(1) << n0;
+    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
+        if (a->evtyper1[n] == event && (a->cntenset1 >> n & 1))
+            *aux |= UINT32_C(1) << n;
+}
+
 /* The rate of an AMU counter counting event d on PE pe (amu.h, D16.2,
  * D16.3): time-based counts only while the PE runs, never under AMCR.HDBG in
  * Debug state; no authentication, prohibition or filter applies. */
@@ -596,6 +656,59 @@ static pmvp_time cycle_counter_overflow_time(const pmvp_core *c, unsigned p)
     if (divided(c, pe))
         need = (need - 1) * 64 + (64 - pe->pmu.divider);
     return counted_cycle_time(c, (rate){ SRC_PROC, 0, 1 }, need);
+}
+
+/* ------------------------------------------------------------ the bracket */
+
+int k_begin(pmvp_core *c, pmvp_time now)
+{
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    c->last_call = now;
+    k_sync(c, now);
+    return PMVP_OK;
+}
+
+int k_check_pe(const pmvp_core *c, unsigned pe)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    return pe < c->cfg.num_pes ? PMVP_OK : PMVP_ERR_PE;
+}
+
+int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
+{
+    int err = k_check_pe(c, pe);
+    return err ? err : k_begin(c, now);
+}
+
+_Static_assert(offsetof(pmvp_core, pe) + sizeof ((pmvp_core *)0)->pe == sizeof(pmvp_core),
+               "pmvp_core_copy relies on pe[] being the last member");
+
+int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src)
+{
+    if (!dst || !src)
+        return PMVP_ERR_NULL;
+    if (dst != src)
+        memcpy(dst, src, offsetof(pmvp_core, pe) + src->cfg.num_pes * sizeof src->pe[0]);
+    return PMVP_OK;
+}
+
+void k_rebuild_caches(pmvp_core *c)
+{
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        pe->pmu.pmcr &= c->pmcr_mask;
+        pe->pmu.pmccfiltr &= c->ccfiltr_mask;
+        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+            pmvp_pmu_counter *k = &pe->pmu.counter[n];
+            k->evtyper &= c->evtyper_mask;
+            k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+        }
+        for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
+            pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
+    }
+    c->generation++; /* every route is stale */
 }
 
 /* The next overflow of a counter in `which` (bits as PMOVSSET) of any PE

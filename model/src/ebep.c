@@ -6,46 +6,7 @@
  */
 #include "pmvp/ebep.h"
 
-#include "internal.h"
-
-int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
-{
-    if (target_el)
-        *target_el = 0;
-    if (!c->cfg.feat_ebep)
-        return PMVP_PMUEXC_IRQ;
-    const pmvp_pe *pe = &c->pe[p];
-    const pmvp_context *x = &pe->ctx;
-    const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
-    bool el2 = k_pe_el2_enabled(c, p);
-    /* RGWLVY: a missing or disabled EL2, or EL3, leaves the choice below. */
-    unsigned el3_pmee = c->cfg.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMEE, ctl->mdcr_el3) : PMVP_PMEE_LOWER;
-    unsigned el2_pmee = el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMEE, ctl->mdcr_el2) : PMVP_PMEE_LOWER;
-    unsigned pmee, target;
-    if (el3_pmee != PMVP_PMEE_LOWER) {
-        pmee = el3_pmee;
-        target = 3;
-    } else if (el2_pmee != PMVP_PMEE_LOWER) {
-        pmee = el2_pmee;
-        target = 2;
-    } else {
-        pmee = (unsigned)PMVP_FIELD_GET(PMECR_EL1_PMEE, pe->pmu.pmecr);
-        target = el2 && (ctl->hcr_el2 & HCR_EL2_TGE) ? 2 : 1;
-        if (pmee == PMVP_PMEE_LOWER) /* reserved in PMECR_EL1: pmvp reads it as 0b00 */
-            pmee = PMVP_PMEE_IRQ;
-    }
-    if (pmee == PMVP_PMEE_IRQ)
-        return PMVP_PMUEXC_IRQ;
-    if (pmee == PMVP_PMEE_DISABLED)
-        return PMVP_PMUEXC_DISABLED;
-    if (target_el)
-        *target_el = (uint8_t)target;
-    /* RSCBDZ */
-    bool masked = x->halted || x->el > target ||
-                  (x->el == 2 && target == 2 && el2_pmee != PMVP_PMEE_ENABLED) ||
-                  (x->el == target && (x->pm || !(pe->pmu.pmecr & PMECR_EL1_KPME)));
-    return masked ? PMVP_PMUEXC_MASKED : PMVP_PMUEXC_UNMASKED;
-}
+#include "inputs.h"
 
 /* Counters of PE p whose PMEVTYPER<n>.SYNC is 1. */
 static uint32_t sync_bits(const pmvp_core *c, unsigned p)
@@ -143,13 +104,6 @@ static void shorten_shadows(pmvp_core *c, unsigned p, uint32_t pending, uint64_t
         if (s->shadow_left == 0 || now >= s->shadow_until)
             u->shadowed &= ~(UINT32_C(1) << n);
     }
-}
-
-/* PMIAR_EL1.ADDRESS: [1:0] RES0, [63:48] RESS (no FEAT_LVA). */
-uint64_t k_pmiar_address(uint64_t va)
-{
-    uint64_t low = va & PMVP_BITS(47, 2);
-    return (va >> 47 & 1) ? low | PMVP_BITS(63, 48) : low;
 }
 
 int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, uint64_t pc,

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "regfile.h"
 #include "pmvp/amu.h"
 #include "pmvp/error.h"
 #include "pmvp/pmu.h"
@@ -200,18 +200,14 @@ static uint64_t pmu_reg(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigne
                         bool direct)
 {
     uint64_t v = 0;
-    /* arguments checked by the caller */
-    if (direct)
-        pmvp_pmu_read(c, p, reg, n, now, &v);
-    else
-        pmvp_pmu_peek(c, p, reg, n, now, &v);
+    k_pmu_read(c, p, reg, n, now, direct, &v); /* the row names a register the file holds */
     return v;
 }
 
-static uint64_t amu_reg(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now)
+static uint64_t amu_reg(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n)
 {
     uint64_t v = 0;
-    pmvp_amu_read(c, p, reg, n, now, &v);
+    k_amu_read(c, p, reg, n, &v); /* the row names a register the file holds */
     return v;
 }
 
@@ -241,13 +237,13 @@ static uint64_t view_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsig
             return 0;
         return PMLSR_SLI | (pe->ext.software_locked ? PMLSR_SLK : 0);
     case V_PMAUTHSTATUS: return pmauthstatus(c, &pe->pmu.ctl);
-    case V_AMEVCNTR: return amu_reg(c, p, r->arg ? PMVP_AMEVCNTR1_EL0 : PMVP_AMEVCNTR0_EL0, n, now);
-    case V_AMEVTYPER: return amu_reg(c, p, r->arg ? PMVP_AMEVTYPER1_EL0 : PMVP_AMEVTYPER0_EL0, n, now);
+    case V_AMEVCNTR: return amu_reg(c, p, r->arg ? PMVP_AMEVCNTR1_EL0 : PMVP_AMEVCNTR0_EL0, n);
+    case V_AMEVTYPER: return amu_reg(c, p, r->arg ? PMVP_AMEVTYPER1_EL0 : PMVP_AMEVTYPER0_EL0, n);
     /* AMCNTENSET/CLR 0 and 1 as one 64-bit register (I4.1). */
     case V_AMCNTEN: return (uint64_t)pe->amu.cntenset1 << 32 | pe->amu.cntenset0;
-    case V_AMCGCR: return amu_reg(c, p, PMVP_AMCGCR_EL0, 0, now);
-    case V_AMCFGR: return amu_reg(c, p, PMVP_AMCFGR_EL0, 0, now);
-    case V_AMCR: return amu_reg(c, p, PMVP_AMCR_EL0, 0, now);
+    case V_AMCGCR: return amu_reg(c, p, PMVP_AMCGCR_EL0, 0);
+    case V_AMCFGR: return amu_reg(c, p, PMVP_AMCFGR_EL0, 0);
+    case V_AMCR: return amu_reg(c, p, PMVP_AMCR_EL0, 0);
     case V_IIDR: return iidr(c, r->frame);
     case V_DEVAFF: return mpidr(c, p);
     case V_DEVARCH: return devarch(c, r->frame);
@@ -262,35 +258,35 @@ static uint64_t view_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsig
 /* A set/clear pair of the PMU register file, for views that accept W1S,
  * W1C or a plain value. */
 static void pmu_set_clear(pmvp_core *c, unsigned p, unsigned kind, enum pmvp_pmu_reg set,
-                          enum pmvp_pmu_reg clr, uint64_t v, pmvp_time now)
+                          enum pmvp_pmu_reg clr, uint64_t v)
 {
     if (kind != PMVP_EXT_W1C)
-        pmvp_pmu_write(c, p, set, 0, v, now);
+        k_pmu_write(c, p, set, 0, v);
     if (kind != PMVP_EXT_W1S)
-        pmvp_pmu_write(c, p, clr, 0, kind == PMVP_EXT_W1C ? v : ~v, now);
+        k_pmu_write(c, p, clr, 0, kind == PMVP_EXT_W1C ? v : ~v);
 }
 
 /* Writes value v (the whole view; masked by the row) to the state row r
  * shows. `a` is NULL on the debug path, which writes values only. */
 static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned n, uint64_t v,
-                       const pmvp_ext_access *a, pmvp_time now)
+                       const pmvp_ext_access *a)
 {
     pmvp_pe *pe = &c->pe[p];
     switch (r->view) {
-    case V_PMEVCNTR: pmvp_pmu_write(c, p, PMVP_PMEVCNTR_EL0, n, v, now); break;
-    case V_PMEVTYPER: pmvp_pmu_write(c, p, PMVP_PMEVTYPER_EL0, n, v, now); break;
-    case V_PMCCNTR: pmvp_pmu_write(c, p, PMVP_PMCCNTR_EL0, 0, v, now); break;
-    case V_PMCCFILTR: pmvp_pmu_write(c, p, PMVP_PMCCFILTR_EL0, 0, v, now); break;
-    case V_PMCNTEN: pmu_set_clear(c, p, r->kind, PMVP_PMCNTENSET_EL0, PMVP_PMCNTENCLR_EL0, v, now); break;
-    case V_PMINTEN: pmu_set_clear(c, p, r->kind, PMVP_PMINTENSET_EL1, PMVP_PMINTENCLR_EL1, v, now); break;
-    case V_PMOVS: pmu_set_clear(c, p, r->kind, PMVP_PMOVSSET_EL0, PMVP_PMOVSCLR_EL0, v, now); break;
+    case V_PMEVCNTR: k_pmu_write(c, p, PMVP_PMEVCNTR_EL0, n, v); break;
+    case V_PMEVTYPER: k_pmu_write(c, p, PMVP_PMEVTYPER_EL0, n, v); break;
+    case V_PMCCNTR: k_pmu_write(c, p, PMVP_PMCCNTR_EL0, 0, v); break;
+    case V_PMCCFILTR: k_pmu_write(c, p, PMVP_PMCCFILTR_EL0, 0, v); break;
+    case V_PMCNTEN: pmu_set_clear(c, p, r->kind, PMVP_PMCNTENSET_EL0, PMVP_PMCNTENCLR_EL0, v); break;
+    case V_PMINTEN: pmu_set_clear(c, p, r->kind, PMVP_PMINTENSET_EL1, PMVP_PMINTENCLR_EL1, v); break;
+    case V_PMOVS: pmu_set_clear(c, p, r->kind, PMVP_PMOVSSET_EL0, PMVP_PMOVSCLR_EL0, v); break;
     case V_PMSWINC:
         if (a)
-            pmvp_pmu_write(c, p, PMVP_PMSWINC_EL0, 0, v, now);
+            k_pmu_write(c, p, PMVP_PMSWINC_EL0, 0, v);
         break;
     case V_PMCR:
         /* P and C are actions, not values: the debug path leaves them out. */
-        pmvp_pmu_write(c, p, PMVP_PMCR_EL0, 0, a ? v : v & ~(PMCR_EL0_P | PMCR_EL0_C), now);
+        k_pmu_write(c, p, PMVP_PMCR_EL0, 0, a ? v : v & ~(PMCR_EL0_P | PMCR_EL0_C));
         break;
     case V_PMITCTRL:
         pe->ext.pmitctrl = (uint32_t)v;
@@ -418,7 +414,7 @@ static int access(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, 
      * bits outside the write are 0, which does nothing. */
     if (word_mask != ONES64 && (r->kind == PMVP_EXT_RW))
         v |= view_read(c, p, r, t.n, NULL, now) & ~word_mask;
-    view_write(c, p, r, t.n, v & r->wmask, a, now);
+    view_write(c, p, r, t.n, v & r->wmask, a);
     return PMVP_OK;
 }
 

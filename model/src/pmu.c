@@ -2,7 +2,7 @@
 /* The PMUv3 register file of a PE (D24.5), over the counting rules. */
 #include "pmvp/pmu.h"
 
-#include "internal.h"
+#include "regfile.h"
 #include "pmvp/error.h"
 #include "pmvp/sysreg.h"
 
@@ -68,15 +68,9 @@ static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
     return v;
 }
 
-/* A read as a direct read (`direct`) or as the debug path sees the register. */
-static int read_view(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
-                     bool direct, uint64_t *value)
+int k_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now, bool direct,
+               uint64_t *value)
 {
-    if (!value)
-        return PMVP_ERR_NULL;
-    int err = begin_access(c, p, reg, n, false, now);
-    if (err)
-        return err;
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_pmu *u = &pe->pmu;
     int sel;
@@ -124,6 +118,23 @@ static void set_counter(pmvp_core *c, unsigned p, unsigned which, uint64_t value
     u->slack[which].base = which == PMVP_CYCLE_COUNTER ? u->pmccntr : u->counter[which].value;
 }
 
+/* PMIAR_EL1.ADDRESS: [1:0] RES0, [63:48] RESS (no FEAT_LVA). */
+uint64_t k_pmiar_address(uint64_t va)
+{
+    uint64_t low = va & PMVP_BITS(47, 2);
+    return (va >> 47 & 1) ? low | PMVP_BITS(63, 48) : low;
+}
+
+/* A read as a direct read (`direct`) or as the debug path sees the register. */
+static int read_view(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+                     bool direct, uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    int err = begin_access(c, p, reg, n, false, now);
+    return err ? err : k_pmu_read(c, p, reg, n, now, direct, value);
+}
+
 int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
                   uint64_t *value)
 {
@@ -157,12 +168,21 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
     }
 }
 
-int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value,
-                   pmvp_time now)
+/* The registers whose writes change which counters a report reaches:
+ * enables and event types (D13.5). */
+static bool routes_depend_on(enum pmvp_pmu_reg reg)
 {
-    int err = begin_access(c, p, reg, n, true, now);
-    if (err)
-        return err;
+    switch (reg) {
+    case PMVP_PMCR_EL0: case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0:
+    case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVTYPER_EL0:
+        return true;
+    default:
+        return false;
+    }
+}
+
+int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value)
+{
     pmvp_pmu *u = &c->pe[p].pmu;
     uint32_t bits = ((uint32_t)value & k_counters_mask(c)) | ((uint32_t)value & (uint32_t)PMVP_PMU_C);
     uint32_t enabled = k_enabled_counters(c, &c->pe[p]);
@@ -210,9 +230,18 @@ int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, 
     case PMVP_PMIAR_EL1: u->pmiar = k_pmiar_address(value); break;
     default: return PMVP_ERR_REGISTER;
     }
+    if (routes_depend_on(reg))
+        k_routes_stale(c);
     k_boundary(c, p, enabled ^ k_enabled_counters(c, &c->pe[p]));
     k_reads_catch_up(c, p);
     return PMVP_OK;
+}
+
+int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value,
+                   pmvp_time now)
+{
+    int err = begin_access(c, p, reg, n, true, now);
+    return err ? err : k_pmu_write(c, p, reg, n, value);
 }
 
 int pmvp_pmu_irq(pmvp_core *c, unsigned p, pmvp_time now, bool *level)
@@ -238,5 +267,6 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
         set_evtyper(c, &u->counter[n], 0);
     /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41). */
     c->pe[p].ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock };
+    k_routes_stale(c);
     return PMVP_OK;
 }

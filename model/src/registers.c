@@ -5,7 +5,7 @@
  * registers.def; and the feature gates, decided here for every file that
  * asks (the register files, the access checks, the external frames).
  */
-#include "internal.h"
+#include "regtable.h"
 #include "pmvp/amu.h"
 #include "pmvp/error.h"
 #include "pmvp/pmu.h"

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "internal.h"
+#include "regfile.h"
 
 /* ---------------------------------------------------------------- encodings */
 
@@ -487,18 +487,22 @@ static bool is_bitmap(const pmvp_sysreg *r)
     }
 }
 
+/* Begins an access to the register file: the register exists with the
+ * instruction (k_reg_access) and the core is brought to `now`, once. */
+static int begin(pmvp_core *c, unsigned family, unsigned reg, unsigned n, bool write, pmvp_time now)
+{
+    int err = k_reg_access(&c->cfg, family, reg, n, write);
+    return err ? err : k_begin(c, now);
+}
+
 static int kernel_read(pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
                        pmvp_time now, uint64_t *v)
 {
-    return family == PMVP_SYSREG_PMU ? pmvp_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, v)
-                                     : pmvp_amu_read(c, pe, (enum pmvp_amu_reg)reg, n, now, v);
-}
-
-static int kernel_write(pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
-                        uint64_t v, pmvp_time now)
-{
-    return family == PMVP_SYSREG_PMU ? pmvp_pmu_write(c, pe, (enum pmvp_pmu_reg)reg, n, v, now)
-                                     : pmvp_amu_write(c, pe, (enum pmvp_amu_reg)reg, n, v, now);
+    int err = begin(c, family, reg, n, false, now);
+    if (err)
+        return err;
+    return family == PMVP_SYSREG_PMU ? k_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, true, v)
+                                     : k_amu_read(c, pe, (enum pmvp_amu_reg)reg, n, v);
 }
 
 /* Validates an access for reading or writing a value. It changes nothing:
@@ -560,15 +564,16 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     unsigned reg, n;
     if (!target(c, r, x, &reg, &n))
         return PMVP_OK; /* a counter the context cannot see: WI */
+    if ((err = begin(c, r->family, reg, n, true, now)))
+        return err;
     if (r->part == PMVP_PART_LOW) {
         /* The AArch32 register is bits [31:0]; a write leaves [63:32] alone.
          * Only the counters have meaningful upper bits to keep: their true
          * value, not what a direct read would see (inaccuracy knob (c)). */
         uint64_t old = 0;
         bool counter = reg == PMVP_PMCCNTR_EL0 || reg == PMVP_PMEVCNTR_EL0;
-        if (r->family == PMVP_SYSREG_PMU && counter &&
-            (err = pmvp_pmu_peek(c, pe, (enum pmvp_pmu_reg)reg, n, now, &old)) != PMVP_OK)
-            return err;
+        if (r->family == PMVP_SYSREG_PMU && counter)
+            k_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, false, &old);
         value = (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
     }
     if (is_bitmap(r))
@@ -576,7 +581,8 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     bool reset_counters = r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0 && (value & PMCR_EL0_P);
     if (reset_counters)
         value &= ~PMCR_EL0_P;
-    err = kernel_write(c, pe, r->family, reg, n, value, now);
+    err = r->family == PMVP_SYSREG_PMU ? k_pmu_write(c, pe, (enum pmvp_pmu_reg)reg, n, value)
+                                       : k_amu_write(c, pe, (enum pmvp_amu_reg)reg, n, value);
     /* PMCR.P, in the view of the access's context rather than the PE's. */
     if (reset_counters && !err)
         k_pmcr_p_reset(c, pe, accessible_counters(&c->cfg, x));

@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Internal interfaces between the kernel's source files. Their functions
- * carry the prefix k_ (the public API's is pmvp_) and are hidden from the
- * library's exports; the test kernel.symbols holds both rules. */
-#ifndef PMVP_INTERNAL_H
-#define PMVP_INTERNAL_H
+/*
+ * The engine: the first floor of the kernel (CONTRIBUTING.md, "The
+ * floors"). It knows time, clocks, rates, the lazy advance of every counter,
+ * the rules that decide what counts (enables, prohibition, filtering,
+ * multithreading), overflow, its prediction and PMUIRQ, and the permitted
+ * inaccuracy. It reads the architectural state (pmvp_core) but knows no
+ * register: how a register is encoded, reached, checked, read or written is
+ * the register files' (regfile.h), which stand on it; the inputs (core.c,
+ * ebep.c) stand on both.
+ *
+ * Its functions carry the prefix k_ (the public API's is pmvp_) and are
+ * hidden from the library's exports; the test kernel.symbols holds both
+ * rules, the test kernel.floors the floors.
+ */
+#ifndef PMVP_ENGINE_H
+#define PMVP_ENGINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,39 +28,46 @@
 #include "pmvp/pmu.h"
 #include "u128.h"
 
-/* Starts an entry point: rejects a call from the past and brings every
- * counter up to `now`. Every input that may change what counts passes here
- * first, which makes the core's report routes stale. */
+/* ---- the bracket (count.c): every access and input begins with it */
+
+/* Rejects a call from the past and brings every counter up to `now`; then
+ * the call may read or change the state at `now`. It changes nothing a
+ * report route depends on: a caller that does calls k_routes_stale. */
 int k_begin(pmvp_core *c, pmvp_time now);
 
-/* As k_begin, after checking that `c` is not NULL and `pe` is one of its PEs. */
+/* PMVP_ERR_NULL without a core, PMVP_ERR_PE when `pe` is not one of its PEs. */
+int k_check_pe(const pmvp_core *c, unsigned pe);
+
+/* As k_begin, after k_check_pe. */
 int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
 
 /* Brings every counter of the core up to `now` (now >= c->sync_time). */
 void k_sync(pmvp_core *c, pmvp_time now);
 
-/* A PMU or AMU System register, from its block in registers.def
- * (registers.c). */
-enum k_instances { K_ONE, K_EVENT_COUNTERS, K_AMU_ARCH, K_AMU_AUX };
-/* Room for either family's registers: tables indexed [family][reg]. */
-#define K_FAMILY_REGS                                                                           \
-    ((int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS)
-typedef struct k_reg {
-    const char *name;      /* "PMEVCNTR_EL0" */
-    uint8_t instances;     /* enum k_instances: how many, if indexed */
-    uint8_t gate;          /* enum pmvp_gate: the feature it needs */
-    uint8_t read, write;   /* enum pmvp_gate: whether each instruction exists */
-} k_reg;
+/* What decides which counters a report reaches (enables, filters, context,
+ * controls, events, MT, the AMU's enables) changed: every cached report
+ * route is stale. */
+static inline void k_routes_stale(pmvp_core *c)
+{
+    c->generation++;
+}
 
-/* Register `reg` of family `family` (enum pmvp_sysreg_family), or NULL. */
-const k_reg *k_reg_of(unsigned family, unsigned reg);
-/* How many instances of the register the configuration implements. */
-unsigned k_reg_instances(const pmvp_core_config *cfg, const k_reg *r);
-/* Whether the register file can take this access: PMVP_ERR_REGISTER (no
- * such register, or its feature is not implemented), PMVP_ERR_READ_ONLY (a
- * write with no write instruction), PMVP_ERR_COUNTER (n beyond its
- * instances), else PMVP_OK. */
-int k_reg_access(const pmvp_core_config *cfg, unsigned family, unsigned reg, unsigned n, bool write);
+/* Rebuilds what is derived from the state (the decoded events of the
+ * counters, writable-bit masks applied) and makes every report route stale:
+ * after a restore (checkpoint.c). */
+void k_rebuild_caches(pmvp_core *c);
+
+/* ---- the configuration's events (support.c) */
+
+/* Bit i of a bitmap of catalogue indexes (pmvp_core.supported, .synchronous). */
+static inline bool k_bit(const uint64_t *bits, int i)
+{
+    return bits[i / 64] >> (i % 64) & 1;
+}
+static inline void k_set_bit(uint64_t *bits, int i)
+{
+    bits[i / 64] |= UINT64_C(1) << (i % 64);
+}
 
 /* Reports a guest-visible oddity through the configured callback. */
 void k_log(const pmvp_core *c, unsigned pe, const char *msg);
@@ -68,12 +86,15 @@ int k_reportable_class(const pmvp_core *c, uint16_t number);
  * configuration counts it. */
 pmvp_event_decoded k_decode_event(const pmvp_core *c, uint16_t number, bool amu);
 
-/* AMU (amu.c): the event of architected counter n (AMEVTYPER0<n>), and
+/* The event of AMU architected counter n (AMEVTYPER0<n>), and
  * which architected counter counts `event`, or -1 (D16.3.1). */
 uint16_t k_amu_architected_event(unsigned n);
 int k_amu_architected_index(uint16_t event);
 /* Whether an AMU auxiliary counter can count `event` in this configuration. */
 bool k_amu_can_count(const pmvp_core *c, uint16_t event);
+
+/* ---- what counts when, overflow and PMUIRQ (count.c) */
+
 /* The AMU counters of PE p that count occurrences of `event` now: bitmaps of
  * architected and auxiliary counters. */
 void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
@@ -137,11 +158,6 @@ bool k_irq_level(const pmvp_core *c, unsigned p);
 /* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR. */
 uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
 
-/* Rebuilds what is derived from the registers (the decoded events of the
- * counters, writable-bit masks applied) and makes every report route stale:
- * after a restore (checkpoint.c). */
-void k_rebuild_caches(pmvp_core *c);
-
 /* EL2Enabled() of the Arm ARM's pseudocode, the one definition every rule
  * uses: EL2 is implemented and enabled in Security state `security` (enum
  * pmvp_security); with EL3, Secure EL2 needs FEAT_SEL2, an AArch64 EL3 and
@@ -153,26 +169,11 @@ bool k_pe_el2_enabled(const pmvp_core *c, unsigned p);
  * sees, HPMN at EL0 and EL1 when EL2 is enabled, else all of them; also
  * the counters PMCR_EL0.P resets (D24.5.8). */
 unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2);
-/* PMCR_EL0.P written as 1 (D24.5.8): the event counters accessible in the
- * writer's view (k_counters_accessible) are reset to zero. The caller has
- * begun the access. */
-void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible);
 
-/* Counts `count` occurrences of `event` that an instruction of PE `pe`
- * generated as it retired: pmvp_core_report without knob (d); *counting
- * gets the event counters of `pe` that count it. */
-int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                    uint32_t *counting);
-
-/* ---- exception-based event profiling (ebep.c) */
-
-/* Table D13-1 for PE p in its current context; *target_el (if not NULL)
- * gets the target Exception level when the exception is enabled. */
+/* Table D13-1 (FEAT_EBEP) for PE p in its current context: what an overflow
+ * raises; *target_el (if not NULL) gets the target Exception level when the
+ * exception is enabled. */
 int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el);
-
-/* PMIAR_EL1.ADDRESS of virtual address va (D24.5.13). */
-uint64_t k_pmiar_address(uint64_t va);
-
 
 /* ---- the permitted inaccuracy (accuracy.c) */
 
