@@ -669,13 +669,6 @@ int k_begin(pmvp_core *c, pmvp_time now)
     return PMVP_OK;
 }
 
-int k_check_pe(const pmvp_core *c, unsigned pe)
-{
-    if (!c)
-        return PMVP_ERR_NULL;
-    return pe < c->cfg.num_pes ? PMVP_OK : PMVP_ERR_PE;
-}
-
 int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
 {
     int err = k_check_pe(c, pe);

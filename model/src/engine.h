@@ -35,8 +35,14 @@
  * report route depends on: a caller that does calls k_routes_stale. */
 int k_begin(pmvp_core *c, pmvp_time now);
 
-/* PMVP_ERR_NULL without a core, PMVP_ERR_PE when `pe` is not one of its PEs. */
-int k_check_pe(const pmvp_core *c, unsigned pe);
+/* PMVP_ERR_NULL without a core, PMVP_ERR_PE when `pe` is not one of its PEs.
+ * Inline: every report begins with it. */
+static inline int k_check_pe(const pmvp_core *c, unsigned pe)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    return pe < c->cfg.num_pes ? PMVP_OK : PMVP_ERR_PE;
+}
 
 /* As k_begin, after k_check_pe. */
 int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
