@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pmvp/systemc/monitors.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+
+#include "changes.h"
 
 extern "C" {
 #include "pmvp/checkpoint.h"
@@ -42,7 +45,8 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
       pmuirq("pmuirq"),
       core_(new pmvp_core),
       scratch_(new pmvp_core),
-      timeline_(*core_, *scratch_, [](pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); }),
+      timeline_(*core_, *scratch_, [](pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); },
+                [this](pmvp_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }),
       config_(config)
 {
     // The kernel's reports of guest oddities become SystemC reports, unless
@@ -99,11 +103,149 @@ void Monitors::catch_up(pmvp_time now)
     });
 }
 
-// Runs `op` on the kernel as it is at sc_time_stamp() + offset, by the
-// policy of Timeline (support.h); a change wakes the monitor's process at
-// its instant. (A template so that the immediate case calls `op` directly;
-// only a change kept for later becomes a std::function.)
-template <class F> int Monitors::at(const sc_time &offset, bool changes, const F &op)
+// The kinds of change kept for a later instant (Timeline, support.h). Their
+// numbers are in checkpoints: append, never renumber.
+enum Monitors::ChangeKind : uint8_t {
+    REPORT, RETIRE, CONTEXT_SYNC, LEVEL, CONTEXT, ACTIVE_THREAD, CONTROLS, SYSREG_WRITE, PE_STATE, CLOCK,
+    PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE,
+};
+
+// Makes change `ch` on kernel c at instant t: the present kernel, a replay
+// of a kept change, or the future view. The results of a retirement or of a
+// System-register write go to the caller of the call being made (results_),
+// not to a replay's.
+int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
+{
+    ChangeReader r(ch);
+    // Every change but a clock's is of one PE, its first argument.
+    auto pe = ch.kind == CLOCK ? 0u : r.next<unsigned>();
+    int err = PMVP_ERR_VALUE;
+    switch (ch.kind) {
+    case REPORT: {
+        auto event = r.next<uint16_t>();
+        auto count = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_core_report(c, pe, event, count, t);
+        break;
+    }
+    case RETIRE: {
+        auto event = r.next<uint16_t>();
+        auto count = r.next<uint64_t>();
+        auto pc = r.next<uint64_t>();
+        pmvp_retire_result ignored{};
+        if (r.ok())
+            err = pmvp_core_retire(c, pe, event, count, pc, t, results_.retire ? results_.retire : &ignored);
+        break;
+    }
+    case CONTEXT_SYNC:
+        if (r.ok())
+            err = pmvp_core_context_sync(c, pe, t);
+        break;
+    case LEVEL: {
+        auto event = r.next<uint16_t>();
+        auto level = r.next<uint32_t>();
+        if (r.ok())
+            err = pmvp_core_set_level(c, pe, event, level, t);
+        break;
+    }
+    case CONTEXT: {
+        auto ctx = r.next<pmvp_context>();
+        if (r.ok())
+            err = pmvp_core_set_context(c, pe, &ctx, t);
+        break;
+    }
+    case ACTIVE_THREAD:
+        if (r.ok())
+            err = pmvp_core_set_active_thread(c, pe, t);
+        break;
+    case CONTROLS: {
+        // The controls become the PE's when the change takes effect on the
+        // kernel, not when it is made: until a change for a later instant
+        // is reached, an input signal's change re-applies the controls in
+        // force (inputs_changed), not these. The authentication fields are
+        // those of the signals at the instant the change takes effect.
+        auto ctl = r.next<pmvp_pmu_controls>();
+        if (!r.ok())
+            break;
+        pmvp_pmu_controls effective = ctl;
+        apply_authentication(effective);
+        err = pmvp_core_set_controls(c, pe, &effective, t);
+        if (!err && c == core_.get())
+            controls_[pe] = ctl;
+        break;
+    }
+    case SYSREG_WRITE: {
+        auto op0 = r.next<unsigned>(), op1 = r.next<unsigned>(), crn = r.next<unsigned>();
+        auto crm = r.next<unsigned>(), op2 = r.next<unsigned>(), rt = r.next<unsigned>();
+        auto value = r.next<uint64_t>();
+        auto higher = r.next<pmvp_sysreg_context>();
+        pmvp_sysreg_execution ignored{};
+        if (r.ok())
+            err = pmvp_sysreg_execute_a64(c, pe, true, op0, op1, crn, crm, op2, rt, &higher, t, &value,
+                                          results_.sysreg ? results_.sysreg : &ignored);
+        break;
+    }
+    case PE_STATE: {
+        auto state = r.next<pmvp_pe_state>();
+        if (r.ok())
+            err = pmvp_core_set_pe_state(c, pe, state, t);
+        break;
+    }
+    case CLOCK: {
+        auto hz = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_core_set_clock(c, hz, t);
+        break;
+    }
+    case PMU_WRITE: {
+        auto reg = r.next<pmvp_pmu_reg>();
+        auto n = r.next<unsigned>();
+        auto value = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_pmu_write(c, pe, reg, n, value, t);
+        break;
+    }
+    case AMU_WRITE: {
+        auto reg = r.next<pmvp_amu_reg>();
+        auto n = r.next<unsigned>();
+        auto value = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_amu_write(c, pe, reg, n, value, t);
+        break;
+    }
+    case EXT_WRITE:
+    case EXT_DEBUG_WRITE: {
+        auto f = r.next<pmvp_frame>();
+        auto off = r.next<uint32_t>();
+        auto len = r.next<unsigned>();
+        auto value = r.next<uint64_t>();
+        auto bus = r.next<pmvp_ext_access>();
+        if (r.ok())
+            err = ch.kind == EXT_DEBUG_WRITE ? pmvp_ext_debug_write(c, pe, f, off, len, value, t)
+                                             : pmvp_ext_write(c, pe, f, off, len, value, &bus, t, nullptr);
+        break;
+    }
+    default:
+        break;  // a kind no change has (a corrupt checkpoint): refused
+    }
+    return err;
+}
+
+// Runs `op`, which changes nothing, on the kernel as it is at
+// sc_time_stamp() + offset, by the policy of Timeline (support.h).
+template <class F> int Monitors::query(const sc_time &offset, const F &op)
+{
+    pmvp_time now = time_.now();
+    pmvp_time t = time_.after(offset);
+    if (t == PMVP_TIME_NEVER)
+        return PMVP_ERR_VALUE;  // an instant beyond the representable time
+    catch_up(now);
+    return timeline_.query(now, t, op);
+}
+
+// Makes change `ch` at sc_time_stamp() + offset, by the policy of Timeline;
+// it wakes the monitor's process at its instant.
+int Monitors::change(const sc_time &offset, const Change &ch)
 {
     pmvp_time now = time_.now();
     pmvp_time t = time_.after(offset);
@@ -111,8 +253,8 @@ template <class F> int Monitors::at(const sc_time &offset, bool changes, const F
         return PMVP_ERR_VALUE;  // an instant beyond the representable time
     catch_up(now);
     bool kept = false;
-    int err = timeline_.at(now, t, changes, op, &kept);
-    if (changes && (t == now || kept))
+    int err = timeline_.change(now, t, ch, &kept);
+    if (t == now || kept)
         wake_.notify(kept ? time_.to_sc(t - now) : sc_core::SC_ZERO_TIME);
     return err;
 }
@@ -128,12 +270,13 @@ void Monitors::update()
     for (unsigned p = 0; p < num_pes(); p++) {
         bool level = false;
         pmvp_pmu_irq(core_.get(), p, now, &level);
-        if (level != irq_[p]) {
+        if (level != irq_[p] || redrive_) {
             irq_[p] = level;
             if (pmuirq[p].size())
                 pmuirq[p]->write(level);
         }
     }
+    redrive_ = false;
     if (traced_->on)
         sample(now);
     // Next wake-up: the next interrupting overflow, or the next change kept for later.
@@ -283,64 +426,49 @@ void Monitors::reset_changed()
 
 int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_report(c, pe, event, count, t); });
+    return change(offset, make_change(REPORT, pe, event, count));
 }
 
 int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,
                      const sc_time &offset)
 {
-    // A change for a later instant is replayed when the simulation gets
-    // there: the replay writes to this shared result, not to the caller's.
-    auto shared = std::make_shared<pmvp_retire_result>();
-    int err = at(offset, true, [=](pmvp_core *c, pmvp_time t) {
-        return pmvp_core_retire(c, pe, event, count, pc, t, shared.get());
-    });
-    result = *shared;
+    result = pmvp_retire_result{};
+    results_.retire = &result;
+    int err = change(offset, make_change(RETIRE, pe, event, count, pc));
+    results_.retire = nullptr;
     return err;
 }
 
 int Monitors::context_sync(unsigned pe, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_context_sync(c, pe, t); });
+    return change(offset, make_change(CONTEXT_SYNC, pe));
 }
 
 int Monitors::pmu_exception(unsigned pe, pmvp_pmu_exception &state, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_pmu_exception(c, pe, t, &state); });
+    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_pmu_exception(c, pe, t, &state); });
 }
 
 int Monitors::set_level(unsigned pe, uint16_t event, uint32_t level, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_level(c, pe, event, level, t); });
+    return change(offset, make_change(LEVEL, pe, event, level));
 }
 
 int Monitors::set_context(unsigned pe, const pmvp_context &ctx, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_context(c, pe, &ctx, t); });
+    return change(offset, make_change(CONTEXT, pe, ctx));
 }
 
 int Monitors::set_active_thread(unsigned pe, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_active_thread(c, pe, t); });
+    return change(offset, make_change(ACTIVE_THREAD, pe));
 }
 
 int Monitors::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_time &offset)
 {
     if (pe >= num_pes())
         return PMVP_ERR_PE;
-    // The controls become the PE's when the change takes effect on the
-    // kernel, not when it is made: until a change for a later instant is
-    // reached, an input signal's change re-applies the controls in force
-    // (inputs_changed), not these. The authentication fields are those of
-    // the signals at the instant the change takes effect.
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) {
-        pmvp_pmu_controls effective = ctl;
-        apply_authentication(effective);
-        int err = pmvp_core_set_controls(c, pe, &effective, t);
-        if (!err && c == core_.get())
-            controls_[pe] = ctl;
-        return err;
-    });
+    return change(offset, make_change(CONTROLS, pe, ctl));
 }
 
 int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
@@ -351,68 +479,63 @@ int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, u
     if (higher)
         h = *higher;
     if (!write)
-        return at(offset, false, [&](pmvp_core *c, pmvp_time t) {
+        return query(offset, [&](pmvp_core *c, pmvp_time t) {
             return pmvp_sysreg_execute_a64(c, pe, false, op0, op1, crn, crm, op2, rt, &h, t, &value, &out);
         });
-    // A write for a later instant is replayed when the simulation gets
-    // there: the replay writes to its own copies, not to the caller's.
-    auto result = std::make_shared<std::pair<uint64_t, pmvp_sysreg_execution>>(value, pmvp_sysreg_execution{});
-    int err = at(offset, true, [=](pmvp_core *c, pmvp_time t) {
-        uint64_t v = value;
-        int e = pmvp_sysreg_execute_a64(c, pe, true, op0, op1, crn, crm, op2, rt, &h, t, &v, &result->second);
-        return e;
-    });
-    out = result->second;
+    out = pmvp_sysreg_execution{};
+    results_.sysreg = &out;
+    int err = change(offset, make_change(SYSREG_WRITE, pe, op0, op1, crn, crm, op2, rt, value, h));
+    results_.sysreg = nullptr;
     return err;
 }
 
 int Monitors::events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_core *c, pmvp_time t) {
+    return query(offset, [&](pmvp_core *c, pmvp_time t) {
         return pmvp_core_events_to_interrupt(c, pe, event, t, &count);
     });
 }
 
 int Monitors::next_interrupt(pmvp_time &when, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_next_interrupt(c, t, &when); });
+    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_next_interrupt(c, t, &when); });
 }
 
 int Monitors::irq_level(unsigned pe, bool &level, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq(c, pe, t, &level); });
+    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq(c, pe, t, &level); });
 }
 
 int Monitors::set_state(unsigned pe, pmvp_pe_state state, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_pe_state(c, pe, state, t); });
+    return change(offset, make_change(PE_STATE, pe, state));
 }
 
 int Monitors::set_clock(uint64_t hz, const sc_time &offset)
 {
     if (processor_hz.size())
         return PMVP_ERR_CONFIG;
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_core_set_clock(c, hz, t); });
+    return change(offset, make_change(CLOCK, hz));
 }
 
 int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_read(c, pe, reg, n, t, &value); });
+    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_read(c, pe, reg, n, t, &value); });
 }
 
 int Monitors::pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_pmu_write(c, pe, reg, n, value, t); });
+    return change(offset, make_change(PMU_WRITE, pe, reg, n, value));
 }
 
 int Monitors::amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_core *c, pmvp_time t) { return pmvp_amu_read(c, pe, reg, n, t, &value); });
+    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_amu_read(c, pe, reg, n, t, &value); });
 }
 
 int Monitors::amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_core *c, pmvp_time t) { return pmvp_amu_write(c, pe, reg, n, value, t); });
+    return change(offset, make_change(AMU_WRITE, pe, reg, n, value));
 }
 
 // --------------------------------------------------------------------- TLM
@@ -467,7 +590,7 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
     // Frames are little-endian, as is every host pmvp is built for (TLM
     // data are in host order).
     if (gp.is_read()) {
-        err = at(delay, false, [&](pmvp_core *c, pmvp_time t) {
+        err = query(delay, [&](pmvp_core *c, pmvp_time t) {
             return debug ? pmvp_ext_debug_read(c, pe, f, off, len, t, &value)
                          : pmvp_ext_read(c, pe, f, off, len, &bus, t, &value, nullptr);
         });
@@ -475,10 +598,7 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
             std::memcpy(gp.get_data_ptr(), &value, len);
     } else {
         std::memcpy(&value, gp.get_data_ptr(), len);
-        err = at(delay, true, [=](pmvp_core *c, pmvp_time t) {
-            return debug ? pmvp_ext_debug_write(c, pe, f, off, len, value, t)
-                         : pmvp_ext_write(c, pe, f, off, len, value, &bus, t, nullptr);
-        });
+        err = change(delay, make_change(debug ? EXT_DEBUG_WRITE : EXT_WRITE, pe, f, off, len, value, bus));
     }
     if (err && !debug)
         SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": external access refused: " + pmvp_strerror(err)).c_str());
@@ -513,7 +633,7 @@ uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, u
         throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + reg);
     unsigned n_unused, word;
     const pmvp_ext_reg *r = pmvp_ext_decode(core_.get(), frame, off, &n_unused, &word);
-    at(sc_core::SC_ZERO_TIME, false, [&](pmvp_core *c, pmvp_time t) {
+    (void)query(sc_core::SC_ZERO_TIME, [&](pmvp_core *c, pmvp_time t) {
         return pmvp_ext_debug_read(c, pe, frame, off, pmvp_ext_reg_width(c, r) / 8, t, &v);
     });
     return v;
@@ -540,31 +660,35 @@ std::vector<uint8_t> Monitors::save()
 {
     pmvp_time now = time_.now();
     catch_up(now);
-    if (timeline_.pending())
-        throw std::logic_error(std::string(name()) + ": save: changes for later instants are pending (a CPU "
-                                                     "model ahead of simulated time): save at the end of a quantum");
     pmvp_core_sync(core_.get(), now);
     std::vector<uint8_t> buf(pmvp_core_checkpoint_size(core_.get()));
     pmvp_core_save(core_.get(), buf.data(), buf.size());
+    timeline_.save(buf);
     return buf;
 }
 
 void Monitors::restore(const std::vector<uint8_t> &checkpoint)
 {
+    auto refuse = [&](const std::string &why) {
+        throw std::invalid_argument(std::string(name()) + ": restore: " + why);
+    };
     auto restored = std::make_unique<pmvp_core>();
     pmvp_core_copy(restored.get(), core_.get());
+    size_t kernel = std::min(checkpoint.size(), pmvp_core_checkpoint_size(core_.get()));
     const char *why = nullptr;
-    if (int err = pmvp_core_restore(restored.get(), checkpoint.data(), checkpoint.size(), &why))
-        throw std::invalid_argument(std::string(name()) + ": restore: " + (why ? why : pmvp_strerror(err)));
+    if (int err = pmvp_core_restore(restored.get(), checkpoint.data(), kernel, &why))
+        refuse(why ? why : pmvp_strerror(err));
     pmvp_time now = time_.now();
     if (restored->last_call != now)
-        throw std::invalid_argument(std::string(name()) + ": restore: the checkpoint was saved at " +
-                                    std::to_string(restored->last_call) + " ps and simulated time is " +
-                                    std::to_string(now) + " ps: restore at the instant of the save");
-    timeline_.clear();
+        refuse("the checkpoint was saved at " + std::to_string(restored->last_call) + " ps and simulated time is " +
+               std::to_string(now) + " ps: restore at the instant of the save");
+    std::string bad;
+    if (!timeline_.load(checkpoint.data(), checkpoint.size(), kernel, *restored, &bad))
+        refuse(bad);
     pmvp_core_copy(core_.get(), restored.get());
     for (unsigned p = 0; p < num_pes(); p++)
         controls_[p] = core_->pe[p].pmu.ctl;
+    redrive_ = true;  // PMUIRQ as the restored flags make it, whatever the line shows now
     inputs_changed();
 }
 

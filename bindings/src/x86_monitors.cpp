@@ -3,6 +3,8 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "pmvp/systemc/x86_monitors.h"
 
+#include "changes.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -34,10 +36,81 @@ void X86Monitors::catch_up(pmvp_time now)
     });
 }
 
-// Runs `op` at sc_time_stamp() + offset by the policy of Timeline
-// (support.h), then publishes what changed: now, or at the instant of a
-// change kept for later.
-template <class F> int X86Monitors::at(const sc_time &offset, bool changes, const F &op)
+// The kinds of change kept for a later instant (Timeline, support.h). Their
+// numbers are in checkpoints: append, never renumber.
+enum X86Monitors::ChangeKind : uint8_t { WRMSR, CONTEXT, STATE, CORE_CLOCK, REPORT, REPORT_CORE };
+
+// Makes change `ch` on kernel c at instant t (the present, a replay, or the
+// future view).
+int X86Monitors::apply(pmvp_x86_core *c, pmvp_time t, const Change &ch)
+{
+    ChangeReader r(ch);
+    int err = PMVP_ERR_VALUE;
+    switch (ch.kind) {
+    case WRMSR: {
+        auto lp = r.next<unsigned>();
+        auto msr = r.next<uint32_t>();
+        auto value = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_x86_wrmsr(c, lp, msr, value, t);
+        break;
+    }
+    case CONTEXT: {
+        auto lp = r.next<unsigned>();
+        auto ctx = r.next<pmvp_x86_context>();
+        if (r.ok())
+            err = pmvp_x86_set_context(c, lp, &ctx, t);
+        break;
+    }
+    case STATE: {
+        auto lp = r.next<unsigned>();
+        auto st = r.next<pmvp_x86_state>();
+        if (r.ok())
+            err = pmvp_x86_set_state(c, lp, st, t);
+        break;
+    }
+    case CORE_CLOCK: {
+        auto hz = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_x86_set_core_clock(c, hz, t);
+        break;
+    }
+    case REPORT: {
+        auto lp = r.next<unsigned>();
+        auto event = r.next<uint16_t>();
+        auto count = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_x86_report(c, lp, event, count, t);
+        break;
+    }
+    case REPORT_CORE: {
+        auto event = r.next<uint16_t>();
+        auto count = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_x86_report_core(c, event, count, t);
+        break;
+    }
+    default:
+        break;  // a kind no change has (a corrupt checkpoint): refused
+    }
+    return err;
+}
+
+// Runs `op`, which changes nothing, at sc_time_stamp() + offset by the
+// policy of Timeline (support.h).
+template <class F> int X86Monitors::query(const sc_time &offset, const F &op)
+{
+    pmvp_time now = time_.now();
+    pmvp_time t = time_.after(offset);
+    if (t == PMVP_TIME_NEVER)
+        return PMVP_ERR_VALUE;  // an instant beyond the representable time
+    catch_up(now);
+    return timeline_.query(now, t, op);
+}
+
+// Makes change `ch` at sc_time_stamp() + offset, then publishes what
+// changed: now, or at the instant of a change kept for later.
+int X86Monitors::change(const sc_time &offset, const Change &ch)
 {
     pmvp_time now = time_.now();
     pmvp_time t = time_.after(offset);
@@ -45,7 +118,7 @@ template <class F> int X86Monitors::at(const sc_time &offset, bool changes, cons
         return PMVP_ERR_VALUE;  // an instant beyond the representable time
     catch_up(now);
     bool kept = false;
-    int err = timeline_.at(now, t, changes, op, &kept);  // a change kept for later keeps its own copy of op
+    int err = timeline_.change(now, t, ch, &kept);
     if (kept)
         wake_.notify(time_.to_sc(t - now));
     else if (t == now)
@@ -55,77 +128,80 @@ template <class F> int X86Monitors::at(const sc_time &offset, bool changes, cons
 
 int X86Monitors::rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdmsr(c, lp, msr, t, &value); });
+    return query(offset, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdmsr(c, lp, msr, t, &value); });
 }
 
 int X86Monitors::wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_wrmsr(c, lp, msr, value, t); });
+    return change(offset, make_change(WRMSR, lp, msr, value));
 }
 
 int X86Monitors::rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdpmc(c, lp, ecx, t, &value); });
+    return query(offset, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdpmc(c, lp, ecx, t, &value); });
 }
 
 int X86Monitors::rdtsc(unsigned lp, uint64_t &value, const sc_time &offset)
 {
-    return at(offset, false, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdtsc(c, lp, t, &value); });
+    return query(offset, [&](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_rdtsc(c, lp, t, &value); });
 }
 
 int X86Monitors::set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_set_context(c, lp, &ctx, t); });
+    return change(offset, make_change(CONTEXT, lp, ctx));
 }
 
 int X86Monitors::set_state(unsigned lp, pmvp_x86_state st, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_set_state(c, lp, st, t); });
+    return change(offset, make_change(STATE, lp, st));
 }
 
 int X86Monitors::set_core_clock(uint64_t hz, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_set_core_clock(c, hz, t); });
+    return change(offset, make_change(CORE_CLOCK, hz));
 }
 
 int X86Monitors::report(unsigned lp, uint16_t event, uint64_t count, const sc_time &offset)
 {
-    return at(offset, true,
-              [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_report(c, lp, event, count, t); });
+    return change(offset, make_change(REPORT, lp, event, count));
 }
 
 int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offset)
 {
-    return at(offset, true, [=](pmvp_x86_core *c, pmvp_time t) { return pmvp_x86_report_core(c, event, count, t); });
+    return change(offset, make_change(REPORT_CORE, event, count));
 }
 
 std::vector<uint8_t> X86Monitors::save()
 {
     pmvp_time now = time_.now();
     catch_up(now);
-    if (timeline_.pending())
-        throw std::logic_error(std::string(name()) + ": save: changes for later instants are pending (a CPU "
-                                                     "model ahead of simulated time): save at the end of a quantum");
     pmvp_x86_sync(&core_, now);
     std::vector<uint8_t> buf(pmvp_x86_checkpoint_size(&core_));
     pmvp_x86_save(&core_, buf.data(), buf.size());
+    timeline_.save(buf);
     return buf;
 }
 
 void X86Monitors::restore(const std::vector<uint8_t> &checkpoint)
 {
+    auto refuse = [&](const std::string &why) {
+        throw std::invalid_argument(std::string(name()) + ": restore: " + why);
+    };
     pmvp_x86_core restored = core_;
+    size_t kernel = std::min(checkpoint.size(), pmvp_x86_checkpoint_size(&core_));
     const char *why = nullptr;
-    if (int err = pmvp_x86_restore(&restored, checkpoint.data(), checkpoint.size(), &why))
-        throw std::invalid_argument(std::string(name()) + ": restore: " + (why ? why : pmvp_strerror(err)));
+    if (int err = pmvp_x86_restore(&restored, checkpoint.data(), kernel, &why))
+        refuse(why ? why : pmvp_strerror(err));
     pmvp_time now = time_.now();
     if (restored.last_call != now)
-        throw std::invalid_argument(std::string(name()) + ": restore: the checkpoint was saved at " +
-                                    std::to_string(restored.last_call) + " ps and simulated time is " +
-                                    std::to_string(now) + " ps: restore at the instant of the save");
-    timeline_.clear();
+        refuse("the checkpoint was saved at " + std::to_string(restored.last_call) + " ps and simulated time is " +
+               std::to_string(now) + " ps: restore at the instant of the save");
+    std::string bad;
+    if (!timeline_.load(checkpoint.data(), checkpoint.size(), kernel, restored, &bad))
+        refuse(bad);
     core_ = restored;
-    signals_changed();  // the bound signals apply as they are; PMI follows the restored flags
+    redrive_ = true;    // PMI as the restored flags make it, whatever the line shows now
+    signals_changed();  // the bound signals apply as they are
 }
 
 // After a call or a signal change: a PMI level that changed is written by
@@ -134,7 +210,7 @@ void X86Monitors::restore(const std::vector<uint8_t> &checkpoint)
 void X86Monitors::update()
 {
     for (unsigned lp = 0; lp < num_threads(); lp++) {
-        if (pmvp_x86_pmi(&core_, lp) != level_[lp]) {
+        if (redrive_ || pmvp_x86_pmi(&core_, lp) != level_[lp]) {
             wake_.notify(sc_core::SC_ZERO_TIME);
             return;
         }
@@ -155,12 +231,13 @@ void X86Monitors::wake()
     pmvp_x86_sync(&core_, now);
     for (unsigned lp = 0; lp < num_threads(); lp++) {
         bool level = pmvp_x86_pmi(&core_, lp);
-        if (level != level_[lp]) {
+        if (level != level_[lp] || redrive_) {
             level_[lp] = level;
             if (pmi[lp].size())
                 pmi[lp]->write(level);
         }
     }
+    redrive_ = false;
     update();
 }
 

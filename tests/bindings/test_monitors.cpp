@@ -18,6 +18,7 @@
 #include "pmvp/systemc/x86_monitors.h"
 
 extern "C" {
+#include "pmvp/checkpoint.h"
 #include "pmvp/error.h"
 #include "pmvp/events.h"
 #include "pmvp/fields.h"
@@ -383,24 +384,29 @@ TEST(Monitors, ControlsForALaterInstantWaitForIt)
 
 // Monitors saved at 1 us and restored at 1 us into other monitors of the
 // same configuration go on as the saved ones: the same counts, and PMUIRQ
-// at the same instant. A save with a change still pending and a restore at
-// another instant are refused with why.
+// at the same instant. Saved at 0 with a report for 0.5 us still kept
+// (a CPU model ahead of simulated time), restored at 0: the report is kept
+// again and counted at 0.5 us. A restore at another instant, a truncated or
+// corrupt checkpoint and one without the module's part are refused with why.
 TEST(Monitors, SaveAndRestore)
 {
     in_child([] {
-        sc_signal<bool> irq_a("irq_a"), irq_b("irq_b");
-        Monitors a("a", config()), b("b", config());
+        sc_signal<bool> irq_a("irq_a"), irq_b("irq_b"), irq_c("irq_c");
+        Monitors a("a", config()), b("b", config()), c("c", config());
         a.pmuirq[0](irq_a);
         b.pmuirq[0](irq_b);
-        Initiator bus_a("bus_a", a), bus_b("bus_b", b);
-        sc_time rose_a = SC_ZERO_TIME, rose_b = SC_ZERO_TIME;
+        c.pmuirq[0](irq_c);
+        Initiator bus_a("bus_a", a), bus_b("bus_b", b), bus_c("bus_c", c);
+        sc_time rose_a = SC_ZERO_TIME, rose_b = SC_ZERO_TIME, rose_c = SC_ZERO_TIME;
         sc_spawn([&] {
             for (;;) {
-                wait(irq_a.posedge_event() | irq_b.posedge_event());
+                wait(irq_a.posedge_event() | irq_b.posedge_event() | irq_c.posedge_event());
                 if (irq_a.read() && rose_a == SC_ZERO_TIME)
                     rose_a = sc_time_stamp();
                 if (irq_b.read() && rose_b == SC_ZERO_TIME)
                     rose_b = sc_time_stamp();
+                if (irq_c.read() && rose_c == SC_ZERO_TIME)
+                    rose_c = sc_time_stamp();
             }
         });
         sc_spawn([&] {
@@ -412,19 +418,40 @@ TEST(Monitors, SaveAndRestore)
             ASSERT_EQ(a.pmu_write(0, PMVP_PMINTENSET_EL1, 0, 1), PMVP_OK);
             ASSERT_EQ(a.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 1 | PMVP_PMU_C), PMVP_OK);
             ASSERT_EQ(a.report(0, PMVP_EV_INST_RETIRED, 40, us / 2), PMVP_OK);
-            EXPECT_THROW(a.save(), std::logic_error);  // the report at 0.5 us is pending
+            std::vector<uint8_t> early = a.save();  // the report at 0.5 us is kept in it
+            c.restore(early);
+            uint64_t v = 0;
+            ASSERT_EQ(c.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v, us / 2), PMVP_OK);  // the future view has it
+            EXPECT_EQ(v, 0xFFFFFFFFu - 59);
             wait(us);
+            ASSERT_EQ(c.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v), PMVP_OK);
+            EXPECT_EQ(v, 0xFFFFFFFFu - 59);  // and the kernel took it at 0.5 us
             std::vector<uint8_t> ck = a.save();
-            EXPECT_THROW(b.restore(std::vector<uint8_t>(ck.begin(), ck.end() - 1)), std::invalid_argument);
+            auto refused = [&](const std::vector<uint8_t> &bad, const char *why) {
+                try {
+                    b.restore(bad);
+                    ADD_FAILURE() << "restored a checkpoint that should say: " << why;
+                } catch (const std::invalid_argument &e) {
+                    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+                }
+            };
+            refused(std::vector<uint8_t>(ck.begin(), ck.end() - 1), "truncated");
+            std::vector<uint8_t> corrupt = ck;
+            corrupt[ck.size() - 12] ^= 1;
+            refused(corrupt, "corrupt");
+            refused(std::vector<uint8_t>(ck.begin(), ck.begin() + (long)pmvp_core_checkpoint_size(&a.kernel())),
+                    "no part of the SystemC module");
             b.restore(ck);
             EXPECT_EQ(bus_b.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 1000u);
-            for (Monitors *m : { &a, &b })
+            for (Monitors *m : { &a, &b, &c })
                 ASSERT_EQ(m->report(0, PMVP_EV_INST_RETIRED, 60, us), PMVP_OK);  // the overflow at 2 us
             wait(3 * us);
             EXPECT_EQ(bus_a.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 4000u);
             EXPECT_EQ(bus_b.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 4000u);
+            EXPECT_EQ(bus_c.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 4000u);
             EXPECT_EQ(rose_a, 2 * us);
             EXPECT_EQ(rose_b, 2 * us);
+            EXPECT_EQ(rose_c, 2 * us);
             try {
                 b.restore(ck);
                 ADD_FAILURE() << "restored at 4 us a checkpoint of 1 us";
@@ -799,12 +826,13 @@ pmvp_x86_config x86_config()
 
 // The signals drive halt and P-state; the CPU model reads over RDMSR/RDPMC.
 // Saved at 10 us, restored at 10 us into another module: the same calls
-// then give the same counts; a save while a change for a later instant is
-// pending and a restore at another instant are refused.
+// then give the same counts. Saved at 0 with a report for 2 us kept,
+// restored at 0: the report is counted at 2 us. A restore at another
+// instant is refused.
 TEST(X86Monitors, SaveAndRestore)
 {
     in_child([] {
-        X86Monitors a("a", x86_config()), b("b", x86_config());
+        X86Monitors a("a", x86_config()), b("b", x86_config()), c("c", x86_config());
         sc_spawn([&] {
             for (unsigned lp = 0; lp < 2; lp++) {
                 EXPECT_EQ(a.wrmsr(lp, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333), PMVP_OK);
@@ -812,14 +840,17 @@ TEST(X86Monitors, SaveAndRestore)
             }
             uint64_t v = 0;
             EXPECT_EQ(a.report(0, PMVP_X86_INST_RETIRED_ANY, 5, sc_time(2, SC_US)), PMVP_OK);  // kept for 2 us
-            EXPECT_THROW(a.save(), std::logic_error);
+            c.restore(a.save());
             wait(10, SC_US);
+            EXPECT_EQ(c.rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0, v), PMVP_OK);
+            EXPECT_EQ(v, 5u);  // the report kept in the checkpoint of 0 us, counted at 2 us
             std::vector<uint8_t> ck = a.save();
             b.restore(ck);
+            EXPECT_EQ(c.set_state(1, PMVP_X86_HALT), PMVP_OK);
             EXPECT_EQ(b.set_state(1, PMVP_X86_HALT), PMVP_OK);
             EXPECT_EQ(a.set_state(1, PMVP_X86_HALT), PMVP_OK);
             wait(10, SC_US);
-            for (X86Monitors *m : { &a, &b }) {
+            for (X86Monitors *m : { &a, &b, &c }) {
                 EXPECT_EQ(m->rdmsr(0, PMVP_MSR_IA32_FIXED_CTR0 + 1, v), PMVP_OK);
                 EXPECT_EQ(v, 40000u);  // 20 us at 2 GHz
                 EXPECT_EQ(m->rdmsr(1, PMVP_MSR_IA32_FIXED_CTR0 + 1, v), PMVP_OK);

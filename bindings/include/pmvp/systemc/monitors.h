@@ -178,16 +178,18 @@ public:
     void stop_tracing();
 
     // ---- checkpoint and restore (pmvp/checkpoint.h)
-    // The monitors' state at the current simulated time. Throws
-    // std::logic_error while a change for a later instant is pending (a CPU
-    // model ahead of simulated time): save at the end of a quantum.
+    // The monitors' state at the current simulated time: the kernel's
+    // checkpoint, then the changes kept for later instants (a CPU model
+    // ahead of simulated time), in the format of Timeline::save (support.h).
     std::vector<uint8_t> save();
     // Restores the state `save` returned, from monitors of the same
     // configuration, at the simulated instant it was saved (a restored
-    // platform runs to that instant first); the bound input signals then
-    // apply as they are, and PMUIRQ follows the restored overflow flags.
-    // Throws std::invalid_argument naming what is wrong (the checkpoint's
-    // refusal, or the instant) and changes nothing.
+    // platform runs to that instant first): the kept changes are kept again
+    // and take effect at their instants; the bound input signals then apply
+    // as they are, and PMUIRQ is driven as the restored overflow flags make
+    // it. Throws std::invalid_argument naming what is wrong (the kernel's
+    // refusal, the instant, a corrupt or truncated part, a kept change the
+    // restored kernel refuses) and changes nothing.
     void restore(const std::vector<uint8_t> &checkpoint);
 
     // Attributes of accesses that carry no AccessExtension: Non-secure,
@@ -214,7 +216,10 @@ private:
     void reset_changed();
     void update();
     void catch_up(pmvp_time now);
-    template <class F> int at(const sc_core::sc_time &offset, bool changes, const F &op);
+    enum ChangeKind : uint8_t;
+    int apply(pmvp_core *c, pmvp_time t, const Change &ch);
+    template <class F> int query(const sc_core::sc_time &offset, const F &op);
+    int change(const sc_core::sc_time &offset, const Change &ch);
     void apply_authentication(pmvp_pmu_controls &ctl);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);
     static void guest_log(void *user, unsigned pe, const char *msg);
@@ -228,6 +233,11 @@ private:
     std::vector<uint16_t> events_;
     std::vector<pmvp_pmu_controls> controls_;
     std::vector<bool> irq_;
+    bool redrive_ = false;  // after a restore: update() writes every PMUIRQ line
+    struct {
+        pmvp_retire_result *retire = nullptr;      // retire()'s caller's, while it runs
+        pmvp_sysreg_execution *sysreg = nullptr;   // execute_a64()'s, for a write
+    } results_;
     sc_core::sc_event wake_;
     TimeBase time_;
     bool started_ = false, cold_ = false, warm_ = false;

@@ -3,12 +3,16 @@
 // What the modules of the bindings share: ports a platform may leave
 // unbound, the conversion between SystemC time and kernel time (integer
 // picoseconds) for any SystemC time resolution, and the policy for calls
-// made ahead of simulated time (Timeline).
+// made ahead of simulated time, changes kept for later included (Timeline).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <systemc>
 
@@ -43,24 +47,38 @@ private:
     uint64_t ps_per_tick_ = 1, ticks_per_ps_ = 1;
 };
 
+// A change for a later instant, as data, so that a checkpoint can hold it:
+// the module's kind of change and its arguments, each widened to 64 bits
+// (structures field by field, pmvp/systemc/changes.h).
+struct Change {
+    static constexpr unsigned kMaxArgs = 32;
+    uint8_t kind = 0, count = 0;
+    uint64_t arg[kMaxArgs];
+    explicit Change(uint8_t k) : kind(k) {}
+};
+
 // The one policy of both modules for calls made ahead of simulated time (a
 // CPU model running in a quantum, a bus access with a delay):
 // - the kernel (`present`) never runs ahead of simulated time;
-// - a change for a later instant is kept and applied to the kernel, in time
-//   order, when simulated time reaches it (catch_up), so a decoupled
-//   initiator's future does not reorder the present of the others;
+// - a change for a later instant is kept, as data (Change), and applied to
+//   the kernel, in time order, when simulated time reaches it (catch_up),
+//   so a decoupled initiator's future does not reorder the present of the
+//   others;
 // - a call for a later instant is evaluated on the future view (`view`):
 //   the kernel with the kept changes up to that instant applied. The view
 //   stays valid while it holds the kernel plus every kept change, so a CPU
 //   model moving forward through its quantum costs one evaluation per call;
 //   a call for an instant before one the view has reached, or after the
-//   kernel itself changed (invalidate), rebuilds it.
-// Core is pmvp_core or pmvp_x86_core; `copy` copies one into the other.
+//   kernel itself changed (invalidate), rebuilds it;
+// - a checkpoint holds the kept changes (save, load), and so a module can
+//   be saved at any instant, a CPU model ahead of it or not.
+// Core is pmvp_core or pmvp_x86_core; `copy` copies one into the other;
+// `apply` makes a change on a core at an instant (the module's).
 template <class Core> class Timeline {
 public:
-    using Op = std::function<int(Core *, pmvp_time)>;
-    Timeline(Core &present, Core &view, void (*copy)(Core *, const Core *))
-        : present_(present), view_(view), copy_(copy)
+    using Apply = std::function<int(Core *, pmvp_time, const Change &)>;
+    Timeline(Core &present, Core &view, void (*copy)(Core *, const Core *), Apply apply)
+        : present_(present), view_(view), copy_(copy), apply_(std::move(apply))
     {
     }
 
@@ -72,32 +90,29 @@ public:
             return;
         auto end = pending_.upper_bound(now);
         for (auto it = pending_.begin(); it != end; ++it)
-            if (int err = it->second(&present_, it->first))
+            if (int err = apply_(&present_, it->first, it->second))
                 failed(err);
         pending_.erase(pending_.begin(), end);
     }
 
-    // Runs `op` at instant t (now: the present). A change (`changes`) for
-    // a later instant that the view accepts is kept; *kept says so.
-    template <class F> int at(pmvp_time now, pmvp_time t, bool changes, const F &op, bool *kept)
+    // Runs `op`, which changes nothing, at instant t (now: the present).
+    template <class F> int query(pmvp_time now, pmvp_time t, const F &op)
+    {
+        return op(t == now ? &present_ : &future(t), t);
+    }
+
+    // Makes change `ch` at instant t (now: the present). A change for a
+    // later instant that the view accepts is kept; *kept says so.
+    int change(pmvp_time now, pmvp_time t, const Change &ch, bool *kept)
     {
         *kept = false;
         if (t == now) {
-            int err = op(&present_, now);
-            if (changes)
-                valid_ = false;
-            return err;
+            valid_ = false;
+            return apply_(&present_, now, ch);
         }
-        if (!valid_ || t < view_.last_call) {
-            copy_(&view_, &present_);
-            auto it = pending_.begin();
-            for (; it != pending_.end() && it->first <= t; ++it)
-                it->second(&view_, it->first);
-            valid_ = it == pending_.end();
-        }
-        int err = op(&view_, t);
-        if (changes && err == PMVP_OK) {
-            pending_.emplace(t, Op(op));
+        int err = apply_(&future(t), t, ch);
+        if (err == PMVP_OK) {
+            pending_.emplace(t, ch);
             *kept = true;
         }
         return err;
@@ -105,19 +120,135 @@ public:
 
     bool pending() const { return !pending_.empty(); }
     pmvp_time next_pending() const { return pending_.empty() ? PMVP_TIME_NEVER : pending_.begin()->first; }
-    // The kernel changed other than through at(): the view must be rebuilt.
+    // The kernel changed other than through change(): the view must be rebuilt.
     void invalidate() { valid_ = false; }
-    // Forgets the kept changes (a reset or a restore replaces the kernel).
+    // Forgets the kept changes (a reset replaces the kernel).
     void clear()
     {
         pending_.clear();
         valid_ = false;
     }
 
+    // The bindings' part of a checkpoint, after the kernel's
+    // (pmvp/checkpoint.h), little-endian:
+    //   "PMVPSCB1"                  8 bytes (the 1 is the format's version)
+    //   kept changes                u64 count, then for each: u64 instant,
+    //                               u8 kind, u8 argument count, u64 arguments
+    //   checksum                    u64 FNV-1a of the section's bytes before it
+    void save(std::vector<uint8_t> &out) const
+    {
+        size_t start = out.size();
+        out.insert(out.end(), kTag, kTag + 8);
+        put(out, pending_.size());
+        for (const auto &[t, ch] : pending_) {
+            put(out, t);
+            out.push_back(ch.kind);
+            out.push_back(ch.count);
+            for (unsigned i = 0; i < ch.count; i++)
+                put(out, ch.arg[i]);
+        }
+        put(out, fnv1a(out.data() + start, out.size() - start));
+    }
+
+    // Reads what save wrote from in[at..size): the section must end the
+    // checkpoint. It replaces the kept changes with those read if each
+    // applies, in time order, to `base` (the kernel being restored, at the
+    // instant of the save). False, with why, and nothing changed, otherwise.
+    // (The interrupt lines need no part: their levels follow from the
+    // kernel's state, which its own part holds.)
+    bool load(const uint8_t *in, size_t size, size_t at, const Core &base, std::string *why)
+    {
+        if (at > size || size - at < 8 || std::memcmp(in + at, kTag, 8) != 0)
+            return refuse(why, "no part of the SystemC module follows the kernel's (or of another version)");
+        if (size - at < 8 + 8 + 8)
+            return refuse(why, "the SystemC module's part is truncated");
+        uint64_t sum = 0;
+        size_t end = size - 8;
+        if (!get(in, size, &end, &sum) || sum != fnv1a(in + at, size - 8 - at))
+            return refuse(why, "the SystemC module's part is corrupt (checksum)");
+        size = size - 8;  // the checksum is read
+        at += 8;
+        uint64_t n = 0;
+        std::multimap<pmvp_time, Change> loaded;
+        if (!get(in, size, &at, &n) || n > (size - at) / 10)
+            return refuse(why, "the kept changes are truncated");
+        for (uint64_t k = 0; k < n; k++) {
+            uint64_t t = 0;
+            if (!get(in, size, &at, &t) || size - at < 2)
+                return refuse(why, "the kept changes are truncated");
+            Change ch(in[at++]);
+            ch.count = in[at++];
+            if (ch.count > Change::kMaxArgs)
+                return refuse(why, "a kept change has more arguments than any change takes");
+            for (unsigned i = 0; i < ch.count; i++)
+                if (!get(in, size, &at, &ch.arg[i]))
+                    return refuse(why, "the kept changes are truncated");
+            if (!loaded.empty() && t < loaded.rbegin()->first)
+                return refuse(why, "the kept changes are not in time order");
+            if (t < base.last_call)
+                return refuse(why, "a kept change is for an instant before the checkpoint's");
+            loaded.emplace_hint(loaded.end(), t, ch);
+        }
+        if (at != size)
+            return refuse(why, "bytes follow the kept changes");
+        valid_ = false;
+        copy_(&view_, &base);
+        for (const auto &[t, ch] : loaded)
+            if (int err = apply_(&view_, t, ch))
+                return refuse(why, std::string("a kept change for ") + std::to_string(t) +
+                                       " ps is refused by the kernel: " + pmvp_strerror(err));
+        pending_ = std::move(loaded);
+        valid_ = true;  // the view holds the restored kernel and every kept change
+        return true;
+    }
+
+    static void put(std::vector<uint8_t> &out, uint64_t v)
+    {
+        for (unsigned i = 0; i < 8; i++)
+            out.push_back((uint8_t)(v >> (8 * i)));
+    }
+    static bool get(const uint8_t *in, size_t size, size_t *at, uint64_t *v)
+    {
+        if (size < 8 || *at > size - 8)
+            return false;
+        *v = 0;
+        for (unsigned i = 0; i < 8; i++)
+            *v |= (uint64_t)in[*at + i] << (8 * i);
+        *at += 8;
+        return true;
+    }
+
 private:
+    // The view at instant t: the kernel with the kept changes up to t.
+    Core &future(pmvp_time t)
+    {
+        if (!valid_ || t < view_.last_call) {
+            copy_(&view_, &present_);
+            auto it = pending_.begin();
+            for (; it != pending_.end() && it->first <= t; ++it)
+                apply_(&view_, it->first, it->second);
+            valid_ = it == pending_.end();
+        }
+        return view_;
+    }
+    static constexpr uint8_t kTag[8] = { 'P', 'M', 'V', 'P', 'S', 'C', 'B', '1' };
+    static uint64_t fnv1a(const uint8_t *p, size_t n)
+    {
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ p[i]) * 0x100000001b3ull;
+        return h;
+    }
+    static bool refuse(std::string *why, const std::string &text)
+    {
+        *why = text;
+        return false;
+    }
+
     Core &present_, &view_;
     void (*copy_)(Core *, const Core *);
-    std::multimap<pmvp_time, Op> pending_;
+    Apply apply_;
+    std::multimap<pmvp_time, Change> pending_;
     bool valid_ = false;
 };
 

@@ -61,10 +61,10 @@ public:
     [[nodiscard]] int report(unsigned lp, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int report_core(uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
-    // ---- checkpoint and restore (pmvp/checkpoint.h), as for Monitors: save
-    // throws std::logic_error while the kernel is ahead of simulated time (a
-    // call for a later instant was made); restore, at the instant of the
-    // save, throws std::invalid_argument naming what is wrong.
+    // ---- checkpoint and restore (pmvp/checkpoint.h), as for Monitors: the
+    // kernel's checkpoint and the changes kept for later instants; restore,
+    // at the instant of the save, throws std::invalid_argument naming what
+    // is wrong and changes nothing.
     std::vector<uint8_t> save();
     void restore(const std::vector<uint8_t> &checkpoint);
 
@@ -76,15 +76,22 @@ private:
     void end_of_elaboration() override;
     void signals_changed();
     void wake();
-    template <class F> int at(const sc_core::sc_time &offset, bool changes, const F &op);
+    enum ChangeKind : uint8_t;
+    int apply(pmvp_x86_core *c, pmvp_time t, const Change &ch);
+    template <class F> int query(const sc_core::sc_time &offset, const F &op);
+    int change(const sc_core::sc_time &offset, const Change &ch);
     void catch_up(pmvp_time now);
     void update();
 
     pmvp_x86_core core_, view_;  // view_: the future view (Timeline)
-    Timeline<pmvp_x86_core> timeline_{ core_, view_, [](pmvp_x86_core *d, const pmvp_x86_core *s) { *d = *s; } };
+    Timeline<pmvp_x86_core> timeline_{ core_, view_, [](pmvp_x86_core *d, const pmvp_x86_core *s) { *d = *s; },
+                                       [this](pmvp_x86_core *c, pmvp_time t, const Change &ch) {
+                                           return apply(c, t, ch);
+                                       } };
     TimeBase time_;
     sc_core::sc_event wake_;
     std::vector<bool> level_;
+    bool redrive_ = false;  // after a restore: wake() writes every PMI line
 };
 
 }  // namespace pmvp::sc
