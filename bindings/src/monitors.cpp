@@ -45,8 +45,13 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
       pmuirq("pmuirq"),
       core_(new pmvp_core),
       scratch_(new pmvp_core),
-      timeline_(*core_, *scratch_, [](pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); },
-                [this](pmvp_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }),
+      timeline_(
+          *core_, *scratch_, [](pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); },
+          [this](pmvp_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }, time_,
+          [this](int err) {
+              SC_REPORT_WARNING("pmvp/guest",
+                                (std::string(this->name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
+          }),
       config_(config)
 {
     // The kernel's reports of guest oddities become SystemC reports, unless
@@ -93,15 +98,6 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 }
 
 // ------------------------------------------------------------------- time
-
-// Brings the kernel to `now`: the changes kept for instants up to it
-// (Timeline, support.h).
-void Monitors::catch_up(pmvp_time now)
-{
-    timeline_.catch_up(now, [&](int err) {
-        SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
-    });
-}
 
 // The kinds of change kept for a later instant (Timeline, support.h). Their
 // numbers are in checkpoints: append, never renumber.
@@ -231,31 +227,21 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
     return err;
 }
 
-// Runs `op`, which changes nothing, on the kernel as it is at
-// sc_time_stamp() + offset, by the policy of Timeline (support.h).
+// Runs `op`, which changes nothing, at sc_time_stamp() + offset, by the
+// policy of Timeline (support.h).
 template <class F> int Monitors::query(const sc_time &offset, const F &op)
 {
-    pmvp_time now = time_.now();
-    pmvp_time t = time_.after(offset);
-    if (t == PMVP_TIME_NEVER)
-        return PMVP_ERR_VALUE;  // an instant beyond the representable time
-    catch_up(now);
-    return timeline_.query(now, t, op);
+    return timeline_.query(offset, op);
 }
 
 // Makes change `ch` at sc_time_stamp() + offset, by the policy of Timeline;
-// it wakes the monitor's process at its instant.
+// the monitor's process wakes at its instant.
 int Monitors::change(const sc_time &offset, const Change &ch)
 {
-    pmvp_time now = time_.now();
-    pmvp_time t = time_.after(offset);
-    if (t == PMVP_TIME_NEVER)
-        return PMVP_ERR_VALUE;  // an instant beyond the representable time
-    catch_up(now);
-    bool kept = false;
-    int err = timeline_.change(now, t, ch, &kept);
-    if (t == now || kept)
-        wake_.notify(kept ? time_.to_sc(t - now) : sc_core::SC_ZERO_TIME);
+    pmvp_time acts = PMVP_TIME_NEVER;
+    int err = timeline_.change(offset, ch, &acts);
+    if (acts != PMVP_TIME_NEVER)
+        wake_.notify(time_.to_sc(acts - time_.now()));
     return err;
 }
 
@@ -266,7 +252,7 @@ int Monitors::change(const sc_time &offset, const Change &ch)
 void Monitors::update()
 {
     pmvp_time now = time_.now();
-    catch_up(now);
+    timeline_.catch_up();
     for (unsigned p = 0; p < num_pes(); p++) {
         bool level = false;
         pmvp_pmu_irq(core_.get(), p, now, &level);
@@ -361,7 +347,7 @@ void Monitors::apply_authentication(pmvp_pmu_controls &ctl)
 void Monitors::inputs_changed()
 {
     pmvp_time now = time_.now();
-    catch_up(now);
+    timeline_.catch_up();
     pmvp_core *c = core_.get();
     timeline_.invalidate();
     // A frequency the kernel refuses (above PMVP_MAX_CLOCK_HZ) leaves the
@@ -404,7 +390,7 @@ void Monitors::reset_changed()
     bool cold = cold_reset.size() && cold_reset->read();
     bool warm = warm_reset.size() && warm_reset->read();
     pmvp_time now = time_.now();
-    catch_up(now);
+    timeline_.catch_up();
     timeline_.invalidate();
     if (cold && !cold_) {
         timeline_.clear();  // what was reported for after the reset is gone with it
@@ -659,7 +645,7 @@ void Monitors::stop_tracing() { traced_->on = false; }
 std::vector<uint8_t> Monitors::save()
 {
     pmvp_time now = time_.now();
-    catch_up(now);
+    timeline_.catch_up();
     pmvp_core_sync(core_.get(), now);
     std::vector<uint8_t> buf(pmvp_core_checkpoint_size(core_.get()));
     pmvp_core_save(core_.get(), buf.data(), buf.size());

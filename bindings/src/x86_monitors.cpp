@@ -29,13 +29,6 @@ X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_con
     level_.assign(config.num_threads, false);
 }
 
-void X86Monitors::catch_up(pmvp_time now)
-{
-    timeline_.catch_up(now, [&](int err) {
-        SC_REPORT_WARNING("pmvp/x86", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
-    });
-}
-
 // The kinds of change kept for a later instant (Timeline, support.h). Their
 // numbers are in checkpoints: append, never renumber.
 enum X86Monitors::ChangeKind : uint8_t { WRMSR, CONTEXT, STATE, CORE_CLOCK, REPORT, REPORT_CORE };
@@ -100,29 +93,19 @@ int X86Monitors::apply(pmvp_x86_core *c, pmvp_time t, const Change &ch)
 // policy of Timeline (support.h).
 template <class F> int X86Monitors::query(const sc_time &offset, const F &op)
 {
-    pmvp_time now = time_.now();
-    pmvp_time t = time_.after(offset);
-    if (t == PMVP_TIME_NEVER)
-        return PMVP_ERR_VALUE;  // an instant beyond the representable time
-    catch_up(now);
-    return timeline_.query(now, t, op);
+    return timeline_.query(offset, op);
 }
 
 // Makes change `ch` at sc_time_stamp() + offset, then publishes what
 // changed: now, or at the instant of a change kept for later.
 int X86Monitors::change(const sc_time &offset, const Change &ch)
 {
-    pmvp_time now = time_.now();
-    pmvp_time t = time_.after(offset);
-    if (t == PMVP_TIME_NEVER)
-        return PMVP_ERR_VALUE;  // an instant beyond the representable time
-    catch_up(now);
-    bool kept = false;
-    int err = timeline_.change(now, t, ch, &kept);
-    if (kept)
-        wake_.notify(time_.to_sc(t - now));
-    else if (t == now)
+    pmvp_time acts = PMVP_TIME_NEVER, now = time_.now();
+    int err = timeline_.change(offset, ch, &acts);
+    if (acts == now)
         update();
+    else if (acts != PMVP_TIME_NEVER)
+        wake_.notify(time_.to_sc(acts - now));
     return err;
 }
 
@@ -174,7 +157,7 @@ int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offs
 std::vector<uint8_t> X86Monitors::save()
 {
     pmvp_time now = time_.now();
-    catch_up(now);
+    timeline_.catch_up();
     pmvp_x86_sync(&core_, now);
     std::vector<uint8_t> buf(pmvp_x86_checkpoint_size(&core_));
     pmvp_x86_save(&core_, buf.data(), buf.size());
@@ -227,7 +210,7 @@ void X86Monitors::update()
 void X86Monitors::wake()
 {
     pmvp_time now = time_.now();
-    catch_up(now);
+    timeline_.catch_up();
     pmvp_x86_sync(&core_, now);
     for (unsigned lp = 0; lp < num_threads(); lp++) {
         bool level = pmvp_x86_pmi(&core_, lp);
@@ -244,7 +227,7 @@ void X86Monitors::wake()
 void X86Monitors::signals_changed()
 {
     pmvp_time now = time_.now();
-    catch_up(now);
+    timeline_.catch_up();
     timeline_.invalidate();
     if (core_hz.size() && core_hz->read() != core_.core_clock.hz &&
         pmvp_x86_set_core_clock(&core_, core_hz->read(), now) != PMVP_OK)

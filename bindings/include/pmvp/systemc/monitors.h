@@ -215,7 +215,6 @@ private:
     void inputs_changed();
     void reset_changed();
     void update();
-    void catch_up(pmvp_time now);
     enum ChangeKind : uint8_t;
     int apply(pmvp_core *c, pmvp_time t, const Change &ch);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
@@ -228,6 +227,7 @@ private:
     void sample(pmvp_time now);
 
     std::unique_ptr<pmvp_core> core_, scratch_;  // scratch_: the future view (Timeline)
+    TimeBase time_;
     Timeline<pmvp_core> timeline_;
     pmvp_core_config config_;
     std::vector<uint16_t> events_;
@@ -239,7 +239,6 @@ private:
         pmvp_sysreg_execution *sysreg = nullptr;   // execute_a64()'s, for a write
     } results_;
     sc_core::sc_event wake_;
-    TimeBase time_;
     bool started_ = false, cold_ = false, warm_ = false;
     std::unique_ptr<Traced> traced_;
 };

@@ -77,43 +77,58 @@ struct Change {
 template <class Core> class Timeline {
 public:
     using Apply = std::function<int(Core *, pmvp_time, const Change &)>;
-    Timeline(Core &present, Core &view, void (*copy)(Core *, const Core *), Apply apply)
-        : present_(present), view_(view), copy_(copy), apply_(std::move(apply))
+    // `failed` hears of a kept change the kernel refused when it came.
+    Timeline(Core &present, Core &view, void (*copy)(Core *, const Core *), Apply apply, const TimeBase &time,
+             std::function<void(int)> failed)
+        : present_(present), view_(view), copy_(copy), apply_(std::move(apply)), time_(time),
+          failed_(std::move(failed))
     {
     }
 
-    // Applies, in time order, the changes kept for instants up to `now`;
-    // `failed` hears of a kept change the kernel refused when it came.
-    template <class Report> void catch_up(pmvp_time now, const Report &failed)
+    // Applies, in time order, the changes kept for instants up to now.
+    void catch_up()
     {
         if (pending_.empty())
             return;
-        auto end = pending_.upper_bound(now);
+        auto end = pending_.upper_bound(time_.now());
         for (auto it = pending_.begin(); it != end; ++it)
             if (int err = apply_(&present_, it->first, it->second))
-                failed(err);
+                failed_(err);
         pending_.erase(pending_.begin(), end);
     }
 
-    // Runs `op`, which changes nothing, at instant t (now: the present).
-    template <class F> int query(pmvp_time now, pmvp_time t, const F &op)
+    // Runs `op`, which changes nothing, at `offset` after now: on the
+    // kernel, or on the future view. PMVP_ERR_VALUE for an instant beyond
+    // the representable time.
+    template <class F> int query(const sc_core::sc_time &offset, const F &op)
     {
+        pmvp_time now = time_.now(), t = time_.after(offset);
+        if (t == PMVP_TIME_NEVER)
+            return PMVP_ERR_VALUE;
+        catch_up();
         return op(t == now ? &present_ : &future(t), t);
     }
 
-    // Makes change `ch` at instant t (now: the present). A change for a
-    // later instant that the view accepts is kept; *kept says so.
-    int change(pmvp_time now, pmvp_time t, const Change &ch, bool *kept)
+    // Makes change `ch` at `offset` after now: on the kernel, or, for a
+    // later instant, on the future view, and kept if the view accepts it.
+    // *acts gets the instant the module must act at (publish what changed):
+    // now, the kept change's instant, or PMVP_TIME_NEVER (nothing changed).
+    int change(const sc_core::sc_time &offset, const Change &ch, pmvp_time *acts)
     {
-        *kept = false;
+        *acts = PMVP_TIME_NEVER;
+        pmvp_time now = time_.now(), t = time_.after(offset);
+        if (t == PMVP_TIME_NEVER)
+            return PMVP_ERR_VALUE;
+        catch_up();
         if (t == now) {
             valid_ = false;
+            *acts = now;
             return apply_(&present_, now, ch);
         }
         int err = apply_(&future(t), t, ch);
         if (err == PMVP_OK) {
             pending_.emplace(t, ch);
-            *kept = true;
+            *acts = t;
         }
         return err;
     }
@@ -248,6 +263,8 @@ private:
     Core &present_, &view_;
     void (*copy_)(Core *, const Core *);
     Apply apply_;
+    const TimeBase &time_;
+    std::function<void(int)> failed_;
     std::multimap<pmvp_time, Change> pending_;
     bool valid_ = false;
 };

@@ -80,15 +80,17 @@ private:
     int apply(pmvp_x86_core *c, pmvp_time t, const Change &ch);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     int change(const sc_core::sc_time &offset, const Change &ch);
-    void catch_up(pmvp_time now);
     void update();
 
     pmvp_x86_core core_, view_;  // view_: the future view (Timeline)
-    Timeline<pmvp_x86_core> timeline_{ core_, view_, [](pmvp_x86_core *d, const pmvp_x86_core *s) { *d = *s; },
-                                       [this](pmvp_x86_core *c, pmvp_time t, const Change &ch) {
-                                           return apply(c, t, ch);
-                                       } };
     TimeBase time_;
+    Timeline<pmvp_x86_core> timeline_{
+        core_, view_, [](pmvp_x86_core *d, const pmvp_x86_core *s) { *d = *s; },
+        [this](pmvp_x86_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }, time_,
+        [this](int err) {
+            SC_REPORT_WARNING("pmvp/x86", (std::string(this->name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
+        }
+    };
     sc_core::sc_event wake_;
     std::vector<bool> level_;
     bool redrive_ = false;  // after a restore: wake() writes every PMI line
