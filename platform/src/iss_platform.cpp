@@ -214,12 +214,20 @@ public:
     pmvp::sc::Monitors *monitors_;  // null when detached
     pmvp::sc::TimeBase time_;
 
+    void checkpoint(Saver &a) override { state(a); }
+    void checkpoint(Loader &a) override { state(a); }
+
 private:
+    template <class A> void state(A &a);
+    template <class A> static void registers(A &a, Thread &t);
     void run();
+    bool pause_until(pmvp_time t);
     void tell_clock(pmvp_time until);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
     size_t clock_told_ = 0;         // the DVFS steps told to the monitors
+    pmvp_time wake_ = 0;            // the end of the current quantum, which the process waits for
+    bool ended_ = false;            // every thread exited, or the run ended
 };
 
 // ---- Unicorn callbacks
@@ -456,26 +464,144 @@ uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when) const
 // One quantum after another; in each, every thread runs up to its end (the
 // monitors order what the threads tell them by instant). The run ends with
 // the scenario, when every thread has exited, or when the SoC's run ends
-// early (Soc::interrupt).
+// early (Soc::interrupt). A restored run goes on from the quantum's end the
+// process waited for at the checkpoint (a core that had ended ends at once).
 void Aarch64Iss::run()
 {
     const pmvp_time end = soc_.scenario.duration, quantum = soc_.scenario.quantum;
-    for (;;) {
-        pmvp_time now = time_.now(), qend = std::min(end, now + quantum);
-        tell_clock(qend);
+    bool go = soc_.resume_at ? !ended_ && pause_until(wake_) : true;
+    while (go) {
+        wake_ = std::min(end, time_.now() + quantum);
+        tell_clock(wake_);
         bool all_exited = true;
         for (Thread &t : threads) {
             if (!t.exited)
-                advance(t, qend);
+                advance(t, wake_);
             all_exited = all_exited && t.exited;
         }
-        if (all_exited || qend >= end || soc_.ended_early)
-            break;
-        wait(time_.to_sc(qend - now), soc_.end_event());
-        if (soc_.ended_early)
-            break;
+        go = !(all_exited || wake_ >= end || soc_.ended_early) && pause_until(wake_);
     }
+    ended_ = true;
     soc_.iss_core_ended();
+}
+
+// Waits for instant t (or the end of the SoC's run); false if the run ended.
+bool Aarch64Iss::pause_until(pmvp_time t)
+{
+    wait(time_.to_sc(t - time_.now()), soc_.end_event());
+    return !soc_.ended_early;
+}
+
+// The engine's state as named registers (whatever the host's byte order):
+// the general-purpose and SIMD&FP registers, PC, PSTATE, the stack
+// pointers, and the EL1 System registers bare-metal firmware uses. PSTATE
+// goes before the stack pointers: the live SP is the one PSTATE.SP selects,
+// the banked SP_ELx hold what they held.
+template <class A> void Aarch64Iss::registers(A &a, Thread &t)
+{
+    auto reg = [&](const char *what, int id, void *v) {
+        uc_err e = A::loading ? uc_reg_write(t.uc, id, v) : uc_reg_read(t.uc, id, v);
+        if (e != UC_ERR_OK)
+            throw CheckpointError(std::string("the ISS cannot ") + (A::loading ? "write" : "read") + " its " + what +
+                                  ": " + uc_strerror(e));
+    };
+    auto x = [&](const char *what, int id) {
+        uint64_t v = 0;
+        if constexpr (!A::loading)
+            reg(what, id, &v);
+        a(what, v);
+        if constexpr (A::loading)
+            reg(what, id, &v);
+    };
+    for (int n = 0; n <= 28; n++)
+        x("X<n>", UC_ARM64_REG_X0 + n);
+    x("X29", UC_ARM64_REG_X29);
+    x("X30", UC_ARM64_REG_X30);
+    x("PSTATE", UC_ARM64_REG_PSTATE);
+    x("SP_EL0", UC_ARM64_REG_SP_EL0);
+    x("SP_EL1", UC_ARM64_REG_SP_EL1);
+    x("SP", UC_ARM64_REG_SP);
+    x("PC", UC_ARM64_REG_PC);
+    for (int n = 0; n <= 31; n++) {
+        uint64_t q[2] = {};  // Unicorn 2.0's layout of a Q register: the low half, then the high
+        if constexpr (!A::loading)
+            reg("Q<n>", UC_ARM64_REG_Q0 + n, &q);
+        a("Q<n>", q[0]);
+        a("Q<n>", q[1]);
+        if constexpr (A::loading)
+            reg("Q<n>", UC_ARM64_REG_Q0 + n, &q);
+    }
+    x("FPCR", UC_ARM64_REG_FPCR);
+    x("FPSR", UC_ARM64_REG_FPSR);
+    x("ELR_EL1", UC_ARM64_REG_ELR_EL1);
+    x("ESR_EL1", UC_ARM64_REG_ESR_EL1);
+    x("FAR_EL1", UC_ARM64_REG_FAR_EL1);
+    x("VBAR_EL1", UC_ARM64_REG_VBAR_EL1);
+    x("TPIDR_EL0", UC_ARM64_REG_TPIDR_EL0);
+    x("TPIDRRO_EL0", UC_ARM64_REG_TPIDRRO_EL0);
+    x("TPIDR_EL1", UC_ARM64_REG_TPIDR_EL1);
+    x("CPACR_EL1", UC_ARM64_REG_CPACR_EL1);
+    x("TTBR0_EL1", UC_ARM64_REG_TTBR0_EL1);
+    x("TTBR1_EL1", UC_ARM64_REG_TTBR1_EL1);
+    x("MAIR_EL1", UC_ARM64_REG_MAIR_EL1);
+    x("PAR_EL1", UC_ARM64_REG_PAR_EL1);
+    // By encoding: crn, crm, op0, op1, op2.
+    const struct {
+        const char *name;
+        uc_arm64_cp_reg enc;
+    } kCp[] = {
+        { "SPSR_EL1", { 4, 0, 3, 0, 0, 0 } },
+        { "SCTLR_EL1", { 1, 0, 3, 0, 0, 0 } },
+        { "TCR_EL1", { 2, 0, 3, 0, 2, 0 } },
+    };
+    for (const auto &c : kCp) {
+        uc_arm64_cp_reg r = c.enc;
+        if constexpr (!A::loading)
+            reg(c.name, UC_ARM64_REG_CP_REG, &r);
+        a(c.name, r.val);
+        if constexpr (A::loading)
+            reg(c.name, UC_ARM64_REG_CP_REG, &r);
+    }
+}
+
+template <class A> void Aarch64Iss::state(A &a)
+{
+    monitors_state(a);
+    a("quantum end", wake_);
+    a("ended", ended_);
+    a.below("DVFS steps told", clock_told_, cluster_.dvfs.size() + 1);
+    a.count("threads", threads.size());
+    for (Thread &t : threads) {
+        a("SYSCTL_SELECT", t.selected);
+        a("local time", t.now);
+        a("run start", t.run_t0);
+        a("run start count", t.run_n0);
+        a("run frequency", t.hz);
+        a("instructions retired", t.retired);
+        a("instructions reported", t.reported);
+        a("block PC", t.block_pc);
+        a("block start", t.block_start);
+        a("block size", t.block_size);
+        a("run limit", t.limit);
+        a("interrupt expected at", t.interrupt_at);
+        a("ran a block", t.ran_block);
+        a("stopping", t.stopping);
+        a("in WFI", t.wfi);
+        a("exited", t.exited);
+        a("SYSCTL_IRQ_ENABLE", t.irq_enable);
+        IssPeResult &r = t.result;
+        a("console", r.console);
+        a("exit written", r.exited);
+        a("exit status", r.status);
+        a("exit time", r.exit_time);
+        a("instructions at exit", r.exit_instructions);
+        a("instructions told", r.instructions);
+        a("interrupts taken", r.interrupts);
+        a("exceptions taken", r.exceptions);
+        a("bus errors", r.bus_errors);
+        a("largest skid", r.max_skid);
+        registers(a, t);
+    }
 }
 
 // The monitors learn each DVFS step before `until` at its instant, once:
@@ -725,6 +851,7 @@ Guest::Guest(const sc_core::sc_module_name &name, const Scenario &s)
     for (const Cluster &c : s.clusters)
         if (c.iss()) {
             image = load_firmware(c.cpu.firmware);  // one image for every ISS cluster (parse_scenario)
+            path_ = c.cpu.firmware;
             break;
         }
     ram = static_cast<uint8_t *>(std::aligned_alloc(4096, kRamSize));
@@ -739,6 +866,45 @@ Guest::~Guest()
 {
     std::free(ram);
 }
+
+// The doorbells, and the RAM's pages that differ from the image as loaded
+// (the image itself is the scenario's: a checkpoint taken with another one
+// is refused).
+template <class A> void Guest::state(A &a)
+{
+    a.count("PEs that run the image", doorbell.size());
+    for (Doorbell &d : doorbell) {
+        a("doorbell rung", d.rung);
+        a("doorbell instant", d.at);
+    }
+    std::vector<uint8_t> loaded(kRamSize, 0);
+    for (const FirmwareImage::Segment &seg : image.segments)
+        std::memcpy(loaded.data() + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    uint64_t fingerprint = pmvp::sc::fnv1a(loaded.data(), loaded.size()), saved = fingerprint;
+    a("firmware image", saved);
+    if (saved != fingerprint)
+        throw CheckpointError("the checkpoint was taken with another firmware image than " + path_);
+    constexpr size_t kPage = 4096;
+    std::vector<uint64_t> pages;
+    if constexpr (!A::loading)
+        for (size_t p = 0; p < kRamSize / kPage; p++)
+            if (std::memcmp(ram + p * kPage, loaded.data() + p * kPage, kPage) != 0)
+                pages.push_back(p);
+    a("RAM pages written", pages);
+    for (uint64_t p : pages) {
+        if (p >= kRamSize / kPage)
+            throw CheckpointError("the checkpoint has a RAM page outside the guest's RAM");
+        std::vector<uint8_t> bytes;
+        if constexpr (!A::loading)
+            bytes.assign(ram + p * kPage, ram + (p + 1) * kPage);
+        a("RAM page", bytes);
+        if (bytes.size() != kPage)
+            throw CheckpointError("the checkpoint has a RAM page of " + std::to_string(bytes.size()) + " bytes");
+        std::memcpy(ram + p * kPage, bytes.data(), kPage);
+    }
+}
+template void Guest::state(Saver &);
+template void Guest::state(Loader &);
 
 std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster,
                                     unsigned index, unsigned cluster_index, unsigned core_in_cluster,

@@ -19,6 +19,7 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "checkpoint.h"
 #include "scenario.h"
 
 namespace pmvp::soc {
@@ -87,6 +88,10 @@ public:
     };
     std::vector<Doorbell> doorbell;  // by PE of the image (SYSCTL PE): one per ISS PE
     unsigned image_pes = 0;          // numbered so far, in the SoC's order
+    template <class A> void state(A &a);  // checkpoint.h
+
+private:
+    std::string path_;               // the image's file
 };
 
 // A core of ISS cluster `cluster` (its monitors null when not `attached`:

@@ -77,22 +77,44 @@ unsigned int Router::transport_dbg(int, tlm::tlm_generic_payload &gp)
 // ------------------------------------------------------ InterruptCollector
 
 InterruptCollector::InterruptCollector(const sc_core::sc_module_name &name, unsigned num_pes)
-    : sc_module(name), irq("irq", num_pes), raised(num_pes)
+    : sc_module(name), irq("irq", num_pes), raised(num_pes), seen_(num_pes)
 {
     SC_METHOD(edge);
     for (auto &line : irq)
-        sensitive << line.pos();
+        sensitive << line;
     dont_initialize();
 }
 
 void InterruptCollector::edge()
 {
-    for (unsigned g = 0; g < irq.size(); g++)
-        if (irq[g].posedge()) {
+    bool rose = false;
+    for (unsigned g = 0; g < irq.size(); g++) {
+        bool level = irq[g].read();
+        if (level && !seen_[g]) {
             raised[g]++;
             pending.push_back(g);
+            rose = true;
         }
-    taken.notify(sc_core::SC_ZERO_TIME);
+        seen_[g] = level;
+    }
+    if (rose)
+        taken.notify(sc_core::SC_ZERO_TIME);
+}
+
+template <class A> void InterruptCollector::state(A &a)
+{
+    a.count("PMUIRQ lines", irq.size());
+    for (unsigned g = 0; g < irq.size(); g++) {
+        a("interrupts raised", raised[g]);
+        a.below("PMUIRQ level seen", seen_[g], 2);
+    }
+    std::vector<unsigned> queue(pending.begin(), pending.end());
+    a("interrupts pending", queue);
+    for (unsigned g : queue)
+        if (g >= irq.size())
+            throw CheckpointError("the checkpoint has an interrupt pending from PE " + std::to_string(g) +
+                                  ", which the run does not have");
+    pending.assign(queue.begin(), queue.end());
 }
 
 // -------------------------------------------------------------------- Core
@@ -140,8 +162,12 @@ AnalyticCore::AnalyticCore(const sc_core::sc_module_name &name, Soc &soc, const 
       wfe("wfe", c.config.num_pes),
       power("power", c.config.num_pes,
             [](const char *n, size_t) { return new sc_core::sc_signal<bool>(n, true); }),
-      soc_(soc)
+      soc_(soc), th_(c.config.num_pes)
 {
+    for (unsigned t = 0; t < th_.size(); t++) {
+        th_[t].w = &c.workloads[t % c.workloads.size()];
+        th_[t].phase_end = th_[t].now().duration;
+    }
     if (attached) {
         monitors = std::make_unique<pmvp::sc::Monitors>("monitors", core_config(c, cluster_index, core_in_cluster));
         monitors->processor_hz(clock);
@@ -159,6 +185,30 @@ void Core::check(int err, const char *what) const
 {
     if (err)
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": " + what + ": " + pmvp_strerror(err)).c_str());
+}
+
+template <class A> void Core::monitors_state(A &a)
+{
+    if constexpr (!A::loading)
+        monitors_checkpoint_ = monitors->save();
+    a("monitors", monitors_checkpoint_);
+    if constexpr (!A::loading)
+        monitors_checkpoint_.clear();
+    a.count("PEs in a core", pmuirq.size());
+    for (auto &line : pmuirq)
+        a.signal("PMUIRQ", line);
+}
+template void Core::monitors_state(Saver &);
+template void Core::monitors_state(Loader &);
+
+void Core::restore_monitors()
+{
+    try {
+        monitors->restore(monitors_checkpoint_);
+    } catch (const std::invalid_argument &e) {
+        throw CheckpointError(e.what());
+    }
+    monitors_checkpoint_.clear();
 }
 
 // Brings the CPU model to instant t: what it queued goes to the monitors,
@@ -242,17 +292,40 @@ void AnalyticCore::set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp
 // ahead of simulated time up to the end of each quantum, telling the
 // monitors what happened with local-time offsets, and synchronises at the
 // end of the quantum and wherever a PE's WFI/WFE/power signal must change.
-void AnalyticCore::run()
+template <class A> void AnalyticCore::state(A &a)
+{
+    monitors_state(a);
+    a("time", a_);
+    a.below("active thread", active_, th_.size());
+    a("next SoEMT switch", next_switch_);
+    a.count("threads", th_.size());
+    for (unsigned t = 0; t < th_.size(); t++) {
+        Thread &x = th_[t];
+        a.below("phase", x.phase, x.w->phases.size());
+        a("phase end", x.phase_end);
+        a.below("thread state", x.state, Phase::OFF + 1);
+        a.below("EL", x.ctx.el, 4);
+        a.below("Security state", x.ctx.security, PMVP_ROOT + 1);
+        a("AArch32", x.ctx.aarch32);
+        a("halted", x.ctx.halted);
+        a("PSTATE.PM", x.ctx.pm);
+        a("STALL_BACKEND", x.stall);
+        a("STALL_BACKEND_MEM", x.stall_mem);
+        a("instructions retired", x.retired);
+        a("instructions reported", x.reported);
+        a.signal("WFI", wfi[t]);
+        a.signal("WFE", wfe[t]);
+        a.signal("power", power[t]);
+    }
+    if (!queued_.empty())  // a pause never falls inside a quantum's telling (sync_to flushes before it waits)
+        throw CheckpointError(std::string(name()) + ": inputs not yet given to the monitors");
+}
+
+// Boot: EL3 and EL2 software set MDCR_EL3/MDCR_EL2 and enable the AMU's
+// architected counters, on every PE.
+void AnalyticCore::boot()
 {
     const unsigned T = cluster.config.num_pes;
-    const Scenario &s = soc_.scenario;
-    std::vector<Thread> th(T);
-    for (unsigned t = 0; t < T; t++) {
-        th[t].w = &cluster.workloads[t % cluster.workloads.size()];
-        th[t].phase_end = th[t].now().duration;
-    }
-    // Boot: EL3 and EL2 software set MDCR_EL3/MDCR_EL2 and enable the
-    // AMU's architected counters, on every PE.
     for (unsigned t = 0; t < T; t++) {
         Input in;
         in.pe = t;
@@ -268,10 +341,24 @@ void AnalyticCore::run()
     }
     active_ = 0;
     next_switch_ = cluster.soemt_switch;
-    for (pmvp_time a = 0; a < s.duration && !soc_.ended_early;) {
+}
+
+void AnalyticCore::run()
+{
+    const Scenario &s = soc_.scenario;
+    // A restored run goes on from the instant the process waited for when
+    // the checkpoint was taken: every state it keeps is a member, and a
+    // segment started again from its beginning does only what it had not
+    // done (segment()).
+    if (soc_.resume_at)
+        sync_to(a_);
+    else
+        boot();
+    while (a_ < s.duration && !soc_.ended_early) {
+        const pmvp_time a = a_;
         pmvp_time b = s.duration;
         bool running = false;
-        for (Thread &x : th) {
+        for (Thread &x : th_) {
             while (a >= x.phase_end) {
                 if (x.phase + 1 < x.w->phases.size() || x.w->repeat) {
                     x.phase = (x.phase + 1) % x.w->phases.size();
@@ -294,16 +381,21 @@ void AnalyticCore::run()
         for (const DvfsStep &d : cluster.dvfs)
             if (d.at > a)
                 b = std::min(b, d.at);
-        segment(th, a, b);
-        a = b;
-        if (a % s.quantum == 0)
-            sync_to(a);
+        segment(a, b);
+        a_ = b;
+        if (a_ % s.quantum == 0)
+            sync_to(a_);
     }
     sync_to(s.duration);
 }
 
-void AnalyticCore::segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b)
+// The process waits (sync_to) only in step 1, before the first PE state
+// change of the segment, and what it did before that wait (the stall
+// conditions of that thread dropped) it does not do again: so a segment
+// started again from its beginning, after a restore, goes on as it would have.
+void AnalyticCore::segment(pmvp_time a, pmvp_time b)
 {
+    std::vector<Thread> &th = th_;
     const unsigned T = (unsigned)th.size();
     static const pmvp_pe_state of_kind[] = { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
 
@@ -425,7 +517,32 @@ std::string ext_name(pmvp_pmu_reg reg)
 
 Firmware::Firmware(const sc_core::sc_module_name &name, Soc &soc) : sc_module(name), bus("bus"), soc_(soc)
 {
+    const FirmwareSetup &f = soc.scenario.firmware;
+    readout.resize(soc.scenario.num_pes());
+    for (PeReadout &r : readout) {
+        r.evcntr.resize(f.counters.size());
+        r.counted.resize(f.counters.size() + 1);
+        r.samples.resize(f.counters.size() + 1);
+    }
     SC_THREAD(run);
+}
+
+// Before the final read, what the agent knows is the samples it took.
+template <class A> void Firmware::state(A &a)
+{
+    a.count("PEs", readout.size());
+    for (PeReadout &r : readout) {
+        a.count("sampled counters", r.samples.size());
+        for (uint64_t &n : r.samples)
+            a("samples", n);
+    }
+    a("interrupts deferred", deferred);
+    a("PEs waiting to be on", waiting_);
+    for (unsigned g : waiting_)
+        if (g >= readout.size())
+            throw CheckpointError("the checkpoint has PE " + std::to_string(g) +
+                                  " waiting for power, which the run does not have");
+    a("handler instant", serve_at_);
 }
 
 uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
@@ -622,56 +739,19 @@ void Firmware::final_read(unsigned g)
 
 void Firmware::run()
 {
-    const Scenario &s = soc_.scenario;
-    readout.resize(soc_.pes.size());
-    for (PeReadout &r : readout) {
-        r.evcntr.resize(s.firmware.counters.size());
-        r.counted.resize(s.firmware.counters.size() + 1);
-        r.samples.resize(s.firmware.counters.size() + 1);
+    if (soc_.resume_at) {
+        // A restored run: a handler in progress at the checkpoint runs at
+        // its instant; otherwise the agent waits for work, as it did.
+        wait(ps(soc_.resume_at));
+        drain();
+    } else {
+        for (const PeId &p : soc_.pes)
+            if (!p.iss)
+                program(p.global);
     }
-    for (const PeId &p : soc_.pes)
-        if (!p.iss)
-            program(p.global);
-    auto &irq = *soc_.interrupts;
-    // PMUIRQ is level-sensitive: an interrupt from a PE that is off when its
-    // handler would run waits until the PE is on again, if its line is
-    // still high then.
-    std::vector<unsigned> waiting;
-    for (;;) {
-        for (size_t i = 0; i < waiting.size();) {
-            unsigned g = waiting[i];
-            if (!powered(g)) {
-                i++;
-                continue;
-            }
-            waiting.erase(waiting.begin() + (long)i);
-            if (irq.irq[g].read())
-                irq.pending.push_back(g);
-        }
-        while (!irq.pending.empty()) {
-            unsigned g = irq.pending.front();
-            irq.pending.pop_front();
-            if (soc_.pes[g].iss)
-                continue;  // its guest takes it
-            // A handler that would start after the end does not run.
-            if (now_ps() + s.firmware.irq_latency >= s.duration)
-                continue;
-            if (s.firmware.irq_latency)
-                wait(ps(s.firmware.irq_latency));
-            if (powered(g)) {
-                service(g);
-            } else {
-                waiting.push_back(g);
-                deferred++;
-            }
-        }
-        if (now_ps() >= s.duration)
-            break;
-        if (soc_.ended_early) {
-            wait(sc_core::SC_ZERO_TIME);  // the cores' threads end first (Soc::interrupt)
-            break;
-        }
-        wait(ps(s.duration - now_ps()), irq.taken | soc_.powered_on | soc_.end_event());
+    while (wait_for_work()) {
+        take_waiting();
+        drain();
     }
     for (const PeId &p : soc_.pes)
         if (!p.iss)
@@ -680,10 +760,72 @@ void Firmware::run()
     sc_core::sc_stop();
 }
 
+// An interrupt deferred while its PE was off is taken when the PE is on
+// again, if its line is still high then.
+void Firmware::take_waiting()
+{
+    auto &irq = *soc_.interrupts;
+    for (size_t i = 0; i < waiting_.size();) {
+        unsigned g = waiting_[i];
+        if (!powered(g)) {
+            i++;
+            continue;
+        }
+        waiting_.erase(waiting_.begin() + (long)i);
+        if (irq.irq[g].read())
+            irq.pending.push_back(g);
+    }
+}
+
+// Runs the handler of every interrupt taken, in order, each irq_latency
+// after it was taken. The one being handled leaves the queue when its
+// handler has run, so a checkpoint taken while it waits holds it.
+void Firmware::drain()
+{
+    const Scenario &s = soc_.scenario;
+    auto &irq = *soc_.interrupts;
+    while (!irq.pending.empty()) {
+        unsigned g = irq.pending.front();
+        if (serve_at_ == PMVP_TIME_NEVER) {
+            // A guest takes its own; a handler that would start after the end does not run.
+            if (soc_.pes[g].iss || now_ps() + s.firmware.irq_latency >= s.duration) {
+                irq.pending.pop_front();
+                continue;
+            }
+            serve_at_ = now_ps() + s.firmware.irq_latency;
+        }
+        if (serve_at_ > now_ps())
+            wait(ps(serve_at_ - now_ps()));
+        irq.pending.pop_front();
+        serve_at_ = PMVP_TIME_NEVER;
+        if (powered(g)) {
+            service(g);
+        } else {
+            waiting_.push_back(g);
+            deferred++;
+        }
+    }
+}
+
+// Waits for an interrupt, a PE powered on, or the end; false at the end.
+bool Firmware::wait_for_work()
+{
+    const Scenario &s = soc_.scenario;
+    if (now_ps() >= s.duration)
+        return false;
+    if (soc_.ended_early) {
+        wait(sc_core::SC_ZERO_TIME);  // the cores' threads end first (Soc::interrupt)
+        return false;
+    }
+    wait(ps(s.duration - now_ps()), soc_.interrupts->taken | soc_.powered_on | soc_.end_event());
+    return true;
+}
+
 // --------------------------------------------------------------------- Soc
 
-Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling, bool attached)
-    : sc_module(name), scenario(s), started_(std::chrono::steady_clock::now())
+Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling, bool attached,
+         pmvp_time resume_at)
+    : sc_module(name), scenario(s), resume_at(resume_at), started_(std::chrono::steady_clock::now())
 {
     if (attached) {
         router = std::make_unique<Router>("bus", s.num_pes());
@@ -734,12 +876,46 @@ Soc::~Soc()
     cores.clear();  // the ISS engines go before the guest RAM they map
 }
 
+template <class A> void Soc::state(A &a)
+{
+    if (!firmware)
+        throw CheckpointError("a run without monitors (--detached) has no checkpoint");
+    a.count("PEs", pes.size());
+    a.count("clusters", clocks_.size());
+    for (auto &clock : clocks_)
+        a.signal("processor clock", *clock);
+    interrupts->state(a);
+    firmware->state(a);
+    a.count("cores", cores.size());
+    for (auto &core : cores)
+        core->checkpoint(a);
+    if (guest)
+        guest->state(a);
+}
+
+void Soc::save(Saver &a)
+{
+    if (ended_early || firmware->finished)
+        throw CheckpointError("the run ended at " + time_text(now_ps()) + ", before the checkpoint's instant");
+    state(a);
+}
+
+void Soc::load(Loader &a) { state(a); }
+
+void Soc::restore_monitors()
+{
+    for (auto &core : cores)
+        core->restore_monitors();
+}
+
 void Soc::dvfs(unsigned ci)
 {
     const Cluster &c = scenario.clusters[ci];
     for (const DvfsStep &d : c.dvfs) {
         if (d.at >= scenario.duration)
             break;
+        if (d.at < resume_at)
+            continue;  // before the checkpoint: its clock is the one it restored
         if (d.at > now_ps())
             wait(ps(d.at - now_ps()));
         clocks_[ci]->write(d.hz);
@@ -783,7 +959,7 @@ void Soc::show_progress()
     const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 1000);
     const bool tty = isatty(2);
     int shown = -10;
-    for (pmvp_time t = step; t < scenario.duration; t += step) {
+    for (pmvp_time t = std::max(step, (resume_at + step - 1) / step * step); t < scenario.duration; t += step) {
         wait(ps(t - now_ps()), end_);
         if (!ended_early && watch)
             watch();

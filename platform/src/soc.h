@@ -27,6 +27,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "checkpoint.h"
 #include "journal.h"
 #include "pmvp/systemc/monitors.h"
 #include "scenario.h"
@@ -61,7 +62,8 @@ private:
 };
 
 // Counts the rising edges of every PE's PMUIRQ and queues them for the
-// firmware.
+// firmware. An edge is a line seen high that was last seen low: so a line a
+// restored run drives to the level it had at the checkpoint is no new edge.
 class InterruptCollector : public sc_core::sc_module {
 public:
     sc_core::sc_vector<sc_core::sc_in<bool>> irq;
@@ -70,9 +72,11 @@ public:
     std::vector<uint64_t> raised;    // rising edges per PE
     std::deque<unsigned> pending;    // PEs whose line rose, not yet taken
     sc_core::sc_event taken;         // notified when `pending` grows
+    template <class A> void state(A &a);
 
 private:
     void edge();
+    std::vector<uint8_t> seen_;      // each line's level when last looked at
 };
 
 class Soc;
@@ -90,11 +94,23 @@ public:
     // A call to the monitors that failed ends the run: the message names the
     // core, the call and the kernel's error.
     void check(int err, const char *what) const;
+    // Checkpoint (checkpoint.h): the monitors' state and PMUIRQ levels, then
+    // the CPU model's. A loaded core's monitors take their state when the
+    // restored run reaches the checkpoint's instant (restore_monitors).
+    virtual void checkpoint(Saver &a) = 0;
+    virtual void checkpoint(Loader &a) = 0;
+    void restore_monitors();
     std::unique_ptr<pmvp::sc::Monitors> monitors;
     sc_core::sc_vector<sc_core::sc_signal<bool>> pmuirq;
     Journal journal;
     const Cluster &cluster;
     const unsigned index, first_pe;
+
+protected:
+    template <class A> void monitors_state(A &a);
+
+private:
+    std::vector<uint8_t> monitors_checkpoint_;  // loaded, until restore_monitors
 };
 
 // A core of the analytic CPU model: the PE signals, and the workloads of its
@@ -109,11 +125,15 @@ public:
                  unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
                  sc_core::sc_signal<uint64_t> &clock, bool attached);
     sc_core::sc_vector<sc_core::sc_signal<bool>> wfi, wfe, power;
+    void checkpoint(Saver &a) override { state(a); }
+    void checkpoint(Loader &a) override { state(a); }
 
 private:
     struct Thread;
+    template <class A> void state(A &a);
     void run();
-    void segment(std::vector<Thread> &th, pmvp_time a, pmvp_time b);
+    void boot();
+    void segment(pmvp_time a, pmvp_time b);
     // An input for the monitors: queued, or at once for a STATE input (the
     // signals), which first flushes the queue.
     void give(const Input &in);
@@ -123,7 +143,12 @@ private:
     void set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at);
     void sync_to(pmvp_time t);
     Soc &soc_;
-    std::vector<Input> queued_;      // given, not yet told (flush)
+    // The model's state, all of it between two instants (a checkpoint):
+    // its threads, and where it is in time (the start of the next segment,
+    // which is also the instant its process waits for).
+    std::vector<Thread> th_;
+    pmvp_time a_ = 0;
+    std::vector<Input> queued_;      // given, not yet told (flush); empty between instants
     unsigned active_ = 0;            // SoEMT: the active thread
     pmvp_time next_switch_ = 0;      // SoEMT: the next long-latency event
 };
@@ -151,9 +176,13 @@ public:
     std::vector<PeReadout> readout;          // by global PE
     pmvp_time finished = 0;
     uint64_t deferred = 0;                   // interrupts taken late: their PE was off
+    template <class A> void state(A &a);
 
 private:
     void run();
+    void take_waiting();
+    void drain();
+    bool wait_for_work();
     void program(unsigned g);
     void service(unsigned g);
     bool powered(unsigned g);
@@ -169,6 +198,13 @@ private:
     uint64_t pmu_read_debug(unsigned g, pmvp_pmu_reg reg, unsigned n);
     void journal(unsigned g, Input::Kind kind, unsigned reg, unsigned n, uint64_t value);
     Soc &soc_;
+    // PMUIRQ is level-sensitive: an interrupt from a PE that is off when its
+    // handler would run waits until the PE is on again, if its line is
+    // still high then.
+    std::vector<unsigned> waiting_;
+    // The instant the handler of the interrupt at the front of the
+    // collector's queue runs (irq_latency after it was taken), or NEVER.
+    pmvp_time serve_at_ = PMVP_TIME_NEVER;
 };
 
 class Guest;
@@ -180,8 +216,21 @@ public:
     // `attached` false: no monitors, and so no bus, interrupts or firmware
     // agent; the CPU models alone. Throws ScenarioError for a firmware image
     // it cannot load (load_firmware).
-    Soc(const sc_core::sc_module_name &name, const Scenario &scenario, bool journalling, bool attached = true);
+    // `resume_at` above 0: a restored run (checkpoint.h). load() gives every
+    // component the state it had at that instant before the simulation
+    // starts; every process then waits for it, doing nothing before; when
+    // simulated time is there, restore_monitors() gives the monitors theirs.
+    Soc(const sc_core::sc_module_name &name, const Scenario &scenario, bool journalling, bool attached = true,
+        pmvp_time resume_at = 0);
     ~Soc() override;
+
+    // Checkpoint: the state of every component at the current instant, with
+    // no process in the middle of it (the simulation paused between two
+    // instants: sc_start(T)). Throws CheckpointError when it cannot be.
+    void save(Saver &a);
+    void load(Loader &a);
+    void restore_monitors();
+    const pmvp_time resume_at;
 
     const Scenario &scenario;
     std::vector<PeId> pes;
@@ -210,6 +259,7 @@ public:
     unsigned thread_of(unsigned g) const { return pes[g].thread; }
 
 private:
+    template <class A> void state(A &a);
     void end_now();
     void dvfs(unsigned cluster);
     void show_progress();

@@ -16,6 +16,8 @@
 
 #include <systemc>
 
+#include "pmvp/systemc/bytes.h"
+
 extern "C" {
 #include "pmvp/clock.h"
 #include "pmvp/error.h"
@@ -154,15 +156,15 @@ public:
     {
         size_t start = out.size();
         out.insert(out.end(), kTag, kTag + 8);
-        put(out, pending_.size());
+        put_u64(out, pending_.size());
         for (const auto &[t, ch] : pending_) {
-            put(out, t);
+            put_u64(out, t);
             out.push_back(ch.kind);
             out.push_back(ch.count);
             for (unsigned i = 0; i < ch.count; i++)
-                put(out, ch.arg[i]);
+                put_u64(out, ch.arg[i]);
         }
-        put(out, fnv1a(out.data() + start, out.size() - start));
+        put_u64(out, fnv1a(out.data() + start, out.size() - start));
     }
 
     // Reads what save wrote from in[at..size): the section must end the
@@ -179,24 +181,24 @@ public:
             return refuse(why, "the SystemC module's part is truncated");
         uint64_t sum = 0;
         size_t end = size - 8;
-        if (!get(in, size, &end, &sum) || sum != fnv1a(in + at, size - 8 - at))
+        if (!get_u64(in, size, &end, &sum) || sum != fnv1a(in + at, size - 8 - at))
             return refuse(why, "the SystemC module's part is corrupt (checksum)");
         size = size - 8;  // the checksum is read
         at += 8;
         uint64_t n = 0;
         std::multimap<pmvp_time, Change> loaded;
-        if (!get(in, size, &at, &n) || n > (size - at) / 10)
+        if (!get_u64(in, size, &at, &n) || n > (size - at) / 10)
             return refuse(why, "the kept changes are truncated");
         for (uint64_t k = 0; k < n; k++) {
             uint64_t t = 0;
-            if (!get(in, size, &at, &t) || size - at < 2)
+            if (!get_u64(in, size, &at, &t) || size - at < 2)
                 return refuse(why, "the kept changes are truncated");
             Change ch(in[at++]);
             ch.count = in[at++];
             if (ch.count > Change::kMaxArgs)
                 return refuse(why, "a kept change has more arguments than any change takes");
             for (unsigned i = 0; i < ch.count; i++)
-                if (!get(in, size, &at, &ch.arg[i]))
+                if (!get_u64(in, size, &at, &ch.arg[i]))
                     return refuse(why, "the kept changes are truncated");
             if (!loaded.empty() && t < loaded.rbegin()->first)
                 return refuse(why, "the kept changes are not in time order");
@@ -217,22 +219,6 @@ public:
         return true;
     }
 
-    static void put(std::vector<uint8_t> &out, uint64_t v)
-    {
-        for (unsigned i = 0; i < 8; i++)
-            out.push_back((uint8_t)(v >> (8 * i)));
-    }
-    static bool get(const uint8_t *in, size_t size, size_t *at, uint64_t *v)
-    {
-        if (size < 8 || *at > size - 8)
-            return false;
-        *v = 0;
-        for (unsigned i = 0; i < 8; i++)
-            *v |= (uint64_t)in[*at + i] << (8 * i);
-        *at += 8;
-        return true;
-    }
-
 private:
     // The view at instant t: the kernel with the kept changes up to t.
     Core &future(pmvp_time t)
@@ -247,13 +233,6 @@ private:
         return view_;
     }
     static constexpr uint8_t kTag[8] = { 'P', 'M', 'V', 'P', 'S', 'C', 'B', '1' };
-    static uint64_t fnv1a(const uint8_t *p, size_t n)
-    {
-        uint64_t h = 0xcbf29ce484222325ull;
-        for (size_t i = 0; i < n; i++)
-            h = (h ^ p[i]) * 0x100000001b3ull;
-        return h;
-    }
     static bool refuse(std::string *why, const std::string &text)
     {
         *why = text;

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// pmvp-soc's checkpoint (docs/PMVP-SOC.md, "Checkpoint and restore"): the
+// run that was saved (its scenario text and command-line overrides, so a
+// restore needs nothing else), the instant, then each component's state.
+// Each component lists its fields once, in a state(Archive &) function that
+// both writes them (Saver) and reads them back (Loader).
+//
+// The file, integers little-endian (pmvp/systemc/bytes.h):
+//   "PMVPSOC1"        8 bytes (the 1 is the format's version)
+//   fields            each integer a u64, a double by its bits, text and
+//                     byte strings as a u64 length then the bytes
+//   checksum          u64 FNV-1a of every byte before it
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <systemc>
+
+#include "pmvp/systemc/bytes.h"
+
+namespace pmvp::soc {
+
+// A checkpoint that cannot be used: the message says why (and names the
+// field where the file ends too soon or disagrees with the scenario).
+struct CheckpointError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Saver {
+public:
+    static constexpr bool loading = false;
+
+    template <class T> void operator()(const char *, const T &v)
+    {
+        static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "a field is an integer, a flag or an enum");
+        pmvp::sc::put_u64(bytes_, (uint64_t)v);
+    }
+    void operator()(const char *, const double &v)
+    {
+        uint64_t bits;
+        std::memcpy(&bits, &v, 8);
+        pmvp::sc::put_u64(bytes_, bits);
+    }
+    void operator()(const char *, const std::string &v) { raw(v.data(), v.size()); }
+    void operator()(const char *, const std::vector<uint8_t> &v) { raw(v.data(), v.size()); }
+    template <class T> void operator()(const char *what, const std::vector<T> &v)
+    {
+        pmvp::sc::put_u64(bytes_, v.size());
+        for (const T &x : v)
+            (*this)(what, x);
+    }
+    // A number the scenario fixes (PEs, counters): written, and checked on load.
+    void count(const char *what, uint64_t n) { (*this)(what, n); }
+    // An index into something of `limit` elements: written, and checked on load.
+    template <class T> void below(const char *what, const T &v, uint64_t) { (*this)(what, v); }
+    // A signal's level: its value now.
+    template <class T> void signal(const char *what, sc_core::sc_signal<T> &s) { (*this)(what, s.read()); }
+
+    // The file: the tag, the fields, the checksum.
+    std::vector<uint8_t> file() const;
+
+private:
+    void raw(const void *p, size_t n)
+    {
+        pmvp::sc::put_u64(bytes_, n);
+        bytes_.insert(bytes_.end(), (const uint8_t *)p, (const uint8_t *)p + n);
+    }
+    std::vector<uint8_t> bytes_;
+};
+
+class Loader {
+public:
+    static constexpr bool loading = true;
+    // Checks the tag and the checksum of a whole file; throws CheckpointError.
+    explicit Loader(std::vector<uint8_t> file);
+
+    template <class T> void operator()(const char *what, T &v)
+    {
+        static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "a field is an integer, a flag or an enum");
+        uint64_t x = u64(what);
+        if constexpr (std::is_same_v<T, bool>) {
+            if (x > 1)
+                bad(what, "is not 0 or 1");
+        } else if ((uint64_t)(T)x != x) {
+            bad(what, "is out of range");
+        }
+        v = (T)x;
+    }
+    void operator()(const char *what, double &v)
+    {
+        uint64_t bits = u64(what);
+        std::memcpy(&v, &bits, 8);
+    }
+    void operator()(const char *what, std::string &v)
+    {
+        size_t n = length(what, 1);
+        v.assign((const char *)&file_[at_], n);
+        at_ += n;
+    }
+    void operator()(const char *what, std::vector<uint8_t> &v)
+    {
+        size_t n = length(what, 1);
+        v.assign(&file_[at_], &file_[at_] + n);
+        at_ += n;
+    }
+    template <class T> void operator()(const char *what, std::vector<T> &v)
+    {
+        v.resize(length(what, 8));
+        for (T &x : v)
+            (*this)(what, x);
+    }
+    void count(const char *what, uint64_t n)
+    {
+        uint64_t saved = u64(what);
+        if (saved != n)
+            throw CheckpointError("the checkpoint has " + std::to_string(saved) + " " + what + " where the run has " +
+                                  std::to_string(n));
+    }
+    template <class T> void below(const char *what, T &v, uint64_t limit)
+    {
+        (*this)(what, v);
+        if ((uint64_t)v >= limit)
+            bad(what, ("is " + std::to_string((uint64_t)v) + ", not below " + std::to_string(limit)).c_str());
+    }
+    template <class T> void signal(const char *what, sc_core::sc_signal<T> &s)
+    {
+        T v{};
+        (*this)(what, v);
+        s.write(v);
+    }
+    // Throws unless every field was read.
+    void end() const;
+
+private:
+    uint64_t u64(const char *what);
+    // A length prefix, checked against what is left (`unit` bytes per element).
+    size_t length(const char *what, size_t unit);
+    [[noreturn]] void bad(const char *what, const char *how) const;
+    std::vector<uint8_t> file_;
+    size_t at_ = 8, end_ = 0;  // the fields lie in [8, end_)
+};
+
+// The whole file at `path`; throws CheckpointError naming it if it cannot be read.
+std::vector<uint8_t> read_file(const std::string &path);
+// Writes it; throws CheckpointError naming it if it cannot be written.
+void write_file(const std::string &path, const std::vector<uint8_t> &bytes);
+
+}  // namespace pmvp::soc
