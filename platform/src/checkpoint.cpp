@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "checkpoint.h"
 
+#include "scenario.h"
+
 #include <cerrno>
 #include <fstream>
 #include <iterator>
@@ -62,6 +64,28 @@ void Loader::end() const
     if (at_ != end_)
         throw CheckpointError("the checkpoint has " + std::to_string(end_ - at_) +
                               " bytes more than the run it describes");
+}
+
+void simulate(Checkpointed &platform, const CheckpointPlan &plan)
+{
+    auto at = [](pmvp_time t) { return sc_core::sc_time::from_value(t); };
+    if (plan.resume) {
+        platform.load(*plan.resume);
+        plan.resume->end();
+        sc_core::sc_start(at(plan.resume_at));
+        platform.restore_monitors();
+    }
+    if (plan.save_at) {
+        sc_core::sc_start(at(plan.save_at) - sc_core::sc_time_stamp());
+        if (sc_core::sc_get_status() == sc_core::SC_STOPPED || sc_core::sc_time_stamp() != at(plan.save_at))
+            throw CheckpointError("the run ended at " + time_text(sc_core::sc_time_stamp().value()) +
+                                  ", before the instant of the checkpoint");
+        Saver s;
+        plan.header(s);
+        platform.save(s);
+        write_file(plan.save_path, s.file());
+    }
+    sc_core::sc_start();
 }
 
 std::vector<uint8_t> read_file(const std::string &path)

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -23,6 +24,10 @@
 #include <systemc>
 
 #include "pmvp/systemc/bytes.h"
+
+extern "C" {
+#include "pmvp/clock.h"
+}
 
 namespace pmvp::soc {
 
@@ -145,6 +150,34 @@ private:
     std::vector<uint8_t> file_;
     size_t at_ = 8, end_ = 0;  // the fields lie in [8, end_)
 };
+
+// A platform pmvp-soc can checkpoint.
+class Checkpointed {
+public:
+    virtual ~Checkpointed() = default;
+    // The state of every component, the simulation paused between two
+    // instants (no process in the middle of one); throws CheckpointError
+    // when there is no state to save (the run ended).
+    virtual void save(Saver &a) = 0;
+    // Before the simulation starts: every component takes the state it had
+    // at the checkpoint's instant, and its processes wait for that instant.
+    virtual void load(Loader &a) = 0;
+    // At the checkpoint's instant: the monitors take theirs.
+    virtual void restore_monitors() = 0;
+};
+
+// What a run does with checkpoints.
+struct CheckpointPlan {
+    Loader *resume = nullptr;            // the checkpoint to go on from (its header read)
+    pmvp_time resume_at = 0;             // its instant
+    pmvp_time save_at = 0;               // 0: save none
+    std::string save_path;
+    std::function<void(Saver &)> header; // writes what the restored run needs first
+};
+
+// Runs the simulation to its end (sc_start), restoring and saving on the
+// way as `plan` says. Throws CheckpointError.
+void simulate(Checkpointed &platform, const CheckpointPlan &plan);
 
 // The whole file at `path`; throws CheckpointError naming it if it cannot be read.
 std::vector<uint8_t> read_file(const std::string &path);

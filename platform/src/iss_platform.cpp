@@ -160,6 +160,8 @@ unsigned rt_index(uc_arm64_reg rt)
     return 31;  // XZR
 }
 
+}  // namespace
+
 class Aarch64Iss : public Core {
 public:
     SC_HAS_PROCESS(Aarch64Iss);
@@ -217,18 +219,21 @@ public:
     void checkpoint(Saver &a) override { state(a); }
     void checkpoint(Loader &a) override { state(a); }
 
+    // Runs every thread up to `until`, the end of the current quantum.
+    // False when every thread has exited.
+    bool quantum(pmvp_time until);
+    bool ended = false;             // the core's run is over (Soc::iss_core_ended told)
+
 private:
     template <class A> void state(A &a);
     template <class A> static void registers(A &a, Thread &t);
-    void run();
-    bool pause_until(pmvp_time t);
     void tell_clock(pmvp_time until);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
     size_t clock_told_ = 0;         // the DVFS steps told to the monitors
-    pmvp_time wake_ = 0;            // the end of the current quantum, which the process waits for
-    bool ended_ = false;            // every thread exited, or the run ended
 };
+
+namespace {
 
 // ---- Unicorn callbacks
 
@@ -367,6 +372,7 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         }
     }
     monitors_ = monitors.get();
+    guest_.cores.push_back(this);
     threads.resize(cluster.config.num_pes);
     uint64_t frames = (uint64_t)soc.scenario.num_pes() * kPeWindow;
     frames = (frames + 0xFFF) & ~0xFFFull;
@@ -402,7 +408,6 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
         uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     }
-    SC_THREAD(run);
 }
 
 Aarch64Iss::~Aarch64Iss()
@@ -461,35 +466,18 @@ uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when) const
     return n > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)std::max<u128>(n, 1);
 }
 
-// One quantum after another; in each, every thread runs up to its end (the
-// monitors order what the threads tell them by instant). The run ends with
-// the scenario, when every thread has exited, or when the SoC's run ends
-// early (Soc::interrupt). A restored run goes on from the quantum's end the
-// process waited for at the checkpoint (a core that had ended ends at once).
-void Aarch64Iss::run()
+// In a quantum, every thread runs up to its end (the monitors order what
+// the threads tell them by instant).
+bool Aarch64Iss::quantum(pmvp_time until)
 {
-    const pmvp_time end = soc_.scenario.duration, quantum = soc_.scenario.quantum;
-    bool go = soc_.resume_at ? !ended_ && pause_until(wake_) : true;
-    while (go) {
-        wake_ = std::min(end, time_.now() + quantum);
-        tell_clock(wake_);
-        bool all_exited = true;
-        for (Thread &t : threads) {
-            if (!t.exited)
-                advance(t, wake_);
-            all_exited = all_exited && t.exited;
-        }
-        go = !(all_exited || wake_ >= end || soc_.ended_early) && pause_until(wake_);
+    tell_clock(until);
+    bool all_exited = true;
+    for (Thread &t : threads) {
+        if (!t.exited)
+            advance(t, until);
+        all_exited = all_exited && t.exited;
     }
-    ended_ = true;
-    soc_.iss_core_ended();
-}
-
-// Waits for instant t (or the end of the SoC's run); false if the run ended.
-bool Aarch64Iss::pause_until(pmvp_time t)
-{
-    wait(time_.to_sc(t - time_.now()), soc_.end_event());
-    return !soc_.ended_early;
+    return !all_exited;
 }
 
 // The engine's state as named registers (whatever the host's byte order):
@@ -567,8 +555,7 @@ template <class A> void Aarch64Iss::registers(A &a, Thread &t)
 template <class A> void Aarch64Iss::state(A &a)
 {
     monitors_state(a);
-    a("quantum end", wake_);
-    a("ended", ended_);
+    a("ended", ended);
     a.below("DVFS steps told", clock_told_, cluster_.dvfs.size() + 1);
     a.count("threads", threads.size());
     for (Thread &t : threads) {
@@ -842,9 +829,10 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
 
 // ----------------------------------------------------------------- Guest
 
-Guest::Guest(const sc_core::sc_module_name &name, const Scenario &s)
-    : sc_module(name), bus("bus")
+Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
+    : sc_module(name), bus("bus"), soc_(soc)
 {
+    const Scenario &s = soc.scenario;
     for (const Cluster &c : s.clusters)
         if (c.iss())
             doorbell.resize(doorbell.size() + (size_t)c.cores * c.config.num_pes);
@@ -860,6 +848,7 @@ Guest::Guest(const sc_core::sc_module_name &name, const Scenario &s)
     std::memset(ram, 0, kRamSize);
     for (const FirmwareImage::Segment &seg : image.segments)
         std::memcpy(ram + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    SC_THREAD(run);
 }
 
 Guest::~Guest()
@@ -867,11 +856,51 @@ Guest::~Guest()
     std::free(ram);
 }
 
+// One quantum after another, the ISS cores in the SoC's order: a guest sees
+// another's stores and doorbells in an order that does not depend on the
+// simulator's choice among processes (nor on a restore). A core's run ends
+// when every thread of it has exited, with the scenario, or when the SoC's
+// run ends early (Soc::interrupt). A restored run goes on from the
+// quantum's end the process waited for at the checkpoint.
+void Guest::run()
+{
+    const pmvp_time end = soc_.scenario.duration, quantum = soc_.scenario.quantum;
+    bool go = soc_.resume_at ? pause_until(wake_) : true;
+    while (go) {
+        wake_ = std::min(end, time_.now() + quantum);
+        bool running = false;
+        for (Aarch64Iss *core : cores) {
+            if (core->ended)
+                continue;
+            if (core->quantum(wake_) && wake_ < end && !soc_.ended_early) {
+                running = true;
+            } else {
+                core->ended = true;
+                soc_.iss_core_ended();
+            }
+        }
+        go = running && pause_until(wake_);
+    }
+    for (Aarch64Iss *core : cores)
+        if (!core->ended) {  // the SoC's run ended early
+            core->ended = true;
+            soc_.iss_core_ended();
+        }
+}
+
+// Waits for instant t (or the end of the SoC's run); false if the run ended.
+bool Guest::pause_until(pmvp_time t)
+{
+    wait(time_.to_sc(t - time_.now()), soc_.end_event());
+    return !soc_.ended_early;
+}
+
 // The doorbells, and the RAM's pages that differ from the image as loaded
 // (the image itself is the scenario's: a checkpoint taken with another one
 // is refused).
 template <class A> void Guest::state(A &a)
 {
+    a("quantum end", wake_);
     a.count("PEs that run the image", doorbell.size());
     for (Doorbell &d : doorbell) {
         a("doorbell rung", d.rung);

@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "checkpoint.h"
+#include "pmvp/systemc/support.h"
 #include "scenario.h"
 
 namespace pmvp::soc {
@@ -69,6 +70,7 @@ struct IssResult {
 
 class Soc;
 class Core;
+class Aarch64Iss;
 
 // What the ISS cores of a SoC share: the guest RAM holding the image, the
 // port their loads and stores to the frames take to the SoC's bus, and the
@@ -76,8 +78,9 @@ class Core;
 // n - 1 in the SoC's order; their frames are those of their SoC PE).
 class Guest : public sc_core::sc_module {
 public:
+    SC_HAS_PROCESS(Guest);
     // Throws ScenarioError naming the image if it cannot be loaded.
-    Guest(const sc_core::sc_module_name &name, const Scenario &s);
+    Guest(const sc_core::sc_module_name &name, Soc &soc);
     ~Guest() override;
     FirmwareImage image;
     uint8_t *ram = nullptr;
@@ -88,10 +91,16 @@ public:
     };
     std::vector<Doorbell> doorbell;  // by PE of the image (SYSCTL PE): one per ISS PE
     unsigned image_pes = 0;          // numbered so far, in the SoC's order
+    std::vector<Aarch64Iss *> cores; // the ISS cores, in the SoC's order: one process runs them all
     template <class A> void state(A &a);  // checkpoint.h
 
 private:
+    void run();
+    bool pause_until(pmvp_time t);
+    Soc &soc_;
+    pmvp::sc::TimeBase time_;
     std::string path_;               // the image's file
+    pmvp_time wake_ = 0;             // the end of the current quantum, which the process waits for
 };
 
 // A core of ISS cluster `cluster` (its monitors null when not `attached`:

@@ -63,6 +63,10 @@ const char kUsage[] =
     "  --detached          run the CPU models without the monitors (no bus, firmware\n"
     "                      or counts): the platform's own cost, for comparison\n"
     "  --quiet             no readable report (a --check verdict still prints)\n"
+    "  --save-at T FILE    save a checkpoint of the run at simulated time T to FILE,\n"
+    "                      and go on to the end\n"
+    "  --restore FILE      go on from the checkpoint in FILE: the run it was taken\n"
+    "                      from (its scenario and overrides), from its instant\n"
     "  --version           the pmvp version\n"
     "  --help              this text\n"
     "\n"
@@ -90,7 +94,8 @@ std::string vcd_base(const std::string &path)
 }
 
 struct Options {
-    std::string scenario_path, json_path, vcd_path;
+    std::string scenario_path, json_path, vcd_path, save_path, restore_path;
+    pmvp_time save_at = 0;
     Overrides overrides;
     Detail detail = Detail::AUTO;
     bool check = false, quiet = false, detached = false;
@@ -168,6 +173,13 @@ Options parse_options(int argc, char **argv)
                 o.quiet = true;
             else if (a == "--detached")
                 o.detached = true;
+            else if (a == "--save-at") {
+                o.save_at = parse_time(value());
+                if (!o.save_at)
+                    usage_error("--save-at: the instant must be after 0 ps (nothing has run at 0)");
+                o.save_path = value();
+            } else if (a == "--restore")
+                o.restore_path = value();
             else if (!a.empty() && a[0] == '-')
                 usage_error("unknown option " + a);
             else if (o.scenario_path.empty())
@@ -178,15 +190,84 @@ Options parse_options(int argc, char **argv)
             usage_error(a + ": " + e.what());
         }
     }
-    if (o.detached && (o.check || !o.json_path.empty() || !o.vcd_path.empty()))
-        usage_error("--detached runs no monitors: nothing to --check, --json or --vcd");
+    if (o.detached && (o.check || !o.json_path.empty() || !o.vcd_path.empty() || o.save_at))
+        usage_error("--detached runs no monitors: nothing to --check, --json, --vcd or --save-at");
+    if (!o.restore_path.empty()) {
+        const Overrides none;
+        const Overrides &v = o.overrides;
+        if (!o.scenario_path.empty() || v.cores != none.cores || v.threads != none.threads ||
+            v.mt_policy != none.mt_policy || v.hz != none.hz || v.duration != none.duration ||
+            v.quantum != none.quantum)
+            usage_error("--restore: the checkpoint holds the run's scenario and overrides: give no scenario file, "
+                        "--cores, --threads, --mt, --frequency, --time or --quantum with it");
+        if (o.check)
+            usage_error("--check: the per-cycle reference model replays a run's inputs from its start, which a "
+                        "checkpoint does not hold; it does not apply with --restore");
+        if (o.detached)
+            usage_error("--detached: a checkpoint holds the monitors' state; it does not apply with --restore");
+    }
     return o;
 }
 
-Scenario load(const Options &o)
+// The start of a checkpoint: the pmvp version that wrote it (whose
+// platform's state follows), what a restored run needs to build the
+// platform (the scenario's text and the overrides it ran with), the instant.
+template <class A> void run_header(A &a, std::string &text, std::string &source, Overrides &ov, pmvp_time &at)
 {
-    std::string text = kDefaultScenario, source = "default scenario";
-    if (!o.scenario_path.empty()) {
+    std::string version = pmvp_version();
+    a("pmvp version", version);
+    if (version != pmvp_version())
+        throw CheckpointError("the checkpoint was taken by pmvp-soc " + version + "; this is pmvp-soc " +
+                              pmvp_version() + ", whose platform keeps other state");
+    a("scenario", text);
+    a("scenario source", source);
+    a("--cores", ov.cores);
+    a("--threads", ov.threads);
+    a("--mt", ov.mt_policy);
+    a("--frequency", ov.hz);
+    a("--time", ov.duration);
+    a("--quantum", ov.quantum);
+    a("instant", at);
+}
+
+// The run to make: its scenario, and what it does with checkpoints.
+struct Run {
+    Scenario s;
+    std::string text, source;
+    Overrides overrides;
+    std::unique_ptr<Loader> resume;  // --restore: the checkpoint, its header read
+    pmvp_time resume_at = 0;
+    CheckpointPlan plan(const Options &o);
+};
+
+CheckpointPlan Run::plan(const Options &o)
+{
+    CheckpointPlan p;
+    p.resume = resume.get();
+    p.resume_at = resume_at;
+    p.save_at = o.save_at;
+    p.save_path = o.save_path;
+    p.header = [this, at = o.save_at](Saver &a) {
+        pmvp_time instant = at;
+        run_header(a, text, source, overrides, instant);
+    };
+    return p;
+}
+
+Run load(const Options &o)
+{
+    Run r;
+    r.text = kDefaultScenario;
+    r.source = "default scenario";
+    r.overrides = o.overrides;
+    if (!o.restore_path.empty()) {
+        try {
+            r.resume = std::make_unique<Loader>(read_file(o.restore_path));
+            run_header(*r.resume, r.text, r.source, r.overrides, r.resume_at);
+        } catch (const CheckpointError &e) {
+            throw ScenarioError(o.restore_path + ": " + e.what());
+        }
+    } else if (!o.scenario_path.empty()) {
         struct stat st {};
         if (stat(o.scenario_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
             throw ScenarioError(o.scenario_path + ": is a directory, not a scenario file");
@@ -195,16 +276,22 @@ Scenario load(const Options &o)
             throw ScenarioError(o.scenario_path + ": cannot be read: " + std::strerror(errno));
         std::stringstream ss;
         ss << f.rdbuf();
-        text = ss.str();
-        source = o.scenario_path;
+        r.text = ss.str();
+        r.source = o.scenario_path;
     }
-    Scenario s = parse_scenario(text, source);
+    r.s = parse_scenario(r.text, r.source);
     try {
-        apply_overrides(s, o.overrides);
+        apply_overrides(r.s, r.overrides);
     } catch (const ScenarioError &e) {
         throw ScenarioError(std::string("with the command line's overrides, ") + e.what());
     }
-    return s;
+    if (r.resume && r.resume_at >= r.s.duration)
+        throw ScenarioError(o.restore_path + ": the checkpoint's instant is not before the end of its run");
+    if (o.save_at && (o.save_at <= r.resume_at || o.save_at >= r.s.duration))
+        throw ScenarioError("--save-at " + time_text(o.save_at) + ": the instant must be after " +
+                            (r.resume ? "the restored checkpoint's, " + time_text(r.resume_at) : "0 ps") +
+                            ", and before the end of the run, " + time_text(r.s.duration));
+    return r;
 }
 
 // The reference model's work: every processor cycle of every core.
@@ -241,15 +328,20 @@ bool write_json(const Options &o, const std::string &text)
 // A scenario of its own kind (x86, SEBEP): run it, print its report, write
 // its JSON. The Arm cluster options do not apply.
 template <class Result>
-int run_standalone(const Scenario &s, const Options &o, Result (*run)(const Scenario &),
+int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, const CheckpointPlan &),
                    void (*print)(FILE *, const Scenario &, const Result &),
                    nlohmann::json (*to_json)(const Scenario &, const Result &))
 {
     if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO)
         usage_error("--check, --detached, --vcd and --detail apply to Arm cluster scenarios only");
+    const Scenario &s = job.s;
     Result result;
     try {
-        result = run(s);
+        result = run(s, job.plan(o));
+    } catch (const CheckpointError &e) {
+        std::fprintf(stderr, "pmvp-soc: %s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(),
+                     e.what());
+        return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
         return 3;
@@ -268,18 +360,20 @@ int sc_main(int argc, char **argv)
     using sc_core::sc_report_handler;
     sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user" & co
     Options o = parse_options(argc, argv);
-    Scenario s;
+    Run job;
     try {
-        s = load(o);
+        job = load(o);
     } catch (const ScenarioError &e) {
         std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
         return 2;
     }
+    Scenario &s = job.s;
     for (const std::string &w : s.warnings)
         std::fprintf(stderr, "pmvp-soc: warning: %s\n", w.c_str());
     // Output files that cannot be written are found before the run, not after.
     for (const std::string &path : { o.json_path == "-" ? std::string() : o.json_path,
-                                      o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd" }) {
+                                      o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd",
+                                      o.save_path }) {
         if (path.empty())
             continue;
         FILE *f = std::fopen(path.c_str(), "a");
@@ -290,9 +384,9 @@ int sc_main(int argc, char **argv)
         std::fclose(f);
     }
     if (s.x86)
-        return run_standalone(s, o, run_x86, print_x86_report, x86_report_json);
+        return run_standalone(job, o, run_x86, print_x86_report, x86_report_json);
     if (s.sebep)
-        return run_standalone(s, o, run_sebep, print_sebep_report, sebep_report_json);
+        return run_standalone(job, o, run_sebep, print_sebep_report, sebep_report_json);
     // The ISS's inputs are not journalled, and a guest's accesses to the
     // analytic cores' frames are not the firmware agent's: --check compares
     // the analytic model alone.
@@ -316,7 +410,7 @@ int sc_main(int argc, char **argv)
 
     std::unique_ptr<Soc> soc_holder;
     try {
-        soc_holder = std::make_unique<Soc>("soc", s, o.check, !o.detached);
+        soc_holder = std::make_unique<Soc>("soc", s, o.check, !o.detached, job.resume_at);
     } catch (const ScenarioError &e) {  // a firmware image that cannot be loaded
         std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
         return 2;
@@ -352,7 +446,11 @@ int sc_main(int argc, char **argv)
 
     auto start = std::chrono::steady_clock::now();
     try {
-        sc_core::sc_start();
+        simulate(soc, job.plan(o));
+    } catch (const CheckpointError &e) {
+        std::fprintf(stderr, "pmvp-soc: %s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(),
+                     e.what());
+        return 2;
     } catch (const sc_core::sc_report &e) {
         // A platform component refused to go on (the message says which).
         std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());

@@ -28,8 +28,10 @@ constexpr unsigned kLoopLength = 64;            // instructions in the loop
 struct SebepRun : sc_core::sc_module {
     SC_HAS_PROCESS(SebepRun);
 
-    SebepRun(const sc_core::sc_module_name &n, const Scenario &s, const SebepProfile &p)
-        : sc_module(n), s_(s), x_(*s.sebep), monitors_("monitors", config(*s.sebep, p, thresholds_))
+    // resume_at above 0: a restored run (state()).
+    SebepRun(const sc_core::sc_module_name &n, const Scenario &s, const SebepProfile &p, pmvp_time resume_at)
+        : sc_module(n), s_(s), x_(*s.sebep), resume_at_(resume_at),
+          monitors_("monitors", config(*s.sebep, p, thresholds_))
     {
         SC_THREAD(cpu);
     }
@@ -85,71 +87,133 @@ struct SebepRun : sc_core::sc_module {
 
     // Firmware at EL1 enables the PMU exception at EL1 (EL3 and EL2 leave
     // it to PMECR_EL1) and counter 0 in synchronous mode, then the CPU model
-    // retires instructions at EL0, synchronising every quantum.
+    // retires instructions at EL0, synchronising every quantum. A restored
+    // run goes on from the end of the quantum the checkpoint found it in.
     void cpu()
+    {
+        sc_time local = sc_core::SC_ZERO_TIME;
+        if (resume_at_)
+            sc_core::wait(sc_time::from_value(wake_));
+        else
+            set_up(local);
+        const sc_time step = sc_time::from_value(x_.instruction_time);
+        const sc_time quantum(1, sc_core::SC_US), end = sc_time::from_value(s_.duration);
+        while (sc_core::sc_time_stamp() + local + step <= end) {
+            local += step;
+            uint64_t pc = kCodeBase + 4 * (next_++ % kLoopLength);
+            pmvp_retire_result r{};
+            must(monitors_.retire(0, x_.event, 1, pc, r, local), "retire");
+            since_armed_++;
+            if (r.ppend)
+                take_sample(local);
+            if (local >= quantum) {
+                wake_ = (sc_core::sc_time_stamp() + local).value();
+                sc_core::wait(local);
+                local = sc_core::SC_ZERO_TIME;
+            }
+        }
+        wake_ = (sc_core::sc_time_stamp() + local).value();
+        sc_core::wait(local);
+    }
+
+    void set_up(sc_time &local)
     {
         pmvp_pmu_controls ctl{};
         ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6) | PMVP_FIELD_PREP(MDCR_EL2_PMEE, PMVP_PMEE_LOWER);
         ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
         must(monitors_.set_controls(0, ctl), "set_controls");
-        sc_time local = sc_core::SC_ZERO_TIME;
         write(PMVP_PMECR_EL1, 0, PMECR_EL1_KPME | PMVP_PMEE_ENABLED, local);
         write(PMVP_PMEVTYPER_EL0, 0, x_.event | PMEVTYPER_EL0_SYNC, local);
         write(PMVP_PMINTENSET_EL1, 0, 1, local);
         write(PMVP_PMCNTENSET_EL0, 0, 1, local);
         write(PMVP_PMCR_EL0, 0, PMCR_EL0_E, local);
         arm(local);
-        const sc_time step = sc_time::from_value(x_.instruction_time);
-        const sc_time quantum(1, sc_core::SC_US), end = sc_time::from_value(s_.duration);
-        uint64_t since_armed = 0;
-        for (uint64_t i = 0; sc_core::sc_time_stamp() + local + step <= end; i++) {
-            local += step;
-            uint64_t pc = kCodeBase + 4 * (i % kLoopLength);
-            pmvp_retire_result r{};
-            must(monitors_.retire(0, x_.event, 1, pc, r, local), "retire");
-            since_armed++;
-            if (r.ppend)
-                take_sample(since_armed, local);
-            if (local >= quantum) {
-                sc_core::wait(local);
-                local = sc_core::SC_ZERO_TIME;
-            }
-        }
-        sc_core::wait(local);
     }
 
     // The PMU exception, taken before the next instruction: the handler at
     // EL1 (PSTATE.PM set on entry) records where the sample lies and re-arms.
-    void take_sample(uint64_t &since_armed, sc_time &local)
+    void take_sample(sc_time &local)
     {
         context(1, true, local);
-        samples.shift.push_back(since_armed - x_.sample_period);
+        samples.shift.push_back(since_armed_ - x_.sample_period);
         samples.overshoot.push_back(read(PMVP_PMEVCNTR_EL0, 0, local) - kWrap);
         samples.pmiar.push_back(read(PMVP_PMIAR_EL1, 0, local));
         local += sc_time::from_value(x_.handler_time);
         arm(local);
-        since_armed = 0;
+        since_armed_ = 0;
     }
 
     SebepSamples samples;
 
+    // Checkpoint (checkpoint.h): the monitors, where the CPU model is in
+    // its loop, and the samples taken.
+    template <class A> void state(A &a)
+    {
+        if constexpr (!A::loading)
+            monitors_checkpoint_ = monitors_.save();
+        a("monitors", monitors_checkpoint_);
+        if constexpr (!A::loading)
+            monitors_checkpoint_.clear();
+        a("instructions retired", next_);
+        a("instructions since the re-arm", since_armed_);
+        a("quantum end", wake_);
+        a("sample shifts", samples.shift);
+        a("sample overshoots", samples.overshoot);
+        a("sample PMIARs", samples.pmiar);
+        if (samples.overshoot.size() != samples.shift.size() || samples.pmiar.size() != samples.shift.size())
+            throw CheckpointError("the checkpoint's samples are not all of one length");
+    }
+    void restore_monitors()
+    {
+        try {
+            monitors_.restore(monitors_checkpoint_);
+        } catch (const std::invalid_argument &e) {
+            throw CheckpointError(e.what());
+        }
+        monitors_checkpoint_.clear();
+    }
+
 private:
     const Scenario &s_;
     const SebepSetup &x_;
+    const pmvp_time resume_at_;
     pmvp_sebep_threshold thresholds_{};
     pmvp::sc::Monitors monitors_;
+    uint64_t next_ = 0;          // instructions retired so far (the next one's index)
+    uint64_t since_armed_ = 0;   // instructions since the counter was last armed
+    pmvp_time wake_ = 0;         // the instant the process waits for
+    std::vector<uint8_t> monitors_checkpoint_;  // loaded, until restore_monitors
+};
+
+// Every profile, each a SebepRun.
+struct SebepRuns : Checkpointed {
+    std::vector<std::unique_ptr<SebepRun>> runs;
+    void save(Saver &a) override { state(a); }
+    void load(Loader &a) override { state(a); }
+    void restore_monitors() override
+    {
+        for (auto &r : runs)
+            r->restore_monitors();
+    }
+    template <class A> void state(A &a)
+    {
+        a.count("profiles", runs.size());
+        for (auto &r : runs)
+            r->state(a);
+    }
 };
 
 }  // namespace
 
-std::vector<SebepSamples> run_sebep(const Scenario &s)
+std::vector<SebepSamples> run_sebep(const Scenario &s, const CheckpointPlan &plan)
 {
-    std::vector<std::unique_ptr<SebepRun>> runs;
+    SebepRuns platform;
     for (size_t i = 0; i < s.sebep->profiles.size(); i++)
-        runs.push_back(std::make_unique<SebepRun>(("profile" + std::to_string(i)).c_str(), s, s.sebep->profiles[i]));
-    sc_core::sc_start();
+        platform.runs.push_back(std::make_unique<SebepRun>(("profile" + std::to_string(i)).c_str(), s,
+                                                           s.sebep->profiles[i], plan.resume_at));
+    simulate(platform, plan);
     std::vector<SebepSamples> out;
-    for (auto &r : runs)
+    for (auto &r : platform.runs)
         out.push_back(std::move(r->samples));
     return out;
 }

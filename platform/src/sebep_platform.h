@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checkpoint.h"
 #include "scenario.h"
 
 namespace pmvp::soc {
@@ -27,9 +28,11 @@ struct SebepSamples {
     std::vector<uint64_t> pmiar;          // PMIAR_EL1 as the handler read it
 };
 
-// Runs the scenario in SystemC (call from sc_main, once per process).
-// Throws std::runtime_error if a kernel call fails.
-std::vector<SebepSamples> run_sebep(const Scenario &s);
+// Runs the scenario in SystemC (call from sc_main, once per process),
+// restoring and saving checkpoints as `plan` says. Throws
+// std::runtime_error if a kernel call fails, CheckpointError for a
+// checkpoint it cannot take or use.
+std::vector<SebepSamples> run_sebep(const Scenario &s, const CheckpointPlan &plan);
 
 void print_sebep_report(FILE *out, const Scenario &s, const std::vector<SebepSamples> &samples);
 nlohmann::json sebep_report_json(const Scenario &s, const std::vector<SebepSamples> &samples);

@@ -833,7 +833,7 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
         firmware = std::make_unique<Firmware>("firmware", *this);
     }
     if (s.has_iss()) {
-        guest = std::make_unique<Guest>("guest", s);
+        guest = std::make_unique<Guest>("guest", *this);
         if (attached)
             guest->bus.bind(router->target);
     }

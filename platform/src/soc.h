@@ -209,7 +209,7 @@ private:
 
 class Guest;
 
-class Soc : public sc_core::sc_module {
+class Soc : public sc_core::sc_module, public Checkpointed {
 public:
     SC_HAS_PROCESS(Soc);
     // `journalling`: keep every input of every core for --check.
@@ -227,9 +227,9 @@ public:
     // Checkpoint: the state of every component at the current instant, with
     // no process in the middle of it (the simulation paused between two
     // instants: sc_start(T)). Throws CheckpointError when it cannot be.
-    void save(Saver &a);
-    void load(Loader &a);
-    void restore_monitors();
+    void save(Saver &a) override;
+    void load(Loader &a) override;
+    void restore_monitors() override;
     const pmvp_time resume_at;
 
     const Scenario &scenario;

@@ -23,12 +23,14 @@ constexpr unsigned kThreadP = 0, kThreadAny = 1, kRefXclk = 2, kOneThreadActive 
 constexpr unsigned kCountersNeeded = 4;
 
 // The x86 core with its CPU models, P-state control and firmware.
-struct X86Platform : sc_core::sc_module {
+struct X86Platform : sc_core::sc_module, Checkpointed {
     SC_HAS_PROCESS(X86Platform);
 
-    X86Platform(const sc_core::sc_module_name &n, const Scenario &s)
-        : sc_module(n), s_(s), monitors_("monitors", s.x86->config), halt_("halt", s.x86->config.num_threads),
-          deep_("deep_sleep", s.x86->config.num_threads)
+    // resume_at above 0: a restored run (Checkpointed).
+    X86Platform(const sc_core::sc_module_name &n, const Scenario &s, pmvp_time resume_at)
+        : sc_module(n), s_(s), resume_at_(resume_at), monitors_("monitors", s.x86->config),
+          halt_("halt", s.x86->config.num_threads), deep_("deep_sleep", s.x86->config.num_threads),
+          lp_(s.x86->config.num_threads)
     {
         monitors_.core_hz(core_hz_);
         core_hz_.write(s.x86->config.core_hz);
@@ -54,20 +56,9 @@ struct X86Platform : sc_core::sc_module {
     // Programs the clock counters at 0, reads everything at the end.
     void firmware()
     {
-        for (unsigned lp = 0; lp < num_threads(); lp++) {
-            const uint64_t both = PMVP_X86_EVTSEL_EN | PMVP_X86_EVTSEL_OS | PMVP_X86_EVTSEL_USR;
-            const uint64_t sel[kCountersNeeded] = {
-                PMVP_X86_CPU_CLK_UNHALTED_THREAD_P | both,
-                PMVP_X86_CPU_CLK_UNHALTED_THREAD_P | both | PMVP_X86_EVTSEL_ANY,
-                PMVP_X86_CPU_CLK_UNHALTED_REF_XCLK | both,
-                PMVP_X86_CPU_CLK_UNHALTED_ONE_THREAD_ACTIVE | both,
-            };
-            for (unsigned x = 0; x < kCountersNeeded; x++)
-                must(monitors_.wrmsr(lp, PMVP_MSR_IA32_PERFEVTSEL0 + x, sel[x]), "PERFEVTSEL");
-            must(monitors_.wrmsr(lp, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333), "IA32_FIXED_CTR_CTRL");
-            must(monitors_.wrmsr(lp, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32 | 0xF), "IA32_PERF_GLOBAL_CTRL");
-        }
-        sc_core::wait(sc_time::from_value(s_.duration));
+        if (!resume_at_)
+            program();
+        sc_core::wait(sc_time::from_value(s_.duration) - sc_core::sc_time_stamp());
         sc_core::wait(sc_core::SC_ZERO_TIME);  // after the CPU models' reports at the same instant
         for (unsigned lp = 0; lp < num_threads(); lp++) {
             X86Counts &c = counts[lp];
@@ -87,9 +78,28 @@ struct X86Platform : sc_core::sc_module {
         sc_core::sc_stop();
     }
 
+    void program()
+    {
+        for (unsigned lp = 0; lp < num_threads(); lp++) {
+            const uint64_t both = PMVP_X86_EVTSEL_EN | PMVP_X86_EVTSEL_OS | PMVP_X86_EVTSEL_USR;
+            const uint64_t sel[kCountersNeeded] = {
+                PMVP_X86_CPU_CLK_UNHALTED_THREAD_P | both,
+                PMVP_X86_CPU_CLK_UNHALTED_THREAD_P | both | PMVP_X86_EVTSEL_ANY,
+                PMVP_X86_CPU_CLK_UNHALTED_REF_XCLK | both,
+                PMVP_X86_CPU_CLK_UNHALTED_ONE_THREAD_ACTIVE | both,
+            };
+            for (unsigned x = 0; x < kCountersNeeded; x++)
+                must(monitors_.wrmsr(lp, PMVP_MSR_IA32_PERFEVTSEL0 + x, sel[x]), "PERFEVTSEL");
+            must(monitors_.wrmsr(lp, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333), "IA32_FIXED_CTR_CTRL");
+            must(monitors_.wrmsr(lp, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32 | 0xF), "IA32_PERF_GLOBAL_CTRL");
+        }
+    }
+
     void pstates()
     {
         for (const DvfsStep &d : s_.x86->pstates) {
+            if (d.at < resume_at_)
+                continue;  // before the checkpoint: the clock is the one it restored
             sc_core::wait(sc_time::from_value(d.at) - sc_core::sc_time_stamp());
             core_hz_.write(d.hz);
         }
@@ -97,54 +107,111 @@ struct X86Platform : sc_core::sc_module {
 
     // Logical processor `lp` runs its timeline, reporting the instructions
     // of each run phase when it ends: ipc times the core cycles it spent in
-    // C0 (APERF, which counts exactly those).
+    // C0 (APERF, which counts exactly those). A restored run goes on at the
+    // end of the phase the checkpoint found it in.
     void cpu(unsigned lp)
     {
-        sc_core::wait(sc_core::SC_ZERO_TIME);  // after the firmware's set-up
-        pmvp_time t = 0;
-        for (const X86Phase &p : s_.x86->threads[lp]) {
-            if (t >= s_.duration)
-                break;
-            pmvp_time d = std::min(p.duration, s_.duration - t);
+        Lp &x = lp_[lp];
+        const std::vector<X86Phase> &phases = s_.x86->threads[lp];
+        if (!resume_at_)
+            sc_core::wait(sc_core::SC_ZERO_TIME);  // after the firmware's set-up
+        else if (x.phase < phases.size() && x.start < s_.duration)
+            end_phase(lp);
+        while (x.phase < phases.size() && x.start < s_.duration) {
+            const X86Phase &p = phases[x.phase];
             halt_[lp].write(p.kind == X86Phase::HLT);
             deep_[lp].write(p.kind == X86Phase::MWAIT);
-            uint64_t aperf0 = 0, aperf1 = 0;
             if (p.kind == X86Phase::RUN) {
                 must(monitors_.set_context(lp, pmvp_x86_context{ p.cpl, false, false }), "set_context");
-                must(monitors_.rdmsr(lp, PMVP_MSR_IA32_APERF, aperf0), "RDMSR APERF");
+                must(monitors_.rdmsr(lp, PMVP_MSR_IA32_APERF, x.aperf0), "RDMSR APERF");
             }
-            sc_core::wait(sc_time::from_value(d));
-            t += d;
-            if (p.kind == X86Phase::RUN) {
-                must(monitors_.rdmsr(lp, PMVP_MSR_IA32_APERF, aperf1), "RDMSR APERF");
-                carry_[lp] += (aperf1 - aperf0) * p.ipc_milli;
-                must(monitors_.report(lp, PMVP_X86_INST_RETIRED_ANY, carry_[lp] / 1000), "report");
-                carry_[lp] %= 1000;
-            }
+            end_phase(lp);
         }
         halt_[lp].write(true);
         deep_[lp].write(false);
     }
 
+    // Waits for the end of the current phase, and reports its instructions.
+    void end_phase(unsigned lp)
+    {
+        Lp &x = lp_[lp];
+        const X86Phase &p = s_.x86->threads[lp][x.phase];
+        pmvp_time end = x.start + std::min(p.duration, s_.duration - x.start);
+        sc_core::wait(sc_time::from_value(end) - sc_core::sc_time_stamp());
+        if (p.kind == X86Phase::RUN) {
+            uint64_t aperf1 = 0;
+            must(monitors_.rdmsr(lp, PMVP_MSR_IA32_APERF, aperf1), "RDMSR APERF");
+            x.carry += (aperf1 - x.aperf0) * p.ipc_milli;
+            must(monitors_.report(lp, PMVP_X86_INST_RETIRED_ANY, x.carry / 1000), "report");
+            x.carry %= 1000;
+        }
+        x.start = end;
+        x.phase++;
+    }
+
     std::vector<X86Counts> counts;
     bool finished = false;
 
+    // Checkpoint (checkpoint.h): the monitors, the clock, each logical
+    // processor's CPU model and its HLT/MWAIT lines.
+    template <class A> void state(A &a)
+    {
+        if constexpr (!A::loading)
+            monitors_checkpoint_ = monitors_.save();
+        a("monitors", monitors_checkpoint_);
+        a.signal("core clock", core_hz_);
+        a.count("logical processors", lp_.size());
+        for (unsigned lp = 0; lp < lp_.size(); lp++) {
+            Lp &x = lp_[lp];
+            a.below("phase", x.phase, s_.x86->threads[lp].size() + 1);
+            a("phase start", x.start);
+            a("APERF at the phase's start", x.aperf0);
+            a("instructions' carry", x.carry);
+            a.signal("HLT", halt_[lp]);
+            a.signal("MWAIT", deep_[lp]);
+        }
+    }
+    void save(Saver &a) override
+    {
+        state(a);
+        monitors_checkpoint_.clear();
+    }
+    void load(Loader &a) override { state(a); }
+    void restore_monitors() override
+    {
+        try {
+            monitors_.restore(monitors_checkpoint_);
+        } catch (const std::invalid_argument &e) {
+            throw CheckpointError(e.what());
+        }
+        monitors_checkpoint_.clear();
+    }
+
 private:
     const Scenario &s_;
+    const pmvp_time resume_at_;
     pmvp::sc::X86Monitors monitors_;
     sc_core::sc_signal<uint64_t> core_hz_{ "core_hz" };
     sc_core::sc_vector<sc_core::sc_signal<bool>> halt_, deep_;
-    uint64_t carry_[PMVP_X86_MAX_THREADS] = {};
+    // A logical processor's CPU model: the phase it is in, the instant it
+    // began, APERF then, and the thousandths of an instruction not yet reported.
+    struct Lp {
+        size_t phase = 0;
+        pmvp_time start = 0;
+        uint64_t aperf0 = 0, carry = 0;
+    };
+    std::vector<Lp> lp_;
+    std::vector<uint8_t> monitors_checkpoint_;  // loaded, until restore_monitors
 };
 
 }  // namespace
 
-std::vector<X86Counts> run_x86(const Scenario &s)
+std::vector<X86Counts> run_x86(const Scenario &s, const CheckpointPlan &plan)
 {
     if (s.x86->config.num_gp < kCountersNeeded)
         throw std::runtime_error("x86: the firmware needs 4 general-purpose counters");
-    X86Platform platform("x86", s);
-    sc_core::sc_start();
+    X86Platform platform("x86", s, plan.resume_at);
+    simulate(platform, plan);
     if (!platform.finished)
         throw std::runtime_error("x86: the simulation stopped before the end of the scenario");
     return platform.counts;

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checkpoint.h"
 #include "scenario.h"
 
 namespace pmvp::soc {
@@ -23,9 +24,11 @@ struct X86Counts {
              one_thread_active = 0, tsc = 0, aperf = 0, mperf = 0;
 };
 
-// Runs the scenario in SystemC (call from sc_main, once per process).
-// Throws std::runtime_error if a kernel call fails.
-std::vector<X86Counts> run_x86(const Scenario &s);
+// Runs the scenario in SystemC (call from sc_main, once per process),
+// restoring and saving checkpoints as `plan` says. Throws
+// std::runtime_error if a kernel call fails, CheckpointError for a
+// checkpoint it cannot take or use.
+std::vector<X86Counts> run_x86(const Scenario &s, const CheckpointPlan &plan);
 
 void print_x86_report(FILE *out, const Scenario &s, const std::vector<X86Counts> &counts);
 nlohmann::json x86_report_json(const Scenario &s, const std::vector<X86Counts> &counts);
