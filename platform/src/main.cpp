@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -234,6 +235,7 @@ template <class A> void run_header(A &a, std::string &text, std::string &source,
 struct Run {
     Scenario s;
     std::string text, source;
+    bool from_file = false;          // source is the path of a scenario file
     Overrides overrides;
     std::unique_ptr<Loader> resume;  // --restore: the checkpoint, its header read
     pmvp_time resume_at = 0;
@@ -249,7 +251,12 @@ CheckpointPlan Run::plan(const Options &o)
     p.save_path = o.save_path;
     p.header = [this, at = o.save_at](Saver &a) {
         pmvp_time instant = at;
-        run_header(a, text, source, overrides, instant);
+        // A scenario file's path as an absolute one: a firmware image it
+        // names is found from it, wherever the restored run starts.
+        std::string from = source;
+        if (from_file)
+            from = std::filesystem::absolute(source).string();
+        run_header(a, text, from, overrides, instant);
     };
     return p;
 }
@@ -264,6 +271,7 @@ Run load(const Options &o)
         try {
             r.resume = std::make_unique<Loader>(read_file(o.restore_path));
             run_header(*r.resume, r.text, r.source, r.overrides, r.resume_at);
+            r.from_file = !r.source.empty() && r.source.front() == '/';
         } catch (const CheckpointError &e) {
             throw ScenarioError(o.restore_path + ": " + e.what());
         }
@@ -278,6 +286,7 @@ Run load(const Options &o)
         ss << f.rdbuf();
         r.text = ss.str();
         r.source = o.scenario_path;
+        r.from_file = true;
     }
     r.s = parse_scenario(r.text, r.source);
     try {

@@ -48,8 +48,9 @@ std::string scenario(const std::string &name) { return std::string(PMVP_SCENARIO
 // two builds' suites may run at once on one machine (the process id).
 std::string temp_file(const std::string &what)
 {
-    return ::testing::TempDir() + "pmvp_soc_" + std::to_string(getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + what;
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test.begin(), test.end(), '/', '_');  // a parameterised test's name
+    return ::testing::TempDir() + "pmvp_soc_" + std::to_string(getpid()) + "_" + test + "_" + what;
 }
 
 // Runs pmvp-soc with `args` (JSON output requested), as a shell would.
@@ -1054,4 +1055,145 @@ TEST(PmvpSoc, BadFirmwareImages)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find(big + ": segment 0 (33554432 bytes at 1073741824) does not fit the RAM"), std::string::npos)
         << r.err;
+}
+
+// ---------------------------------------------------- checkpoint and restore
+
+namespace {
+
+// A run's JSON without what the host's speed decides.
+json without_host_time(json j)
+{
+    if (j.is_object()) {
+        j.erase("host_seconds");
+        for (auto &[key, value] : j.items())
+            value = without_host_time(value);
+    } else if (j.is_array()) {
+        for (auto &value : j)
+            value = without_host_time(value);
+    }
+    return j;
+}
+
+// Saves a checkpoint of `run` (pmvp-soc's arguments) at `at` ps, then
+// restores it: the saving run and the restored one report exactly what the
+// uninterrupted run `whole` reported.
+void expect_resumes_exactly(const std::string &run, const SocRun &whole, pmvp_time at)
+{
+    std::string ck = temp_file("checkpoint");
+    SocRun saving = pmvp_soc(run + " --quiet --save-at " + std::to_string(at) + "ps " + ck);
+    ASSERT_EQ(saving.status, whole.status) << saving.err;
+    EXPECT_EQ(without_host_time(saving.result), without_host_time(whole.result)) << "saving at " << at << " ps";
+    SocRun restored = pmvp_soc("--quiet --restore " + ck);
+    ASSERT_EQ(restored.status, whole.status) << "restored at " << at << " ps: " << restored.err;
+    EXPECT_EQ(without_host_time(restored.result), without_host_time(whole.result)) << "restored at " << at << " ps";
+}
+
+std::string test_scenario(const std::string &name)
+{
+    return std::string(PMVP_TEST_DATA) + "/scenarios/" + name + ".json";
+}
+
+}  // namespace
+
+// Every shipped scenario, saved at 3/7 of its run (of its first 700 us:
+// the guests of firmware-pmu-suite exit before 500 us) and restored.
+class SavedAndRestored : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(SavedAndRestored, CountsAsTheUninterruptedRun)
+{
+    const std::string path = scenario(GetParam());
+    pmvp::soc::Scenario s = pmvp::soc::parse_scenario(slurp(path), path);
+    SocRun whole = pmvp_soc(path + " --quiet");
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    expect_resumes_exactly(path, whole, std::min<pmvp_time>(s.duration, 700000000) * 3 / 7);
+}
+
+INSTANTIATE_TEST_SUITE_P(PmvpSoc, SavedAndRestored,
+                         ::testing::Values("amu-effective-frequency", "default", "dvfs-steps", "fgmt-barrel",
+                                           "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
+                                           "smt-wfi", "soemt-switch", "sebep-sampling", "x86-hyperthreads"
+#ifdef PMVP_HAVE_FIRMWARE
+                                           , "firmware-pmu-suite", "mixed-soc"
+#endif
+                                           ),
+                         [](const ::testing::TestParamInfo<const char *> &p) {
+                             std::string n = p.param;
+                             std::replace(n.begin(), n.end(), '-', '_');
+                             return n;
+                         });
+
+// Checkpoints taken where the platform's processes are in the middle of
+// something: a handler waiting out its 20 us latency, an interrupt deferred
+// while its PE is off, a thread asleep or off, a SoEMT switch, the instant
+// of a DVFS step and the picoseconds around it, quantum boundaries.
+TEST(PmvpSoc, CheckpointsLandingInTheMiddleOfThings)
+{
+    const std::string path = test_scenario("checkpoint-interleavings");
+    SocRun whole = pmvp_soc(path + " --quiet");
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    std::vector<pmvp_time> at = { 1, 7000000, 70000000, 249999999, 250000000, 250000001, 599999999 };
+    std::mt19937_64 rng(2026);
+    for (int i = 0; i < 16; i++)
+        at.push_back(1 + rng() % 599999999);
+    for (pmvp_time t : at)
+        expect_resumes_exactly(path, whole, t);
+}
+
+// A restored run can save again, and that checkpoint restores too; a run
+// saved under command-line overrides restores with them.
+TEST(PmvpSoc, CheckpointsChainAndKeepTheOverrides)
+{
+    const std::string run = scenario("default") + " --quantum 3us --frequency 1.5GHz --time 400us";
+    SocRun whole = pmvp_soc(run + " --quiet");
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    std::string first = temp_file("first"), second = temp_file("second");
+    ASSERT_EQ(pmvp_soc(run + " --quiet --save-at 100us " + first).status, 0);
+    SocRun again = pmvp_soc("--quiet --restore " + first + " --save-at 250us " + second);
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(without_host_time(again.result), without_host_time(whole.result));
+    SocRun last = pmvp_soc("--quiet --restore " + second);
+    ASSERT_EQ(last.status, 0) << last.err;
+    EXPECT_EQ(without_host_time(last.result), without_host_time(whole.result));
+}
+
+// A checkpoint that cannot be used, or a request that cannot be met, is
+// refused before anything runs, saying why (exit status 2).
+TEST(PmvpSoc, CheckpointRefusals)
+{
+    std::string ck = temp_file("checkpoint"), bad = temp_file("bad");
+    ASSERT_EQ(pmvp_soc(scenario("default") + " --quiet --save-at 300us " + ck).status, 0);
+    std::string bytes = slurp(ck);
+    ASSERT_GT(bytes.size(), 1000u);
+    auto write = [&](const std::string &content) {
+        std::ofstream(bad, std::ios::binary) << content;
+    };
+    auto refused = [&](const std::string &args, const std::string &why) {
+        SocRun r = pmvp_soc(args, false);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_NE(r.err.find(why), std::string::npos) << args << ": " << r.err;
+    };
+    std::string flipped = bytes;
+    flipped[bytes.size() / 2] ^= 0x10;
+    write(flipped);
+    refused("--restore " + bad, "corrupt");
+    write(bytes.substr(0, bytes.size() - 100));
+    refused("--restore " + bad, "corrupt or truncated");
+    write(bytes.substr(0, 12));
+    refused("--restore " + bad, "truncated");
+    write(slurp(scenario("default")));
+    refused("--restore " + bad, "not a pmvp-soc checkpoint");
+    refused("--restore " + temp_file("missing"), "cannot be read");
+    refused("--restore " + ck + " " + scenario("default"), "the checkpoint holds the run's scenario");
+    refused("--restore " + ck + " --time 2ms", "the checkpoint holds the run's scenario");
+    refused("--restore " + ck + " --check", "--check");
+    refused("--restore " + ck + " --save-at 200us " + bad, "after the restored checkpoint's, 300 us");
+    refused(scenario("default") + " --save-at 1ms " + bad, "before the end of the run, 1 ms");
+    refused(scenario("default") + " --save-at 0us " + bad, "after 0 ps");
+    refused(scenario("default") + " --detached --save-at 10us " + bad, "--detached");
+    refused(scenario("default") + " --save-at 10us /nonexistent/dir/ck", "cannot be written");
+#ifdef PMVP_HAVE_FIRMWARE
+    // Its guests all exit at about 491 us, and its run ends there.
+    refused(scenario("firmware-pmu-suite") + " --save-at 600us " + bad, "the run ended at");
+#endif
 }
