@@ -151,6 +151,24 @@ private:
     size_t at_ = 8, end_ = 0;  // the fields lie in [8, end_)
 };
 
+// A SystemC module's state (Monitors, X86Monitors) as a field: saved from
+// the module; loaded into `kept`, which restore_monitors gives the module
+// when simulated time reaches the checkpoint's instant.
+template <class M> void monitors_field(Saver &a, M &monitors, std::vector<uint8_t> &)
+{
+    a("monitors", monitors.save());
+}
+template <class M> void monitors_field(Loader &a, M &, std::vector<uint8_t> &kept) { a("monitors", kept); }
+template <class M> void restore_monitors(M &monitors, std::vector<uint8_t> &kept)
+{
+    try {
+        monitors.restore(kept);
+    } catch (const std::invalid_argument &e) {
+        throw CheckpointError(e.what());
+    }
+    kept.clear();
+}
+
 // A platform pmvp-soc can checkpoint.
 class Checkpointed {
 public:

@@ -149,11 +149,7 @@ struct SebepRun : sc_core::sc_module {
     // its loop, and the samples taken.
     template <class A> void state(A &a)
     {
-        if constexpr (!A::loading)
-            monitors_checkpoint_ = monitors_.save();
-        a("monitors", monitors_checkpoint_);
-        if constexpr (!A::loading)
-            monitors_checkpoint_.clear();
+        monitors_field(a, monitors_, monitors_checkpoint_);
         a("instructions retired", next_);
         a("instructions since the re-arm", since_armed_);
         a("quantum end", wake_);
@@ -163,15 +159,7 @@ struct SebepRun : sc_core::sc_module {
         if (samples.overshoot.size() != samples.shift.size() || samples.pmiar.size() != samples.shift.size())
             throw CheckpointError("the checkpoint's samples are not all of one length");
     }
-    void restore_monitors()
-    {
-        try {
-            monitors_.restore(monitors_checkpoint_);
-        } catch (const std::invalid_argument &e) {
-            throw CheckpointError(e.what());
-        }
-        monitors_checkpoint_.clear();
-    }
+    void restore_monitors() { pmvp::soc::restore_monitors(monitors_, monitors_checkpoint_); }
 
 private:
     const Scenario &s_;

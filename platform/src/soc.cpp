@@ -189,11 +189,7 @@ void Core::check(int err, const char *what) const
 
 template <class A> void Core::monitors_state(A &a)
 {
-    if constexpr (!A::loading)
-        monitors_checkpoint_ = monitors->save();
-    a("monitors", monitors_checkpoint_);
-    if constexpr (!A::loading)
-        monitors_checkpoint_.clear();
+    monitors_field(a, *monitors, monitors_checkpoint_);
     a.count("PEs in a core", pmuirq.size());
     for (auto &line : pmuirq)
         a.signal("PMUIRQ", line);
@@ -201,15 +197,7 @@ template <class A> void Core::monitors_state(A &a)
 template void Core::monitors_state(Saver &);
 template void Core::monitors_state(Loader &);
 
-void Core::restore_monitors()
-{
-    try {
-        monitors->restore(monitors_checkpoint_);
-    } catch (const std::invalid_argument &e) {
-        throw CheckpointError(e.what());
-    }
-    monitors_checkpoint_.clear();
-}
+void Core::restore_monitors() { pmvp::soc::restore_monitors(*monitors, monitors_checkpoint_); }
 
 // Brings the CPU model to instant t: what it queued goes to the monitors,
 // then it waits for t. An interrupted run (Soc::interrupt) waits no more:

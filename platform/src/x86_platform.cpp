@@ -156,9 +156,7 @@ struct X86Platform : sc_core::sc_module, Checkpointed {
     // processor's CPU model and its HLT/MWAIT lines.
     template <class A> void state(A &a)
     {
-        if constexpr (!A::loading)
-            monitors_checkpoint_ = monitors_.save();
-        a("monitors", monitors_checkpoint_);
+        monitors_field(a, monitors_, monitors_checkpoint_);
         a.signal("core clock", core_hz_);
         a.count("logical processors", lp_.size());
         for (unsigned lp = 0; lp < lp_.size(); lp++) {
@@ -171,21 +169,9 @@ struct X86Platform : sc_core::sc_module, Checkpointed {
             a.signal("MWAIT", deep_[lp]);
         }
     }
-    void save(Saver &a) override
-    {
-        state(a);
-        monitors_checkpoint_.clear();
-    }
+    void save(Saver &a) override { state(a); }
     void load(Loader &a) override { state(a); }
-    void restore_monitors() override
-    {
-        try {
-            monitors_.restore(monitors_checkpoint_);
-        } catch (const std::invalid_argument &e) {
-            throw CheckpointError(e.what());
-        }
-        monitors_checkpoint_.clear();
-    }
+    void restore_monitors() override { pmvp::soc::restore_monitors(monitors_, monitors_checkpoint_); }
 
 private:
     const Scenario &s_;
