@@ -642,36 +642,13 @@ void Monitors::sample(pmvp_time now)
 
 void Monitors::stop_tracing() { traced_->on = false; }
 
-std::vector<uint8_t> Monitors::save()
-{
-    pmvp_time now = time_.now();
-    timeline_.catch_up();
-    pmvp_core_sync(core_.get(), now);
-    std::vector<uint8_t> buf(pmvp_core_checkpoint_size(core_.get()));
-    pmvp_core_save(core_.get(), buf.data(), buf.size());
-    timeline_.save(buf);
-    return buf;
-}
+std::vector<uint8_t> Monitors::save() { return timeline_.checkpoint(); }
 
 void Monitors::restore(const std::vector<uint8_t> &checkpoint)
 {
-    auto refuse = [&](const std::string &why) {
+    std::string why;
+    if (!timeline_.restore(checkpoint, &why))
         throw std::invalid_argument(std::string(name()) + ": restore: " + why);
-    };
-    auto restored = std::make_unique<pmvp_core>();
-    pmvp_core_copy(restored.get(), core_.get());
-    size_t kernel = std::min(checkpoint.size(), pmvp_core_checkpoint_size(core_.get()));
-    const char *why = nullptr;
-    if (int err = pmvp_core_restore(restored.get(), checkpoint.data(), kernel, &why))
-        refuse(why ? why : pmvp_strerror(err));
-    pmvp_time now = time_.now();
-    if (restored->last_call != now)
-        refuse("the checkpoint was saved at " + std::to_string(restored->last_call) + " ps and simulated time is " +
-               std::to_string(now) + " ps: restore at the instant of the save");
-    std::string bad;
-    if (!timeline_.load(checkpoint.data(), checkpoint.size(), kernel, *restored, &bad))
-        refuse(bad);
-    pmvp_core_copy(core_.get(), restored.get());
     for (unsigned p = 0; p < num_pes(); p++)
         controls_[p] = core_->pe[p].pmu.ctl;
     redrive_ = true;  // PMUIRQ as the restored flags make it, whatever the line shows now

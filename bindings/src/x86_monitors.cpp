@@ -154,35 +154,13 @@ int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offs
     return change(offset, make_change(REPORT_CORE, event, count));
 }
 
-std::vector<uint8_t> X86Monitors::save()
-{
-    pmvp_time now = time_.now();
-    timeline_.catch_up();
-    pmvp_x86_sync(&core_, now);
-    std::vector<uint8_t> buf(pmvp_x86_checkpoint_size(&core_));
-    pmvp_x86_save(&core_, buf.data(), buf.size());
-    timeline_.save(buf);
-    return buf;
-}
+std::vector<uint8_t> X86Monitors::save() { return timeline_.checkpoint(); }
 
 void X86Monitors::restore(const std::vector<uint8_t> &checkpoint)
 {
-    auto refuse = [&](const std::string &why) {
+    std::string why;
+    if (!timeline_.restore(checkpoint, &why))
         throw std::invalid_argument(std::string(name()) + ": restore: " + why);
-    };
-    pmvp_x86_core restored = core_;
-    size_t kernel = std::min(checkpoint.size(), pmvp_x86_checkpoint_size(&core_));
-    const char *why = nullptr;
-    if (int err = pmvp_x86_restore(&restored, checkpoint.data(), kernel, &why))
-        refuse(why ? why : pmvp_strerror(err));
-    pmvp_time now = time_.now();
-    if (restored.last_call != now)
-        refuse("the checkpoint was saved at " + std::to_string(restored.last_call) + " ps and simulated time is " +
-               std::to_string(now) + " ps: restore at the instant of the save");
-    std::string bad;
-    if (!timeline_.load(checkpoint.data(), checkpoint.size(), kernel, restored, &bad))
-        refuse(bad);
-    core_ = restored;
     redrive_ = true;    // PMI as the restored flags make it, whatever the line shows now
     signals_changed();  // the bound signals apply as they are
 }

@@ -262,32 +262,45 @@ static uint64_t x86_fingerprint(const pmvp_x86_core *c)
 
 /* ------------------------------------------------------------------ API */
 
-/* The walk of one kind of core, for the framing below. */
-typedef void (*walk_fn)(stream *s, void *core);
-static void walk_arm(stream *s, void *c) { walk_core(s, c); }
-static void walk_x86_core(stream *s, void *c) { walk_x86(s, c); }
+/* What the framing below needs of one kind of core: its walk, its
+ * configuration's fingerprint, how a restored one is checked against the
+ * kernel's invariants (NULL, or why not), copied, and made ready (its
+ * caches rebuilt), and where it is read into before the caller's changes. */
+typedef struct kind {
+    void (*walk)(stream *s, void *core);
+    uint64_t (*print)(const void *core);
+    const char *(*implausible)(const void *core);
+    void (*copy)(void *dst, const void *src);
+    void (*ready)(void *core);
+    void *(*scratch)(void);
+} kind;
 
-static size_t payload_size(walk_fn walk, const void *c)
+static size_t payload_size(const kind *k, const void *c)
 {
     stream s = { SIZING, NULL, NULL, 0 };
-    walk(&s, (void *)c); /* sizing reads nothing and writes nothing */
+    k->walk(&s, (void *)c); /* sizing reads nothing and writes nothing */
     return s.pos;
 }
 
-static int save(walk_fn walk, const void *c, uint64_t print, void *buf, size_t size)
+static size_t checkpoint_size(const kind *k, const void *c)
+{
+    return c ? HEADER + payload_size(k, c) + TRAILER : 0;
+}
+
+static int save(const kind *k, const void *c, void *buf, size_t size)
 {
     if (!c || !buf)
         return PMVP_ERR_NULL;
-    size_t payload = payload_size(walk, c);
+    size_t payload = payload_size(k, c);
     if (size < HEADER + payload + TRAILER)
         return PMVP_ERR_SIZE;
     uint8_t *b = buf;
     memcpy(b, kMagic, 8);
     put_le(b + 8, PMVP_CHECKPOINT_VERSION, 4);
-    put_le(b + 12, print, 8);
+    put_le(b + 12, k->print(c), 8);
     put_le(b + 20, payload, 8);
     stream s = { SAVING, b + HEADER, NULL, 0 };
-    walk(&s, (void *)c); /* saving only reads the core */
+    k->walk(&s, (void *)c); /* saving only reads the core */
     put_le(b + HEADER + payload, fnv(FNV_BASIS, b, HEADER + payload), 8);
     return PMVP_OK;
 }
@@ -313,26 +326,41 @@ static const char *check_frame(const uint8_t *b, size_t size, size_t payload, ui
     return NULL;
 }
 
-static int refuse(const char *refused, const char **why)
+/* Reads the checkpoint into the kind's scratch core, checks it, and only
+ * then makes the caller's core the restored one. */
+static int restore(const kind *k, void *c, const void *buf, size_t size, const char **why)
 {
+    if (why)
+        *why = NULL;
+    if (!c || !buf)
+        return PMVP_ERR_NULL;
+    const char *refused = check_frame(buf, size, payload_size(k, c), k->print(c));
+    if (!refused) {
+        void *scratch = k->scratch();
+        k->copy(scratch, c);
+        stream s = { RESTORING, NULL, (const uint8_t *)buf + HEADER, 0 };
+        k->walk(&s, scratch);
+        if (!(refused = k->implausible(scratch))) {
+            k->copy(c, scratch);
+            k->ready(c);
+            return PMVP_OK;
+        }
+    }
     if (why)
         *why = refused;
     return PMVP_ERR_CHECKPOINT;
 }
 
-size_t pmvp_core_checkpoint_size(const pmvp_core *c)
-{
-    return c ? HEADER + payload_size(walk_arm, c) + TRAILER : 0;
-}
+/* ---- the Arm core */
 
-int pmvp_core_save(const pmvp_core *c, void *buf, size_t size)
-{
-    return save(walk_arm, c, c ? fingerprint(c) : 0, buf, size);
-}
+static void walk_arm(stream *s, void *c) { walk_core(s, c); }
+static uint64_t arm_print(const void *c) { return fingerprint(c); }
+static void arm_copy(void *dst, const void *src) { pmvp_core_copy(dst, src); }
+static void arm_ready(void *c) { k_rebuild_caches(c); }
 
-/* Whether restored values lie where the kernel's invariants keep them. */
-static const char *implausible(const pmvp_core *c)
+static const char *arm_implausible(const void *core)
 {
+    const pmvp_core *c = core;
     if (c->active_thread >= c->cfg.num_pes)
         return "the active thread is not a PE of the core";
     if (c->sync_time > c->last_call)
@@ -347,58 +375,53 @@ static const char *implausible(const pmvp_core *c)
     return NULL;
 }
 
-/* The restores' scratch cores: a checkpoint is read into one and checked
- * before the caller's core changes. One per host thread. */
-static _Thread_local pmvp_core scratch;
-static _Thread_local pmvp_x86_core x86_scratch;
+/* A restore's scratch core (23 KB for 8 PEs): one per host thread. */
+static void *arm_scratch(void)
+{
+    static _Thread_local pmvp_core scratch;
+    return &scratch;
+}
+
+static const kind arm = { walk_arm, arm_print, arm_implausible, arm_copy, arm_ready, arm_scratch };
+
+size_t pmvp_core_checkpoint_size(const pmvp_core *c) { return checkpoint_size(&arm, c); }
+int pmvp_core_save(const pmvp_core *c, void *buf, size_t size) { return save(&arm, c, buf, size); }
 
 int pmvp_core_restore(pmvp_core *c, const void *buf, size_t size, const char **why)
 {
-    if (why)
-        *why = NULL;
-    if (!c || !buf)
-        return PMVP_ERR_NULL;
-    const char *refused = check_frame(buf, size, payload_size(walk_arm, c), fingerprint(c));
-    if (refused)
-        return refuse(refused, why);
-    pmvp_core_copy(&scratch, c);
-    stream s = { RESTORING, NULL, (const uint8_t *)buf + HEADER, 0 };
-    walk_core(&s, &scratch);
-    if ((refused = implausible(&scratch)))
-        return refuse(refused, why);
-    pmvp_core_copy(c, &scratch);
-    k_rebuild_caches(c);
-    return PMVP_OK;
+    return restore(&arm, c, buf, size, why);
 }
 
-size_t pmvp_x86_checkpoint_size(const pmvp_x86_core *c)
+/* ---- the x86 core */
+
+static void walk_x86_core(stream *s, void *c) { walk_x86(s, c); }
+static uint64_t x86_print(const void *c) { return x86_fingerprint(c); }
+static void x86_copy(void *dst, const void *src) { *(pmvp_x86_core *)dst = *(const pmvp_x86_core *)src; }
+static void x86_ready(void *c) { ((pmvp_x86_core *)c)->ticks_valid = false; /* a cache of the restored controls */ }
+
+static const char *x86_implausible(const void *core)
 {
-    return c ? HEADER + payload_size(walk_x86_core, c) + TRAILER : 0;
+    const pmvp_x86_core *c = core;
+    if (c->sync_time > c->last_call)
+        return "the counters are synchronised beyond the core's present";
+    for (unsigned t = 0; t < c->cfg.num_threads; t++)
+        if (c->thread[t].state > PMVP_X86_DEEP_SLEEP || c->thread[t].ctx.cpl > 3)
+            return "a logical processor's C-state or CPL is out of range";
+    return NULL;
 }
 
-int pmvp_x86_save(const pmvp_x86_core *c, void *buf, size_t size)
+static void *x86_scratch(void)
 {
-    return save(walk_x86_core, c, c ? x86_fingerprint(c) : 0, buf, size);
+    static _Thread_local pmvp_x86_core scratch;
+    return &scratch;
 }
+
+static const kind x86 = { walk_x86_core, x86_print, x86_implausible, x86_copy, x86_ready, x86_scratch };
+
+size_t pmvp_x86_checkpoint_size(const pmvp_x86_core *c) { return checkpoint_size(&x86, c); }
+int pmvp_x86_save(const pmvp_x86_core *c, void *buf, size_t size) { return save(&x86, c, buf, size); }
 
 int pmvp_x86_restore(pmvp_x86_core *c, const void *buf, size_t size, const char **why)
 {
-    if (why)
-        *why = NULL;
-    if (!c || !buf)
-        return PMVP_ERR_NULL;
-    const char *refused = check_frame(buf, size, payload_size(walk_x86_core, c), x86_fingerprint(c));
-    if (refused)
-        return refuse(refused, why);
-    x86_scratch = *c;
-    stream s = { RESTORING, NULL, (const uint8_t *)buf + HEADER, 0 };
-    walk_x86(&s, &x86_scratch);
-    if (x86_scratch.sync_time > x86_scratch.last_call)
-        return refuse("the counters are synchronised beyond the core's present", why);
-    for (unsigned t = 0; t < x86_scratch.cfg.num_threads; t++)
-        if (x86_scratch.thread[t].state > PMVP_X86_DEEP_SLEEP || x86_scratch.thread[t].ctx.cpl > 3)
-            return refuse("a logical processor's C-state or CPL is out of range", why);
-    *c = x86_scratch;
-    c->ticks_valid = false;  /* a cache of the restored controls */
-    return PMVP_OK;
+    return restore(&x86, c, buf, size, why);
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,8 +20,11 @@
 #include "pmvp/systemc/bytes.h"
 
 extern "C" {
+#include "pmvp/checkpoint.h"
 #include "pmvp/clock.h"
+#include "pmvp/core.h"
 #include "pmvp/error.h"
+#include "pmvp/x86.h"
 }
 
 namespace pmvp::sc {
@@ -76,6 +80,22 @@ struct Change {
 //   be saved at any instant, a CPU model ahead of it or not.
 // Core is pmvp_core or pmvp_x86_core; `copy` copies one into the other;
 // `apply` makes a change on a core at an instant (the module's).
+
+// The kernel's checkpoint calls (pmvp/checkpoint.h), by kind of core.
+template <class Core> struct KernelCheckpoint;
+template <> struct KernelCheckpoint<pmvp_core> {
+    static constexpr auto sync = pmvp_core_sync;
+    static constexpr auto size = pmvp_core_checkpoint_size;
+    static constexpr auto save = pmvp_core_save;
+    static constexpr auto restore = pmvp_core_restore;
+};
+template <> struct KernelCheckpoint<pmvp_x86_core> {
+    static constexpr auto sync = pmvp_x86_sync;
+    static constexpr auto size = pmvp_x86_checkpoint_size;
+    static constexpr auto save = pmvp_x86_save;
+    static constexpr auto restore = pmvp_x86_restore;
+};
+
 template <class Core> class Timeline {
 public:
     using Apply = std::function<int(Core *, pmvp_time, const Change &)>;
@@ -146,6 +166,42 @@ public:
         valid_ = false;
     }
 
+    // The module's checkpoint at now: the kernel's, then the kept changes.
+    std::vector<uint8_t> checkpoint()
+    {
+        using K = KernelCheckpoint<Core>;
+        catch_up();
+        K::sync(&present_, time_.now());
+        std::vector<uint8_t> buf(K::size(&present_));
+        K::save(&present_, buf.data(), buf.size());
+        save(buf);
+        return buf;
+    }
+
+    // Restores what checkpoint() returned, at the simulated instant it was
+    // taken: the kernel, then the kept changes. False, with why, and
+    // nothing changed, otherwise.
+    bool restore(const std::vector<uint8_t> &checkpoint, std::string *why)
+    {
+        using K = KernelCheckpoint<Core>;
+        auto restored = std::make_unique<Core>();
+        copy_(restored.get(), &present_);
+        size_t kernel = std::min(checkpoint.size(), K::size(&present_));
+        const char *refused = nullptr;
+        if (int err = K::restore(restored.get(), checkpoint.data(), kernel, &refused))
+            return refuse(why, refused ? refused : pmvp_strerror(err));
+        pmvp_time now = time_.now();
+        if (restored->last_call != now)
+            return refuse(why, "the checkpoint was saved at " + std::to_string(restored->last_call) +
+                                         " ps and simulated time is " + std::to_string(now) +
+                                         " ps: restore at the instant of the save");
+        if (!load(checkpoint.data(), checkpoint.size(), kernel, *restored, why))
+            return false;
+        copy_(&present_, restored.get());
+        return true;
+    }
+
+private:
     // The bindings' part of a checkpoint, after the kernel's
     // (pmvp/checkpoint.h), little-endian:
     //   "PMVPSCB1"                  8 bytes (the 1 is the format's version)
@@ -219,7 +275,6 @@ public:
         return true;
     }
 
-private:
     // The view at instant t: the kernel with the kept changes up to t.
     Core &future(pmvp_time t)
     {
