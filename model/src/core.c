@@ -255,6 +255,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     pmvp_clock_init(&c->clock, cfg->processor_hz, 0);
     pmvp_clock_init(&c->bus_clock, cfg->bus_hz, 0);
     pmvp_clock_init(&c->system_counter, cfg->system_counter_hz, 0);
+    k_ext_map(c);
 
     for (unsigned p = 0; p < cfg->num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];

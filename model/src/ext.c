@@ -70,27 +70,43 @@ unsigned pmvp_ext_reg_instances(const pmvp_core *c, const pmvp_ext_reg *r)
     return r->arg == 0 ? PMVP_AMU_ARCH_COUNTERS : c->cfg.amu_num_aux;
 }
 
+_Static_assert(TABLE_SIZE < 255, "ext_row holds 1 + a row's index in a byte");
+_Static_assert(sizeof ((pmvp_core *)0)->ext_row[0] == PMVP_FRAME_SIZE / 4, "a map entry per word of a frame");
+
+/* Every word of a frame the configuration's registers occupy, the first
+ * row in the table's order winning (rows of the two layouts may share
+ * offsets; only the configuration's layout is present). Reading the map is
+ * the decode: an access costs no walk of the table. */
+void k_ext_map(pmvp_core *c)
+{
+    memset(c->ext_row, 0, sizeof c->ext_row);
+    for (size_t i = 0; i < TABLE_SIZE; i++) {
+        const pmvp_ext_reg *r = &table[i];
+        if (!pmvp_ext_reg_present(c, r))
+            continue;
+        unsigned words = pmvp_ext_reg_width(c, r) / 32;
+        for (unsigned k = 0; k < r->slots; k++)
+            for (unsigned w = 0; w < words; w++) {
+                uint32_t at = (r->offset + k * r->stride) / 4 + w;
+                if (at < PMVP_FRAME_SIZE / 4 && !c->ext_row[r->frame][at])
+                    c->ext_row[r->frame][at] = (uint8_t)(i + 1);
+            }
+    }
+}
+
 const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offset,
                                     unsigned *n, unsigned *word)
 {
-    for (size_t i = 0; i < TABLE_SIZE; i++) {
-        const pmvp_ext_reg *r = &table[i];
-        if (r->frame != f || offset < r->offset)
-            continue;
-        /* The cheap tests first: most rows end before `offset`. */
-        unsigned bytes = pmvp_ext_reg_width(c, r) / 8;
-        uint32_t rel = offset - r->offset;
-        if (rel >= (r->stride ? (uint32_t)r->slots * r->stride : bytes) || !pmvp_ext_reg_present(c, r))
-            continue;
-        unsigned k = r->stride ? rel / r->stride : 0;
-        uint32_t within = r->stride ? rel % r->stride : rel;
-        if (k < r->slots && within < bytes) {
-            *n = k;
-            *word = within / 4;
-            return r;
-        }
-    }
-    return NULL;
+    if ((unsigned)f > PMVP_FRAME_AMU || offset >= PMVP_FRAME_SIZE)
+        return NULL;
+    unsigned i = c->ext_row[f][offset / 4];
+    if (!i)
+        return NULL;
+    const pmvp_ext_reg *r = &table[i - 1];
+    uint32_t rel = offset - r->offset;
+    *n = r->stride ? rel / r->stride : 0;
+    *word = (r->stride ? rel % r->stride : rel) / 4;
+    return r;
 }
 
 int pmvp_ext_find(const pmvp_core *c, enum pmvp_frame f, const char *name, unsigned n,

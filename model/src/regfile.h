@@ -33,4 +33,7 @@ void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible);
 /* PMIAR_EL1.ADDRESS of virtual address va (D24.5.13). */
 uint64_t k_pmiar_address(uint64_t va);
 
+/* ext.c: fills c->ext_row from the configuration (pmvp_core_init). */
+void k_ext_map(pmvp_core *c);
+
 #endif

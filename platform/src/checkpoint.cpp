@@ -3,6 +3,7 @@
 
 #include "scenario.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <iterator>
@@ -15,8 +16,9 @@ constexpr char kTag[8] = { 'P', 'M', 'V', 'P', 'S', 'O', 'C', '1' };
 
 std::vector<uint8_t> Saver::file() const
 {
-    std::vector<uint8_t> f(kTag, kTag + 8);
-    f.insert(f.end(), bytes_.begin(), bytes_.end());
+    std::vector<uint8_t> f(8 + bytes_.size());
+    std::memcpy(f.data(), kTag, 8);
+    std::copy(bytes_.begin(), bytes_.end(), f.begin() + 8);
     pmvp::sc::put_u64(f, pmvp::sc::fnv1a(f.data(), f.size()));
     return f;
 }

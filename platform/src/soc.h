@@ -230,9 +230,9 @@ public:
     void save(Saver &a) override;
     void load(Loader &a) override;
     void restore_monitors() override;
-    const pmvp_time resume_at;
 
     const Scenario &scenario;
+    const pmvp_time resume_at;       // above 0: a restored run, from that instant
     std::vector<PeId> pes;
     std::vector<std::unique_ptr<Core>> cores;    // analytic and ISS, in the scenario's order
     std::unique_ptr<Router> router;              // these three null when detached

@@ -437,6 +437,10 @@ typedef struct pmvp_core {
     pmvp_sebep_threshold threshold[PMVP_MAX_THRESHOLDS];
     uint64_t generation;      /* advanced by every input that may change what counts */
     pmvp_route route[PMVP_ROUTES];
+    /* The external frames' decode (ext.c), by frame and 32-bit word of the
+     * 4 KiB frame: 1 + the index of the register table's row there, or 0
+     * for reserved space. Follows from the configuration, at init. */
+    uint8_t ext_row[2][4096 / 4];
 
     pmvp_pe pe[PMVP_MAX_PES];
 } pmvp_core;
