@@ -66,6 +66,8 @@ public:
     template <class T> void below(const char *what, const T &v, uint64_t) { (*this)(what, v); }
     // A signal's level: its value now.
     template <class T> void signal(const char *what, sc_core::sc_signal<T> &s) { (*this)(what, s.read()); }
+    // An instant a process waits for: checked on load.
+    void not_before(const char *, pmvp_time, pmvp_time) {}
 
     // The file: the tag, the fields, the checksum.
     std::vector<uint8_t> file() const;
@@ -138,6 +140,14 @@ public:
         T v{};
         (*this)(what, v);
         s.write(v);
+    }
+    // An instant a process waits for (a field already read) must not lie
+    // before the checkpoint's own.
+    void not_before(const char *what, pmvp_time t, pmvp_time checkpoint) const
+    {
+        if (t < checkpoint)
+            throw CheckpointError(std::string("the checkpoint's field ") + what + " is " + std::to_string(t) +
+                                  " ps, before the checkpoint's instant, " + std::to_string(checkpoint) + " ps");
     }
     // Throws unless every field was read.
     void end() const;

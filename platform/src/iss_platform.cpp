@@ -901,6 +901,8 @@ bool Guest::pause_until(pmvp_time t)
 template <class A> void Guest::state(A &a)
 {
     a("quantum end", wake_);
+    if (std::any_of(cores.begin(), cores.end(), [](const Aarch64Iss *c) { return !c->ended; }))
+        a.not_before("quantum end", wake_, soc_.resume_at);  // (cores, loaded before the guest, say)
     a.count("PEs that run the image", doorbell.size());
     for (Doorbell &d : doorbell) {
         a("doorbell rung", d.rung);

@@ -153,6 +153,8 @@ struct SebepRun : sc_core::sc_module {
         a("instructions retired", next_);
         a("instructions since the re-arm", since_armed_);
         a("quantum end", wake_);
+        if (wake_ + x_.instruction_time <= s_.duration)  // else its loop is over
+            a.not_before("quantum end", wake_, resume_at_);
         a("sample shifts", samples.shift);
         a("sample overshoots", samples.overshoot);
         a("sample PMIARs", samples.pmiar);

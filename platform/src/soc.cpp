@@ -284,6 +284,7 @@ template <class A> void AnalyticCore::state(A &a)
 {
     monitors_state(a);
     a("time", a_);
+    a.not_before("time", a_, soc_.resume_at);
     a.below("active thread", active_, th_.size());
     a("next SoEMT switch", next_switch_);
     a.count("threads", th_.size());
@@ -531,6 +532,7 @@ template <class A> void Firmware::state(A &a)
             throw CheckpointError("the checkpoint has PE " + std::to_string(g) +
                                   " waiting for power, which the run does not have");
     a("handler instant", serve_at_);
+    a.not_before("handler instant", serve_at_, soc_.resume_at);
 }
 
 uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,

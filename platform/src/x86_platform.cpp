@@ -165,6 +165,11 @@ struct X86Platform : sc_core::sc_module, Checkpointed {
             a("phase start", x.start);
             a("APERF at the phase's start", x.aperf0);
             a("instructions' carry", x.carry);
+            const std::vector<X86Phase> &phases = s_.x86->threads[lp];
+            if (x.phase < phases.size() && x.start < s_.duration)  // in a phase: it waits for its end
+                a.not_before("phase start + duration", x.start + std::min(phases[x.phase].duration,
+                                                                          s_.duration - x.start),
+                             resume_at_);
             a.signal("HLT", halt_[lp]);
             a.signal("MWAIT", deep_[lp]);
         }
