@@ -151,6 +151,17 @@ void BM_X86ReadAfterStep(benchmark::State &state)
 }
 BENCHMARK(BM_X86ReadAfterStep)->Arg(1000)->Arg(1000000000000)->Unit(benchmark::kNanosecond);
 
+// A debugger's read of PMCCNTR 1 us after the core's present (the pure
+// query: the present stays where it is), on the 2 x 6-counter core.
+void BM_DebugReadAhead(benchmark::State &state)
+{
+    CountingCore c;
+    uint64_t v = 0;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(pmvp_ext_debug_read(&c.core, 0, PMVP_FRAME_PMU, 0x0F8, 8, 1000000, &v));
+}
+BENCHMARK(BM_DebugReadAhead)->Unit(benchmark::kNanosecond);
+
 // ---------------------------------------------------------- the bindings
 
 struct EmptyTarget : sc_core::sc_module {
@@ -197,6 +208,22 @@ void BM_TlmReadEmptyTarget(benchmark::State &state)
         benchmark::DoNotOptimize(to_empty->read(0x0F8));
 }
 BENCHMARK(BM_TlmReadEmptyTarget)->Unit(benchmark::kNanosecond);
+
+pmvp::sc::Monitors *the_monitors;
+
+// A CPU model ahead in its quantum: an event reported now (a change of the
+// kernel), then PMCCNTR read 100 ns ahead (Timeline::look, no copy of the
+// kernel while no change is kept for before that instant).
+void BM_MonitorsReadAheadAfterAChange(benchmark::State &state)
+{
+    const sc_core::sc_time ahead(100, sc_core::SC_NS);
+    uint64_t v = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(the_monitors->report(0, PMVP_EV_INST_RETIRED, 1));
+        benchmark::DoNotOptimize(the_monitors->pmu_read(0, PMVP_PMCCNTR_EL0, 0, v, ahead));
+    }
+}
+BENCHMARK(BM_MonitorsReadAheadAfterAChange)->Unit(benchmark::kNanosecond);
 
 // ------------------------------------------------------ whole processes
 
@@ -459,6 +486,7 @@ int sc_main(int argc, char **argv)
     b.socket.bind(empty.socket);
     to_monitors = &a;
     to_empty = &b;
+    the_monitors = &monitors;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
     benchmark::Initialize(&argc, argv);

@@ -506,6 +506,12 @@ int Monitors::set_clock(uint64_t hz, const sc_time &offset)
 
 int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
+    // The kernel answers the read as a pure query (Timeline::look) unless
+    // inaccuracy knob (c) makes a direct read draw its delay.
+    if (!core_->cfg.inaccuracy.read_delay_cycles)
+        return timeline_.look(offset, [&](const pmvp_core *c, pmvp_time t) {
+            return pmvp_pmu_peek(c, pe, reg, n, t, &value);
+        });
     return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_read(c, pe, reg, n, t, &value); });
 }
 
@@ -516,7 +522,7 @@ int Monitors::pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t valu
 
 int Monitors::amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
-    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_amu_read(c, pe, reg, n, t, &value); });
+    return timeline_.look(offset, [&](const pmvp_core *c, pmvp_time t) { return pmvp_amu_peek(c, pe, reg, n, t, &value); });
 }
 
 int Monitors::amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value, const sc_time &offset)
@@ -576,10 +582,14 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
     // Frames are little-endian, as is every host pmvp is built for (TLM
     // data are in host order).
     if (gp.is_read()) {
-        err = query(delay, [&](pmvp_core *c, pmvp_time t) {
-            return debug ? pmvp_ext_debug_read(c, pe, f, off, len, t, &value)
-                         : pmvp_ext_read(c, pe, f, off, len, &bus, t, &value, nullptr);
-        });
+        if (debug)
+            err = timeline_.look(delay, [&](const pmvp_core *c, pmvp_time t) {
+                return pmvp_ext_debug_read(c, pe, f, off, len, t, &value);
+            });
+        else
+            err = query(delay, [&](pmvp_core *c, pmvp_time t) {
+                return pmvp_ext_read(c, pe, f, off, len, &bus, t, &value, nullptr);
+            });
         if (!err)
             std::memcpy(gp.get_data_ptr(), &value, len);
     } else {
@@ -619,7 +629,7 @@ uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, u
         throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + reg);
     unsigned n_unused, word;
     const pmvp_ext_reg *r = pmvp_ext_decode(core_.get(), frame, off, &n_unused, &word);
-    (void)query(sc_core::SC_ZERO_TIME, [&](pmvp_core *c, pmvp_time t) {
+    (void)timeline_.look(sc_core::SC_ZERO_TIME, [&](const pmvp_core *c, pmvp_time t) {
         return pmvp_ext_debug_read(c, pe, frame, off, pmvp_ext_reg_width(c, r) / 8, t, &v);
     });
     return v;

@@ -81,7 +81,7 @@ void k_boundary(pmvp_core *c, unsigned p, uint32_t which)
             if (n == PMVP_CYCLE_COUNTER)
                 k_cycle_counter_add(pe, d - lo);
             else
-                k_counter_add(c, p, n, d - lo);
+                k_counter_add(c, p, pe, n, d - lo);
         } else if (n == PMVP_CYCLE_COUNTER) {
             pe->pmu.pmccntr -= lo - d;
         } else {

@@ -21,18 +21,15 @@ static void set_evtyper1(const pmvp_core *c, pmvp_amu *a, unsigned n, uint16_t e
     a->event1[n] = k_decode_event(c, event, true);
 }
 
-/* Validates an access (registers.def: the register's feature, instructions
- * and instances) and brings the counters up to `now`. */
-static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, bool write,
-                        pmvp_time now)
+/* The bracket of an access (regfile.h), for this file's registers. */
+static int begin_access(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, bool write, pmvp_time now)
 {
-    int err = c ? k_reg_access(&c->cfg, PMVP_SYSREG_AMU, (unsigned)reg, n, write) : PMVP_OK;
-    return err ? err : k_begin_pe(c, p, now);
+    return k_access_begin(c, p, PMVP_SYSREG_AMU, (unsigned)reg, n, write, now);
 }
 
-int k_amu_read(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t *value)
+int k_amu_look(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, unsigned n, uint64_t *value)
 {
-    const pmvp_amu *a = &c->pe[p].amu;
+    const pmvp_amu *a = &pe->amu;
     unsigned aux = c->cfg.amu_num_aux;
     switch (reg) {
     case PMVP_AMCR_EL0: *value = a->amcr; break;
@@ -94,7 +91,20 @@ int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, p
     if (!value)
         return PMVP_ERR_NULL;
     int err = begin_access(c, p, reg, n, false, now);
-    return err ? err : k_amu_read(c, p, reg, n, value);
+    return err ? err : k_amu_look(c, &c->pe[p], reg, n, value);
+}
+
+int pmvp_amu_peek(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time t,
+                  uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    int err = k_look_begin(c, p, PMVP_SYSREG_AMU, (unsigned)reg, n, t);
+    if (err)
+        return err;
+    pmvp_pe at;
+    k_pe_at(c, p, t, &at);
+    return k_amu_look(c, &at, reg, n, value);
 }
 
 int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value,

@@ -497,7 +497,7 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
             if (m & 1)
-                k_counter_add(c, p, n, count);
+                k_counter_add(c, p, &c->pe[p], n, count);
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     if (counting)

@@ -288,16 +288,15 @@ bool k_irq_level(const pmvp_core *c, unsigned p)
 
 /* ------------------------------------------------------------- increments */
 
-static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps);
+static void chain_feed(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, pmvp_u128 wraps);
 
-void k_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc)
+void k_counter_carry(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, uint64_t old, pmvp_u128 inc)
 {
-    pmvp_pe *pe = &c->pe[p];
     pmvp_u128 wraps32 = ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32;
-    if (!k_counter_is_long(c, pe, n) || ((pmvp_u128)old + inc) >> 64 != 0)
-        pe->pmu.ovsset |= UINT32_C(1) << n;
+    if (!k_counter_is_long(c, to, n) || ((pmvp_u128)old + inc) >> 64 != 0)
+        to->pmu.ovsset |= UINT32_C(1) << n;
     if (n % 2 == 0 && n + 1 < c->cfg.num_counters)
-        chain_feed(c, p, n + 1, wraps32);
+        chain_feed(c, p, to, n + 1, wraps32);
 }
 
 /* CHAIN (D14.3): odd counter n counts the [31:0] overflows of counter n-1,
@@ -312,10 +311,10 @@ static bool chain_counts(const pmvp_core *c, unsigned p, unsigned n)
            k_counts(c, p, n, &pe->ctx);
 }
 
-static void chain_feed(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 wraps)
+static void chain_feed(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, pmvp_u128 wraps)
 {
     if (chain_counts(c, p, n))
-        k_counter_add(c, p, n, wraps);
+        k_counter_add(c, p, to, n, wraps);
 }
 
 void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
@@ -424,6 +423,7 @@ static uint64_t slot_cycles_upto(uint64_t x, unsigned s, unsigned t)
 typedef struct stretch {
     uint64_t k0, dk;    /* processor cycles before, and in, the stretch */
     uint64_t db, ds;    /* bus-clock and System Counter cycles in it */
+    uint64_t edges;     /* processor clock edges at its end, counted or not */
 } stretch;
 
 static pmvp_u128 increments(const pmvp_core *c, rate r, const stretch *s)
@@ -460,9 +460,8 @@ static bool divided(const pmvp_core *c, const pmvp_pe *pe)
 }
 
 /* PMCCNTR over a stretch of dk processor cycles, through the PMCR.D divider. */
-static void advance_cycle_counter(pmvp_core *c, unsigned p, uint64_t dk)
+static void advance_cycle_counter(const pmvp_core *c, unsigned p, pmvp_pe *pe, uint64_t dk)
 {
-    pmvp_pe *pe = &c->pe[p];
     bool counts = k_cycle_counter_counts(c, p);
     if (!divided(c, pe)) {
         if (counts)
@@ -515,10 +514,9 @@ static rate amu_rate(const pmvp_pe *pe, const pmvp_event_decoded *d)
     }
 }
 
-/* The AMU counters of PE p over a stretch; they wrap at 64 bits (D16.2.1). */
-static void advance_amu(pmvp_core *c, unsigned p, const stretch *s)
+/* The AMU counters of PE pe over a stretch; they wrap at 64 bits (D16.2.1). */
+static void advance_amu(const pmvp_core *c, pmvp_pe *pe, const stretch *s)
 {
-    pmvp_pe *pe = &c->pe[p];
     pmvp_amu *a = &pe->amu;
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
         if (a->cntenset0 >> n & 1)
@@ -528,36 +526,56 @@ static void advance_amu(pmvp_core *c, unsigned p, const stretch *s)
             a->cnt1[n] += (uint64_t)increments(c, amu_rate(pe, &a->event1[n]), s);
 }
 
+/* The stretch from the core's last sync to `now` (> c->sync_time). */
+static inline stretch stretch_to(const pmvp_core *c, pmvp_time now)
+{
+    uint64_t edges = pmvp_clock_cycles(&c->clock, now);
+    return (stretch){
+        .k0 = c->proc_cycles,
+        .dk = clock_stopped(c) ? 0 : edges - c->clock_edges,
+        .edges = edges,
+        .db = pmvp_clock_cycles(&c->bus_clock, now) - c->bus_edges,
+        .ds = pmvp_clock_cycles(&c->system_counter, now) - c->syscnt_edges,
+    };
+}
+
+/* PE p over stretch s, written to `to`: c->pe[p] itself (k_sync) or a copy
+ * of it (k_pe_at). The rates are read from c; no rate depends on what the
+ * advance changes (counter values, overflow flags, the divider). */
+static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, pmvp_pe *to)
+{
+    if (s->dk)
+        advance_cycle_counter(c, p, to, s->dk);
+    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+        pmvp_u128 inc = increments(c, counter_rate(c, p, n), s);
+        if (inc)
+            k_counter_add(c, p, to, n, inc);
+    }
+    if (c->cfg.feat_amuv1)
+        advance_amu(c, to, s);
+}
+
 void k_sync(pmvp_core *c, pmvp_time now)
 {
     if (now <= c->sync_time)
         return;
-    uint64_t edges = pmvp_clock_cycles(&c->clock, now);
-    uint64_t bus = pmvp_clock_cycles(&c->bus_clock, now);
-    uint64_t syscnt = pmvp_clock_cycles(&c->system_counter, now);
-    stretch s = {
-        .k0 = c->proc_cycles,
-        .dk = clock_stopped(c) ? 0 : edges - c->clock_edges,
-        .db = bus - c->bus_edges,
-        .ds = syscnt - c->syscnt_edges,
-    };
-
-    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
-        if (s.dk)
-            advance_cycle_counter(c, p, s.dk);
-        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            pmvp_u128 inc = increments(c, counter_rate(c, p, n), &s);
-            if (inc)
-                k_counter_add(c, p, n, inc);
-        }
-        if (c->cfg.feat_amuv1)
-            advance_amu(c, p, &s);
-    }
+    stretch s = stretch_to(c, now);
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        advance_pe(c, p, &s, &c->pe[p]);
     c->proc_cycles += s.dk;
-    c->clock_edges = edges;
-    c->bus_edges = bus;
-    c->syscnt_edges = syscnt;
+    c->clock_edges = s.edges;
+    c->bus_edges += s.db;
+    c->syscnt_edges += s.ds;
     c->sync_time = now;
+}
+
+void k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *out)
+{
+    *out = c->pe[p];
+    if (t > c->sync_time) {
+        stretch s = stretch_to(c, t);
+        advance_pe(c, p, &s, out);
+    }
 }
 
 /* ------------------------------------------------------------- prediction */

@@ -47,8 +47,21 @@ static inline int k_check_pe(const pmvp_core *c, unsigned pe)
 /* As k_begin, after k_check_pe. */
 int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now);
 
+/* The bracket of a pure query of PE pe at t: k_check_pe, and PMVP_ERR_PAST
+ * for an instant before the core's present. It changes nothing. */
+static inline int k_look_pe(const pmvp_core *c, unsigned pe, pmvp_time t)
+{
+    int err = k_check_pe(c, pe);
+    return err ? err : t < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
+}
+
 /* Brings every counter of the core up to `now` (now >= c->sync_time). */
 void k_sync(pmvp_core *c, pmvp_time now);
+
+/* The pure query's engine: *out gets PE p as it is at t (>= c->sync_time)
+ * if no input comes before t, a copy of it advanced over the stretch; the
+ * core is left as it was. */
+void k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *out);
 
 /* What decides which counters a report reaches (enables, filters, context,
  * controls, events, MT, the AMU's enables) changed: every cached report
@@ -126,19 +139,22 @@ bool k_effective_mt(const pmvp_core *c, unsigned p, unsigned n);
 bool k_cycle_counter_counts(const pmvp_core *c, unsigned p);
 
 /* Counter n of PE p went from `old` up by `inc` with a carry out of bit 31:
- * sets its overflow flag (D13.3) and feeds a CHAIN counter above it. */
-void k_counter_carry(pmvp_core *c, unsigned p, unsigned n, uint64_t old, pmvp_u128 inc);
+ * sets its overflow flag (D13.3) and feeds a CHAIN counter above it. `to`
+ * is the state of PE p being changed: c->pe[p], or a copy of it being
+ * advanced by k_pe_at; the rules are read from c. */
+void k_counter_carry(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, uint64_t old, pmvp_u128 inc);
 
-/* Adds `inc` increments to event counter n of PE p. Without a carry out of
- * bit 31 there is no overflow at bit 31 or at bit 63 and nothing for a CHAIN
- * counter: that common case is inline, the rest is k_counter_carry. */
-static inline void k_counter_add(pmvp_core *c, unsigned p, unsigned n, pmvp_u128 inc)
+/* Adds `inc` increments to event counter n of PE p, in `to` (as
+ * k_counter_carry). Without a carry out of bit 31 there is no overflow at
+ * bit 31 or at bit 63 and nothing for a CHAIN counter: that common case is
+ * inline, the rest is k_counter_carry. */
+static inline void k_counter_add(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, pmvp_u128 inc)
 {
-    pmvp_pmu_counter *k = &c->pe[p].pmu.counter[n];
+    pmvp_pmu_counter *k = &to->pmu.counter[n];
     uint64_t old = k->value;
     k->value = (uint64_t)(old + inc) & c->counter_mask;
     if ((pmvp_u128)(old & UINT32_MAX) + inc > UINT32_MAX)
-        k_counter_carry(c, p, n, old, inc);
+        k_counter_carry(c, p, to, n, old, inc);
 }
 
 /* Adds `inc` to PMCCNTR of PE p, setting PMOVSSET.C on overflow. */

@@ -211,40 +211,39 @@ static uint32_t pmauthstatus(const pmvp_core *c, const pmvp_pmu_controls *ctl)
 
 /* --------------------------------------------------------- reading a view */
 
-/* `direct`: a guest's access, a direct read; the debug path only looks. */
-static uint64_t pmu_reg(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
-                        bool direct)
+static uint64_t pmu_reg(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n)
 {
     uint64_t v = 0;
-    k_pmu_read(c, p, reg, n, now, direct, &v); /* the row names a register the file holds */
+    k_pmu_look(c, p, pe, reg, n, &v); /* the row names a register the file holds */
     return v;
 }
 
-static uint64_t amu_reg(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n)
+static uint64_t amu_reg(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, unsigned n)
 {
     uint64_t v = 0;
-    k_amu_read(c, p, reg, n, &v); /* the row names a register the file holds */
+    k_amu_look(c, pe, reg, n, &v); /* the row names a register the file holds */
     return v;
 }
 
 /* The value of the state row r shows, for instance n (the whole view, before
- * selecting a half). `a` is NULL on the debug path. */
-static uint64_t view_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned n,
-                          const pmvp_ext_access *a, pmvp_time now)
+ * selecting a half), in `pe`: PE p as it is (c->pe[p] begun at the access's
+ * instant, or k_pe_at's copy). `a` is NULL on the debug path. A guest's
+ * read of a counter goes on through knob (c) (direct_read). */
+static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, const pmvp_ext_reg *r, unsigned n,
+                          const pmvp_ext_access *a)
 {
-    const pmvp_pe *pe = &c->pe[p];
     switch (r->view) {
-    case V_PMEVCNTR: return pmu_reg(c, p, PMVP_PMEVCNTR_EL0, n, now, a != NULL);
-    case V_PMEVTYPER: return pmu_reg(c, p, PMVP_PMEVTYPER_EL0, n, now, a != NULL);
-    case V_PMCCNTR: return pmu_reg(c, p, PMVP_PMCCNTR_EL0, 0, now, a != NULL);
-    case V_PMCCFILTR: return pmu_reg(c, p, PMVP_PMCCFILTR_EL0, 0, now, a != NULL);
-    case V_PMCNTEN: return pmu_reg(c, p, PMVP_PMCNTENSET_EL0, 0, now, a != NULL);
-    case V_PMINTEN: return pmu_reg(c, p, PMVP_PMINTENSET_EL1, 0, now, a != NULL);
-    case V_PMOVS: return pmu_reg(c, p, PMVP_PMOVSSET_EL0, 0, now, a != NULL);
+    case V_PMEVCNTR: return pmu_reg(c, p, pe, PMVP_PMEVCNTR_EL0, n);
+    case V_PMEVTYPER: return pmu_reg(c, p, pe, PMVP_PMEVTYPER_EL0, n);
+    case V_PMCCNTR: return pmu_reg(c, p, pe, PMVP_PMCCNTR_EL0, 0);
+    case V_PMCCFILTR: return pmu_reg(c, p, pe, PMVP_PMCCFILTR_EL0, 0);
+    case V_PMCNTEN: return pmu_reg(c, p, pe, PMVP_PMCNTENSET_EL0, 0);
+    case V_PMINTEN: return pmu_reg(c, p, pe, PMVP_PMINTENSET_EL1, 0);
+    case V_PMOVS: return pmu_reg(c, p, pe, PMVP_PMOVSSET_EL0, 0);
     case V_PMCFGR: return pmcfgr(c);
     /* Only PMCR[10:0] map to the System register: N, IDCODE, IMP read 0. */
-    case V_PMCR: return pmu_reg(c, p, PMVP_PMCR_EL0, 0, now, a != NULL) & PMVP_BITS(10, 0);
-    case V_PMCEID: return pmu_reg(c, p, r->arg ? PMVP_PMCEID1_EL0 : PMVP_PMCEID0_EL0, 0, now, a != NULL);
+    case V_PMCR: return pmu_reg(c, p, pe, PMVP_PMCR_EL0, 0) & PMVP_BITS(10, 0);
+    case V_PMCEID: return pmu_reg(c, p, pe, r->arg ? PMVP_PMCEID1_EL0 : PMVP_PMCEID0_EL0, 0);
     case V_PMMIR: return c->cfg.pmmir;
     case V_PMITCTRL: return pe->ext.pmitctrl;
     case V_PMLSR:
@@ -253,19 +252,29 @@ static uint64_t view_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsig
             return 0;
         return PMLSR_SLI | (pe->ext.software_locked ? PMLSR_SLK : 0);
     case V_PMAUTHSTATUS: return pmauthstatus(c, &pe->pmu.ctl);
-    case V_AMEVCNTR: return amu_reg(c, p, r->arg ? PMVP_AMEVCNTR1_EL0 : PMVP_AMEVCNTR0_EL0, n);
-    case V_AMEVTYPER: return amu_reg(c, p, r->arg ? PMVP_AMEVTYPER1_EL0 : PMVP_AMEVTYPER0_EL0, n);
+    case V_AMEVCNTR: return amu_reg(c, pe, r->arg ? PMVP_AMEVCNTR1_EL0 : PMVP_AMEVCNTR0_EL0, n);
+    case V_AMEVTYPER: return amu_reg(c, pe, r->arg ? PMVP_AMEVTYPER1_EL0 : PMVP_AMEVTYPER0_EL0, n);
     /* AMCNTENSET/CLR 0 and 1 as one 64-bit register (I4.1). */
     case V_AMCNTEN: return (uint64_t)pe->amu.cntenset1 << 32 | pe->amu.cntenset0;
-    case V_AMCGCR: return amu_reg(c, p, PMVP_AMCGCR_EL0, 0);
-    case V_AMCFGR: return amu_reg(c, p, PMVP_AMCFGR_EL0, 0);
-    case V_AMCR: return amu_reg(c, p, PMVP_AMCR_EL0, 0);
+    case V_AMCGCR: return amu_reg(c, pe, PMVP_AMCGCR_EL0, 0);
+    case V_AMCFGR: return amu_reg(c, pe, PMVP_AMCFGR_EL0, 0);
+    case V_AMCR: return amu_reg(c, pe, PMVP_AMCR_EL0, 0);
     case V_IIDR: return iidr(c, r->frame);
     case V_DEVAFF: return mpidr(c, p);
     case V_DEVARCH: return devarch(c, r->frame);
     case V_PIDR: return pidr(iidr(c, r->frame), r->arg);
     case V_CONST: return r->reset;
     default: return 0; /* V_PMSWINC, V_PMLAR: write-only */
+    }
+}
+
+/* A guest's read of a counter view is a direct read (inaccuracy knob (c)). */
+static uint64_t direct_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned n, uint64_t v, pmvp_time now)
+{
+    switch (r->view) {
+    case V_PMEVCNTR: return k_direct_read(c, p, n, v, now);
+    case V_PMCCNTR: return k_direct_read(c, p, PMVP_CYCLE_COUNTER, v, now);
+    default: return v;
     }
 }
 
@@ -392,47 +401,40 @@ static int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pm
     return PMVP_OK;
 }
 
-static int access(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                  const pmvp_ext_access *a, bool debug, pmvp_time now, bool write, uint64_t *value,
-                  enum pmvp_ext_effect *effect)
+/* Decodes and checks an access: an error, or where it lands (*t) and the
+ * effect it has (*e). It changes nothing. */
+static int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                   const pmvp_ext_access *a, bool debug, bool write, pmvp_time now, target *t,
+                   enum pmvp_ext_effect *e)
 {
-    target t;
-    enum pmvp_ext_effect e = PMVP_EXT_DONE;
-    int err = locate(c, p, f, offset, size, a, debug, now, &t);
+    int err = locate(c, p, f, offset, size, a, debug, now, t);
     if (err)
         return err;
-    const pmvp_ext_reg *r = t.reg;
-    if (r && !debug && (err = check(c, p, r, a, write, &e)))
+    const pmvp_ext_reg *r = t->reg;
+    *e = PMVP_EXT_DONE;
+    if (r && !debug && (err = check(c, p, r, a, write, e)))
         return err;
     if (r && debug && write && r->kind == PMVP_EXT_RO)
-        e = PMVP_EXT_IGNORED;
-    if (!r || t.n >= pmvp_ext_reg_instances(c, r))
-        e = PMVP_EXT_RAZ_WI;
-    if (effect)
-        *effect = e;
-    if (!write)
-        *value = 0;
-    if (e != PMVP_EXT_DONE)
-        return PMVP_OK;
-
-    k_begin(c, now);
-    unsigned shift = r->half ? 32 : 32 * t.word;
-    uint64_t word_mask = size == 8 ? ONES64 : ONES32 << shift;
-    if (!write) {
-        if (r->kind != PMVP_EXT_WO)
-            *value = (view_read(c, p, r, t.n, a, now) & word_mask) >> shift;
-        return PMVP_OK;
-    }
-    uint64_t v = (*value << shift) & word_mask;
-    /* A write to part of a value register keeps the rest of it (the
-     * PMCCNTR_EL0 rule), as it is, not as a direct read would see it
-     * (inaccuracy knob (c)): hence the debug view. W1S, W1C and write-only
-     * bits outside the write are 0, which does nothing. */
-    if (word_mask != ONES64 && (r->kind == PMVP_EXT_RW))
-        v |= view_read(c, p, r, t.n, NULL, now) & ~word_mask;
-    view_write(c, p, r, t.n, v & r->wmask, a);
+        *e = PMVP_EXT_IGNORED;
+    if (!r || t->n >= pmvp_ext_reg_instances(c, r))
+        *e = PMVP_EXT_RAZ_WI;
     return PMVP_OK;
 }
+
+/* The bits of a register's whole view that an access of `size` bytes to
+ * word t->word reaches, and where they start. */
+typedef struct lane {
+    unsigned shift;
+    uint64_t mask;
+} lane;
+
+static lane lane_of(const target *t, unsigned size)
+{
+    unsigned shift = t->reg->half ? 32 : 32 * t->word;
+    return (lane){ shift, size == 8 ? ONES64 : ONES32 << shift };
+}
+
+static uint64_t lane_read(lane l, uint64_t view) { return (view & l.mask) >> l.shift; }
 
 int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                   const pmvp_ext_access *a, pmvp_time now, uint64_t *value,
@@ -440,36 +442,82 @@ int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, 
 {
     if (!value)
         return PMVP_ERR_NULL;
-    return access(c, p, f, offset, size, a, false, now, false, value, effect);
+    target t;
+    enum pmvp_ext_effect e;
+    int err = resolve(c, p, f, offset, size, a, false, false, now, &t, &e);
+    if (err)
+        return err;
+    if (effect)
+        *effect = e;
+    *value = 0;
+    if (e != PMVP_EXT_DONE || t.reg->kind == PMVP_EXT_WO)
+        return PMVP_OK;
+    k_begin(c, now);
+    uint64_t v = view_read(c, p, &c->pe[p], t.reg, t.n, a);
+    *value = lane_read(lane_of(&t, size), direct_read(c, p, t.reg, t.n, v, now));
+    return PMVP_OK;
+}
+
+/* A read is the pure query (ext.h): on a copy of the PE brought to `now`,
+ * so the core's present stays where it was and an input for an earlier
+ * instant is still taken. */
+int pmvp_ext_debug_read(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                        pmvp_time now, uint64_t *value)
+{
+    if (!value)
+        return PMVP_ERR_NULL;
+    target t;
+    enum pmvp_ext_effect e;
+    int err = resolve(c, p, f, offset, size, NULL, true, false, now, &t, &e);
+    if (err)
+        return err;
+    *value = 0;
+    if (e != PMVP_EXT_DONE || t.reg->kind == PMVP_EXT_WO)
+        return PMVP_OK;
+    pmvp_pe at;
+    k_pe_at(c, p, now, &at);
+    *value = lane_read(lane_of(&t, size), view_read(c, p, &at, t.reg, t.n, NULL));
+    return PMVP_OK;
+}
+
+static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                 const pmvp_ext_access *a, bool debug, pmvp_time now, uint64_t value,
+                 enum pmvp_ext_effect *effect)
+{
+    target t;
+    enum pmvp_ext_effect e;
+    int err = resolve(c, p, f, offset, size, a, debug, true, now, &t, &e);
+    if (err)
+        return err;
+    if (effect)
+        *effect = e;
+    if (e != PMVP_EXT_DONE)
+        return PMVP_OK;
+    k_begin(c, now);
+    const pmvp_ext_reg *r = t.reg;
+    lane l = lane_of(&t, size);
+    uint64_t v = (value << l.shift) & l.mask;
+    /* A write to part of a value register keeps the rest of it (the
+     * PMCCNTR_EL0 rule), as it is, not as a direct read would see it
+     * (inaccuracy knob (c)): hence the debug view. W1S, W1C and write-only
+     * bits outside the write are 0, which does nothing. */
+    if (l.mask != ONES64 && r->kind == PMVP_EXT_RW)
+        v |= view_read(c, p, &c->pe[p], r, t.n, NULL) & ~l.mask;
+    view_write(c, p, r, t.n, v & r->wmask, a);
+    return PMVP_OK;
 }
 
 int pmvp_ext_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                    uint64_t value, const pmvp_ext_access *a, pmvp_time now,
                    enum pmvp_ext_effect *effect)
 {
-    return access(c, p, f, offset, size, a, false, now, true, &value, effect);
-}
-
-/* A debug read is a pure query (ext.h): it is made on a copy of the core
- * brought to `now`, so the core's present stays where it was and an input
- * for an earlier instant is still taken. One copy per host thread: the
- * kernel allocates nothing. */
-static _Thread_local pmvp_core debug_view;
-
-int pmvp_ext_debug_read(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                        pmvp_time now, uint64_t *value)
-{
-    if (!value || !c)
-        return PMVP_ERR_NULL;
-    if (c != &debug_view)
-        pmvp_core_copy(&debug_view, c);
-    return access(&debug_view, p, f, offset, size, NULL, true, now, false, value, NULL);
+    return write(c, p, f, offset, size, a, false, now, value, effect);
 }
 
 int pmvp_ext_debug_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
                          unsigned size, uint64_t value, pmvp_time now)
 {
-    return access(c, p, f, offset, size, NULL, true, now, true, &value, NULL);
+    return write(c, p, f, offset, size, NULL, true, now, value, NULL);
 }
 
 int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn,
@@ -481,15 +529,16 @@ int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time n
     int err = locate(c, p, f, 0, 4, NULL, true, now, &t);
     if (err)
         return err;
-    pmvp_core_copy(&debug_view, c);  /* one copy for the whole frame */
+    pmvp_pe at; /* the frame as the pure query sees it, brought to `now` once */
+    k_pe_at(c, p, now, &at);
     for (uint32_t off = 0; off < PMVP_FRAME_SIZE; off += 4) {
-        unsigned n, word;
-        const pmvp_ext_reg *r = pmvp_ext_decode(c, f, off, &n, &word);
-        if (!r || word != 0 || n >= pmvp_ext_reg_instances(c, r))
+        t.reg = pmvp_ext_decode(c, f, off, &t.n, &t.word);
+        if (!t.reg || t.word != 0 || t.n >= pmvp_ext_reg_instances(c, t.reg))
             continue;
         uint64_t v = 0;
-        pmvp_ext_debug_read(&debug_view, p, f, off, pmvp_ext_reg_width(c, r) / 8, now, &v);
-        fn(user, r, n, off, v);
+        if (t.reg->kind != PMVP_EXT_WO)
+            v = lane_read(lane_of(&t, pmvp_ext_reg_width(c, t.reg) / 8), view_read(c, p, &at, t.reg, t.n, NULL));
+        fn(user, t.reg, t.n, off, v);
     }
     return PMVP_OK;
 }

@@ -6,13 +6,10 @@
 #include "pmvp/error.h"
 #include "pmvp/sysreg.h"
 
-/* Validates an access (registers.def: the register's feature, instructions
- * and instances) and brings the counters up to `now`. */
-static int begin_access(pmvp_core *c, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, bool write,
-                        pmvp_time now)
+/* The bracket of an access (regfile.h), for this file's registers. */
+static int begin_access(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, bool write, pmvp_time now)
 {
-    int err = c ? k_reg_access(&c->cfg, PMVP_SYSREG_PMU, (unsigned)reg, n, write) : PMVP_OK;
-    return err ? err : k_begin_pe(c, pe, now);
+    return k_access_begin(c, p, PMVP_SYSREG_PMU, (unsigned)reg, n, write, now);
 }
 
 /* PMCEID0/1_EL0 (D24.5.4, D24.5.5): bit i of the low half is common event
@@ -31,14 +28,21 @@ static uint64_t pmceid(const pmvp_core *c, uint16_t base)
 
 /* PMSELR.SEL for PMXEVTYPER/PMXEVCNTR: a counter index, 31 for the cycle
  * counter, or -1 when it selects no implemented counter (then the access is
- * CONSTRAINED UNPREDICTABLE; pmvp makes it RAZ/WI and logs it). */
-static int selected(const pmvp_core *c, unsigned p, bool cycle_counter_allowed)
+ * CONSTRAINED UNPREDICTABLE; pmvp makes it RAZ/WI: selected() logs it). */
+static int selection(const pmvp_core *c, const pmvp_pe *pe, bool cycle_counter_allowed)
 {
-    unsigned sel = (unsigned)PMVP_FIELD_GET(PMSELR_EL0_SEL, c->pe[p].pmu.pmselr);
+    unsigned sel = (unsigned)PMVP_FIELD_GET(PMSELR_EL0_SEL, pe->pmu.pmselr);
     if (sel < c->cfg.num_counters || (sel == PMVP_CYCLE_COUNTER && cycle_counter_allowed))
         return (int)sel;
-    k_log(c, p, "PMXEVTYPER/PMXEVCNTR with PMSELR.SEL selecting no counter: RAZ/WI");
     return -1;
+}
+
+static int selected(const pmvp_core *c, unsigned p, const pmvp_pe *pe, bool cycle_counter_allowed)
+{
+    int sel = selection(c, pe, cycle_counter_allowed);
+    if (sel < 0)
+        k_log(c, p, "PMXEVTYPER/PMXEVCNTR with PMSELR.SEL selecting no counter: RAZ/WI");
+    return sel;
 }
 
 /* PMEVTYPER<n> (D24.5.12): its implemented bits, and its event decoded. */
@@ -46,13 +50,6 @@ static void set_evtyper(pmvp_core *c, pmvp_pmu_counter *k, uint64_t value)
 {
     k->evtyper = value & c->evtyper_mask;
     k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
-}
-
-/* A counter as a direct read sees it (inaccuracy knob (c)), or its value. */
-static uint64_t counter_view(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now,
-                             bool direct)
-{
-    return direct ? k_direct_read(c, p, which, value, now) : value;
 }
 
 static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
@@ -68,10 +65,9 @@ static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
     return v;
 }
 
-int k_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now, bool direct,
+int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n,
                uint64_t *value)
 {
-    const pmvp_pe *pe = &c->pe[p];
     const pmvp_pmu *u = &pe->pmu;
     int sel;
     switch (reg) {
@@ -85,23 +81,45 @@ int k_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp
     case PMVP_PMSELR_EL0: *value = u->pmselr; break;
     case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); break;
     case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); break;
-    case PMVP_PMCCNTR_EL0: *value = counter_view(c, p, PMVP_CYCLE_COUNTER, u->pmccntr, now, direct); break;
+    case PMVP_PMCCNTR_EL0: *value = u->pmccntr; break;
     case PMVP_PMCCFILTR_EL0: *value = u->pmccfiltr; break;
     case PMVP_PMUSERENR_EL0: *value = u->pmuserenr; break;
     case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; break;
-    case PMVP_PMEVCNTR_EL0: *value = counter_view(c, p, n, u->counter[n].value, now, direct); break;
+    case PMVP_PMEVCNTR_EL0: *value = u->counter[n].value; break;
     case PMVP_PMEVTYPER_EL0: *value = u->counter[n].evtyper; break;
     case PMVP_PMXEVTYPER_EL0:
-        sel = selected(c, p, true);
+        sel = selected(c, p, pe, true);
         *value = sel < 0 ? 0 : sel == PMVP_CYCLE_COUNTER ? u->pmccfiltr : u->counter[sel].evtyper;
         break;
     case PMVP_PMXEVCNTR_EL0:
-        sel = selected(c, p, false);
-        *value = sel < 0 ? 0 : counter_view(c, p, (unsigned)sel, u->counter[sel].value, now, direct);
+        sel = selected(c, p, pe, false);
+        *value = sel < 0 ? 0 : u->counter[sel].value;
         break;
     default: return PMVP_ERR_REGISTER;
     }
     return PMVP_OK;
+}
+
+/* The counter whose value a read of `reg` (instance n) returns: n, 31 for
+ * PMCCNTR, the one PMSELR selects, or -1 (none). */
+static int counter_read_by(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n)
+{
+    switch (reg) {
+    case PMVP_PMCCNTR_EL0: return PMVP_CYCLE_COUNTER;
+    case PMVP_PMEVCNTR_EL0: return (int)n;
+    case PMVP_PMXEVCNTR_EL0: return selection(c, pe, false);
+    default: return -1;
+    }
+}
+
+int k_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now, uint64_t *value)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    int err = k_pmu_look(c, p, pe, reg, n, value);
+    int which = err ? -1 : counter_read_by(c, pe, reg, n);
+    if (which >= 0)
+        *value = k_direct_read(c, p, (unsigned)which, *value, now);
+    return err;
 }
 
 /* A direct write of counter `which` (31: PMCCNTR) starts a new stretch
@@ -125,26 +143,26 @@ uint64_t k_pmiar_address(uint64_t va)
     return (va >> 47 & 1) ? low | PMVP_BITS(63, 48) : low;
 }
 
-/* A read as a direct read (`direct`) or as the debug path sees the register. */
-static int read_view(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
-                     bool direct, uint64_t *value)
+int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+                  uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
     int err = begin_access(c, p, reg, n, false, now);
-    return err ? err : k_pmu_read(c, p, reg, n, now, direct, value);
+    return err ? err : k_pmu_read(c, p, reg, n, now, value);
 }
 
-int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
+int pmvp_pmu_peek(const pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time t,
                   uint64_t *value)
 {
-    return read_view(c, p, reg, n, now, true, value);
-}
-
-int pmvp_pmu_peek(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
-                  uint64_t *value)
-{
-    return read_view(c, p, reg, n, now, false, value);
+    if (!value)
+        return PMVP_ERR_NULL;
+    int err = k_look_begin(c, p, PMVP_SYSREG_PMU, (unsigned)reg, n, t);
+    if (err)
+        return err;
+    pmvp_pe at;
+    k_pe_at(c, p, t, &at);
+    return k_pmu_look(c, p, &at, reg, n, value);
 }
 
 void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible)
@@ -164,7 +182,7 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
         pmvp_pe *pe = &c->pe[p];
         if ((bits >> n & 1) && k_counter_event(pe, n) == PMVP_EV_SW_INCR &&
             k_counts(c, p, n, &pe->ctx))
-            k_counter_add(c, p, n, 1);
+            k_counter_add(c, p, pe, n, 1);
     }
 }
 
@@ -215,14 +233,14 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     case PMVP_PMEVCNTR_EL0: set_counter(c, p, n, value); break;
     case PMVP_PMEVTYPER_EL0: set_evtyper(c, &u->counter[n], value); break;
     case PMVP_PMXEVTYPER_EL0:
-        sel = selected(c, p, true);
+        sel = selected(c, p, &c->pe[p], true);
         if (sel == PMVP_CYCLE_COUNTER)
             u->pmccfiltr = value & c->ccfiltr_mask;
         else if (sel >= 0)
             set_evtyper(c, &u->counter[sel], value);
         break;
     case PMVP_PMXEVCNTR_EL0:
-        sel = selected(c, p, false);
+        sel = selected(c, p, &c->pe[p], false);
         if (sel >= 0)
             set_counter(c, p, (unsigned)sel, value);
         break;

@@ -5,7 +5,9 @@
  * engine's state; sysreg.c (the System-register interface) and ext.c (the
  * external frames) decode an access, check it and reach those files. Each
  * access begins once: the public entry validates it and calls k_begin, and
- * the calls below (k_pmu_read, ...) take the core as begun, at `now`.
+ * the calls below (k_pmu_read, ...) take the core as begun, at `now`. A
+ * pure query (a peek, the debug path's reads) begins nothing: it reads a
+ * copy of the PE brought to its instant (k_pe_at) with the same files.
  */
 #ifndef PMVP_REGFILE_H
 #define PMVP_REGFILE_H
@@ -13,16 +15,38 @@
 #include "engine.h"
 #include "regtable.h"
 
-/* Register `reg` (instance n) of PE p, validated (k_reg_access) and begun
- * at `now`: its value as a direct read sees it (`direct`: a guest's access,
- * inaccuracy knob (c)) or as it is (the debug path). PMVP_ERR_REGISTER for
- * a register the file does not hold. */
-int k_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now, bool direct,
+/* The bracket of an access to register `reg` (instance n, family enum
+ * pmvp_sysreg_family) of PE p: validates it (k_reg_access) and begins it at
+ * `now` (k_begin_pe). */
+static inline int k_access_begin(pmvp_core *c, unsigned p, unsigned family, unsigned reg, unsigned n, bool write,
+                                 pmvp_time now)
+{
+    int err = c ? k_reg_access(&c->cfg, family, reg, n, write) : PMVP_OK;
+    return err ? err : k_begin_pe(c, p, now);
+}
+
+/* The same for a pure query (a read) at t: validates it and refuses an
+ * instant before the core's present; the core is left as it is. */
+static inline int k_look_begin(const pmvp_core *c, unsigned p, unsigned family, unsigned reg, unsigned n,
+                               pmvp_time t)
+{
+    int err = c ? k_reg_access(&c->cfg, family, reg, n, false) : PMVP_OK;
+    return err ? err : k_look_pe(c, p, t);
+}
+
+/* Register `reg` (instance n) of PE p, validated: its value in `pe`, the
+ * state of PE p as it is (c->pe[p] begun at the access's instant, or a copy
+ * of it from k_pe_at). PMVP_ERR_REGISTER for a register the file does not
+ * hold. */
+int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n,
                uint64_t *value);
+int k_amu_look(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, unsigned n, uint64_t *value);
+/* A direct read (a guest's) of it, begun at `now`: the value as k_pmu_look
+ * gives it, through inaccuracy knob (c) for a counter. */
+int k_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now, uint64_t *value);
 /* Writes it, with the side effects the register has (D24.5). */
 int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value);
 /* The same for the AMU (D24.6). */
-int k_amu_read(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t *value);
 int k_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value);
 
 /* PMCR_EL0.P written as 1 (D24.5.8): the event counters accessible in the

@@ -487,22 +487,14 @@ static bool is_bitmap(const pmvp_sysreg *r)
     }
 }
 
-/* Begins an access to the register file: the register exists with the
- * instruction (k_reg_access) and the core is brought to `now`, once. */
-static int begin(pmvp_core *c, unsigned family, unsigned reg, unsigned n, bool write, pmvp_time now)
-{
-    int err = k_reg_access(&c->cfg, family, reg, n, write);
-    return err ? err : k_begin(c, now);
-}
-
 static int kernel_read(pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
                        pmvp_time now, uint64_t *v)
 {
-    int err = begin(c, family, reg, n, false, now);
+    int err = k_access_begin(c, pe, family, reg, n, false, now);
     if (err)
         return err;
-    return family == PMVP_SYSREG_PMU ? k_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, true, v)
-                                     : k_amu_read(c, pe, (enum pmvp_amu_reg)reg, n, v);
+    return family == PMVP_SYSREG_PMU ? k_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, v)
+                                     : k_amu_look(c, &c->pe[pe], (enum pmvp_amu_reg)reg, n, v);
 }
 
 /* Validates an access for reading or writing a value. It changes nothing:
@@ -564,7 +556,7 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     unsigned reg, n;
     if (!target(c, r, x, &reg, &n))
         return PMVP_OK; /* a counter the context cannot see: WI */
-    if ((err = begin(c, r->family, reg, n, true, now)))
+    if ((err = k_access_begin(c, pe, r->family, reg, n, true, now)))
         return err;
     if (r->part == PMVP_PART_LOW) {
         /* The AArch32 register is bits [31:0]; a write leaves [63:32] alone.
@@ -573,7 +565,7 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
         uint64_t old = 0;
         bool counter = reg == PMVP_PMCCNTR_EL0 || reg == PMVP_PMEVCNTR_EL0;
         if (r->family == PMVP_SYSREG_PMU && counter)
-            k_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, false, &old);
+            k_pmu_look(c, pe, &c->pe[pe], (enum pmvp_pmu_reg)reg, n, &old);
         value = (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
     }
     if (is_bitmap(r))

@@ -603,6 +603,48 @@ TEST(Monitors, ChangesForLaterInstantsInAnyOrder)
     });
 }
 
+// A read for a later instant is the kernel's pure query when no change is
+// kept before it: it shows that instant and leaves the kernel's present
+// where it was. With a change kept for an earlier instant, the read shows
+// it; a read before that instant does not; and once simulated time passes
+// the change, reads at the present show it.
+TEST(Monitors, ReadsAheadAreQueriesThatMoveNothing)
+{
+    in_child([] {
+        Monitors m("m", config());
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            const sc_time us(1, SC_US);
+            uint64_t v = 0;
+            enable_cycle_counter(bus, 0);
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_INST_RETIRED);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+            EXPECT_EQ(m.amu_write(0, PMVP_AMCNTENSET0_EL0, 0, 0x1), PMVP_OK);  // CPU_CYCLES
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMCCNTR_EL0, 0, v, 5 * us), PMVP_OK);
+            EXPECT_EQ(v, 5000u);
+            EXPECT_EQ(m.amu_read(0, PMVP_AMEVCNTR0_EL0, 0, v, 3 * us), PMVP_OK);
+            EXPECT_EQ(v, 3000u);
+            EXPECT_EQ(m.kernel().last_call, 0u);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 7, 2 * us), PMVP_OK);
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v, 1 * us), PMVP_OK);
+            EXPECT_EQ(v, 0u);
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v, 3 * us), PMVP_OK);
+            EXPECT_EQ(v, 7u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 4, 3 * us), 7u);
+            wait(1, SC_US);
+            EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 0), 0u);
+            EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMCCNTR_EL0"), 1000u);
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v, 1 * us), PMVP_OK);
+            EXPECT_EQ(v, 7u);
+            wait(2, SC_US);
+            EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 0), 7u);
+            EXPECT_EQ(m.amu_read(0, PMVP_AMEVCNTR0_EL0, 0, v), PMVP_OK);
+            EXPECT_EQ(v, 3000u);
+        });
+        sc_start();
+    });
+}
+
 // Warm reset resets the PMU; cold reset the whole core, AMU included.
 TEST(Monitors, WarmAndColdReset)
 {

@@ -43,21 +43,19 @@ struct Counts {
     std::vector<uint64_t> ovs;
 };
 
-Counts counts(pmvp_core *c, pmvp_time t)
+Counts counts(const pmvp_core *c, pmvp_time t)
 {
     Counts k;
-    pmvp_core view;
-    pmvp_core_copy(&view, c);  // peeking moves a core's present: look at a copy
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         uint64_t x = 0;
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            if (pmvp_pmu_peek(&view, p, PMVP_PMEVCNTR_EL0, n, t, &x) != PMVP_OK)
+            if (pmvp_pmu_peek(c, p, PMVP_PMEVCNTR_EL0, n, t, &x) != PMVP_OK)
                 broken("peek of an implemented counter failed");
             k.v.push_back(x);
         }
-        pmvp_pmu_peek(&view, p, PMVP_PMCCNTR_EL0, 0, t, &x);
+        pmvp_pmu_peek(c, p, PMVP_PMCCNTR_EL0, 0, t, &x);
         k.v.push_back(x);
-        pmvp_pmu_peek(&view, p, PMVP_PMOVSSET_EL0, 0, t, &x);
+        pmvp_pmu_peek(c, p, PMVP_PMOVSSET_EL0, 0, t, &x);
         k.ovs.push_back(x);
     }
     return k;
@@ -208,11 +206,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             now = core.last_call;
         if (crafted_state)
             continue;
+        if (debug_read && std::memcmp(&before, &core, sizeof core) != 0)
+            broken("a debug read changed the core");
         Counts k = counts(&core, now);
-        if (debug_read) {
-            Counts b = counts(&before, now);
-            if (b.v != k.v || b.ovs != k.ovs)
-                broken("a debug read changed a register");
+        {  // The pure query at a later instant is what a core brought there shows.
+            static pmvp_core synced;
+            pmvp_time ahead = now + (v & 0xFFFFFF);
+            pmvp_core_copy(&synced, &core);
+            if (pmvp_core_sync(&synced, ahead) != PMVP_OK)
+                broken("a sync to a later instant failed");
+            Counts peeked = counts(&core, ahead), there = counts(&synced, ahead);
+            if (peeked.v != there.v || peeked.ovs != there.ovs)
+                broken("a peek at a later instant differs from the core brought there");
         }
         // A write may set anything, and so may the PMU's controls; otherwise
         // counters only go up or wrap with their flag.

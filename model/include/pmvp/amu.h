@@ -62,6 +62,12 @@ bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg);
 int pmvp_amu_read(pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n,
                   pmvp_time now, uint64_t *value);
 
+/* The pure query of the AMU: as pmvp_pmu_peek (pmu.h), register `reg` as
+ * it is at `t` (at or after the core's present), changing nothing. Errors
+ * as for pmvp_amu_read. */
+int pmvp_amu_peek(const pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n,
+                  pmvp_time t, uint64_t *value);
+
 /* Writes `value`; read-only and RES0 bits are ignored. Errors as for
  * pmvp_amu_read, and PMVP_ERR_READ_ONLY for AMCFGR, AMCGCR, AMCG1IDR,
  * AMEVTYPER0 and, when its events are fixed, AMEVTYPER1. An AMEVTYPER1

@@ -50,11 +50,16 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg);
 int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
                   pmvp_time now, uint64_t *value);
 
-/* As pmvp_pmu_read, for a debugger or a trace rather than the PE: a
- * counter reads its value, with no delay of the inaccuracy knob (c) and no
- * effect on what later direct reads show. */
-int pmvp_pmu_peek(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
-                  pmvp_time now, uint64_t *value);
+/* The pure query: register `reg` as it is at `t`, for a debugger, a trace
+ * or a CPU model looking ahead, changing nothing. `t` is at or after the
+ * core's present (the latest instant of a call that changed it; else
+ * PMVP_ERR_PAST): the value is what a read at `t` would see if no input
+ * came before it, counter values and overflow flags (PMOVSSET) included,
+ * with no delay of the inaccuracy knob (c). The core's present stays where
+ * it was, so an input for an instant before `t` is still taken; nothing is
+ * copied but the PE's state. Errors as for pmvp_pmu_read. */
+int pmvp_pmu_peek(const pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
+                  pmvp_time t, uint64_t *value);
 
 /* Writes `value`; bits that are read-only, RES0 or not implemented in this
  * configuration are ignored, as the architecture ignores them. A write

@@ -70,12 +70,17 @@ struct Change {
 //   the kernel, in time order, when simulated time reaches it (catch_up),
 //   so a decoupled initiator's future does not reorder the present of the
 //   others;
-// - a call for a later instant is evaluated on the future view (`view`):
-//   the kernel with the kept changes up to that instant applied. The view
-//   stays valid while it holds the kernel plus every kept change, so a CPU
-//   model moving forward through its quantum costs one evaluation per call;
-//   a call for an instant before one the view has reached, or after the
-//   kernel itself changed (invalidate), rebuilds it;
+// - a read for a later instant that the kernel answers as a pure query
+//   (look: pmvp_pmu_peek, pmvp_amu_peek, the debug path) is made on the
+//   kernel itself when no change is kept for an instant at or before it:
+//   nothing is copied and the kernel's present does not move;
+// - any other call for a later instant is evaluated on the future view
+//   (`view`): the kernel with the kept changes up to that instant applied.
+//   The view stays valid while it holds the kernel plus every kept change,
+//   so a CPU model moving forward through its quantum costs one evaluation
+//   per call; a call for an instant before one the view has reached, or
+//   after the kernel itself changed (invalidate), rebuilds it (a copy of
+//   the kernel);
 // - a checkpoint holds the kept changes (save, load), and so a module can
 //   be saved at any instant, a CPU model ahead of it or not.
 // Core is pmvp_core or pmvp_x86_core; `copy` copies one into the other;
@@ -129,6 +134,20 @@ public:
             return PMVP_ERR_VALUE;
         catch_up();
         return op(t == now ? &present_ : &future(t), t);
+    }
+
+    // Runs `op`, a pure query of the kernel (it takes a const core and an
+    // instant at or after its present), at `offset` after now: on the
+    // kernel when no change is kept for an instant at or before it, else on
+    // the future view.
+    template <class F> int look(const sc_core::sc_time &offset, const F &op)
+    {
+        pmvp_time t = time_.after(offset);
+        if (t == PMVP_TIME_NEVER)
+            return PMVP_ERR_VALUE;
+        catch_up();
+        const Core &at = next_pending() > t ? present_ : future(t);
+        return op(&at, t);
     }
 
     // Makes change `ch` at `offset` after now: on the kernel, or, for a
