@@ -223,6 +223,47 @@ static void system_registers(void)
     printf("\n");
 }
 
+/* Text as code in a table cell: its pipes escaped so they do not end it. */
+static void print_code_cell(const char *text)
+{
+    printf(" `");
+    for (const char *t = text; *t; t++)
+        printf(*t == '|' ? "\\|" : "%c", *t);
+    printf("` |");
+}
+
+static void register_state(void)
+{
+    printf("## Where the registers' values live\n\n");
+    printf("Each register's `PMVP_REG_STATE` line in `registers.def`, as written: the value of "
+           "instance `n` in the PE's state (`pe`, a `pmvp_pe`), how a write stores it (VALUE: the "
+           "writable bits; SET or CLEAR: 1 sets or clears those bits), the bits a write can change "
+           "in core `c`'s configuration, and the value after a reset. The checkpoint, the reset and "
+           "every plain write are made from these lines; a register without one holds no value of "
+           "its own.\n\n");
+    printf("| Register | Value in the PE | Write | Writable bits | After reset |\n");
+    printf("|---|---|---|---|---|\n");
+    for (unsigned family = PMVP_SYSREG_PMU; family <= PMVP_SYSREG_AMU; family++) {
+        unsigned n = family == PMVP_SYSREG_PMU ? PMVP_PMU_NUM_REGS : PMVP_AMU_NUM_REGS;
+        for (unsigned reg = 0; reg < n; reg++) {
+            const pmvp_reg_desc *d = pmvp_reg_desc_of(family, reg);
+            printf("| `");
+            print_reg(family, reg);
+            printf("` |");
+            if (!d->state) {
+                printf(" — (computed or selected) | | | |\n");
+                continue;
+            }
+            print_code_cell(d->state);
+            printf(" %s |", d->write);
+            print_code_cell(d->writable);
+            print_code_cell(d->reset);
+            printf("\n");
+        }
+    }
+    printf("\n");
+}
+
 static void fields(void)
 {
     printf("## Fields\n\n");
@@ -389,6 +430,7 @@ int main(void)
            "most of these fields UNKNOWN after a Warm reset; pmvp resets them to 0.\n\n",
            cfg.num_counters, cfg.amu_num_aux);
     system_registers();
+    register_state();
     fields();
     external_frames();
     x86_msrs();

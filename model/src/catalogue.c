@@ -2,7 +2,8 @@
 /*
  * The register catalogue (catalogue.h), from each register's block in
  * registers.def: its title and section of D24.5 or D24.6, the feature its
- * gate names, and the fields pmvp implements with the masks of fields.h.
+ * gate names, the fields pmvp implements with the masks of fields.h, and
+ * its PMVP_REG_STATE line as written.
  */
 #include "pmvp/catalogue.h"
 
@@ -27,6 +28,11 @@ static const pmvp_reg_desc desc[2][K_FAMILY_REGS] = {
     [PMVP_SYSREG_##family][PMVP_##id].fields = (const pmvp_reg_field[]){ __VA_ARGS__ },       \
     [PMVP_SYSREG_##family][PMVP_##id].num_fields =                                            \
         sizeof((const pmvp_reg_field[]){ __VA_ARGS__ }) / sizeof(pmvp_reg_field),
+#define PMVP_REG_STATE(family, id, kind, state_, writable_, reset_)                           \
+    [PMVP_SYSREG_##family][PMVP_##id].state = #state_,                                        \
+    [PMVP_SYSREG_##family][PMVP_##id].write = #kind,                                          \
+    [PMVP_SYSREG_##family][PMVP_##id].writable = #writable_,                                  \
+    [PMVP_SYSREG_##family][PMVP_##id].reset = #reset_,
 #include "pmvp/registers.def"
 };
 

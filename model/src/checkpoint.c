@@ -15,6 +15,7 @@
 
 #include "inputs.h"
 #include "pmvp/error.h"
+#include "pmvp/sysreg.h"
 #include "pmvp/x86.h"
 
 static const char kMagic[8] = { 'P', 'M', 'V', 'P', 'C', 'K', 'P', 'T' };
@@ -86,6 +87,17 @@ static void walk_controls(stream *s, pmvp_pmu_controls *ctl)
     fbool(s, &ctl->os_double_lock);
 }
 
+/* An unsigned integer field of `size` bytes (a register's state). */
+static void fsized(stream *s, void *p, size_t size)
+{
+    switch (size) {
+    case 1: f8(s, p); return;
+    case 2: f16(s, p); return;
+    case 4: f32(s, p); return;
+    default: f64(s, p); return;
+    }
+}
+
 static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
 {
     f8(s, &pe->state);
@@ -97,10 +109,18 @@ static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
     for (int i = 0; i < pmvp_event_level_count(); i++)
         f32(s, &pe->level[i]);
 
+    /* Every register that holds a value, where its PMVP_REG_STATE line
+     * says it lives (a CLEAR register's state is its SET register's). */
+#define PMVP_REG_STATE(fam, id, kind, state, writable, reset)                                  \
+    if (K_OWNS_##kind)                                                                         \
+        for (unsigned n = 0, end = k_reg_instances(&c->cfg, k_reg_of(PMVP_SYSREG_##fam, PMVP_##id)); \
+             n < end; n++)                                                                      \
+            fsized(s, &(state), sizeof(state));
+#include "pmvp/registers.def"
+
+    /* What is not a register: the knobs' state, the divider, the EL2/EL3
+     * controls, FEAT_SEBEP's precise set, the external frame's own state. */
     pmvp_pmu *u = &pe->pmu;
-    f64(s, &u->pmcr);
-    f64(s, &u->pmecr);
-    f64(s, &u->pmiar);
     f32(s, &u->precise);
     f32(s, &u->shadowed);
     for (unsigned n = 0; n <= PMVP_MAX_COUNTERS; n++) {
@@ -111,32 +131,8 @@ static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
         f64(s, &k->shadow_until);
         f32(s, &k->shadow_left);
     }
-    f32(s, &u->cntenset);
-    f32(s, &u->intenset);
-    f32(s, &u->ovsset);
-    f32(s, &u->pmselr);
-    f64(s, &u->pmccfiltr);
-    f64(s, &u->pmccntr);
     f32(s, &u->divider);
-    f64(s, &u->pmuserenr);
     walk_controls(s, &u->ctl);
-    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-        f64(s, &u->counter[n].value);
-        f64(s, &u->counter[n].evtyper);
-    }
-
-    pmvp_amu *a = &pe->amu;
-    f64(s, &a->amcr);
-    f32(s, &a->cntenset0);
-    f32(s, &a->cntenset1);
-    f32(s, &a->amuserenr);
-    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
-        f64(s, &a->cnt0[n]);
-    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++) {
-        f64(s, &a->cnt1[n]);
-        f16(s, &a->evtyper1[n]);
-    }
-
     f32(s, &pe->ext.pmitctrl);
     fbool(s, &pe->ext.software_locked);
 }

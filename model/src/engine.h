@@ -214,6 +214,16 @@ void k_reads_catch_up(pmvp_core *c, unsigned p);
 /* Knob (d): `count` occurrences of `event`, less one if one is dropped. */
 uint64_t k_after_drop(pmvp_core *c, uint16_t event, uint64_t count);
 
+/* Bitmaps of the AMU's architected and implemented auxiliary counters. */
+static inline uint32_t k_amu_arch_mask(void)
+{
+    return (UINT32_C(1) << PMVP_AMU_ARCH_COUNTERS) - 1;
+}
+static inline uint32_t k_amu_aux_mask(const pmvp_core *c)
+{
+    return c->cfg.amu_num_aux ? (uint32_t)PMVP_BITS(c->cfg.amu_num_aux - 1, 0) : 0;
+}
+
 /* Bitmap of implemented event counters P<n>. */
 static inline uint32_t k_counters_mask(const pmvp_core *c)
 {

@@ -45,11 +45,19 @@ static int selected(const pmvp_core *c, unsigned p, const pmvp_pe *pe, bool cycl
     return sel;
 }
 
-/* PMEVTYPER<n> (D24.5.12): its implemented bits, and its event decoded. */
-static void set_evtyper(pmvp_core *c, pmvp_pmu_counter *k, uint64_t value)
+/* PMEVTYPER<n>'s event as counter n counts it (D24.5.12). */
+static void decode_event(const pmvp_core *c, pmvp_pmu_counter *k)
 {
-    k->evtyper = value & c->evtyper_mask;
     k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+}
+
+/* The register PMXEVTYPER or PMXEVCNTR stands for with selection sel
+ * (selected()): PMCCFILTR, PMEVTYPER<sel> or PMEVCNTR<sel>. */
+static enum pmvp_pmu_reg selected_reg(enum pmvp_pmu_reg reg, int sel)
+{
+    if (reg == PMVP_PMXEVCNTR_EL0)
+        return PMVP_PMEVCNTR_EL0;
+    return sel == PMVP_CYCLE_COUNTER ? PMVP_PMCCFILTR_EL0 : PMVP_PMEVTYPER_EL0;
 }
 
 static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
@@ -68,36 +76,21 @@ static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
 int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n,
                uint64_t *value)
 {
-    const pmvp_pmu *u = &pe->pmu;
     int sel;
-    switch (reg) {
-    case PMVP_PMECR_EL1: *value = u->pmecr; break;
-    case PMVP_PMIAR_EL1: *value = u->pmiar; break;
-    case PMVP_PMCR_EL0: *value = read_pmcr(c, pe); break;
-    case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: *value = u->cntenset; break;
-    case PMVP_PMINTENSET_EL1: case PMVP_PMINTENCLR_EL1: *value = u->intenset; break;
-    case PMVP_PMOVSSET_EL0: case PMVP_PMOVSCLR_EL0: *value = u->ovsset; break;
-    case PMVP_PMSWINC_EL0: *value = 0; break; /* WO/RAZ */
-    case PMVP_PMSELR_EL0: *value = u->pmselr; break;
-    case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); break;
-    case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); break;
-    case PMVP_PMCCNTR_EL0: *value = u->pmccntr; break;
-    case PMVP_PMCCFILTR_EL0: *value = u->pmccfiltr; break;
-    case PMVP_PMUSERENR_EL0: *value = u->pmuserenr; break;
-    case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; break;
-    case PMVP_PMEVCNTR_EL0: *value = u->counter[n].value; break;
-    case PMVP_PMEVTYPER_EL0: *value = u->counter[n].evtyper; break;
+    switch (reg) { /* the registers whose read is not the value they hold */
+    case PMVP_PMCR_EL0: *value = read_pmcr(c, pe); return PMVP_OK;
+    case PMVP_PMSWINC_EL0: *value = 0; return PMVP_OK; /* WO/RAZ */
+    case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); return PMVP_OK;
+    case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); return PMVP_OK;
+    case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; return PMVP_OK;
     case PMVP_PMXEVTYPER_EL0:
-        sel = selected(c, p, pe, true);
-        *value = sel < 0 ? 0 : sel == PMVP_CYCLE_COUNTER ? u->pmccfiltr : u->counter[sel].evtyper;
-        break;
     case PMVP_PMXEVCNTR_EL0:
-        sel = selected(c, p, pe, false);
-        *value = sel < 0 ? 0 : u->counter[sel].value;
-        break;
-    default: return PMVP_ERR_REGISTER;
+        sel = selected(c, p, pe, reg == PMVP_PMXEVTYPER_EL0);
+        *value = 0;
+        return sel < 0 ? PMVP_OK : k_pmu_look(c, p, pe, selected_reg(reg, sel), (unsigned)sel, value);
+    default:
+        return k_state_read(pe, PMVP_SYSREG_PMU, reg, n, value) ? PMVP_OK : PMVP_ERR_REGISTER;
     }
-    return PMVP_OK;
 }
 
 /* The counter whose value a read of `reg` (instance n) returns: n, 31 for
@@ -122,18 +115,22 @@ int k_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp
     return err;
 }
 
-/* A direct write of counter `which` (31: PMCCNTR) starts a new stretch
- * for the inaccuracy knobs. */
-static void set_counter(pmvp_core *c, unsigned p, unsigned which, uint64_t value)
+/* Counter `which` (31: PMCCNTR) was written: the divider restarts with
+ * PMCCNTR, and a new stretch begins for the inaccuracy knobs. */
+static void counter_written(pmvp_core *c, unsigned p, unsigned which)
 {
     pmvp_pmu *u = &c->pe[p].pmu;
-    if (which == PMVP_CYCLE_COUNTER) {
-        u->pmccntr = value;
+    if (which == PMVP_CYCLE_COUNTER)
         u->divider = 0;
-    } else {
-        u->counter[which].value = value & c->counter_mask;
-    }
     u->slack[which].base = which == PMVP_CYCLE_COUNTER ? u->pmccntr : u->counter[which].value;
+}
+
+/* Writes counter `which` (31: PMCCNTR) as its register would be written. */
+static void set_counter(pmvp_core *c, unsigned p, unsigned which, uint64_t value)
+{
+    bool cycles = which == PMVP_CYCLE_COUNTER;
+    k_state_write(c, &c->pe[p], PMVP_SYSREG_PMU, cycles ? PMVP_PMCCNTR_EL0 : PMVP_PMEVCNTR_EL0, which, value);
+    counter_written(c, p, which);
 }
 
 /* PMIAR_EL1.ADDRESS: [1:0] RES0, [63:48] RESS (no FEAT_LVA). */
@@ -201,56 +198,40 @@ static bool routes_depend_on(enum pmvp_pmu_reg reg)
 
 int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value)
 {
-    pmvp_pmu *u = &c->pe[p].pmu;
-    uint32_t bits = ((uint32_t)value & k_counters_mask(c)) | ((uint32_t)value & (uint32_t)PMVP_PMU_C);
-    uint32_t enabled = k_enabled_counters(c, &c->pe[p]);
+    pmvp_pe *pe = &c->pe[p];
+    pmvp_pmu *u = &pe->pmu;
+    uint32_t enabled = k_enabled_counters(c, pe);
     int sel;
-    switch (reg) {
+    bool holds = k_state_write(c, pe, PMVP_SYSREG_PMU, reg, n, value);
+    switch (reg) { /* what a write does beyond storing its value */
     case PMVP_PMCR_EL0:
-        u->pmcr = value & c->pmcr_mask;
-        if (value & PMCR_EL0_P) {  /* in the view of the PE's context */
-            const pmvp_pe *pe = &c->pe[p];
+        if (value & PMCR_EL0_P) /* in the view of the PE's context */
             k_pmcr_p_reset(c, p, k_counters_accessible(&c->cfg, pe->ctx.el, k_pe_el2_enabled(c, p),
-                                                       pe->pmu.ctl.mdcr_el2));
-        }
+                                                       u->ctl.mdcr_el2));
         if (value & PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
             set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
         break;
-    case PMVP_PMCNTENSET_EL0: u->cntenset |= bits; break;
-    case PMVP_PMCNTENCLR_EL0: u->cntenset &= ~bits; break;
-    case PMVP_PMINTENSET_EL1: u->intenset |= bits; break;
-    case PMVP_PMINTENCLR_EL1: u->intenset &= ~bits; break;
-    case PMVP_PMOVSSET_EL0: u->ovsset |= bits; break;
     case PMVP_PMOVSCLR_EL0:
-        u->ovsset &= ~bits;
-        u->shadowed &= ~bits; /* knob (a): the overflow software cleared has no shadow left */
+        /* knob (a): the overflow software cleared has no shadow left */
+        u->shadowed &= ~(uint32_t)value;
         break;
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
-    case PMVP_PMSELR_EL0: u->pmselr = (uint32_t)(value & PMSELR_EL0_SEL); break;
-    case PMVP_PMCCNTR_EL0: set_counter(c, p, PMVP_CYCLE_COUNTER, value); break;
-    case PMVP_PMCCFILTR_EL0: u->pmccfiltr = value & c->ccfiltr_mask; break;
-    case PMVP_PMUSERENR_EL0: u->pmuserenr = value & (PMUSERENR_EL0_EN | PMUSERENR_EL0_SW | PMUSERENR_EL0_CR | PMUSERENR_EL0_ER); break;
-    case PMVP_PMEVCNTR_EL0: set_counter(c, p, n, value); break;
-    case PMVP_PMEVTYPER_EL0: set_evtyper(c, &u->counter[n], value); break;
+    case PMVP_PMCCNTR_EL0: counter_written(c, p, PMVP_CYCLE_COUNTER); break;
+    case PMVP_PMEVCNTR_EL0: counter_written(c, p, n); break;
+    case PMVP_PMEVTYPER_EL0: decode_event(c, &u->counter[n]); break;
+    case PMVP_PMIAR_EL1: u->pmiar = k_pmiar_address(u->pmiar); break;
     case PMVP_PMXEVTYPER_EL0:
-        sel = selected(c, p, &c->pe[p], true);
-        if (sel == PMVP_CYCLE_COUNTER)
-            u->pmccfiltr = value & c->ccfiltr_mask;
-        else if (sel >= 0)
-            set_evtyper(c, &u->counter[sel], value);
-        break;
     case PMVP_PMXEVCNTR_EL0:
-        sel = selected(c, p, &c->pe[p], false);
-        if (sel >= 0)
-            set_counter(c, p, (unsigned)sel, value);
+        sel = selected(c, p, pe, reg == PMVP_PMXEVTYPER_EL0);
+        return sel < 0 ? PMVP_OK : k_pmu_write(c, p, selected_reg(reg, sel), (unsigned)sel, value);
+    default:
+        if (!holds)
+            return PMVP_ERR_REGISTER;
         break;
-    case PMVP_PMECR_EL1: u->pmecr = value & (PMECR_EL1_PMEE | PMECR_EL1_KPME); break;
-    case PMVP_PMIAR_EL1: u->pmiar = k_pmiar_address(value); break;
-    default: return PMVP_ERR_REGISTER;
     }
     if (routes_depend_on(reg))
         k_routes_stale(c);
-    k_boundary(c, p, enabled ^ k_enabled_counters(c, &c->pe[p]));
+    k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));
     k_reads_catch_up(c, p);
     return PMVP_OK;
 }
@@ -278,13 +259,15 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     int err = k_begin_pe(c, p, now);
     if (err)
         return err;
-    pmvp_pmu *u = &c->pe[p].pmu;
-    pmvp_pmu_controls keep = u->ctl; /* EL2/EL3 controls are not PMU registers */
-    *u = (pmvp_pmu){ .ctl = keep };
+    pmvp_pe *pe = &c->pe[p];
+    /* What is not a register (the knobs' state, the divider) to zero; the
+     * EL2/EL3 controls are not PMU registers and stay. */
+    pe->pmu = (pmvp_pmu){ .ctl = pe->pmu.ctl };
+    k_state_reset(c, pe, PMVP_SYSREG_PMU);
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
-        set_evtyper(c, &u->counter[n], 0);
+        decode_event(c, &pe->pmu.counter[n]);
     /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41). */
-    c->pe[p].ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock };
+    pe->ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock };
     k_routes_stale(c);
     return PMVP_OK;
 }

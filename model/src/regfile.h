@@ -34,6 +34,25 @@ static inline int k_look_begin(const pmvp_core *c, unsigned p, unsigned family, 
     return err ? err : k_look_pe(c, p, t);
 }
 
+/* ---- the registers' state (regstate.c), from their PMVP_REG_STATE lines */
+
+/* Whether a register of `kind` keeps its own state (a CLEAR register
+ * changes the state of its SET register). */
+#define K_OWNS_VALUE 1
+#define K_OWNS_SET 1
+#define K_OWNS_CLEAR 0
+
+/* The value register `reg` (family enum pmvp_sysreg_family, instance n)
+ * holds in `pe`; false if it holds none (its read is computed). */
+bool k_state_read(const pmvp_pe *pe, unsigned family, unsigned reg, unsigned n, uint64_t *value);
+/* Stores a write of `value` as the register's kind says, through its
+ * writable bits in c's configuration; false if it holds no value. */
+bool k_state_write(const pmvp_core *c, pmvp_pe *pe, unsigned family, unsigned reg, unsigned n, uint64_t value);
+/* Every register of `family` in `pe` to its reset value. */
+void k_state_reset(const pmvp_core *c, pmvp_pe *pe, unsigned family);
+
+/* ---- the register files */
+
 /* Register `reg` (instance n) of PE p, validated: its value in `pe`, the
  * state of PE p as it is (c->pe[p] begun at the access's instant, or a copy
  * of it from k_pe_at). PMVP_ERR_REGISTER for a register the file does not

@@ -5,12 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <tuple>
+#include <vector>
+
 #include "pmvp/core.h"
 #include "pmvp/ebep.h"
 #include "pmvp/error.h"
 #include "pmvp/events.h"
 #include "pmvp/fields.h"
 #include "pmvp/pmu.h"
+#include "pmvp/amu.h"
 
 namespace pmvp::test {
 
@@ -18,6 +23,39 @@ constexpr pmvp_time kNs = 1000;
 constexpr pmvp_time kUs = 1000 * kNs;
 constexpr pmvp_time kMs = 1000 * kUs;
 constexpr uint64_t kGHz = 1000000000;
+
+// Every PMU and AMU System register of PE pe, every instance up to 32, as
+// the pure query sees it at t: (register, instance, error, value), in order.
+using RegisterImage = std::vector<std::tuple<int, unsigned, int, uint64_t>>;
+inline RegisterImage every_register(const pmvp_core *c, unsigned pe, pmvp_time t)
+{
+    RegisterImage image;
+    for (int r = 0; r < PMVP_PMU_NUM_REGS; r++)
+        for (unsigned n = 0; n < (pmvp_pmu_reg_indexed((pmvp_pmu_reg)r) ? 32u : 1u); n++) {
+            uint64_t v = 0;
+            int err = pmvp_pmu_peek(c, pe, (pmvp_pmu_reg)r, n, t, &v);
+            image.emplace_back(r, n, err, v);
+        }
+    for (int r = 0; r < PMVP_AMU_NUM_REGS; r++)
+        for (unsigned n = 0; n < (pmvp_amu_reg_indexed((pmvp_amu_reg)r) ? 32u : 1u); n++) {
+            uint64_t v = 0;
+            int err = pmvp_amu_peek(c, pe, (pmvp_amu_reg)r, n, t, &v);
+            image.emplace_back(PMVP_PMU_NUM_REGS + r, n, err, v);
+        }
+    return image;
+}
+
+// Writes a random value to every instance of every PMU and AMU System
+// register of PE pe at t (those that take no write refuse it).
+inline void scribble(pmvp_core *c, unsigned pe, pmvp_time t, std::mt19937_64 &rng)
+{
+    for (int r = 0; r < PMVP_PMU_NUM_REGS; r++)
+        for (unsigned n = 0; n < (pmvp_pmu_reg_indexed((pmvp_pmu_reg)r) ? 32u : 1u); n++)
+            (void)pmvp_pmu_write(c, pe, (pmvp_pmu_reg)r, n, rng(), t);
+    for (int r = 0; r < PMVP_AMU_NUM_REGS; r++)
+        for (unsigned n = 0; n < (pmvp_amu_reg_indexed((pmvp_amu_reg)r) ? 32u : 1u); n++)
+            (void)pmvp_amu_write(c, pe, (pmvp_amu_reg)r, n, rng(), t);
+}
 
 class Kernel : public ::testing::Test {
 protected:

@@ -111,6 +111,45 @@ TEST_F(Checkpoint, RestoredCoreGoesOnAsTheSavedOne)
     EXPECT_GT(values, 300u);  // the reads read counts, not zeros
 }
 
+// Every register that holds a value is in the checkpoint: after random
+// writes to every register of both PEs (every feature with registers on),
+// the restored core shows every register as the saved one does.
+TEST_F(Checkpoint, EveryRegisterIsSaved)
+{
+    cfg.num_pes = 2;
+    cfg.pmu_version = PMVP_PMUV3P5;
+    cfg.feat_ebep = cfg.feat_sebep = true;
+    cfg.feat_amuv1p1 = true;
+    cfg.amu_num_aux = 3;
+    init();
+    std::mt19937_64 rng(5);
+    for (unsigned pe = 0; pe < 2; pe++)
+        scribble(&core, pe, kUs, rng);
+    auto twin = restored(save());
+    for (unsigned pe = 0; pe < 2; pe++)
+        EXPECT_EQ(every_register(&core, pe, 3 * kUs), every_register(twin.get(), pe, 3 * kUs)) << "PE " << pe;
+}
+
+// A reset (pmvp_pmu_reset, pmvp_amu_reset) brings every register back to
+// what a core fresh from init shows, whatever was written to it.
+TEST_F(Checkpoint, ResetForgetsEveryWrite)
+{
+    cfg.pmu_version = PMVP_PMUV3P5;
+    cfg.feat_ebep = cfg.feat_sebep = true;
+    cfg.feat_amuv1p1 = true;
+    cfg.amu_num_aux = 3;
+    cfg.amu_aux_event[1] = PMVP_EV_INST_RETIRED;
+    init();
+    auto fresh = std::make_unique<pmvp_core>();
+    std::memcpy(fresh.get(), &core, sizeof core);
+    std::mt19937_64 rng(6);
+    scribble(&core, 0, kUs, rng);
+    EXPECT_NE(every_register(&core, 0, 2 * kUs), every_register(fresh.get(), 0, 2 * kUs));
+    ASSERT_EQ(pmvp_pmu_reset(&core, 0, 2 * kUs), PMVP_OK);
+    ASSERT_EQ(pmvp_amu_reset(&core, 0, 2 * kUs), PMVP_OK);
+    EXPECT_EQ(every_register(&core, 0, 2 * kUs), every_register(fresh.get(), 0, 2 * kUs));
+}
+
 // The drop knob's generator is state: without it in the checkpoint the two
 // cores' drops part ways (this is what the test above would miss if the
 // profile were off).
@@ -179,7 +218,7 @@ TEST_F(Checkpoint, BadCheckpointsAreRefusedAndChangeNothing)
     corrupt[40] ^= 1;
     refused(corrupt, "a corrupt checkpoint (its checksum does not match)");
     std::vector<uint8_t> version = good;
-    version[8] = 2;
+    version[8] = PMVP_CHECKPOINT_VERSION + 1;
     refused(version, "a checkpoint of another format version");
     // Another configuration of the same dimensions, and other dimensions.
     cfg.processor_hz = 2 * kGHz;

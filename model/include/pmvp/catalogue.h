@@ -34,6 +34,12 @@ typedef struct pmvp_reg_desc {
     const char *feature;  /* the feature that implements it: "FEAT_PMUv3" */
     const pmvp_reg_field *fields; /* most significant first */
     size_t num_fields;
+    /* Its PMVP_REG_STATE line (registers.def), as written there; NULL for a
+     * register that holds no value of its own (its read is computed). */
+    const char *state;    /* where instance n lives in the PE: "pe->pmu.pmcr" */
+    const char *write;    /* "VALUE", "SET" or "CLEAR" */
+    const char *writable; /* the bits a write stores, in core c: "c->pmcr_mask" */
+    const char *reset;    /* its value after a reset: "0" */
 } pmvp_reg_desc;
 
 /* Register `reg` (enum pmvp_pmu_reg or enum pmvp_amu_reg) of `family`;
