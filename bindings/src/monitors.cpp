@@ -227,6 +227,12 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
     return err;
 }
 
+// Whether a guest's direct read of a counter changes the kernel: inaccuracy
+// knob (c) draws its delay. Without it, every read is the kernel's pure
+// query (Timeline::look); with it, a read is made on the kernel or the
+// future view (query).
+bool Monitors::direct_reads_draw() const { return core_->cfg.inaccuracy.read_delay_cycles != 0; }
+
 // Runs `op`, which changes nothing, at sc_time_stamp() + offset, by the
 // policy of Timeline (support.h).
 template <class F> int Monitors::query(const sc_time &offset, const F &op)
@@ -464,6 +470,10 @@ int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, u
     pmvp_sysreg_context h{};
     if (higher)
         h = *higher;
+    if (!write && !direct_reads_draw())
+        return timeline_.look(offset, [&](const pmvp_core *c, pmvp_time t) {
+            return pmvp_sysreg_peek_a64(c, pe, op0, op1, crn, crm, op2, rt, &h, t, &value, &out);
+        });
     if (!write)
         return query(offset, [&](pmvp_core *c, pmvp_time t) {
             return pmvp_sysreg_execute_a64(c, pe, false, op0, op1, crn, crm, op2, rt, &h, t, &value, &out);
@@ -489,7 +499,7 @@ int Monitors::next_interrupt(pmvp_time &when, const sc_time &offset)
 
 int Monitors::irq_level(unsigned pe, bool &level, const sc_time &offset)
 {
-    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq(c, pe, t, &level); });
+    return timeline_.look(offset, [&](const pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq_peek(c, pe, t, &level); });
 }
 
 int Monitors::set_state(unsigned pe, pmvp_pe_state state, const sc_time &offset)
@@ -506,9 +516,7 @@ int Monitors::set_clock(uint64_t hz, const sc_time &offset)
 
 int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
-    // The kernel answers the read as a pure query (Timeline::look) unless
-    // inaccuracy knob (c) makes a direct read draw its delay.
-    if (!core_->cfg.inaccuracy.read_delay_cycles)
+    if (!direct_reads_draw())
         return timeline_.look(offset, [&](const pmvp_core *c, pmvp_time t) {
             return pmvp_pmu_peek(c, pe, reg, n, t, &value);
         });
@@ -585,6 +593,10 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
         if (debug)
             err = timeline_.look(delay, [&](const pmvp_core *c, pmvp_time t) {
                 return pmvp_ext_debug_read(c, pe, f, off, len, t, &value);
+            });
+        else if (!direct_reads_draw())
+            err = timeline_.look(delay, [&](const pmvp_core *c, pmvp_time t) {
+                return pmvp_ext_peek(c, pe, f, off, len, &bus, t, &value, nullptr);
             });
         else
             err = query(delay, [&](pmvp_core *c, pmvp_time t) {

@@ -224,9 +224,8 @@ uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
     return m;
 }
 
-uint32_t k_overflow_requests(const pmvp_core *c, unsigned p)
+uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe)
 {
-    const pmvp_pe *pe = &c->pe[p];
     uint32_t pending = pe->pmu.ovsset & pe->pmu.intenset;
     uint32_t hpmn_bit = UINT32_C(1) << k_hpmn(c, pe);
     uint32_t first = (hpmn_bit - 1) & k_counters_mask(c);
@@ -281,9 +280,9 @@ int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
     return masked ? PMVP_PMUEXC_MASKED : PMVP_PMUEXC_UNMASKED;
 }
 
-bool k_irq_level(const pmvp_core *c, unsigned p)
+bool k_irq_level(const pmvp_core *c, unsigned p, const pmvp_pe *pe)
 {
-    return k_overflow_requests(c, p) && k_pmu_exception_of(c, p, NULL) == PMVP_PMUEXC_IRQ;
+    return k_overflow_requests(c, pe) && k_pmu_exception_of(c, p, NULL) == PMVP_PMUEXC_IRQ;
 }
 
 /* ------------------------------------------------------------- increments */

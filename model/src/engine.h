@@ -169,13 +169,14 @@ pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n);
 /* Whether counter n's overflow is at bit 63 rather than 31 (PMCR.LP, HLP). */
 bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
 
-/* The counters of PE p whose overflow requests PMUIRQ or the PMU exception
- * (D13.3.1, RKBPMJ): PMOVSSET, PMINTENSET and the global enable of their
- * range (bit 31: PMCCNTR). */
-uint32_t k_overflow_requests(const pmvp_core *c, unsigned p);
+/* The counters of PE state `pe` whose overflow requests PMUIRQ or the PMU
+ * exception (D13.3.1, RKBPMJ): PMOVSSET, PMINTENSET and the global enable
+ * of their range (bit 31: PMCCNTR). */
+uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe);
 
-/* PMUIRQ of PE p (D13.3.1): the one function that computes it. */
-bool k_irq_level(const pmvp_core *c, unsigned p);
+/* PMUIRQ of PE p in state `pe` (c->pe[p], or k_pe_at's copy of it)
+ * (D13.3.1): the one function that computes it. */
+bool k_irq_level(const pmvp_core *c, unsigned p, const pmvp_pe *pe);
 
 /* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR. */
 uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);

@@ -436,15 +436,19 @@ static lane lane_of(const target *t, unsigned size)
 
 static uint64_t lane_read(lane l, uint64_t view) { return (view & l.mask) >> l.shift; }
 
-int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                  const pmvp_ext_access *a, pmvp_time now, uint64_t *value,
-                  enum pmvp_ext_effect *effect)
+/* A read by a guest (`a`) or through the debug path (`a` NULL). `commit`:
+ * the core itself (c), begun at `now`, a guest's read of a counter going
+ * through knob (c); NULL: the pure query, on a copy of the PE brought to
+ * `now`, the core left as it is. */
+static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
+                unsigned size, const pmvp_ext_access *a, pmvp_time now, uint64_t *value,
+                enum pmvp_ext_effect *effect)
 {
     if (!value)
         return PMVP_ERR_NULL;
     target t;
     enum pmvp_ext_effect e;
-    int err = resolve(c, p, f, offset, size, a, false, false, now, &t, &e);
+    int err = resolve(c, p, f, offset, size, a, a == NULL, false, now, &t, &e);
     if (err)
         return err;
     if (effect)
@@ -452,32 +456,38 @@ int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, 
     *value = 0;
     if (e != PMVP_EXT_DONE || t.reg->kind == PMVP_EXT_WO)
         return PMVP_OK;
-    k_begin(c, now);
-    uint64_t v = view_read(c, p, &c->pe[p], t.reg, t.n, a);
-    *value = lane_read(lane_of(&t, size), direct_read(c, p, t.reg, t.n, v, now));
+    pmvp_pe at;
+    const pmvp_pe *pe = &at;
+    if (commit) {
+        k_begin(commit, now);
+        pe = &commit->pe[p];
+    } else {
+        k_pe_at(c, p, now, &at);
+    }
+    uint64_t v = view_read(c, p, pe, t.reg, t.n, a);
+    if (commit && a)
+        v = direct_read(commit, p, t.reg, t.n, v, now);
+    *value = lane_read(lane_of(&t, size), v);
     return PMVP_OK;
 }
 
-/* A read is the pure query (ext.h): on a copy of the PE brought to `now`,
- * so the core's present stays where it was and an input for an earlier
- * instant is still taken. */
+int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                  const pmvp_ext_access *a, pmvp_time now, uint64_t *value,
+                  enum pmvp_ext_effect *effect)
+{
+    return a ? read(c, c, p, f, offset, size, a, now, value, effect) : PMVP_ERR_NULL;
+}
+
+int pmvp_ext_peek(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                  const pmvp_ext_access *a, pmvp_time t, uint64_t *value, enum pmvp_ext_effect *effect)
+{
+    return a ? read(NULL, c, p, f, offset, size, a, t, value, effect) : PMVP_ERR_NULL;
+}
+
 int pmvp_ext_debug_read(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                         pmvp_time now, uint64_t *value)
 {
-    if (!value)
-        return PMVP_ERR_NULL;
-    target t;
-    enum pmvp_ext_effect e;
-    int err = resolve(c, p, f, offset, size, NULL, true, false, now, &t, &e);
-    if (err)
-        return err;
-    *value = 0;
-    if (e != PMVP_EXT_DONE || t.reg->kind == PMVP_EXT_WO)
-        return PMVP_OK;
-    pmvp_pe at;
-    k_pe_at(c, p, now, &at);
-    *value = lane_read(lane_of(&t, size), view_read(c, p, &at, t.reg, t.n, NULL));
-    return PMVP_OK;
+    return read(NULL, c, p, f, offset, size, NULL, now, value, NULL);
 }
 
 static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,

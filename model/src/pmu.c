@@ -250,7 +250,20 @@ int pmvp_pmu_irq(pmvp_core *c, unsigned p, pmvp_time now, bool *level)
     int err = k_begin_pe(c, p, now);
     if (err)
         return err;
-    *level = k_irq_level(c, p);
+    *level = k_irq_level(c, p, &c->pe[p]);
+    return PMVP_OK;
+}
+
+int pmvp_pmu_irq_peek(const pmvp_core *c, unsigned p, pmvp_time t, bool *level)
+{
+    if (!level)
+        return PMVP_ERR_NULL;
+    int err = k_look_pe(c, p, t);
+    if (err)
+        return err;
+    pmvp_pe at;
+    k_pe_at(c, p, t, &at);
+    *level = k_irq_level(c, p, &at);
     return PMVP_OK;
 }
 

@@ -487,14 +487,26 @@ static bool is_bitmap(const pmvp_sysreg *r)
     }
 }
 
-static int kernel_read(pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
-                       pmvp_time now, uint64_t *v)
+/* The value register `reg` (instance n) holds at `now`. `commit`: the core
+ * itself (c), begun at `now`, a counter read directly (knob (c)); NULL: the
+ * pure query, on a copy of the PE brought to `now`. */
+static int kernel_read(pmvp_core *commit, const pmvp_core *c, unsigned pe, unsigned family, unsigned reg,
+                       unsigned n, pmvp_time now, uint64_t *v)
 {
-    int err = k_access_begin(c, pe, family, reg, n, false, now);
+    if (commit) {
+        int err = k_access_begin(commit, pe, family, reg, n, false, now);
+        if (err)
+            return err;
+        return family == PMVP_SYSREG_PMU ? k_pmu_read(commit, pe, (enum pmvp_pmu_reg)reg, n, now, v)
+                                         : k_amu_look(c, &c->pe[pe], (enum pmvp_amu_reg)reg, n, v);
+    }
+    int err = k_look_begin(c, pe, family, reg, n, now);
     if (err)
         return err;
-    return family == PMVP_SYSREG_PMU ? k_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, v)
-                                     : k_amu_look(c, &c->pe[pe], (enum pmvp_amu_reg)reg, n, v);
+    pmvp_pe at;
+    k_pe_at(c, pe, now, &at);
+    return family == PMVP_SYSREG_PMU ? k_pmu_look(c, pe, &at, (enum pmvp_pmu_reg)reg, n, v)
+                                     : k_amu_look(c, &at, (enum pmvp_amu_reg)reg, n, v);
 }
 
 /* Validates an access for reading or writing a value. It changes nothing:
@@ -513,8 +525,9 @@ static int validate(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const
     return now < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
 }
 
-int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
-                     const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value)
+/* A read (commit: as kernel_read). */
+static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
+                const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -526,7 +539,7 @@ int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     unsigned reg, n;
     uint64_t v = 0;
     if (target(c, r, x, &reg, &n)) {
-        err = kernel_read(c, pe, r->family, reg, n, now, &v);
+        err = kernel_read(commit, c, pe, r->family, reg, n, now, &v);
         if (err)
             return err;
     }
@@ -543,6 +556,18 @@ int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
         v &= UINT32_MAX;
     *value = v;
     return PMVP_OK;
+}
+
+int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
+                     const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value)
+{
+    return read(c, c, pe, r, x, now, value);
+}
+
+int pmvp_sysreg_peek(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
+                     const pmvp_sysreg_context *x, pmvp_time t, uint64_t *value)
+{
+    return read(NULL, c, pe, r, x, t, value);
 }
 
 int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
@@ -599,10 +624,11 @@ uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned c
     return PMVP_FIELD_PREP(ESR_EC, PMVP_EC_MSR_MRS) | ESR_IL | iss;
 }
 
-int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1,
-                            unsigned crn, unsigned crm, unsigned op2, unsigned rt,
-                            const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
-                            pmvp_sysreg_execution *out)
+/* An MRS or MSR (commit: the core itself; NULL: an MRS as a pure query). */
+static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool write, unsigned op0,
+                       unsigned op1, unsigned crn, unsigned crm, unsigned op2, unsigned rt,
+                       const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
+                       pmvp_sysreg_execution *out)
 {
     if (!c || !value || !out)
         return PMVP_ERR_NULL;
@@ -633,7 +659,7 @@ int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0,
     if ((err = pmvp_sysreg_check(&c->cfg, &r, &x, &o)))
         return err;
     if (o.verdict == PMVP_SYSREG_PERMITTED) {
-        err = write ? pmvp_sysreg_write(c, pe, &r, &x, *value, now) : pmvp_sysreg_read(c, pe, &r, &x, now, value);
+        err = write ? pmvp_sysreg_write(commit, pe, &r, &x, *value, now) : read(commit, c, pe, &r, &x, now, value);
         if (err)
             return err;
         *out = (pmvp_sysreg_execution){ PMVP_SYSREG_PERMITTED, 0, 0 };
@@ -651,6 +677,21 @@ int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0,
     unsigned el = x.el ? x.el : el2_enabled(&c->cfg, &x) && (x.hcr_el2 & HCR_EL2_TGE) ? 2 : 1;
     *out = (pmvp_sysreg_execution){ PMVP_SYSREG_UNDEFINED, (uint8_t)el, ESR_IL };
     return PMVP_OK;
+}
+
+int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1,
+                            unsigned crn, unsigned crm, unsigned op2, unsigned rt,
+                            const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
+                            pmvp_sysreg_execution *out)
+{
+    return execute_a64(c, c, pe, write, op0, op1, crn, crm, op2, rt, higher, now, value, out);
+}
+
+int pmvp_sysreg_peek_a64(const pmvp_core *c, unsigned pe, unsigned op0, unsigned op1, unsigned crn,
+                         unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher,
+                         pmvp_time t, uint64_t *value, pmvp_sysreg_execution *out)
+{
+    return execute_a64(NULL, c, pe, false, op0, op1, crn, crm, op2, rt, higher, t, value, out);
 }
 
 /* ------------------------------------------------------------ ID registers */

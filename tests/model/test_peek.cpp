@@ -3,10 +3,12 @@
 // or after the core's present, the core left exactly as it was.
 #include <cstring>
 #include <memory>
+#include <random>
 
 #include "fixture.h"
 #include "pmvp/amu.h"
 #include "pmvp/ext.h"
+#include "pmvp/sysreg.h"
 
 namespace pmvp::test {
 namespace {
@@ -92,6 +94,88 @@ TEST_F(Peek, RefusesAsAReadDoes)
     EXPECT_EQ(pmvp_amu_peek(&core, 0, PMVP_AMEVCNTR0_EL0, 0, kUs / 2, &v), PMVP_ERR_PAST);
     EXPECT_EQ(pmvp_amu_peek(&core, 0, PMVP_AMEVCNTR0_EL0, 4, kUs, &v), PMVP_ERR_COUNTER);
     EXPECT_EQ(pmvp_amu_peek(&core, 0, PMVP_AMEVCNTR0_EL0, 0, kUs, nullptr), PMVP_ERR_NULL);
+}
+
+// Every pure query is the committing call made on a copy of the core: for
+// every MRS encoding of the PMU and AMU (pmvp_sysreg_peek_a64), every word
+// and doubleword of both frames as a guest reads it (pmvp_ext_peek), and
+// PMUIRQ (pmvp_pmu_irq_peek), at instants ahead of the present of a core
+// whose registers were written at random and which counts and overflows.
+// The core's bytes do not change.
+TEST(PeekAll, EveryPureQueryIsTheCommittedCallOnACopy)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pmvp_core_config cfg;
+        pmvp_core_config_default(&cfg);
+        cfg.num_pes = 2;
+        cfg.pmu_version = PMVP_PMUV3P5;
+        cfg.feat_ebep = cfg.feat_sebep = seed != 2;
+        cfg.amu_num_aux = 2;
+        cfg.pmu_ext_layout = seed == 3 ? PMVP_EXT64 : PMVP_EXT32;
+        auto core = std::make_unique<pmvp_core>(), copy = std::make_unique<pmvp_core>(),
+             before = std::make_unique<pmvp_core>();
+        ASSERT_EQ(pmvp_core_init(core.get(), &cfg), PMVP_OK);
+        std::mt19937_64 rng(seed);
+        for (unsigned pe = 0; pe < 2; pe++) {
+            scribble(core.get(), pe, kUs, rng);
+            ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E, kUs), PMVP_OK);
+            ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMCNTENSET_EL0, 0, 0xFFFFFFFF, kUs), PMVP_OK);
+            ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMINTENSET_EL1, 0, 0xFFFFFFFF, kUs), PMVP_OK);
+            ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMOVSCLR_EL0, 0, 0xFFFFFFFF, kUs), PMVP_OK);
+        }
+        std::memcpy(before.get(), core.get(), sizeof *core);
+        const pmvp_ext_access bus{ PMVP_NONSECURE, false };
+        unsigned reads = 0, mrs = 0;
+        for (pmvp_time t : { kUs, kUs + 3 * kNs, 50 * kUs, 5 * kMs }) {
+            for (unsigned pe = 0; pe < 2; pe++) {
+                bool a = false, b = false;
+                ASSERT_EQ(pmvp_pmu_irq_peek(core.get(), pe, t, &a), PMVP_OK);
+                pmvp_core_copy(copy.get(), core.get());
+                ASSERT_EQ(pmvp_pmu_irq(copy.get(), pe, t, &b), PMVP_OK);
+                EXPECT_EQ(a, b) << "PMUIRQ of PE " << pe << " at " << t;
+                for (unsigned op1 : { 0u, 3u })
+                    for (unsigned crn : { 9u, 13u, 14u })
+                        for (unsigned crm = 0; crm < 16; crm++)
+                            for (unsigned op2 = 0; op2 < 8; op2++) {
+                                uint64_t x = 1, y = 2;
+                                pmvp_sysreg_execution ex{}, ey{};
+                                int ea = pmvp_sysreg_peek_a64(core.get(), pe, 3, op1, crn, crm, op2, 0, nullptr,
+                                                              t, &x, &ex);
+                                pmvp_core_copy(copy.get(), core.get());
+                                int eb = pmvp_sysreg_execute_a64(copy.get(), pe, false, 3, op1, crn, crm, op2, 0,
+                                                                 nullptr, t, &y, &ey);
+                                ASSERT_EQ(ea, eb) << op1 << " " << crn << " " << crm << " " << op2;
+                                if (ea == PMVP_OK) {
+                                    EXPECT_EQ(ex.verdict, ey.verdict);
+                                    EXPECT_EQ(ex.esr, ey.esr);
+                                    if (ex.verdict != PMVP_SYSREG_PERMITTED)
+                                        continue;
+                                    mrs += x != 0;
+                                    EXPECT_EQ(x, y) << "MRS 3, " << op1 << ", c" << crn << ", c" << crm << ", "
+                                                        << op2 << " at " << t;
+                                }
+                            }
+                for (pmvp_frame f : { PMVP_FRAME_PMU, PMVP_FRAME_AMU })
+                    for (uint32_t off = 0; off < PMVP_FRAME_SIZE; off += 4)
+                        for (unsigned size : { 4u, 8u }) {
+                            uint64_t x = 1, y = 2;
+                            pmvp_ext_effect ex{}, ey{};
+                            int ea = pmvp_ext_peek(core.get(), pe, f, off, size, &bus, t, &x, &ex);
+                            pmvp_core_copy(copy.get(), core.get());
+                            int eb = pmvp_ext_read(copy.get(), pe, f, off, size, &bus, t, &y, &ey);
+                            ASSERT_EQ(ea, eb) << f << " " << off << " " << size;
+                            if (ea != PMVP_OK)
+                                continue;
+                            reads += x != 0;
+                            EXPECT_EQ(x, y) << "frame " << f << " offset " << off << " size " << size << " at " << t;
+                            EXPECT_EQ(ex, ey);
+                        }
+            }
+        }
+        EXPECT_EQ(std::memcmp(before.get(), core.get(), sizeof *core), 0);
+        EXPECT_GT(reads, 500u);  // values, not zeros, were compared
+        EXPECT_GT(mrs, 100u);
+    }
 }
 
 }  // namespace

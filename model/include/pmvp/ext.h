@@ -136,6 +136,14 @@ int pmvp_ext_read(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offs
 int pmvp_ext_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size,
                    uint64_t value, const pmvp_ext_access *access, pmvp_time now,
                    enum pmvp_ext_effect *effect);
+/* The guest's read as a pure query (as pmvp_pmu_peek, pmu.h): the value
+ * and effect pmvp_ext_read would give at `t` (at or after the core's
+ * present) if no input came before it, with the same access checks and
+ * errors, but no delay of the inaccuracy knob (c); the core is left as it
+ * is, its present included. */
+int pmvp_ext_peek(const pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size,
+                  const pmvp_ext_access *access, pmvp_time t, uint64_t *value,
+                  enum pmvp_ext_effect *effect);
 
 /* The debug path (a debugger's backdoor, TLM transport_dbg): no power, lock
  * or authentication check applies, and the access changes nothing but the

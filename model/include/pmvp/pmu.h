@@ -72,6 +72,9 @@ int pmvp_pmu_write(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned
 /* The PMU overflow interrupt request (PMUIRQ) of PE `pe` at `now`:
  * level-sensitive, as D13.3.1 defines it. */
 int pmvp_pmu_irq(pmvp_core *core, unsigned pe, pmvp_time now, bool *level);
+/* The same as a pure query (as pmvp_pmu_peek): PMUIRQ at `t`, at or after
+ * the core's present, if no input comes before it; nothing changes. */
+int pmvp_pmu_irq_peek(const pmvp_core *core, unsigned pe, pmvp_time t, bool *level);
 
 /* Warm reset of PE `pe`'s PMU at `now`: registers back to their reset values,
  * with the state of its external frame (PMITCTRL, PMLSR.SLK). */

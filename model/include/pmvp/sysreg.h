@@ -193,6 +193,13 @@ int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
 int pmvp_sysreg_read(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
                      const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value);
 
+/* The read as a pure query (as pmvp_pmu_peek, pmu.h): the value it would
+ * return at `t` (at or after the core's present) if no input came before
+ * it, with no delay of the inaccuracy knob (c); the core is left as it is.
+ * Errors as for pmvp_sysreg_read. */
+int pmvp_sysreg_peek(const pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
+                     const pmvp_sysreg_context *x, pmvp_time t, uint64_t *value);
+
 /* A permitted write of `value` (bits [31:0] for MCR). PMVP_ERR_READ_ONLY
  * for a read-only register, otherwise as pmvp_sysreg_read. */
 int pmvp_sysreg_write(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
@@ -234,6 +241,13 @@ int pmvp_sysreg_execute_a64(pmvp_core *core, unsigned pe, bool write, unsigned o
                             unsigned crn, unsigned crm, unsigned op2, unsigned rt,
                             const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
                             pmvp_sysreg_execution *out);
+
+/* An MRS as a pure query: as pmvp_sysreg_execute_a64 with write false, at
+ * `t` (at or after the core's present), with no delay of the inaccuracy
+ * knob (c); the core is left as it is. */
+int pmvp_sysreg_peek_a64(const pmvp_core *core, unsigned pe, unsigned op0, unsigned op1, unsigned crn,
+                         unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher,
+                         pmvp_time t, uint64_t *value, pmvp_sysreg_execution *out);
 
 /* The syndrome ESR_ELx of an MSR/MRS trapped with EC 0x18 (ISS encoding for
  * exceptions from MSR, MRS or System instruction execution). */

@@ -218,6 +218,7 @@ private:
     enum ChangeKind : uint8_t;
     int apply(pmvp_core *c, pmvp_time t, const Change &ch);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
+    bool direct_reads_draw() const;
     int change(const sc_core::sc_time &offset, const Change &ch);
     void apply_authentication(pmvp_pmu_controls &ctl);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);

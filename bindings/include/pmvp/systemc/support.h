@@ -71,9 +71,10 @@ struct Change {
 //   so a decoupled initiator's future does not reorder the present of the
 //   others;
 // - a read for a later instant that the kernel answers as a pure query
-//   (look: pmvp_pmu_peek, pmvp_amu_peek, the debug path) is made on the
-//   kernel itself when no change is kept for an instant at or before it:
-//   nothing is copied and the kernel's present does not move;
+//   (look: a register read of either family, an MRS, a bus or debug read
+//   of a frame, PMUIRQ; an x86 module has none) is made on the kernel
+//   itself when no change is kept for an instant at or before it: nothing
+//   is copied and the kernel's present does not move;
 // - any other call for a later instant is evaluated on the future view
 //   (`view`): the kernel with the kept changes up to that instant applied.
 //   The view stays valid while it holds the kernel plus every kept change,
