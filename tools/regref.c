@@ -362,11 +362,17 @@ static void x86_msrs(void)
     printf("The MSRs of the Intel-style clock counters (x86.h), from model/include/pmvp/x86_msrs.def. "
            "Instances: MSRs at address + x. A read of an MSR the core does not have, or a write "
            "to a read-only one or with a reserved bit set, is #GP (`PMVP_ERR_GP`).\n\n");
-    printf("| MSR | Address | Instances | Needs | Access | What |\n|---|---|---|---|---|---|\n");
+    printf("| MSR | Address | Instances | Needs | Access | What | Value (`c` the core, `th` the logical "
+           "processor, `x` the instance) |\n|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < pmvp_x86_msr_count(); i++) {
         const pmvp_x86_msr_info *m = pmvp_x86_msr_at(i);
-        printf("| `%s` | 0x%03" PRIX32 " | %s | %s | %s | %s |\n", m->name, m->address, m->instances,
+        printf("| `%s` | 0x%03" PRIX32 " | %s | %s | %s | %s |", m->name, m->address, m->instances,
                m->needs, m->access, m->title);
+        if (m->state)
+            print_code_cell(m->state);
+        else
+            printf(" — (computed, or an action) |");
+        printf("\n");
     }
     printf("\n");
 }

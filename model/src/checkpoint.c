@@ -154,6 +154,30 @@ static void walk_core(stream *s, pmvp_core *c)
         walk_pe(s, c, &c->pe[p]);
 }
 
+/* How many instances each MSR has (x86_msrs.def), for the walk below. */
+enum { X86_ONE, X86_GP, X86_FIXED };
+enum {
+#define PMVP_X86_MSR(id, address, instances, ...) X86_INSTANCES_OF_##id = X86_##instances,
+#include "pmvp/x86_msrs.def"
+};
+
+static unsigned x86_instances(const pmvp_x86_core *c, int kind)
+{
+    return kind == X86_GP ? c->cfg.num_gp : kind == X86_FIXED ? PMVP_X86_NUM_FIXED : 1;
+}
+
+/* An MSR's value, where its PMVP_X86_MSR_STATE line says it lives: the
+ * core's lines in the core's pass, the logical processors' in theirs. */
+#define WALK_MSR(id, state)                                                                    \
+    for (unsigned x = 0; x < x86_instances(c, X86_INSTANCES_OF_##id); x++)                     \
+        f64(s, &(state));
+#define WALK_CORE_CORE WALK_MSR
+#define WALK_CORE_THREAD(id, state)
+#define WALK_CORE_ALIAS(id, state)
+#define WALK_THREAD_CORE(id, state)
+#define WALK_THREAD_THREAD WALK_MSR
+#define WALK_THREAD_ALIAS(id, state)
+
 static void walk_x86(stream *s, pmvp_x86_core *c)
 {
     walk_clock(s, &c->core_clock);
@@ -164,27 +188,21 @@ static void walk_x86(stream *s, pmvp_x86_core *c)
     f64(s, &c->core_edges);
     f64(s, &c->tsc_edges);
     f64(s, &c->xclk_edges);
-    f64(s, &c->tsc);
+#define PMVP_X86_MSR_STATE(id, owner, state) WALK_CORE_##owner(id, state)
+#include "pmvp/x86_msrs.def"
     for (unsigned t = 0; t < c->cfg.num_threads; t++) {
         pmvp_x86_thread *th = &c->thread[t];
         f8(s, &th->state);
         f8(s, &th->ctx.cpl);
         fbool(s, &th->ctx.cr4_pce);
         fbool(s, &th->ctx.cr4_tsd);
-        for (unsigned n = 0; n < c->cfg.num_gp; n++) {
-            f64(s, &th->evtsel[n]);
-            f64(s, &th->gp[n].value);
+#define PMVP_X86_MSR_STATE(id, owner, state) WALK_THREAD_##owner(id, state)
+#include "pmvp/x86_msrs.def"
+        /* Not an MSR: each counter's edge detector. */
+        for (unsigned n = 0; n < c->cfg.num_gp; n++)
             fbool(s, &th->gp[n].last_condition);
-        }
-        for (unsigned n = 0; n < PMVP_X86_NUM_FIXED; n++) {
-            f64(s, &th->fixed[n].value);
+        for (unsigned n = 0; n < PMVP_X86_NUM_FIXED; n++)
             fbool(s, &th->fixed[n].last_condition);
-        }
-        f64(s, &th->fixed_ctrl);
-        f64(s, &th->global_ctrl);
-        f64(s, &th->global_status);
-        f64(s, &th->aperf);
-        f64(s, &th->mperf);
     }
 }
 

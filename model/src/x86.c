@@ -559,8 +559,11 @@ static const msr_row msrs[] = {
 };
 
 static const pmvp_x86_msr_info msr_info[] = {
-#define PMVP_X86_MSR(id, address, instances, gate, access, reserved, title)            \
-    { #id, address, INSTANCES_##instances, NEEDS_##gate, ACCESS_##access, title },
+#define PMVP_X86_MSR(id, address_, instances_, gate, access_, reserved, title_)        \
+    [MSR_##id].name = #id, [MSR_##id].address = address_,                              \
+    [MSR_##id].instances = INSTANCES_##instances_, [MSR_##id].needs = NEEDS_##gate,      \
+    [MSR_##id].access = ACCESS_##access_, [MSR_##id].title = title_,
+#define PMVP_X86_MSR_STATE(id, owner, state_) [MSR_##id].state = #state_,
 #define INSTANCES_ONE "1"
 #define INSTANCES_GP "num_gp"
 #define INSTANCES_FIXED "3"
@@ -604,6 +607,18 @@ static int msr_counter(const msr_row *r, unsigned x)
     }
 }
 
+/* The value instance x of MSR `id` holds for logical processor t, where its
+ * PMVP_X86_MSR_STATE line says it lives; NULL for an MSR that holds none. */
+static uint64_t *msr_state(pmvp_x86_core *c, unsigned t, unsigned id, unsigned x)
+{
+    pmvp_x86_thread *th = &c->thread[t];
+    switch (id) {
+#define PMVP_X86_MSR_STATE(id_, owner, state) case MSR_##id_: return &(state);
+#include "pmvp/x86_msrs.def"
+    default: return NULL;
+    }
+}
+
 int pmvp_x86_rdmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, pmvp_time now, uint64_t *value)
 {
     int err = check_read(c, t, value);
@@ -615,28 +630,13 @@ int pmvp_x86_rdmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, pmvp_time now, ui
         return PMVP_ERR_GP;
     if ((err = begin(c, now)))
         return err;
-    const pmvp_x86_thread *th = &c->thread[t];
-    int id = msr_counter(r, x);
-    uint64_t v = 0; /* ACTION MSRs hold nothing */
-    if (id >= 0)
-        v = counter_of(c, t, (unsigned)id)->value;
-    else if (r->id == MSR_IA32_PERFEVTSEL0)
-        v = th->evtsel[x];
-    else if (r->id == MSR_IA32_TSC)
-        v = c->tsc;
-    else if (r->id == MSR_IA32_MPERF)
-        v = th->mperf;
-    else if (r->id == MSR_IA32_APERF)
-        v = th->aperf;
+    const uint64_t *state = msr_state(c, t, r->id, x);
+    if (state)
+        *value = *state;
     else if (r->id == MSR_IA32_PERF_CAPABILITIES)
-        v = c->cfg.full_width_writes ? PMVP_X86_PERF_CAP_FW_WRITE : 0;
-    else if (r->id == MSR_IA32_FIXED_CTR_CTRL)
-        v = th->fixed_ctrl;
-    else if (r->id == MSR_IA32_PERF_GLOBAL_STATUS)
-        v = th->global_status;
-    else if (r->id == MSR_IA32_PERF_GLOBAL_CTRL)
-        v = th->global_ctrl;
-    *value = v;
+        *value = c->cfg.full_width_writes ? PMVP_X86_PERF_CAP_FW_WRITE : 0;
+    else
+        *value = 0; /* an ACTION MSR holds nothing */
     return PMVP_OK;
 }
 
@@ -680,25 +680,14 @@ int pmvp_x86_wrmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, uint64_t value, p
     if ((err = begin(c, now)))
         return err;
     pmvp_x86_thread *th = &c->thread[t];
-    int id = msr_counter(r, x);
-    if (id >= 0) {
-        counter_of(c, t, (unsigned)id)->value = v;
-    } else if (r->id == MSR_IA32_PERFEVTSEL0) {
-        th->evtsel[x] = v;
+    uint64_t *state = msr_state(c, t, r->id, x);
+    if (state)
+        *state = v;
+    /* What a write does beyond storing its value. */
+    if (r->id == MSR_IA32_PERFEVTSEL0)
         th->gp[x].last_condition = false; /* a new selection starts its edge detector afresh */
-    } else if (r->id == MSR_IA32_TSC) {
-        c->tsc = v;
-    } else if (r->id == MSR_IA32_MPERF) {
-        th->mperf = v;
-    } else if (r->id == MSR_IA32_APERF) {
-        th->aperf = v;
-    } else if (r->id == MSR_IA32_FIXED_CTR_CTRL) {
-        th->fixed_ctrl = v;
-    } else if (r->id == MSR_IA32_PERF_GLOBAL_CTRL) {
-        th->global_ctrl = v;
-    } else if (r->id == MSR_IA32_PERF_GLOBAL_OVF_CTRL) {
+    else if (r->id == MSR_IA32_PERF_GLOBAL_OVF_CTRL)
         th->global_status &= ~v;
-    }
     c->ticks_valid = false;  /* a control may have changed what counts ticks */
     return PMVP_OK;
 }

@@ -239,6 +239,49 @@ TEST_F(Checkpoint, BadCheckpointsAreRefusedAndChangeNothing)
 
 // An x86 core likewise: the restored core reads what the saved one reads
 // across halts, CPL changes, clock changes and reports.
+// Every MSR that holds a value is in the checkpoint: after random writes to
+// every instance of every MSR of both logical processors, the restored core
+// reads every MSR as the saved one does.
+TEST(CheckpointX86, EveryMsrIsSaved)
+{
+    pmvp_x86_config cfg;
+    pmvp_x86_config_default(&cfg);
+    cfg.full_width_writes = true;
+    auto core = std::make_unique<pmvp_x86_core>(), twin = std::make_unique<pmvp_x86_core>();
+    ASSERT_EQ(pmvp_x86_init(core.get(), &cfg), PMVP_OK);
+    ASSERT_EQ(pmvp_x86_init(twin.get(), &cfg), PMVP_OK);
+    auto instances = [&](const pmvp_x86_msr_info *m) {
+        std::string n = m->instances;
+        return n == "num_gp" ? cfg.num_gp : n == "3" ? 3u : 1u;
+    };
+    std::mt19937_64 rng(9);
+    unsigned written = 0;
+    for (unsigned t = 0; t < cfg.num_threads; t++)
+        for (size_t i = 0; i < pmvp_x86_msr_count(); i++)
+            for (unsigned x = 0; x < instances(pmvp_x86_msr_at(i)); x++)
+                for (uint64_t mask : { UINT64_MAX, UINT64_C(0xFFFFFFFF), UINT64_C(0xFFFF), UINT64_C(0x3) })
+                    if (pmvp_x86_wrmsr(core.get(), t, pmvp_x86_msr_at(i)->address + x, rng() & mask, kUs) == PMVP_OK) {
+                        written++;
+                        break;
+                    }
+    EXPECT_GT(written, 20u);
+    std::vector<uint8_t> buf(pmvp_x86_checkpoint_size(core.get()));
+    ASSERT_EQ(pmvp_x86_save(core.get(), buf.data(), buf.size()), PMVP_OK);
+    ASSERT_EQ(pmvp_x86_restore(twin.get(), buf.data(), buf.size(), nullptr), PMVP_OK);
+    unsigned values = 0;
+    for (unsigned t = 0; t < cfg.num_threads; t++)
+        for (size_t i = 0; i < pmvp_x86_msr_count(); i++)
+            for (unsigned x = 0; x < instances(pmvp_x86_msr_at(i)); x++) {
+                const pmvp_x86_msr_info *m = pmvp_x86_msr_at(i);
+                uint64_t a = 0, b = 0;
+                ASSERT_EQ(pmvp_x86_rdmsr(core.get(), t, m->address + x, 2 * kUs, &a), PMVP_OK) << m->name;
+                ASSERT_EQ(pmvp_x86_rdmsr(twin.get(), t, m->address + x, 2 * kUs, &b), PMVP_OK) << m->name;
+                EXPECT_EQ(a, b) << m->name << " instance " << x << " of thread " << t;
+                values += a != 0;
+            }
+    EXPECT_GT(values, 20u);
+}
+
 TEST(CheckpointX86, RestoredCoreGoesOnAsTheSavedOne)
 {
     pmvp_x86_config cfg;

@@ -126,6 +126,9 @@ typedef struct pmvp_x86_msr_info {
     const char *needs;      /* "" or the configuration field that enables it */
     const char *access;     /* "RW", "RO" or "RW, bits are actions (reads 0)" */
     const char *title;
+    const char *state;      /* where its value lives ("th->mperf": th is the
+                               logical processor's pmvp_x86_thread, c the
+                               core), or NULL: it holds none */
 } pmvp_x86_msr_info;
 
 /* Every MSR of the table, in address order; NULL beyond the last. */
