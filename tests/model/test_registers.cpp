@@ -220,9 +220,10 @@ TEST_F(Registers, TheRegisterFileAndTheAccessChecksAgreeOnEveryGate)
                               : pmvp_amu_read(&core, 0, (pmvp_amu_reg)t[i].reg, 0, 0, &value);
                 bool undefined = o.verdict == PMVP_SYSREG_UNDEFINED;
                 bool write_only = t[i].family == PMVP_SYSREG_PMU && t[i].reg == PMVP_PMSWINC_EL0;
-                if (!write_only)
+                if (!write_only) {
                     EXPECT_EQ(err == PMVP_ERR_REGISTER, undefined)
                         << pmvp_sysreg_name(&r) << " with PMU version " << v << ", features " << features;
+                }
             }
         }
     EXPECT_GE(configurations, 32);

@@ -581,8 +581,9 @@ TEST_F(X86, EveryMsrOfTheTableDecodesAtEachInstance)
             for (unsigned x = 0; x < count; x++)
                 EXPECT_EQ(pmvp_x86_rdmsr(&core, 0, m->address + x, 0, &v), present ? PMVP_OK : PMVP_ERR_GP)
                     << m->name << " + " << x;
-            if (count > 1)
+            if (count > 1) {
                 EXPECT_EQ(pmvp_x86_rdmsr(&core, 0, m->address + count, 0, &v), PMVP_ERR_GP) << m->name;
+            }
         }
         EXPECT_EQ(pmvp_x86_msr_at(pmvp_x86_msr_count()), nullptr);
         uint64_t v = 0;
