@@ -621,12 +621,16 @@ uint64_t Firmware::overflow_modulus(unsigned g, bool cycle_counter) const
 
 // A counter that overflowed and now holds `value` (the bits above the
 // overflow bit included, for a 64-bit counter that overflows at 2^32), set
-// one period before its next overflow with what it counted since.
-uint64_t Firmware::rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period) const
+// one period before its next overflow with what it counted since. A handler
+// slower than a period finds whole periods counted since the overflow:
+// *missed gets them (samples in their own right), and the counter keeps
+// only the rest, so that it is never set past its overflow.
+uint64_t Firmware::rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t *missed) const
 {
     uint64_t mod = overflow_modulus(g, cycle_counter);
     uint64_t since = mod ? value % mod : value;
-    return mod - period + since;
+    *missed = since / period;
+    return mod - period + since % period;
 }
 
 // What a counter programmed with `period` (0: not sampling) counted in all,
@@ -687,14 +691,14 @@ void Firmware::service(unsigned g)
         const CounterSetup &c = f.counters[i];
         if (!(ovs >> c.counter & 1))
             continue;
-        uint64_t v = pmu_read(g, PMVP_PMEVCNTR_EL0, c.counter);
-        pmu_write(g, PMVP_PMEVCNTR_EL0, c.counter, rearmed(g, false, v, c.sample_period));
-        r.samples[i]++;
+        uint64_t v = pmu_read(g, PMVP_PMEVCNTR_EL0, c.counter), missed = 0;
+        pmu_write(g, PMVP_PMEVCNTR_EL0, c.counter, rearmed(g, false, v, c.sample_period, &missed));
+        r.samples[i] += 1 + missed;
     }
     if (ovs & PMVP_PMU_C) {
-        uint64_t v = pmu_read(g, PMVP_PMCCNTR_EL0);
-        pmu_write(g, PMVP_PMCCNTR_EL0, 0, rearmed(g, true, v, f.cycle_sample_period));
-        r.samples.back()++;
+        uint64_t v = pmu_read(g, PMVP_PMCCNTR_EL0), missed = 0;
+        pmu_write(g, PMVP_PMCCNTR_EL0, 0, rearmed(g, true, v, f.cycle_sample_period, &missed));
+        r.samples.back() += 1 + missed;
     }
 }
 

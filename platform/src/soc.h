@@ -190,7 +190,7 @@ private:
     uint64_t access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
                     bool debug = false);
     uint64_t overflow_modulus(unsigned g, bool cycle_counter) const;
-    uint64_t rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period) const;
+    uint64_t rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t *missed) const;
     uint64_t counted(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t samples) const;
     uint64_t pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n = 0);
     void pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value);

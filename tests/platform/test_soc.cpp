@@ -342,6 +342,28 @@ TEST(PmvpSoc, RandomScenariosAgreeWithTheReferenceModel)
     }
 }
 
+// A handler slower than a period: at 1 GHz a CPU_CYCLES counter sampling
+// every 100 cycles counts 250 more while the handler waits out its 250 ns
+// latency. The handler takes the two whole periods it missed as samples
+// with the overflow's own and re-arms with the 50 cycles left, so the
+// counter overflows at 100 ns and every 300 ns after: 33 handlers (100 ns to
+// 9.7 us) take 99 samples; the overflow at 10 us has no handler before the
+// end. The counter counted all 10,000 cycles. (Before, the handler set the
+// counter 150 past its overflow: one sample in all.)
+TEST(PmvpSoc, AHandlerSlowerThanAPeriodKeepsTheCount)
+{
+    std::string path = temp_file("slow-handler.json");
+    std::ofstream(path) << R"({ "name": "slow-handler", "duration": "10 us",
+        "clusters": [ { "frequency": "1 GHz", "workloads": [ { "phases": [ { "run": "10 us", "ipc": 1 } ] } ] } ],
+        "firmware": { "counters": [ { "counter": 0, "event": "CPU_CYCLES", "sample_period": 100 } ],
+                      "irq_latency": "250 ns" } })";
+    SocRun r = pmvp_soc(path + " --check");
+    expect_checked(r);
+    ASSERT_EQ(r.result["pes"].size(), 1u);
+    EXPECT_EQ(counted(r.result["pes"][0], 0), 10000u);
+    EXPECT_EQ(samples(r.result["pes"][0], 0), 99u);
+}
+
 // The architecture's options through "features" and SCR_EL3 through
 // "controls": Secure EL2 enabled, a workload at Secure EL2 and Secure EL1,
 // counters filtered by SH; the per-cycle reference model agrees with every
