@@ -250,6 +250,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
+    c->rates_valid = false;
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
         c->amu_event0[n] = k_decode_event(c, k_amu_architected_event(n), true);
     pmvp_clock_init(&c->clock, cfg->processor_hz, 0);
@@ -367,6 +368,7 @@ int pmvp_core_set_active_thread(pmvp_core *c, unsigned pe, pmvp_time now)
     if ((err = k_begin(c, now)))
         return err;
     c->active_thread = pe;
+    k_routes_stale(c); /* the threads' CPU_CYCLES rates follow it */
     return PMVP_OK;
 }
 
@@ -555,6 +557,8 @@ int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t leve
         return PMVP_ERR_EVENT;
     if ((err = k_begin(c, now)))
         return err;
-    c->pe[pe].level[pmvp_event_level_index(event)] = level;
+    unsigned index = (unsigned)pmvp_event_level_index(event);
+    c->pe[pe].level[index] = level;
+    k_level_changed(c, pe, index);
     return PMVP_OK;
 }

@@ -331,11 +331,7 @@ void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
 /* Which clock a counter's increments follow during a constant stretch. */
 enum source { SRC_NONE, SRC_PROC, SRC_PROC_SLOT, SRC_BUS, SRC_SYSCNT };
 
-typedef struct rate {
-    enum source src;
-    unsigned slot;      /* SRC_PROC_SLOT: the barrel thread */
-    uint64_t weight;    /* increments per counted cycle */
-} rate;
+typedef pmvp_rate rate; /* src: enum source; slot: SRC_PROC_SLOT's barrel thread */
 
 static const rate no_rate = { SRC_NONE, 0, 0 };
 
@@ -459,9 +455,8 @@ static bool divided(const pmvp_core *c, const pmvp_pe *pe)
 }
 
 /* PMCCNTR over a stretch of dk processor cycles, through the PMCR.D divider. */
-static void advance_cycle_counter(const pmvp_core *c, unsigned p, pmvp_pe *pe, uint64_t dk)
+static void advance_cycle_counter(const pmvp_core *c, pmvp_pe *pe, uint64_t dk, bool counts)
 {
-    bool counts = k_cycle_counter_counts(c, p);
     if (!divided(c, pe)) {
         if (counts)
             k_cycle_counter_add(pe, dk);
@@ -513,16 +508,93 @@ static rate amu_rate(const pmvp_pe *pe, const pmvp_event_decoded *d)
     }
 }
 
-/* The AMU counters of PE pe over a stretch; they wrap at 64 bits (D16.2.1). */
-static void advance_amu(const pmvp_core *c, pmvp_pe *pe, const stretch *s)
+/* The rate of AMU counter n of PE p (group 0, then group 1 from
+ * PMVP_AMU_ARCH_COUNTERS): nothing unless enabled. */
+static rate amu_counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
-    pmvp_amu *a = &pe->amu;
-    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
-        if (a->cntenset0 >> n & 1)
-            a->cnt0[n] += (uint64_t)increments(c, amu_rate(pe, &c->amu_event0[n]), s);
-    for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
-        if (a->cntenset1 >> n & 1)
-            a->cnt1[n] += (uint64_t)increments(c, amu_rate(pe, &a->event1[n]), s);
+    const pmvp_pe *pe = &c->pe[p];
+    if (n < PMVP_AMU_ARCH_COUNTERS)
+        return (pe->amu.cntenset0 >> n & 1) ? amu_rate(pe, &c->amu_event0[n]) : no_rate;
+    n -= PMVP_AMU_ARCH_COUNTERS;
+    return (pe->amu.cntenset1 >> n & 1) ? amu_rate(pe, &pe->amu.event1[n]) : no_rate;
+}
+
+/* ----------------------------------------------------- the rates' caches */
+
+/* A counter's rate changes only with what decides what counts, so each PE
+ * keeps its counters' rates: k_routes_stale drops them all, to be computed
+ * again at the next sync; a level change updates only the rates that follow
+ * the level (k_level_changed). The pure query, which changes nothing, reads
+ * the caches when they are valid and computes the rates otherwise. */
+
+static void cache_rate(pmvp_pe *pe, unsigned n, rate r)
+{
+    pe->rate[n] = r;
+    pe->counting = r.weight ? pe->counting | UINT32_C(1) << n : pe->counting & ~(UINT32_C(1) << n);
+}
+
+static void refresh_rates(pmvp_core *c)
+{
+    if (c->rates_valid)
+        return;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        pe->cycles_count = k_cycle_counter_counts(c, p);
+        pe->counting = 0;
+        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+            cache_rate(pe, n, counter_rate(c, p, n));
+        if (c->cfg.feat_amuv1)
+            for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++)
+                pe->amu_rate[n] = amu_counter_rate(c, p, n);
+    }
+    c->rates_valid = true;
+}
+
+/* Whether event d's rate follows level input `level`: its own level, and
+ * for a STALL event counted with MT == 1, the stall condition's. */
+static bool follows_level(const pmvp_event_decoded *d, unsigned level)
+{
+    switch (d->cls) {
+    case PMVP_EVCLASS_CONDITION:
+    case PMVP_EVCLASS_PER_CYCLE: return d->level == level;
+    case PMVP_EVCLASS_STALL: return d->level == level || d->stall == level;
+    default: return false;
+    }
+}
+
+void k_level_changed(pmvp_core *c, unsigned q, unsigned level)
+{
+    if (!c->rates_valid)
+        return; /* the next sync computes every rate */
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+            if (follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
+                cache_rate(pe, n, counter_rate(c, p, n));
+    }
+    if (!c->cfg.feat_amuv1)
+        return;
+    pmvp_pe *pe = &c->pe[q];
+    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
+        const pmvp_event_decoded *d =
+            n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
+        if (follows_level(d, level))
+            pe->amu_rate[n] = amu_counter_rate(c, q, n);
+    }
+}
+
+/* The AMU counters of PE p over a stretch, in `to`; they wrap at 64 bits
+ * (D16.2.1). */
+static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stretch *s)
+{
+    pmvp_amu *a = &to->amu;
+    const pmvp_pe *pe = &c->pe[p];
+    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
+        rate r = c->rates_valid ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
+        uint64_t *cnt = n < PMVP_AMU_ARCH_COUNTERS ? &a->cnt0[n] : &a->cnt1[n - PMVP_AMU_ARCH_COUNTERS];
+        if (r.weight)
+            *cnt += (uint64_t)increments(c, r, s);
+    }
 }
 
 /* The stretch from the core's last sync to `now` (> c->sync_time). */
@@ -543,21 +615,28 @@ static inline stretch stretch_to(const pmvp_core *c, pmvp_time now)
  * advance changes (counter values, overflow flags, the divider). */
 static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, pmvp_pe *to)
 {
+    const pmvp_pe *pe = &c->pe[p];
+    bool cached = c->rates_valid;
     if (s->dk)
-        advance_cycle_counter(c, p, to, s->dk);
-    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-        pmvp_u128 inc = increments(c, counter_rate(c, p, n), s);
+        advance_cycle_counter(c, to, s->dk, cached ? pe->cycles_count : k_cycle_counter_counts(c, p));
+    /* In counter order: a CHAIN counter takes the carries of the one below. */
+    uint32_t counting = cached ? pe->counting : k_counters_mask(c);
+    for (unsigned n = 0; counting; counting >>= 1, n++) {
+        if (!(counting & 1))
+            continue;
+        pmvp_u128 inc = increments(c, cached ? pe->rate[n] : counter_rate(c, p, n), s);
         if (inc)
             k_counter_add(c, p, to, n, inc);
     }
     if (c->cfg.feat_amuv1)
-        advance_amu(c, to, s);
+        advance_amu(c, p, to, s);
 }
 
 void k_sync(pmvp_core *c, pmvp_time now)
 {
     if (now <= c->sync_time)
         return;
+    refresh_rates(c);
     stretch s = stretch_to(c, now);
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         advance_pe(c, p, &s, &c->pe[p]);
@@ -718,7 +797,7 @@ void k_rebuild_caches(pmvp_core *c)
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
             pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
     }
-    c->generation++; /* every route is stale */
+    k_routes_stale(c);
 }
 
 /* The next overflow of a counter in `which` (bits as PMOVSSET) of any PE

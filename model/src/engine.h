@@ -63,13 +63,18 @@ void k_sync(pmvp_core *c, pmvp_time now);
  * core is left as it was. */
 void k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *out);
 
-/* What decides which counters a report reaches (enables, filters, context,
- * controls, events, MT, the AMU's enables) changed: every cached report
- * route is stale. */
+/* What decides what counts (enables, filters, context, controls, events,
+ * MT, PE states, the SoEMT active thread, the AMU's enables) changed: every
+ * cached report route and every cached rate is stale. */
 static inline void k_routes_stale(pmvp_core *c)
 {
     c->generation++;
+    c->rates_valid = false;
 }
+
+/* Level input `level` (pmvp_event_level_index) of PE pe changed (the caller
+ * has begun at its instant): the cached rates that follow it are updated. */
+void k_level_changed(pmvp_core *c, unsigned pe, unsigned level);
 
 /* Rebuilds what is derived from the state (the decoded events of the
  * counters, writable-bit masks applied) and makes every report route stale:

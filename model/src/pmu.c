@@ -183,13 +183,13 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
     }
 }
 
-/* The registers whose writes change which counters a report reaches:
- * enables and event types (D13.5). */
+/* The registers whose writes change what counts: enables, event types and
+ * filters (D13.5). */
 static bool routes_depend_on(enum pmvp_pmu_reg reg)
 {
     switch (reg) {
     case PMVP_PMCR_EL0: case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0:
-    case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVTYPER_EL0:
+    case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVTYPER_EL0: case PMVP_PMCCFILTR_EL0:
         return true;
     default:
         return false;

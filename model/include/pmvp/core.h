@@ -389,6 +389,16 @@ typedef struct pmvp_pmu_ext {
     bool software_locked;     /* PMLSR.SLK */
 } pmvp_pmu_ext;
 
+/* The rate of a counter while nothing that decides what it counts changes
+ * (count.c): the clock its increments follow (count.c's enum source), the
+ * barrel thread for FGMT's slot cycles, and the increments a counted cycle
+ * brings (0: it does not count). */
+typedef struct pmvp_rate {
+    uint8_t src;
+    uint8_t slot;
+    uint64_t weight;
+} pmvp_rate;
+
 typedef struct pmvp_pe {
     uint8_t state;            /* enum pmvp_pe_state */
     pmvp_context ctx;
@@ -396,6 +406,13 @@ typedef struct pmvp_pe {
     pmvp_pmu pmu;
     pmvp_amu amu;
     pmvp_pmu_ext ext;
+    /* count.c's caches, valid while pmvp_core.rates_valid: each counter's
+     * rate, the event counters whose rate is not zero, and whether PMCCNTR
+     * counts processor cycles. */
+    pmvp_rate rate[PMVP_MAX_COUNTERS];
+    pmvp_rate amu_rate[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX]; /* group 0, then group 1 */
+    uint32_t counting;
+    bool cycles_count;
 } pmvp_pe;
 
 /* Where a report of one event by one PE goes (pmvp_core_report): the counters
@@ -436,6 +453,7 @@ typedef struct pmvp_core {
     uint64_t rng;             /* the inaccuracy profile's generator */
     pmvp_sebep_threshold threshold[PMVP_MAX_THRESHOLDS];
     uint64_t generation;      /* advanced by every input that may change what counts */
+    bool rates_valid;         /* the PEs' rate caches hold the present state's rates */
     pmvp_route route[PMVP_ROUTES];
     /* The external frames' decode (ext.c), by frame and 32-bit word of the
      * 4 KiB frame: 1 + the index of the register table's row there, or 0
