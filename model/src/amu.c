@@ -73,9 +73,8 @@ int pmvp_amu_peek(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigne
     int err = k_look_begin(c, p, PMVP_SYSREG_AMU, (unsigned)reg, n, t);
     if (err)
         return err;
-    pmvp_pe at;
-    k_pe_at(c, p, t, &at);
-    return k_amu_look(c, &at, reg, n, value);
+    pmvp_pe scratch;
+    return k_amu_look(c, k_pe_at(c, p, t, &scratch), reg, n, value);
 }
 
 int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value,

@@ -251,6 +251,14 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
     c->rates_valid = false;
+    _Static_assert(PMVP_MAX_LEVEL_EVENTS <= 64, "reportable_levels has a bit per level event");
+    c->reportable_levels = 0;
+    for (size_t i = 0; i < pmvp_event_count(); i++) {
+        uint16_t number = pmvp_event_at(i)->number;
+        int level = pmvp_event_level_index(number), cls = k_reportable_class(c, number);
+        if (level >= 0 && (cls == PMVP_EVCLASS_CONDITION || cls == PMVP_EVCLASS_STALL || cls == PMVP_EVCLASS_PER_CYCLE))
+            c->reportable_levels |= UINT64_C(1) << level;
+    }
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
         c->amu_event0[n] = k_decode_event(c, k_amu_architected_event(n), true);
     pmvp_clock_init(&c->clock, cfg->processor_hz, 0);
@@ -552,13 +560,12 @@ int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t leve
     int err = k_check_pe(c, pe);
     if (err)
         return err;
-    int cls = k_reportable_class(c, event);
-    if (cls != PMVP_EVCLASS_CONDITION && cls != PMVP_EVCLASS_STALL && cls != PMVP_EVCLASS_PER_CYCLE)
+    int index = pmvp_event_level_index(event); /* a level event of the catalogue, reportable here */
+    if (index < 0 || !(c->reportable_levels >> index & 1))
         return PMVP_ERR_EVENT;
     if ((err = k_begin(c, now)))
         return err;
-    unsigned index = (unsigned)pmvp_event_level_index(event);
     c->pe[pe].level[index] = level;
-    k_level_changed(c, pe, index);
+    k_level_changed(c, pe, (unsigned)index);
     return PMVP_OK;
 }

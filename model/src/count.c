@@ -533,6 +533,17 @@ static void cache_rate(pmvp_pe *pe, unsigned n, rate r)
     pe->counting = r.weight ? pe->counting | UINT32_C(1) << n : pe->counting & ~(UINT32_C(1) << n);
 }
 
+static void cache_amu_rate(pmvp_pe *pe, unsigned n, rate r)
+{
+    pe->amu_rate[n] = r;
+    pe->amu_counting = r.weight ? pe->amu_counting | UINT32_C(1) << n : pe->amu_counting & ~(UINT32_C(1) << n);
+}
+
+static bool level_class(const pmvp_event_decoded *d)
+{
+    return d->cls == PMVP_EVCLASS_CONDITION || d->cls == PMVP_EVCLASS_STALL || d->cls == PMVP_EVCLASS_PER_CYCLE;
+}
+
 static void refresh_rates(pmvp_core *c)
 {
     if (c->rates_valid)
@@ -540,12 +551,15 @@ static void refresh_rates(pmvp_core *c)
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
         pe->cycles_count = k_cycle_counter_counts(c, p);
-        pe->counting = 0;
-        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+        pe->counting = pe->amu_counting = pe->level_driven = 0;
+        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             cache_rate(pe, n, counter_rate(c, p, n));
+            if (level_class(&pe->pmu.counter[n].event))
+                pe->level_driven |= UINT32_C(1) << n;
+        }
         if (c->cfg.feat_amuv1)
             for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++)
-                pe->amu_rate[n] = amu_counter_rate(c, p, n);
+                cache_amu_rate(pe, n, amu_counter_rate(c, p, n));
     }
     c->rates_valid = true;
 }
@@ -568,8 +582,8 @@ void k_level_changed(pmvp_core *c, unsigned q, unsigned level)
         return; /* the next sync computes every rate */
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        for (unsigned n = 0; n < c->cfg.num_counters; n++)
-            if (follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
+        for (uint32_t m = pe->level_driven, n = 0; m; m >>= 1, n++)
+            if ((m & 1) && follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
                 cache_rate(pe, n, counter_rate(c, p, n));
     }
     if (!c->cfg.feat_amuv1)
@@ -579,7 +593,7 @@ void k_level_changed(pmvp_core *c, unsigned q, unsigned level)
         const pmvp_event_decoded *d =
             n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
         if (follows_level(d, level))
-            pe->amu_rate[n] = amu_counter_rate(c, q, n);
+            cache_amu_rate(pe, n, amu_counter_rate(c, q, n));
     }
 }
 
@@ -589,11 +603,14 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
 {
     pmvp_amu *a = &to->amu;
     const pmvp_pe *pe = &c->pe[p];
-    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
-        rate r = c->rates_valid ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
+    bool cached = c->rates_valid;
+    uint32_t counting = cached ? pe->amu_counting : (UINT32_C(1) << (PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux)) - 1;
+    for (unsigned n = 0; counting; counting >>= 1, n++) {
+        if (!(counting & 1))
+            continue;
+        rate r = cached ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
         uint64_t *cnt = n < PMVP_AMU_ARCH_COUNTERS ? &a->cnt0[n] : &a->cnt1[n - PMVP_AMU_ARCH_COUNTERS];
-        if (r.weight)
-            *cnt += (uint64_t)increments(c, r, s);
+        *cnt += (uint64_t)increments(c, r, s);
     }
 }
 
@@ -632,6 +649,15 @@ static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, 
         advance_amu(c, p, to, s);
 }
 
+/* Keeps a clock's phase numerator within 64 bits, so that converting an
+ * instant to edges stays a 64-bit division: anchoring the clock again at
+ * `now`, at its own frequency, moves no edge. */
+static void reanchor(pmvp_clock *k, pmvp_time now)
+{
+    if (now > k->t0 && ((pmvp_u128)(now - k->t0) * k->hz + k->phase) >> 62)
+        pmvp_clock_set_hz(k, k->hz, now);
+}
+
 void k_sync(pmvp_core *c, pmvp_time now)
 {
     if (now <= c->sync_time)
@@ -640,6 +666,9 @@ void k_sync(pmvp_core *c, pmvp_time now)
     stretch s = stretch_to(c, now);
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         advance_pe(c, p, &s, &c->pe[p]);
+    reanchor(&c->clock, now);
+    reanchor(&c->bus_clock, now);
+    reanchor(&c->system_counter, now);
     c->proc_cycles += s.dk;
     c->clock_edges = s.edges;
     c->bus_edges += s.db;
@@ -647,13 +676,19 @@ void k_sync(pmvp_core *c, pmvp_time now)
     c->sync_time = now;
 }
 
-void k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *out)
+_Static_assert(offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, ext) &&
+                   offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, amu) && offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, pmu),
+               "k_pe_at copies the members before the rate caches: the PE's state");
+
+const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scratch)
 {
-    *out = c->pe[p];
-    if (t > c->sync_time) {
-        stretch s = stretch_to(c, t);
-        advance_pe(c, p, &s, out);
-    }
+    if (t <= c->sync_time)
+        return &c->pe[p]; /* nothing to advance: the PE as it is */
+    /* The state without the rate caches, which the advance reads from c. */
+    memcpy(scratch, &c->pe[p], offsetof(pmvp_pe, rate));
+    stretch s = stretch_to(c, t);
+    advance_pe(c, p, &s, scratch);
+    return scratch;
 }
 
 /* ------------------------------------------------------------- prediction */

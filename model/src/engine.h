@@ -58,10 +58,11 @@ static inline int k_look_pe(const pmvp_core *c, unsigned pe, pmvp_time t)
 /* Brings every counter of the core up to `now` (now >= c->sync_time). */
 void k_sync(pmvp_core *c, pmvp_time now);
 
-/* The pure query's engine: *out gets PE p as it is at t (>= c->sync_time)
- * if no input comes before t, a copy of it advanced over the stretch; the
- * core is left as it was. */
-void k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *out);
+/* The pure query's engine: PE p as it is at t (>= c->sync_time) if no
+ * input comes before t: c->pe[p] itself when there is nothing to advance,
+ * else *scratch, a copy of its state (not of its rate caches) advanced over
+ * the stretch. The core is left as it was. */
+const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scratch);
 
 /* What decides what counts (enables, filters, context, controls, events,
  * MT, PE states, the SoEMT active thread, the AMU's enables) changed: every

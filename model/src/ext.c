@@ -456,13 +456,13 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_fra
     *value = 0;
     if (e != PMVP_EXT_DONE || t.reg->kind == PMVP_EXT_WO)
         return PMVP_OK;
-    pmvp_pe at;
-    const pmvp_pe *pe = &at;
+    pmvp_pe scratch;
+    const pmvp_pe *pe;
     if (commit) {
         k_begin(commit, now);
         pe = &commit->pe[p];
     } else {
-        k_pe_at(c, p, now, &at);
+        pe = k_pe_at(c, p, now, &scratch);
     }
     uint64_t v = view_read(c, p, pe, t.reg, t.n, a);
     if (commit && a)
@@ -539,15 +539,15 @@ int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time n
     int err = locate(c, p, f, 0, 4, NULL, true, now, &t);
     if (err)
         return err;
-    pmvp_pe at; /* the frame as the pure query sees it, brought to `now` once */
-    k_pe_at(c, p, now, &at);
+    pmvp_pe scratch; /* the frame as the pure query sees it, brought to `now` once */
+    const pmvp_pe *at = k_pe_at(c, p, now, &scratch);
     for (uint32_t off = 0; off < PMVP_FRAME_SIZE; off += 4) {
         t.reg = pmvp_ext_decode(c, f, off, &t.n, &t.word);
         if (!t.reg || t.word != 0 || t.n >= pmvp_ext_reg_instances(c, t.reg))
             continue;
         uint64_t v = 0;
         if (t.reg->kind != PMVP_EXT_WO)
-            v = lane_read(lane_of(&t, pmvp_ext_reg_width(c, t.reg) / 8), view_read(c, p, &at, t.reg, t.n, NULL));
+            v = lane_read(lane_of(&t, pmvp_ext_reg_width(c, t.reg) / 8), view_read(c, p, at, t.reg, t.n, NULL));
         fn(user, t.reg, t.n, off, v);
     }
     return PMVP_OK;

@@ -157,9 +157,8 @@ int pmvp_pmu_peek(const pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigne
     int err = k_look_begin(c, p, PMVP_SYSREG_PMU, (unsigned)reg, n, t);
     if (err)
         return err;
-    pmvp_pe at;
-    k_pe_at(c, p, t, &at);
-    return k_pmu_look(c, p, &at, reg, n, value);
+    pmvp_pe scratch;
+    return k_pmu_look(c, p, k_pe_at(c, p, t, &scratch), reg, n, value);
 }
 
 void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible)
@@ -261,9 +260,8 @@ int pmvp_pmu_irq_peek(const pmvp_core *c, unsigned p, pmvp_time t, bool *level)
     int err = k_look_pe(c, p, t);
     if (err)
         return err;
-    pmvp_pe at;
-    k_pe_at(c, p, t, &at);
-    *level = k_irq_level(c, p, &at);
+    pmvp_pe scratch;
+    *level = k_irq_level(c, p, k_pe_at(c, p, t, &scratch));
     return PMVP_OK;
 }
 

@@ -503,10 +503,10 @@ static int kernel_read(pmvp_core *commit, const pmvp_core *c, unsigned pe, unsig
     int err = k_look_begin(c, pe, family, reg, n, now);
     if (err)
         return err;
-    pmvp_pe at;
-    k_pe_at(c, pe, now, &at);
-    return family == PMVP_SYSREG_PMU ? k_pmu_look(c, pe, &at, (enum pmvp_pmu_reg)reg, n, v)
-                                     : k_amu_look(c, &at, (enum pmvp_amu_reg)reg, n, v);
+    pmvp_pe scratch;
+    const pmvp_pe *at = k_pe_at(c, pe, now, &scratch);
+    return family == PMVP_SYSREG_PMU ? k_pmu_look(c, pe, at, (enum pmvp_pmu_reg)reg, n, v)
+                                     : k_amu_look(c, at, (enum pmvp_amu_reg)reg, n, v);
 }
 
 /* Validates an access for reading or writing a value. It changes nothing:

@@ -412,6 +412,8 @@ typedef struct pmvp_pe {
     pmvp_rate rate[PMVP_MAX_COUNTERS];
     pmvp_rate amu_rate[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX]; /* group 0, then group 1 */
     uint32_t counting;
+    uint32_t amu_counting;    /* AMU counters whose rate is not zero, as amu_rate */
+    uint32_t level_driven;    /* event counters whose event is reported as a level */
     bool cycles_count;
 } pmvp_pe;
 
@@ -454,6 +456,7 @@ typedef struct pmvp_core {
     pmvp_sebep_threshold threshold[PMVP_MAX_THRESHOLDS];
     uint64_t generation;      /* advanced by every input that may change what counts */
     bool rates_valid;         /* the PEs' rate caches hold the present state's rates */
+    uint64_t reportable_levels; /* by pmvp_event_level_index: level events a CPU model may report */
     pmvp_route route[PMVP_ROUTES];
     /* The external frames' decode (ext.c), by frame and 32-bit word of the
      * 4 KiB frame: 1 + the index of the register table's row there, or 0

@@ -87,15 +87,16 @@ struct Change {
 // Core is pmvp_core or pmvp_x86_core; `copy` copies one into the other;
 // `apply` makes a change on a core at an instant (the module's).
 
-// The kernel's checkpoint calls (pmvp/checkpoint.h), by kind of core.
-template <class Core> struct KernelCheckpoint;
-template <> struct KernelCheckpoint<pmvp_core> {
+// The kernel's calls a Timeline makes itself (pmvp/core.h, pmvp/x86.h,
+// pmvp/checkpoint.h), by kind of core.
+template <class Core> struct KernelCalls;
+template <> struct KernelCalls<pmvp_core> {
     static constexpr auto sync = pmvp_core_sync;
     static constexpr auto size = pmvp_core_checkpoint_size;
     static constexpr auto save = pmvp_core_save;
     static constexpr auto restore = pmvp_core_restore;
 };
-template <> struct KernelCheckpoint<pmvp_x86_core> {
+template <> struct KernelCalls<pmvp_x86_core> {
     static constexpr auto sync = pmvp_x86_sync;
     static constexpr auto size = pmvp_x86_checkpoint_size;
     static constexpr auto save = pmvp_x86_save;
@@ -143,10 +144,15 @@ public:
     // the future view.
     template <class F> int look(const sc_core::sc_time &offset, const F &op)
     {
-        pmvp_time t = time_.after(offset);
+        pmvp_time now = time_.now(), t = time_.after(offset);
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
         catch_up();
+        // A read now brings the kernel to now first (it never runs ahead of
+        // simulated time), so that the reads that follow at this instant
+        // find nothing to advance.
+        if (t == now && KernelCalls<Core>::sync(&present_, now) == PMVP_OK)
+            return op(&present_, t);
         const Core &at = next_pending() > t ? present_ : future(t);
         return op(&at, t);
     }
@@ -189,7 +195,7 @@ public:
     // The module's checkpoint at now: the kernel's, then the kept changes.
     std::vector<uint8_t> checkpoint()
     {
-        using K = KernelCheckpoint<Core>;
+        using K = KernelCalls<Core>;
         catch_up();
         K::sync(&present_, time_.now());
         std::vector<uint8_t> buf(K::size(&present_));
@@ -203,7 +209,7 @@ public:
     // nothing changed, otherwise.
     bool restore(const std::vector<uint8_t> &checkpoint, std::string *why)
     {
-        using K = KernelCheckpoint<Core>;
+        using K = KernelCalls<Core>;
         auto restored = std::make_unique<Core>();
         copy_(restored.get(), &present_);
         size_t kernel = std::min(checkpoint.size(), K::size(&present_));
