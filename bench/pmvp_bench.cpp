@@ -120,6 +120,43 @@ void BM_LevelChange(benchmark::State &state)
 }
 BENCHMARK(BM_LevelChange)->Arg(0)->Arg(1)->Unit(benchmark::kNanosecond);
 
+// How the cost of a level change grows with what the core holds: STALL_BACKEND
+// toggled on PE 0 of a core with `pes` PEs of `counters` counters each, of
+// which counter 0 counts STALL_BACKEND, counter 1 (if any) CPU_CYCLES, and
+// the rest INST_RETIRED (counted from reports: no rate); the cycle counter
+// on. docs/PERFORMANCE.md's scale table.
+void BM_LevelChangeScale(benchmark::State &state)
+{
+    const unsigned counters = (unsigned)state.range(0), pes = (unsigned)state.range(1);
+    static pmvp_core core;
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    cfg.num_pes = pes;
+    cfg.num_counters = counters;
+    cfg.processor_hz = 2000000000;
+    pmvp_core_init(&core, &cfg);
+    for (unsigned p = 0; p < pes; p++) {
+        pmvp_pmu_controls ctl{};
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, counters);
+        pmvp_core_set_controls(&core, p, &ctl, 0);
+        for (unsigned n = 0; n < counters; n++)
+            pmvp_pmu_write(&core, p, PMVP_PMEVTYPER_EL0, n,
+                           n == 0 ? PMVP_EV_STALL_BACKEND : n == 1 ? PMVP_EV_CPU_CYCLES : PMVP_EV_INST_RETIRED, 0);
+        pmvp_pmu_write(&core, p, PMVP_PMCNTENSET_EL0, 0, 0x7FFFFFFF | PMVP_PMU_C, 0);
+        pmvp_pmu_write(&core, p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC, 0);
+    }
+    pmvp_time now = 0;
+    uint32_t level = 0;
+    for (auto _ : state) {
+        now += 1000;
+        level ^= 1;
+        benchmark::DoNotOptimize(pmvp_core_set_level(&core, 0, PMVP_EV_STALL_BACKEND, level, now));
+    }
+}
+BENCHMARK(BM_LevelChangeScale)
+    ->ArgsProduct({ { 1, 6, 31 }, { 1, 2, 4, 8 } })
+    ->Unit(benchmark::kNanosecond);
+
 // x86 clock counting: an RDMSR of CPU_CLK_UNHALTED.THREAD after each step of
 // simulated time (1 ns or 1 s), both hyper-threads running, every fixed
 // counter and four PERFEVTSEL clock counters enabled. The cost is the same
