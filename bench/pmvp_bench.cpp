@@ -549,25 +549,33 @@ int sc_main(int argc, char **argv)
     double tlm = c.ns["BM_TlmReadPmccntr"], tlm0 = c.ns["BM_TlmReadEmptyTarget"];
     if (tlm > 0 && tlm0 > 0)
         row("2. TLM read of PMU.PMCCNTR_EL0 / empty target",
-            fmt("%.1f ns / %.1f ns", tlm, tlm0) + fmt(" = %.2fx", tlm / tlm0), "<= 1.3x", tlm / tlm0 <= 1.3);
+            fmt("%.1f ns / %.1f ns", tlm, tlm0) + fmt(" = %.2fx", tlm / tlm0), "<= 3x", tlm / tlm0 <= 3);
     double inc = c.ns["BM_IncrementLoop"];
     double report = c.ns["BM_ReportEvent/0"], report_t = c.ns["BM_ReportEvent/1000"];
     if (inc > 0 && report > 0)
         row("3. event report, 6 counters, filtering (same instant)",
-            fmt("%.1f ns = %.0fx a 64-bit increment", report, report / inc), "<= 10 ns", report <= 10);
+            fmt("%.1f ns = %.0fx a 64-bit increment", report, report / inc), "<= 5 ns", report <= 5);
     if (inc > 0 && report_t > 0)
         row("3. event report, time advancing 1 ns per report",
-            fmt("%.1f ns = %.0fx a 64-bit increment", report_t, report_t / inc), "<= 10 ns", report_t <= 10);
+            fmt("%.1f ns = %.0fx a 64-bit increment", report_t, report_t / inc), "<= 5 ns", report_t <= 5);
+    double level6 = c.ns["BM_LevelChange/0"], level31 = c.ns["BM_LevelChange/1"];
+    if (level6 > 0)
+        row("3. level change, 2 PEs x 6 counters", fmt("%.1f ns", level6), "<= 20 ns", level6 <= 20);
+    if (level31 > 0)
+        row("3. level change, 2 PEs x 31 counters, 2 count it", fmt("%.1f ns", level31), "<= 20 ns", level31 <= 20);
+    double x86 = c.ns["BM_X86ReadAfterStep/1000"];
+    if (x86 > 0)
+        row("3. x86 counter read after a time step", fmt("%.1f ns", x86), "<= 30 ns", x86 <= 30);
     if (large_on.seconds > 0 && large_off.seconds > 0)
         row("4. pmvp-soc large-soc, monitors attached / detached",
             fmt("%.3f s / %.3f s", large_on.seconds, large_off.seconds) +
                 fmt(" = %.2fx", large_on.seconds / large_off.seconds),
-            "<= 1.03x", large_on.seconds / large_off.seconds <= 1.03);
+            "<= 1.5x", large_on.seconds / large_off.seconds <= 1.5);
     if (dflt_on.seconds > 0 && dflt_off.seconds > 0)
         row("4. pmvp-soc default, monitors attached / detached",
             fmt("%.3f s / %.3f s", dflt_on.seconds, dflt_off.seconds) +
                 fmt(" = %.2fx", dflt_on.seconds / dflt_off.seconds),
-            "<= 1.03x", dflt_on.seconds / dflt_off.seconds <= 1.03);
+            "<= 1.05x", dflt_on.seconds / dflt_off.seconds <= 1.05);
     if (base.clocked > 0 && base.lazy > 0)
         row(base.same_counts ? "5. clocked baseline / pmvp, 1e7 cycles, 2 threads, same counts"
                              : "5. clocked baseline / pmvp: THE COUNTS DIFFER",
