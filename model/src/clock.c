@@ -40,6 +40,12 @@ void pmvp_clock_set_hz(pmvp_clock *c, uint64_t hz, pmvp_time now)
     c->hz = hz;
 }
 
+void pmvp_clock_reanchor(pmvp_clock *c, pmvp_time now)
+{
+    if (now > c->t0 && accumulated(c, now) >> 62)
+        pmvp_clock_set_hz(c, c->hz, now);
+}
+
 pmvp_time pmvp_clock_edge_time(const pmvp_clock *c, uint64_t k)
 {
     if (c->hz == 0 || k <= c->cycles0)

@@ -649,15 +649,6 @@ static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, 
         advance_amu(c, p, to, s);
 }
 
-/* Keeps a clock's phase numerator within 64 bits, so that converting an
- * instant to edges stays a 64-bit division: anchoring the clock again at
- * `now`, at its own frequency, moves no edge. */
-static void reanchor(pmvp_clock *k, pmvp_time now)
-{
-    if (now > k->t0 && ((pmvp_u128)(now - k->t0) * k->hz + k->phase) >> 62)
-        pmvp_clock_set_hz(k, k->hz, now);
-}
-
 void k_sync(pmvp_core *c, pmvp_time now)
 {
     if (now <= c->sync_time)
@@ -666,9 +657,9 @@ void k_sync(pmvp_core *c, pmvp_time now)
     stretch s = stretch_to(c, now);
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         advance_pe(c, p, &s, &c->pe[p]);
-    reanchor(&c->clock, now);
-    reanchor(&c->bus_clock, now);
-    reanchor(&c->system_counter, now);
+    pmvp_clock_reanchor(&c->clock, now);
+    pmvp_clock_reanchor(&c->bus_clock, now);
+    pmvp_clock_reanchor(&c->system_counter, now);
     c->proc_cycles += s.dk;
     c->clock_edges = s.edges;
     c->bus_edges += s.db;

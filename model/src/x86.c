@@ -317,6 +317,9 @@ static void sync(pmvp_x86_core *c, pmvp_time now)
     c->tsc_edges = tsc;
     c->xclk_edges = xclk;
     c->sync_time = now;
+    pmvp_clock_reanchor(&c->core_clock, now);
+    pmvp_clock_reanchor(&c->tsc_clock, now);
+    pmvp_clock_reanchor(&c->xclk, now);
 }
 
 /* Every call passes here first: refuses the past, then counts up to now. */

@@ -2,6 +2,8 @@
 // Clock domains: exact picoseconds-to-cycles conversion (pmvp/clock.h).
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "pmvp/clock.h"
 
 namespace {
@@ -61,6 +63,30 @@ TEST(Clock, EdgeBeyondRepresentableTimeIsNever)
     pmvp_clock c;
     pmvp_clock_init(&c, 1000000, 0); // 1 MHz: 10^6 ps per cycle
     EXPECT_EQ(pmvp_clock_edge_time(&c, UINT64_MAX), PMVP_TIME_NEVER);
+}
+
+// Anchoring a clock again moves no edge: at 3.000000001 GHz (a period of no
+// whole number of picoseconds) a clock anchored again once its phase
+// numerator passes 2^62 (about 1.5 ms) counts, and finds each edge's
+// instant, as one never anchored again, over 20 s of random instants.
+TEST(Clock, AnchoringAgainMovesNoEdge)
+{
+    pmvp_clock plain, anchored;
+    pmvp_clock_init(&plain, 3000000001, 0);
+    pmvp_clock_init(&anchored, 3000000001, 0);
+    std::mt19937_64 rng(3);
+    pmvp_time t = 0;
+    unsigned moved = 0;
+    for (int i = 0; i < 20000; i++) {
+        t += rng() % 2000000000; // up to 2 ms
+        pmvp_time before = anchored.t0;
+        pmvp_clock_reanchor(&anchored, t);
+        moved += anchored.t0 != before;
+        ASSERT_EQ(pmvp_clock_cycles(&anchored, t), pmvp_clock_cycles(&plain, t)) << t;
+        uint64_t next = pmvp_clock_cycles(&plain, t) + 1;
+        ASSERT_EQ(pmvp_clock_edge_time(&anchored, next), pmvp_clock_edge_time(&plain, next)) << t;
+    }
+    EXPECT_GT(moved, 1000u);
 }
 
 } // namespace

@@ -57,6 +57,12 @@ uint64_t pmvp_clock_cycles(const pmvp_clock *c, pmvp_time t);
 /* Changes the frequency at `now` (now >= c->t0), keeping the phase. */
 void pmvp_clock_set_hz(pmvp_clock *c, uint64_t hz, pmvp_time now);
 
+/* Keeps the phase numerator of the stretch within 64 bits, so that
+ * converting an instant to edges stays a 64-bit division: anchors the clock
+ * again at `now` (at or after t0, at its own frequency) once the numerator
+ * passes 2^62. No edge moves. */
+void pmvp_clock_reanchor(pmvp_clock *c, pmvp_time now);
+
 /* The instant of edge number k (1-based) for k > pmvp_clock_cycles(c, c->t0),
  * assuming the frequency does not change; PMVP_TIME_NEVER if the clock is
  * stopped or the instant does not fit in pmvp_time. */
