@@ -195,31 +195,41 @@ static void print_reset(unsigned family, unsigned reg)
         printf("0x%" PRIX64, v);
 }
 
+/* Calls `row` for every PMU and AMU System register, in the order of their
+ * enums. */
+static void each_register(void (*row)(unsigned family, unsigned reg, const pmvp_reg_desc *d))
+{
+    for (unsigned family = PMVP_SYSREG_PMU; family <= PMVP_SYSREG_AMU; family++) {
+        unsigned n = family == PMVP_SYSREG_PMU ? PMVP_PMU_NUM_REGS : PMVP_AMU_NUM_REGS;
+        for (unsigned reg = 0; reg < n; reg++)
+            row(family, reg, pmvp_reg_desc_of(family, reg));
+    }
+}
+
+static void system_register_row(unsigned family, unsigned reg, const pmvp_reg_desc *d)
+{
+    printf("| [`");
+    print_reg(family, reg);
+    printf("`](#%s) | %s | 64 | ", reg_name(family, reg), d->feature);
+    print_a64_encoding(family, reg);
+    printf(" | ");
+    print_a32_encodings(family, reg);
+    printf(" | ");
+    print_ext_offsets(family, reg, PMVP_EXT32);
+    printf(" | ");
+    print_ext_offsets(family, reg, PMVP_EXT64);
+    printf(" | ");
+    print_reset(family, reg);
+    printf(" |\n");
+}
+
 static void system_registers(void)
 {
     printf("## System registers\n\n");
     printf("| Register | Feature | Width | MRS/MSR: op0, op1, CRn, CRm, op2 | AArch32 | EXT32 offset "
            "| EXT64 offset | After reset |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
-    for (unsigned family = PMVP_SYSREG_PMU; family <= PMVP_SYSREG_AMU; family++) {
-        unsigned n = family == PMVP_SYSREG_PMU ? PMVP_PMU_NUM_REGS : PMVP_AMU_NUM_REGS;
-        for (unsigned reg = 0; reg < n; reg++) {
-            const pmvp_reg_desc *d = pmvp_reg_desc_of(family, reg);
-            printf("| [`");
-            print_reg(family, reg);
-            printf("`](#%s) | %s | 64 | ", reg_name(family, reg), d->feature);
-            print_a64_encoding(family, reg);
-            printf(" | ");
-            print_a32_encodings(family, reg);
-            printf(" | ");
-            print_ext_offsets(family, reg, PMVP_EXT32);
-            printf(" | ");
-            print_ext_offsets(family, reg, PMVP_EXT64);
-            printf(" | ");
-            print_reset(family, reg);
-            printf(" |\n");
-        }
-    }
+    each_register(system_register_row);
     printf("\n");
 }
 
@@ -230,6 +240,22 @@ static void print_code_cell(const char *text)
     for (const char *t = text; *t; t++)
         printf(*t == '|' ? "\\|" : "%c", *t);
     printf("` |");
+}
+
+static void register_state_row(unsigned family, unsigned reg, const pmvp_reg_desc *d)
+{
+    printf("| `");
+    print_reg(family, reg);
+    printf("` |");
+    if (!d->state) {
+        printf(" — (computed or selected) | | | |\n");
+        return;
+    }
+    print_code_cell(d->state);
+    printf(" %s |", d->write);
+    print_code_cell(d->writable);
+    print_code_cell(d->reset);
+    printf("\n");
 }
 
 static void register_state(void)
@@ -243,23 +269,21 @@ static void register_state(void)
            "its own.\n\n");
     printf("| Register | Value in the PE | Write | Writable bits | After reset |\n");
     printf("|---|---|---|---|---|\n");
-    for (unsigned family = PMVP_SYSREG_PMU; family <= PMVP_SYSREG_AMU; family++) {
-        unsigned n = family == PMVP_SYSREG_PMU ? PMVP_PMU_NUM_REGS : PMVP_AMU_NUM_REGS;
-        for (unsigned reg = 0; reg < n; reg++) {
-            const pmvp_reg_desc *d = pmvp_reg_desc_of(family, reg);
-            printf("| `");
-            print_reg(family, reg);
-            printf("` |");
-            if (!d->state) {
-                printf(" — (computed or selected) | | | |\n");
-                continue;
-            }
-            print_code_cell(d->state);
-            printf(" %s |", d->write);
-            print_code_cell(d->writable);
-            print_code_cell(d->reset);
-            printf("\n");
-        }
+    each_register(register_state_row);
+    printf("\n");
+}
+
+static void fields_row(unsigned family, unsigned reg, const pmvp_reg_desc *d)
+{
+    printf("<a id=\"%s\"></a>\n### `", reg_name(family, reg));
+    print_reg(family, reg);
+    printf("`: %s (%s)\n\n", d->title, d->section);
+    printf("| Field | Bits | In pmvp |\n|---|---|---|\n");
+    for (size_t i = 0; i < d->num_fields; i++) {
+        const pmvp_reg_field *f = &d->fields[i];
+        printf("| `%s` | ", f->name);
+        print_bits(f->mask);
+        printf(" | %s |\n", f->note ? f->note : "");
     }
     printf("\n");
 }
@@ -269,23 +293,7 @@ static void fields(void)
     printf("## Fields\n\n");
     printf("Fields pmvp implements, most significant first; bits not listed are RES0 "
            "(RES1 where a note says so).\n\n");
-    for (unsigned family = PMVP_SYSREG_PMU; family <= PMVP_SYSREG_AMU; family++) {
-        unsigned n = family == PMVP_SYSREG_PMU ? PMVP_PMU_NUM_REGS : PMVP_AMU_NUM_REGS;
-        for (unsigned reg = 0; reg < n; reg++) {
-            const pmvp_reg_desc *d = pmvp_reg_desc_of(family, reg);
-            printf("<a id=\"%s\"></a>\n### `", reg_name(family, reg));
-            print_reg(family, reg);
-            printf("`: %s (%s)\n\n", d->title, d->section);
-            printf("| Field | Bits | In pmvp |\n|---|---|---|\n");
-            for (size_t i = 0; i < d->num_fields; i++) {
-                const pmvp_reg_field *f = &d->fields[i];
-                printf("| `%s` | ", f->name);
-                print_bits(f->mask);
-                printf(" | %s |\n", f->note ? f->note : "");
-            }
-            printf("\n");
-        }
-    }
+    each_register(fields_row);
 }
 
 static const char *const frame_names[] = { [PMVP_FRAME_PMU] = "PMU", [PMVP_FRAME_AMU] = "AMU" };
