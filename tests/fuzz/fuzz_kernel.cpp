@@ -209,10 +209,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (debug_read && std::memcmp(&before, &core, sizeof core) != 0)
             broken("a debug read changed the core");
         Counts k = counts(&core, now);
-        {  // The pure query at a later instant is what a core brought there shows.
+        {  // The pure query at a later instant is what a core brought there
+           // shows, its rates computed afresh rather than from the caches.
             static pmvp_core synced;
             pmvp_time ahead = now + (v & 0xFFFFFF);
             pmvp_core_copy(&synced, &core);
+            synced.rates_valid = false;
             if (pmvp_core_sync(&synced, ahead) != PMVP_OK)
                 broken("a sync to a later instant failed");
             Counts peeked = counts(&core, ahead), there = counts(&synced, ahead);
