@@ -148,11 +148,16 @@ public:
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
         catch_up();
-        // A read now brings the kernel to now first (it never runs ahead of
-        // simulated time), so that the reads that follow at this instant
-        // find nothing to advance.
-        if (t == now && KernelCalls<Core>::sync(&present_, now) == PMVP_OK)
-            return op(&present_, t);
+        if (t == now) {
+            // A read now that succeeded brings the kernel to now (it never
+            // runs ahead of simulated time), so that the reads that follow at
+            // this instant find nothing to advance; a refused one changes
+            // nothing.
+            int err = op(&present_, t);
+            if (err == PMVP_OK)
+                (void)KernelCalls<Core>::sync(&present_, now);
+            return err;
+        }
         const Core &at = next_pending() > t ? present_ : future(t);
         return op(&at, t);
     }
