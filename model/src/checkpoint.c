@@ -389,7 +389,7 @@ static const char *arm_implausible(const void *core)
     return NULL;
 }
 
-/* A restore's scratch core (23 KB for 8 PEs): one per host thread. */
+/* A restore's scratch core (sizeof(pmvp_core), 32 KB): one per host thread. */
 static void *arm_scratch(void)
 {
     static _Thread_local pmvp_core scratch;
