@@ -527,16 +527,13 @@ static rate amu_counter_rate(const pmvp_core *c, unsigned p, unsigned n)
  * the level (k_level_changed). The pure query, which changes nothing, reads
  * the caches when they are valid and computes the rates otherwise. */
 
-static void cache_rate(pmvp_pe *pe, unsigned n, rate r)
+/* Caches rate r of counter n in rates[n], and whether it counts in bit n
+ * of *counting: the event counters' (rate, counting) or the AMU's
+ * (amu_rate, amu_counting). */
+static void cache_rate(rate *rates, uint32_t *counting, unsigned n, rate r)
 {
-    pe->rate[n] = r;
-    pe->counting = r.weight ? pe->counting | UINT32_C(1) << n : pe->counting & ~(UINT32_C(1) << n);
-}
-
-static void cache_amu_rate(pmvp_pe *pe, unsigned n, rate r)
-{
-    pe->amu_rate[n] = r;
-    pe->amu_counting = r.weight ? pe->amu_counting | UINT32_C(1) << n : pe->amu_counting & ~(UINT32_C(1) << n);
+    rates[n] = r;
+    *counting = r.weight ? *counting | UINT32_C(1) << n : *counting & ~(UINT32_C(1) << n);
 }
 
 static bool level_class(const pmvp_event_decoded *d)
@@ -553,13 +550,13 @@ static void refresh_rates(pmvp_core *c)
         pe->cycles_count = k_cycle_counter_counts(c, p);
         pe->counting = pe->amu_counting = pe->level_driven = 0;
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            cache_rate(pe, n, counter_rate(c, p, n));
+            cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
             if (level_class(&pe->pmu.counter[n].event))
                 pe->level_driven |= UINT32_C(1) << n;
         }
         if (c->cfg.feat_amuv1)
             for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++)
-                cache_amu_rate(pe, n, amu_counter_rate(c, p, n));
+                cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, p, n));
     }
     c->rates_valid = true;
 }
@@ -584,7 +581,7 @@ void k_level_changed(pmvp_core *c, unsigned q, unsigned level)
         pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = pe->level_driven, n = 0; m; m >>= 1, n++)
             if ((m & 1) && follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
-                cache_rate(pe, n, counter_rate(c, p, n));
+                cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
     }
     if (!c->cfg.feat_amuv1)
         return;
@@ -593,7 +590,7 @@ void k_level_changed(pmvp_core *c, unsigned q, unsigned level)
         const pmvp_event_decoded *d =
             n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
         if (follows_level(d, level))
-            cache_amu_rate(pe, n, amu_counter_rate(c, q, n));
+            cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, q, n));
     }
 }
 
