@@ -47,7 +47,8 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
       scratch_(new pmvp_core),
       timeline_(
           *core_, *scratch_, [](pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); },
-          [this](pmvp_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }, time_,
+          [this](pmvp_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); },
+          [](const pmvp_core &c, const Change &ch, int *err) { return decide(c, ch, err); }, time_,
           [this](int err) {
               SC_REPORT_WARNING("pmvp/guest",
                                 (std::string(this->name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
@@ -225,6 +226,23 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         break;  // a kind no change has (a corrupt checkpoint): refused
     }
     return err;
+}
+
+// A report or a level input is refused or not by the kernel's configuration
+// and the PE's power state alone (pmvp_core_report_refusal): kept for a later
+// instant, it need not be made on the future view.
+bool Monitors::decide(const pmvp_core &c, const Change &ch, int *err)
+{
+    if (ch.kind != REPORT && ch.kind != LEVEL)
+        return false;
+    ChangeReader r(ch);
+    auto pe = r.next<unsigned>();
+    auto event = r.next<uint16_t>();
+    (void)r.next<uint64_t>();  // the count, or the level
+    if (!r.ok())
+        return false;
+    *err = ch.kind == REPORT ? pmvp_core_report_refusal(&c, pe, event) : pmvp_core_set_level_refusal(&c, pe, event);
+    return true;
 }
 
 // Whether a guest's direct read of a counter changes the kernel: inaccuracy

@@ -462,13 +462,35 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
     r->amu_arch = (uint8_t)arch;
 }
 
-/* The route slot of `event` reported by `pe`; *known: it holds that route,
- * of the current generation. */
-static pmvp_route *cached_route(pmvp_core *c, unsigned pe, uint16_t event, bool *known)
+/* Where the route of `event` reported by `pe` is cached. */
+static unsigned route_slot(unsigned pe, uint16_t event)
 {
-    pmvp_route *r = &c->route[(event ^ pe * 5u) % PMVP_ROUTES];
-    *known = r->generation == c->generation && r->event == event && r->pe == pe;
-    return r;
+    return (event ^ pe * 5u) % PMVP_ROUTES;
+}
+
+/* Whether its slot holds that route, of the current generation. */
+static bool route_known(const pmvp_core *c, unsigned pe, uint16_t event)
+{
+    const pmvp_route *r = &c->route[route_slot(pe, event)];
+    return r->generation == c->generation && r->event == event && r->pe == pe;
+}
+
+/* The refusals of a report by PE `pe` of the core that its instant does not
+ * decide; `known`: the event's route is cached (only a reportable event has
+ * one). */
+static int report_refusal(const pmvp_core *c, unsigned pe, uint16_t event, bool known)
+{
+    if (!known && k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+        return PMVP_ERR_EVENT;
+    return c->pe[pe].state == PMVP_PE_OFF ? PMVP_ERR_PE_OFF : PMVP_OK;
+}
+
+int pmvp_core_report_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
+{
+    int err = k_check_pe(c, pe);
+    if (err)
+        return err;
+    return report_refusal(c, pe, event, route_known(c, pe, event));
 }
 
 /* AMU counters wrap at 64 bits and have no overflow flag (D16.2.1). */
@@ -488,13 +510,10 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     int err = k_check_pe(c, pe);
     if (err)
         return err;
-    bool known;
-    pmvp_route *r = cached_route(c, pe, event, &known);
-    /* A route is kept only for an event that can be reported. */
-    if (!known && k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
-        return PMVP_ERR_EVENT;
-    if (c->pe[pe].state == PMVP_PE_OFF)
-        return PMVP_ERR_PE_OFF;
+    pmvp_route *r = &c->route[route_slot(pe, event)];
+    bool known = route_known(c, pe, event);
+    if ((err = report_refusal(c, pe, event, known)))
+        return err;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     if (!known)
@@ -538,9 +557,8 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
         return PMVP_ERR_EVENT;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
-    bool known;
-    pmvp_route *r = cached_route(c, pe, event, &known);
-    if (!known)
+    pmvp_route *r = &c->route[route_slot(pe, event)];
+    if (!route_known(c, pe, event))
         derive_route(c, r, pe, event);
     /* The counters a report reaches do not depend on cycles: their values are
      * current without a sync, as in count_occurrences. */
@@ -555,17 +573,33 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
     return PMVP_OK;
 }
 
+/* The index of level event `event` in the level table, if the core reports
+ * it; else -1. */
+static int level_index(const pmvp_core *c, uint16_t event)
+{
+    int index = pmvp_event_level_index(event);
+    return index >= 0 && (c->reportable_levels >> index & 1) ? index : -1;
+}
+
 int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
 {
     int err = k_check_pe(c, pe);
     if (err)
         return err;
-    int index = pmvp_event_level_index(event); /* a level event of the catalogue, reportable here */
-    if (index < 0 || !(c->reportable_levels >> index & 1))
+    int index = level_index(c, event);
+    if (index < 0)
         return PMVP_ERR_EVENT;
     if ((err = k_begin(c, now)))
         return err;
     c->pe[pe].level[index] = level;
     k_level_changed(c, pe, (unsigned)index);
     return PMVP_OK;
+}
+
+int pmvp_core_set_level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
+{
+    int err = k_check_pe(c, pe);
+    if (err)
+        return err;
+    return level_index(c, event) < 0 ? PMVP_ERR_EVENT : PMVP_OK;
 }

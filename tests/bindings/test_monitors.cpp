@@ -592,13 +592,61 @@ TEST(Monitors, ChangesForLaterInstantsInAnyOrder)
             EXPECT_EQ(at(0), 1000u);
             EXPECT_EQ(at(1), 1020u);
             EXPECT_EQ(at(4), 1035u);
-            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, 2 * us), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, 2 * us), PMVP_OK);  // before what the view holds
+            EXPECT_EQ(at(4), 1036u);
             EXPECT_EQ(at(3.5), 1031u);
             wait(3, SC_US);                                                      // 1, 2 and 3 us applied
             EXPECT_EQ(at(0), 1031u);
             EXPECT_EQ(at(1), 1036u);
             wait(2, SC_US);
             EXPECT_EQ(at(0), 1036u);
+        });
+        sc_start();
+    });
+}
+
+// A report kept for a later instant is accepted or refused as the PE's power
+// state at that instant says, changes kept before it included: a report or
+// level is kept on the kernel's own answer (nothing copied) only while no
+// other kind of change is kept, since one such as a power-state change
+// could alter the answer.
+TEST(Monitors, ReportsAheadAreRefusedAsThePowerStateThenSays)
+{
+    in_child([] {
+        Monitors m("m", config());
+        sc_spawn([&] {
+            const sc_time us(1, SC_US);
+            uint64_t v = 0;
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 1), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMCR_EL0, 0, PMCR_EL0_E), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, 1 * us), PMVP_OK);
+            EXPECT_EQ(m.report(0, 0x3FFF, 1, 1 * us), PMVP_ERR_EVENT);
+            EXPECT_EQ(m.set_level(0, PMVP_EV_INST_RETIRED, 1, 1 * us), PMVP_ERR_EVENT);  // not a level
+            EXPECT_EQ(m.set_level(9, PMVP_EV_STALL_BACKEND, 1, 1 * us), PMVP_ERR_PE);
+            EXPECT_EQ(m.set_state(0, PMVP_PE_OFF, 2 * us), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 10, 3 * us), PMVP_ERR_PE_OFF);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 100, 1.5 * us), PMVP_OK);
+            EXPECT_EQ(m.set_state(0, PMVP_PE_RUN, 4 * us), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1000, 5 * us), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 10, 3.5 * us), PMVP_ERR_PE_OFF);
+            wait(6, SC_US);
+            // Now nothing is kept, and the PE is on: a report ahead is kept on
+            // the kernel's answer again.
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 10000, 1 * us), PMVP_OK);
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v), PMVP_OK);
+            EXPECT_EQ(v, 1101u);
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v, 1 * us), PMVP_OK);
+            EXPECT_EQ(v, 11101u);
+            // A query ahead builds the view without the reports kept on the
+            // kernel's answer; once the kernel has one of them, the view is
+            // built again.
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 5, 3 * us), PMVP_OK);
+            pmvp_pmu_exception st{};
+            EXPECT_EQ(m.pmu_exception(0, st, 0.5 * us), PMVP_OK);
+            wait(2, SC_US);
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 0, v, 1.5 * us), PMVP_OK);
+            EXPECT_EQ(v, 11106u);
         });
         sc_start();
     });

@@ -532,6 +532,15 @@ int pmvp_core_events_to_interrupt(pmvp_core *core, unsigned pe, uint16_t event, 
  * for PER_CYCLE events, `level` is the number in progress) from `now` on. */
 int pmvp_core_set_level(pmvp_core *core, unsigned pe, uint16_t event, uint32_t level, pmvp_time now);
 
+/* What pmvp_core_report (pmvp_core_set_level) of `event` by PE `pe` returns
+ * when made at an instant not before the core's present, before which
+ * nothing changes the PE's power state: PMVP_OK or the refusal. These
+ * refusals depend only on the configuration, the event and that state; the
+ * SystemC bindings keep a report or level for a later instant on this
+ * answer without making it on a copy of the core. A pure query. */
+int pmvp_core_report_refusal(const pmvp_core *core, unsigned pe, uint16_t event);
+int pmvp_core_set_level_refusal(const pmvp_core *core, unsigned pe, uint16_t event);
+
 /* The next instant after `now` at which a PMOVSSET bit of any PE of the core
  * becomes 1 (and so PMUIRQ may rise) if nothing else changes, or
  * PMVP_TIME_NEVER. */

@@ -217,6 +217,7 @@ private:
     void update();
     enum ChangeKind : uint8_t;
     int apply(pmvp_core *c, pmvp_time t, const Change &ch);
+    static bool decide(const pmvp_core &c, const Change &ch, int *err);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     bool direct_reads_draw() const;
     int change(const sc_core::sc_time &offset, const Change &ch);

@@ -6,10 +6,10 @@
 // made ahead of simulated time, changes kept for later included (Timeline).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -61,6 +61,15 @@ struct Change {
     uint8_t kind = 0, count = 0;
     uint64_t arg[kMaxArgs];
     explicit Change(uint8_t k) : kind(k) {}
+    // A copy is of the arguments held (most changes have three of 32).
+    Change(const Change &o) : kind(o.kind), count(o.count) { std::copy_n(o.arg, o.count, arg); }
+    Change &operator=(const Change &o)
+    {
+        kind = o.kind;
+        count = o.count;
+        std::copy_n(o.arg, o.count, arg);
+        return *this;
+    }
 };
 
 // The one policy of both modules for calls made ahead of simulated time (a
@@ -69,7 +78,10 @@ struct Change {
 // - a change for a later instant is kept, as data (Change), and applied to
 //   the kernel, in time order, when simulated time reaches it (catch_up),
 //   so a decoupled initiator's future does not reorder the present of the
-//   others;
+//   others. Whether the kernel refuses it is told at once: by the module's
+//   `decide` when the kernel's configuration and present decide it and no
+//   kept change evaluated on the view could alter that (a report or a level
+//   input: nothing is copied), else by making it on the future view;
 // - a read for a later instant that the kernel answers as a pure query
 //   (look: a register read of either family, an MRS, a bus or debug read
 //   of a frame, PMUIRQ; an x86 module has none) is made on the kernel
@@ -77,15 +89,18 @@ struct Change {
 //   is copied and the kernel's present does not move;
 // - any other call for a later instant is evaluated on the future view
 //   (`view`): the kernel with the kept changes up to that instant applied.
-//   The view stays valid while it holds the kernel plus every kept change,
-//   so a CPU model moving forward through its quantum costs one evaluation
-//   per call; a call for an instant before one the view has reached, or
-//   after the kernel itself changed (invalidate), rebuilds it (a copy of
-//   the kernel);
+//   The view holds the kernel plus the kept changes up to the instant it
+//   has reached, and takes the later ones as it moves on, so a CPU model
+//   moving forward through its quantum costs one evaluation per call; a
+//   call for an instant before one the view has reached, a change kept
+//   before one it holds, or a change of the kernel itself (invalidate)
+//   makes it be built again (a copy of the kernel) when next used;
 // - a checkpoint holds the kept changes (save, load), and so a module can
 //   be saved at any instant, a CPU model ahead of it or not.
 // Core is pmvp_core or pmvp_x86_core; `copy` copies one into the other;
-// `apply` makes a change on a core at an instant (the module's).
+// `apply` makes a change on a core at an instant (the module's); `decide`
+// (may be empty) tells, for a change the kernel's configuration and present
+// state decide, whether the kernel will refuse it.
 
 // The kernel's calls a Timeline makes itself (pmvp/core.h, pmvp/x86.h,
 // pmvp/checkpoint.h), by kind of core.
@@ -106,24 +121,43 @@ template <> struct KernelCalls<pmvp_x86_core> {
 template <class Core> class Timeline {
 public:
     using Apply = std::function<int(Core *, pmvp_time, const Change &)>;
+    // True, with the kernel's answer in *err, when the present kernel's
+    // configuration and state decide it.
+    using Decide = std::function<bool(const Core &, const Change &, int *err)>;
     // `failed` hears of a kept change the kernel refused when it came.
-    Timeline(Core &present, Core &view, void (*copy)(Core *, const Core *), Apply apply, const TimeBase &time,
-             std::function<void(int)> failed)
-        : present_(present), view_(view), copy_(copy), apply_(std::move(apply)), time_(time),
-          failed_(std::move(failed))
+    Timeline(Core &present, Core &view, void (*copy)(Core *, const Core *), Apply apply, Decide decide,
+             const TimeBase &time, std::function<void(int)> failed)
+        : present_(present), view_(view), copy_(copy), apply_(std::move(apply)), decide_(std::move(decide)),
+          time_(time), failed_(std::move(failed))
     {
     }
 
     // Applies, in time order, the changes kept for instants up to now.
     void catch_up()
     {
-        if (pending_.empty())
-            return;
-        auto end = pending_.upper_bound(time_.now());
-        for (auto it = pending_.begin(); it != end; ++it)
-            if (int err = apply_(&present_, it->first, it->second))
+        pmvp_time now = time_.now();
+        size_t i = head_;
+        for (; i < kept_.size() && kept_[i].t <= now; ++i) {
+            if (int err = apply_(&present_, kept_[i].t, kept_[i].ch))
                 failed_(err);
-        pending_.erase(pending_.begin(), end);
+            evaluated_ -= !kept_[i].decided;
+        }
+        size_t done = i - head_;
+        if (done == 0)
+            return;
+        // The view holds the kernel plus what it held beyond these.
+        if (done <= in_view_)
+            in_view_ -= done;
+        else
+            valid_ = false;
+        head_ = i;
+        if (head_ == kept_.size()) {
+            kept_.clear();
+            head_ = 0;
+        } else if (head_ >= 64 && head_ * 2 >= kept_.size()) {
+            kept_.erase(kept_.begin(), kept_.begin() + (std::ptrdiff_t)head_);
+            head_ = 0;
+        }
     }
 
     // Runs `op`, which changes nothing, at `offset` after now: on the
@@ -178,22 +212,29 @@ public:
             *acts = now;
             return apply_(&present_, now, ch);
         }
-        int err = apply_(&future(t), t, ch);
+        int err = PMVP_OK;
+        bool decided = evaluated_ == 0 && decide_ && decide_(present_, ch, &err);
+        if (!decided) {
+            err = apply_(&future(t), t, ch);
+            if (err == PMVP_OK)
+                in_view_++;  // the view holds every kept change up to t (future), and now this one
+        }
         if (err == PMVP_OK) {
-            pending_.emplace(t, ch);
+            keep(t, ch, decided);
             *acts = t;
         }
         return err;
     }
 
-    bool pending() const { return !pending_.empty(); }
-    pmvp_time next_pending() const { return pending_.empty() ? PMVP_TIME_NEVER : pending_.begin()->first; }
+    bool pending() const { return head_ < kept_.size(); }
+    pmvp_time next_pending() const { return pending() ? kept_[head_].t : PMVP_TIME_NEVER; }
     // The kernel changed other than through change(): the view must be rebuilt.
     void invalidate() { valid_ = false; }
     // Forgets the kept changes (a reset replaces the kernel).
     void clear()
     {
-        pending_.clear();
+        kept_.clear();
+        head_ = in_view_ = evaluated_ = 0;
         valid_ = false;
     }
 
@@ -243,8 +284,9 @@ private:
     {
         size_t start = out.size();
         out.insert(out.end(), kTag, kTag + 8);
-        put_u64(out, pending_.size());
-        for (const auto &[t, ch] : pending_) {
+        put_u64(out, kept_.size() - head_);
+        for (size_t i = head_; i < kept_.size(); i++) {
+            const auto &[t, ch, decided] = kept_[i];
             put_u64(out, t);
             out.push_back(ch.kind);
             out.push_back(ch.count);
@@ -273,7 +315,7 @@ private:
         size = size - 8;  // the checksum is read
         at += 8;
         uint64_t n = 0;
-        std::multimap<pmvp_time, Change> loaded;
+        std::vector<Kept> loaded;
         if (!get_u64(in, size, &at, &n) || n > (size - at) / 10)
             return refuse(why, "the kept changes are truncated");
         for (uint64_t k = 0; k < n; k++) {
@@ -287,23 +329,38 @@ private:
             for (unsigned i = 0; i < ch.count; i++)
                 if (!get_u64(in, size, &at, &ch.arg[i]))
                     return refuse(why, "the kept changes are truncated");
-            if (!loaded.empty() && t < loaded.rbegin()->first)
+            if (!loaded.empty() && t < loaded.back().t)
                 return refuse(why, "the kept changes are not in time order");
             if (t < base.last_call)
                 return refuse(why, "a kept change is for an instant before the checkpoint's");
-            loaded.emplace_hint(loaded.end(), t, ch);
+            loaded.push_back(Kept{ t, ch, false });
         }
         if (at != size)
             return refuse(why, "bytes follow the kept changes");
         valid_ = false;
         copy_(&view_, &base);
-        for (const auto &[t, ch] : loaded)
+        for (const auto &[t, ch, decided] : loaded)
             if (int err = apply_(&view_, t, ch))
                 return refuse(why, std::string("a kept change for ") + std::to_string(t) +
                                        " ps is refused by the kernel: " + pmvp_strerror(err));
-        pending_ = std::move(loaded);
+        kept_ = std::move(loaded);
+        head_ = 0;
+        in_view_ = evaluated_ = kept_.size();
         valid_ = true;  // the view holds the restored kernel and every kept change
         return true;
+    }
+
+    // Keeps change ch for instant t, after those kept for t or before.
+    void keep(pmvp_time t, const Change &ch, bool decided)
+    {
+        auto at = std::upper_bound(kept_.begin() + (std::ptrdiff_t)head_, kept_.end(), t,
+                                   [](pmvp_time x, const Kept &k) { return x < k.t; });
+        // A change the view does not hold, kept before one it holds, leaves
+        // the view with a gap.
+        if (decided && at < kept_.begin() + (std::ptrdiff_t)(head_ + in_view_))
+            valid_ = false;
+        kept_.insert(at, Kept{ t, ch, decided });
+        evaluated_ += !decided;
     }
 
     // The view at instant t: the kernel with the kept changes up to t.
@@ -311,11 +368,13 @@ private:
     {
         if (!valid_ || t < view_.last_call) {
             copy_(&view_, &present_);
-            auto it = pending_.begin();
-            for (; it != pending_.end() && it->first <= t; ++it)
-                apply_(&view_, it->first, it->second);
-            valid_ = it == pending_.end();
+            in_view_ = 0;
+            valid_ = true;
         }
+        size_t i = head_ + in_view_;
+        for (; i < kept_.size() && kept_[i].t <= t; ++i)
+            apply_(&view_, kept_[i].t, kept_[i].ch);
+        in_view_ = i - head_;
         return view_;
     }
     static constexpr uint8_t kTag[8] = { 'P', 'M', 'V', 'P', 'S', 'C', 'B', '1' };
@@ -328,10 +387,25 @@ private:
     Core &present_, &view_;
     void (*copy_)(Core *, const Core *);
     Apply apply_;
+    Decide decide_;
     const TimeBase &time_;
     std::function<void(int)> failed_;
-    std::multimap<pmvp_time, Change> pending_;
+    // The kept changes, kept_[head_..] in time order (the ones before head_
+    // are applied: their room is reused). `decided`: kept on decide_'s
+    // answer, not evaluated on the view.
+    struct Kept {
+        pmvp_time t;
+        Change ch;
+        bool decided;
+    };
+    std::vector<Kept> kept_;
+    size_t head_ = 0;
+    // While valid_, the view is the kernel plus kept_[head_, head_ + in_view_).
+    size_t in_view_ = 0;
     bool valid_ = false;
+    // How many kept changes were evaluated on the view: any may alter what
+    // decide_ reads, so it is asked only while there are none.
+    size_t evaluated_ = 0;
 };
 
 }  // namespace pmvp::sc

@@ -86,7 +86,7 @@ private:
     TimeBase time_;
     Timeline<pmvp_x86_core> timeline_{
         core_, view_, [](pmvp_x86_core *d, const pmvp_x86_core *s) { *d = *s; },
-        [this](pmvp_x86_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }, time_,
+        [this](pmvp_x86_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }, nullptr, time_,
         [this](int err) {
             SC_REPORT_WARNING("pmvp/x86", (std::string(this->name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
         }
