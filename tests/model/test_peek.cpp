@@ -178,5 +178,39 @@ TEST(PeekAll, EveryPureQueryIsTheCommittedCallOnACopy)
     }
 }
 
+// The refusal queries answer as the calls would, on every event number, for
+// each PE, on and off, at the present and at a later instant; a level or a
+// report of another class is refused as the call refuses it.
+TEST(RefusalQueries, AnswerAsTheCallsWould)
+{
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    cfg.num_pes = 2;
+    cfg.feat_amuv1 = true;
+    auto core = std::make_unique<pmvp_core>(), copy = std::make_unique<pmvp_core>();
+    ASSERT_EQ(pmvp_core_init(core.get(), &cfg), PMVP_OK);
+    ASSERT_EQ(pmvp_core_set_pe_state(core.get(), 1, PMVP_PE_OFF, kUs), PMVP_OK);
+    unsigned accepted[2] = { 0, 0 }, levels = 0;
+    for (unsigned pe = 0; pe < 3; pe++)
+        for (unsigned event = 0; event <= 0xFFFF; event++)
+            for (pmvp_time t : { kUs, 2 * kUs }) {
+                int report = pmvp_core_report_refusal(core.get(), pe, (uint16_t)event);
+                int level = pmvp_core_set_level_refusal(core.get(), pe, (uint16_t)event);
+                pmvp_core_copy(copy.get(), core.get());
+                ASSERT_EQ(report, pmvp_core_report(copy.get(), pe, (uint16_t)event, 1, t)) << pe << " " << event;
+                pmvp_core_copy(copy.get(), core.get());
+                ASSERT_EQ(level, pmvp_core_set_level(copy.get(), pe, (uint16_t)event, 1, t)) << pe << " " << event;
+                if (pe < 2 && t == kUs) {
+                    accepted[pe] += report == PMVP_OK;
+                    levels += level == PMVP_OK && pe == 0;
+                }
+            }
+    EXPECT_GT(accepted[0], 10u);  // the core's occurrence events
+    EXPECT_EQ(accepted[1], 0u);   // PE 1 is off
+    EXPECT_GT(levels, 2u);
+    EXPECT_EQ(pmvp_core_report_refusal(nullptr, 0, PMVP_EV_INST_RETIRED), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_set_level_refusal(nullptr, 0, PMVP_EV_STALL_BACKEND), PMVP_ERR_NULL);
+}
+
 }  // namespace
 }  // namespace pmvp::test
