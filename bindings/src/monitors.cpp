@@ -233,16 +233,25 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
 // instant, it need not be made on the future view.
 bool Monitors::decide(const pmvp_core &c, const Change &ch, int *err)
 {
-    if (ch.kind != REPORT && ch.kind != LEVEL)
-        return false;
-    ChangeReader r(ch);
-    auto pe = r.next<unsigned>();
-    auto event = r.next<uint16_t>();
-    (void)r.next<uint64_t>();  // the count, or the level
-    if (!r.ok())
+    unsigned pe = 0;
+    uint16_t event = 0;
+    if (!report_or_level(ch, &pe, &event))
         return false;
     *err = ch.kind == REPORT ? pmvp_core_report_refusal(&c, pe, event) : pmvp_core_set_level_refusal(&c, pe, event);
     return true;
+}
+
+// The PE and event of a report or a level change; false for a change of
+// another kind (or a corrupt one).
+bool Monitors::report_or_level(const Change &ch, unsigned *pe, uint16_t *event)
+{
+    if (ch.kind != REPORT && ch.kind != LEVEL)
+        return false;
+    ChangeReader r(ch);
+    *pe = r.next<unsigned>();
+    *event = r.next<uint16_t>();
+    (void)r.next<uint64_t>();  // the count, or the level
+    return r.ok();
 }
 
 // Whether a guest's direct read of a counter changes the kernel: inaccuracy
@@ -262,11 +271,27 @@ template <class F> int Monitors::query(const sc_time &offset, const F &op)
 // the monitor's process wakes at its instant.
 int Monitors::change(const sc_time &offset, const Change &ch)
 {
-    pmvp_time acts = PMVP_TIME_NEVER;
+    pmvp_time acts = PMVP_TIME_NEVER, now = time_.now();
     int err = timeline_.change(offset, ch, &acts);
-    if (acts != PMVP_TIME_NEVER)
-        wake_.notify(time_.to_sc(acts - time_.now()));
+    if (acts != PMVP_TIME_NEVER && (acts == now || wakes(ch)))
+        wake_.notify(time_.to_sc(acts - now));
     return err;
+}
+
+// Whether the process must wake at the instant of kept change ch, judged on
+// the kernel's present: to publish what it changes. A report or a level
+// needs no wake-up when no counter that can request an interrupt follows it
+// (pmvp_core_input_may_interrupt) and nothing is traced; the kernel takes it
+// at the next call or wake-up. Only a change of the interrupt controls or of
+// PMEVTYPER makes that answer true, and each wakes the process, which asks
+// again for the changes still kept (update).
+bool Monitors::wakes(const Change &ch) const
+{
+    unsigned pe = 0;
+    uint16_t event = 0;
+    if (traced_->on || !report_or_level(ch, &pe, &event))
+        return true;
+    return pmvp_core_input_may_interrupt(core_.get(), event, ch.kind == LEVEL);
 }
 
 // The monitor's only process: at each wake-up, PMUIRQ levels and traced
@@ -292,8 +317,7 @@ void Monitors::update()
     // Next wake-up: the next interrupting overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
     pmvp_core_next_interrupt(core_.get(), now, &next);
-    if (timeline_.next_pending() < next)
-        next = timeline_.next_pending();
+    next = std::min(next, timeline_.next_pending([this](const Change &ch) { return wakes(ch); }));
     if (next != PMVP_TIME_NEVER)
         wake_.notify(time_.to_sc(next - now));
 }

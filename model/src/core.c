@@ -603,3 +603,13 @@ int pmvp_core_set_level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
         return err;
     return level_index(c, event) < 0 ? PMVP_ERR_EVENT : PMVP_OK;
 }
+
+bool pmvp_core_input_may_interrupt(const pmvp_core *c, uint16_t event, bool level)
+{
+    if (!c)
+        return false;
+    if (!level)
+        return k_input_may_interrupt(c, event, -1);
+    int index = level_index(c, event);
+    return index >= 0 && k_input_may_interrupt(c, event, index);
+}

@@ -224,19 +224,52 @@ uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
     return m;
 }
 
-uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe)
+/* Whether event d's rate follows level input `level`: its own level, and
+ * for a STALL event counted with MT == 1, the stall condition's. */
+static bool follows_level(const pmvp_event_decoded *d, unsigned level)
 {
-    uint32_t pending = pe->pmu.ovsset & pe->pmu.intenset;
+    switch (d->cls) {
+    case PMVP_EVCLASS_CONDITION:
+    case PMVP_EVCLASS_PER_CYCLE: return d->level == level;
+    case PMVP_EVCLASS_STALL: return d->level == level || d->stall == level;
+    default: return false;
+    }
+}
+
+/* The counters whose overflow can request PMUIRQ or the PMU exception
+ * (D13.3.1, RKBPMJ): PMINTENSET, and the global enable of their range
+ * (bit 31: PMCCNTR). */
+static uint32_t interrupt_requesters(const pmvp_core *c, const pmvp_pe *pe)
+{
     uint32_t hpmn_bit = UINT32_C(1) << k_hpmn(c, pe);
     uint32_t first = (hpmn_bit - 1) & k_counters_mask(c);
     uint32_t second = k_counters_mask(c) & ~first;
-    uint32_t requests = 0;
+    uint32_t ranges = 0;
 
     if (pe->pmu.pmcr & PMCR_EL0_E)
-        requests |= pending & (first | PMVP_PMU_C);
+        ranges |= first | PMVP_PMU_C;
     if (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME)
-        requests |= pending & second;
-    return requests;
+        ranges |= second;
+    return pe->pmu.intenset & ranges;
+}
+
+uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe)
+{
+    return pe->pmu.ovsset & interrupt_requesters(c, pe);
+}
+
+bool k_input_may_interrupt(const pmvp_core *c, uint16_t event, int level)
+{
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        const pmvp_pe *pe = &c->pe[p];
+        uint32_t req = interrupt_requesters(c, pe) & ~PMVP_PMU_C;
+        /* An even counter feeds the CHAIN counter above it (D14.3). */
+        for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)), n = 0; m; m >>= 1, n++)
+            if ((m & 1) && (level < 0 ? k_counter_event(pe, n) == event
+                                      : follows_level(&pe->pmu.counter[n].event, (unsigned)level)))
+                return true;
+    }
+    return false;
 }
 
 /* Table D13-1: what an overflow of PE p raises in its current context
@@ -559,18 +592,6 @@ static void refresh_rates(pmvp_core *c)
                 cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, p, n));
     }
     c->rates_valid = true;
-}
-
-/* Whether event d's rate follows level input `level`: its own level, and
- * for a STALL event counted with MT == 1, the stall condition's. */
-static bool follows_level(const pmvp_event_decoded *d, unsigned level)
-{
-    switch (d->cls) {
-    case PMVP_EVCLASS_CONDITION:
-    case PMVP_EVCLASS_PER_CYCLE: return d->level == level;
-    case PMVP_EVCLASS_STALL: return d->level == level || d->stall == level;
-    default: return false;
-    }
 }
 
 void k_level_changed(pmvp_core *c, unsigned q, unsigned level)

@@ -180,6 +180,12 @@ bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
  * of their range (bit 31: PMCCNTR). */
 uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe);
 
+/* Whether a report of `event` (level < 0) or a change of level input
+ * `level` (its index in the level table) can change when a counter whose
+ * overflow can request an interrupt overflows: one counts it, or feeds such a
+ * counter through CHAIN (pmvp_core_input_may_interrupt). */
+bool k_input_may_interrupt(const pmvp_core *c, uint16_t event, int level);
+
 /* PMUIRQ of PE p in state `pe` (c->pe[p], or k_pe_at's copy of it)
  * (D13.3.1): the one function that computes it. */
 bool k_irq_level(const pmvp_core *c, unsigned p, const pmvp_pe *pe);

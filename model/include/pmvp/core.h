@@ -541,6 +541,16 @@ int pmvp_core_set_level(pmvp_core *core, unsigned pe, uint16_t event, uint32_t l
 int pmvp_core_report_refusal(const pmvp_core *core, unsigned pe, uint16_t event);
 int pmvp_core_set_level_refusal(const pmvp_core *core, unsigned pe, uint16_t event);
 
+/* Whether a report of `event` (level: a change of level input `event`) by
+ * any PE of the core as it is can change a PMUIRQ level or the instant of
+ * the next interrupt (pmvp_core_next_interrupt): false when no counter whose
+ * overflow can request an interrupt (PMINTENSET, in an enabled range)
+ * counts the event or follows the level, nor feeds such a counter through
+ * CHAIN. Only a write of PMINTENSET, PMCR, PMEVTYPER or MDCR_EL2 (HPMN,
+ * HPME) can make a false answer true. A pure query: the SystemC bindings wake at a report or level
+ * kept for a later instant only when it is true. */
+bool pmvp_core_input_may_interrupt(const pmvp_core *core, uint16_t event, bool level);
+
 /* The next instant after `now` at which a PMOVSSET bit of any PE of the core
  * becomes 1 (and so PMUIRQ may rise) if nothing else changes, or
  * PMVP_TIME_NEVER. */

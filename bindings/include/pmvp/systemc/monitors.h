@@ -218,6 +218,8 @@ private:
     enum ChangeKind : uint8_t;
     int apply(pmvp_core *c, pmvp_time t, const Change &ch);
     static bool decide(const pmvp_core &c, const Change &ch, int *err);
+    bool wakes(const Change &ch) const;
+    static bool report_or_level(const Change &ch, unsigned *pe, uint16_t *event);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     bool direct_reads_draw() const;
     int change(const sc_core::sc_time &offset, const Change &ch);

@@ -228,6 +228,14 @@ public:
 
     bool pending() const { return head_ < kept_.size(); }
     pmvp_time next_pending() const { return pending() ? kept_[head_].t : PMVP_TIME_NEVER; }
+    // The instant of the first kept change for which wakes(change) is true.
+    template <class P> pmvp_time next_pending(const P &wakes) const
+    {
+        for (size_t i = head_; i < kept_.size(); i++)
+            if (wakes(kept_[i].ch))
+                return kept_[i].t;
+        return PMVP_TIME_NEVER;
+    }
     // The kernel changed other than through change(): the view must be rebuilt.
     void invalidate() { valid_ = false; }
     // Forgets the kept changes (a reset replaces the kernel).
