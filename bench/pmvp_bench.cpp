@@ -334,6 +334,7 @@ double median(std::vector<double> v)
 }
 
 constexpr int kRuns = 5;  // whole-process figures: median of this many runs
+constexpr double kLargeSocQuanta = 1000;  // large-soc: 1 ms in quanta of 1 us
 
 // Figure 1: pmvp-soc's own measure of simulation host time (sc_start only)
 // for the idle 16 x 2 SoC over 1 s and over 1000 s of simulated time. The
@@ -362,12 +363,13 @@ struct SocRuns {
     long max_rss_kib = 0;
 };
 
-SocRuns soc_runs(const std::string &scenario, bool detached)
+SocRuns soc_runs(const std::string &scenario, bool detached, const std::vector<std::string> &options = {})
 {
     std::vector<double> v;
     SocRuns r;
     for (int i = 0; i < kRuns; i++) {
         std::vector<std::string> args = { PMVP_SOC, scenario, "--quiet" };
+        args.insert(args.end(), options.begin(), options.end());
         if (detached)
             args.push_back("--detached");
         Process p = run(args);
@@ -597,6 +599,18 @@ int sc_main(int argc, char **argv)
     auto info = [](const char *figure, const std::string &measured) {
         std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, measured.c_str(), "", "");
     };
+    // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
+    // 64 cores. The monitors' host time (attached minus detached) per core
+    // and quantum (1 us) of simulated time: the cost of that core's inputs.
+    for (const auto &[per_cluster, cores] : std::vector<std::pair<std::string, int>>{ { "1", 4 }, { "16", 64 },
+                                                                                      { "64", 256 } }) {
+        std::vector<std::string> options = { "--cores", per_cluster };
+        SocRuns on = soc_runs(large, false, options), off = soc_runs(large, true, options);
+        if (on.seconds > 0 && off.seconds > 0)
+            info(fmt("4. large-soc with %d cores: monitors per core-quantum", cores).c_str(),
+                 fmt("%.2f us", (on.seconds - off.seconds) / (cores * kLargeSocQuanta) * 1e6) +
+                     fmt(" (%.3f s / %.3f s)", on.seconds, off.seconds));
+    }
     if (iss.pmvp_mrs_ns > 0)
         info("8. host time of one guest MRS PMCCNTR_EL0: pmvp's ISS", fmt("%.0f ns", iss.pmvp_mrs_ns));
     if (iss.qemu_mrs_ns > 0)
