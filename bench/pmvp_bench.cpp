@@ -607,7 +607,7 @@ int sc_main(int argc, char **argv)
         std::vector<std::string> options = { "--cores", per_cluster };
         SocRuns on = soc_runs(large, false, options), off = soc_runs(large, true, options);
         if (on.seconds > 0 && off.seconds > 0)
-            info(fmt("4. large-soc with %d cores: monitors per core-quantum", cores).c_str(),
+            info(fmt("4. large-soc with %.0f cores: monitors per core-quantum", cores).c_str(),
                  fmt("%.2f us", (on.seconds - off.seconds) / (cores * kLargeSocQuanta) * 1e6) +
                      fmt(" (%.3f s / %.3f s)", on.seconds, off.seconds));
     }
