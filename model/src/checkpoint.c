@@ -72,6 +72,7 @@ static void walk_clock(stream *s, pmvp_clock *k)
     f64(s, &k->t0);
     f64(s, &k->cycles0);
     f64(s, &k->phase);
+    f64(s, &k->anchor_until);
 }
 
 static void walk_controls(stream *s, pmvp_pmu_controls *ctl)
@@ -135,6 +136,13 @@ static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
     walk_controls(s, &u->ctl);
     f32(s, &pe->ext.pmitctrl);
     fbool(s, &pe->ext.software_locked);
+    /* Counters a level change brought ahead of the core's sync (count.c). */
+    f32(s, &pe->ahead);
+    f32(s, &pe->amu_ahead);
+    for (unsigned n = 0; n < PMVP_MAX_COUNTERS; n++)
+        f64(s, &pe->since[n]);
+    for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX; n++)
+        f64(s, &pe->amu_since[n]);
 }
 
 static void walk_core(stream *s, pmvp_core *c)

@@ -3,12 +3,22 @@
 
 #include "u128.h"
 
+/* The last instant at which phase + (t - t0) * hz is within 2^62. */
+static pmvp_time anchor_until(const pmvp_clock *c)
+{
+    if (c->hz == 0)
+        return PMVP_TIME_NEVER; /* stopped: the numerator does not grow */
+    uint64_t room = ((UINT64_C(1) << 62) - c->phase) / c->hz;
+    return room > PMVP_TIME_NEVER - c->t0 ? PMVP_TIME_NEVER : c->t0 + room;
+}
+
 void pmvp_clock_init(pmvp_clock *c, uint64_t hz, pmvp_time origin)
 {
     c->hz = hz;
     c->t0 = origin;
     c->cycles0 = 0;
     c->phase = 0;
+    c->anchor_until = anchor_until(c);
 }
 
 /* Phase numerator (ps*Hz) accumulated from t0 to t: phase + (t - t0) * hz. */
@@ -38,12 +48,7 @@ void pmvp_clock_set_hz(pmvp_clock *c, uint64_t hz, pmvp_time now)
     }
     c->t0 = now;
     c->hz = hz;
-}
-
-void pmvp_clock_reanchor(pmvp_clock *c, pmvp_time now)
-{
-    if (now > c->t0 && accumulated(c, now) >> 62)
-        pmvp_clock_set_hz(c, c->hz, now);
+    c->anchor_until = anchor_until(c);
 }
 
 pmvp_time pmvp_clock_edge_time(const pmvp_clock *c, uint64_t k)

@@ -589,11 +589,7 @@ int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t leve
     int index = level_index(c, event);
     if (index < 0)
         return PMVP_ERR_EVENT;
-    if ((err = k_begin(c, now)))
-        return err;
-    c->pe[pe].level[index] = level;
-    k_level_changed(c, pe, (unsigned)index);
-    return PMVP_OK;
+    return k_set_level(c, pe, (unsigned)index, level, now);
 }
 
 int pmvp_core_set_level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)

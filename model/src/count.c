@@ -470,6 +470,44 @@ static pmvp_u128 increments(const pmvp_core *c, rate r, const stretch *s)
     return (pmvp_u128)cycles * r.weight;
 }
 
+/* Stretch s as a counter ahead of the core sees it (pmvp_pe.ahead): from
+ * `since`, where its rate's source stood when a level change brought it up
+ * to date, to the end of s. */
+static stretch stretch_since(const pmvp_core *c, rate r, const stretch *s, uint64_t since)
+{
+    stretch own = *s;
+    switch (r.src) {
+    case SRC_BUS: own.db = c->bus_edges + s->db - since; break;
+    case SRC_SYSCNT: own.ds = c->syscnt_edges + s->ds - since; break;
+    default:
+        own.k0 = since;
+        own.dk = s->k0 + s->dk - since;
+        break;
+    }
+    return own;
+}
+
+/* Where source `src` stands at the end of stretch s, in its units:
+ * processor cycles counted, or the bus clock's or System Counter's edges. */
+static uint64_t source_at(const pmvp_core *c, unsigned src, const stretch *s)
+{
+    switch (src) {
+    case SRC_BUS: return c->bus_edges + s->db;
+    case SRC_SYSCNT: return c->syscnt_edges + s->ds;
+    default: return s->k0 + s->dk;
+    }
+}
+
+/* The increments over stretch s of a counter with rate r that stands at the
+ * core's sync, or, `ahead`, at `since`. */
+static pmvp_u128 increments_from(const pmvp_core *c, rate r, const stretch *s, bool ahead, uint64_t since)
+{
+    if (!ahead)
+        return increments(c, r, s);
+    stretch own = stretch_since(c, r, s, since);
+    return increments(c, r, &own);
+}
+
 /* The processor clock stops while every PE is off, or, if so configured,
  * while every PE is in WFI, WFE or off (D14.4). */
 static bool clock_stopped(const pmvp_core *c)
@@ -594,24 +632,65 @@ static void refresh_rates(pmvp_core *c)
     c->rates_valid = true;
 }
 
-void k_level_changed(pmvp_core *c, unsigned q, unsigned level)
+/* AMU counter n of PE state `a`, group 0 then group 1. */
+static uint64_t *amu_counter(pmvp_amu *a, unsigned n)
 {
-    if (!c->rates_valid)
-        return; /* the next sync computes every rate */
+    return n < PMVP_AMU_ARCH_COUNTERS ? &a->cnt0[n] : &a->cnt1[n - PMVP_AMU_ARCH_COUNTERS];
+}
+
+/* The counters whose rate follows level input `level` of PE q: each PE's
+ * event counters (its own, and with MT == 1 the others'), and q's AMU
+ * counters (amu). */
+static void level_followers(const pmvp_core *c, unsigned q, unsigned level, uint32_t *pmu, uint32_t *amu)
+{
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
-        pmvp_pe *pe = &c->pe[p];
+        const pmvp_pe *pe = &c->pe[p];
+        pmu[p] = 0;
         for (uint32_t m = pe->level_driven, n = 0; m; m >>= 1, n++)
             if ((m & 1) && follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
-                cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
+                pmu[p] |= UINT32_C(1) << n;
     }
+    *amu = 0;
     if (!c->cfg.feat_amuv1)
         return;
-    pmvp_pe *pe = &c->pe[q];
+    const pmvp_pe *pe = &c->pe[q];
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
         const pmvp_event_decoded *d =
             n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
         if (follows_level(d, level))
-            cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, q, n));
+            *amu |= UINT32_C(1) << n;
+    }
+}
+
+/* The followers take their new rates; with stretch s (a level change ahead
+ * of the core's sync), each that counts stands at the end of s. */
+static void follow_level(pmvp_core *c, unsigned q, const uint32_t *pmu, uint32_t amu, const stretch *s)
+{
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        for (uint32_t m = pmu[p], n = 0; m; m >>= 1, n++) {
+            if (!(m & 1))
+                continue;
+            cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
+            if (s && pe->rate[n].weight) {
+                pe->since[n] = source_at(c, pe->rate[n].src, s);
+                pe->ahead |= UINT32_C(1) << n;
+            } else {
+                pe->ahead &= ~(UINT32_C(1) << n);
+            }
+        }
+    }
+    pmvp_pe *pe = &c->pe[q];
+    for (uint32_t m = amu, n = 0; m; m >>= 1, n++) {
+        if (!(m & 1))
+            continue;
+        cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, q, n));
+        if (s && pe->amu_rate[n].weight) {
+            pe->amu_since[n] = source_at(c, pe->amu_rate[n].src, s);
+            pe->amu_ahead |= UINT32_C(1) << n;
+        } else {
+            pe->amu_ahead &= ~(UINT32_C(1) << n);
+        }
     }
 }
 
@@ -626,10 +705,11 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
     for (unsigned n = 0; counting; counting >>= 1, n++) {
         if (!(counting & 1))
             continue;
-        rate r = cached ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
-        uint64_t *cnt = n < PMVP_AMU_ARCH_COUNTERS ? &a->cnt0[n] : &a->cnt1[n - PMVP_AMU_ARCH_COUNTERS];
-        *cnt += (uint64_t)increments(c, r, s);
+        bool ahead = pe->amu_ahead >> n & 1;
+        rate r = cached || ahead ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
+        *amu_counter(a, n) += (uint64_t)increments_from(c, r, s, ahead, pe->amu_since[n]);
     }
+    to->amu_ahead = 0;
 }
 
 /* The stretch from the core's last sync to `now` (> c->sync_time). */
@@ -659,12 +739,25 @@ static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, 
     for (unsigned n = 0; counting; counting >>= 1, n++) {
         if (!(counting & 1))
             continue;
-        pmvp_u128 inc = increments(c, cached ? pe->rate[n] : counter_rate(c, p, n), s);
+        /* A counter ahead of the core keeps the rate it has had since. */
+        bool ahead = pe->ahead >> n & 1;
+        rate r = cached || ahead ? pe->rate[n] : counter_rate(c, p, n);
+        pmvp_u128 inc = increments_from(c, r, s, ahead, pe->since[n]);
         if (inc)
             k_counter_add(c, p, to, n, inc);
     }
+    to->ahead = 0;
     if (c->cfg.feat_amuv1)
         advance_amu(c, p, to, s);
+}
+
+/* Keeps each clock's conversion a 64-bit division (pmvp_clock_reanchor):
+ * at any instant reached, since no edge moves. */
+static void reanchor_clocks(pmvp_core *c, pmvp_time now)
+{
+    pmvp_clock_reanchor(&c->clock, now);
+    pmvp_clock_reanchor(&c->bus_clock, now);
+    pmvp_clock_reanchor(&c->system_counter, now);
 }
 
 void k_sync(pmvp_core *c, pmvp_time now)
@@ -675,14 +768,53 @@ void k_sync(pmvp_core *c, pmvp_time now)
     stretch s = stretch_to(c, now);
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         advance_pe(c, p, &s, &c->pe[p]);
-    pmvp_clock_reanchor(&c->clock, now);
-    pmvp_clock_reanchor(&c->bus_clock, now);
-    pmvp_clock_reanchor(&c->system_counter, now);
+    reanchor_clocks(c, now);
     c->proc_cycles += s.dk;
     c->clock_edges = s.edges;
     c->bus_edges += s.db;
     c->syscnt_edges += s.ds;
     c->sync_time = now;
+}
+
+int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_time now)
+{
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    c->last_call = now;
+    uint32_t pmu[PMVP_MAX_PES], amu;
+    if (!c->rates_valid || now <= c->sync_time) {
+        /* The whole core to now (no time to advance, or the next sync
+         * computes every rate anyway). */
+        k_sync(c, now);
+        c->pe[q].level[level] = value;
+        if (c->rates_valid) {
+            level_followers(c, q, level, pmu, &amu);
+            follow_level(c, q, pmu, amu, NULL);
+        }
+        return PMVP_OK;
+    }
+    /* Only the counters whose rate the level decides are brought to now,
+     * with the rate they had; the others keep counting from the core's sync. */
+    stretch s = stretch_to(c, now);
+    level_followers(c, q, level, pmu, &amu);
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        for (uint32_t m = pmu[p] & pe->counting, n = 0; m; m >>= 1, n++)
+            if (m & 1) {
+                pmvp_u128 inc = increments_from(c, pe->rate[n], &s, pe->ahead >> n & 1, pe->since[n]);
+                if (inc)
+                    k_counter_add(c, p, pe, n, inc);
+            }
+    }
+    pmvp_pe *pe = &c->pe[q];
+    for (uint32_t m = amu & pe->amu_counting, n = 0; m; m >>= 1, n++)
+        if (m & 1)
+            *amu_counter(&pe->amu, n) +=
+                (uint64_t)increments_from(c, pe->amu_rate[n], &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
+    pe->level[level] = value;
+    follow_level(c, q, pmu, amu, &s);
+    reanchor_clocks(c, now);
+    return PMVP_OK;
 }
 
 _Static_assert(offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, ext) &&

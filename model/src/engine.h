@@ -73,9 +73,12 @@ static inline void k_routes_stale(pmvp_core *c)
     c->rates_valid = false;
 }
 
-/* Level input `level` (pmvp_event_level_index) of PE pe changed (the caller
- * has begun at its instant): the cached rates that follow it are updated. */
-void k_level_changed(pmvp_core *c, unsigned pe, unsigned level);
+/* Level input `level` (pmvp_event_level_index) of PE pe takes `value` at
+ * `now`: the bracket of a level change. Only the counters whose rate follows
+ * it are brought to now (they are then ahead of the core's sync, each from
+ * where its clock stood: pmvp_pe.ahead); the next sync of the whole core
+ * brings the others. PMVP_ERR_PAST before the last call. */
+int k_set_level(pmvp_core *c, unsigned pe, unsigned level, uint32_t value, pmvp_time now);
 
 /* Rebuilds what is derived from the state (the decoded events of the
  * counters, writable-bit masks applied) and makes every report route stale:

@@ -46,6 +46,8 @@ typedef struct pmvp_clock {
     pmvp_time t0;       /* start of the current constant-frequency stretch */
     uint64_t cycles0;   /* edges from the domain's origin up to t0 */
     uint64_t phase;     /* elapsed fraction of a cycle at t0, in ps*Hz */
+    pmvp_time anchor_until; /* the last instant whose phase numerator is within
+                               2^62 (pmvp_clock_reanchor) */
 } pmvp_clock;
 
 /* Starts a domain at `origin` with frequency `hz` (0 = stopped), no edge yet. */
@@ -60,8 +62,12 @@ void pmvp_clock_set_hz(pmvp_clock *c, uint64_t hz, pmvp_time now);
 /* Keeps the phase numerator of the stretch within 64 bits, so that
  * converting an instant to edges stays a 64-bit division: anchors the clock
  * again at `now` (at or after t0, at its own frequency) once the numerator
- * passes 2^62. No edge moves. */
-void pmvp_clock_reanchor(pmvp_clock *c, pmvp_time now);
+ * passes 2^62. No edge moves. Inline: the syncs call it for every clock. */
+static inline void pmvp_clock_reanchor(pmvp_clock *c, pmvp_time now)
+{
+    if (now > c->anchor_until)
+        pmvp_clock_set_hz(c, c->hz, now);
+}
 
 /* The instant of edge number k (1-based) for k > pmvp_clock_cycles(c, c->t0),
  * assuming the frequency does not change; PMVP_TIME_NEVER if the clock is

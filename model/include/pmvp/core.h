@@ -406,6 +406,14 @@ typedef struct pmvp_pe {
     pmvp_pmu pmu;
     pmvp_amu amu;
     pmvp_pmu_ext ext;
+    /* Counters a level change brought to an instant after the core's
+     * sync_time (count.c): each counts on from where its rate's source stood
+     * then (processor cycles counted, or bus-clock or System Counter edges),
+     * not from sync_time. None after a sync of the whole core. */
+    uint32_t ahead;                                         /* event counters */
+    uint32_t amu_ahead;                                     /* AMU counters, as amu_rate */
+    uint64_t since[PMVP_MAX_COUNTERS];
+    uint64_t amu_since[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX];
     /* count.c's caches, valid while pmvp_core.rates_valid: each counter's
      * rate, the event counters whose rate is not zero, and whether PMCCNTR
      * counts processor cycles. */
