@@ -705,9 +705,8 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
     for (unsigned n = 0; counting; counting >>= 1, n++) {
         if (!(counting & 1))
             continue;
-        bool ahead = pe->amu_ahead >> n & 1;
-        rate r = cached || ahead ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
-        *amu_counter(a, n) += (uint64_t)increments_from(c, r, s, ahead, pe->amu_since[n]);
+        rate r = cached ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
+        *amu_counter(a, n) += (uint64_t)increments_from(c, r, s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
     }
     to->amu_ahead = 0;
 }
@@ -739,10 +738,8 @@ static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, 
     for (unsigned n = 0; counting; counting >>= 1, n++) {
         if (!(counting & 1))
             continue;
-        /* A counter ahead of the core keeps the rate it has had since. */
-        bool ahead = pe->ahead >> n & 1;
-        rate r = cached || ahead ? pe->rate[n] : counter_rate(c, p, n);
-        pmvp_u128 inc = increments_from(c, r, s, ahead, pe->since[n]);
+        rate r = cached ? pe->rate[n] : counter_rate(c, p, n);
+        pmvp_u128 inc = increments_from(c, r, s, pe->ahead >> n & 1, pe->since[n]);
         if (inc)
             k_counter_add(c, p, to, n, inc);
     }
