@@ -55,7 +55,8 @@ static inline int k_look_pe(const pmvp_core *c, unsigned pe, pmvp_time t)
     return err ? err : t < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
 }
 
-/* Brings every counter of the core up to `now` (now >= c->sync_time). */
+/* Brings every counter of the core up to `now` (now >= c->sync_time), those
+ * a level change left ahead of sync_time (pmvp_pe.ahead) included. */
 void k_sync(pmvp_core *c, pmvp_time now);
 
 /* The pure query's engine: PE p as it is at t (>= c->sync_time) if no

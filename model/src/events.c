@@ -70,20 +70,23 @@ const pmvp_event_info *pmvp_event_at(size_t i)
     return i < pmvp_event_count() ? &catalogue[i] : NULL;
 }
 
+/* The index of `number` among n sorted keys `stride` bytes apart, or -1.
+ * The last key not above it is found in log2(n) halvings without a branch
+ * on the keys (a conditional move each): level inputs look their event up
+ * on every call, and a mispredicted branch per halving cost more than the
+ * compares. */
 static int search(const uint16_t *keys, size_t stride, size_t n, uint16_t number)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        uint16_t key = *(const uint16_t *)((const char *)keys + mid * stride);
-        if (key == number)
-            return (int)mid;
-        if (key < number)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (n == 0)
+        return -1;
+    const char *base = (const char *)keys;
+    size_t lo = 0;
+    while (n > 1) {
+        size_t half = n / 2;
+        lo += *(const uint16_t *)(base + (lo + half) * stride) <= number ? half : 0;
+        n -= half;
     }
-    return -1;
+    return *(const uint16_t *)(base + lo * stride) == number ? (int)lo : -1;
 }
 
 int pmvp_event_index(uint16_t number)

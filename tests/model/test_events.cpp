@@ -60,4 +60,25 @@ TEST(Events, LevelEventsHaveDenseIndices)
     EXPECT_EQ(pmvp_event_level_index(0x0011), -1);
 }
 
+// The lookups by number find every event of the catalogue and nothing else,
+// for every 16-bit number, as a scan of the catalogue does; the level
+// indices are dense and in catalogue order.
+TEST(Events, LookupsFindEveryNumberAsAScanDoes)
+{
+    int levels = 0;
+    for (unsigned number = 0; number <= 0xFFFF; number++) {
+        int scanned = -1;
+        for (int i = 0; i < pmvp_event_count(); i++)
+            if (pmvp_event_at(i)->number == number)
+                scanned = i;
+        ASSERT_EQ(pmvp_event_index((uint16_t)number), scanned) << number;
+        const pmvp_event_info *e = scanned < 0 ? nullptr : pmvp_event_at(scanned);
+        bool level = e && (e->cls == PMVP_EVCLASS_CONDITION || e->cls == PMVP_EVCLASS_STALL ||
+                           e->cls == PMVP_EVCLASS_PER_CYCLE);
+        ASSERT_EQ(pmvp_event_level_index((uint16_t)number), level ? levels : -1) << number;
+        levels += level;
+    }
+    EXPECT_EQ(levels, pmvp_event_level_count());
+}
+
 } // namespace

@@ -455,7 +455,8 @@ typedef struct pmvp_core {
     pmvp_clock system_counter;
 
     pmvp_time last_call;      /* latest `now` seen */
-    pmvp_time sync_time;      /* counters are up to date to this instant */
+    pmvp_time sync_time;      /* counters are up to date to this instant (those
+                                 ahead of it: pmvp_pe.ahead) */
     uint64_t proc_cycles;     /* processor cycles (clock running, not stopped by WFx) so far */
     uint64_t clock_edges;     /* processor clock edges up to sync_time */
     uint64_t bus_edges, syscnt_edges;
