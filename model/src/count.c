@@ -662,36 +662,35 @@ static void level_followers(const pmvp_core *c, unsigned q, unsigned level, uint
     }
 }
 
-/* The followers take their new rates; with stretch s (a level change ahead
- * of the core's sync), each that counts stands at the end of s. */
+/* Counter n (of `rates`) takes rate r; with stretch s (a level change
+ * ahead of the core's sync) it stands at the end of s, ahead if it counts. */
+static void take_rate(const pmvp_core *c, rate *rates, uint32_t *counting, uint32_t *ahead, uint64_t *since,
+                      unsigned n, rate r, const stretch *s)
+{
+    cache_rate(rates, counting, n, r);
+    uint32_t bit = UINT32_C(1) << n;
+    if (s && r.weight) {
+        since[n] = source_at(c, r.src, s);
+        *ahead |= bit;
+    } else {
+        *ahead &= ~bit;
+    }
+}
+
+/* The followers take their new rates (take_rate). */
 static void follow_level(pmvp_core *c, unsigned q, const uint32_t *pmu, uint32_t amu, const stretch *s)
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = pmu[p], n = 0; m; m >>= 1, n++) {
-            if (!(m & 1))
-                continue;
-            cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
-            if (s && pe->rate[n].weight) {
-                pe->since[n] = source_at(c, pe->rate[n].src, s);
-                pe->ahead |= UINT32_C(1) << n;
-            } else {
-                pe->ahead &= ~(UINT32_C(1) << n);
-            }
-        }
+        for (uint32_t m = pmu[p], n = 0; m; m >>= 1, n++)
+            if (m & 1)
+                take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), s);
     }
     pmvp_pe *pe = &c->pe[q];
-    for (uint32_t m = amu, n = 0; m; m >>= 1, n++) {
-        if (!(m & 1))
-            continue;
-        cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, q, n));
-        if (s && pe->amu_rate[n].weight) {
-            pe->amu_since[n] = source_at(c, pe->amu_rate[n].src, s);
-            pe->amu_ahead |= UINT32_C(1) << n;
-        } else {
-            pe->amu_ahead &= ~(UINT32_C(1) << n);
-        }
-    }
+    for (uint32_t m = amu, n = 0; m; m >>= 1, n++)
+        if (m & 1)
+            take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n,
+                      amu_counter_rate(c, q, n), s);
 }
 
 /* The AMU counters of PE p over a stretch, in `to`; they wrap at 64 bits

@@ -56,6 +56,33 @@ void input(pmvp_core *c, std::mt19937_64 &rng, pmvp_time t)
     }
 }
 
+// A core of 3 PEs and 6 counters with MT policy `mt`, PMUv3p5, 2 AMU
+// auxiliary counters.
+pmvp_core_config config(pmvp_mt_policy mt)
+{
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    cfg.num_pes = 3;
+    cfg.mt_policy = mt;
+    cfg.amu_num_aux = 2;
+    cfg.pmu_version = PMVP_PMUV3P5;
+    return cfg;
+}
+
+// That core, its EL2 and EL3 controls letting every PE count with MT == 1.
+std::unique_ptr<pmvp_core> multithreaded_core(const pmvp_core_config &cfg)
+{
+    auto c = std::make_unique<pmvp_core>();
+    EXPECT_EQ(pmvp_core_init(c.get(), &cfg), PMVP_OK);
+    for (unsigned pe = 0; pe < cfg.num_pes; pe++) {
+        pmvp_pmu_controls ctl{};
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
+        ctl.mdcr_el3 = MDCR_EL3_MTPME | MDCR_EL3_SPME;
+        EXPECT_EQ(pmvp_core_set_controls(c.get(), pe, &ctl, 0), PMVP_OK);
+    }
+    return c;
+}
+
 // SMT, FGMT and SoEMT cores of 3 PEs and 6 counters, MT enabled: 2000 random
 // inputs each, and after each every register of every PE, 0 to 5 us ahead,
 // the same on the core with caches as on the core that computes its rates
@@ -63,20 +90,8 @@ void input(pmvp_core *c, std::mt19937_64 &rng, pmvp_time t)
 TEST(RateCaches, CountAsRatesComputedAfresh)
 {
     for (pmvp_mt_policy mt : { PMVP_MT_SMT, PMVP_MT_FGMT, PMVP_MT_SOEMT }) {
-        pmvp_core_config cfg;
-        pmvp_core_config_default(&cfg);
-        cfg.num_pes = 3;
-        cfg.mt_policy = mt;
-        cfg.amu_num_aux = 2;
-        cfg.pmu_version = PMVP_PMUV3P5;
-        auto cached = std::make_unique<pmvp_core>(), fresh = std::make_unique<pmvp_core>();
-        ASSERT_EQ(pmvp_core_init(cached.get(), &cfg), PMVP_OK);
-        for (unsigned pe = 0; pe < cfg.num_pes; pe++) {
-            pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
-            ctl.mdcr_el3 = MDCR_EL3_MTPME | MDCR_EL3_SPME;
-            ASSERT_EQ(pmvp_core_set_controls(cached.get(), pe, &ctl, 0), PMVP_OK);
-        }
+        const pmvp_core_config cfg = config(mt);
+        auto cached = multithreaded_core(cfg), fresh = std::make_unique<pmvp_core>();
         pmvp_core_copy(fresh.get(), cached.get());
         std::mt19937_64 a(mt + 1), b(mt + 1), ahead(mt + 100);
         pmvp_time t = 0;
@@ -108,20 +123,8 @@ TEST(RateCaches, CountAsRatesComputedAfresh)
 TEST(RateCaches, CountersAheadCountAsTheWholeCoreBroughtToEachInput)
 {
     for (pmvp_mt_policy mt : { PMVP_MT_SMT, PMVP_MT_FGMT, PMVP_MT_SOEMT }) {
-        pmvp_core_config cfg;
-        pmvp_core_config_default(&cfg);
-        cfg.num_pes = 3;
-        cfg.mt_policy = mt;
-        cfg.amu_num_aux = 2;
-        cfg.pmu_version = PMVP_PMUV3P5;
-        auto lazy = std::make_unique<pmvp_core>(), whole = std::make_unique<pmvp_core>();
-        ASSERT_EQ(pmvp_core_init(lazy.get(), &cfg), PMVP_OK);
-        for (unsigned pe = 0; pe < cfg.num_pes; pe++) {
-            pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
-            ctl.mdcr_el3 = MDCR_EL3_MTPME | MDCR_EL3_SPME;
-            ASSERT_EQ(pmvp_core_set_controls(lazy.get(), pe, &ctl, 0), PMVP_OK);
-        }
+        const pmvp_core_config cfg = config(mt);
+        auto lazy = multithreaded_core(cfg), whole = std::make_unique<pmvp_core>();
         pmvp_core_copy(whole.get(), lazy.get());
         std::mt19937_64 a(mt + 7), b(mt + 7), step(mt + 200);
         pmvp_time t = 0;
