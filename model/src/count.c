@@ -640,26 +640,30 @@ static uint64_t *amu_counter(pmvp_amu *a, unsigned n)
 
 /* The counters whose rate follows level input `level` of PE q: each PE's
  * event counters (its own, and with MT == 1 the others'), and q's AMU
- * counters (amu). */
-static void level_followers(const pmvp_core *c, unsigned q, unsigned level, uint32_t *pmu, uint32_t *amu)
+ * counters. Found once per generation of what decides them (the events,
+ * MT, the controls: k_routes_stale), with the rates valid. */
+static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned level)
 {
+    pmvp_followers *f = &c->followers[(level ^ q * 5u) % PMVP_FOLLOWERS];
+    if (f->generation == c->generation && f->pe == q && f->level == level)
+        return f;
+    *f = (pmvp_followers){ .generation = c->generation, .pe = (uint8_t)q, .level = (uint8_t)level };
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
-        pmu[p] = 0;
         for (uint32_t m = pe->level_driven, n = 0; m; m >>= 1, n++)
             if ((m & 1) && follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
-                pmu[p] |= UINT32_C(1) << n;
+                f->pmu[p] |= UINT32_C(1) << n;
     }
-    *amu = 0;
     if (!c->cfg.feat_amuv1)
-        return;
+        return f;
     const pmvp_pe *pe = &c->pe[q];
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
         const pmvp_event_decoded *d =
             n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
         if (follows_level(d, level))
-            *amu |= UINT32_C(1) << n;
+            f->amu |= UINT32_C(1) << n;
     }
+    return f;
 }
 
 /* Counter n (of `rates`) takes rate r; with stretch s (a level change
@@ -678,16 +682,16 @@ static void take_rate(const pmvp_core *c, rate *rates, uint32_t *counting, uint3
 }
 
 /* The followers take their new rates (take_rate). */
-static void follow_level(pmvp_core *c, unsigned q, const uint32_t *pmu, uint32_t amu, const stretch *s)
+static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, const stretch *s)
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = pmu[p], n = 0; m; m >>= 1, n++)
+        for (uint32_t m = f->pmu[p], n = 0; m; m >>= 1, n++)
             if (m & 1)
                 take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), s);
     }
     pmvp_pe *pe = &c->pe[q];
-    for (uint32_t m = amu, n = 0; m; m >>= 1, n++)
+    for (uint32_t m = f->amu, n = 0; m; m >>= 1, n++)
         if (m & 1)
             take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n,
                       amu_counter_rate(c, q, n), s);
@@ -777,25 +781,22 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     c->last_call = now;
-    uint32_t pmu[PMVP_MAX_PES], amu;
     if (!c->rates_valid || now <= c->sync_time) {
         /* The whole core to now (no time to advance, or the next sync
          * computes every rate anyway). */
         k_sync(c, now);
         c->pe[q].level[level] = value;
-        if (c->rates_valid) {
-            level_followers(c, q, level, pmu, &amu);
-            follow_level(c, q, pmu, amu, NULL);
-        }
+        if (c->rates_valid)
+            follow_level(c, q, level_followers(c, q, level), NULL);
         return PMVP_OK;
     }
     /* Only the counters whose rate the level decides are brought to now,
      * with the rate they had; the others keep counting from the core's sync. */
     stretch s = stretch_to(c, now);
-    level_followers(c, q, level, pmu, &amu);
+    const pmvp_followers *f = level_followers(c, q, level);
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = pmu[p] & pe->counting, n = 0; m; m >>= 1, n++)
+        for (uint32_t m = f->pmu[p] & pe->counting, n = 0; m; m >>= 1, n++)
             if (m & 1) {
                 pmvp_u128 inc = increments_from(c, pe->rate[n], &s, pe->ahead >> n & 1, pe->since[n]);
                 if (inc)
@@ -803,12 +804,12 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
             }
     }
     pmvp_pe *pe = &c->pe[q];
-    for (uint32_t m = amu & pe->amu_counting, n = 0; m; m >>= 1, n++)
+    for (uint32_t m = f->amu & pe->amu_counting, n = 0; m; m >>= 1, n++)
         if (m & 1)
             *amu_counter(&pe->amu, n) +=
                 (uint64_t)increments_from(c, pe->amu_rate[n], &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
     pe->level[level] = value;
-    follow_level(c, q, pmu, amu, &s);
+    follow_level(c, q, f, &s);
     reanchor_clocks(c, now);
     return PMVP_OK;
 }

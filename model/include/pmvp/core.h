@@ -440,6 +440,19 @@ typedef struct pmvp_route {
 
 #define PMVP_ROUTES 16            /* routes kept per core (direct-mapped) */
 
+/* The counters whose rate follows level input `level` (pmvp_event_level_index)
+ * of PE `pe` (count.c): each PE's event counters, and pe's AMU counters, by n.
+ * Kept as routes are, while their generation is the core's. */
+typedef struct pmvp_followers {
+    uint64_t generation;
+    uint8_t pe;
+    uint8_t level;
+    uint32_t amu;
+    uint32_t pmu[PMVP_MAX_PES];
+} pmvp_followers;
+
+#define PMVP_FOLLOWERS 8          /* follower sets kept per core (direct-mapped) */
+
 typedef struct pmvp_core {
     pmvp_core_config cfg;
     uint64_t supported[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* by catalogue index */
@@ -467,6 +480,7 @@ typedef struct pmvp_core {
     bool rates_valid;         /* the PEs' rate caches hold the present state's rates */
     uint64_t reportable_levels; /* by pmvp_event_level_index: level events a CPU model may report */
     pmvp_route route[PMVP_ROUTES];
+    pmvp_followers followers[PMVP_FOLLOWERS];
     /* The external frames' decode (ext.c), by frame and 32-bit word of the
      * 4 KiB frame: 1 + the index of the register table's row there, or 0
      * for reserved space. Follows from the configuration, at init. */
