@@ -68,9 +68,9 @@ TEST(Events, LookupsFindEveryNumberAsAScanDoes)
     int levels = 0;
     for (unsigned number = 0; number <= 0xFFFF; number++) {
         int scanned = -1;
-        for (int i = 0; i < pmvp_event_count(); i++)
+        for (size_t i = 0; i < pmvp_event_count(); i++)
             if (pmvp_event_at(i)->number == number)
-                scanned = i;
+                scanned = (int)i;
         ASSERT_EQ(pmvp_event_index((uint16_t)number), scanned) << number;
         const pmvp_event_info *e = scanned < 0 ? nullptr : pmvp_event_at(scanned);
         bool level = e && (e->cls == PMVP_EVCLASS_CONDITION || e->cls == PMVP_EVCLASS_STALL ||
