@@ -496,14 +496,23 @@ int pmvp_core_report_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
 /* AMU counters wrap at 64 bits and have no overflow flag (D16.2.1). */
 static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t count)
 {
-    for (unsigned n = 0; which; which >>= 1, n++)
-        if (which & 1)
-            amu_counter[n] += count;
+    while (which)
+        amu_counter[pmvp_take_lowest(&which)] += count;
+}
+
+/* Adds `count` occurrences reported by PE pe to the counters of route r. */
+static inline void count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
+{
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        for (uint32_t m = r->pmu[p]; m;)
+            k_counter_add(c, p, &c->pe[p], pmvp_take_lowest(&m), count);
+    add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
+    add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
 }
 
 /* Counts `count` occurrences of `event` on PE `pe`; *counting, if not NULL,
  * gets the event counters of `pe` that count it. `may_drop`: inaccuracy
- * knob (d) applies. Static, so each caller gets its own copy of the hot path. */
+ * knob (d) applies. */
 static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
                              bool may_drop, uint32_t *counting)
 {
@@ -523,12 +532,7 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     c->last_call = now;
     if (may_drop && c->cfg.inaccuracy.drop_ppm)
         count = k_after_drop(c, event, count);
-    for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
-            if (m & 1)
-                k_counter_add(c, p, &c->pe[p], n, count);
-    add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
-    add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
+    count_on_route(c, r, pe, count);
     if (counting)
         *counting = r->pmu[pe];
     return PMVP_OK;
@@ -536,6 +540,16 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
 
 int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
+    /* The common case without the refusals' calls: the route is known, so
+     * the PE was not off when it was derived and its state has not changed
+     * since (a change makes every route stale); time does not go back;
+     * nothing is dropped. */
+    if (c && pe < c->cfg.num_pes && route_known(c, pe, event) && now >= c->last_call &&
+        !c->cfg.inaccuracy.drop_ppm) {
+        c->last_call = now;
+        count_on_route(c, &c->route[route_slot(pe, event)], pe, count);
+        return PMVP_OK;
+    }
     return count_occurrences(c, pe, event, count, now, true, NULL);
 }
 
@@ -564,11 +578,10 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
      * current without a sync, as in count_occurrences. */
     pmvp_u128 best = PMVP_U128_NEVER;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        for (uint32_t m = r->pmu[p], n = 0; m; m >>= 1, n++)
-            if (m & 1) {
-                pmvp_u128 k = k_increments_to_interrupt(c, p, n);
-                best = k < best ? k : best;
-            }
+        for (uint32_t m = r->pmu[p]; m;) {
+            pmvp_u128 k = k_increments_to_interrupt(c, p, pmvp_take_lowest(&m));
+            best = k < best ? k : best;
+        }
     *count = best >= PMVP_EVENTS_NEVER ? PMVP_EVENTS_NEVER : (uint64_t)best;
     return PMVP_OK;
 }

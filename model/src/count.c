@@ -264,10 +264,12 @@ bool k_input_may_interrupt(const pmvp_core *c, uint16_t event, int level)
         const pmvp_pe *pe = &c->pe[p];
         uint32_t req = interrupt_requesters(c, pe) & ~PMVP_PMU_C;
         /* An even counter feeds the CHAIN counter above it (D14.3). */
-        for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)), n = 0; m; m >>= 1, n++)
-            if ((m & 1) && (level < 0 ? k_counter_event(pe, n) == event
-                                      : follows_level(&pe->pmu.counter[n].event, (unsigned)level)))
+        for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)); m;) {
+            unsigned n = pmvp_take_lowest(&m);
+            if (level < 0 ? k_counter_event(pe, n) == event
+                          : follows_level(&pe->pmu.counter[n].event, (unsigned)level))
                 return true;
+        }
     }
     return false;
 }
@@ -650,9 +652,11 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
     *f = (pmvp_followers){ .generation = c->generation, .pe = (uint8_t)q, .level = (uint8_t)level };
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = pe->level_driven, n = 0; m; m >>= 1, n++)
-            if ((m & 1) && follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
+        for (uint32_t m = pe->level_driven; m;) {
+            unsigned n = pmvp_take_lowest(&m);
+            if (follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
                 f->pmu[p] |= UINT32_C(1) << n;
+        }
     }
     if (!c->cfg.feat_amuv1)
         return f;
@@ -686,15 +690,16 @@ static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, cons
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = f->pmu[p], n = 0; m; m >>= 1, n++)
-            if (m & 1)
-                take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), s);
+        for (uint32_t m = f->pmu[p]; m;) {
+            unsigned n = pmvp_take_lowest(&m);
+            take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), s);
+        }
     }
     pmvp_pe *pe = &c->pe[q];
-    for (uint32_t m = f->amu, n = 0; m; m >>= 1, n++)
-        if (m & 1)
-            take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n,
-                      amu_counter_rate(c, q, n), s);
+    for (uint32_t m = f->amu; m;) {
+        unsigned n = pmvp_take_lowest(&m);
+        take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n, amu_counter_rate(c, q, n), s);
+    }
 }
 
 /* The AMU counters of PE p over a stretch, in `to`; they wrap at 64 bits
@@ -705,9 +710,8 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
     const pmvp_pe *pe = &c->pe[p];
     bool cached = c->rates_valid;
     uint32_t counting = cached ? pe->amu_counting : (UINT32_C(1) << (PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux)) - 1;
-    for (unsigned n = 0; counting; counting >>= 1, n++) {
-        if (!(counting & 1))
-            continue;
+    while (counting) {
+        unsigned n = pmvp_take_lowest(&counting);
         rate r = cached ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
         *amu_counter(a, n) += (uint64_t)increments_from(c, r, s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
     }
@@ -738,9 +742,8 @@ static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, 
         advance_cycle_counter(c, to, s->dk, cached ? pe->cycles_count : k_cycle_counter_counts(c, p));
     /* In counter order: a CHAIN counter takes the carries of the one below. */
     uint32_t counting = cached ? pe->counting : k_counters_mask(c);
-    for (unsigned n = 0; counting; counting >>= 1, n++) {
-        if (!(counting & 1))
-            continue;
+    while (counting) {
+        unsigned n = pmvp_take_lowest(&counting);
         rate r = cached ? pe->rate[n] : counter_rate(c, p, n);
         pmvp_u128 inc = increments_from(c, r, s, pe->ahead >> n & 1, pe->since[n]);
         if (inc)
@@ -796,18 +799,19 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     const pmvp_followers *f = level_followers(c, q, level);
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = f->pmu[p] & pe->counting, n = 0; m; m >>= 1, n++)
-            if (m & 1) {
-                pmvp_u128 inc = increments_from(c, pe->rate[n], &s, pe->ahead >> n & 1, pe->since[n]);
-                if (inc)
-                    k_counter_add(c, p, pe, n, inc);
-            }
+        for (uint32_t m = f->pmu[p] & pe->counting; m;) {
+            unsigned n = pmvp_take_lowest(&m);
+            pmvp_u128 inc = increments_from(c, pe->rate[n], &s, pe->ahead >> n & 1, pe->since[n]);
+            if (inc)
+                k_counter_add(c, p, pe, n, inc);
+        }
     }
     pmvp_pe *pe = &c->pe[q];
-    for (uint32_t m = f->amu & pe->amu_counting, n = 0; m; m >>= 1, n++)
-        if (m & 1)
-            *amu_counter(&pe->amu, n) +=
-                (uint64_t)increments_from(c, pe->amu_rate[n], &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
+    for (uint32_t m = f->amu & pe->amu_counting; m;) {
+        unsigned n = pmvp_take_lowest(&m);
+        *amu_counter(&pe->amu, n) +=
+            (uint64_t)increments_from(c, pe->amu_rate[n], &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
+    }
     pe->level[level] = value;
     follow_level(c, q, f, &s);
     reanchor_clocks(c, now);

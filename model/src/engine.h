@@ -26,6 +26,7 @@
 #include "pmvp/fields.h"
 #include "pmvp/amu.h"
 #include "pmvp/pmu.h"
+#include "bits.h"
 #include "u128.h"
 
 /* ---- the bracket (count.c): every access and input begins with it */
@@ -163,7 +164,7 @@ static inline void k_counter_add(const pmvp_core *c, unsigned p, pmvp_pe *to, un
     pmvp_pmu_counter *k = &to->pmu.counter[n];
     uint64_t old = k->value;
     k->value = (uint64_t)(old + inc) & c->counter_mask;
-    if ((pmvp_u128)(old & UINT32_MAX) + inc > UINT32_MAX)
+    if (inc > UINT32_MAX - (old & UINT32_MAX)) /* a carry out of bit 31; 64-bit when inc is */
         k_counter_carry(c, p, to, n, old, inc);
 }
 

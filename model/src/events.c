@@ -13,20 +13,43 @@ static const pmvp_event_info catalogue[] = {
 #undef PMVP_EVENT
 };
 
+/* The event classes reported as levels (D14.4.1: each cycle it holds): an
+ * X-macro helper that keeps its arguments for those classes only. */
+#define PMVP_IF_LEVEL_CONDITION(...) __VA_ARGS__
+#define PMVP_IF_LEVEL_STALL(...) __VA_ARGS__
+#define PMVP_IF_LEVEL_PER_CYCLE(...) __VA_ARGS__
+#define PMVP_IF_LEVEL_OCCURRENCE(...)
+#define PMVP_IF_LEVEL_CPU_CYCLES(...)
+#define PMVP_IF_LEVEL_BUS_CLOCK(...)
+#define PMVP_IF_LEVEL_SYSTEM_COUNTER(...)
+#define PMVP_IF_LEVEL_SOFTWARE_INCREMENT(...)
+#define PMVP_IF_LEVEL_CHAIN(...)
+#define PMVP_IF_LEVEL_PMU_OVERFLOW(...)
+
 /* Level-reported events get a dense index so that per-PE levels are a small
  * array rather than a map. */
 static const uint16_t level_events[] = {
-#define PMVP_EVENT(num, name, cls, stall) PMVP_LEVEL_##cls(num)
-#define PMVP_LEVEL_CONDITION(num) num,
-#define PMVP_LEVEL_STALL(num) num,
-#define PMVP_LEVEL_PER_CYCLE(num) num,
-#define PMVP_LEVEL_OCCURRENCE(num)
-#define PMVP_LEVEL_CPU_CYCLES(num)
-#define PMVP_LEVEL_BUS_CLOCK(num)
-#define PMVP_LEVEL_SYSTEM_COUNTER(num)
-#define PMVP_LEVEL_SOFTWARE_INCREMENT(num)
-#define PMVP_LEVEL_CHAIN(num)
-#define PMVP_LEVEL_PMU_OVERFLOW(num)
+#define PMVP_EVENT(num, name, cls, stall) PMVP_IF_LEVEL_##cls(num, )
+#include "pmu_events.def"
+#undef PMVP_EVENT
+};
+
+enum level_position {
+#define PMVP_EVENT(num, name, cls, stall) PMVP_IF_LEVEL_##cls(LEVEL_POSITION_##name, )
+#include "pmu_events.def"
+#undef PMVP_EVENT
+};
+
+/* A level input finds its event's index in one probe rather than a search:
+ * slot LEVEL_HASH(number) holds 1 + the index of the level event of that
+ * number, 0 if none. The hash (the top 7 bits of the 16-bit product with an
+ * odd multiplier) is collision-free for the catalogue's level events; a
+ * level event added later that collides sets a slot twice, which the build
+ * refuses (-Werror=override-init), and then another odd multiplier is
+ * needed. */
+#define LEVEL_HASH(num) ((uint16_t)((num) * 461u) >> 9)
+static const uint8_t level_slot[128] = {
+#define PMVP_EVENT(num, name, cls, stall) PMVP_IF_LEVEL_##cls([LEVEL_HASH(num)] = LEVEL_POSITION_##name + 1, )
 #include "pmu_events.def"
 #undef PMVP_EVENT
 };
@@ -120,5 +143,6 @@ int pmvp_event_level_count(void)
 
 int pmvp_event_level_index(uint16_t number)
 {
-    return search(level_events, sizeof level_events[0], (size_t)pmvp_event_level_count(), number);
+    int i = level_slot[LEVEL_HASH(number)] - 1;
+    return i >= 0 && level_events[i] == number ? i : -1;
 }
