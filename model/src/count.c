@@ -410,6 +410,15 @@ static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, const p
     return any;
 }
 
+/* Whether event counter n of PE p counts in p's own context: from the cache
+ * while it is valid, so that a level change, which computes its followers'
+ * rates again, does not evaluate their filters again. */
+static bool counts_own(const pmvp_core *c, unsigned p, unsigned n)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    return c->rates_valid ? pe->own_counts >> n & 1 : k_counts(c, p, n, &pe->ctx);
+}
+
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
@@ -424,20 +433,20 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
             return any_pe_condition(c, p, n, d) ? (rate){ SRC_PROC, 0, 1 } : no_rate;
         if (d->cls != PMVP_EVCLASS_CPU_CYCLES && !pe->level[d->level])
             return no_rate;
-        return k_counts(c, p, n, &pe->ctx) ? active_cycles(c, p) : no_rate;
+        return counts_own(c, p, n) ? active_cycles(c, p) : no_rate;
     case PMVP_EVCLASS_PER_CYCLE: {
         uint64_t w = 0;
         for (unsigned q = 0; q < c->cfg.num_pes; q++) {
             const pmvp_pe *pq = &c->pe[q];
-            if ((q == p || mt) && pq->state != PMVP_PE_OFF && k_counts(c, p, n, &pq->ctx))
+            if ((q == p || mt) && pq->state != PMVP_PE_OFF && (q == p ? counts_own(c, p, n) : k_counts(c, p, n, &pq->ctx)))
                 w += pq->level[d->level];
         }
         return w ? (rate){ SRC_PROC, 0, w } : no_rate;
     }
     case PMVP_EVCLASS_BUS_CLOCK:
-        return k_counts(c, p, n, &pe->ctx) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
+        return counts_own(c, p, n) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
     case PMVP_EVCLASS_SYSTEM_COUNTER:
-        return k_counts(c, p, n, &pe->ctx) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
+        return counts_own(c, p, n) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
     default:
         return no_rate; /* counted from reports, or not supported */
     }
@@ -597,7 +606,7 @@ static rate amu_counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 /* A counter's rate changes only with what decides what counts, so each PE
  * keeps its counters' rates: k_routes_stale drops them all, to be computed
  * again at the next sync; a level change updates only the rates that follow
- * the level (k_level_changed). The pure query, which changes nothing, reads
+ * the level (k_set_level). The pure query, which changes nothing, reads
  * the caches when they are valid and computes the rates otherwise. */
 
 /* Caches rate r of counter n in rates[n], and whether it counts in bit n
@@ -621,8 +630,10 @@ static void refresh_rates(pmvp_core *c)
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
         pe->cycles_count = k_cycle_counter_counts(c, p);
-        pe->counting = pe->amu_counting = pe->level_driven = 0;
+        pe->counting = pe->amu_counting = pe->level_driven = pe->own_counts = 0;
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+            if (k_counts(c, p, n, &pe->ctx))
+                pe->own_counts |= UINT32_C(1) << n;
             cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
             if (level_class(&pe->pmu.counter[n].event))
                 pe->level_driven |= UINT32_C(1) << n;
@@ -718,17 +729,21 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
     to->amu_ahead = 0;
 }
 
+/* The stretch from the core's last sync to `now` (> c->sync_time), of the
+ * processor clock only (no bus-clock or System Counter edge in it). */
+static inline stretch processor_stretch_to(const pmvp_core *c, pmvp_time now)
+{
+    uint64_t edges = pmvp_clock_cycles(&c->clock, now);
+    return (stretch){ .k0 = c->proc_cycles, .dk = clock_stopped(c) ? 0 : edges - c->clock_edges, .edges = edges };
+}
+
 /* The stretch from the core's last sync to `now` (> c->sync_time). */
 static inline stretch stretch_to(const pmvp_core *c, pmvp_time now)
 {
-    uint64_t edges = pmvp_clock_cycles(&c->clock, now);
-    return (stretch){
-        .k0 = c->proc_cycles,
-        .dk = clock_stopped(c) ? 0 : edges - c->clock_edges,
-        .edges = edges,
-        .db = pmvp_clock_cycles(&c->bus_clock, now) - c->bus_edges,
-        .ds = pmvp_clock_cycles(&c->system_counter, now) - c->syscnt_edges,
-    };
+    stretch s = processor_stretch_to(c, now);
+    s.db = pmvp_clock_cycles(&c->bus_clock, now) - c->bus_edges;
+    s.ds = pmvp_clock_cycles(&c->system_counter, now) - c->syscnt_edges;
+    return s;
 }
 
 /* PE p over stretch s, written to `to`: c->pe[p] itself (k_sync) or a copy
@@ -794,8 +809,11 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
         return PMVP_OK;
     }
     /* Only the counters whose rate the level decides are brought to now,
-     * with the rate they had; the others keep counting from the core's sync. */
-    stretch s = stretch_to(c, now);
+     * with the rate they had; the others keep counting from the core's sync.
+     * Those rates are per processor cycle, before and after (a level event
+     * counts cycles on which it holds, D14.4.1; the AMU's likewise): the
+     * stretch of the processor clock is all they need. */
+    stretch s = processor_stretch_to(c, now);
     const pmvp_followers *f = level_followers(c, q, level);
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
@@ -814,7 +832,7 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     }
     pe->level[level] = value;
     follow_level(c, q, f, &s);
-    reanchor_clocks(c, now);
+    pmvp_clock_reanchor(&c->clock, now);
     return PMVP_OK;
 }
 

@@ -415,13 +415,15 @@ typedef struct pmvp_pe {
     uint64_t since[PMVP_MAX_COUNTERS];
     uint64_t amu_since[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX];
     /* count.c's caches, valid while pmvp_core.rates_valid: each counter's
-     * rate, the event counters whose rate is not zero, and whether PMCCNTR
-     * counts processor cycles. */
+     * rate, the event counters whose rate is not zero, the event counters
+     * that count events in the PE's own context (its filters and
+     * prohibitions pass), and whether PMCCNTR counts processor cycles. */
     pmvp_rate rate[PMVP_MAX_COUNTERS];
     pmvp_rate amu_rate[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX]; /* group 0, then group 1 */
     uint32_t counting;
     uint32_t amu_counting;    /* AMU counters whose rate is not zero, as amu_rate */
     uint32_t level_driven;    /* event counters whose event is reported as a level */
+    uint32_t own_counts;
     bool cycles_count;
 } pmvp_pe;
 
