@@ -27,6 +27,7 @@
 extern "C" {
 #include "pmvp/core.h"
 #include "pmvp/events.h"
+#include "pmvp/ext.h"
 #include "pmvp/fields.h"
 #include "pmvp/pmu.h"
 #include "pmvp/x86.h"
@@ -198,6 +199,24 @@ void BM_DebugReadAhead(benchmark::State &state)
         benchmark::DoNotOptimize(pmvp_ext_debug_read(&c.core, 0, PMVP_FRAME_PMU, 0x0F8, 8, 1000000, &v));
 }
 BENCHMARK(BM_DebugReadAhead)->Unit(benchmark::kNanosecond);
+
+// The kernel's share of a bus read of PMU.PMCCNTR_EL0 (BM_TlmReadPmccntr):
+// a Non-secure guest's read at the core's present (the pure query, then the
+// sync to that instant that the bindings make after a read now).
+void BM_ExtReadNow(benchmark::State &state)
+{
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    static pmvp_core core;
+    pmvp_core_init(&core, &cfg);
+    const pmvp_ext_access bus{ PMVP_NONSECURE, false };
+    uint64_t v = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(pmvp_ext_peek(&core, 0, PMVP_FRAME_PMU, 0x0F8, 8, &bus, 0, &v, nullptr));
+        benchmark::DoNotOptimize(pmvp_core_sync(&core, 0));
+    }
+}
+BENCHMARK(BM_ExtReadNow)->Unit(benchmark::kNanosecond);
 
 // ---------------------------------------------------------- the bindings
 
