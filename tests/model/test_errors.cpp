@@ -176,6 +176,26 @@ TEST_F(Errors, ReportsThatTheKernelCannotTake)
     EXPECT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 1, 0), PMVP_ERR_PE_OFF);
 }
 
+// A report whose route is known takes the common case (no refusal call): it
+// is refused as the first one was checked, after each change of the inputs
+// that decide a refusal, and counts nothing then.
+TEST_F(Errors, ReportsOnAKnownRouteAreRefusedAsTheFirst)
+{
+    cfg.num_pes = 2;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, 10), PMVP_OK);
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, 20), PMVP_OK);
+    EXPECT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 1, 19), PMVP_ERR_PAST);
+    EXPECT_EQ(pmvp_core_report(nullptr, 0, PMVP_EV_INST_RETIRED, 1, 20), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_report(&core, 2, PMVP_EV_INST_RETIRED, 1, 20), PMVP_ERR_PE);
+    state(0, PMVP_PE_OFF, 30);
+    EXPECT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 1, 30), PMVP_ERR_PE_OFF);
+    state(0, PMVP_PE_RUN, 40);
+    EXPECT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 1, 40), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 40), 11u);
+}
+
 TEST_F(Errors, HpmnAboveNIsLoggedAndTreatedAsN)
 {
     int logged = 0;
