@@ -547,9 +547,23 @@ int sc_main(int argc, char **argv)
     the_monitors = &monitors;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
+    // --micro: the micro-benchmarks alone, without the whole-process runs
+    // and the table (to compare two builds of the kernel or the bindings).
+    bool micro = false;
+    for (int i = 1; i < argc; i++)
+        if (std::string(argv[i]) == "--micro") {
+            micro = true;
+            std::copy(argv + i + 1, argv + argc + 1, argv + i);  // argv[argc] is null
+            argc--;
+            break;
+        }
     benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 2;
     Collector c;
     benchmark::RunSpecifiedBenchmarks(&c);
+    if (micro)
+        return 0;
 
     std::fprintf(stderr, "pmvp-bench: whole-process runs (pmvp-soc, pmvp-bench-clocked)...\n");
     Idle idle = idle_soc();

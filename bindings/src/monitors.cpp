@@ -301,7 +301,7 @@ bool Monitors::wakes(const Change &ch) const
 void Monitors::update()
 {
     pmvp_time now = time_.now();
-    timeline_.catch_up();
+    timeline_.catch_up(now);
     for (unsigned p = 0; p < num_pes(); p++) {
         bool level = false;
         pmvp_pmu_irq(core_.get(), p, now, &level);
@@ -395,7 +395,7 @@ void Monitors::apply_authentication(pmvp_pmu_controls &ctl)
 void Monitors::inputs_changed()
 {
     pmvp_time now = time_.now();
-    timeline_.catch_up();
+    timeline_.catch_up(now);
     pmvp_core *c = core_.get();
     timeline_.invalidate();
     // A frequency the kernel refuses (above PMVP_MAX_CLOCK_HZ) leaves the
@@ -438,7 +438,7 @@ void Monitors::reset_changed()
     bool cold = cold_reset.size() && cold_reset->read();
     bool warm = warm_reset.size() && warm_reset->read();
     pmvp_time now = time_.now();
-    timeline_.catch_up();
+    timeline_.catch_up(now);
     timeline_.invalidate();
     if (cold && !cold_) {
         timeline_.clear();  // what was reported for after the reset is gone with it

@@ -188,7 +188,7 @@ void X86Monitors::update()
 void X86Monitors::wake()
 {
     pmvp_time now = time_.now();
-    timeline_.catch_up();
+    timeline_.catch_up(now);
     pmvp_x86_sync(&core_, now);
     for (unsigned lp = 0; lp < num_threads(); lp++) {
         bool level = pmvp_x86_pmi(&core_, lp);
@@ -205,7 +205,7 @@ void X86Monitors::wake()
 void X86Monitors::signals_changed()
 {
     pmvp_time now = time_.now();
-    timeline_.catch_up();
+    timeline_.catch_up(now);
     timeline_.invalidate();
     if (core_hz.size() && core_hz->read() != core_.core_clock.hz &&
         pmvp_x86_set_core_clock(&core_, core_hz->read(), now) != PMVP_OK)

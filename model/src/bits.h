@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Internal: walking a mask of counters, lowest first (the order CHAIN needs:
- * a counter takes the carries of the one below it). One step per set bit,
- * not per position: inputs and syncs walk these masks on every call. */
+/* Internal: what the hot paths ask of the compiler. Walking a mask of
+ * counters, lowest first (the order CHAIN needs: a counter takes the carries
+ * of the one below it), one step per set bit, not per position: inputs and
+ * syncs walk these masks on every call. And keeping a rare path out of line,
+ * so that the common path it branches from saves no registers for it. */
 #ifndef PMVP_BITS_H
 #define PMVP_BITS_H
 
@@ -14,5 +16,8 @@ static inline unsigned pmvp_take_lowest(uint32_t *m)
     *m &= *m - 1;
     return n;
 }
+
+/* A function called on a rare path (GCC and Clang). */
+#define PMVP_COLD __attribute__((cold, noinline))
 
 #endif

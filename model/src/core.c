@@ -500,14 +500,25 @@ static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t coun
         amu_counter[pmvp_take_lowest(&which)] += count;
 }
 
-/* Adds `count` occurrences reported by PE pe to the counters of route r. */
-static inline void count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
+/* The carries of count_on_route's adds. Out of line, as is the first
+ * report of a route, so that a report's common case calls nothing: its
+ * registers are its own and it pushes none. */
+static PMVP_COLD int carry_on_route(pmvp_core *c, const pmvp_route *r, uint64_t count)
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        for (uint32_t m = r->pmu[p]; m;)
-            k_counter_add(c, p, &c->pe[p], pmvp_take_lowest(&m), count);
+        k_counters_carried(c, p, r->pmu[p], count);
+    return PMVP_OK;
+}
+
+/* Adds `count` occurrences reported by PE pe to the counters of route r. */
+static inline int count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
+{
+    bool carried = false;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        carried |= k_counters_add(c, &c->pe[p], r->pmu[p], count);
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
+    return carried ? carry_on_route(c, r, count) : PMVP_OK;
 }
 
 /* Counts `count` occurrences of `event` on PE `pe`; *counting, if not NULL,
@@ -538,6 +549,12 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     return PMVP_OK;
 }
 
+static PMVP_COLD int report_first_or_refused(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count,
+                                             pmvp_time now)
+{
+    return count_occurrences(c, pe, event, count, now, true, NULL);
+}
+
 int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
     /* The common case without the refusals' calls: the route is known, so
@@ -547,10 +564,9 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     if (c && pe < c->cfg.num_pes && route_known(c, pe, event) && now >= c->last_call &&
         !c->cfg.inaccuracy.drop_ppm) {
         c->last_call = now;
-        count_on_route(c, &c->route[route_slot(pe, event)], pe, count);
-        return PMVP_OK;
+        return count_on_route(c, &c->route[route_slot(pe, event)], pe, count);
     }
-    return count_occurrences(c, pe, event, count, now, true, NULL);
+    return report_first_or_refused(c, pe, event, count, now);
 }
 
 int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,

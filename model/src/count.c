@@ -351,6 +351,20 @@ static void chain_feed(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, 
         k_counter_add(c, p, to, n, wraps);
 }
 
+/* A counter's value before an add of `count` is its value after it less
+ * `count`, in its width; the add carried out of bit 31 when the 32 bits it
+ * left are below those of `count`, or when `count` has more. */
+void k_counters_carried(pmvp_core *c, unsigned p, uint32_t which, uint64_t count)
+{
+    pmvp_pe *pe = &c->pe[p];
+    while (which) {
+        unsigned n = pmvp_take_lowest(&which);
+        uint64_t now = pe->pmu.counter[n].value;
+        if (count > UINT32_MAX || (uint32_t)now < (uint32_t)count)
+            k_counter_carry(c, p, pe, n, (now - count) & c->counter_mask, count);
+    }
+}
+
 void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
 {
     uint64_t old = pe->pmu.pmccntr;

@@ -168,6 +168,26 @@ static inline void k_counter_add(const pmvp_core *c, unsigned p, pmvp_pe *to, un
         k_counter_carry(c, p, to, n, old, inc);
 }
 
+/* Adds `count` to each event counter of PE state `to` in `which`, as
+ * k_counter_add does but without the carries: true when an add carried out
+ * of bit 31, and then k_counters_carried must follow. Split so that the
+ * loop of a report calls nothing (its registers stay its own). */
+static inline bool k_counters_add(const pmvp_core *c, pmvp_pe *to, uint32_t which, uint64_t count)
+{
+    bool carried = false;
+    while (which) {
+        pmvp_pmu_counter *k = &to->pmu.counter[pmvp_take_lowest(&which)];
+        uint64_t old = k->value;
+        k->value = (old + count) & c->counter_mask;
+        carried |= count > UINT32_MAX - (old & UINT32_MAX);
+    }
+    return carried;
+}
+
+/* The carries of k_counters_add(c, &c->pe[p], which, count), after it:
+ * k_counter_carry for each counter of `which` whose add carried. */
+void k_counters_carried(pmvp_core *c, unsigned p, uint32_t which, uint64_t count);
+
 /* Adds `inc` to PMCCNTR of PE p, setting PMOVSSET.C on overflow. */
 void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
 

@@ -689,10 +689,13 @@ TEST(Monitors, ReadsAheadAreQueriesThatMoveNothing)
             EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 0), 7u);
             EXPECT_EQ(m.amu_read(0, PMVP_AMEVCNTR0_EL0, 0, v), PMVP_OK);
             EXPECT_EQ(v, 3000u);
-            // A read refused now (a counter the core does not have) leaves
-            // the kernel as it was, though time moved since its last call.
+            // A read refused now (a counter the core does not have) changes
+            // nothing but the kernel's present, brought to now as any read
+            // now brings it (time moved since its last call).
             wait(1, SC_US);
             auto before = std::make_unique<pmvp_core>(m.kernel());
+            EXPECT_LT(before->last_call, 4'000'000u);
+            EXPECT_EQ(pmvp_core_sync(before.get(), 4'000'000), PMVP_OK);
             EXPECT_EQ(m.pmu_read(0, PMVP_PMEVCNTR_EL0, 30, v), PMVP_ERR_COUNTER);
             EXPECT_EQ(std::memcmp(before.get(), &m.kernel(), sizeof *before), 0);
         });

@@ -38,12 +38,25 @@ class TimeBase {
 public:
     // Reads the simulation's time resolution: construct during elaboration.
     TimeBase();
-    // Picoseconds, saturated at PMVP_TIME_NEVER (beyond any instant).
-    pmvp_time to_ps(const sc_core::sc_time &t) const;
-    // The instant `offset` after now, or PMVP_TIME_NEVER when it lies beyond
-    // the representable time (an annotated delay near 2^64 ps): the callers
-    // refuse such an access rather than let the instant wrap into the past.
-    pmvp_time after(const sc_core::sc_time &offset) const;
+    // Picoseconds, saturated at PMVP_TIME_NEVER (beyond any instant). Inline
+    // and without a division: every access converts.
+    pmvp_time to_ps(const sc_core::sc_time &t) const
+    {
+        if (ticks_per_ps_ != 1)
+            return t.value() / ticks_per_ps_;
+        return t.value() > max_ticks_ ? PMVP_TIME_NEVER : t.value() * ps_per_tick_;
+    }
+    // The instant `offset` after `now`, or PMVP_TIME_NEVER when it lies
+    // beyond the representable time (an annotated delay near 2^64 ps): the
+    // callers refuse such an access rather than let the instant wrap into
+    // the past.
+    pmvp_time after(pmvp_time now, const sc_core::sc_time &offset) const
+    {
+        if (offset.value() == 0)
+            return now;
+        pmvp_time d = to_ps(offset);
+        return d >= PMVP_TIME_NEVER - now ? PMVP_TIME_NEVER : now + d;
+    }
     // The SystemC time of `ps` picoseconds, rounded up to a whole tick so
     // that an event never fires before the instant it stands for.
     sc_core::sc_time to_sc(pmvp_time ps) const;
@@ -51,6 +64,7 @@ public:
 
 private:
     uint64_t ps_per_tick_ = 1, ticks_per_ps_ = 1;
+    uint64_t max_ticks_ = PMVP_TIME_NEVER;  // the most ticks below PMVP_TIME_NEVER ps
 };
 
 // A change for a later instant, as data, so that a checkpoint can hold it:
@@ -133,9 +147,11 @@ public:
     }
 
     // Applies, in time order, the changes kept for instants up to now.
-    void catch_up()
+    void catch_up() { catch_up(time_.now()); }
+    void catch_up(pmvp_time now)
     {
-        pmvp_time now = time_.now();
+        if (head_ == kept_.size())
+            return;  // nothing kept: the common case of every access
         size_t i = head_;
         for (; i < kept_.size() && kept_[i].t <= now; ++i) {
             if (int err = apply_(&present_, kept_[i].t, kept_[i].ch))
@@ -165,10 +181,10 @@ public:
     // the representable time.
     template <class F> int query(const sc_core::sc_time &offset, const F &op)
     {
-        pmvp_time now = time_.now(), t = time_.after(offset);
+        pmvp_time now = time_.now(), t = time_.after(now, offset);
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
-        catch_up();
+        catch_up(now);
         return op(t == now ? &present_ : &future(t), t);
     }
 
@@ -178,19 +194,16 @@ public:
     // the future view.
     template <class F> int look(const sc_core::sc_time &offset, const F &op)
     {
-        pmvp_time now = time_.now(), t = time_.after(offset);
+        pmvp_time now = time_.now(), t = time_.after(now, offset);
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
-        catch_up();
+        catch_up(now);
         if (t == now) {
-            // A read now that succeeded brings the kernel to now (it never
-            // runs ahead of simulated time), so that the reads that follow at
-            // this instant find nothing to advance; a refused one changes
-            // nothing.
-            int err = op(&present_, t);
-            if (err == PMVP_OK)
-                (void)KernelCalls<Core>::sync(&present_, now);
-            return err;
+            // A read now brings the kernel to now first (it never runs ahead
+            // of simulated time, and where it syncs changes no count), so
+            // that the query finds nothing to advance: no copy of a PE.
+            (void)KernelCalls<Core>::sync(&present_, now);
+            return op(&present_, t);
         }
         const Core &at = next_pending() > t ? present_ : future(t);
         return op(&at, t);
@@ -203,10 +216,10 @@ public:
     int change(const sc_core::sc_time &offset, const Change &ch, pmvp_time *acts)
     {
         *acts = PMVP_TIME_NEVER;
-        pmvp_time now = time_.now(), t = time_.after(offset);
+        pmvp_time now = time_.now(), t = time_.after(now, offset);
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
-        catch_up();
+        catch_up(now);
         if (t == now) {
             valid_ = false;
             *acts = now;
