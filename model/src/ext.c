@@ -38,6 +38,12 @@ static const pmvp_ext_reg table[] = {
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
 
+/* The decode divides by a row's stride with a shift: every stride is 0 or a
+ * power of two. */
+#define PMVP_REG_EXT(fr, nm, lay, off, str, sl, w, h, k, d, g, der, rst, wm, v, a) \
+    _Static_assert(((str) & ((str) - 1)) == 0, "the stride of " nm " is a power of two");
+#include "pmvp/registers.def"
+
 size_t pmvp_ext_reg_count(void) { return TABLE_SIZE; }
 
 const pmvp_ext_reg *pmvp_ext_reg_at(size_t i) { return i < TABLE_SIZE ? &table[i] : NULL; }
@@ -104,8 +110,14 @@ const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint3
         return NULL;
     const pmvp_ext_reg *r = &table[i - 1];
     uint32_t rel = offset - r->offset;
-    *n = r->stride ? rel / r->stride : 0;
-    *word = (r->stride ? rel % r->stride : rel) / 4;
+    if (!r->stride) {
+        *n = 0;
+        *word = rel / 4;
+    } else {
+        unsigned shift = (unsigned)__builtin_ctz(r->stride);
+        *n = rel >> shift;
+        *word = (rel & (r->stride - 1u)) / 4;
+    }
     return r;
 }
 
@@ -347,7 +359,7 @@ static int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t of
         return PMVP_ERR_VALUE;
     if (offset >= PMVP_FRAME_SIZE || (f == PMVP_FRAME_AMU && !c->cfg.feat_amuv1))
         return PMVP_ERR_ADDRESS;
-    if ((size != 4 && size != 8) || offset % size)
+    if ((size != 4 && size != 8) || offset & (size - 1))
         return PMVP_ERR_SIZE;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
