@@ -250,7 +250,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
-    c->rates_valid = false;
+    c->rates_valid = c->own_counts_valid = false;
     _Static_assert(PMVP_MAX_LEVEL_EVENTS <= 64, "reportable_levels has a bit per level event");
     c->reportable_levels = 0;
     for (size_t i = 0; i < pmvp_event_count(); i++) {
@@ -513,11 +513,11 @@ static PMVP_COLD int carry_on_route(pmvp_core *c, const pmvp_route *r, uint64_t 
 /* Adds `count` occurrences reported by PE pe to the counters of route r. */
 static inline int count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
 {
+    add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
+    add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     bool carried = false;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         carried |= k_counters_add(c, &c->pe[p], r->pmu[p], count);
-    add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
-    add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     return carried ? carry_on_route(c, r, count) : PMVP_OK;
 }
 

@@ -430,7 +430,7 @@ static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, const p
 static bool counts_own(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    return c->rates_valid ? pe->own_counts >> n & 1 : k_counts(c, p, n, &pe->ctx);
+    return c->own_counts_valid ? pe->own_counts >> n & 1 : k_counts(c, p, n, &pe->ctx);
 }
 
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
@@ -641,13 +641,21 @@ static void refresh_rates(pmvp_core *c)
 {
     if (c->rates_valid)
         return;
+    /* First what each counter counts in its own PE's context (own_counts),
+     * which the rates then read. */
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        pe->own_counts = 0;
+        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+            if (k_counts(c, p, n, &pe->ctx))
+                pe->own_counts |= UINT32_C(1) << n;
+    }
+    c->own_counts_valid = true;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
         pe->cycles_count = k_cycle_counter_counts(c, p);
-        pe->counting = pe->amu_counting = pe->level_driven = pe->own_counts = 0;
+        pe->counting = pe->amu_counting = pe->level_driven = 0;
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            if (k_counts(c, p, n, &pe->ctx))
-                pe->own_counts |= UINT32_C(1) << n;
             cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
             if (level_class(&pe->pmu.counter[n].event))
                 pe->level_driven |= UINT32_C(1) << n;

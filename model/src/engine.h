@@ -72,7 +72,7 @@ const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scr
 static inline void k_routes_stale(pmvp_core *c)
 {
     c->generation++;
-    c->rates_valid = false;
+    c->rates_valid = c->own_counts_valid = false;
 }
 
 /* Level input `level` (pmvp_event_level_index) of PE pe takes `value` at

@@ -417,7 +417,8 @@ typedef struct pmvp_pe {
     /* count.c's caches, valid while pmvp_core.rates_valid: each counter's
      * rate, the event counters whose rate is not zero, the event counters
      * that count events in the PE's own context (its filters and
-     * prohibitions pass), and whether PMCCNTR counts processor cycles. */
+     * prohibitions pass; valid while pmvp_core.own_counts_valid), and
+     * whether PMCCNTR counts processor cycles. */
     pmvp_rate rate[PMVP_MAX_COUNTERS];
     pmvp_rate amu_rate[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX]; /* group 0, then group 1 */
     uint32_t counting;
@@ -480,6 +481,7 @@ typedef struct pmvp_core {
     pmvp_sebep_threshold threshold[PMVP_MAX_THRESHOLDS];
     uint64_t generation;      /* advanced by every input that may change what counts */
     bool rates_valid;         /* the PEs' rate caches hold the present state's rates */
+    bool own_counts_valid;    /* their own_counts do (filled first: the rates read them) */
     uint64_t reportable_levels; /* by pmvp_event_level_index: level events a CPU model may report */
     pmvp_route route[PMVP_ROUTES];
     pmvp_followers followers[PMVP_FOLLOWERS];
