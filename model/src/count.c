@@ -224,14 +224,16 @@ uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
     return m;
 }
 
-/* Whether event d's rate follows level input `level`: its own level, and
- * for a STALL event counted with MT == 1, the stall condition's. */
-static bool follows_level(const pmvp_event_decoded *d, unsigned level)
+/* Whether the rate of a counter of event d, counted with effective MT `mt`,
+ * follows level input `level`: its own level, and for a STALL event counted
+ * with MT == 1, the stall condition's too (any_pe_condition). With MT == 0
+ * the stall condition decides nothing (counter_rate, amu_rate). */
+static bool follows_level(const pmvp_event_decoded *d, unsigned level, bool mt)
 {
     switch (d->cls) {
     case PMVP_EVCLASS_CONDITION:
     case PMVP_EVCLASS_PER_CYCLE: return d->level == level;
-    case PMVP_EVCLASS_STALL: return d->level == level || d->stall == level;
+    case PMVP_EVCLASS_STALL: return d->level == level || (mt && d->stall == level);
     default: return false;
     }
 }
@@ -267,7 +269,7 @@ bool k_input_may_interrupt(const pmvp_core *c, uint16_t event, int level)
         for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)); m;) {
             unsigned n = pmvp_take_lowest(&m);
             if (level < 0 ? k_counter_event(pe, n) == event
-                          : follows_level(&pe->pmu.counter[n].event, (unsigned)level))
+                          : follows_level(&pe->pmu.counter[n].event, (unsigned)level, k_effective_mt(c, p, n)))
                 return true;
         }
     }
@@ -687,7 +689,8 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
         const pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = pe->level_driven; m;) {
             unsigned n = pmvp_take_lowest(&m);
-            if (follows_level(&pe->pmu.counter[n].event, level) && (p == q || k_effective_mt(c, p, n)))
+            bool mt = k_effective_mt(c, p, n);
+            if ((p == q || mt) && follows_level(&pe->pmu.counter[n].event, level, mt))
                 f->pmu[p] |= UINT32_C(1) << n;
         }
     }
@@ -697,7 +700,7 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
         const pmvp_event_decoded *d =
             n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
-        if (follows_level(d, level))
+        if (follows_level(d, level, false)) /* an AMU counts its own PE's events */
             f->amu |= UINT32_C(1) << n;
     }
     return f;
