@@ -171,7 +171,9 @@ static inline void k_counter_add(const pmvp_core *c, unsigned p, pmvp_pe *to, un
 /* Adds `count` to each event counter of PE state `to` in `which`, as
  * k_counter_add does but without the carries: true when an add carried out
  * of bit 31, and then k_counters_carried must follow. Split so that the
- * loop of a report calls nothing (its registers stay its own). */
+ * loop of a report calls nothing (its registers stay its own). The counters
+ * of a report count an occurrence event, so none of them is a CHAIN counter
+ * that another's carry feeds: their carries may follow all the adds. */
 static inline bool k_counters_add(const pmvp_core *c, pmvp_pe *to, uint32_t which, uint64_t count)
 {
     bool carried = false;
