@@ -281,6 +281,58 @@ void BM_MonitorsReadAheadAfterAChange(benchmark::State &state)
 }
 BENCHMARK(BM_MonitorsReadAheadAfterAChange)->Unit(benchmark::kNanosecond);
 
+// A CPU model's quantum of 1 us as large-soc's memory-bound thread tells it:
+// STALL_BACKEND and STALL_BACKEND_MEM on at its start, off 500 and 600 ns
+// into it, the instructions retired at its end, all told at its start with
+// offsets; then simulated time reaches the quantum's end. Counters 0-3 count
+// CPU_CYCLES, INST_RETIRED (interrupt enabled, as a sampling profiler sets
+// it), STALL_BACKEND and STALL_BACKEND_MEM. Time per input (5 per quantum):
+// what the bindings add to the kernel's level changes and report, and the
+// process's wake-ups.
+void BM_MonitorsQuantum(benchmark::State &state)
+{
+    pmvp::sc::Monitors &m = *the_monitors;
+    const uint16_t events[] = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND,
+                                PMVP_EV_STALL_BACKEND_MEM };
+    bool ok = true;
+    for (unsigned n = 0; n < 4; n++)
+        ok = ok && m.pmu_write(0, PMVP_PMEVTYPER_EL0, n, events[n]) == PMVP_OK;
+    ok = ok && m.pmu_write(0, PMVP_PMINTENSET_EL1, 0, 1u << 1) == PMVP_OK &&
+         m.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 0xF) == PMVP_OK &&
+         m.pmu_write(0, PMVP_PMCR_EL0, 0, PMCR_EL0_E) == PMVP_OK;
+    if (!ok) {
+        state.SkipWithError("the monitors refused the counters' set-up");
+        return;
+    }
+    using sc_core::sc_time;
+    using sc_core::SC_NS;
+    const sc_time quantum(1, sc_core::SC_US), at500(500, SC_NS), at600(600, SC_NS);
+    for (auto _ : state) {
+        ok = m.set_level(0, PMVP_EV_STALL_BACKEND_MEM, 1) == PMVP_OK &&
+             m.set_level(0, PMVP_EV_STALL_BACKEND, 1) == PMVP_OK &&
+             m.set_level(0, PMVP_EV_STALL_BACKEND_MEM, 0, at500) == PMVP_OK &&
+             m.set_level(0, PMVP_EV_STALL_BACKEND, 0, at600) == PMVP_OK &&
+             m.report(0, PMVP_EV_INST_RETIRED, 500, quantum) == PMVP_OK;
+        if (!ok) {
+            state.SkipWithError("the monitors refused an input");
+            return;
+        }
+        sc_core::sc_start(quantum);
+    }
+    state.counters["ns_per_input"] =
+        benchmark::Counter(5.0 * (double)state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_MonitorsQuantum)->Unit(benchmark::kNanosecond);
+
+// An empty quantum: simulated time alone, for BM_MonitorsQuantum's share of
+// the simulation kernel.
+void BM_EmptyQuantum(benchmark::State &state)
+{
+    for (auto _ : state)
+        sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+}
+BENCHMARK(BM_EmptyQuantum)->Unit(benchmark::kNanosecond);
+
 // ------------------------------------------------------ whole processes
 
 // One run of a program: its standard output, wall time and peak RSS.

@@ -268,12 +268,13 @@ template <class F> int Monitors::query(const sc_time &offset, const F &op)
 }
 
 // Makes change `ch` at sc_time_stamp() + offset, by the policy of Timeline;
-// the monitor's process wakes at its instant.
+// the monitor's process wakes at its instant if it has something to publish
+// then (wakes), whether the change is made now or kept for later.
 int Monitors::change(const sc_time &offset, const Change &ch)
 {
     pmvp_time acts = PMVP_TIME_NEVER, now = time_.now();
     int err = timeline_.change(offset, ch, &acts);
-    if (acts != PMVP_TIME_NEVER && (acts == now || wakes(ch)))
+    if (acts != PMVP_TIME_NEVER && wakes(ch))
         wake_.notify(time_.to_sc(acts - now));
     return err;
 }

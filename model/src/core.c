@@ -250,7 +250,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
-    c->rates_valid = c->own_counts_valid = false;
+    c->rates_valid = c->own_counts_valid = c->watch_valid = false;
     _Static_assert(PMVP_MAX_LEVEL_EVENTS <= 64, "reportable_levels has a bit per level event");
     c->reportable_levels = 0;
     for (size_t i = 0; i < pmvp_event_count(); i++) {
@@ -516,8 +516,9 @@ static inline int count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe,
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     bool carried = false;
-    for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        carried |= k_counters_add(c, &c->pe[p], r->pmu[p], count);
+    const uint32_t *which = r->pmu;
+    for (pmvp_pe *to = c->pe, *end = c->pe + c->cfg.num_pes; to != end; to++, which++)
+        carried |= k_counters_add(c, to, *which, count);
     return carried ? carry_on_route(c, r, count) : PMVP_OK;
 }
 
@@ -629,7 +630,7 @@ int pmvp_core_set_level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
     return level_index(c, event) < 0 ? PMVP_ERR_EVENT : PMVP_OK;
 }
 
-bool pmvp_core_input_may_interrupt(const pmvp_core *c, uint16_t event, bool level)
+bool pmvp_core_input_may_interrupt(pmvp_core *c, uint16_t event, bool level)
 {
     if (!c)
         return false;

@@ -228,14 +228,19 @@ uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
  * follows level input `level`: its own level, and for a STALL event counted
  * with MT == 1, the stall condition's too (any_pe_condition). With MT == 0
  * the stall condition decides nothing (counter_rate, amu_rate). */
-static bool follows_level(const pmvp_event_decoded *d, unsigned level, bool mt)
+static uint64_t levels_followed(const pmvp_event_decoded *d, bool mt)
 {
     switch (d->cls) {
     case PMVP_EVCLASS_CONDITION:
-    case PMVP_EVCLASS_PER_CYCLE: return d->level == level;
-    case PMVP_EVCLASS_STALL: return d->level == level || (mt && d->stall == level);
-    default: return false;
+    case PMVP_EVCLASS_PER_CYCLE: return UINT64_C(1) << d->level;
+    case PMVP_EVCLASS_STALL: return UINT64_C(1) << d->level | (mt ? UINT64_C(1) << d->stall : 0);
+    default: return 0;
     }
+}
+
+static bool follows_level(const pmvp_event_decoded *d, unsigned level, bool mt)
+{
+    return levels_followed(d, mt) >> level & 1;
 }
 
 /* The counters whose overflow can request PMUIRQ or the PMU exception
@@ -260,20 +265,29 @@ uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe)
     return pe->pmu.ovsset & interrupt_requesters(c, pe);
 }
 
-bool k_input_may_interrupt(const pmvp_core *c, uint16_t event, int level)
+/* pmvp_core.levels_watched and events_watched, from every PE's counters
+ * that can request an interrupt. */
+static void watch_interrupts(pmvp_core *c)
 {
+    c->levels_watched = c->events_watched = 0;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
         uint32_t req = interrupt_requesters(c, pe) & ~PMVP_PMU_C;
         /* An even counter feeds the CHAIN counter above it (D14.3). */
         for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)); m;) {
             unsigned n = pmvp_take_lowest(&m);
-            if (level < 0 ? k_counter_event(pe, n) == event
-                          : follows_level(&pe->pmu.counter[n].event, (unsigned)level, k_effective_mt(c, p, n)))
-                return true;
+            c->events_watched |= UINT64_C(1) << k_counter_event(pe, n) % 64;
+            c->levels_watched |= levels_followed(&pe->pmu.counter[n].event, k_effective_mt(c, p, n));
         }
     }
-    return false;
+    c->watch_valid = true;
+}
+
+bool k_input_may_interrupt(pmvp_core *c, uint16_t event, int level)
+{
+    if (!c->watch_valid)
+        watch_interrupts(c);
+    return (level < 0 ? c->events_watched >> event % 64 : c->levels_watched >> level) & 1;
 }
 
 /* Table D13-1: what an overflow of PE p raises in its current context

@@ -72,7 +72,7 @@ const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scr
 static inline void k_routes_stale(pmvp_core *c)
 {
     c->generation++;
-    c->rates_valid = c->own_counts_valid = false;
+    c->rates_valid = c->own_counts_valid = c->watch_valid = false;
 }
 
 /* Level input `level` (pmvp_event_level_index) of PE pe takes `value` at
@@ -210,8 +210,9 @@ uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe);
 /* Whether a report of `event` (level < 0) or a change of level input
  * `level` (its index in the level table) can change when a counter whose
  * overflow can request an interrupt overflows: one counts it, or feeds such a
- * counter through CHAIN (pmvp_core_input_may_interrupt). */
-bool k_input_may_interrupt(const pmvp_core *c, uint16_t event, int level);
+ * counter through CHAIN (pmvp_core_input_may_interrupt; for a report, true
+ * may be conservative). */
+bool k_input_may_interrupt(pmvp_core *c, uint16_t event, int level);
 
 /* PMUIRQ of PE p in state `pe` (c->pe[p], or k_pe_at's copy of it)
  * (D13.3.1): the one function that computes it. */

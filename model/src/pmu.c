@@ -214,6 +214,8 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
         /* knob (a): the overflow software cleared has no shadow left */
         u->shadowed &= ~(uint32_t)value;
         break;
+    case PMVP_PMINTENSET_EL1:
+    case PMVP_PMINTENCLR_EL1: c->watch_valid = false; break; /* the counters that request interrupts */
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
     case PMVP_PMCCNTR_EL0: counter_written(c, p, PMVP_CYCLE_COUNTER); break;
     case PMVP_PMEVCNTR_EL0: counter_written(c, p, n); break;

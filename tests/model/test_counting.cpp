@@ -552,5 +552,51 @@ TEST_F(Counting, PerCycleEventAddsTheLevelEachCycle)
     EXPECT_EQ(counter(0, 0, 3 * kUs), 3000u);
 }
 
+// pmvp_core_input_may_interrupt: an input matters to an interrupt only
+// through a counter that can request one (PMINTENSET, its range enabled) and
+// counts the event, follows the level, or feeds such a counter through
+// CHAIN; each write that decides it is seen at once (the answer is cached).
+TEST_F(Counting, InputsMayInterruptOnlyThroughCountersThatRequestOne)
+{
+    const uint16_t kL1dCache = 0x0004;  // L1D_CACHE
+    cfg.num_pes = 2;
+    init();
+    auto report = [&](uint16_t e) { return pmvp_core_input_may_interrupt(&core, e, false); };
+    auto level = [&](uint16_t e) { return pmvp_core_input_may_interrupt(&core, e, true); };
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    program(1, 1, PMVP_EV_STALL_BACKEND_MEM, PMEVTYPER_EL0_MT);
+    program(1, 2, kL1dCache);
+    program(1, 3, PMVP_EV_CHAIN);
+    EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));
+    EXPECT_FALSE(level(PMVP_EV_STALL_BACKEND));
+
+    write(0, PMVP_PMINTENSET_EL1, 1u << 0, 0);
+    EXPECT_TRUE(report(PMVP_EV_INST_RETIRED));
+    EXPECT_FALSE(level(PMVP_EV_STALL_BACKEND));
+    write(0, PMVP_PMCR_EL0, 0, 0);  // PMCR.E = 0: the first range requests nothing
+    EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 0);
+    EXPECT_TRUE(report(PMVP_EV_INST_RETIRED));
+    write(0, PMVP_PMINTENCLR_EL1, 1u << 0, 0);
+    EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));
+
+    // A STALL event's counter follows its own level and, counted with
+    // MT == 1, the stall condition's.
+    write(1, PMVP_PMINTENSET_EL1, 1u << 1, 0);
+    EXPECT_TRUE(level(PMVP_EV_STALL_BACKEND_MEM));
+    EXPECT_TRUE(level(PMVP_EV_STALL_BACKEND));
+    write(1, PMVP_PMEVTYPER_EL0, PMVP_EV_STALL_BACKEND_MEM, 0, 1);  // MT = 0
+    EXPECT_TRUE(level(PMVP_EV_STALL_BACKEND_MEM));
+    EXPECT_FALSE(level(PMVP_EV_STALL_BACKEND));
+    write(1, PMVP_PMINTENCLR_EL1, 1u << 1, 0);
+    EXPECT_FALSE(level(PMVP_EV_STALL_BACKEND_MEM));
+
+    // Counter 2 feeds the CHAIN counter 3 above it.
+    EXPECT_FALSE(report(kL1dCache));
+    write(1, PMVP_PMINTENSET_EL1, 1u << 3, 0);
+    EXPECT_TRUE(report(kL1dCache));
+    EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));
+}
+
 } // namespace
 } // namespace pmvp::test

@@ -49,6 +49,14 @@ TEST(Events, StallEventsNameTheirStallCondition)
     EXPECT_EQ(pmvp_event_find(0x4005)->stall, PMVP_EV_STALL_BACKEND);
     EXPECT_EQ(pmvp_event_find(0x003C)->stall, PMVP_EV_STALL);
     EXPECT_EQ(pmvp_event_find(0x0024)->stall, PMVP_EV_STALL_BACKEND);
+    // Every stall condition is itself a level input (the kernel indexes its
+    // level bits by it).
+    for (size_t i = 0; i < pmvp_event_count(); i++) {
+        const pmvp_event_info *e = pmvp_event_at(i);
+        if (e->cls == PMVP_EVCLASS_STALL) {
+            EXPECT_GE(pmvp_event_level_index(e->stall), 0) << e->name;
+        }
+    }
 }
 
 TEST(Events, LevelEventsHaveDenseIndices)

@@ -482,6 +482,13 @@ typedef struct pmvp_core {
     uint64_t generation;      /* advanced by every input that may change what counts */
     bool rates_valid;         /* the PEs' rate caches hold the present state's rates */
     bool own_counts_valid;    /* their own_counts do (filled first: the rates read them) */
+    /* What an input must concern to matter to an interrupt
+     * (pmvp_core_input_may_interrupt), valid while watch_valid: the level
+     * inputs (by pmvp_event_level_index) and the events (by number mod 64, so
+     * a superset) of the counters whose overflow can request one. Dropped
+     * with the routes and by a write of PMINTENSET or PMINTENCLR. */
+    bool watch_valid;
+    uint64_t levels_watched, events_watched;
     uint64_t reportable_levels; /* by pmvp_event_level_index: level events a CPU model may report */
     pmvp_route route[PMVP_ROUTES];
     pmvp_followers followers[PMVP_FOLLOWERS];
@@ -574,9 +581,11 @@ int pmvp_core_set_level_refusal(const pmvp_core *core, unsigned pe, uint16_t eve
  * overflow can request an interrupt (PMINTENSET, in an enabled range)
  * counts the event or follows the level, nor feeds such a counter through
  * CHAIN. Only a write of PMINTENSET, PMCR, PMEVTYPER or MDCR_EL2 (HPMN,
- * HPME) can make a false answer true. A pure query: the SystemC bindings wake at a report or level
- * kept for a later instant only when it is true. */
-bool pmvp_core_input_may_interrupt(const pmvp_core *core, uint16_t event, bool level);
+ * HPME) can make a false answer true. A query that changes no state (it
+ * fills a cache, dropped by those writes): the SystemC bindings wake for a
+ * report or a level change only when it is true. A true answer may be
+ * conservative for a report (two events can share the cache's bit). */
+bool pmvp_core_input_may_interrupt(pmvp_core *core, uint16_t event, bool level);
 
 /* The next instant after `now` at which a PMOVSSET bit of any PE of the core
  * becomes 1 (and so PMUIRQ may rise) if nothing else changes, or
