@@ -231,9 +231,14 @@ void AnalyticCore::give(const Input &in)
 // evaluated rebuilds their view of the future).
 void AnalyticCore::flush()
 {
-    std::stable_sort(queued_.begin(), queued_.end(), [](const Input &x, const Input &y) { return x.t < y.t; });
-    for (const Input &in : queued_)
-        tell(in);
+    // Sorted by (instant, place given): the inputs of one instant in the
+    // order given, with neither an input moved nor a buffer allocated.
+    order_.clear();
+    for (size_t i = 0; i < queued_.size(); i++)
+        order_.emplace_back(queued_[i].t, i);
+    std::sort(order_.begin(), order_.end());
+    for (const auto &o : order_)
+        tell(queued_[o.second]);
     queued_.clear();
 }
 

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -149,6 +150,7 @@ private:
     std::vector<Thread> th_;
     pmvp_time a_ = 0;
     std::vector<Input> queued_;      // given, not yet told (flush); empty between instants
+    std::vector<std::pair<pmvp_time, size_t>> order_;  // flush's: (instant, place in queued_)
     unsigned active_ = 0;            // SoEMT: the active thread
     pmvp_time next_switch_ = 0;      // SoEMT: the next long-latency event
 };
