@@ -684,6 +684,10 @@ int sc_main(int argc, char **argv)
     auto info = [](const char *figure, const std::string &measured) {
         std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, measured.c_str(), "", "");
     };
+    double quantum = c.ns["BM_MonitorsQuantum"], empty_quantum = c.ns["BM_EmptyQuantum"];
+    if (quantum > 0 && empty_quantum > 0)
+        info("4. a quantum of 5 inputs through the bindings, per input",
+             fmt("%.1f ns (%.0f ns a quantum, ", quantum / 5, quantum) + fmt("%.0f ns of it sc_start)", empty_quantum));
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
     // and quantum (1 us) of simulated time: the cost of that core's inputs.
