@@ -261,9 +261,11 @@ static bool all_in_deep_sleep(const pmvp_x86_core *c)
     return true;
 }
 
-/* The counters that see their clock's ticks now (c->ticks), decoded from
+/* The counters that their clock's ticks change now (c->ticks), decoded from
  * the controls, C-states and contexts once per change of them rather than
- * at every sync. */
+ * at every sync. One to which a tick adds nothing without edge detection
+ * (its input 0, or CMASK and INV refusing it) is left out: a sync has
+ * nothing to do for it. */
 static void plan_ticks(pmvp_x86_core *c)
 {
     c->num_ticks = 0;
@@ -275,10 +277,11 @@ static void plan_ticks(pmvp_x86_core *c)
             unsigned id = counter_id(c, k);
             selection s = select_counter(c, t, id);
             uint64_t v;
-            if (!s.enabled || s.kind == K_OCCURRENCE || !clock_input(c, t, id, &s, &v))
+            if (!s.enabled || s.kind == K_OCCURRENCE || !clock_input(c, t, id, &s, &v) ||
+                (!s.edge && per_tick(&s, v) == 0))
                 continue;
-            c->ticks[c->num_ticks++] = (pmvp_x86_tick){ (uint8_t)t, (uint8_t)id, s.kind, (uint8_t)v,
-                                                        (uint8_t)per_tick(&s, v), s.edge, s.inv, s.cmask };
+            c->ticks[c->num_ticks++] =
+                (pmvp_x86_tick){ (uint8_t)t, (uint8_t)id, s.kind, (uint8_t)v, s.edge, s.inv, s.cmask };
         }
     }
 }
@@ -309,7 +312,7 @@ static void sync(pmvp_x86_core *c, pmvp_time now)
         if (k->edge) {
             selection s = { .kind = k->kind, .edge = true, .inv = k->inv, .cmask = k->cmask };
             apply(c, k->thread, k->id, &s, ticks, k->increment);
-        } else if (k->per_tick) {
+        } else {
             add(c, k->thread, k->id, ticks);
         }
     }

@@ -213,12 +213,12 @@ typedef struct pmvp_x86_thread {
     uint64_t aperf, mperf;
 } pmvp_x86_thread;
 
-/* A counter that counts the ticks of a clock in the present state, and
- * what each tick brings it (x86.c's sync). */
+/* A counter that a tick of a clock changes in the present state (x86.c's
+ * sync): without edge detection, by one each tick; with it, by the edge of
+ * its condition on the tick's clock input. */
 typedef struct pmvp_x86_tick {
     uint8_t thread, id, kind;
     uint8_t increment;  /* the clock input of a tick: 0 or 1 */
-    uint8_t per_tick;   /* what a tick adds without edge detection (CMASK, INV applied) */
     bool edge, inv;
     uint8_t cmask;
 } pmvp_x86_tick;
