@@ -354,7 +354,7 @@ private:
                 return refuse(why, "the kept changes are not in time order");
             if (t < base.last_call)
                 return refuse(why, "a kept change is for an instant before the checkpoint's");
-            loaded.push_back(Kept{ t, ch, false });
+            loaded.emplace_back(t, ch, false);
         }
         if (at != size)
             return refuse(why, "bytes follow the kept changes");
@@ -380,7 +380,7 @@ private:
         // the view with a gap.
         if (decided && at < kept_.begin() + (std::ptrdiff_t)(head_ + in_view_))
             valid_ = false;
-        kept_.insert(at, Kept{ t, ch, decided });
+        kept_.emplace(at, t, ch, decided);  // the change copied once, into its place
         evaluated_ += !decided;
     }
 
@@ -415,6 +415,7 @@ private:
     // are applied: their room is reused). `decided`: kept on decide_'s
     // answer, not evaluated on the view.
     struct Kept {
+        Kept(pmvp_time t, const Change &ch, bool decided) : t(t), ch(ch), decided(decided) {}
         pmvp_time t;
         Change ch;
         bool decided;
