@@ -108,6 +108,69 @@ static const char *init_events(pmvp_core *c, const pmvp_core_config *cfg)
     return NULL;
 }
 
+/* Features of an architecture version later than a PMU version. A PE of
+ * Armv8.1 or later that implements FEAT_PMUv3 implements the PMU extension
+ * of its version (FEAT_PMUv3p1 from Armv8.1, FEAT_PMUv3p4 from Armv8.4,
+ * FEAT_PMUv3p5 from Armv8.5), so a feature introduced in Armv8.x needs at
+ * least the PMU version of Armv8.x. A feature of Armv8.6 or later needs
+ * PMUv3p5, the latest pmu_version pmvp models. The EXT64 frames
+ * (FEAT_PMUv3_EXT64, FEAT_AMU_EXT64) are such features too: they are in
+ * later_layouts. pmvp_core_config_limit_to_version() turns off every one a
+ * version does not have. */
+static const struct later_feature {
+    size_t field;                 /* offsetof the bool in pmvp_core_config */
+    enum pmvp_pmu_version needs;
+    const char *refusal;
+} later_features[] = {
+#define LATER(field, version, why) { offsetof(pmvp_core_config, field), version, #field ": " why }
+    LATER(feat_debugv8p2, PMVP_PMUV3P1, "FEAT_Debugv8p2 (Armv8.2) needs pmu_version PMUv3p1 or later"),
+    LATER(feat_debugv8p4, PMVP_PMUV3P4, "FEAT_Debugv8p4 (Armv8.4) needs pmu_version PMUv3p4 or later"),
+    LATER(feat_sel2, PMVP_PMUV3P4, "FEAT_SEL2 (Armv8.4) needs pmu_version PMUv3p4 or later"),
+    LATER(feat_amuv1, PMVP_PMUV3P4, "FEAT_AMUv1 (Armv8.4) needs pmu_version PMUv3p4 or later"),
+    LATER(feat_amuv1p1, PMVP_PMUV3P5, "FEAT_AMUv1p1 (Armv8.6) needs pmu_version PMUv3p5"),
+    LATER(feat_mtpmu, PMVP_PMUV3P5, "FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5"),
+    LATER(feat_fgt, PMVP_PMUV3P5, "FEAT_FGT (Armv8.6) needs pmu_version PMUv3p5"),
+    LATER(feat_pmuv3p7, PMVP_PMUV3P5, "FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5"),
+    LATER(feat_hpmn0, PMVP_PMUV3P5, "FEAT_HPMN0 (Armv8.8) needs pmu_version PMUv3p5"),
+    LATER(feat_rme, PMVP_PMUV3P5, "FEAT_RME (Armv9.2) needs pmu_version PMUv3p5"),
+    LATER(feat_ebep, PMVP_PMUV3P5, "FEAT_EBEP (Armv8.9) needs pmu_version PMUv3p5"),
+    LATER(feat_sebep, PMVP_PMUV3P5, "FEAT_SEBEP (Armv8.9) needs pmu_version PMUv3p5"),
+#undef LATER
+};
+
+static const struct later_layout {
+    size_t field;                 /* offsetof the enum pmvp_ext_layout */
+    const char *refusal;
+} later_layouts[] = {
+    { offsetof(pmvp_core_config, pmu_ext_layout),
+      "pmu_ext_layout: EXT64 (FEAT_PMUv3_EXT64, Armv8.8) needs pmu_version PMUv3p5" },
+    { offsetof(pmvp_core_config, amu_ext_layout),
+      "amu_ext_layout: EXT64 (FEAT_AMU_EXT64, Armv8.8) needs pmu_version PMUv3p5" },
+};
+
+void pmvp_core_config_limit_to_version(pmvp_core_config *cfg)
+{
+    for (size_t i = 0; i < sizeof later_features / sizeof later_features[0]; i++)
+        if (cfg->pmu_version < later_features[i].needs)
+            *(bool *)((char *)cfg + later_features[i].field) = false;
+    if (cfg->pmu_version < PMVP_PMUV3P5)
+        for (size_t i = 0; i < sizeof later_layouts / sizeof later_layouts[0]; i++)
+            *(enum pmvp_ext_layout *)((char *)cfg + later_layouts[i].field) = PMVP_EXT32;
+}
+
+static const char *check_versions(const pmvp_core_config *cfg)
+{
+    const char *base = (const char *)cfg;
+    for (size_t i = 0; i < sizeof later_features / sizeof later_features[0]; i++)
+        if (*(const bool *)(base + later_features[i].field) && cfg->pmu_version < later_features[i].needs)
+            return later_features[i].refusal;
+    for (size_t i = 0; i < sizeof later_layouts / sizeof later_layouts[0]; i++)
+        if (*(const enum pmvp_ext_layout *)(base + later_layouts[i].field) == PMVP_EXT64 &&
+            cfg->pmu_version < PMVP_PMUV3P5)
+            return later_layouts[i].refusal;
+    return NULL;
+}
+
 static const char *check_config(const pmvp_core_config *cfg)
 {
     if (cfg->num_pes < 1 || cfg->num_pes > PMVP_MAX_PES)
@@ -125,8 +188,9 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "mt_policy: SMT, FGMT or SoEMT";
     if ((unsigned)cfg->divider_mode > PMVP_DIVIDER_ALL_CYCLES)
         return "divider_mode: not one of enum pmvp_divider_mode";
-    if (cfg->feat_pmuv3p7 && cfg->pmu_version < PMVP_PMUV3P5)
-        return "feat_pmuv3p7: FEAT_PMUv3p7 needs pmu_version PMUv3p5";
+    const char *later = check_versions(cfg);
+    if (later)
+        return later;
     if ((cfg->feat_sel2 || cfg->feat_rme) && !(cfg->have_el2 && cfg->have_el3))
         return "feat_sel2, feat_rme: Secure EL2 and the Realm Management Extension need have_el2 and have_el3";
     if ((cfg->el3_aarch32 && !cfg->have_el3) || (cfg->el2_aarch32 && !cfg->have_el2))

@@ -12,6 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmvp/config/core_file.h"
+#include "pmvp/config/json_text.h"
+#include "pmvp/config/units.h"
+
 extern "C" {
 #include "pmvp/error.h"
 #include "pmvp/events.h"
@@ -21,110 +25,6 @@ extern "C" {
 namespace pmvp::soc {
 
 using json = nlohmann::json;
-
-// ------------------------------------------------------------------ units
-
-namespace {
-
-struct Unit {
-    const char *name;
-    uint64_t scale;
-};
-
-// A decimal number with a unit, exactly, as an integer count of the base
-// unit: refused, with the range, when it is not a whole number of the base
-// unit or does not fit in 64 bits (the largest unit is 10^12 of the base, so
-// the arithmetic is exact in 128 bits).
-uint64_t parse_quantity(const std::string &text, const std::vector<Unit> &units, const char *what)
-{
-    __extension__ typedef unsigned __int128 u128;  // GCC and Clang; exact, as said above
-    const std::string &base = units.back().name;
-    const std::string range = std::string("a ") + what + " is at most " + std::to_string(UINT64_MAX) + " " + base;
-    size_t i = 0;
-    u128 whole = 0;
-    bool digits = false;
-    while (i < text.size() && std::isdigit((unsigned char)text[i])) {
-        whole = whole * 10 + (unsigned)(text[i++] - '0');
-        if (whole > UINT64_MAX)
-            throw std::invalid_argument(std::string(what) + " too large (" + range + ")");
-        digits = true;
-    }
-    std::string decimals;
-    if (i < text.size() && text[i] == '.') {
-        i++;
-        while (i < text.size() && std::isdigit((unsigned char)text[i])) {
-            decimals += text[i++];
-            digits = true;
-        }
-    }
-    if (!digits)
-        throw std::invalid_argument(std::string("expected a ") + what + ": a number and a unit");
-    while (!decimals.empty() && decimals.back() == '0')
-        decimals.pop_back();
-    while (i < text.size() && text[i] == ' ')
-        i++;
-    std::string unit = text.substr(i);
-    std::string known;
-    for (const Unit &u : units) {
-        if (unit == u.name) {
-            // More decimals than 19 cannot be a whole number of the base unit
-            // (no unit is 10^19 of it).
-            if (decimals.size() > 19)
-                throw std::invalid_argument(std::string(what) + " is not a whole number of " + base);
-            u128 frac = 0, frac_scale = 1;
-            for (char d : decimals) {
-                frac = frac * 10 + (unsigned)(d - '0');
-                frac_scale *= 10;
-            }
-            if (frac * u.scale % frac_scale)
-                throw std::invalid_argument(std::string(what) + " is not a whole number of " + base);
-            u128 total = whole * u.scale + frac * u.scale / frac_scale;
-            if (total > UINT64_MAX)
-                throw std::invalid_argument(std::string(what) + " too large (" + range + ")");
-            return (uint64_t)total;
-        }
-        known += std::string(known.empty() ? "" : ", ") + (*u.name ? u.name : "(none)");
-    }
-    throw std::invalid_argument("unknown unit \"" + unit + "\" (one of " + known + ")");
-}
-
-}  // namespace
-
-pmvp_time parse_time(const std::string &text)
-{
-    static const std::vector<Unit> units = { { "s", 1000000000000ull }, { "ms", 1000000000ull },
-                                             { "us", 1000000ull },       { "ns", 1000ull },
-                                             { "ps", 1ull } };
-    return parse_quantity(text, units, "time");
-}
-
-std::string time_text(pmvp_time ps)
-{
-    static const std::pair<pmvp_time, const char *> units[] = {
-        { 1000000000000ull, "s" }, { 1000000000ull, "ms" }, { 1000000ull, "us" }, { 1000ull, "ns" }
-    };
-    for (const auto &[scale, name] : units)
-        if (ps >= scale && ps % scale == 0)
-            return std::to_string(ps / scale) + " " + name;
-    char buf[32];
-    for (const auto &[scale, name] : units)
-        if (ps >= scale) {
-            std::snprintf(buf, sizeof buf, "%.6g %s", (double)ps / (double)scale, name);
-            return buf;
-        }
-    return std::to_string(ps) + " ps";
-}
-
-uint64_t parse_hz(const std::string &text)
-{
-    static const std::vector<Unit> units = { { "GHz", 1000000000ull }, { "MHz", 1000000ull }, { "kHz", 1000ull },
-                                             { "Hz", 1ull } };
-    uint64_t hz = parse_quantity(text, units, "frequency");
-    if (hz > PMVP_MAX_CLOCK_HZ)
-        throw std::invalid_argument("frequency above 1 THz, the most pmvp accepts (a clock's edges must fit in "
-                                    "64 bits over all representable time)");
-    return hz;
-}
 
 const char *mt_policy_name(pmvp_mt_policy p)
 {
@@ -282,6 +182,15 @@ public:
         return std::ifstream(built).good() ? built : dir + name;
     }
 
+    // A core description named in the scenario: a preset by its name, else
+    // a file, relative to the scenario's directory unless absolute.
+    std::string find_core(const std::string &name) const
+    {
+        if (!config::CoreDescription::preset_text(name).empty() || name.empty() || name[0] == '/')
+            return name;
+        return source_.substr(0, source_.find_last_of('/') + 1) + name;
+    }
+
     [[noreturn]] void fail(const std::string &path, const std::string &why) const
     {
         throw ScenarioError(source_ + ": " + (path.empty() ? "" : path + ": ") + why);
@@ -435,44 +344,6 @@ private:
     std::string source_;
 };
 
-namespace {
-
-std::string upper(std::string s)
-{
-    for (char &c : s)
-        c = (char)std::toupper((unsigned char)c);
-    return s;
-}
-
-// Edits (insertions, deletions, substitutions) from a to b.
-size_t edit_distance(const std::string &a, const std::string &b)
-{
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); j++)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); j++) {
-            size_t above = row[j];
-            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1]) });
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-// perf's generic hardware event names, as Linux maps them on a PMUv3 PE.
-const std::pair<const char *, uint16_t> kPerfAliases[] = {
-    { "CYCLES", PMVP_EV_CPU_CYCLES },           { "CPU-CYCLES", PMVP_EV_CPU_CYCLES },
-    { "INSTRUCTIONS", PMVP_EV_INST_RETIRED },   { "BUS-CYCLES", PMVP_EV_BUS_CYCLES },
-    { "BRANCH-MISSES", 0x0010 },                { "CACHE-REFERENCES", 0x0004 },
-    { "CACHE-MISSES", 0x0003 },                 { "STALLED-CYCLES-FRONTEND", 0x0023 },
-    { "STALLED-CYCLES-BACKEND", 0x0024 },
-};
-
-}  // namespace
-
 // An event by its catalogue name (any case), perf's generic name, or number.
 uint16_t Reader::event(Object &o, const std::string &key) const
 {
@@ -480,23 +351,11 @@ uint16_t Reader::event(Object &o, const std::string &key) const
     if (v.is_number_unsigned() && v.get<uint64_t>() <= 0xFFFF)
         return (uint16_t)v.get<uint64_t>();
     if (v.is_string()) {
-        std::string name = upper(v.get<std::string>()), nearest;
-        size_t best = SIZE_MAX;
-        for (size_t i = 0; i < pmvp_event_count(); i++) {
-            const pmvp_event_info *e = pmvp_event_at(i);
-            if (name == e->name)
-                return e->number;
-            size_t d = edit_distance(name, e->name);
-            if (d < best) {
-                best = d;
-                nearest = e->name;
-            }
+        try {
+            return config::event_number(v.get<std::string>());
+        } catch (const std::invalid_argument &e) {
+            fail(o.sub(key), e.what());
         }
-        for (const auto &[alias, number] : kPerfAliases)
-            if (name == alias)
-                return number;
-        std::string hint = best <= 3 ? " (did you mean " + nearest + "?)" : "";
-        fail(o.sub(key), "no event named \"" + v.get<std::string>() + "\" in the catalogue" + hint);
     }
     fail(o.sub(key), "expected an event name (\"CPU_CYCLES\", or perf's \"cycles\") or number (0-65535)");
 }
@@ -504,21 +363,26 @@ uint16_t Reader::event(Object &o, const std::string &key) const
 void Reader::pmu(Object &o, pmvp_core_config &cfg)
 {
     cfg.num_counters = (unsigned)o.integer("counters", cfg.num_counters, 0, PMVP_MAX_COUNTERS);
-    std::string v = o.str("version", "PMUv3p5");
     static const std::pair<const char *, pmvp_pmu_version> versions[] = {
         { "PMUv3", PMVP_PMUV3 }, { "PMUv3p1", PMVP_PMUV3P1 }, { "PMUv3p4", PMVP_PMUV3P4 }, { "PMUv3p5", PMVP_PMUV3P5 }
     };
-    bool found = false;
-    for (const auto &[n, ver] : versions)
-        if (v == n) {
-            cfg.pmu_version = ver;
-            found = true;
-        }
-    if (!found)
-        fail(o.sub("version"), "expected PMUv3, PMUv3p1, PMUv3p4 or PMUv3p5");
-    cfg.feat_pmuv3p7 = o.boolean("pmuv3p7", cfg.feat_pmuv3p7 && cfg.pmu_version == PMVP_PMUV3P5);
+    if (o.has("version")) {
+        std::string v = o.str("version", "");
+        bool found = false;
+        for (const auto &[n, ver] : versions)
+            if (v == n) {
+                cfg.pmu_version = ver;
+                found = true;
+            }
+        if (!found)
+            fail(o.sub("version"), "expected PMUv3, PMUv3p1, PMUv3p4 or PMUv3p5");
+        // The features a PMU of that version cannot have are off unless a
+        // key says otherwise (and the kernel then refuses it).
+        pmvp_core_config_limit_to_version(&cfg);
+    }
+    cfg.feat_pmuv3p7 = o.boolean("pmuv3p7", cfg.feat_pmuv3p7);
     cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
-    std::string layout = o.str("layout", "EXT32");
+    std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
     if (layout != "EXT32" && layout != "EXT64")
         fail(o.sub("layout"), "expected EXT32 or EXT64");
     cfg.pmu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
@@ -585,14 +449,30 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
 {
     pmvp_core_config &cfg = c.config;
     pmvp_core_config_default(&cfg);
+    // A core description (a preset, a file or an object, docs/CORE.md)
+    // sets the core; the cluster's keys below override what they name.
+    if (const json *v = o.get("core")) {
+        try {
+            if (v->is_string())
+                c.core = std::make_shared<const config::CoreDescription>(
+                    config::CoreDescription::load(find_core(v->get<std::string>())));
+            else
+                c.core = std::make_shared<const config::CoreDescription>(
+                    config::CoreDescription::from_json(*v, "core description"));
+        } catch (const config::Error &e) {
+            fail(o.sub("core"), e.what());
+        }
+        cfg = c.core->config();
+    }
     c.name = o.str("name", "cluster" + std::to_string(index));
     c.cores = (unsigned)o.integer("cores", 1, 1, 1024);
-    cfg.num_pes = (unsigned)o.integer("threads", 1, 1, PMVP_MAX_PES);
-    std::string mt = o.str("multithreading", "smt");
+    cfg.num_pes = (unsigned)o.integer("threads", cfg.num_pes, 1, PMVP_MAX_PES);
+    std::string mt = o.str("multithreading", mt_policy_name(cfg.mt_policy));
     if (parse_mt_policy(mt) < 0)
         fail(o.sub("multithreading"), "expected smt, fgmt or soemt");
     cfg.mt_policy = (pmvp_mt_policy)parse_mt_policy(mt);
-    cfg.processor_hz = o.hz("frequency", 0, true);
+    cfg.processor_hz = o.hz("frequency", cfg.processor_hz, !c.core);
+    // The SoC's clocks, whatever a core description says (docs/CORE.md).
     cfg.bus_hz = s.bus_hz;
     cfg.system_counter_hz = s.system_counter_hz;
 
@@ -619,9 +499,9 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
     }
     if (const json *v = o.get("amu")) {
         Object ao(*this, *v, o.sub("amu"));
-        cfg.feat_amuv1 = ao.boolean("enabled", true);
-        cfg.amu_always_on = ao.boolean("always_on", false);
-        std::string layout = ao.str("layout", "EXT32");
+        cfg.feat_amuv1 = ao.boolean("enabled", cfg.feat_amuv1);
+        cfg.amu_always_on = ao.boolean("always_on", cfg.amu_always_on);
+        std::string layout = ao.str("layout", cfg.amu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
         if (layout != "EXT32" && layout != "EXT64")
             fail(ao.sub("layout"), "expected EXT32 or EXT64");
         cfg.amu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
@@ -644,7 +524,7 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         cfg.pmccntr_counts_in_wfx = io.boolean("pmccntr_counts_in_wfx", cfg.pmccntr_counts_in_wfx);
         cfg.wfx_thread_active = io.boolean("wfx_thread_active", cfg.wfx_thread_active);
         cfg.cpu_cycles_in_wfx = io.boolean("cpu_cycles_in_wfx", cfg.cpu_cycles_in_wfx);
-        std::string d = io.str("divider", "counted_cycles");
+        std::string d = io.str("divider", cfg.divider_mode == PMVP_DIVIDER_ALL_CYCLES ? "all_cycles" : "counted_cycles");
         if (d != "counted_cycles" && d != "all_cycles")
             fail(io.sub("divider"), "expected counted_cycles or all_cycles");
         cfg.divider_mode = d == "all_cycles" ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
@@ -920,21 +800,10 @@ std::string place_of_number(const std::string &text, const std::string &what)
 Scenario parse_scenario(const std::string &text, const std::string &source)
 {
     json root;
-    // A key twice in one object is refused: JSON readers disagree on which
-    // one counts, and a scenario must mean one thing.
-    std::vector<std::set<std::string>> keys;
-    auto once = [&](int, json::parse_event_t event, json &parsed) {
-        if (event == json::parse_event_t::object_start)
-            keys.emplace_back();
-        else if (event == json::parse_event_t::object_end && !keys.empty())
-            keys.pop_back();
-        else if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
-            throw ScenarioError(source + ": \"" + parsed.get<std::string>() +
-                                "\" appears twice in one object: each field is given once");
-        return true;
-    };
     try {
-        root = json::parse(text, once);
+        root = config::parse_json_text(text);
+    } catch (const std::invalid_argument &e) {  // a key given twice
+        throw ScenarioError(source + ": " + e.what());
     } catch (const json::out_of_range &e) {  // a number out of range, such as 1e400
         throw ScenarioError(source + ": not valid JSON: " + e.what() + place_of_number(text, e.what()));
     } catch (const json::exception &e) {

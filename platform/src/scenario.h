@@ -6,10 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "pmvp/config/core_file.h"
+#include "pmvp/config/units.h"
 
 extern "C" {
 #include "pmvp/core.h"
@@ -61,6 +65,9 @@ struct Cluster {
     bool iss() const { return cpu.kind == CpuModel::ISS; }
     unsigned cores = 1;
     pmvp_core_config config{};     // one core: its PEs (threads), PMU, AMU, clock
+    // The core description the cluster named, which holds the arrays
+    // `config` points to (its supported events, ...); null when none.
+    std::shared_ptr<const config::CoreDescription> core;
     std::vector<DvfsStep> dvfs;
     // The processor clock's frequency at instant t (DVFS steps included).
     uint64_t hz_at(pmvp_time t) const;
@@ -159,13 +166,10 @@ struct Overrides {
 // Applies them, then checks the result again; throws ScenarioError.
 void apply_overrides(Scenario &s, const Overrides &o);
 
-// "1.5 us" -> 1500000 ps; "2 GHz" -> 2000000000. Exact; throw
-// std::invalid_argument on a malformed value, a unit it does not know, or a
-// value that is not a whole number of ps (Hz).
-pmvp_time parse_time(const std::string &text);
-// A duration in the largest unit that keeps it readable ("1 ms", "2.5 us").
-std::string time_text(pmvp_time ps);
-uint64_t parse_hz(const std::string &text);
+// Times, frequencies and events as scenarios and the command line write them.
+using config::parse_hz;
+using config::parse_time;
+using config::time_text;
 const char *mt_policy_name(pmvp_mt_policy p);
 int parse_mt_policy(const std::string &text);  // -1 if unknown
 

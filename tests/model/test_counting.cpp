@@ -202,6 +202,7 @@ TEST_F(Counting, PMCR_D_OverflowPredictedAtThe64thCycle)
 TEST_F(Counting, RQZJKS_Without_PMUv3p5_CountersAre32Bit)
 {
     cfg.pmu_version = PMVP_PMUV3P4;
+    pmvp_core_config_limit_to_version(&cfg);
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMEVCNTR_EL0, 0x1FFFFFFF0ull, 0, 0); // bits [63:32] are not implemented
@@ -213,6 +214,7 @@ TEST_F(Counting, RQZJKS_Without_PMUv3p5_CountersAre32Bit)
 TEST_F(Counting, CHAIN_OddCounterCountsEvenCounterOverflows)
 {
     cfg.pmu_version = PMVP_PMUV3P4;
+    pmvp_core_config_limit_to_version(&cfg);
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CHAIN);
@@ -239,6 +241,7 @@ TEST_F(Counting, CHAIN_DoesNotCountWhenEvenCounterIsLong)
 TEST_F(Counting, CHAIN_OverflowIsPredicted)
 {
     cfg.pmu_version = PMVP_PMUV3P4;
+    pmvp_core_config_limit_to_version(&cfg);
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CHAIN);

@@ -68,6 +68,13 @@ TEST_F(Errors, NullPointers)
     EXPECT_EQ(pmvp_pmu_irq(&core, 0, 0, nullptr), PMVP_ERR_NULL);
 }
 
+// The defaults of a core whose PMU is `v`.
+static void on_pmu(pmvp_pmu_version v, pmvp_core_config &c)
+{
+    c.pmu_version = v;
+    pmvp_core_config_limit_to_version(&c);
+}
+
 // Each refusal names the field and the rule (pmvp_core_init_why).
 TEST_F(Errors, ImpossibleConfigurations)
 {
@@ -80,8 +87,19 @@ TEST_F(Errors, ImpossibleConfigurations)
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.mt_policy = (pmvp_mt_policy)9; }), "mt_policy:");
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.feat_rme = true; c.have_el3 = false; }),
                  "feat_sel2, feat_rme: Secure EL2 and the Realm Management Extension need have_el2 and have_el3");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.feat_pmuv3p7 = true; c.pmu_version = PMVP_PMUV3P4; }),
-                 "feat_pmuv3p7: FEAT_PMUv3p7 needs pmu_version PMUv3p5");
+    // A feature of a later architecture version than the PMU's.
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3P4, c); c.feat_pmuv3p7 = true; }),
+                 "feat_pmuv3p7: FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5");
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3, c); c.feat_mtpmu = true; }),
+                 "feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5");
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3, c); c.pmu_ext_layout = PMVP_EXT64; }),
+                 "pmu_ext_layout: EXT64 (FEAT_PMUv3_EXT64, Armv8.8) needs pmu_version PMUv3p5");
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3P4, c); c.amu_ext_layout = PMVP_EXT64; }),
+                 "amu_ext_layout: EXT64 (FEAT_AMU_EXT64, Armv8.8) needs pmu_version PMUv3p5");
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3P1, c); c.feat_amuv1 = true; }),
+                 "feat_amuv1: FEAT_AMUv1 (Armv8.4) needs pmu_version PMUv3p4 or later");
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3, c); c.feat_debugv8p2 = true; }),
+                 "feat_debugv8p2: FEAT_Debugv8p2 (Armv8.2) needs pmu_version PMUv3p1 or later");
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.num_counters = 0; c.feat_hpmn0 = false; }),
                  "num_counters: no event counters with EL2 needs FEAT_HPMN0");  // D13.1
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.el3_aarch32 = true; c.have_aarch32 = false; }),

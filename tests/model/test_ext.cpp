@@ -100,6 +100,7 @@ TEST_F(Ext, I5_2_TheRowListingHasOnePmevcntrRowOfTheRightWidth)
     for (const Case &k : { Case{ PMVP_PMUV3P5, PMVP_EXT32, 64 }, Case{ PMVP_PMUV3P5, PMVP_EXT64, 64 },
                            Case{ PMVP_PMUV3P4, PMVP_EXT32, 32 } }) {
         cfg.pmu_version = k.version;
+        pmvp_core_config_limit_to_version(&cfg);
         cfg.pmu_ext_layout = k.layout;
         init();
         unsigned rows = 0, width = 0;
@@ -120,6 +121,7 @@ TEST_F(Ext, I5_2_TheRowListingHasOnePmevcntrRowOfTheRightWidth)
 TEST_F(Ext, I5_2_Ext32CountersWithoutPmuv3p5Are32Bit)
 {
     cfg.pmu_version = PMVP_PMUV3P4;
+    pmvp_core_config_limit_to_version(&cfg);
     init();
     wr(PMVP_FRAME_PMU, 0x004, 0xFFFFFFFF, 0);
     EXPECT_EQ(effect, PMVP_EXT_RAZ_WI);

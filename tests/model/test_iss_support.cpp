@@ -185,23 +185,31 @@ TEST_F(IssSupport, IdFieldsFollowTheConfiguration)
     EXPECT_EQ(f, 0x06000000u);
     EXPECT_EQ(m, 0x0F000000u);
 
-    cfg.pmu_version = PMVP_PMUV3;
-    cfg.feat_mtpmu = false;
-    cfg.feat_hpmn0 = false;
-    cfg.feat_amuv1p1 = false;
-    cfg.have_el2 = false;
-    cfg.have_el3 = false;
-    cfg.feat_ebep = cfg.feat_sebep = true;
+    // PMUv3p4 without EL2 and EL3: AMUv1 without AMUv1p1, no FEAT_MTPMU or
+    // FEAT_HPMN0 (later features, off for this version).
+    cfg.pmu_version = PMVP_PMUV3P4;
+    pmvp_core_config_limit_to_version(&cfg);
+    cfg.have_el2 = cfg.have_el3 = false;
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &f, &m), PMVP_OK);
-    EXPECT_EQ(f, 0x000F000001000109ull);  // MTPMU 0b1111: PMEVTYPER.MT is RES0; SEBEP 1
-    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 1, &f, &m), PMVP_OK);  // ID_AA64DFR1_EL1.EBEP
-    EXPECT_EQ(f, 1ull << 48);
+    EXPECT_EQ(f, 0x000F000000000509ull);  // Debugv8p4, PMUv3p4, MTPMU 0b1111: PMEVTYPER.MT is RES0
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 4, 0, &f, &m), PMVP_OK);
     EXPECT_EQ(f, 0x0000100000000012ull);  // AMUv1, no EL2 or EL3
-    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 1, 2, &f, &m), PMVP_OK);
-    EXPECT_EQ(f, 0x03000000u);  // PerfMon 0b0011: PMUv3
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 3, 5, &f, &m), PMVP_OK);  // ID_DFR1_EL1
     EXPECT_EQ(f, 0xF0u);
+    // PMUv3: Debugv8, PerfMon 0b0011.
+    cfg.pmu_version = PMVP_PMUV3;
+    pmvp_core_config_limit_to_version(&cfg);
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &f, &m), PMVP_OK);
+    EXPECT_EQ(f, 0x000F000000000106ull);
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 1, 2, &f, &m), PMVP_OK);
+    EXPECT_EQ(f, 0x03000000u);
+    // FEAT_EBEP and FEAT_SEBEP.
+    pmvp_core_config_default(&cfg);
+    cfg.feat_ebep = cfg.feat_sebep = true;
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &f, &m), PMVP_OK);
+    EXPECT_EQ(f >> 24 & 0xF, 1u);  // SEBEP
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 1, &f, &m), PMVP_OK);  // ID_AA64DFR1_EL1.EBEP
+    EXPECT_EQ(f, 1ull << 48);
     EXPECT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 0, 0, &f, &m), PMVP_ERR_REGISTER);  // MIDR_EL1
     EXPECT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, nullptr, &m), PMVP_ERR_NULL);
 }

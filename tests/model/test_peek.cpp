@@ -22,6 +22,7 @@ protected:
     {
         Kernel::SetUp();
         cfg.pmu_version = PMVP_PMUV3P4;
+        pmvp_core_config_limit_to_version(&cfg);
         init();
         enable_cycle_counter(0, PMCR_EL0_D);
         program(0, 0, PMVP_EV_CPU_CYCLES);

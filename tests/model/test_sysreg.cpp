@@ -213,11 +213,15 @@ std::vector<std::pair<std::string, pmvp_core_config>> configurations()
     c = base_config();
     c.have_el2 = c.have_el3 = false;
     c.pmu_version = PMVP_PMUV3;
-    c.feat_pmuv3p7 = false;
-    c.feat_amuv1p1 = false;
-    c.amu_aux_programmable = false;
+    pmvp_core_config_limit_to_version(&c);  // no AMU: FEAT_AMUv1 is Armv8.4's
     c.counter_access_unpredictable = PMVP_COUNTER_ACCESS_UNDEFINED;
-    out.push_back({ "EL1 only, PMUv3, AMUv1, unpredictable accesses UNDEFINED", c });
+    out.push_back({ "EL1 only, PMUv3, no AMU, unpredictable accesses UNDEFINED", c });
+    c = base_config();
+    c.have_el2 = c.have_el3 = false;
+    c.pmu_version = PMVP_PMUV3P4;
+    pmvp_core_config_limit_to_version(&c);
+    c.amu_aux_programmable = false;
+    out.push_back({ "EL1 only, PMUv3p4, AMUv1 with fixed auxiliary events", c });
     c = base_config();
     c.el1_aarch32 = true;
     c.feat_fgt = true;

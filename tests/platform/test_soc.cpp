@@ -608,7 +608,7 @@ TEST(PmvpSoc, BadScenarios)
           "clusters[0].controls: an ISS cluster has no EL2 or EL3 whose controls these would be" },
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"version": "PMUv3p4", "pmuv3p7": true},
               "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
-          "clusters[0]: the PMU refuses this core: feat_pmuv3p7: FEAT_PMUv3p7 needs pmu_version PMUv3p5" },
+          "clusters[0]: the PMU refuses this core: feat_pmuv3p7: FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5" },
         { R"({"duration": "1 ms", "sebep": {"profiles": [{}]}})", "sebep.sample_period: missing" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 0, "profiles": [{}]}})",
           "sebep.sample_period: expected an integer from 1 to 4294967295" },

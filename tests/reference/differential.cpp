@@ -84,8 +84,6 @@ void Scenario::make_config()
     cfg_.feat_hpmn0 = coin(50);
     cfg_.feat_debugv8p2 = coin(50);
     cfg_.num_counters = (unsigned)rnd(7);
-    if (cfg_.num_counters == 0 && cfg_.have_el2 && !cfg_.feat_hpmn0)
-        cfg_.num_counters = 2;
     cfg_.clock_stops_in_wfx = coin();
     cfg_.pmccntr_counts_in_wfx = coin();
     cfg_.wfx_thread_active = coin();
@@ -97,6 +95,10 @@ void Scenario::make_config()
     cfg_.system_counter_hz = pick<uint64_t>({ 1000000, 25000000, 100000000 });
     cfg_.feat_amuv1 = coin(80);
     cfg_.feat_amuv1p1 = cfg_.feat_amuv1 && coin();
+    // A feature of a later architecture version than the PMU's is refused.
+    pmvp_core_config_limit_to_version(&cfg_);
+    if (cfg_.num_counters == 0 && cfg_.have_el2 && !cfg_.feat_hpmn0)
+        cfg_.num_counters = 2;
     cfg_.amu_num_aux = cfg_.feat_amuv1 ? (unsigned)rnd(5) : 0;
     for (unsigned n = 0; n < cfg_.amu_num_aux; n++)
         cfg_.amu_aux_event[n] = pick(amu_aux_pool());

@@ -140,7 +140,8 @@ typedef struct pmvp_core_config {
 
     /* --- architecture features */
     enum pmvp_pmu_version pmu_version;
-    bool feat_pmuv3p7;     /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ. Requires PMUv3p5.
+    bool feat_pmuv3p7;     /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ. Requires PMUv3p5 (as every
+                              feature after Armv8.5: pmvp_core_config_limit_to_version).
                               PMCR.FZO (freeze on overflow) is not modelled: RAZ/WI. */
     bool feat_mtpmu;       /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
     bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
@@ -276,6 +277,17 @@ typedef struct pmvp_core_config {
  * FEAT_MTPMU, FEAT_HPMN0, FEAT_Debugv8p2, EL2 and EL3 (AArch64), AArch32 at
  * EL0, 1 GHz processor and bus clocks, 100 MHz System Counter. */
 void pmvp_core_config_default(pmvp_core_config *cfg);
+/* Turns off every feature of a later architecture version than
+ * cfg->pmu_version, and makes its frames EXT32: after
+ * pmvp_core_config_default() and a change of pmu_version, the defaults of a
+ * core of that version. pmvp_core_init() refuses such a feature on an earlier
+ * PMU: a PE that implements FEAT_PMUv3 implements the PMU extension of its
+ * architecture version (FEAT_PMUv3p1 from Armv8.1, FEAT_PMUv3p4 from
+ * Armv8.4, FEAT_PMUv3p5 from Armv8.5), and a feature of Armv8.6 or later
+ * (FEAT_MTPMU, FEAT_FGT, FEAT_AMUv1p1, FEAT_HPMN0, FEAT_PMUv3p7, FEAT_EBEP,
+ * FEAT_SEBEP, FEAT_RME, the EXT64 frames) needs PMUv3p5, the latest version
+ * pmvp models. */
+void pmvp_core_config_limit_to_version(pmvp_core_config *cfg);
 
 /* A feature a register (or one of its encodings or instructions) needs in
  * the configuration: the gate column of registers.def. */
@@ -509,7 +521,7 @@ typedef struct pmvp_core {
 int pmvp_core_init(pmvp_core *core, const pmvp_core_config *cfg);
 /* The same; on PMVP_ERR_CONFIG, *why (when `why` is not NULL) names the
  * field and the rule that refuse the configuration, as a static string
- * ("feat_pmuv3p7: FEAT_PMUv3p7 needs pmu_version PMUv3p5"); NULL otherwise. */
+ * ("feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5"); NULL otherwise. */
 int pmvp_core_init_why(pmvp_core *core, const pmvp_core_config *cfg, const char **why);
 
 /* Processor clock frequency from `now` on (0 stops the clock). These three
