@@ -61,11 +61,20 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
         config_.log = &Monitors::guest_log;
         config_.log_user = this;
     }
-    // Keep the supported events for a cold reset: the kernel does not keep
-    // the caller's array.
-    if (config.events)
+    // Keep the lists for a cold reset: the kernel does not keep the caller's
+    // arrays. An empty list is not NULL (NULL: every event), and is never read.
+    if (config.events && config.num_events) {
         events_.assign(config.events, config.events + config.num_events);
-    config_.events = events_.empty() ? nullptr : events_.data();
+        config_.events = events_.data();
+    }
+    if (config.sync_events && config.num_sync_events) {
+        sync_events_.assign(config.sync_events, config.sync_events + config.num_sync_events);
+        config_.sync_events = sync_events_.data();
+    }
+    if (config.sebep_thresholds && config.num_sebep_thresholds) {
+        thresholds_.assign(config.sebep_thresholds, config.sebep_thresholds + config.num_sebep_thresholds);
+        config_.sebep_thresholds = thresholds_.data();
+    }
     const char *why = nullptr;
     int err = pmvp_core_init_why(core_.get(), &config_, &why);
     if (err)

@@ -14,6 +14,10 @@
 
 extern "C" {
 #include "pmvp/error.h"
+#include "pmvp/amu.h"
+#include "pmvp/ext.h"
+#include "pmvp/pmu.h"
+#include "pmvp/sysreg.h"
 }
 
 namespace pmvp::config {
@@ -43,6 +47,9 @@ namespace {
 
 using Field = CoreFields::Field;
 using Cfg = pmvp_core_config;
+
+// Where an empty list of events points: not NULL, which means every event.
+const uint16_t kNoEvent = 0;
 
 uint64_t number(const json &v)
 {
@@ -151,7 +158,8 @@ const std::vector<std::pair<const char *, pmvp_ext_layout>> kLayouts = { { "EXT3
 const std::vector<Field> &CoreFields::all()
 {
     static const std::vector<Field> fields = {
-        { "description", [](CoreDescription &, const json &) {}, [](const CoreDescription &) { return json(); } },
+        { "description", [](CoreDescription &d, const json &v) { d.description_ = v.get<std::string>(); },
+          [](const CoreDescription &d) { return json(d.description_); } },
         integer("num_pes", AT(num_pes)),
         choice<pmvp_mt_policy>("mt_policy", { { "smt", PMVP_MT_SMT }, { "fgmt", PMVP_MT_FGMT }, { "soemt", PMVP_MT_SOEMT } },
                                AT(mt_policy)),
@@ -187,7 +195,7 @@ const std::vector<Field> &CoreFields::all()
                   return;
               for (const json &e : v)
                   list.push_back(event(e));
-              cfg(d).sync_events = list.data();  // own_arrays() points it at the list, even when empty
+              cfg(d).sync_events = &kNoEvent;  // a list, maybe empty: own_arrays() points at it
           },
           [](const CoreDescription &d) { return event_list(cfg(d).sync_events, cfg(d).num_sync_events); } },
         integer("sebep_headroom", AT(sebep_headroom)),
@@ -214,7 +222,7 @@ const std::vector<Field> &CoreFields::all()
                   return;
               for (const json &e : v)
                   list.push_back(event(e));
-              cfg(d).events = list.data();
+              cfg(d).events = &kNoEvent;  // a list, maybe empty: own_arrays() points at it
           },
           [](const CoreDescription &d) { return event_list(cfg(d).events, cfg(d).num_events); } },
         frequency("processor_hz", AT(processor_hz)),
@@ -290,7 +298,7 @@ CoreDescription::CoreDescription(const pmvp_core_config &cfg) : cfg_(cfg)
 }
 
 CoreDescription::CoreDescription(const CoreDescription &other)
-    : cfg_(other.cfg_), events_(other.events_), sync_events_(other.sync_events_), thresholds_(other.thresholds_)
+    : cfg_(other.cfg_), description_(other.description_), events_(other.events_), sync_events_(other.sync_events_), thresholds_(other.thresholds_)
 {
     own_arrays();
 }
@@ -298,6 +306,7 @@ CoreDescription::CoreDescription(const CoreDescription &other)
 CoreDescription &CoreDescription::operator=(const CoreDescription &other)
 {
     cfg_ = other.cfg_;
+    description_ = other.description_;
     events_ = other.events_;
     sync_events_ = other.sync_events_;
     thresholds_ = other.thresholds_;
@@ -306,17 +315,15 @@ CoreDescription &CoreDescription::operator=(const CoreDescription &other)
 }
 
 // The configuration's pointers to this object's lists. A NULL list (every
-// event) stays NULL; an empty one is not NULL (no event), so it points at a
-// dummy.
+// event) stays NULL; an empty one is not NULL (no event).
 void CoreDescription::own_arrays()
 {
-    static const uint16_t none = 0;
     if (cfg_.events) {
-        cfg_.events = events_.empty() ? &none : events_.data();
+        cfg_.events = events_.empty() ? &kNoEvent : events_.data();
         cfg_.num_events = (unsigned)events_.size();
     }
     if (cfg_.sync_events) {
-        cfg_.sync_events = sync_events_.empty() ? &none : sync_events_.data();
+        cfg_.sync_events = sync_events_.empty() ? &kNoEvent : sync_events_.data();
         cfg_.num_sync_events = (unsigned)sync_events_.size();
     }
     cfg_.sebep_thresholds = thresholds_.empty() ? nullptr : thresholds_.data();
@@ -396,7 +403,7 @@ nlohmann::ordered_json CoreDescription::to_json() const
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const Field &f : CoreFields::all()) {
         json v = f.write(*this);
-        if (std::string(f.key) == "description")
+        if (std::string(f.key) == "description" && v.get<std::string>().empty())
             continue;
         std::string key = f.key;
         for (size_t dot; (dot = key.find('.')) != std::string::npos;)
@@ -404,6 +411,54 @@ nlohmann::ordered_json CoreDescription::to_json() const
         j[nlohmann::ordered_json::json_pointer("/" + key)] = v;
     }
     return j;
+}
+
+nlohmann::ordered_json CoreDescription::id_registers() const
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    pmvp_core core;
+    if (pmvp_core_init(&core, &cfg_) != PMVP_OK)
+        return out;
+    // The System registers as a PE reads them, then what only the external
+    // frames show.
+    static const std::pair<pmvp_pmu_reg, const char *> pmu[] = {
+        { PMVP_PMCR_EL0, "PMCR_EL0" }, { PMVP_PMCEID0_EL0, "PMCEID0_EL0" }, { PMVP_PMCEID1_EL0, "PMCEID1_EL0" },
+        { PMVP_PMMIR_EL1, "PMMIR_EL1" },
+    };
+    for (const auto &[reg, name] : pmu) {
+        uint64_t value = 0;
+        if (pmvp_pmu_peek(&core, 0, reg, 0, 0, &value) == PMVP_OK)
+            out[name] = hex(value, reg == PMVP_PMCR_EL0 ? 8 : 16);
+    }
+    static const std::pair<pmvp_amu_reg, const char *> amu[] = {
+        { PMVP_AMCFGR_EL0, "AMCFGR_EL0" }, { PMVP_AMCGCR_EL0, "AMCGCR_EL0" }, { PMVP_AMCG1IDR_EL0, "AMCG1IDR_EL0" },
+    };
+    for (const auto &[reg, name] : amu) {
+        uint64_t value = 0;
+        if (cfg_.feat_amuv1 && pmvp_amu_peek(&core, 0, reg, 0, 0, &value) == PMVP_OK)
+            out[name] = hex(value, 8);
+    }
+    static const std::pair<pmvp_frame, const char *> external[] = {
+        { PMVP_FRAME_PMU, "PMCFGR" }, { PMVP_FRAME_PMU, "PMIIDR" }, { PMVP_FRAME_PMU, "PMDEVARCH" },
+        { PMVP_FRAME_AMU, "AMIIDR" }, { PMVP_FRAME_AMU, "AMDEVARCH" },
+    };
+    for (const auto &[frame, name] : external) {
+        uint32_t offset = 0;
+        uint64_t value = 0;
+        if ((frame == PMVP_FRAME_PMU || cfg_.feat_amuv1) && pmvp_ext_find(&core, frame, name, 0, &offset) == PMVP_OK &&
+            pmvp_ext_debug_read(&core, 0, frame, offset, 4, 0, &value) == PMVP_OK)
+            out[name] = hex(value, 8);
+    }
+    static const std::pair<const char *, unsigned> id[] = {  // name, CRm << 3 | op2 (op0 3, op1 0, CRn 0)
+        { "ID_AA64DFR0_EL1", 5 << 3 | 0 }, { "ID_AA64DFR1_EL1", 5 << 3 | 1 }, { "ID_AA64PFR0_EL1", 4 << 3 | 0 },
+        { "ID_DFR0_EL1", 1 << 3 | 2 },     { "ID_DFR1_EL1", 3 << 3 | 5 },     { "ID_PFR0_EL1", 1 << 3 | 0 },
+    };
+    for (const auto &[name, enc] : id) {
+        uint64_t fields = 0, mask = 0;
+        if (pmvp_id_fields_a64(&cfg_, 3, 0, 0, enc >> 3, enc & 7, &fields, &mask) == PMVP_OK)
+            out[name] = { { "fields", hex(fields, 16) }, { "mask", hex(mask, 16) } };
+    }
+    return out;
 }
 
 std::vector<std::string> CoreDescription::presets()

@@ -191,6 +191,12 @@ static const char *check_config(const pmvp_core_config *cfg)
     const char *later = check_versions(cfg);
     if (later)
         return later;
+    /* Values no register would show are refused rather than ignored. */
+    if ((cfg->pmcr_imp || cfg->pmcr_idcode) && cfg->feat_pmuv3p7)
+        return "pmcr_imp, pmcr_idcode: with FEAT_PMUv3p7 PMCR.IMP and PMCR.IDCODE are RAZ (PMIIDR identifies the "
+               "PMU: pmiidr)";
+    if (cfg->pmcr_idcode && !cfg->pmcr_imp)
+        return "pmcr_idcode: PMCR.IDCODE is RES0 while PMCR.IMP is 0 (set pmcr_imp)";
     if ((cfg->feat_sel2 || cfg->feat_rme) && !(cfg->have_el2 && cfg->have_el3))
         return "feat_sel2, feat_rme: Secure EL2 and the Realm Management Extension need have_el2 and have_el3";
     if ((cfg->el3_aarch32 && !cfg->have_el3) || (cfg->el2_aarch32 && !cfg->have_el2))

@@ -61,6 +61,10 @@ const char kUsage[] =
     "                      and compare every value the firmware read\n"
     "  --check-limit N     largest run --check accepts, in processor cycles summed\n"
     "                      over cores (default 400000000)\n"
+    "  --show-config       print each cluster's core as it would run (every key of a\n"
+    "                      core description, docs/CORE.md) and the ID registers it\n"
+    "                      implies, as JSON, and exit without running\n"
+    "  --presets           list the core descriptions built in (a cluster's \"core\")\n"
     "  --detached          run the CPU models without the monitors (no bus, firmware\n"
     "                      or counts): the platform's own cost, for comparison\n"
     "  --quiet             no readable report (a --check verdict still prints)\n"
@@ -99,7 +103,7 @@ struct Options {
     pmvp_time save_at = 0;
     Overrides overrides;
     Detail detail = Detail::AUTO;
-    bool check = false, quiet = false, detached = false;
+    bool check = false, quiet = false, detached = false, show_config = false;
     uint64_t check_limit = 400000000;
     uint64_t vcd_limit_mib = 1024;
 };
@@ -174,6 +178,14 @@ Options parse_options(int argc, char **argv)
                 o.quiet = true;
             else if (a == "--detached")
                 o.detached = true;
+            else if (a == "--show-config")
+                o.show_config = true;
+            else if (a == "--presets") {
+                for (const std::string &name : pmvp::config::CoreDescription::presets())
+                    std::printf("%-16s %s\n", name.c_str(),
+                                pmvp::config::CoreDescription::load(name).description().c_str());
+                std::exit(0);
+            }
             else if (a == "--save-at") {
                 o.save_at = parse_time(value());
                 if (!o.save_at)
@@ -391,6 +403,16 @@ int sc_main(int argc, char **argv)
             return 2;
         }
         std::fclose(f);
+    }
+    if (o.show_config) {
+        if (s.clusters.empty())
+            usage_error("--show-config: this scenario has no Arm clusters, whose cores it shows");
+        nlohmann::ordered_json j;
+        j["schema"] = "pmvp-soc-config/1";
+        for (const Cluster &c : s.clusters)
+            j["clusters"].push_back({ { "name", c.name }, { "cores", c.cores }, { "core", core_json(c) } });
+        std::printf("%s\n", j.dump(2).c_str());
+        return 0;
     }
     if (s.x86)
         return run_standalone(job, o, run_x86, print_x86_report, x86_report_json);

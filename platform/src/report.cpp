@@ -259,6 +259,12 @@ void print_check(std::FILE *out, const RunInfo &run)
             std::fprintf(out, "   core %zu: %s\n", k, d.c_str());
 }
 
+nlohmann::ordered_json core_json(const Cluster &c)
+{
+    config::CoreDescription d(c.config);
+    return { { "configuration", d.to_json() }, { "id_registers", d.id_registers() } };
+}
+
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
 {
     using json = nlohmann::ordered_json;
@@ -277,7 +283,8 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
                                               { "cores", c.cores },
                                               { "threads", c.config.num_pes },
                                               { "multithreading", mt_policy_name(c.config.mt_policy) },
-                                              { "frequency_hz", c.config.processor_hz } });
+                                              { "frequency_hz", c.config.processor_hz },
+                                              { "core", core_json(c) } });
     j["host_seconds"] = run.host_seconds;
 
     auto counts = [&](const Tally &t) {

@@ -31,5 +31,8 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
 // The --check verdict alone (print_report includes it), for --quiet runs.
 void print_check(std::FILE *out, const RunInfo &run);
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run);
+// A cluster's core as it runs: its effective configuration (every key of a
+// core description, docs/CORE.md) and the identification registers it implies.
+nlohmann::ordered_json core_json(const Cluster &c);
 
 }  // namespace pmvp::soc

@@ -4,6 +4,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -725,6 +726,39 @@ TEST(Monitors, WarmAndColdReset)
             wait(1, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0x000, 8), 0u);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_AMU, 0xC00), 0u);  // AMCNTENSET0
+        });
+        sc_start();
+    });
+}
+
+// The configuration's lists are the module's own: a cold reset after the
+// caller's arrays are gone initialises the core with the same lists. An
+// empty list of events is no event (NULL would be every event).
+TEST(Monitors, ColdResetKeepsTheConfiguredListsOfEvents)
+{
+    in_child([] {
+        sc_signal<bool> cold("cold");
+        auto events = std::make_unique<std::vector<uint16_t>>(
+            std::vector<uint16_t>{ PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED });
+        pmvp_core_config c = config();
+        c.events = events->data();
+        c.num_events = 2;
+        Monitors m("m", c);
+        m.cold_reset(cold);
+        std::fill(events->begin(), events->end(), 0xFFFF);
+        events.reset();
+        const uint16_t nothing = 0;
+        c.events = &nothing;
+        c.num_events = 0;
+        Monitors none("none", c);
+        sc_spawn([&] {
+            cold.write(true);
+            wait(1, SC_US);
+            uint64_t v = 0;
+            EXPECT_EQ(m.pmu_read(0, PMVP_PMCEID0_EL0, 0, v), PMVP_OK);
+            EXPECT_EQ(v, (1u << PMVP_EV_CPU_CYCLES) | (1u << PMVP_EV_INST_RETIRED));
+            EXPECT_EQ(none.pmu_read(0, PMVP_PMCEID0_EL0, 0, v), PMVP_OK);
+            EXPECT_EQ(v, 0u);
         });
         sc_start();
     });

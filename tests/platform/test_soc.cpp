@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -547,6 +548,66 @@ TEST(PmvpSoc, SebepSamplesShiftByTheShadowBound)
     EXPECT_NE(r.out.find("shadow-bound"), std::string::npos) << r.out;
     SocRun bad = pmvp_soc(scenario("sebep-sampling") + " --threads 2", false);
     EXPECT_EQ(bad.status, 2);
+}
+
+// A cluster takes its core from a core description: a preset, a file beside
+// the scenario or an object; its own keys override it. The run's JSON and
+// --show-config show the core as it runs, with its ID registers.
+TEST(PmvpSoc, ClustersTakeTheirCoreFromACoreDescription)
+{
+    std::string dir = temp_file("dir");
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/tiny.json") << R"(// two counters, PMUv3p4, no EL3
+        { "pmu_version": "PMUv3p4", "num_counters": 2, "have_el3": false, "pmcr_imp": "0x41", "pmcr_idcode": "0x2A",
+          "processor_hz": "1 GHz", "amu_num_aux": 1, "amu_aux_event": ["INST_RETIRED"] })";
+    std::ofstream(dir + "/s.json") << R"({
+        "duration": "100 us",
+        "clusters": [
+          { "name": "a53", "core": "cortex-a53", "frequency": "2 GHz",
+            "workloads": [{ "phases": [{ "run": "10 us" }] }] },
+          { "name": "tiny", "core": "tiny.json", "threads": 2,
+            "workloads": [{ "phases": [{ "run": "10 us" }] }] },
+          { "name": "inline", "core": { "num_counters": 3, "pmcr_imp": "0x41" },
+            "frequency": "1 GHz", "workloads": [{ "phases": [{ "run": "10 us" }] }] }
+        ],
+        "firmware": { "counters": [{ "event": "CPU_CYCLES" }] } })";
+    SocRun r = pmvp_soc(dir + "/s.json --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json &cl = r.result["scenario"]["clusters"];
+    ASSERT_EQ(cl.size(), 3u);
+    EXPECT_EQ(cl[0]["core"]["configuration"]["pmu_version"], "PMUv3");
+    EXPECT_EQ(cl[0]["core"]["configuration"]["processor_hz"], "2 GHz");  // the cluster's key wins
+    EXPECT_EQ(cl[0]["core"]["id_registers"]["PMCR_EL0"], "0x41033000");
+    EXPECT_EQ(cl[1]["core"]["configuration"]["num_pes"], 2);
+    EXPECT_EQ(cl[1]["core"]["configuration"]["processor_hz"], "1 GHz");  // the description's
+    EXPECT_EQ(cl[1]["core"]["id_registers"]["PMCR_EL0"], "0x412A1000");  // IMP 0x41, IDCODE 0x2A, N 2
+    EXPECT_EQ(cl[1]["core"]["id_registers"]["AMCGCR_EL0"], "0x00000104");
+    EXPECT_EQ(cl[2]["core"]["id_registers"]["PMCR_EL0"], "0x41001800");
+    // 100 us at 2 GHz on the Cortex-A53 cluster's PE.
+    EXPECT_EQ(counted(r.result["pes"][0], 0), 200000u);
+
+    SocRun show = pmvp_soc(dir + "/s.json --show-config", false);
+    ASSERT_EQ(show.status, 0) << show.err;
+    json shown = json::parse(show.out);
+    EXPECT_EQ(shown["clusters"][1]["core"], cl[1]["core"]);
+
+    SocRun bad = pmvp_soc(dir + "/s.json --show-config", false);
+    std::ofstream(dir + "/bad.json") << R"({"duration": "1 ms", "clusters": [{"core": {"pmu_version": "PMUv3",
+        "feat_mtpmu": true}, "frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})";
+    bad = pmvp_soc(dir + "/bad.json", false);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("clusters[0].core: core description: feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version "
+                           "PMUv3p5"),
+              std::string::npos)
+        << bad.err;
+    std::ofstream(dir + "/bad.json") << R"({"duration": "1 ms", "clusters": [{"core": "cortex-a35",
+        "workloads": [{"phases": [{"run": "1 us"}]}]}]})";
+    bad = pmvp_soc(dir + "/bad.json", false);
+    EXPECT_NE(bad.err.find("no such file, nor a preset (cortex-a53, cortex-a76)"), std::string::npos) << bad.err;
+
+    SocRun presets = pmvp_soc("--presets", false);
+    EXPECT_EQ(presets.status, 0);
+    EXPECT_NE(presets.out.find("cortex-a76       Arm Cortex-A76"), std::string::npos) << presets.out;
 }
 
 TEST(PmvpSoc, BadScenarios)

@@ -234,7 +234,8 @@ private:
     TimeBase time_;
     Timeline<pmvp_core> timeline_;
     pmvp_core_config config_;
-    std::vector<uint16_t> events_;
+    std::vector<uint16_t> events_, sync_events_;     // config_'s lists, for a cold reset
+    std::vector<pmvp_sebep_threshold> thresholds_;
     std::vector<pmvp_pmu_controls> controls_;
     std::vector<bool> irq_;
     bool redrive_ = false;  // after a restore: update() writes every PMUIRQ line

@@ -52,10 +52,21 @@ public:
     // The configuration: its pointers point into this object, so it is
     // valid while this object lives (a copy of the object has its own).
     const pmvp_core_config &config() const { return cfg_; }
+    // The file's "description" (what the core is, the sources of its facts).
+    const std::string &description() const { return description_; }
 
     // Every key with its effective value, in the schema's order; parse()
     // reads it back to the same configuration.
     nlohmann::ordered_json to_json() const;
+
+    // The identification registers this configuration implies, as PE 0 of
+    // a core at reset shows them: PMCR_EL0, PMCEID0_EL0, PMCEID1_EL0,
+    // PMMIR_EL1, AMCFGR_EL0, AMCGCR_EL0, AMCG1IDR_EL0 as System registers;
+    // PMCFGR, PMIIDR, PMDEVARCH, AMIIDR, AMDEVARCH as the external frames
+    // show them (each when implemented); and the fields pmvp decides of
+    // ID_AA64DFR0_EL1, ID_AA64DFR1_EL1, ID_AA64PFR0_EL1, ID_DFR0_EL1,
+    // ID_DFR1_EL1 and ID_PFR0_EL1 (their value and mask). Hexadecimal strings.
+    nlohmann::ordered_json id_registers() const;
 
     static std::vector<std::string> presets();
     // The source text of a preset, or "" for an unknown name.
@@ -67,6 +78,7 @@ private:
     friend struct CoreFields;  // the keys' readers and writers (core_file.cpp)
     void own_arrays();
     pmvp_core_config cfg_;
+    std::string description_;
     std::vector<uint16_t> events_, sync_events_;
     std::vector<pmvp_sebep_threshold> thresholds_;
 };
