@@ -1,5 +1,6 @@
-# Installation: headers, the two libraries, the CMake package (pmvpConfig,
-# its version file and the exported targets pmvp::model and pmvp::systemc)
+# Installation: headers, the three libraries, the CMake package (pmvpConfig,
+# its version file and the exported targets pmvp::model, pmvp::systemc and
+# pmvp::config)
 # and pmvp.pc for the C kernels. Every path is relative to the prefix, so
 # `cmake --install build --prefix DIR` works for any DIR.
 include(GNUInstallDirs)
@@ -7,9 +8,9 @@ include(CMakePackageConfigHelpers)
 
 set(PMVP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pmvp)
 
-install(TARGETS pmvp_model pmvp_systemc EXPORT pmvpTargets
+install(TARGETS pmvp_model pmvp_systemc pmvp_config EXPORT pmvpTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY model/include/pmvp bindings/include/pmvp
+install(DIRECTORY model/include/pmvp bindings/include/pmvp config/include/pmvp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 install(FILES ${PROJECT_BINARY_DIR}/model/include/pmvp/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pmvp)

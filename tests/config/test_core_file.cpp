@@ -5,7 +5,9 @@
 // names the key and the rule.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -270,4 +272,17 @@ TEST(CoreFile, TheSchemaCheckerRefusesAKeywordItDoesNotCheck)
     EXPECT_EQ(pmvp::config::schema_violation(items, json::array({ 1 })), "expected at least 2 items");
     EXPECT_EQ(pmvp::config::schema_violation(items, json::array({ 1, "x" })), "[1]: expected integer, not string");
     EXPECT_EQ(pmvp::config::schema_violation(items, json::array({ 1, 2 })), "");
+}
+
+// docs/CORE.md names every key of the schema, nested ones included.
+TEST(CoreFile, TheGuideNamesEveryKey)
+{
+    std::ifstream f(std::string(PMVP_DOCS) + "/CORE.md");
+    std::stringstream text;
+    text << f.rdbuf();
+    ASSERT_FALSE(text.str().empty());
+    for (const std::string &key : schema_keys(CoreDescription::schema()["properties"])) {
+        std::string last = key.substr(key.find_last_of('.') + 1);
+        EXPECT_NE(text.str().find("`" + last + "`"), std::string::npos) << key;
+    }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs a pmvp build into a temporary prefix, then builds two programs
-# against the installation and runs them: one with find_package(pmvp) (the
-# SystemC example platform, which reads PMU.PMCCNTR_EL0 over TLM), one with
+# Installs a pmvp build into a temporary prefix, then builds programs
+# against the installation and runs them: two with find_package(pmvp) (the
+# SystemC example platform, which reads PMU.PMCCNTR_EL0 over TLM, and one
+# whose core is a core description's preset), one with
 # pkg-config, make and a C compiler only. Exits non-zero if anything fails.
 #
 # usage: run.sh BUILD_DIR WORK_DIR [EXTRA_FLAGS]
@@ -22,6 +23,7 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 echo "== find_package(pmvp)"
 cmake -S "$here" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
   -DPMVP_EXAMPLE="$src/bindings/examples/minimal_platform.cpp" \
+  -DPMVP_CONFIG_EXAMPLE="$src/config/examples/core_from_file.cpp" \
   -DCMAKE_CXX_FLAGS="$extra" -DCMAKE_EXE_LINKER_FLAGS="$extra" >/dev/null
 cmake --build "$work/cmake" >/dev/null
 # LeakSanitizer cannot follow SystemC's coroutine stacks (its tracer has been
@@ -29,6 +31,7 @@ cmake --build "$work/cmake" >/dev/null
 # is off for this one when it is built with the sanitizers (ASan and UBSan
 # stay on).
 (cd "$work/cmake" && SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 ./downstream_systemc)
+(cd "$work/cmake" && SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 ./downstream_config cortex-a53 >/dev/null)
 
 echo "== pkg-config pmvp"
 pc=$(dirname "$(find "$prefix" -name pmvp.pc)")
