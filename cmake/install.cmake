@@ -8,9 +8,17 @@ include(CMakePackageConfigHelpers)
 
 set(PMVP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pmvp)
 
-install(TARGETS pmvp_model pmvp_systemc pmvp_config EXPORT pmvpTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY model/include/pmvp bindings/include/pmvp config/include/pmvp
+set(PMVP_LIBRARIES pmvp_model pmvp_systemc)
+set(PMVP_HEADERS model/include/pmvp bindings/include/pmvp)
+set(PMVP_CONFIG_INSTALLED OFF)
+if(TARGET pmvp_config)
+  set(PMVP_CONFIG_INSTALLED ON)
+  list(APPEND PMVP_LIBRARIES pmvp_config)
+  list(APPEND PMVP_HEADERS config/include/pmvp)
+endif()
+install(TARGETS ${PMVP_LIBRARIES} EXPORT pmvpTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PMVP_HEADERS}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 install(FILES ${PROJECT_BINARY_DIR}/model/include/pmvp/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pmvp)
