@@ -908,6 +908,12 @@ void apply_overrides(Scenario &s, const Overrides &o)
                 s.warnings.push_back(where + ".dvfs[" + std::to_string(k) + "]: at " + time_text(c.dvfs[k].at) +
                                      ", not before the end of the run (" + time_text(s.duration) +
                                      "): it does not apply");
+        bool clock_runs = c.config.processor_hz > 0;
+        for (const DvfsStep &d : c.dvfs)
+            clock_runs = clock_runs || (d.hz > 0 && d.at < s.duration);
+        if (!clock_runs)
+            s.warnings.push_back(where + ".frequency: 0 Hz, and no DVFS step starts the clock before the end of "
+                                         "the run: its cores count no cycle");
         for (size_t w = 0; w < c.workloads.size(); w++) {
             const Workload &wl = c.workloads[w];
             if (wl.phases.size() > 1 && wl.phases[0].duration >= s.duration)
@@ -916,6 +922,13 @@ void apply_overrides(Scenario &s, const Overrides &o)
                                      time_text(s.duration) + "): the later phases never run");
         }
     }
+    if (!s.clusters.empty() && s.system_counter_hz == 0)
+        s.warnings.push_back("system_counter: 0 Hz: CNT_CYCLES never counts, and no effective frequency can be "
+                             "derived from the AMU");
+    for (size_t i = 0; i < s.firmware.counters.size(); i++)
+        if (s.firmware.counters[i].event == PMVP_EV_BUS_CYCLES && s.bus_hz == 0)
+            s.warnings.push_back("firmware.counters[" + std::to_string(i) +
+                                 "]: BUS_CYCLES with bus_clock 0 Hz: it never counts");
     if (s.has_analytic() && s.firmware.irq_latency >= s.duration)
         s.warnings.push_back("firmware.irq_latency: " + time_text(s.firmware.irq_latency) +
                              ", as long as the run (" + time_text(s.duration) + "): no interrupt is serviced");

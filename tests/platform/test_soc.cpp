@@ -428,6 +428,44 @@ TEST(PmvpSoc, MootSettingsAreSaid)
     EXPECT_NE(r.err.find("firmware.irq_latency: 20 us, as long as the run (10 us): no interrupt is serviced"),
               std::string::npos)
         << r.err;
+    // Clocks that never tick: a cluster at 0 Hz with no DVFS step starting
+    // it in time, a System Counter at 0 Hz, BUS_CYCLES on a 0 Hz bus.
+    std::ofstream(path) << R"({ "name": "still", "duration": "10 us", "system_counter": "0 Hz",
+        "bus_clock": "0 Hz", "clusters": [
+          { "frequency": "0 Hz", "workloads": [ { "phases": [ { "run": "10 us" } ] } ] },
+          { "frequency": "0 Hz", "dvfs": [ { "at": "5 us", "frequency": "1 GHz" } ],
+            "workloads": [ { "phases": [ { "run": "10 us" } ] } ] } ],
+        "firmware": { "counters": [ { "event": "BUS_CYCLES" } ] } })";
+    r = pmvp_soc(path, false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("clusters[0].frequency: 0 Hz, and no DVFS step starts the clock before the end of the "
+                         "run: its cores count no cycle"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("clusters[1].frequency"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("system_counter: 0 Hz: CNT_CYCLES never counts"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("firmware.counters[0]: BUS_CYCLES with bus_clock 0 Hz: it never counts"), std::string::npos)
+        << r.err;
+}
+
+// The scenario format's example in docs/PMVP-SOC.md, comments and all, is a
+// scenario pmvp-soc reads.
+TEST(PmvpSoc, TheGuidesExampleScenarioParses)
+{
+    std::ifstream f(std::string(PMVP_DOCS) + "/PMVP-SOC.md");
+    std::stringstream text;
+    text << f.rdbuf();
+    const std::string doc = text.str();
+    size_t start = doc.find("```json\n{\n  \"name\": \"example\"");
+    ASSERT_NE(start, std::string::npos);
+    start += 8;
+    size_t end = doc.find("\n```", start);
+    ASSERT_NE(end, std::string::npos);
+    std::string example = doc.substr(start, end - start);
+    std::string path = temp_file("example.json");
+    std::ofstream(path) << example;
+    SocRun r = pmvp_soc(path + " --show-config", false);
+    EXPECT_EQ(r.status, 0) << r.err << example;
 }
 
 // --quantum changes how far the CPU models run ahead, and nothing counted:
