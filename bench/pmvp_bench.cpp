@@ -592,7 +592,7 @@ int sc_main(int argc, char **argv)
     pmvp::sc::Monitors monitors("monitors", cfg);
     EmptyTarget empty("empty");
     Initiator a("a"), b("b");
-    a.socket.bind(*monitors.pmu_socket[0]);
+    a.socket.bind(monitors.pmu_socket[0]);
     b.socket.bind(empty.socket);
     to_monitors = &a;
     to_empty = &b;

@@ -114,7 +114,7 @@ int sc_main(int, char **)
 
     CpuModel cpu("cpu", monitors);
     Firmware fw("fw");
-    fw.bus.bind(*monitors.pmu_socket[0]);  // a router would subtract the frame's base here
+    fw.bus.bind(monitors.pmu_socket[0]);  // a router would subtract the frame's base here
     fw.pmuirq(irq0);
 
     sc_trace_file *vcd = sc_create_vcd_trace_file("minimal_platform");

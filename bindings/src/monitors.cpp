@@ -32,6 +32,8 @@ struct Monitors::Traced {
 
 Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &config)
     : sc_module(name),
+      pmu_socket("pmu_socket"),
+      amu_socket("amu_socket"),
       processor_hz("processor_hz"),
       bus_hz("bus_hz"),
       system_counter_hz("system_counter_hz"),
@@ -84,14 +86,14 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
     wfe.init(pes);
     power.init(pes);
     pmuirq.init(pes);
+    pmu_socket.init(pes);  // pmu_socket_0, ...
+    amu_socket.init(pes);
     for (unsigned p = 0; p < pes; p++) {
         controls_.push_back(core_->pe[p].pmu.ctl);
         for (pmvp_frame f : { PMVP_FRAME_PMU, PMVP_FRAME_AMU }) {
-            std::string n = std::string(f == PMVP_FRAME_PMU ? "pmu_socket_" : "amu_socket_") + std::to_string(p);
-            auto &v = f == PMVP_FRAME_PMU ? pmu_socket : amu_socket;
-            v.emplace_back(new socket_type(n.c_str()));
-            v.back()->register_b_transport(this, &Monitors::b_transport, (int)(2 * p + f));
-            v.back()->register_transport_dbg(this, &Monitors::transport_dbg, (int)(2 * p + f));
+            socket_type &socket = (f == PMVP_FRAME_PMU ? pmu_socket : amu_socket)[p];
+            socket.register_b_transport(this, &Monitors::b_transport, (int)(2 * p + f));
+            socket.register_transport_dbg(this, &Monitors::transport_dbg, (int)(2 * p + f));
         }
     }
     irq_.assign(pes, false);

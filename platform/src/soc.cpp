@@ -857,8 +857,8 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
             for (unsigned t = 0; t < c.config.num_pes; t++, g++) {
                 pes.push_back(PeId{ ci, index, t, g, c.iss() });
                 if (attached) {
-                    router->frames.bind(*core.monitors->pmu_socket[t]);
-                    router->frames.bind(*core.monitors->amu_socket[t]);
+                    router->frames.bind(core.monitors->pmu_socket[t]);
+                    router->frames.bind(core.monitors->amu_socket[t]);
                     interrupts->irq[g](core.pmuirq[t]);
                 }
             }

@@ -31,22 +31,19 @@ namespace {
 
 using namespace sc_core;
 
-// A bus master with one socket per frame of each PE.
+// A bus master with one socket per frame of each PE, bound to the
+// monitors' sc_vectors of sockets at once.
 struct Initiator : sc_module {
     using socket = tlm_utils::simple_initiator_socket<Initiator>;
-    std::vector<std::unique_ptr<socket>> pmu, amu;
+    sc_vector<socket> pmu, amu;
 
-    Initiator(const sc_module_name &n, Monitors &m) : sc_module(n)
+    Initiator(const sc_module_name &n, Monitors &m) : sc_module(n), pmu("pmu", m.num_pes()), amu("amu", m.num_pes())
     {
-        for (unsigned p = 0; p < m.num_pes(); p++) {
-            pmu.emplace_back(new socket(("pmu" + std::to_string(p)).c_str()));
-            amu.emplace_back(new socket(("amu" + std::to_string(p)).c_str()));
-            pmu.back()->bind(*m.pmu_socket[p]);
-            amu.back()->bind(*m.amu_socket[p]);
-        }
+        pmu.bind(m.pmu_socket);
+        amu.bind(m.amu_socket);
     }
 
-    socket &of(unsigned pe, pmvp_frame f) { return f == PMVP_FRAME_PMU ? *pmu[pe] : *amu[pe]; }
+    socket &of(unsigned pe, pmvp_frame f) { return f == PMVP_FRAME_PMU ? pmu[pe] : amu[pe]; }
 
     // A single access of `len` bytes from or to `data`.
     static void fill(tlm::tlm_generic_payload &gp, tlm::tlm_command cmd, uint64_t addr, void *data, unsigned len)
@@ -875,18 +872,18 @@ TEST(Monitors, ErrorResponses)
             Initiator::fill(gp, tlm::TLM_READ_COMMAND, kPmccntr, data, 8);
             gp.set_byte_enable_ptr(be);
             gp.set_byte_enable_length(8);
-            (*bus.pmu[0])->b_transport(gp, delay);
+            bus.pmu[0]->b_transport(gp, delay);
             EXPECT_EQ(gp.get_response_status(), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
             gp.set_byte_enable_ptr(nullptr);
             gp.set_streaming_width(4);
-            (*bus.pmu[0])->b_transport(gp, delay);
+            bus.pmu[0]->b_transport(gp, delay);
             EXPECT_EQ(gp.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
             gp.set_streaming_width(8);
             gp.set_command(tlm::TLM_IGNORE_COMMAND);
-            (*bus.pmu[0])->b_transport(gp, delay);
+            bus.pmu[0]->b_transport(gp, delay);
             EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
             tlm::tlm_dmi dmi;
-            EXPECT_FALSE((*bus.pmu[0])->get_direct_mem_ptr(gp, dmi));
+            EXPECT_FALSE(bus.pmu[0]->get_direct_mem_ptr(gp, dmi));
 
             // Refused by the spec: OS Lock, then authentication.
             pmvp_pmu_controls ctl = m.kernel().pe[0].pmu.ctl;
@@ -901,7 +898,7 @@ TEST(Monitors, ErrorResponses)
             tlm::tlm_generic_payload sgp;
             Initiator::fill(sgp, tlm::TLM_READ_COMMAND, kPmccntr, data, 8);
             sgp.set_extension(&secure);
-            (*bus.pmu[0])->b_transport(sgp, delay);
+            bus.pmu[0]->b_transport(sgp, delay);
             EXPECT_EQ(sgp.get_response_status(), tlm::TLM_OK_RESPONSE);  // a Secure access is allowed
             sgp.clear_extension(&secure);
         });
@@ -926,10 +923,10 @@ TEST(Monitors, NoDataPointerAndAnEndlessDelayAreRefused)
                 tlm::tlm_generic_payload gp;
                 Initiator::fill(gp, cmd, kPmccntr, nullptr, 8);
                 sc_time delay = SC_ZERO_TIME;
-                (*bus.pmu[0])->b_transport(gp, delay);
+                bus.pmu[0]->b_transport(gp, delay);
                 EXPECT_EQ(gp.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
                 Initiator::fill(gp, cmd, kPmccntr, nullptr, 8);
-                EXPECT_EQ((*bus.pmu[0])->transport_dbg(gp), 0u);
+                EXPECT_EQ(bus.pmu[0]->transport_dbg(gp), 0u);
                 EXPECT_EQ(gp.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
             }
             uint64_t v = 7;

@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (in.remaining_bytes() > 0) {
         unsigned pe = in.ConsumeIntegralInRange<unsigned>(0, 1);
         bool amu = in.ConsumeBool(), debug = in.ConsumeIntegralInRange<int>(0, 3) == 0;
-        auto &socket = amu ? *monitors->amu_socket[pe] : *monitors->pmu_socket[pe];
+        auto &socket = amu ? monitors->amu_socket[pe] : monitors->pmu_socket[pe];
         tlm::tlm_generic_payload gp;
         unsigned char buffer[16] = {};
         std::vector<unsigned char> be = in.ConsumeBytes<unsigned char>(in.ConsumeIntegralInRange<size_t>(0, 9));

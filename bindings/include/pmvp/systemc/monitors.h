@@ -90,7 +90,9 @@ public:
     ~Monitors() override;
 
     // ---- TLM: one PMU frame and one AMU frame per PE
-    std::vector<std::unique_ptr<socket_type>> pmu_socket, amu_socket;
+    // sc_vectors, as the ports below: bound one by one (pmu_socket[p]) or
+    // all at once (an initiator's sc_vector .bind(pmu_socket)).
+    sc_core::sc_vector<socket_type> pmu_socket, amu_socket;
 
     // ---- signals
     optional_in<uint64_t> processor_hz, bus_hz, system_counter_hz;
