@@ -357,6 +357,7 @@ int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, c
         usage_error("--check, --detached, --vcd and --detail apply to Arm cluster scenarios only");
     const Scenario &s = job.s;
     Result result;
+    auto start = std::chrono::steady_clock::now();
     try {
         result = run(s, job.plan(o));
     } catch (const CheckpointError &e) {
@@ -369,8 +370,15 @@ int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, c
     }
     if (!o.quiet)
         print(report_stream(o), s, result);
-    if (!o.json_path.empty() && !write_json(o, to_json(s, result).dump(2) + "\n"))
-        return 2;
+    double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!o.json_path.empty()) {
+        nlohmann::ordered_json j = report_header(s, host_seconds);
+        const nlohmann::json body = to_json(s, result);
+        for (const auto &[key, value] : body.items())
+            j[key] = value;
+        if (!write_json(o, j.dump(2) + "\n"))
+            return 2;
+    }
     return 0;
 }
 

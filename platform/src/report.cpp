@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report.h"
 
+extern "C" {
+#include "pmvp/version.h"
+}
+
 #include <cinttypes>
 
 extern "C" {
@@ -265,17 +269,25 @@ nlohmann::ordered_json core_json(const Cluster &c)
     return { { "configuration", d.to_json() }, { "id_registers", d.id_registers() } };
 }
 
+nlohmann::ordered_json report_header(const Scenario &s, double host_seconds)
+{
+    return { { "schema", "pmvp-soc/1" },
+             { "pmvp_version", pmvp_version() },
+             { "scenario",
+               { { "name", s.name },
+                 { "description", s.description },
+                 { "kind", s.x86 ? "x86" : s.sebep ? "sebep" : "arm" },
+                 { "duration_ps", s.duration } } },
+             { "host_seconds", host_seconds } };
+}
+
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
 {
     using json = nlohmann::ordered_json;
     const Scenario &s = soc.scenario;
     const FirmwareSetup &fw = soc.scenario.firmware;
-    json j;
-    j["schema"] = "pmvp-soc/1";
-    j["scenario"] = { { "name", s.name },
-                      { "description", s.description },
-                      { "duration_ps", s.duration },
-                      { "system_counter_hz", s.system_counter_hz } };
+    json j = report_header(s, run.host_seconds);
+    j["scenario"]["system_counter_hz"] = s.system_counter_hz;
     j["interrupted"] = run.interrupted;
     for (const Cluster &c : s.clusters)
         j["scenario"]["clusters"].push_back({ { "name", c.name },
@@ -285,7 +297,6 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
                                               { "multithreading", mt_policy_name(c.config.mt_policy) },
                                               { "frequency_hz", c.config.processor_hz },
                                               { "core", core_json(c) } });
-    j["host_seconds"] = run.host_seconds;
 
     auto counts = [&](const Tally &t) {
         json o;

@@ -30,6 +30,10 @@ std::string hz_text(double hz);
 void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail detail);
 // The --check verdict alone (print_report includes it), for --quiet runs.
 void print_check(std::FILE *out, const RunInfo &run);
+// The start every JSON report shares, Arm, x86 and SEBEP: the schema, the
+// pmvp version, the scenario (name, description, kind, duration), the
+// host seconds the run took.
+nlohmann::ordered_json report_header(const Scenario &s, double host_seconds);
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run);
 // A cluster's core as it runs: its effective configuration (every key of a
 // core description, docs/CORE.md) and the identification registers it implies.

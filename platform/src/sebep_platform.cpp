@@ -281,9 +281,7 @@ nlohmann::json sebep_report_json(const Scenario &s, const std::vector<SebepSampl
                              { "shift", samples[i].shift },
                              { "pmiar", samples[i].pmiar } });
     }
-    return { { "scenario", s.name },
-             { "duration_ps", s.duration },
-             { "sebep", { { "sample_period", s.sebep->sample_period }, { "profiles", profiles } } } };
+    return { { "sebep", { { "sample_period", s.sebep->sample_period }, { "profiles", profiles } } } };
 }
 
 }  // namespace pmvp::soc

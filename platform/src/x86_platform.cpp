@@ -256,7 +256,7 @@ void print_x86_report(FILE *out, const Scenario &s, const std::vector<X86Counts>
     std::fprintf(out, "\n");
 }
 
-nlohmann::json x86_report_json(const Scenario &s, const std::vector<X86Counts> &counts)
+nlohmann::json x86_report_json(const Scenario &, const std::vector<X86Counts> &counts)
 {
     nlohmann::json lps = nlohmann::json::array();
     for (const X86Counts &k : counts) {
@@ -265,7 +265,7 @@ nlohmann::json x86_report_json(const Scenario &s, const std::vector<X86Counts> &
             lp[r.name] = k.*r.field;
         lps.push_back(lp);
     }
-    return { { "scenario", s.name }, { "duration_ps", s.duration }, { "x86", { { "logical_processors", lps } } } };
+    return { { "x86", { { "logical_processors", lps } } } };
 }
 
 }  // namespace pmvp::soc

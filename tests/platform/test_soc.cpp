@@ -648,6 +648,25 @@ TEST(PmvpSoc, ClustersTakeTheirCoreFromACoreDescription)
     EXPECT_NE(presets.out.find("cortex-a76       Arm Cortex-A76"), std::string::npos) << presets.out;
 }
 
+// Arm, x86 and SEBEP runs write JSON that starts alike: the schema, the
+// pmvp version, the scenario with its kind, the host time.
+TEST(PmvpSoc, EveryJsonReportStartsAlike)
+{
+    for (const auto &[name, kind] : { std::pair<const char *, const char *>{ "default", "arm" },
+                                      { "x86-hyperthreads", "x86" },
+                                      { "sebep-sampling", "sebep" } }) {
+        SocRun r = pmvp_soc(scenario(name) + " --quiet");
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.result["schema"], "pmvp-soc/1") << name;
+        EXPECT_FALSE(r.result["pmvp_version"].get<std::string>().empty()) << name;
+        EXPECT_EQ(r.result["scenario"]["name"], name);
+        EXPECT_EQ(r.result["scenario"]["kind"], kind);
+        EXPECT_GT(r.result["scenario"]["duration_ps"].get<uint64_t>(), 0u) << name;
+        EXPECT_GT(r.result["host_seconds"].get<double>(), 0.0) << name;
+        EXPECT_TRUE(r.result.contains(std::string(kind) == "arm" ? "pes" : kind)) << name;
+    }
+}
+
 TEST(PmvpSoc, BadScenarios)
 {
     struct Case {
