@@ -147,6 +147,28 @@ Field choice(const char *key, std::vector<std::pair<const char *, E>> names, At 
              } };
 }
 
+// A list of events or null (every event): `list` is the description's
+// vector that holds it, `at` the configuration's pointer to it, `count`
+// its length (own_arrays() points the pointer at the vector).
+template <typename List, typename At, typename Count>
+Field events_or_every(const char *key, List list, At at, Count count)
+{
+    return { key,
+             [list, at](CoreDescription &d, const json &v) {
+                 std::vector<uint16_t> &held = list(d);
+                 held.clear();
+                 at(CoreFields::cfg(d)) = nullptr;
+                 if (v.is_null())
+                     return;
+                 for (const json &e : v)
+                     held.push_back(event(e));
+                 at(CoreFields::cfg(d)) = &kNoEvent;  // a list, maybe empty
+             },
+             [at, count](const CoreDescription &d) {
+                 return event_list(at(CoreFields::cfg(d)), count(CoreFields::cfg(d)));
+             } };
+}
+
 // A field of a configuration, const or not.
 #define AT(member) [](auto &c) -> auto & { return c.member; }
 
@@ -186,18 +208,8 @@ const std::vector<Field> &CoreFields::all()
         hexadecimal("pmcr_idcode", 2, AT(pmcr_idcode)),
         boolean("feat_ebep", AT(feat_ebep)),
         boolean("feat_sebep", AT(feat_sebep)),
-        { "sync_events",
-          [](CoreDescription &d, const json &v) {
-              auto &list = sync_events(d);
-              list.clear();
-              cfg(d).sync_events = nullptr;
-              if (v.is_null())
-                  return;
-              for (const json &e : v)
-                  list.push_back(event(e));
-              cfg(d).sync_events = &kNoEvent;  // a list, maybe empty: own_arrays() points at it
-          },
-          [](const CoreDescription &d) { return event_list(cfg(d).sync_events, cfg(d).num_sync_events); } },
+        events_or_every("sync_events", [](CoreDescription &d) -> auto & { return sync_events(d); },
+                        AT(sync_events), AT(num_sync_events)),
         integer("sebep_headroom", AT(sebep_headroom)),
         { "sebep_thresholds",
           [](CoreDescription &d, const json &v) {
@@ -213,18 +225,8 @@ const std::vector<Field> &CoreFields::all()
                                    { "headroom", cfg(d).sebep_thresholds[i].headroom } });
               return list;
           } },
-        { "events",
-          [](CoreDescription &d, const json &v) {
-              auto &list = events(d);
-              list.clear();
-              cfg(d).events = nullptr;
-              if (v.is_null())
-                  return;
-              for (const json &e : v)
-                  list.push_back(event(e));
-              cfg(d).events = &kNoEvent;  // a list, maybe empty: own_arrays() points at it
-          },
-          [](const CoreDescription &d) { return event_list(cfg(d).events, cfg(d).num_events); } },
+        events_or_every("events", [](CoreDescription &d) -> auto & { return events(d); }, AT(events),
+                        AT(num_events)),
         frequency("processor_hz", AT(processor_hz)),
         frequency("bus_hz", AT(bus_hz)),
         frequency("system_counter_hz", AT(system_counter_hz)),
