@@ -93,7 +93,17 @@ std::string upper(std::string s)
     return s;
 }
 
-// Edits (insertions, deletions, substitutions) from a to b.
+// perf's generic hardware event names, as Linux maps them on a PMUv3 PE.
+const std::pair<const char *, uint16_t> kPerfAliases[] = {
+    { "CYCLES", PMVP_EV_CPU_CYCLES },           { "CPU-CYCLES", PMVP_EV_CPU_CYCLES },
+    { "INSTRUCTIONS", PMVP_EV_INST_RETIRED },   { "BUS-CYCLES", PMVP_EV_BUS_CYCLES },
+    { "BRANCH-MISSES", 0x0010 },                { "CACHE-REFERENCES", 0x0004 },
+    { "CACHE-MISSES", 0x0003 },                 { "STALLED-CYCLES-FRONTEND", 0x0023 },
+    { "STALLED-CYCLES-BACKEND", 0x0024 },
+};
+
+}  // namespace
+
 size_t edit_distance(const std::string &a, const std::string &b)
 {
     std::vector<size_t> row(b.size() + 1);
@@ -110,17 +120,6 @@ size_t edit_distance(const std::string &a, const std::string &b)
     }
     return row[b.size()];
 }
-
-// perf's generic hardware event names, as Linux maps them on a PMUv3 PE.
-const std::pair<const char *, uint16_t> kPerfAliases[] = {
-    { "CYCLES", PMVP_EV_CPU_CYCLES },           { "CPU-CYCLES", PMVP_EV_CPU_CYCLES },
-    { "INSTRUCTIONS", PMVP_EV_INST_RETIRED },   { "BUS-CYCLES", PMVP_EV_BUS_CYCLES },
-    { "BRANCH-MISSES", 0x0010 },                { "CACHE-REFERENCES", 0x0004 },
-    { "CACHE-MISSES", 0x0003 },                 { "STALLED-CYCLES-FRONTEND", 0x0023 },
-    { "STALLED-CYCLES-BACKEND", 0x0024 },
-};
-
-}  // namespace
 
 pmvp_time parse_time(const std::string &text)
 {

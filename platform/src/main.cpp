@@ -20,6 +20,8 @@
 
 #include <systemc>
 
+#include <CLI/CLI.hpp>
+
 #include "report.h"
 #include "scenario.h"
 #include "soc.h"
@@ -39,46 +41,15 @@ using namespace pmvp::soc;
 
 namespace {
 
-const char kUsage[] =
-    "usage: pmvp-soc [SCENARIO.json] [options]\n"
-    "Runs a scenario on the example SoC and reports what its PMUs and AMUs saw.\n"
-    "Without SCENARIO.json, runs the built-in default scenario.\n"
-    "\n"
-    "  --cores N           cores per cluster\n"
-    "  --threads T         PE threads per core (1-8)\n"
-    "  --mt POLICY         smt, fgmt or soemt\n"
-    "  --frequency F       initial processor clock of every cluster, e.g. 2GHz\n"
-    "  --time T            simulated time, e.g. 500us\n"
-    "  --quantum T         how far the CPU models run ahead of simulated time\n"
-    "                      (loosely timed; counts do not depend on it), e.g. 100us\n"
-    "  --detail LEVEL      pe, core or soc (default: by SoC size)\n"
-    "  --json FILE         also write the results as JSON (- for stdout, the\n"
-    "                      readable report then going to stderr)\n"
-    "  --vcd FILE          trace counters, PMUIRQ and WFx to a VCD file\n"
-    "  --vcd-limit MIB     stop tracing when the VCD file passes this size\n"
-    "                      (default 1024 MiB; 0: no limit)\n"
-    "  --check             run the per-cycle reference model beside the lazy model\n"
-    "                      and compare every value the firmware read\n"
-    "  --check-limit N     largest run --check accepts, in processor cycles summed\n"
-    "                      over cores (default 400000000)\n"
-    "  --show-config       print each cluster's core as it would run (every key of a\n"
-    "                      core description, docs/CORE.md) and the ID registers it\n"
-    "                      implies, as JSON, and exit without running\n"
-    "  --presets           list the core descriptions built in (a cluster's \"core\")\n"
-    "  --detached          run the CPU models without the monitors (no bus, firmware\n"
-    "                      or counts): the platform's own cost, for comparison\n"
-    "  --quiet             no readable report (a --check verdict still prints)\n"
-    "  --save-at T FILE    save a checkpoint of the run at simulated time T to FILE,\n"
-    "                      and go on to the end\n"
-    "  --restore FILE      go on from the checkpoint in FILE: the run it was taken\n"
-    "                      from (its scenario and overrides), from its instant\n"
-    "  --version           the pmvp version\n"
-    "  --help              this text\n"
+// Below the generated list of options in --help.
+const char kFooter[] =
+    "Options take their value as --time 500us or --time=500us. --config FILE reads\n"
+    "them from a file, one per line (\"time = \\\"500us\\\"\", \"quiet = true\"), which\n"
+    "the command line overrides.\n"
     "\n"
     "Exit status: 0 success, 1 the reference model disagrees or the firmware failed,\n"
-    "2 bad arguments or scenario,\n"
-    "3 the simulation failed,\n"
-    "130 interrupted (SIGINT): the report covers the run up to the interruption.\n";
+    "2 bad arguments or scenario, 3 the simulation failed,\n"
+    "130 interrupted (SIGINT): the report covers the run up to the interruption.";
 
 volatile std::sig_atomic_t interrupt_signal = 0;
 
@@ -108,100 +79,152 @@ struct Options {
     uint64_t vcd_limit_mib = 1024;
 };
 
+// An integer from lo to hi, or why not.
+uint64_t integer(const std::string &v, uint64_t lo, uint64_t hi)
+{
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || v[0] == '-' || *end || errno || n < lo || n > hi)
+        throw std::invalid_argument("expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return n;
+}
+
+// The command line, parsed by CLI11: --opt value, --opt=value, short
+// options, a --config file. Every value is read by pmvp's own parsers,
+// whose refusals name the option; an unknown option gets the nearest one.
 Options parse_options(int argc, char **argv)
 {
     Options o;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc)
-                usage_error(a + " needs a value");
-            return argv[++i];
-        };
-        auto count = [&](uint64_t lo, uint64_t hi) {
-            std::string v = value();
-            char *end = nullptr;
-            errno = 0;
-            unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-            if (v.empty() || v[0] == '-' || *end || errno || n < lo || n > hi)
-                usage_error(a + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-            return (uint64_t)n;
-        };
-        try {
-            if (a == "--help" || a == "-h") {
-                std::fputs(kUsage, stdout);
-                std::exit(0);
-            } else if (a == "--version") {
-                std::printf("pmvp-soc %s\n", pmvp_version());
-                std::exit(0);
-            } else if (a == "--cores")
-                o.overrides.cores = (unsigned)count(1, 1024);
-            else if (a == "--threads")
-                o.overrides.threads = (unsigned)count(1, PMVP_MAX_PES);
-            else if (a == "--mt") {
-                o.overrides.mt_policy = parse_mt_policy(value());
-                if (o.overrides.mt_policy < 0)
-                    usage_error("--mt: expected smt, fgmt or soemt");
-            } else if (a == "--frequency") {
-                o.overrides.hz = parse_hz(value());
-                if (!o.overrides.hz)
-                    usage_error("--frequency: must be above 0 Hz");
-            } else if (a == "--time") {
-                o.overrides.duration = parse_time(value());
-                if (!o.overrides.duration)
-                    usage_error("--time: must be longer than 0 ps");
-            } else if (a == "--quantum") {
-                o.overrides.quantum = parse_time(value());
-                if (!o.overrides.quantum)
-                    usage_error("--quantum: must be longer than 0 ps");
-            } else if (a == "--detail") {
-                std::string d = value();
-                if (d == "pe")
-                    o.detail = Detail::PE;
-                else if (d == "core")
-                    o.detail = Detail::CORE;
-                else if (d == "soc")
-                    o.detail = Detail::SOC;
-                else
-                    usage_error("--detail: expected pe, core or soc");
-            } else if (a == "--json")
-                o.json_path = value();
-            else if (a == "--vcd")
-                o.vcd_path = value();
-            else if (a == "--vcd-limit")
-                o.vcd_limit_mib = count(0, UINT64_MAX / (1024 * 1024));
-            else if (a == "--check")
-                o.check = true;
-            else if (a == "--check-limit")
-                o.check_limit = count(0, UINT64_MAX);
-            else if (a == "--quiet")
-                o.quiet = true;
-            else if (a == "--detached")
-                o.detached = true;
-            else if (a == "--show-config")
-                o.show_config = true;
-            else if (a == "--presets") {
-                for (const std::string &name : pmvp::config::CoreDescription::presets())
-                    std::printf("%-16s %s\n", name.c_str(),
-                                pmvp::config::CoreDescription::load(name).description().c_str());
-                std::exit(0);
+    CLI::App app("Runs a scenario on the example SoC and reports what its PMUs and AMUs saw. Without "
+                 "SCENARIO.json, runs the built-in default scenario (docs/PMVP-SOC.md).",
+                 "pmvp-soc");
+    app.footer(kFooter);
+    app.set_version_flag("-V,--version", std::string("pmvp-soc ") + pmvp_version(), "the pmvp version");
+    app.set_config("--config", "", "read options from FILE (TOML or INI), before the command line's")
+        ->type_name("FILE");
+    app.allow_extras();  // an unknown option or a second scenario is said below, with a suggestion
+    app.add_option("scenario", o.scenario_path, "a scenario file; without one, the built-in default")
+        ->type_name("SCENARIO.json");
+    // An option whose value `take` reads; its refusal names the option.
+    auto valued = [&app](const std::string &names, const char *type, const std::string &help,
+                         std::function<void(const std::string &)> take) {
+        std::string name = names.substr(names.find("--"));
+        app.add_option_function<std::string>(
+               names,
+               [name, take](const std::string &v) {
+                   try {
+                       take(v);
+                   } catch (const std::invalid_argument &e) {
+                       throw std::invalid_argument(name + ": " + e.what());
+                   }
+               },
+               help)
+            ->type_name(type);
+    };
+    auto above_zero = [](uint64_t v, const char *what) {
+        if (!v)
+            throw std::invalid_argument(what);
+        return v;
+    };
+    valued("--cores", "N", "cores per cluster",
+           [&](const std::string &v) { o.overrides.cores = (unsigned)integer(v, 1, 1024); });
+    valued("--threads", "T", "PE threads per core (1-8)",
+           [&](const std::string &v) { o.overrides.threads = (unsigned)integer(v, 1, PMVP_MAX_PES); });
+    valued("--mt", "POLICY", "smt, fgmt or soemt", [&](const std::string &v) {
+        o.overrides.mt_policy = parse_mt_policy(v);
+        if (o.overrides.mt_policy < 0)
+            throw std::invalid_argument("expected smt, fgmt or soemt");
+    });
+    valued("-f,--frequency", "F", "initial processor clock of every cluster, e.g. 2GHz", [&](const std::string &v) {
+        o.overrides.hz = above_zero(parse_hz(v), "must be above 0 Hz");
+    });
+    valued("-t,--time", "T", "simulated time, e.g. 500us", [&](const std::string &v) {
+        o.overrides.duration = above_zero(parse_time(v), "must be longer than 0 ps");
+    });
+    valued("--quantum", "T",
+           "how far the CPU models run ahead of simulated time (loosely timed; counts do not depend on it), "
+           "e.g. 100us",
+           [&](const std::string &v) { o.overrides.quantum = above_zero(parse_time(v), "must be longer than 0 ps"); });
+    valued("--detail", "LEVEL", "pe, core or soc (default: by SoC size)", [&](const std::string &v) {
+        static const std::pair<const char *, Detail> levels[] = { { "pe", Detail::PE },
+                                                                  { "core", Detail::CORE },
+                                                                  { "soc", Detail::SOC } };
+        for (const auto &[n, d] : levels)
+            if (v == n) {
+                o.detail = d;
+                return;
             }
-            else if (a == "--save-at") {
-                o.save_at = parse_time(value());
-                if (!o.save_at)
-                    usage_error("--save-at: the instant must be after 0 ps (nothing has run at 0)");
-                o.save_path = value();
-            } else if (a == "--restore")
-                o.restore_path = value();
-            else if (!a.empty() && a[0] == '-')
-                usage_error("unknown option " + a);
-            else if (o.scenario_path.empty())
-                o.scenario_path = a;
-            else
-                usage_error("more than one scenario file");
+        throw std::invalid_argument("expected pe, core or soc");
+    });
+    app.add_option("-j,--json", o.json_path,
+                   "also write the results as JSON (- for stdout, the readable report then going to stderr)")
+        ->type_name("FILE");
+    app.add_option("--vcd", o.vcd_path, "trace counters, PMUIRQ and WFx to a VCD file")->type_name("FILE");
+    valued("--vcd-limit", "MIB", "stop tracing when the VCD file passes this size (default 1024 MiB; 0: no limit)",
+           [&](const std::string &v) { o.vcd_limit_mib = integer(v, 0, UINT64_MAX / (1024 * 1024)); });
+    app.add_flag("--check", o.check,
+                 "run the per-cycle reference model beside the lazy model and compare every value the firmware read");
+    valued("--check-limit", "N",
+           "largest run --check accepts, in processor cycles summed over cores (default 400000000)",
+           [&](const std::string &v) { o.check_limit = integer(v, 0, UINT64_MAX); });
+    app.add_flag("--show-config", o.show_config,
+                 "print each cluster's core as it would run (every key of a core description, docs/CORE.md) and "
+                 "the ID registers it implies, as JSON, and exit without running");
+    bool presets = false;
+    app.add_flag("--presets", presets, "list the core descriptions built in (a cluster's \"core\")");
+    app.add_flag("--detached", o.detached,
+                 "run the CPU models without the monitors (no bus, firmware or counts): the platform's own cost, "
+                 "for comparison");
+    app.add_flag("-q,--quiet", o.quiet, "no readable report (a --check verdict still prints)");
+    std::vector<std::string> save;
+    app.add_option("--save-at", save,
+                   "T FILE: save a checkpoint of the run at simulated time T to FILE, and go on to the end")
+        ->expected(2)
+        ->type_name("ARG");
+    app.add_option("--restore", o.restore_path,
+                   "go on from the checkpoint in FILE: the run it was taken from (its scenario and overrides), "
+                   "from its instant")
+        ->type_name("FILE");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success &e) {  // --help, --version
+        std::exit(app.exit(e));
+    } catch (const CLI::ParseError &e) {
+        usage_error(e.what());
+    } catch (const std::invalid_argument &e) {
+        usage_error(e.what());
+    }
+    for (const std::string &extra : app.remaining()) {
+        if (extra.empty() || extra[0] != '-')
+            usage_error("more than one scenario file (" + o.scenario_path + ", " + extra + ")");
+        std::string option = extra.substr(0, extra.find('=')), nearest;
+        size_t best = SIZE_MAX;
+        for (const CLI::Option *known : app.get_options())
+            for (const std::string &name : known->get_lnames())
+                if (size_t d = pmvp::config::edit_distance(option, "--" + name); d < best) {
+                    best = d;
+                    nearest = "--" + name;
+                }
+        // A third of the name mistyped at most, so "--tme" finds --time and
+        // "--bogus" nothing.
+        usage_error("unknown option " + option +
+                    (best <= option.size() / 3 ? " (did you mean " + nearest + "?)" : ""));
+    }
+    if (presets) {
+        for (const std::string &name : pmvp::config::CoreDescription::presets())
+            std::printf("%-16s %s\n", name.c_str(), pmvp::config::CoreDescription::load(name).description().c_str());
+        std::exit(0);
+    }
+    if (!save.empty()) {
+        try {
+            o.save_at = parse_time(save[0]);
         } catch (const std::invalid_argument &e) {
-            usage_error(a + ": " + e.what());
+            usage_error(std::string("--save-at: ") + e.what());
         }
+        if (!o.save_at)
+            usage_error("--save-at: the instant must be after 0 ps (nothing has run at 0)");
+        o.save_path = save[1];
     }
     if (o.detached && (o.check || !o.json_path.empty() || !o.vcd_path.empty() || o.save_at))
         usage_error("--detached runs no monitors: nothing to --check, --json, --vcd or --save-at");

@@ -785,8 +785,11 @@ TEST(PmvpSoc, BadCommandLines)
         { "--threads 9", "--threads: expected an integer from 1 to 8" },
         { "--mt barrel", "--mt: expected smt, fgmt or soemt" },
         { "--frequency 2GHzz", "--frequency: unknown unit" },
-        { "--time", "--time needs a value" },
-        { "--bogus", "unknown option --bogus" },
+        { "--time", "--time: 1 required T missing" },
+        { "--bogus", "unknown option --bogus\n" },
+        { "--tme=1ms", "unknown option --tme (did you mean --time?)" },
+        { "a.json b.json", "more than one scenario file (a.json, b.json)" },
+        { "--save-at 0ps out.ckpt", "--save-at: the instant must be after 0 ps" },
         { "--check --check-limit 1000", "--check: this run is" },
         { "--check-limit lots", "--check-limit: expected an integer" },
         { "--frequency 0Hz", "--frequency: must be above 0 Hz" },
@@ -802,6 +805,29 @@ TEST(PmvpSoc, BadCommandLines)
         EXPECT_EQ(r.status, 2) << c.args;
         EXPECT_NE(r.err.find(c.message), std::string::npos) << "for " << c.args << "\ngot: " << r.err;
     }
+}
+
+// The command line as CLI11 reads it: --opt=value, short options, a
+// --config file that the command line overrides, generated help.
+TEST(PmvpSoc, CommandLineForms)
+{
+    SocRun r = pmvp_soc("--time=100us -q");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.result["scenario"]["duration_ps"], 100000000u);
+    EXPECT_TRUE(r.out.empty()) << r.out;  // -q
+    std::string config = temp_file("options.toml");
+    std::ofstream(config) << "time = \"200us\"\nquiet = true\nthreads = 1\n";
+    r = pmvp_soc("--config " + config);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.result["scenario"]["duration_ps"], 200000000u);
+    EXPECT_EQ(r.result["scenario"]["clusters"][0]["threads"], 1);
+    r = pmvp_soc("--config " + config + " -t 50us");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.result["scenario"]["duration_ps"], 50000000u);
+    r = pmvp_soc("--help", false);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("-t,--time T"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Exit status"), std::string::npos) << r.out;
 }
 
 // Output faults: an output that cannot be written is refused before the

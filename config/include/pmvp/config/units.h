@@ -27,6 +27,10 @@ uint64_t parse_hz(const std::string &text);
 // "1500 kHz", "7 Hz"); parse_hz reads it back.
 std::string hz_exact_text(uint64_t hz);
 
+// Edits (insertions, deletions, substitutions) from a to b: how near a
+// mistyped name is to a known one.
+size_t edit_distance(const std::string &a, const std::string &b);
+
 // An event by its catalogue name (any case), by perf's generic name
 // ("cycles", "instructions"), or by its number ("0x11", "17"). Refused with
 // the nearest catalogue name when there is one.
