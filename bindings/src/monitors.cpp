@@ -20,11 +20,14 @@ using sc_core::sc_time;
 // Values sampled for sc_trace, one entry per PE.
 struct Monitors::Traced {
     explicit Traced(unsigned pes, unsigned counters)
-        : pmccntr(pes), evcntr(pes, std::vector<uint64_t>(counters)), amu(pes, std::vector<uint64_t>(4)),
-          irq(new bool[pes]()), wfx(new bool[pes]())
+        : pmccntr(pes), irq_rises(pes), evcntr(pes, std::vector<uint64_t>(counters)),
+          amu(pes, std::vector<uint64_t>(4)), irq(new bool[pes]()), wfx(new bool[pes]())
     {
     }
-    std::vector<uint64_t> pmccntr;
+    // PMUIRQ's rising edges, which a VCD shows even when a handler lowers
+    // the line at the instant it rose (a pulse of no width, invisible as a
+    // level).
+    std::vector<uint64_t> pmccntr, irq_rises;
     std::vector<std::vector<uint64_t>> evcntr, amu;
     std::unique_ptr<bool[]> irq, wfx;  // sc_trace needs addressable bools
     bool on = false;                   // a trace file follows them
@@ -318,6 +321,7 @@ void Monitors::update()
         bool level = false;
         pmvp_pmu_irq(core_.get(), p, now, &level);
         if (level != irq_[p] || redrive_) {
+            traced_->irq_rises[p] += level && !irq_[p];
             irq_[p] = level;
             if (pmuirq[p].size())
                 pmuirq[p]->write(level);
@@ -745,6 +749,7 @@ void Monitors::trace(sc_core::sc_trace_file *tf) const
             for (unsigned n = 0; n < 4; n++)
                 sc_core::sc_trace(tf, tr.amu[p][n], pe + "AMEVCNTR0" + std::to_string(n));
         sc_core::sc_trace(tf, tr.irq[p], pe + "PMUIRQ");
+        sc_core::sc_trace(tf, tr.irq_rises[p], pe + "PMUIRQ_rises");
         sc_core::sc_trace(tf, tr.wfx[p], pe + "WFx");
     }
 }

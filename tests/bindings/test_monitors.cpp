@@ -12,6 +12,7 @@
 #include <iterator>
 #include <cstring>
 #include <memory>
+#include <regex>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -803,6 +804,47 @@ TEST(Monitors, TraceToVcd)
         EXPECT_NE(text.find("PMCCNTR_EL0"), std::string::npos);
         EXPECT_NE(text.find("PMUIRQ"), std::string::npos);
         EXPECT_NE(text.find("b1111101000 "), std::string::npos);  // PMCCNTR = 1000 at 1 us
+    });
+}
+
+// A PMUIRQ pulse that a handler ends at the instant it rises has no width
+// in a VCD; PMUIRQ_rises counts it.
+TEST(Monitors, TraceCountsPmuirqPulsesOfNoWidth)
+{
+    in_child([] {
+        Monitors m("m", config());
+        Initiator bus("bus", m);
+        sc_signal<bool> irq("irq");
+        m.pmuirq[0](irq);
+        sc_trace_file *tf = sc_create_vcd_trace_file("pmvp_trace_pulse");
+        m.trace(tf);
+        unsigned handled = 0;
+        sc_spawn(
+            [&] {
+                for (;;) {
+                    wait(irq.posedge_event());
+                    bus.write(0, PMVP_FRAME_PMU, kPmovsclr, 1u << 31);  // at once: no time passes
+                    handled++;
+                }
+            },
+            nullptr, nullptr);
+        sc_spawn([&] {
+            bus.write(0, PMVP_FRAME_PMU, kPmccntr, ~0ull - 999, 8);  // overflows at 1 us (PMCR.LC 1)
+            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 1u << 31);
+            enable_cycle_counter(bus, 0);
+            wait(2, SC_US);
+            sc_stop();
+        });
+        sc_start();
+        sc_close_vcd_trace_file(tf);
+        EXPECT_EQ(handled, 1u);
+        std::ifstream vcd("pmvp_trace_pulse.vcd");
+        std::string text((std::istreambuf_iterator<char>(vcd)), std::istreambuf_iterator<char>());
+        // "$var wire 64 <id> PMUIRQ_rises [63:0] $end" in scope m.pe0, then "b1 <id>".
+        std::smatch var;
+        ASSERT_TRUE(std::regex_search(text, var, std::regex("\\$var wire +64 +(\\S+) +PMUIRQ_rises ")))
+            << text.substr(0, 2000);
+        EXPECT_NE(text.find("\nb1 " + var[1].str() + "\n"), std::string::npos) << text;
     });
 }
 

@@ -169,7 +169,9 @@ public:
     // std::invalid_argument for a PE or a register the core does not have.
     uint64_t peek(unsigned pe, pmvp_frame frame, const std::string &name, unsigned n = 0);
     // Adds each PE's PMCCNTR, event counters, AMU architected counters,
-    // PMUIRQ and WFx state to `tf`. Counter values are sampled whenever the
+    // PMUIRQ, the count of PMUIRQ's rising edges (PMUIRQ_rises: a pulse a
+    // handler ends at the instant it starts has no width, so the level
+    // alone does not show it) and WFx state to `tf`. Counter values are sampled whenever the
     // monitor acts (an input changes, an access, a report, an overflow
     // whose interrupt is enabled).
     // (sc_object::trace, overridden: the traced values are the module's
