@@ -61,16 +61,36 @@ struct Tally {
     }
 };
 
-// The value of a counter the firmware programmed to count `event` with no
-// filter and MT == 0, or -1.
-double plain_counter(const Soc &soc, const Tally &t, uint16_t event)
+// The row of the report a metric is shown on, as perf stat shows "insn per
+// cycle" on its instructions line: an event counter the firmware programmed
+// (its index in firmware.counters), an AMU architected counter, or none.
+struct Row {
+    enum { NONE, COUNTER, AMU } kind = NONE;
+    size_t index = 0;
+};
+
+// The counter the firmware programmed to count `event` with no filter and
+// MT == 0, or none.
+Row plain_counter(const Soc &soc, uint16_t event)
 {
     const auto &c = soc.scenario.firmware.counters;
     for (size_t i = 0; i < c.size(); i++)
         if (c[i].evtyper == event)
-            return (double)t.evcntr[i];
-    return -1;
+            return { Row::COUNTER, i };
+    return {};
 }
+
+double value_of(const Tally &t, Row r)
+{
+    return r.kind == Row::COUNTER ? (double)t.evcntr[r.index] : r.kind == Row::AMU ? (double)t.am[r.index] : -1;
+}
+
+struct Metric {
+    const char *name;   // its JSON key
+    double value;
+    Row row;            // where the readable report shows it
+    const char *label;  // what it is, after its value there
+};
 
 // Derived metrics, in the order they are shown; only those the counts allow.
 // IPC, CPI and the stall shares are per thread, as perf stat gives them: a
@@ -78,33 +98,36 @@ double plain_counter(const Soc &soc, const Tally &t, uint16_t event)
 // which count only while the thread is the active one on FGMT and SoEMT
 // cores); the AMU's, which count every cycle of the core, stand in when the
 // firmware did not program those.
-std::vector<std::pair<std::string, double>> metrics(const Soc &soc, const Tally &t)
+std::vector<Metric> metrics(const Soc &soc, const Tally &t)
 {
-    std::vector<std::pair<std::string, double>> m;
+    std::vector<Metric> m;
     auto own_or_amu = [&](uint16_t event, unsigned amu) {
-        double own = plain_counter(soc, t, event);
-        return own >= 0 ? own : t.amu ? (double)t.am[amu] : -1;
+        Row own = plain_counter(soc, event);
+        return own.kind != Row::NONE ? own : t.amu ? Row{ Row::AMU, amu } : Row{};
     };
-    double cycles = own_or_amu(PMVP_EV_CPU_CYCLES, AMU_CPU_CYCLES);
-    double inst = own_or_amu(PMVP_EV_INST_RETIRED, AMU_INST_RETIRED);
-    double stall = plain_counter(soc, t, PMVP_EV_STALL_BACKEND);
-    double mem = own_or_amu(PMVP_EV_STALL_BACKEND_MEM, AMU_STALL_BACKEND_MEM);
-    if (cycles > 0 && inst >= 0)
-        m.emplace_back("ipc", inst / cycles);
-    if (cycles >= 0 && inst > 0)
-        m.emplace_back("cpi", cycles / inst);
-    if (cycles > 0 && stall >= 0)
-        m.emplace_back("stall_backend_share", stall / cycles);
-    if (cycles > 0 && mem >= 0)
-        m.emplace_back("stall_backend_mem_share", mem / cycles);
+    Row cycles = own_or_amu(PMVP_EV_CPU_CYCLES, AMU_CPU_CYCLES);
+    Row inst = own_or_amu(PMVP_EV_INST_RETIRED, AMU_INST_RETIRED);
+    Row stall = plain_counter(soc, PMVP_EV_STALL_BACKEND);
+    Row mem = own_or_amu(PMVP_EV_STALL_BACKEND_MEM, AMU_STALL_BACKEND_MEM);
+    double c = value_of(t, cycles), i = value_of(t, inst), sb = value_of(t, stall), sm = value_of(t, mem);
+    if (c > 0 && i >= 0)
+        m.push_back({ "ipc", i / c, inst, "insn per cycle" });
+    if (c >= 0 && i > 0)
+        m.push_back({ "cpi", c / i, cycles, "cycles per insn" });
+    if (c > 0 && sb >= 0)
+        m.push_back({ "stall_backend_share", sb / c, stall, "of cycles stalled in the backend" });
+    if (c > 0 && sm >= 0)
+        m.push_back({ "stall_backend_mem_share", sm / c, mem, "of cycles stalled on memory" });
     if (t.amu) {
         const Scenario &s = soc.scenario;
         double ticks = (double)s.duration * (double)s.system_counter_hz / 1e12 * t.pes;
         if (ticks > 0)
-            m.emplace_back("utilisation", (double)t.am[AMU_CNT_CYCLES] / ticks);
+            m.push_back({ "utilisation", (double)t.am[AMU_CNT_CYCLES] / ticks, { Row::AMU, AMU_CNT_CYCLES },
+                          "utilisation (running time)" });
         if (t.am[AMU_CNT_CYCLES])
-            m.emplace_back("effective_frequency_hz",
-                           (double)t.am[AMU_CPU_CYCLES] / (double)t.am[AMU_CNT_CYCLES] * (double)s.system_counter_hz);
+            m.push_back({ "effective_frequency_hz",
+                          (double)t.am[AMU_CPU_CYCLES] / (double)t.am[AMU_CNT_CYCLES] * (double)s.system_counter_hz,
+                          { Row::AMU, AMU_CPU_CYCLES }, "effective frequency (while running)" });
     }
     return m;
 }
@@ -127,8 +150,30 @@ void print_block(std::FILE *out, const Soc &soc, const std::string &title, const
 {
     const FirmwareSetup &fw = soc.scenario.firmware;
     std::fprintf(out, "\n %s:\n\n", title.c_str());
-    auto row = [&](uint64_t v, const std::string &name, const std::string &what) {
-        std::fprintf(out, "  %20s  %-18s %s\n", grouped(v).c_str(), name.c_str(), what.c_str());
+    const std::vector<Metric> shown = metrics(soc, t);
+    // "# 2.00 insn per cycle" after the row's event, as perf stat shows it.
+    auto note = [&](Row r) {
+        std::string text;
+        for (const Metric &m : shown)
+            if (m.row.kind == r.kind && m.row.index == r.index) {
+                char buf[96];
+                if (std::string(m.name) == "effective_frequency_hz")
+                    std::snprintf(buf, sizeof buf, "%s %s", hz_text(m.value).c_str(), m.label);
+                else if (std::string(m.name).find("share") != std::string::npos || std::string(m.name) == "utilisation")
+                    std::snprintf(buf, sizeof buf, "%.2f %% %s", 100 * m.value, m.label);
+                else
+                    std::snprintf(buf, sizeof buf, "%.2f %s", m.value, m.label);
+                text += std::string(text.empty() ? "" : ", ") + buf;
+            }
+        return text;
+    };
+    auto row = [&](uint64_t v, const std::string &name, const std::string &what, Row r = {}) {
+        std::string metric = r.kind == Row::NONE ? "" : note(r);
+        if (metric.empty())
+            std::fprintf(out, "  %20s  %-18s %s\n", grouped(v).c_str(), name.c_str(), what.c_str());
+        else
+            std::fprintf(out, "  %20s  %-18s %-44s # %s\n", grouped(v).c_str(), name.c_str(), what.c_str(),
+                         metric.c_str());
     };
     if (fw.cycle_counter)
         row(t.pmccntr, "PMCCNTR_EL0",
@@ -143,26 +188,17 @@ void print_block(std::FILE *out, const Soc &soc, const std::string &title, const
             what += " (filtered)";
         if (c.sample_period)
             what += ", sampled every " + grouped(c.sample_period);
-        row(t.evcntr[i], "PMEVCNTR" + std::to_string(c.counter) + "_EL0", what);
+        row(t.evcntr[i], "PMEVCNTR" + std::to_string(c.counter) + "_EL0", what, { Row::COUNTER, i });
     }
     if (t.amu)
         for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
-            row(t.am[k], "AMEVCNTR0" + std::to_string(k) + "_EL0", std::string(kAmuNames[k]) + " (AMU)");
+            row(t.am[k], "AMEVCNTR0" + std::to_string(k) + "_EL0", std::string(kAmuNames[k]) + " (AMU)",
+                { Row::AMU, k });
     uint64_t samples = t.cycle_samples;
     for (uint64_t s : t.samples)
         samples += s;
     row(t.interrupts, "PMUIRQ", std::string(t.interrupts == 1 ? "interrupt, " : "interrupts, ") +
                                     counted_noun(samples, "sample") + " taken");
-    for (const auto &[name, v] : metrics(soc, t)) {
-        char buf[64];
-        if (name == "effective_frequency_hz")
-            std::snprintf(buf, sizeof buf, "%s", hz_text(v).c_str());
-        else if (name.find("share") != std::string::npos || name == "utilisation")
-            std::snprintf(buf, sizeof buf, "%.2f %%", 100 * v);
-        else
-            std::snprintf(buf, sizeof buf, "%.3f", v);
-        std::fprintf(out, "  %20s  %s\n", buf, name.c_str());
-    }
     if (t.off_at_end)
         std::fprintf(out, "  (%u PE%s off at the end: read through the debug path)\n", t.off_at_end,
                      t.off_at_end > 1 ? "s" : "");
@@ -322,8 +358,8 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
         }
         o["interrupts"] = t.interrupts;
         json m = json::object();
-        for (const auto &[name, v] : metrics(soc, t))
-            m[name] = v;
+        for (const Metric &metric : metrics(soc, t))
+            m[metric.name] = metric.value;
         o["metrics"] = m;
         return o;
     };
