@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs a pmvp build into a temporary prefix, then builds programs
+# Installs a pmvp build into a temporary prefix, runs the installed
+# pmvp-soc on installed scenarios (one with firmware), then builds programs
 # against the installation and runs them: two with find_package(pmvp) (the
 # SystemC example platform, which reads PMU.PMCCNTR_EL0 over TLM, and one
 # whose core is a core description's preset), one with
@@ -32,6 +33,15 @@ cmake --build "$work/cmake" >/dev/null
 # stay on).
 (cd "$work/cmake" && SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 ./downstream_systemc)
 (cd "$work/cmake" && SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 ./downstream_config cortex-a53 >/dev/null)
+
+echo "== the installed pmvp-soc, on an installed scenario"
+SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 \
+  "$prefix/bin/pmvp-soc" "$prefix/share/pmvp/scenarios/smt-wfi.json" --quiet --json - | grep -q '"schema"'
+if [ -f "$prefix/share/pmvp/scenarios/pmu-suite.elf" ]; then
+  SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 \
+    "$prefix/bin/pmvp-soc" "$prefix/share/pmvp/scenarios/firmware-pmu-suite.json" --quiet
+fi
+test -f "$prefix/share/doc/pmvp/CORE.md"
 
 echo "== pkg-config pmvp"
 pc=$(dirname "$(find "$prefix" -name pmvp.pc)")
