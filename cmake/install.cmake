@@ -36,3 +36,19 @@ install(FILES ${PROJECT_BINARY_DIR}/pmvpConfig.cmake ${PROJECT_BINARY_DIR}/pmvpC
 file(RELATIVE_PATH PMVP_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(cmake/pmvp.pc.in ${PROJECT_BINARY_DIR}/pmvp.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/pmvp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# `cpack -G DEB` (in the build directory): a Debian package of everything
+# `cmake --install` installs, under /usr, its run-time dependencies found by
+# dpkg-shlibdeps and the headers' build dependencies named. The test
+# install.debian_package builds it, inspects it and runs its pmvp-soc.
+set(CPACK_PACKAGE_NAME pmvp)
+set(CPACK_PACKAGE_VENDOR "pmvp")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "Models of a processor's hardware monitors (Arm PMUv3, AMUv1, x86 clock counters) for virtual platforms")
+set(CPACK_PACKAGE_CONTACT "pmvp developers")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsystemc-dev, nlohmann-json3-dev")
+include(CPack)

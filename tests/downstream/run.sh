@@ -36,7 +36,8 @@ cmake --build "$work/cmake" >/dev/null
 
 echo "== the installed pmvp-soc, on an installed scenario"
 SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 \
-  "$prefix/bin/pmvp-soc" "$prefix/share/pmvp/scenarios/smt-wfi.json" --quiet --json - | grep -q '"schema"'
+  "$prefix/bin/pmvp-soc" "$prefix/share/pmvp/scenarios/smt-wfi.json" --quiet --json "$work/result.json"
+grep -q '"schema"' "$work/result.json"
 if [ -f "$prefix/share/pmvp/scenarios/pmu-suite.elf" ]; then
   SC_COPYRIGHT_MESSAGE=DISABLE ASAN_OPTIONS=detect_leaks=0 \
     "$prefix/bin/pmvp-soc" "$prefix/share/pmvp/scenarios/firmware-pmu-suite.json" --quiet
