@@ -55,9 +55,11 @@ public:
         if (s.contains("$ref")) {
             const std::string ref = s["$ref"].get<std::string>();
             const std::string prefix = "#/$defs/";
-            if (ref.rfind(prefix, 0) != 0 || !root_["$defs"].contains(ref.substr(prefix.size())))
+            // (at(), not []: a const json's [] of a missing key is undefined.)
+            const std::string name = ref.rfind(prefix, 0) == 0 ? ref.substr(prefix.size()) : "";
+            if (name.empty() || !root_.contains("$defs") || !root_.at("$defs").contains(name))
                 throw std::logic_error("schema reference \"" + ref + "\" is not one of this schema's $defs");
-            std::string why = check(root_["$defs"][ref.substr(prefix.size())], v, path);
+            std::string why = check(root_.at("$defs").at(name), v, path);
             if (!why.empty())
                 return why;
         }
