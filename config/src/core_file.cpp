@@ -40,7 +40,6 @@ struct CoreFields {
     static std::vector<uint16_t> &events(CoreDescription &d) { return d.events_; }
     static std::vector<uint16_t> &sync_events(CoreDescription &d) { return d.sync_events_; }
     static std::vector<pmvp_sebep_threshold> &thresholds(CoreDescription &d) { return d.thresholds_; }
-    static void own(CoreDescription &d) { d.own_arrays(); }
 };
 
 namespace {
@@ -50,6 +49,15 @@ using Cfg = pmvp_core_config;
 
 // Where an empty list of events points: not NULL, which means every event.
 const uint16_t kNoEvent = 0;
+
+// The JSON pointer of a key: "inaccuracy.seed" is /inaccuracy/seed.
+std::string pointer_of(const char *key)
+{
+    std::string p = std::string("/") + key;
+    for (char &c : p)
+        c = c == '.' ? '/' : c;
+    return p;
+}
 
 uint64_t number(const json &v)
 {
@@ -347,10 +355,7 @@ CoreDescription CoreDescription::from_json(const json &j, const std::string &sou
         pmvp_core_config_limit_to_version(&d.cfg_);
     }
     for (const Field &f : CoreFields::all()) {
-        std::string key = f.key;
-        for (size_t dot; (dot = key.find('.')) != std::string::npos;)
-            key.replace(dot, 1, "/");
-        json::json_pointer ptr("/" + key);
+        json::json_pointer ptr(pointer_of(f.key));
         if (!j.contains(ptr))
             continue;
         try {
@@ -407,10 +412,7 @@ nlohmann::ordered_json CoreDescription::to_json() const
         json v = f.write(*this);
         if (std::string(f.key) == "description" && v.get<std::string>().empty())
             continue;
-        std::string key = f.key;
-        for (size_t dot; (dot = key.find('.')) != std::string::npos;)
-            key.replace(dot, 1, "/");
-        j[nlohmann::ordered_json::json_pointer("/" + key)] = v;
+        j[nlohmann::ordered_json::json_pointer(pointer_of(f.key))] = v;
     }
     return j;
 }
