@@ -51,4 +51,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsystemc-dev, nlohmann-json3-dev")
+# pmvp-soc --plot draws with gnuplot, and says so when it is missing.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS gnuplot-nox)
 include(CPack)

@@ -4,7 +4,7 @@
 # adds qemu-system-arm). Runs apt-get only for packages that are missing.
 set -euo pipefail
 
-packages=(cmake ninja-build pkg-config make g++ dpkg-dev googletest libgtest-dev libsystemc-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
+packages=(cmake ninja-build pkg-config make g++ dpkg-dev googletest libgtest-dev libsystemc-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev gnuplot-nox
           libunicorn-dev gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu clang libclang-rt-14-dev "$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -699,9 +699,12 @@ uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, u
         throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + reg);
     unsigned n_unused, word;
     const pmvp_ext_reg *r = pmvp_ext_decode(core_.get(), frame, off, &n_unused, &word);
-    (void)timeline_.look(sc_core::SC_ZERO_TIME, [&](const pmvp_core *c, pmvp_time t) {
+    int err = timeline_.look(sc_core::SC_ZERO_TIME, [&](const pmvp_core *c, pmvp_time t) {
         return pmvp_ext_debug_read(c, pe, frame, off, pmvp_ext_reg_width(c, r) / 8, t, &v);
     });
+    if (err != PMVP_OK)
+        throw std::runtime_error("pmvp::sc::Monitors::peek: " + reg + " of PE " + std::to_string(pe) + ": " +
+                                 pmvp_strerror(err));
     return v;
 }
 

@@ -4,6 +4,7 @@
 // the monitors saw. `pmvp-soc --help` lists the options; docs/PMVP-SOC.md
 // describes scenarios, the memory map and the outputs.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -48,7 +49,7 @@ const char kFooter[] =
     "the command line overrides.\n"
     "\n"
     "Exit status: 0 success, 1 the reference model disagrees or the firmware failed,\n"
-    "2 bad arguments or scenario, 3 the simulation failed,\n"
+    "2 bad arguments or scenario, 3 the simulation failed (or gnuplot, for --plot),\n"
     "130 interrupted (SIGINT): the report covers the run up to the interruption.";
 
 volatile std::sig_atomic_t interrupt_signal = 0;
@@ -63,6 +64,9 @@ std::string vcd_base(const std::string &path)
     return path;
 }
 
+// The most intervals --interval prints.
+constexpr pmvp_time kMaxIntervals = 10000;
+
 [[noreturn]] void usage_error(const std::string &msg)
 {
     std::fprintf(stderr, "pmvp-soc: %s\n(pmvp-soc --help lists the options)\n", msg.c_str());
@@ -70,14 +74,30 @@ std::string vcd_base(const std::string &path)
 }
 
 struct Options {
-    std::string scenario_path, json_path, vcd_path, save_path, restore_path;
-    pmvp_time save_at = 0;
+    std::string scenario_path, json_path, vcd_path, save_path, restore_path, plot_path;
+    std::string csv;                 // -x: the CSV separator; empty: readable
+    pmvp_time save_at = 0, interval = 0;
     Overrides overrides;
     Detail detail = Detail::AUTO;
     bool check = false, quiet = false, detached = false, show_config = false;
     uint64_t check_limit = 400000000;
     uint64_t vcd_limit_mib = 1024;
 };
+
+// Whether an executable of that name is on PATH.
+bool on_path(const std::string &name)
+{
+    const char *path = std::getenv("PATH");
+    std::string dirs = path ? path : "";
+    for (size_t a = 0; a <= dirs.size();) {
+        size_t b = std::min(dirs.find(':', a), dirs.size());
+        std::string dir = b > a ? dirs.substr(a, b - a) : ".";
+        if (access((dir + "/" + name).c_str(), X_OK) == 0)
+            return true;
+        a = b + 1;
+    }
+    return false;
+}
 
 // An integer from lo to hi, or why not.
 uint64_t integer(const std::string &v, uint64_t lo, uint64_t hi)
@@ -160,6 +180,20 @@ Options parse_options(int argc, char **argv)
     app.add_option("-j,--json", o.json_path,
                    "also write the results as JSON (- for stdout, the readable report then going to stderr)")
         ->type_name("FILE");
+    valued("-I,--interval", "T",
+           "also print the counts of every interval T of simulated time as it ends, like perf stat -I, e.g. 100us",
+           [&](const std::string &v) { o.interval = above_zero(parse_time(v), "must be longer than 0 ps"); });
+    valued("-x,--field-separator", "SEP",
+           "print the report (and the intervals) as CSV with this separator, e.g. -x, (a header row first)",
+           [&](const std::string &v) {
+               if (v.empty() || v.find_first_of("\"\n\r") != std::string::npos)
+                   throw std::invalid_argument("expected a separator that is not empty, a quote or a line end");
+               o.csv = v;
+           });
+    app.add_option("--plot", o.plot_path,
+                   "draw the intervals (counter rates, IPC, PMUIRQ) over simulated time to FILE (.png, .svg or "
+                   ".pdf) with gnuplot; without -I, 100 intervals")
+        ->type_name("FILE");
     app.add_option("--vcd", o.vcd_path, "trace counters, PMUIRQ and WFx to a VCD file")->type_name("FILE");
     valued("--vcd-limit", "MIB", "stop tracing when the VCD file passes this size (default 1024 MiB; 0: no limit)",
            [&](const std::string &v) { o.vcd_limit_mib = integer(v, 0, UINT64_MAX / (1024 * 1024)); });
@@ -226,8 +260,17 @@ Options parse_options(int argc, char **argv)
             usage_error("--save-at: the instant must be after 0 ps (nothing has run at 0)");
         o.save_path = save[1];
     }
-    if (o.detached && (o.check || !o.json_path.empty() || !o.vcd_path.empty() || o.save_at))
-        usage_error("--detached runs no monitors: nothing to --check, --json, --vcd or --save-at");
+    if (o.detached && (o.check || !o.json_path.empty() || !o.vcd_path.empty() || o.save_at || o.interval ||
+                       !o.plot_path.empty()))
+        usage_error("--detached runs no monitors: nothing to --check, --json, --vcd, --save-at, --interval or --plot");
+    if (!o.plot_path.empty()) {
+        std::string ext = o.plot_path.size() >= 4 ? o.plot_path.substr(o.plot_path.size() - 4) : "";
+        if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+            usage_error("--plot: " + o.plot_path + ": the picture's name must end in .png, .svg or .pdf");
+        if (!on_path("gnuplot"))
+            usage_error("--plot: gnuplot draws the picture and is not installed (on Debian: apt-get install "
+                        "gnuplot-nox)");
+    }
     if (!o.restore_path.empty()) {
         const Overrides none;
         const Overrides &v = o.overrides;
@@ -376,8 +419,10 @@ int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, c
                    void (*print)(FILE *, const Scenario &, const Result &),
                    nlohmann::json (*to_json)(const Scenario &, const Result &))
 {
-    if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO)
-        usage_error("--check, --detached, --vcd and --detail apply to Arm cluster scenarios only");
+    if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO || o.interval ||
+        !o.plot_path.empty() || !o.csv.empty())
+        usage_error("--check, --detached, --vcd, --detail, --interval, --plot and -x apply to Arm cluster "
+                    "scenarios only");
     const Scenario &s = job.s;
     Result result;
     auto start = std::chrono::steady_clock::now();
@@ -425,7 +470,7 @@ int sc_main(int argc, char **argv)
     // Output files that cannot be written are found before the run, not after.
     for (const std::string &path : { o.json_path == "-" ? std::string() : o.json_path,
                                       o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd",
-                                      o.save_path }) {
+                                      o.save_path, o.plot_path }) {
         if (path.empty())
             continue;
         FILE *f = std::fopen(path.c_str(), "a");
@@ -458,6 +503,20 @@ int sc_main(int argc, char **argv)
     if (o.detail != Detail::AUTO && !s.has_analytic())
         usage_error("--detail: the report of this scenario's ISS clusters is per PE; the levels apply to "
                     "analytic clusters");
+    if ((o.interval || !o.plot_path.empty() || !o.csv.empty()) && !s.has_analytic())
+        usage_error("--interval, --plot and -x: the counters they show are the analytic clusters' (the firmware "
+                    "agent programs them); this scenario's ISS clusters have their guests' report");
+    if (!o.plot_path.empty() && !o.interval)
+        o.interval = std::max<pmvp_time>(1, s.duration / 100);
+    if (o.interval) {
+        const pmvp_time run = s.duration - job.resume_at;
+        if (o.interval > run)
+            usage_error("--interval: " + time_text(o.interval) + " is longer than the run (" + time_text(run) + ")");
+        if (run / o.interval > kMaxIntervals)
+            usage_error("--interval: " + time_text(o.interval) + " makes " + std::to_string(run / o.interval) +
+                        " intervals of a " + time_text(run) + " run; at most " + std::to_string(kMaxIntervals) +
+                        " are printed (a longer interval, or --time)");
+    }
     if (o.check && reference_cycles(s) > o.check_limit) {
         std::fprintf(stderr,
                      "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "
@@ -504,6 +563,13 @@ int sc_main(int argc, char **argv)
                          time_text(sc_core::sc_time_stamp().value()).c_str());
         }
     };
+    std::unique_ptr<IntervalReport> intervals;
+    if (o.interval) {
+        intervals = std::make_unique<IntervalReport>(soc, o.detail, o.interval,
+                                                     o.quiet ? nullptr : report_stream(o), o.csv,
+                                                     !o.json_path.empty() || !o.plot_path.empty());
+        soc.sample_every(o.interval, [&](pmvp_time t) { intervals->sample(t); });
+    }
     std::signal(SIGINT, on_interrupt);
 
     auto start = std::chrono::steady_clock::now();
@@ -550,14 +616,34 @@ int sc_main(int argc, char **argv)
         std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
         return 3;
     }
+    if (intervals)
+        intervals->finish();
     if (o.check) {
         run.checked = true;
-        for (auto &core : soc.cores)
+        // The per-cycle replay is slow: after two seconds, its progress.
+        auto began = std::chrono::steady_clock::now();
+        const bool tty = isatty(2);
+        bool shown = false;
+        size_t decile = 0;  // a log (not a terminal) gets a line every tenth
+        for (auto &core : soc.cores) {
             run.checks.push_back(check_against_reference(core->monitors->kernel().cfg, core->journal));
+            double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+            size_t done = run.checks.size(), all = soc.cores.size();
+            if (host < 2.0 || done == all || (!tty && done * 10 / all == decile))
+                continue;
+            decile = done * 10 / all;
+            std::fprintf(stderr,
+                         tty ? "\rpmvp-soc: --check: %zu of %zu cores replayed, %.0f s, about %.0f s left "
+                             : "pmvp-soc: --check: %zu of %zu cores replayed, %.0f s, about %.0f s left\n",
+                         done, all, host, host * (double)(all - done) / (double)done);
+            shown = true;
+        }
+        if (tty && shown)
+            std::fprintf(stderr, "\r%72s\r", "");
     }
     if (!o.quiet) {
         if (s.has_analytic())
-            print_report(out, soc, run, o.detail);
+            print_report(out, soc, run, o.detail, o.csv);
         else if (run.checked)
             print_check(out, run);
         if (iss)
@@ -565,10 +651,20 @@ int sc_main(int argc, char **argv)
     } else if (run.checked) {
         print_check(out, run);  // the verdict is what --check was asked for
     }
+    if (!o.plot_path.empty()) {
+        try {
+            intervals->plot(o.plot_path);
+        } catch (const std::runtime_error &e) {
+            std::fprintf(stderr, "pmvp-soc: --plot: %s\n", e.what());
+            return 3;
+        }
+    }
     if (!o.json_path.empty()) {
         nlohmann::ordered_json j;
         if (s.has_analytic()) {
             j = report_json(soc, run);
+            if (intervals)
+                j.update(intervals->json());
             if (iss)
                 j["iss"] = iss_report_json(s, *iss);
         } else {

@@ -5,7 +5,11 @@ extern "C" {
 #include "pmvp/version.h"
 }
 
+#include <cerrno>
 #include <cinttypes>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
 
 extern "C" {
 #include "pmvp/events.h"
@@ -30,28 +34,42 @@ std::string event_name(uint16_t number)
     return buf;
 }
 
-// What one PE, or a sum over PEs, counted (a sampling counter's periods
-// included).
+std::string grouped(uint64_t v)
+{
+    std::string s = std::to_string(v);
+    for (int i = (int)s.size() - 3; i > 0; i -= 3)
+        s.insert((size_t)i, ",");
+    return s;
+}
+
+// "1 sample", "2 samples": a count with its noun, grouped.
+std::string counted_noun(uint64_t n, const std::string &noun)
+{
+    return grouped(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// What one PE, or a sum over PEs, counted over a span of time (a sampling
+// counter's periods included).
 struct Tally {
     unsigned pes = 0;
     bool amu = false;
+    pmvp_time span = 0;  // the time the counts cover, for the utilisation
     uint64_t pmccntr = 0, interrupts = 0, cycle_samples = 0;
     std::vector<uint64_t> evcntr, samples;
     uint64_t am[PMVP_AMU_ARCH_COUNTERS] = {};
     unsigned off_at_end = 0;
 
-    void add(const Soc &soc, unsigned g)
+    Tally(pmvp_time span) : span(span) {}
+    void add(const Soc &soc, unsigned g, const Firmware::PeCounts &r, uint64_t irqs)
     {
-        const Firmware::PeReadout &r = soc.firmware->readout[g];
-        size_t n = r.evcntr.size();
+        size_t n = r.counted.size() - 1;
         evcntr.resize(n);
         samples.resize(n);
         pes++;
         amu = soc.cores[soc.pes[g].core]->cluster.config.feat_amuv1 || amu;
         pmccntr += r.counted.back();
-        interrupts += soc.interrupts->raised[g];
+        interrupts += irqs;
         cycle_samples += r.samples.back();
-        off_at_end += r.off_at_end;
         for (size_t i = 0; i < n; i++) {
             evcntr[i] += r.counted[i];
             samples[i] += r.samples[i];
@@ -59,7 +77,63 @@ struct Tally {
         for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
             am[k] += r.amu[k];
     }
+    // PE g as the firmware read it at the end of the run.
+    void add_final(const Soc &soc, unsigned g)
+    {
+        add(soc, g, soc.firmware->readout[g], soc.interrupts->raised[g]);
+        off_at_end += soc.firmware->readout[g].off_at_end;
+    }
 };
+
+// A set of PEs the report sums: one PE, a core or the SoC.
+struct Scope {
+    std::string name;   // short: "PE 3", "core 1", "SoC"
+    std::string title;  // the readable report's heading
+    std::vector<unsigned> pes;
+};
+
+// The scopes a report at `detail` shows, in its order: the analytic
+// clusters' PEs (the ISS clusters' have a report of their own).
+std::vector<Scope> scopes(const Soc &soc, Detail detail)
+{
+    const Scenario &s = soc.scenario;
+    if (detail == Detail::AUTO)
+        detail = s.num_pes() <= 8 ? Detail::PE : s.num_cores() <= 16 ? Detail::CORE : Detail::SOC;
+    unsigned analytic_pes = 0, analytic_cores = 0;
+    for (const PeId &p : soc.pes)
+        analytic_pes += !p.iss;
+    for (const auto &core : soc.cores)
+        analytic_cores += !core->cluster.iss();
+    std::vector<Scope> v;
+    if (detail == Detail::PE)
+        for (const PeId &p : soc.pes)
+            if (!p.iss)
+                v.push_back({ "PE " + std::to_string(p.global),
+                              "PE " + std::to_string(p.global) + " (cluster " + s.clusters[p.cluster].name +
+                                  ", core " + std::to_string(p.core) + ", thread " + std::to_string(p.thread) + ")",
+                              { p.global } });
+    if (detail != Detail::SOC && !(detail == Detail::PE && analytic_pes == analytic_cores))
+        for (const auto &core : soc.cores) {
+            if (core->cluster.iss())
+                continue;
+            Scope c{ "core " + std::to_string(core->index), "", {} };
+            for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
+                c.pes.push_back(core->first_pe + k);
+            c.title = "core " + std::to_string(core->index) + " (cluster " + core->cluster.name + "), sum over its " +
+                      counted_noun(c.pes.size(), "PE");
+            v.push_back(c);
+        }
+    if (analytic_cores > 1 || detail == Detail::SOC) {
+        Scope all{ "SoC", "", {} };
+        for (const PeId &p : soc.pes)
+            if (!p.iss)
+                all.pes.push_back(p.global);
+        all.title = s.has_iss() ? "SoC, sum over its " + counted_noun(analytic_pes, "PE") + " of analytic cores"
+                                : "SoC, sum over " + counted_noun(s.num_pes(), "PE");
+        v.push_back(all);
+    }
+    return v;
+}
 
 // The row of the report a metric is shown on, as perf stat shows "insn per
 // cycle" on its instructions line: an event counter the firmware programmed
@@ -120,7 +194,7 @@ std::vector<Metric> metrics(const Soc &soc, const Tally &t)
         m.push_back({ "stall_backend_mem_share", sm / c, mem, "of cycles stalled on memory" });
     if (t.amu) {
         const Scenario &s = soc.scenario;
-        double ticks = (double)s.duration * (double)s.system_counter_hz / 1e12 * t.pes;
+        double ticks = (double)t.span * (double)s.system_counter_hz / 1e12 * t.pes;
         if (ticks > 0)
             m.push_back({ "utilisation", (double)t.am[AMU_CNT_CYCLES] / ticks, { Row::AMU, AMU_CNT_CYCLES },
                           "utilisation (running time)" });
@@ -132,52 +206,52 @@ std::vector<Metric> metrics(const Soc &soc, const Tally &t)
     return m;
 }
 
-std::string grouped(uint64_t v)
+// One row of a block: a value, the register it was read from, what it
+// counts, and the metrics derived from it (shown after it, as perf stat
+// shows "insn per cycle" on its instructions row).
+struct Line {
+    uint64_t value;
+    std::string reg, what;
+    std::vector<Metric> metrics;
+};
+
+// A share of cycles or of time: shown in per cent.
+bool metric_is_share(const Metric &m)
 {
-    std::string s = std::to_string(v);
-    for (int i = (int)s.size() - 3; i > 0; i -= 3)
-        s.insert((size_t)i, ",");
-    return s;
+    return std::string(m.name).find("share") != std::string::npos || std::string(m.name) == "utilisation";
 }
 
-// "1 sample", "2 samples": a count with its noun, grouped.
-std::string counted_noun(uint64_t n, const std::string &noun)
+// A metric's value with its unit, as the readable report shows it.
+std::string metric_value_text(const Metric &m)
 {
-    return grouped(n) + " " + noun + (n == 1 ? "" : "s");
+    char buf[48];
+    if (std::string(m.name) == "effective_frequency_hz")
+        return hz_text(m.value);
+    if (metric_is_share(m))
+        std::snprintf(buf, sizeof buf, "%.2f %%", 100 * m.value);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f", m.value);
+    return buf;
 }
 
-void print_block(std::FILE *out, const Soc &soc, const std::string &title, const Tally &t)
+// The rows of one scope's block; `number` writes the numbers in the text
+// (grouped for the readable report, plain in CSV).
+std::vector<Line> lines(const Soc &soc, const Tally &t, std::string (*number)(uint64_t))
 {
     const FirmwareSetup &fw = soc.scenario.firmware;
-    std::fprintf(out, "\n %s:\n\n", title.c_str());
     const std::vector<Metric> shown = metrics(soc, t);
-    // "# 2.00 insn per cycle" after the row's event, as perf stat shows it.
-    auto note = [&](Row r) {
-        std::string text;
-        for (const Metric &m : shown)
-            if (m.row.kind == r.kind && m.row.index == r.index) {
-                char buf[96];
-                if (std::string(m.name) == "effective_frequency_hz")
-                    std::snprintf(buf, sizeof buf, "%s %s", hz_text(m.value).c_str(), m.label);
-                else if (std::string(m.name).find("share") != std::string::npos || std::string(m.name) == "utilisation")
-                    std::snprintf(buf, sizeof buf, "%.2f %% %s", 100 * m.value, m.label);
-                else
-                    std::snprintf(buf, sizeof buf, "%.2f %s", m.value, m.label);
-                text += std::string(text.empty() ? "" : ", ") + buf;
-            }
-        return text;
-    };
-    auto row = [&](uint64_t v, const std::string &name, const std::string &what, Row r = {}) {
-        std::string metric = r.kind == Row::NONE ? "" : note(r);
-        if (metric.empty())
-            std::fprintf(out, "  %20s  %-18s %s\n", grouped(v).c_str(), name.c_str(), what.c_str());
-        else
-            std::fprintf(out, "  %20s  %-18s %-44s # %s\n", grouped(v).c_str(), name.c_str(), what.c_str(),
-                         metric.c_str());
+    std::vector<Line> v;
+    auto row = [&](uint64_t value, const std::string &reg, const std::string &what, Row r = {}) {
+        Line l{ value, reg, what, {} };
+        if (r.kind != Row::NONE)
+            for (const Metric &m : shown)
+                if (m.row.kind == r.kind && m.row.index == r.index)
+                    l.metrics.push_back(m);
+        v.push_back(l);
     };
     if (fw.cycle_counter)
         row(t.pmccntr, "PMCCNTR_EL0",
-            fw.cycle_sample_period ? "cycle counter, sampled every " + grouped(fw.cycle_sample_period)
+            fw.cycle_sample_period ? "cycle counter, sampled every " + number(fw.cycle_sample_period)
                                    : "cycle counter");
     for (size_t i = 0; i < fw.counters.size(); i++) {
         const CounterSetup &c = fw.counters[i];
@@ -187,7 +261,7 @@ void print_block(std::FILE *out, const Soc &soc, const std::string &title, const
         if (c.evtyper & ~(uint64_t)(PMEVTYPER_EL0_evtCount | PMEVTYPER_EL0_MT))
             what += " (filtered)";
         if (c.sample_period)
-            what += ", sampled every " + grouped(c.sample_period);
+            what += ", sampled every " + number(c.sample_period);
         row(t.evcntr[i], "PMEVCNTR" + std::to_string(c.counter) + "_EL0", what, { Row::COUNTER, i });
     }
     if (t.amu)
@@ -195,13 +269,116 @@ void print_block(std::FILE *out, const Soc &soc, const std::string &title, const
             row(t.am[k], "AMEVCNTR0" + std::to_string(k) + "_EL0", std::string(kAmuNames[k]) + " (AMU)",
                 { Row::AMU, k });
     uint64_t samples = t.cycle_samples;
-    for (uint64_t s : t.samples)
-        samples += s;
-    row(t.interrupts, "PMUIRQ", std::string(t.interrupts == 1 ? "interrupt, " : "interrupts, ") +
-                                    counted_noun(samples, "sample") + " taken");
-    if (t.off_at_end)
-        std::fprintf(out, "  (%u PE%s off at the end: read through the debug path)\n", t.off_at_end,
-                     t.off_at_end > 1 ? "s" : "");
+    for (uint64_t n : t.samples)
+        samples += n;
+    row(t.interrupts, "PMUIRQ", std::string(t.interrupts == 1 ? "interrupt, " : "interrupts, ") + number(samples) +
+                                    (samples == 1 ? " sample" : " samples") + " taken");
+    return v;
+}
+
+std::string plain(uint64_t v) { return std::to_string(v); }
+
+// A row of the readable report: "# 2.00 insn per cycle" after its event.
+void print_line(std::FILE *out, const char *prefix, const Line &l)
+{
+    std::string metric;
+    for (const Metric &m : l.metrics)
+        metric += (metric.empty() ? "" : ", ") + metric_value_text(m) + " " + m.label;
+    if (metric.empty())
+        std::fprintf(out, "%s  %20s  %-18s %s\n", prefix, grouped(l.value).c_str(), l.reg.c_str(), l.what.c_str());
+    else
+        std::fprintf(out, "%s  %20s  %-18s %-44s # %s\n", prefix, grouped(l.value).c_str(), l.reg.c_str(),
+                     l.what.c_str(), metric.c_str());
+}
+
+// A CSV field: quoted when it holds the separator, a quote or a line end.
+std::string csv_field(const std::string &v, const std::string &sep)
+{
+    if (v.find(sep) == std::string::npos && v.find_first_of("\"\n") == std::string::npos)
+        return v;
+    std::string q = "\"";
+    for (char c : v)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+const char *const kCsvColumns[] = { "scope", "value", "register", "event", "metric_value", "metric_unit" };
+
+// The CSV header: the columns, after `time` in interval output.
+void print_csv_header(std::FILE *out, const std::string &sep, bool timed)
+{
+    std::string h = timed ? "time_s" : "";
+    for (const char *c : kCsvColumns)
+        h += (h.empty() ? "" : sep) + c;
+    std::fprintf(out, "%s\n", h.c_str());
+}
+
+// The CSV rows of a line: one per metric (the first with the value), or one.
+void print_csv_line(std::FILE *out, const std::string &sep, const std::string &time, const std::string &scope,
+                    const Line &l)
+{
+    auto emit = [&](const std::string &value, const std::string &reg, const std::string &what, const Metric *m) {
+        char mv[32] = "";
+        std::string unit;
+        if (m) {
+            bool percent = metric_is_share(*m), hz = std::string(m->name) == "effective_frequency_hz";
+            std::snprintf(mv, sizeof mv, "%.10g", percent ? 100 * m->value : m->value);
+            unit = std::string(percent ? "% " : hz ? "Hz " : "") + m->label;
+        }
+        std::string f[] = { scope, value, reg, what, mv, unit };
+        std::string row = time.empty() ? "" : time + sep;
+        for (size_t i = 0; i < 6; i++)
+            row += (i ? sep : "") + csv_field(f[i], sep);
+        std::fprintf(out, "%s\n", row.c_str());
+    };
+    if (l.metrics.empty())
+        emit(std::to_string(l.value), l.reg, l.what, nullptr);
+    for (size_t i = 0; i < l.metrics.size(); i++)
+        i == 0 ? emit(std::to_string(l.value), l.reg, l.what, &l.metrics[0]) : emit("", "", "", &l.metrics[i]);
+}
+
+// A scope's tally over the whole run, from the firmware's final read.
+Tally final_tally(const Soc &soc, const Scope &sc)
+{
+    Tally t(soc.scenario.duration);
+    for (unsigned g : sc.pes)
+        t.add_final(soc, g);
+    return t;
+}
+
+// A tally as JSON: the counters the firmware programmed, the AMU's, the
+// interrupts and the metrics.
+nlohmann::ordered_json counts_json(const Soc &soc, const Tally &t)
+{
+    using json = nlohmann::ordered_json;
+    const FirmwareSetup &fw = soc.scenario.firmware;
+    json o;
+    json pmu;
+    if (fw.cycle_counter)
+        pmu["PMCCNTR_EL0"] = t.pmccntr;
+    pmu["counters"] = json::array();
+    for (size_t i = 0; i < fw.counters.size(); i++)
+        pmu["counters"].push_back({ { "counter", fw.counters[i].counter },
+                                    { "event", event_name(fw.counters[i].event) },
+                                    { "number", fw.counters[i].event },
+                                    { "PMEVTYPER", fw.counters[i].evtyper },
+                                    { "counted", t.evcntr[i] },
+                                    { "samples", t.samples[i] } });
+    if (fw.cycle_counter)
+        pmu["cycle_counter_samples"] = t.cycle_samples;
+    o["pmu"] = pmu;
+    if (t.amu) {
+        json amu;
+        for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
+            amu[kAmuNames[k]] = t.am[k];
+        o["amu"] = amu;
+    }
+    o["interrupts"] = t.interrupts;
+    json m = json::object();
+    for (const Metric &metric : metrics(soc, t))
+        m[metric.name] = metric.value;
+    o["metrics"] = m;
+    return o;
 }
 
 }  // namespace
@@ -218,13 +395,19 @@ std::string hz_text(double hz)
     return buf;
 }
 
-void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail detail)
+void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail detail, const std::string &csv)
 {
     const Scenario &s = soc.scenario;
+    if (!csv.empty()) {
+        print_csv_header(out, csv, false);
+        for (const Scope &sc : scopes(soc, detail))
+            for (const Line &l : lines(soc, final_tally(soc, sc), plain))
+                print_csv_line(out, csv, "", sc.name, l);
+        if (run.checked)
+            print_check(out, run, "#");
+        return;
+    }
     unsigned pes = s.num_pes(), cores = s.num_cores();
-    if (detail == Detail::AUTO)
-        detail = pes <= 8 ? Detail::PE : cores <= 16 ? Detail::CORE : Detail::SOC;
-
     std::fprintf(out, "pmvp-soc: %s: %zu cluster%s, %u core%s, %u PE%s, %s simulated in %.2f s%s\n", s.name.c_str(),
                  s.clusters.size(), s.clusters.size() > 1 ? "s" : "", cores, cores > 1 ? "s" : "", pes,
                  pes > 1 ? "s" : "", time_text(s.duration).c_str(), run.host_seconds,
@@ -238,45 +421,14 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
                                           : "single-thread",
                      c.cores > 1 ? "s" : "", hz_text((double)c.config.processor_hz).c_str(),
                      (std::string(c.dvfs.empty() ? "" : " (DVFS)") + (c.iss() ? ", on the AArch64 ISS" : "")).c_str());
-
-    // The ISS clusters' PEs have a report of their own (print_iss_report).
-    unsigned analytic_pes = 0, analytic_cores = 0;
-    for (const PeId &p : soc.pes)
-        analytic_pes += !p.iss;
-    for (const auto &core : soc.cores)
-        analytic_cores += !core->cluster.iss();
-    if (detail == Detail::PE)
-        for (const PeId &p : soc.pes) {
-            if (p.iss)
-                continue;
-            Tally t;
-            t.add(soc, p.global);
-            print_block(out, soc,
-                        "PE " + std::to_string(p.global) + " (cluster " + s.clusters[p.cluster].name + ", core " +
-                            std::to_string(p.core) + ", thread " + std::to_string(p.thread) + ")",
-                        t);
-        }
-    if (detail != Detail::SOC && !(detail == Detail::PE && analytic_pes == analytic_cores))
-        for (const auto &core : soc.cores) {
-            if (core->cluster.iss())
-                continue;
-            Tally t;
-            for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
-                t.add(soc, core->first_pe + k);
-            print_block(out, soc,
-                        "core " + std::to_string(core->index) + " (cluster " + core->cluster.name +
-                            "), sum over its " + counted_noun(t.pes, "PE"),
-                        t);
-        }
-    if (analytic_cores > 1 || detail == Detail::SOC) {
-        Tally t;
-        for (const PeId &p : soc.pes)
-            if (!p.iss)
-                t.add(soc, p.global);
-        print_block(out, soc,
-                    s.has_iss() ? "SoC, sum over its " + counted_noun(analytic_pes, "PE") + " of analytic cores"
-                                : "SoC, sum over " + counted_noun(pes, "PE"),
-                    t);
+    for (const Scope &sc : scopes(soc, detail)) {
+        Tally t = final_tally(soc, sc);
+        std::fprintf(out, "\n %s:\n\n", sc.title.c_str());
+        for (const Line &l : lines(soc, t, grouped))
+            print_line(out, "", l);
+        if (t.off_at_end)
+            std::fprintf(out, "  (%u PE%s off at the end: read through the debug path)\n", t.off_at_end,
+                         t.off_at_end > 1 ? "s" : "");
     }
     if (run.checked) {
         std::fprintf(out, "\n");
@@ -285,18 +437,18 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
     std::fprintf(out, "\n");
 }
 
-void print_check(std::FILE *out, const RunInfo &run)
+void print_check(std::FILE *out, const RunInfo &run, const char *prefix)
 {
     uint64_t compared = 0, bad = 0;
     for (const CheckResult &c : run.checks) {
         compared += c.compared;
         bad += c.num_disagreements;
     }
-    std::fprintf(out, " check: %s values read compared with the per-cycle reference model: %s\n",
+    std::fprintf(out, "%s check: %s values read compared with the per-cycle reference model: %s\n", prefix,
                  grouped(compared).c_str(), bad ? (grouped(bad) + " DISAGREE").c_str() : "all agree");
     for (size_t k = 0; k < run.checks.size(); k++)
         for (const std::string &d : run.checks[k].disagreements)
-            std::fprintf(out, "   core %zu: %s\n", k, d.c_str());
+            std::fprintf(out, "%s   core %zu: %s\n", prefix, k, d.c_str());
 }
 
 nlohmann::ordered_json core_json(const Cluster &c)
@@ -334,45 +486,15 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
                                               { "frequency_hz", c.config.processor_hz },
                                               { "core", core_json(c) } });
 
-    auto counts = [&](const Tally &t) {
-        json o;
-        json pmu;
-        if (fw.cycle_counter)
-            pmu["PMCCNTR_EL0"] = t.pmccntr;
-        pmu["counters"] = json::array();
-        for (size_t i = 0; i < fw.counters.size(); i++)
-            pmu["counters"].push_back({ { "counter", fw.counters[i].counter },
-                                        { "event", event_name(fw.counters[i].event) },
-                                        { "number", fw.counters[i].event },
-                                        { "PMEVTYPER", fw.counters[i].evtyper },
-                                        { "counted", t.evcntr[i] },
-                                        { "samples", t.samples[i] } });
-        if (fw.cycle_counter)
-            pmu["cycle_counter_samples"] = t.cycle_samples;
-        o["pmu"] = pmu;
-        if (t.amu) {
-            json amu;
-            for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
-                amu[kAmuNames[k]] = t.am[k];
-            o["amu"] = amu;
-        }
-        o["interrupts"] = t.interrupts;
-        json m = json::object();
-        for (const Metric &metric : metrics(soc, t))
-            m[metric.name] = metric.value;
-        o["metrics"] = m;
-        return o;
-    };
-
     // The analytic clusters' PEs; the ISS clusters' are under "iss" (iss_report_json).
     j["pes"] = json::array();
     for (const PeId &p : soc.pes) {
         if (p.iss)
             continue;
-        Tally t;
-        t.add(soc, p.global);
+        Tally t(s.duration);
+        t.add_final(soc, p.global);
         json o = { { "pe", p.global }, { "cluster", p.cluster }, { "core", p.core }, { "thread", p.thread } };
-        o.update(counts(t));
+        o.update(counts_json(soc, t));
         const Firmware::PeReadout &r = soc.firmware->readout[p.global];
         // The registers as read at the end (a sampling counter's value is
         // its count since it was last re-armed).
@@ -387,19 +509,19 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
     for (const auto &core : soc.cores) {
         if (core->cluster.iss())
             continue;
-        Tally t;
+        Tally t(s.duration);
         for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
-            t.add(soc, core->first_pe + k);
+            t.add_final(soc, core->first_pe + k);
         json o = { { "core", core->index }, { "cluster", core->cluster.name }, { "first_pe", core->first_pe },
                    { "pes", t.pes } };
-        o.update(counts(t));
+        o.update(counts_json(soc, t));
         j["cores"].push_back(o);
     }
-    Tally all;
+    Tally all(s.duration);
     for (const PeId &p : soc.pes)
         if (!p.iss)
-            all.add(soc, p.global);
-    j["soc"] = counts(all);
+            all.add_final(soc, p.global);
+    j["soc"] = counts_json(soc, all);
     j["firmware"] = { { "deferred_interrupts", soc.firmware->deferred } };
     if (run.checked) {
         json c = { { "compared", 0 }, { "disagreements", 0 }, { "first", json::array() } };
@@ -415,6 +537,259 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
         j["check"] = c;
     }
     return j;
+}
+
+struct IntervalReport::Impl {
+    const Soc &soc;
+    const pmvp_time interval;
+    std::FILE *out;
+    const std::string csv;
+    const bool keep;
+    const std::vector<Scope> shown;
+    Scope all;                       // every analytic PE, for the plot
+    int decimals;                    // of the instants, in seconds
+    // The counts at the start of the current interval, by global PE.
+    pmvp_time start = 0;
+    std::vector<Firmware::PeCounts> at_start;
+    std::vector<uint64_t> irqs_at_start;
+    struct Kept {
+        pmvp_time start, end;
+        std::vector<Tally> scopes;   // as `shown`
+        Tally all;
+    };
+    std::vector<Kept> kept;
+
+    Impl(const Soc &soc, Detail detail, pmvp_time interval, std::FILE *out, std::string csv, bool keep)
+        : soc(soc), interval(interval), out(out), csv(std::move(csv)), keep(keep), shown(scopes(soc, detail)),
+          at_start(soc.pes.size()), irqs_at_start(soc.pes.size())
+    {
+        for (const PeId &p : soc.pes)
+            if (!p.iss)
+                all.pes.push_back(p.global);
+        const size_t entries = soc.scenario.firmware.counters.size() + 1;
+        for (Firmware::PeCounts &c : at_start) {
+            c.counted.assign(entries, 0);
+            c.samples.assign(entries, 0);
+        }
+        const pmvp_time ns = 1000;
+        decimals = interval % ns == 0 && soc.resume_at % ns == 0 && soc.scenario.duration % ns == 0 ? 9 : 12;
+        if (!out)
+            return;
+        if (!this->csv.empty())
+            print_csv_header(out, this->csv, true);
+        else
+            std::fprintf(out, "#%*s  %-8s  %20s  %-18s %s\n", decimals + 5, "time", "scope", "counts", "register",
+                         "event");
+    }
+
+    std::string seconds(pmvp_time t) const
+    {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%*.*f", csv.empty() ? decimals + 6 : 0, decimals, (double)t / 1e12);
+        // (exact to the digit shown: a double holds 15 significant digits)
+        return buf;
+    }
+
+    // The interval that ends at `t`, whose counts at its end are `now`.
+    void close(pmvp_time t, const std::vector<Firmware::PeCounts> &now, const std::vector<uint64_t> &irqs)
+    {
+        auto tally = [&](const Scope &sc) {
+            Tally d(t - start);
+            for (unsigned g : sc.pes) {
+                Firmware::PeCounts c = now[g];
+                const Firmware::PeCounts &b = at_start[g];
+                for (size_t i = 0; i < c.counted.size(); i++) {
+                    c.counted[i] -= b.counted[i];
+                    c.samples[i] -= b.samples[i];
+                }
+                for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
+                    c.amu[k] -= b.amu[k];
+                d.add(soc, g, c, irqs[g] - irqs_at_start[g]);
+            }
+            return d;
+        };
+        Kept k{ start, t, {}, tally(all) };
+        for (const Scope &sc : shown)
+            k.scopes.push_back(tally(sc));
+        if (out) {
+            std::string when = seconds(t);
+            for (size_t i = 0; i < shown.size(); i++)
+                for (const Line &l : lines(soc, k.scopes[i], csv.empty() ? grouped : plain)) {
+                    if (csv.empty()) {
+                        char prefix[96];
+                        std::snprintf(prefix, sizeof prefix, "%s  %-8s", when.c_str(), shown[i].name.c_str());
+                        print_line(out, prefix, l);
+                    } else {
+                        print_csv_line(out, csv, when, shown[i].name, l);
+                    }
+                }
+            std::fflush(out);
+        }
+        if (keep)
+            kept.push_back(std::move(k));
+        start = t;
+        at_start = now;
+        irqs_at_start = irqs;
+    }
+};
+
+IntervalReport::IntervalReport(const Soc &soc, Detail detail, pmvp_time interval, std::FILE *out, std::string csv,
+                               bool keep)
+    : impl_(std::make_unique<Impl>(soc, detail, interval, out, std::move(csv), keep))
+{
+}
+
+IntervalReport::~IntervalReport() = default;
+
+void IntervalReport::sample(pmvp_time t)
+{
+    Impl &m = *impl_;
+    std::vector<Firmware::PeCounts> now = m.at_start;
+    std::vector<uint64_t> irqs = m.irqs_at_start;
+    for (unsigned g : m.all.pes) {
+        now[g] = m.soc.firmware->counts_now(g);
+        irqs[g] = m.soc.interrupts->raised[g];
+    }
+    if (t == m.soc.resume_at) {  // a restored run's start: what it restored
+        m.start = t;
+        m.at_start = now;
+        m.irqs_at_start = irqs;
+        return;
+    }
+    m.close(t, now, irqs);
+}
+
+void IntervalReport::finish()
+{
+    Impl &m = *impl_;
+    std::vector<Firmware::PeCounts> now = m.at_start;
+    std::vector<uint64_t> irqs = m.irqs_at_start;
+    for (unsigned g : m.all.pes) {
+        now[g] = m.soc.firmware->readout[g];
+        irqs[g] = m.soc.interrupts->raised[g];
+    }
+    if (m.soc.scenario.duration > m.start)
+        m.close(m.soc.scenario.duration, now, irqs);
+}
+
+nlohmann::ordered_json IntervalReport::json() const
+{
+    const Impl &m = *impl_;
+    nlohmann::ordered_json j = { { "interval_ps", m.interval }, { "intervals", nlohmann::ordered_json::array() } };
+    for (const Impl::Kept &k : m.kept) {
+        nlohmann::ordered_json o = { { "start_ps", k.start }, { "end_ps", k.end } };
+        o["scopes"] = nlohmann::ordered_json::array();
+        for (size_t i = 0; i < k.scopes.size(); i++) {
+            nlohmann::ordered_json sc = { { "scope", m.shown[i].name } };
+            sc.update(counts_json(m.soc, k.scopes[i]));
+            o["scopes"].push_back(sc);
+        }
+        j["intervals"].push_back(o);
+    }
+    return j;
+}
+
+namespace {
+
+// A string for gnuplot, in double quotes.
+std::string gnuplot_string(const std::string &v)
+{
+    std::string q = "\"";
+    for (char c : v)
+        q += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    return q + "\"";
+}
+
+}  // namespace
+
+void IntervalReport::plot(const std::string &path) const
+{
+    const Impl &m = *impl_;
+    const Scenario &s = m.soc.scenario;
+    const FirmwareSetup &fw = s.firmware;
+    if (m.kept.empty())
+        throw std::runtime_error("no interval to draw");
+    std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+    std::string terminal = ext == ".png" ? "pngcairo size 1200,900"
+                           : ext == ".svg" ? "svg size 1200,900"
+                           : ext == ".pdf" ? "pdfcairo size 8in,6in"
+                                           : "";
+    if (terminal.empty())
+        throw std::runtime_error(path + ": the picture's name must end in .png, .svg or .pdf");
+    // The time axis in the unit that suits the run.
+    const pmvp_time end = m.kept.back().end;
+    const std::pair<double, const char *> unit = end >= 10000000000000ull ? std::make_pair(1e12, "s")
+                                                 : end >= 10000000000ull  ? std::make_pair(1e9, "ms")
+                                                 : end >= 10000000ull     ? std::make_pair(1e6, "us")
+                                                                          : std::make_pair(1e3, "ns");
+    // Columns: 1 start, 2 middle; then the SoC's rate of each counter (the
+    // cycle counter first), the IPC of each scope shown, PMUIRQ.
+    std::vector<std::string> rates;
+    if (fw.cycle_counter)
+        rates.push_back("PMCCNTR_EL0 (cycle counter)");
+    for (const CounterSetup &c : fw.counters)
+        rates.push_back("PMEVCNTR" + std::to_string(c.counter) + "_EL0 (" + event_name(c.event) +
+                        (c.evtyper & PMEVTYPER_EL0_MT ? ", MT" : "") + ")");
+    std::string data;
+    auto row = [&](pmvp_time at, const Impl::Kept &k) {
+        char buf[64];
+        const double us = (double)(k.end - k.start) / 1e6;
+        std::snprintf(buf, sizeof buf, "%.9g\t%.9g", (double)at / unit.first,
+                      ((double)k.start + (double)(k.end - k.start) / 2) / unit.first);
+        data += buf;
+        auto cell = [&](double v) {
+            std::snprintf(buf, sizeof buf, "\t%.9g", v);
+            data += std::isfinite(v) ? buf : "\tNaN";
+        };
+        if (fw.cycle_counter)
+            cell((double)k.all.pmccntr / us);
+        for (uint64_t v : k.all.evcntr)
+            cell((double)v / us);
+        for (const Tally &t : k.scopes) {
+            double ipc = NAN;
+            for (const Metric &mt : metrics(m.soc, t))
+                if (std::string(mt.name) == "ipc")
+                    ipc = mt.value;
+            cell(ipc);
+        }
+        cell((double)k.all.interrupts);
+        data += "\n";
+    };
+    for (const Impl::Kept &k : m.kept)
+        row(k.start, k);
+    row(m.kept.back().end, m.kept.back());  // where the last step ends
+    std::string g = "set terminal " + terminal + " noenhanced\n";
+    g += "set output " + gnuplot_string(path) + "\n";
+    g += "$D << EOD\n" + data + "EOD\n";
+    // One x axis for the three panels (margins fixed whatever the keys' widths),
+    // and room above the highest step.
+    g += "set datafile separator \"\\t\"\nset key outside right top\nset grid\n"
+         "set lmargin at screen 0.09\nset rmargin at screen 0.66\nset yrange [0:*]\n"
+         "set offsets graph 0, graph 0, graph 0.1, graph 0\n";
+    g += "set xrange [" + std::to_string((double)m.kept.front().start / unit.first) + ":" +
+         std::to_string((double)end / unit.first) + "]\n";
+    g += "set multiplot layout 3,1 title " +
+         gnuplot_string("pmvp-soc: " + s.name + ", intervals of " + time_text(m.interval)) + "\n";
+    g += "set ylabel \"counts per us (SoC)\"\nplot ";
+    for (size_t i = 0; i < rates.size(); i++)
+        g += (i ? ", " : "") + std::string("$D using 1:") + std::to_string(3 + i) + " with steps title " +
+             gnuplot_string(rates[i]);
+    g += rates.empty() ? "NaN notitle\n" : "\n";
+    g += "set ylabel \"insn per cycle\"\nplot ";
+    for (size_t i = 0; i < m.shown.size(); i++)
+        g += (i ? ", " : "") + std::string("$D using 1:") + std::to_string(3 + rates.size() + i) +
+             " with steps title " + gnuplot_string(m.shown[i].name);
+    g += "\n";
+    g += std::string("set xlabel \"simulated time (") + unit.second + ")\"\nset ylabel \"PMUIRQ per interval\"\n";
+    g += "plot $D using 2:" + std::to_string(3 + rates.size() + m.shown.size()) +
+         " with impulses lw 2 title \"PMUIRQ (SoC)\"\nunset multiplot\n";
+    FILE *p = popen("gnuplot", "w");
+    if (!p)
+        throw std::runtime_error(std::string("gnuplot could not be started: ") + std::strerror(errno));
+    std::fwrite(g.data(), 1, g.size(), p);
+    int status = pclose(p);
+    if (status != 0)
+        throw std::runtime_error("gnuplot failed (status " + std::to_string(status) + ")");
 }
 
 }  // namespace pmvp::soc

@@ -737,6 +737,24 @@ void Firmware::final_read(unsigned g)
             r.amu[n] = amu_read(g, n, r.off_at_end);
 }
 
+Firmware::PeCounts Firmware::counts_now(unsigned g) const
+{
+    const FirmwareSetup &f = soc_.scenario.firmware;
+    const PeReadout &r = readout[g];
+    pmvp::sc::Monitors &m = *soc_.core_of(g).monitors;
+    unsigned t = soc_.thread_of(g);
+    PeCounts c = r;  // the samples taken so far
+    c.counted.back() = counted(g, true, m.peek(t, PMVP_FRAME_PMU, "PMCCNTR_EL0"), f.cycle_sample_period,
+                               r.samples.back());
+    for (size_t i = 0; i < f.counters.size(); i++)
+        c.counted[i] = counted(g, false, m.peek(t, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", f.counters[i].counter),
+                               f.counters[i].sample_period, r.samples[i]);
+    if (soc_.core_of(g).cluster.config.feat_amuv1)
+        for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+            c.amu[n] = m.peek(t, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n);
+    return c;
+}
+
 void Firmware::run()
 {
     if (soc_.resume_at) {
@@ -952,8 +970,32 @@ void Soc::end_now()
     end_.notify();
 }
 
+void Soc::sample_every(pmvp_time interval, std::function<void(pmvp_time)> sample)
+{
+    sc_core::sc_spawn(sc_bind(&Soc::sample_intervals, this, interval, std::move(sample)), "intervals");
+}
+
+// A restored run's start first (its monitors restored), then the multiples
+// of the interval after it and before the end.
+void Soc::sample_intervals(pmvp_time interval, std::function<void(pmvp_time)> sample)
+{
+    if (resume_at) {
+        wait(ps(resume_at));
+        sample(resume_at);
+    }
+    pmvp_time t = resume_at - resume_at % interval;
+    while (scenario.duration - t > interval) {
+        t += interval;
+        wait(ps(t - now_ps()), end_);
+        if (ended_early)
+            return;
+        sample(t);
+    }
+}
+
 // Every thousandth of the run: the command's watch, and progress on stderr
-// once a run has taken more than two seconds of host time.
+// (with an estimate of the host time left) once a run has taken more than
+// two seconds of host time.
 void Soc::show_progress()
 {
     const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 1000);
@@ -972,14 +1014,20 @@ void Soc::show_progress()
         }
         double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         int percent = (int)(100.0 * (double)t / (double)scenario.duration);
-        if (!progress || host < 2.0 || percent == shown || (!tty && percent / 10 == shown / 10))
+        if (!progress || host < 2.0 || t <= resume_at || percent == shown || (!tty && percent / 10 == shown / 10))
             continue;
-        std::fprintf(stderr, tty ? "\rpmvp-soc: %3d%% of simulated time, %.0f s" : "pmvp-soc: %d%% of simulated time, %.0f s\n",
-                     percent, host);
+        // The time left at the pace so far (of this run: a restored run's
+        // share done counts from its checkpoint).
+        double done = (double)(t - resume_at) / (double)(scenario.duration - resume_at);
+        double left = host * (1 - done) / done;
+        std::fprintf(stderr,
+                     tty ? "\rpmvp-soc: %3d%% of simulated time, %.0f s, about %.0f s left "
+                         : "pmvp-soc: %d%% of simulated time, %.0f s, about %.0f s left\n",
+                     percent, host, left);
         shown = percent;
     }
     if (tty && shown >= 0)
-        std::fprintf(stderr, "\r%50s\r", "");
+        std::fprintf(stderr, "\r%72s\r", "");
 }
 
 }  // namespace pmvp::soc

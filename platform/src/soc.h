@@ -165,17 +165,25 @@ public:
     SC_HAS_PROCESS(Firmware);
     Firmware(const sc_core::sc_module_name &name, Soc &soc);
 
-    struct PeReadout {
-        uint64_t pmccntr = 0, pmovsset = 0;
-        std::vector<uint64_t> evcntr;        // by firmware.counters entry
+    // What a PE's counters counted up to an instant.
+    struct PeCounts {
         // What each counter counted: for a sampling counter, the periods
         // sampled and the count since the last re-arm; last: cycle counter.
         std::vector<uint64_t> counted;
         std::vector<uint64_t> samples;       // overflows taken, by entry; last: cycle counter
         uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
+    };
+    // The final read: the counts, and the registers as read.
+    struct PeReadout : PeCounts {
+        uint64_t pmccntr = 0, pmovsset = 0;
+        std::vector<uint64_t> evcntr;        // by firmware.counters entry
         bool off_at_end = false;             // read through the debug path instead
     };
     std::vector<PeReadout> readout;          // by global PE
+    // PE g's counts now, as the final read would find them, through the
+    // monitors' debug path: no access on the bus, nothing journalled,
+    // nothing changed (pmvp-soc --interval).
+    PeCounts counts_now(unsigned g) const;
     pmvp_time finished = 0;
     uint64_t deferred = 0;                   // interrupts taken late: their PE was off
     template <class A> void state(A &a);
@@ -246,6 +254,10 @@ public:
     // Called every thousandth of the run's simulated time: where the command
     // looks at what happened outside the simulation (a SIGINT, the VCD's size).
     std::function<void()> watch;
+    // Calls `sample` with the instant at every multiple of `interval` before
+    // the end of the run, and first at a restored run's start (pmvp-soc
+    // --interval). Before the simulation starts.
+    void sample_every(pmvp_time interval, std::function<void(pmvp_time)> sample);
     // Ends the run at the current instant: the firmware agent reads the
     // counters there and stops the simulation (a partial report follows).
     void interrupt();
@@ -265,6 +277,7 @@ private:
     void end_now();
     void dvfs(unsigned cluster);
     void show_progress();
+    void sample_intervals(pmvp_time interval, std::function<void(pmvp_time)> sample);
     std::vector<std::unique_ptr<sc_core::sc_signal<uint64_t>>> clocks_;
     std::chrono::steady_clock::time_point started_;
     sc_core::sc_event end_;

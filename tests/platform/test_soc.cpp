@@ -1365,3 +1365,201 @@ TEST(PmvpSoc, CheckpointRefusals)
     refused(scenario("firmware-pmu-suite") + " --save-at 600us " + bad, "the run ended at");
 #endif
 }
+
+namespace {
+
+// The scope of an interval's JSON by name ("PE 0", "core 1", "SoC").
+const json &interval_scope(const json &interval, const std::string &name)
+{
+    for (const json &s : interval["scopes"])
+        if (s["scope"] == name)
+            return s;
+    ADD_FAILURE() << "no scope " << name << " in " << interval.dump();
+    static const json none = json::object();
+    return none;
+}
+
+// Every count of a scope's JSON (PMU counters, samples, AMU, interrupts),
+// flattened in one order, for sums.
+std::vector<uint64_t> all_counts(const json &scope)
+{
+    std::vector<uint64_t> v;
+    if (scope["pmu"].contains("PMCCNTR_EL0"))
+        v.push_back(scope["pmu"]["PMCCNTR_EL0"].get<uint64_t>());
+    for (const json &c : scope["pmu"]["counters"]) {
+        v.push_back(c["counted"].get<uint64_t>());
+        v.push_back(c["samples"].get<uint64_t>());
+    }
+    if (scope.contains("amu"))
+        for (const auto &[name, value] : scope["amu"].items())
+            v.push_back(value.get<uint64_t>());
+    v.push_back(scope["interrupts"].get<uint64_t>());
+    return v;
+}
+
+// The intervals of a run at --detail pe add up to its report, PE by PE.
+void expect_intervals_add_up(const SocRun &r)
+{
+    for (const json &pe : r.result["pes"]) {
+        std::string name = "PE " + std::to_string(pe["pe"].get<unsigned>());
+        std::vector<uint64_t> sum(all_counts(pe).size());
+        for (const json &k : r.result["intervals"]) {
+            std::vector<uint64_t> c = all_counts(interval_scope(k, name));
+            ASSERT_EQ(c.size(), sum.size());
+            for (size_t i = 0; i < c.size(); i++)
+                sum[i] += c[i];
+        }
+        EXPECT_EQ(sum, all_counts(pe)) << name;
+    }
+}
+
+}  // namespace
+
+// perf stat -I: the default scenario in intervals of 100 us. Each interval
+// counts what the scenario makes of its 100 us, and the intervals add up to
+// the report, count for count, PE by PE, with the interval sampling leaving
+// the run as it was (--check agrees, the final counts are unchanged).
+TEST(PmvpSoc, IntervalsCountEachSpanAndAddUpToTheReport)
+{
+    SocRun plain = pmvp_soc("--quiet");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    SocRun r = pmvp_soc("-I 100us --check");
+    expect_checked(r);
+    EXPECT_EQ(r.result["pes"], plain.result["pes"]);
+    ASSERT_EQ(r.result["interval_ps"].get<uint64_t>(), 100000000u);
+    const json &iv = r.result["intervals"];
+    ASSERT_EQ(iv.size(), 10u);
+    for (size_t k = 0; k < iv.size(); k++) {
+        EXPECT_EQ(iv[k]["start_ps"].get<uint64_t>(), k * 100000000u);
+        EXPECT_EQ(iv[k]["end_ps"].get<uint64_t>(), (k + 1) * 100000000u);
+    }
+    // PE 0: 100 us at 2 GHz until the DVFS step at 600 us, then at 1.5 GHz.
+    EXPECT_EQ(pmccntr(interval_scope(iv[0], "PE 0")), 200000u);
+    EXPECT_EQ(pmccntr(interval_scope(iv[6], "PE 0")), 150000u);
+    // PE 1 runs 150 us of every 200: 100 us in [0, 100), 50 us in [100, 200).
+    EXPECT_EQ(counted(interval_scope(iv[0], "PE 1"), 0), 200000u);
+    EXPECT_EQ(counted(interval_scope(iv[1], "PE 1"), 0), 100000u);
+    // PE 4 (little, 1 GHz) runs 200 us of every 500: none of [200, 300).
+    EXPECT_EQ(pmccntr(interval_scope(iv[1], "PE 4")), 100000u);
+    EXPECT_EQ(pmccntr(interval_scope(iv[2], "PE 4")), 0u);
+    EXPECT_DOUBLE_EQ(interval_scope(iv[0], "PE 0")["metrics"]["ipc"].get<double>(), 2.0);
+
+    expect_intervals_add_up(r);
+    // Intervals that do not divide the run, a handler 200 ns late (an
+    // interval can end between an overflow and its handler), PEs off.
+    for (const char *name : { "sampling-profiler", "power-and-el2" }) {
+        SocRun odd = pmvp_soc(scenario(name) + " --quiet --detail pe -I 7us");
+        ASSERT_EQ(odd.status, 0) << odd.err;
+        ASSERT_EQ(odd.result["intervals"].size(), 143u) << name;  // the last one 6 us long
+        expect_intervals_add_up(odd);
+    }
+    // The readable lines, one interval after another, like perf stat -I.
+    EXPECT_NE(r.out.find("    0.000100000  PE 0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("    0.001000000  SoC"), std::string::npos) << r.out;
+    EXPECT_LT(r.out.find("0.000100000"), r.out.find("0.000200000"));
+}
+
+// Intervals of a restored run start at its checkpoint, and from the first
+// multiple of the interval on are those of the uninterrupted run; an
+// interrupted run's last interval ends where it was interrupted.
+TEST(PmvpSoc, IntervalsOfARestoredRun)
+{
+    SocRun whole = pmvp_soc("--quiet -I 100us");
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    std::string ck = temp_file("checkpoint");
+    SocRun saving = pmvp_soc("--quiet --save-at 450us " + ck);
+    ASSERT_EQ(saving.status, 0) << saving.err;
+    SocRun restored = pmvp_soc("--quiet -I 100us --restore " + ck);
+    ASSERT_EQ(restored.status, 0) << restored.err;
+    const json &iv = restored.result["intervals"];
+    ASSERT_EQ(iv.size(), 6u);
+    EXPECT_EQ(iv[0]["start_ps"].get<uint64_t>(), 450000000u);
+    EXPECT_EQ(iv[0]["end_ps"].get<uint64_t>(), 500000000u);
+    EXPECT_EQ(pmccntr(interval_scope(iv[0], "PE 0")), 100000u);  // 50 us at 2 GHz
+    for (size_t k = 1; k < iv.size(); k++)
+        EXPECT_EQ(iv[k], whole.result["intervals"][k + 4]) << k;
+}
+
+// -x: the report and the intervals as CSV, a header row first, a field
+// holding the separator quoted; metrics in the unit the readable report
+// shows them in.
+TEST(PmvpSoc, CsvOutput)
+{
+    SocRun r = pmvp_soc("-x, --detail soc", false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string header, line;
+    std::getline(lines, header);
+    EXPECT_EQ(header, "scope,value,register,event,metric_value,metric_unit");
+    // 4 big PEs x 1,800,000 cycles + 2 little ones x 400,000.
+    EXPECT_NE(r.out.find("SoC,8000000,PMCCNTR_EL0,cycle counter,,\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"INST_RETIRED, sampled every 500000\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(",% of cycles stalled in the backend\n"), std::string::npos) << r.out;
+    unsigned rows = 0;
+    while (std::getline(lines, line))
+        rows++;
+    EXPECT_EQ(rows, 11u);  // cycle counter, 5 counters, 4 AMU counters, PMUIRQ
+
+    r = pmvp_soc("-x ';' -I 500us --detail core", false);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("time_s;scope;value;register;event;metric_value;metric_unit\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("0.000500000;core 0;2000000;PMCCNTR_EL0;cycle counter;;\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("0.001000000;core 3;"), std::string::npos) << r.out;
+
+    r = pmvp_soc("-x '\"' --quiet", false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--field-separator: expected a separator"), std::string::npos) << r.err;
+}
+
+// --plot: a picture of the intervals, drawn by gnuplot; the picture's kind
+// and gnuplot's presence are checked before the run.
+TEST(PmvpSoc, PlotOfTheIntervals)
+{
+    std::string png = temp_file("plot.png"), svg = temp_file("plot.svg");
+    SocRun r = pmvp_soc("--quiet --plot " + png);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string picture = slurp(png);
+    ASSERT_GT(picture.size(), 1000u);
+    EXPECT_EQ(picture.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_EQ(r.result["intervals"].size(), 100u);  // 100 intervals without -I
+
+    r = pmvp_soc("--quiet -I 250us --plot " + svg);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string text = slurp(svg);
+    EXPECT_NE(text.find("<svg"), std::string::npos);
+    EXPECT_NE(text.find("PMEVCNTR1_EL0 (INST_RETIRED)"), std::string::npos);
+    EXPECT_NE(text.find("insn per cycle"), std::string::npos);
+
+    r = pmvp_soc("--quiet --plot " + temp_file("plot.jpg"), false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("must end in .png, .svg or .pdf"), std::string::npos) << r.err;
+    {
+        std::string out = temp_file("out"), err = temp_file("err");
+        int rc = std::system(("PATH=/nonexistent " + std::string(PMVP_SOC) + " --quiet --plot " + png + " >" + out +
+                              " 2>" + err)
+                                 .c_str());
+        EXPECT_EQ(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 2);
+        EXPECT_NE(slurp(err).find("gnuplot draws the picture and is not installed"), std::string::npos)
+            << slurp(err);
+    }
+}
+
+TEST(PmvpSoc, IntervalRefusals)
+{
+    struct Case {
+        const char *args, *says;
+    } cases[] = {
+        { "-I 0ps", "--interval: must be longer than 0 ps" },
+        { "-I 2ms", "--interval: 2 ms is longer than the run (1 ms)" },
+        { "-I 1ns", "at most 10000 are printed" },
+        { "-I 100us --detached", "nothing to --check, --json, --vcd, --save-at, --interval or --plot" },
+    };
+    for (const Case &c : cases) {
+        SocRun r = pmvp_soc(std::string(c.args) + " --quiet", false);
+        EXPECT_EQ(r.status, 2) << c.args;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << ": " << r.err;
+    }
+    SocRun r = pmvp_soc(scenario("x86-hyperthreads") + " -I 100us --quiet", false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("apply to Arm cluster scenarios only"), std::string::npos) << r.err;
+}

@@ -166,7 +166,8 @@ public:
     // ---- observability
     // A register of a frame by its Arm ARM name ("PMCCNTR_EL0",
     // "PMEVCNTR<n>_EL0" with n), read through the debug path now. Throws
-    // std::invalid_argument for a PE or a register the core does not have.
+    // std::invalid_argument for a PE or a register the core does not have,
+    // std::runtime_error naming the kernel's error for a read it refuses.
     uint64_t peek(unsigned pe, pmvp_frame frame, const std::string &name, unsigned n = 0);
     // Adds each PE's PMCCNTR, event counters, AMU architected counters,
     // PMUIRQ, the count of PMUIRQ's rising edges (PMUIRQ_rises: a pulse a
