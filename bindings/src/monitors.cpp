@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 
 #include "changes.h"
 
@@ -21,7 +22,8 @@ using sc_core::sc_time;
 struct Monitors::Traced {
     explicit Traced(unsigned pes, unsigned counters)
         : pmccntr(pes), irq_rises(pes), evcntr(pes, std::vector<uint64_t>(counters)),
-          amu(pes, std::vector<uint64_t>(4)), irq(new bool[pes]()), wfx(new bool[pes]())
+          amu(pes, std::vector<uint64_t>(4)), irq(new bool[pes]()), wfx(new bool[pes]()), powered(new bool[pes]()),
+          counter_events(counters)
     {
     }
     // PMUIRQ's rising edges, which a VCD shows even when a handler lowers
@@ -29,8 +31,18 @@ struct Monitors::Traced {
     // level).
     std::vector<uint64_t> pmccntr, irq_rises;
     std::vector<std::vector<uint64_t>> evcntr, amu;
-    std::unique_ptr<bool[]> irq, wfx;  // sc_trace needs addressable bools
-    bool on = false;                   // a trace file follows them
+    std::unique_ptr<bool[]> irq, wfx, powered;  // sc_trace needs addressable bools
+    uint64_t processor_hz = 0;
+    std::vector<std::string> counter_events;    // name_traced_counters
+    std::vector<Monitors::TracedSignal> signals;  // as traced
+    bool on = false;                            // a trace file follows them
+
+    template <class T> void add(sc_core::sc_trace_file *tf, const T &value, const std::string &name)
+    {
+        sc_core::sc_trace(tf, value, name);
+        static_assert(std::is_same_v<T, bool> || std::is_same_v<T, uint64_t>);
+        signals.push_back({ name, std::is_same_v<T, bool> ? 1u : 64u, &value });
+    }
 };
 
 Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &config)
@@ -676,6 +688,7 @@ void Monitors::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
     tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, delay, false);
     gp.set_response_status(s);
     gp.set_dmi_allowed(false);
+
     delay += access_latency;  // the access is made at its start; it takes this long
 }
 
@@ -720,10 +733,19 @@ void Monitors::sample(pmvp_time now)
                 pmvp_amu_read(core_.get(), p, PMVP_AMEVCNTR0_EL0, n, now, &tr.amu[p][n]);
         tr.irq[p] = irq_[p];
         tr.wfx[p] = core_->pe[p].state == PMVP_PE_WFI || core_->pe[p].state == PMVP_PE_WFE;
+        tr.powered[p] = core_->pe[p].state != PMVP_PE_OFF;
     }
+    tr.processor_hz = core_->clock.hz;
 }
 
 void Monitors::stop_tracing() { traced_->on = false; }
+
+void Monitors::sample_trace()
+{
+    pmvp_time now = time_.now();
+    timeline_.catch_up(now);
+    sample(now);
+}
 
 std::vector<uint8_t> Monitors::save() { return timeline_.checkpoint(); }
 
@@ -743,18 +765,31 @@ void Monitors::trace(sc_core::sc_trace_file *tf) const
     Traced &tr = *traced_;
     tr.on = true;
     std::string base = name();
+    tr.add(tf, tr.processor_hz, base + ".processor_hz");
     for (unsigned p = 0; p < num_pes(); p++) {
         std::string pe = base + ".pe" + std::to_string(p) + ".";
-        sc_core::sc_trace(tf, tr.pmccntr[p], pe + "PMCCNTR_EL0");
+        tr.add(tf, tr.pmccntr[p], pe + "PMCCNTR_EL0");
         for (unsigned n = 0; n < config_.num_counters; n++)
-            sc_core::sc_trace(tf, tr.evcntr[p][n], pe + "PMEVCNTR" + std::to_string(n) + "_EL0");
+            tr.add(tf, tr.evcntr[p][n],
+                   pe + "PMEVCNTR" + std::to_string(n) + "_EL0" +
+                       (tr.counter_events[n].empty() ? "" : "_" + tr.counter_events[n]));
         if (config_.feat_amuv1)
             for (unsigned n = 0; n < 4; n++)
-                sc_core::sc_trace(tf, tr.amu[p][n], pe + "AMEVCNTR0" + std::to_string(n));
-        sc_core::sc_trace(tf, tr.irq[p], pe + "PMUIRQ");
-        sc_core::sc_trace(tf, tr.irq_rises[p], pe + "PMUIRQ_rises");
-        sc_core::sc_trace(tf, tr.wfx[p], pe + "WFx");
+                tr.add(tf, tr.amu[p][n], pe + "AMEVCNTR0" + std::to_string(n));
+        tr.add(tf, tr.irq[p], pe + "PMUIRQ");
+        tr.add(tf, tr.irq_rises[p], pe + "PMUIRQ_rises");
+        tr.add(tf, tr.wfx[p], pe + "WFx");
+        tr.add(tf, tr.powered[p], pe + "powered");
     }
+}
+
+const std::vector<Monitors::TracedSignal> &Monitors::traced_signals() const { return traced_->signals; }
+
+void Monitors::name_traced_counters(const std::vector<std::string> &events)
+{
+    Traced &tr = *traced_;
+    for (unsigned n = 0; n < config_.num_counters; n++)
+        tr.counter_events[n] = n < events.size() ? events[n] : "";
 }
 
 }  // namespace pmvp::sc

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -31,6 +32,7 @@
 #include "x86_platform.h"
 
 extern "C" {
+#include "pmvp/fields.h"
 #include "pmvp/version.h"
 }
 
@@ -66,6 +68,90 @@ std::string vcd_base(const std::string &path)
 
 // The most intervals --interval prints.
 constexpr pmvp_time kMaxIntervals = 10000;
+
+// A GTKWave save file for the VCD: every traced signal, the 64-bit ones
+// (counters, frequency) as analog step traces three rows high, the others
+// as levels. Opened with `gtkwave FILE.gtkw`. False if it cannot be written.
+bool write_gtkwave_save(const std::string &path, const std::string &vcd,
+                        const std::vector<pmvp::sc::Monitors::TracedSignal> &signals)
+{
+    // GTKWave's trace flags: decimal, right-justified; analog step; a
+    // blank row that stretches the analog trace above it.
+    constexpr unsigned kDec = 0x4, kRight = 0x20, kAnalogStep = 0x8000, kStretch = 0x20000;
+    std::ofstream f(path);
+    f << "[*] pmvp-soc: the monitors' signals, counters as analog traces\n";
+    f << "[dumpfile] \"" << std::filesystem::absolute(vcd).string() << "\"\n";
+    for (const auto &sig : signals) {
+        // SystemC's VCD writer puts every signal under the scope SystemC.
+        if (sig.bits == 1) {
+            f << "@" << std::hex << (kRight | 0x8) << std::dec << "\nSystemC." << sig.name << "\n";
+            continue;
+        }
+        f << "@" << std::hex << (kAnalogStep | kRight | kDec) << std::dec << "\nSystemC." << sig.name << "[63:0]\n";
+        f << "@" << std::hex << kStretch << std::dec << "\n-\n-\n";
+    }
+    return (bool)f;
+}
+
+// SystemC writes a timestep's values to a VCD when time advances past it;
+// the run stops at its last instant (the firmware's final read) without
+// that, so the values there (Monitors::sample_trace) are added here: each
+// traced signal under its identifier in the file's header. False if the file
+// cannot be read or written.
+bool append_final_values(const std::string &path, pmvp_time at,
+                         const std::vector<pmvp::sc::Monitors::TracedSignal> &signals)
+{
+    std::map<std::string, std::string> code;  // full name -> VCD identifier
+    std::vector<std::string> scopes;
+    {
+        std::ifstream f(path);
+        std::string line;
+        while (std::getline(f, line) && line.find("$enddefinitions") == std::string::npos) {
+            std::istringstream w(line);
+            std::string kw, a, b, c, d;
+            w >> kw;
+            if (kw == "$scope" && (w >> a >> b))
+                scopes.push_back(b);
+            else if (kw == "$upscope" && !scopes.empty())
+                scopes.pop_back();
+            else if (kw == "$var" && (w >> a >> b >> c >> d)) {
+                std::string name;
+                for (size_t i = 1; i < scopes.size(); i++)  // below the scope SystemC
+                    name += scopes[i] + ".";
+                code[name + d] = c;
+            }
+        }
+        if (!f)
+            return false;
+    }
+    // SystemC's closing of the file may have written the instant already.
+    std::string tail;
+    {
+        std::ifstream f(path, std::ios::binary | std::ios::ate);
+        std::streamoff size = f.tellg();
+        f.seekg(std::max<std::streamoff>(0, size - 256));
+        tail.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    }
+    size_t last = tail.rfind("\n#");
+    std::ofstream out(path, std::ios::app);
+    if (last == std::string::npos || std::strtoull(tail.c_str() + last + 2, nullptr, 10) != at)
+        out << "#" << at << "\n";
+    for (const auto &sig : signals) {
+        auto it = code.find(sig.name);
+        if (it == code.end())
+            return false;
+        uint64_t v = sig.sampled();
+        if (sig.bits == 1) {
+            out << (v ? "1" : "0") << it->second << "\n";
+            continue;
+        }
+        std::string bits;
+        for (; v; v >>= 1)
+            bits.insert(bits.begin(), char('0' + (v & 1)));
+        out << "b" << (bits.empty() ? "0" : bits) << " " << it->second << "\n";
+    }
+    return (bool)out;
+}
 
 [[noreturn]] void usage_error(const std::string &msg)
 {
@@ -470,6 +556,7 @@ int sc_main(int argc, char **argv)
     // Output files that cannot be written are found before the run, not after.
     for (const std::string &path : { o.json_path == "-" ? std::string() : o.json_path,
                                       o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd",
+                                      o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".gtkw",
                                       o.save_path, o.plot_path }) {
         if (path.empty())
             continue;
@@ -539,10 +626,29 @@ int sc_main(int argc, char **argv)
     Soc &soc = *soc_holder;
     soc.progress = true;
     sc_core::sc_trace_file *vcd = nullptr;
+    std::vector<pmvp::sc::Monitors::TracedSignal> signals;
     if (!o.vcd_path.empty()) {
         vcd = sc_core::sc_create_vcd_trace_file(vcd_base(o.vcd_path).c_str());
-        for (auto &core : soc.cores)
+        for (auto &core : soc.cores) {
+            // The analytic cores' counters are named after the events the
+            // firmware agent programs into them; the ISS cores' guests
+            // program theirs.
+            if (!core->cluster.iss()) {
+                std::vector<std::string> events(core->cluster.config.num_counters);
+                for (const CounterSetup &c : s.firmware.counters)
+                    if (c.counter < events.size())
+                        events[c.counter] = event_name(c.event) + (c.evtyper & PMEVTYPER_EL0_MT ? "_MT" : "");
+                core->monitors->name_traced_counters(events);
+            }
             core->monitors->trace(vcd);
+            const auto &traced = core->monitors->traced_signals();
+            signals.insert(signals.end(), traced.begin(), traced.end());
+        }
+        std::string gtkw = vcd_base(o.vcd_path) + ".gtkw";
+        if (!write_gtkwave_save(gtkw, vcd_base(o.vcd_path) + ".vcd", signals)) {
+            std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", gtkw.c_str(), std::strerror(errno));
+            return 2;
+        }
     }
     // SIGINT ends the run where it is, with a report of what was counted;
     // a VCD past its limit stops growing.
@@ -587,8 +693,18 @@ int sc_main(int argc, char **argv)
     std::signal(SIGINT, SIG_DFL);
     RunInfo run;
     run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (vcd)
+    if (vcd) {
         sc_core::sc_close_vcd_trace_file(vcd);
+        if (!vcd_capped)
+            for (auto &core : soc.cores)
+                core->monitors->sample_trace();
+        if (!vcd_capped && !append_final_values(vcd_base(o.vcd_path) + ".vcd", sc_core::sc_time_stamp().value(),
+                                                signals)) {
+            std::fprintf(stderr, "pmvp-soc: %s: the values at the end of the run could not be added\n",
+                         o.vcd_path.c_str());
+            return 3;
+        }
+    }
     if (soc.interrupted) {
         pmvp_time at = sc_core::sc_time_stamp().value();
         std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",

@@ -24,15 +24,6 @@ const char *const kAmuNames[PMVP_AMU_ARCH_COUNTERS] = { "CPU_CYCLES", "CNT_CYCLE
                                                         "STALL_BACKEND_MEM" };
 enum { AMU_CPU_CYCLES, AMU_CNT_CYCLES, AMU_INST_RETIRED, AMU_STALL_BACKEND_MEM };
 
-std::string event_name(uint16_t number)
-{
-    const pmvp_event_info *e = pmvp_event_find(number);
-    if (e)
-        return e->name;
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%04X", number);
-    return buf;
-}
 
 std::string grouped(uint64_t v)
 {
@@ -382,6 +373,16 @@ nlohmann::ordered_json counts_json(const Soc &soc, const Tally &t)
 }
 
 }  // namespace
+
+std::string event_name(uint16_t number)
+{
+    const pmvp_event_info *e = pmvp_event_find(number);
+    if (e)
+        return e->name;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%04X", number);
+    return buf;
+}
 
 std::string hz_text(double hz)
 {

@@ -25,6 +25,8 @@ struct RunInfo {
 
 enum class Detail { AUTO, PE, CORE, SOC };
 
+// An event's catalogue name, or its number ("0x4001") when it has none.
+std::string event_name(uint16_t number);
 // A frequency in GHz, MHz, kHz or Hz ("2 GHz", "100 MHz").
 std::string hz_text(double hz);
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -492,6 +493,99 @@ TEST(PmvpSoc, DetachedRunsWithoutMonitors)
         EXPECT_EQ(bad.status, 2) << other;
         EXPECT_NE(bad.err.find("--detached runs no monitors"), std::string::npos) << bad.err;
     }
+}
+
+namespace {
+
+// A VCD file read back: each signal's changes by its full name below the
+// scope SystemC ("soc.core0.monitors.pe0.PMCCNTR_EL0").
+struct Vcd {
+    std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> changes;  // (instant, value)
+
+    explicit Vcd(const std::string &text)
+    {
+        std::map<std::string, std::string> name_of;  // identifier -> name
+        std::vector<std::string> scopes;
+        std::istringstream in(text);
+        std::string line;
+        uint64_t t = 0;
+        bool header = true;
+        while (std::getline(in, line)) {
+            std::istringstream w(line);
+            std::string kw, a, b, c, d;
+            w >> kw;
+            if (header) {
+                if (kw == "$scope" && (w >> a >> b))
+                    scopes.push_back(b);
+                else if (kw == "$upscope")
+                    scopes.pop_back();
+                else if (kw == "$var" && (w >> a >> b >> c >> d)) {
+                    std::string name;
+                    for (size_t i = 1; i < scopes.size(); i++)
+                        name += scopes[i] + ".";
+                    name_of[c] = name + d;
+                } else if (kw == "$enddefinitions")
+                    header = false;
+            } else if (kw.size() > 1 && kw[0] == '#') {
+                t = std::stoull(kw.substr(1));
+            } else if (kw.size() > 1 && kw[0] == 'b' && (w >> a)) {
+                changes[name_of.at(a)].push_back({ t, std::stoull(kw.substr(1), nullptr, 2) });
+            } else if (kw.size() > 1 && (kw[0] == '0' || kw[0] == '1')) {
+                changes[name_of.at(kw.substr(1))].push_back({ t, (uint64_t)(kw[0] - '0') });
+            }
+        }
+    }
+    // The last change of a signal: (instant, value).
+    std::pair<uint64_t, uint64_t> last(const std::string &name) const
+    {
+        auto it = changes.find(name);
+        return it == changes.end() || it->second.empty() ? std::make_pair(UINT64_MAX, UINT64_MAX) : it->second.back();
+    }
+};
+
+}  // namespace
+
+// The VCD of the default scenario holds the truth at the end of the run
+// (the values the report gives, at its last instant), names the event
+// counters by their events, traces the clock's frequency and each PE's
+// power, and comes with a GTKWave save file that shows them all.
+TEST(PmvpSoc, VcdEndsWithTheReportsValues)
+{
+    std::string vcd = temp_file("end.vcd"), gtkw = temp_file("end.gtkw");
+    SocRun r = pmvp_soc("--quiet --vcd " + vcd);
+    ASSERT_EQ(r.status, 0) << r.err;
+    Vcd v(slurp(vcd));
+    const std::string pe0 = "soc.core0.monitors.pe0.";
+    EXPECT_EQ(v.last(pe0 + "PMCCNTR_EL0"), (std::pair<uint64_t, uint64_t>(1000000000, 1800000)));
+    EXPECT_EQ(v.last(pe0 + "PMEVCNTR0_EL0_CPU_CYCLES").second, 1800000u);
+    EXPECT_EQ(v.last(pe0 + "PMEVCNTR4_EL0_CPU_CYCLES_MT").second, 1800000u);
+    EXPECT_TRUE(v.changes.count("soc.core1.monitors.pe1.PMEVCNTR1_EL0_INST_RETIRED"));
+    EXPECT_TRUE(v.changes.count(pe0 + "PMEVCNTR5_EL0"));  // not programmed: the register's name alone
+    EXPECT_EQ(v.last(pe0 + "PMUIRQ_rises").second, 7u);
+    // The big cluster's DVFS step, 2 GHz to 1.5 GHz at 600 us.
+    const auto &hz = v.changes[std::string("soc.core0.monitors.processor_hz")];
+    ASSERT_GE(hz.size(), 2u);
+    EXPECT_EQ(hz.front().second, 2000000000u);
+    EXPECT_TRUE(std::find(hz.begin(), hz.end(), std::pair<uint64_t, uint64_t>(600000000, 1500000000)) != hz.end());
+    EXPECT_EQ(v.last(pe0 + "powered").second, 1u);
+
+    std::string save = slurp(gtkw);
+    EXPECT_NE(save.find("[dumpfile] \"" + std::filesystem::absolute(vcd).string() + "\""), std::string::npos)
+        << save;
+    EXPECT_NE(save.find("@8024\nSystemC." + pe0 + "PMCCNTR_EL0[63:0]\n"), std::string::npos) << save;
+    EXPECT_NE(save.find("SystemC." + pe0 + "PMUIRQ\n"), std::string::npos) << save;
+    // Every signal of the save file is in the VCD.
+    std::istringstream lines(save);
+    std::string line;
+    unsigned listed = 0;
+    while (std::getline(lines, line))
+        if (line.rfind("SystemC.", 0) == 0) {
+            std::string name = line.substr(8, line.find('[') == std::string::npos ? std::string::npos
+                                                                                    : line.find('[') - 8);
+            EXPECT_TRUE(v.changes.count(name)) << name;
+            listed++;
+        }
+    EXPECT_EQ(listed, v.changes.size());
 }
 
 TEST(PmvpSoc, VcdTrace)

@@ -169,18 +169,39 @@ public:
     // std::invalid_argument for a PE or a register the core does not have,
     // std::runtime_error naming the kernel's error for a read it refuses.
     uint64_t peek(unsigned pe, pmvp_frame frame, const std::string &name, unsigned n = 0);
-    // Adds each PE's PMCCNTR, event counters, AMU architected counters,
-    // PMUIRQ, the count of PMUIRQ's rising edges (PMUIRQ_rises: a pulse a
-    // handler ends at the instant it starts has no width, so the level
-    // alone does not show it) and WFx state to `tf`. Counter values are sampled whenever the
-    // monitor acts (an input changes, an access, a report, an overflow
-    // whose interrupt is enabled).
+    // Adds the processor clock's frequency (processor_hz) and each PE's
+    // PMCCNTR, event counters, AMU architected counters, PMUIRQ, the count
+    // of PMUIRQ's rising edges (PMUIRQ_rises: a pulse a handler ends at the
+    // instant it starts has no width, so the level alone does not show it),
+    // WFx and power state to `tf`. Values are sampled whenever the monitor
+    // acts (an input changes, a write, a report, an overflow whose
+    // interrupt is enabled), and by sample_trace().
     // (sc_object::trace, overridden: the traced values are the module's
     // sampling state, not its observable state, hence const.)
     void trace(sc_core::sc_trace_file *tf) const override;
     // Stops sampling the traced values: they keep their last values, so a
     // trace file stops growing (pmvp-soc's --vcd-limit).
     void stop_tracing();
+    // Samples the traced values now. SystemC writes a timestep's values to a
+    // trace file only when time advances past it, so a run's last instant
+    // is not in the file: sample there, and write them yourself
+    // (traced_signals(); pmvp-soc appends them to its VCD).
+    void sample_trace();
+    // The events the platform's software programs into the event counters,
+    // by counter, for the traced signals' names: PMEVCNTR1_EL0_INST_RETIRED
+    // instead of PMEVCNTR1_EL0 (an empty name: the register's alone). Before
+    // trace().
+    void name_traced_counters(const std::vector<std::string> &events);
+    // What trace() added, in its order: each signal's full name (as
+    // sc_trace was given it), its width in bits (1 or 64), for a waveform
+    // viewer's save file, and the value last sampled.
+    struct TracedSignal {
+        std::string name;
+        unsigned bits;
+        const void *value;  // a bool (1 bit) or a uint64_t (64), the monitors'
+        uint64_t sampled() const { return bits == 1 ? *(const bool *)value : *(const uint64_t *)value; }
+    };
+    const std::vector<TracedSignal> &traced_signals() const;
 
     // ---- checkpoint and restore (pmvp/checkpoint.h)
     // The monitors' state at the current simulated time: the kernel's
