@@ -130,8 +130,35 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 // numbers are in checkpoints: append, never renumber.
 enum Monitors::ChangeKind : uint8_t {
     REPORT, RETIRE, CONTEXT_SYNC, LEVEL, CONTEXT, ACTIVE_THREAD, CONTROLS, SYSREG_WRITE, PE_STATE, CLOCK,
-    PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE,
+    PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE, CONTROL,
 };
+
+namespace {
+
+// Sets one field of the controls; false for a field there is not, or a
+// value a flag cannot hold.
+bool set_field(pmvp_pmu_controls &ctl, Monitors::Control field, uint64_t value)
+{
+    using C = Monitors::Control;
+    bool *flag = nullptr;
+    switch (field) {
+    case C::MDCR_EL2: ctl.mdcr_el2 = value; return true;
+    case C::MDCR_EL3: ctl.mdcr_el3 = value; return true;
+    case C::HCR_EL2: ctl.hcr_el2 = value; return true;
+    case C::SCR_EL3: ctl.scr_el3 = value; return true;
+    case C::SDER32_EL3: ctl.sder32_el3 = value; return true;
+    case C::OS_LOCK: flag = &ctl.os_lock; break;
+    case C::OS_DOUBLE_LOCK: flag = &ctl.os_double_lock; break;
+    case C::NONINVASIVE_DEBUG: flag = &ctl.noninvasive_debug; break;
+    case C::SECURE_NONINVASIVE_DEBUG: flag = &ctl.secure_noninvasive_debug; break;
+    }
+    if (!flag || value > 1)
+        return false;
+    *flag = value;
+    return true;
+}
+
+}  // namespace
 
 // Makes change `ch` on kernel c at instant t: the present kernel, a replay
 // of a kept change, or the future view. The results of a retirement or of a
@@ -246,6 +273,22 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         if (r.ok())
             err = ch.kind == EXT_DEBUG_WRITE ? pmvp_ext_debug_write(c, pe, f, off, len, value, t)
                                              : pmvp_ext_write(c, pe, f, off, len, value, &bus, t, nullptr);
+        break;
+    }
+    case CONTROL: {
+        // One field, the others as they are in force at the change's
+        // instant (the CPU model's on the kernel; on the future view, those
+        // the kept changes before it left).
+        auto field = r.next<Control>();
+        auto value = r.next<uint64_t>();
+        pmvp_pmu_controls ctl = c == core_.get() ? controls_[pe] : c->pe[pe].pmu.ctl;
+        if (!r.ok() || !set_field(ctl, field, value))
+            break;
+        pmvp_pmu_controls effective = ctl;
+        apply_authentication(effective);
+        err = pmvp_core_set_controls(c, pe, &effective, t);
+        if (!err && c == core_.get())
+            controls_[pe] = ctl;
         break;
     }
     default:
@@ -531,6 +574,16 @@ int Monitors::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_t
     if (pe >= num_pes())
         return PMVP_ERR_PE;
     return change(offset, make_change(CONTROLS, pe, ctl));
+}
+
+int Monitors::set_control(unsigned pe, Control field, uint64_t value, const sc_time &offset)
+{
+    if (pe >= num_pes())
+        return PMVP_ERR_PE;
+    pmvp_pmu_controls probe{};
+    if (!set_field(probe, field, value))
+        return PMVP_ERR_VALUE;
+    return change(offset, make_change(CONTROL, pe, field, value));
 }
 
 int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,

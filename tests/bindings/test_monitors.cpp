@@ -382,6 +382,57 @@ TEST(Monitors, ControlsForALaterInstantWaitForIt)
     });
 }
 
+// One field at a time, as EL2/EL3 software and the OS Lock change them: each
+// keeps the fields others set, whether made now or kept for later and in
+// any order, and a signal change between them keeps them all; the OS Lock
+// set through its field refuses bus accesses from its instant on. A field
+// there is not, a flag that is not 0 or 1, and a PE there is not are
+// refused, changing nothing.
+TEST(Monitors, ControlsOneFieldAtATime)
+{
+    in_child([] {
+        using C = Monitors::Control;
+        sc_signal<bool> wfi("wfi");
+        Monitors m("m", config(2));
+        m.wfi[0](wfi);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            const sc_time ns(1, SC_NS);
+            const uint64_t hpmn3 = 3, sccd = MDCR_EL3_SCCD;
+            const uint64_t reset_mdcr_el2 = m.kernel().pe[0].pmu.ctl.mdcr_el2;  // HPMN = N
+            ASSERT_NE(reset_mdcr_el2, hpmn3);
+            EXPECT_EQ(m.set_control(0, C::MDCR_EL3, sccd), PMVP_OK);
+            EXPECT_EQ(m.set_control(0, C::MDCR_EL2, hpmn3, 20 * ns), PMVP_OK);
+            EXPECT_EQ(m.set_control(0, C::OS_LOCK, 1, 10 * ns), PMVP_OK);  // before the kept one
+            EXPECT_EQ(m.set_control(0, C::OS_LOCK, 2), PMVP_ERR_VALUE);
+            EXPECT_EQ(m.set_control(0, (C)99, 0), PMVP_ERR_VALUE);
+            EXPECT_EQ(m.set_control(2, C::MDCR_EL2, 0), PMVP_ERR_PE);
+            wait(5 * ns);
+            wfi.write(true);  // a signal between them
+            wait(SC_ZERO_TIME);
+            const pmvp_pmu_controls &k = m.kernel().pe[0].pmu.ctl;
+            EXPECT_EQ(k.mdcr_el3, sccd);
+            EXPECT_FALSE(k.os_lock);
+            uint64_t v = 0;
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8), tlm::TLM_OK_RESPONSE);
+            wait(10 * ns);  // 15 ns: the OS Lock is set
+            EXPECT_TRUE(m.kernel().pe[0].pmu.ctl.os_lock);
+            EXPECT_EQ(m.kernel().pe[0].pmu.ctl.mdcr_el2, reset_mdcr_el2);
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8),
+                      tlm::TLM_GENERIC_ERROR_RESPONSE);
+            wait(10 * ns);  // 25 ns: and MDCR_EL2 beside it
+            EXPECT_EQ(m.kernel().pe[0].pmu.ctl.mdcr_el2, hpmn3);
+            EXPECT_TRUE(m.kernel().pe[0].pmu.ctl.os_lock);
+            EXPECT_EQ(m.kernel().pe[0].pmu.ctl.mdcr_el3, sccd);
+            EXPECT_EQ(m.kernel().pe[1].pmu.ctl.mdcr_el3, 0u);  // the other PE's are its own
+            EXPECT_EQ(m.set_control(0, C::OS_LOCK, 0), PMVP_OK);
+            EXPECT_EQ(bus.access(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8), tlm::TLM_OK_RESPONSE);
+            EXPECT_EQ(m.kernel().pe[0].pmu.ctl.mdcr_el2, hpmn3);
+        });
+        sc_start();
+    });
+}
+
 // Monitors saved at 1 us and restored at 1 us into other monitors of the
 // same configuration go on as the saved ones: the same counts, and PMUIRQ
 // at the same instant. Saved at 0 with a report for 0.5 us still kept
@@ -1141,6 +1192,52 @@ TEST(X86Monitors, OverflowRaisesPmiAtTheExactInstant)
         EXPECT_EQ(edges[1].first, sc_time(2010, SC_NS));
         EXPECT_FALSE(edges[1].second);
     });
+}
+
+
+// docs/INTEGRATION.md's table of common offsets, held to the model's: each
+// row's offsets of instances 0 and 1 in an EXT32 and an EXT64 core.
+TEST(IntegrationGuide, OffsetsTableIsTheModels)
+{
+    std::ifstream f(std::string(PMVP_DOCS) + "/INTEGRATION.md");
+    ASSERT_TRUE(f) << "docs/INTEGRATION.md";
+    pmvp_core_config c32 = config(), c64 = config();
+    c32.pmu_ext_layout = PMVP_EXT32;
+    c64.pmu_ext_layout = PMVP_EXT64;
+    c32.amu_ext_layout = PMVP_EXT32;
+    c64.amu_ext_layout = PMVP_EXT64;
+    auto k32 = std::make_unique<pmvp_core>(), k64 = std::make_unique<pmvp_core>();
+    ASSERT_EQ(pmvp_core_init(k32.get(), &c32), PMVP_OK);
+    ASSERT_EQ(pmvp_core_init(k64.get(), &c64), PMVP_OK);
+    // "0x400 + 4n" at n
+    auto at = [](const std::string &cell, unsigned n) {
+        size_t plus = cell.find('+');
+        uint32_t base = (uint32_t)std::stoul(cell, nullptr, 16);
+        return plus == std::string::npos ? base : base + (uint32_t)std::stoul(cell.substr(plus + 1)) * n;
+    };
+    std::string line;
+    unsigned rows = 0;
+    while (std::getline(f, line)) {
+        if (line.rfind("| PMU | `", 0) != 0 && line.rfind("| AMU | `", 0) != 0)
+            continue;
+        std::vector<std::string> cells;
+        std::stringstream row(line.substr(1));
+        for (std::string cell; std::getline(row, cell, '|');)
+            cells.push_back(cell.substr(cell.find_first_not_of(' '), cell.find_last_not_of(' ') -
+                                                                         cell.find_first_not_of(' ') + 1));
+        ASSERT_GE(cells.size(), 4u) << line;
+        pmvp_frame frame = cells[0] == "AMU" ? PMVP_FRAME_AMU : PMVP_FRAME_PMU;
+        std::string name = cells[1].substr(1, cells[1].size() - 2);
+        for (unsigned n = 0; n < (name.find("<n>") == std::string::npos ? 1u : 2u); n++) {
+            uint32_t off32 = 0, off64 = 0;
+            ASSERT_EQ(pmvp_ext_find(k32.get(), frame, name.c_str(), n, &off32), PMVP_OK) << name;
+            ASSERT_EQ(pmvp_ext_find(k64.get(), frame, name.c_str(), n, &off64), PMVP_OK) << name;
+            EXPECT_EQ(off32, at(cells[2], n)) << name << " " << n << " EXT32";
+            EXPECT_EQ(off64, at(cells[3], n)) << name << " " << n << " EXT64";
+        }
+        rows++;
+    }
+    EXPECT_EQ(rows, 11u);
 }
 
 }  // namespace

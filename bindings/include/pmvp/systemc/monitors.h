@@ -122,9 +122,20 @@ public:
     [[nodiscard]] int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_active_thread(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // MDCR_EL2, MDCR_EL3, SDER32_EL3 and the OS Lock as the CPU model holds
-    // them. The authentication fields are taken from niden/spniden when
-    // those ports are bound.
+    // them, all at once: every field of `ctl` replaces the PE's (so a
+    // struct built afresh clears what another part of the CPU model set;
+    // set_control changes one field). The authentication fields are taken
+    // from niden/spniden when those ports are bound.
     [[nodiscard]] int set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // One field of pmvp_pmu_controls, the others as they are in force at
+    // the change's instant: what EL2/EL3 software's MSR to MDCR_EL2 does,
+    // or the OS Lock's. A flag takes 0 or 1 (else PMVP_ERR_VALUE).
+    enum class Control : uint8_t {
+        MDCR_EL2, MDCR_EL3, HCR_EL2, SCR_EL3, SDER32_EL3,
+        OS_LOCK, OS_DOUBLE_LOCK, NONINVASIVE_DEBUG, SECURE_NONINVASIVE_DEBUG,
+    };
+    [[nodiscard]] int set_control(unsigned pe, Control field, uint64_t value,
+                                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // System-register accesses the CPU model has already checked (MRS/MSR).
     [[nodiscard]] int pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value,
                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
