@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "progress.h"
 #include "report.h"
 #include "scenario.h"
 #include "soc.h"
@@ -736,26 +737,15 @@ int sc_main(int argc, char **argv)
         intervals->finish();
     if (o.check) {
         run.checked = true;
-        // The per-cycle replay is slow: after two seconds, its progress.
-        auto began = std::chrono::steady_clock::now();
-        const bool tty = isatty(2);
-        bool shown = false;
-        size_t decile = 0;  // a log (not a terminal) gets a line every tenth
+        // The per-cycle replay is slow: its progress, core by core.
+        Progress shown(0, soc.cores.size(), [&](uint64_t done) {
+            return "--check: " + std::to_string(done) + " of " + std::to_string(soc.cores.size()) +
+                   " cores replayed";
+        });
         for (auto &core : soc.cores) {
             run.checks.push_back(check_against_reference(core->monitors->kernel().cfg, core->journal));
-            double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-            size_t done = run.checks.size(), all = soc.cores.size();
-            if (host < 2.0 || done == all || (!tty && done * 10 / all == decile))
-                continue;
-            decile = done * 10 / all;
-            std::fprintf(stderr,
-                         tty ? "\rpmvp-soc: --check: %zu of %zu cores replayed, %.0f s, about %.0f s left "
-                             : "pmvp-soc: --check: %zu of %zu cores replayed, %.0f s, about %.0f s left\n",
-                         done, all, host, host * (double)(all - done) / (double)done);
-            shown = true;
+            shown.at(run.checks.size());
         }
-        if (tty && shown)
-            std::fprintf(stderr, "\r%72s\r", "");
     }
     if (!o.quiet) {
         if (s.has_analytic())

@@ -2,6 +2,7 @@
 #include "soc.h"
 
 #include "iss_platform.h"
+#include "progress.h"
 
 #include <algorithm>
 #include <cmath>
@@ -843,7 +844,7 @@ bool Firmware::wait_for_work()
 
 Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling, bool attached,
          pmvp_time resume_at)
-    : sc_module(name), scenario(s), resume_at(resume_at), started_(std::chrono::steady_clock::now())
+    : sc_module(name), scenario(s), resume_at(resume_at)
 {
     if (attached) {
         router = std::make_unique<Router>("bus", s.num_pes());
@@ -993,14 +994,12 @@ void Soc::sample_intervals(pmvp_time interval, std::function<void(pmvp_time)> sa
     }
 }
 
-// Every thousandth of the run: the command's watch, and progress on stderr
-// (with an estimate of the host time left) once a run has taken more than
-// two seconds of host time.
+// Every thousandth of the run: the command's watch, and its progress
+// (progress.h; a restored run's pace counts from its checkpoint).
 void Soc::show_progress()
 {
     const pmvp_time step = std::max<pmvp_time>(1, scenario.duration / 1000);
-    const bool tty = isatty(2);
-    int shown = -10;
+    Progress shown(resume_at, scenario.duration, share_of_simulated_time(scenario.duration));
     for (pmvp_time t = std::max(step, (resume_at + step - 1) / step * step); t < scenario.duration; t += step) {
         wait(ps(t - now_ps()), end_);
         if (!ended_early && watch)
@@ -1012,22 +1011,9 @@ void Soc::show_progress()
             }
             break;
         }
-        double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-        int percent = (int)(100.0 * (double)t / (double)scenario.duration);
-        if (!progress || host < 2.0 || t <= resume_at || percent == shown || (!tty && percent / 10 == shown / 10))
-            continue;
-        // The time left at the pace so far (of this run: a restored run's
-        // share done counts from its checkpoint).
-        double done = (double)(t - resume_at) / (double)(scenario.duration - resume_at);
-        double left = host * (1 - done) / done;
-        std::fprintf(stderr,
-                     tty ? "\rpmvp-soc: %3d%% of simulated time, %.0f s, about %.0f s left "
-                         : "pmvp-soc: %d%% of simulated time, %.0f s, about %.0f s left\n",
-                     percent, host, left);
-        shown = percent;
+        if (progress)
+            shown.at(t);
     }
-    if (tty && shown >= 0)
-        std::fprintf(stderr, "\r%72s\r", "");
 }
 
 }  // namespace pmvp::soc

@@ -279,7 +279,6 @@ private:
     void show_progress();
     void sample_intervals(pmvp_time interval, std::function<void(pmvp_time)> sample);
     std::vector<std::unique_ptr<sc_core::sc_signal<uint64_t>>> clocks_;
-    std::chrono::steady_clock::time_point started_;
     sc_core::sc_event end_;
     unsigned iss_cores_running_ = 0;
 };

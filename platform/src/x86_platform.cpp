@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "x86_platform.h"
+#include "progress.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -202,6 +203,7 @@ std::vector<X86Counts> run_x86(const Scenario &s, const CheckpointPlan &plan)
     if (s.x86->config.num_gp < kCountersNeeded)
         throw std::runtime_error("x86: the firmware needs 4 general-purpose counters");
     X86Platform platform("x86", s, plan.resume_at);
+    spawn_progress(plan.resume_at, s.duration);
     simulate(platform, plan);
     if (!platform.finished)
         throw std::runtime_error("x86: the simulation stopped before the end of the scenario");

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn
+#include "progress.h"
+
+#include <memory>
+
+#include <systemc>
+
+namespace pmvp::soc {
+
+void spawn_progress(uint64_t start, uint64_t end)
+{
+    auto shown = std::make_shared<Progress>(start, end, share_of_simulated_time(end));
+    sc_core::sc_spawn(
+        [shown, start, end] {
+            const uint64_t step = std::max<uint64_t>(1, end / 1000);
+            for (uint64_t t = (start / step + 1) * step; t < end; t += step) {
+                sc_core::wait(sc_core::sc_time::from_value(t) - sc_core::sc_time_stamp());
+                shown->at(t);
+            }
+        },
+        "progress");
+}
+
+}  // namespace pmvp::soc
