@@ -48,6 +48,11 @@ struct Tally {
     uint64_t pmccntr = 0, interrupts = 0, cycle_samples = 0;
     std::vector<uint64_t> evcntr, samples;
     uint64_t am[PMVP_AMU_ARCH_COUNTERS] = {};
+    // The AMU's auxiliary counters, summed only over PEs whose cores count
+    // the same events in them (aux_mixed otherwise: not shown).
+    std::vector<uint64_t> aux;
+    std::vector<uint16_t> aux_events;
+    bool aux_mixed = false;
     unsigned off_at_end = 0;
 
     Tally(pmvp_time span) : span(span) {}
@@ -67,6 +72,15 @@ struct Tally {
         }
         for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
             am[k] += r.amu[k];
+        const pmvp_core_config &cfg = soc.cores[soc.pes[g].core]->cluster.config;
+        std::vector<uint16_t> events(cfg.amu_aux_event, cfg.amu_aux_event + r.aux.size());
+        if (pes == 1) {
+            aux_events = events;
+            aux.assign(events.size(), 0);
+        }
+        aux_mixed = aux_mixed || events != aux_events;
+        for (size_t k = 0; k < aux.size() && !aux_mixed; k++)
+            aux[k] += r.aux[k];
     }
     // PE g as the firmware read it at the end of the run.
     void add_final(const Soc &soc, unsigned g)
@@ -259,6 +273,8 @@ std::vector<Line> lines(const Soc &soc, const Tally &t, std::string (*number)(ui
         for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
             row(t.am[k], "AMEVCNTR0" + std::to_string(k) + "_EL0", std::string(kAmuNames[k]) + " (AMU)",
                 { Row::AMU, k });
+    for (size_t k = 0; k < t.aux.size() && !t.aux_mixed; k++)
+        row(t.aux[k], "AMEVCNTR1" + std::to_string(k) + "_EL0", event_name(t.aux_events[k]) + " (AMU auxiliary)");
     uint64_t samples = t.cycle_samples;
     for (uint64_t n : t.samples)
         samples += n;
@@ -364,6 +380,10 @@ nlohmann::ordered_json counts_json(const Soc &soc, const Tally &t)
             amu[kAmuNames[k]] = t.am[k];
         o["amu"] = amu;
     }
+    if (!t.aux.empty() && !t.aux_mixed)
+        for (size_t k = 0; k < t.aux.size(); k++)
+            o["amu_aux"].push_back(
+                { { "counter", k }, { "event", event_name(t.aux_events[k]) }, { "counted", t.aux[k] } });
     o["interrupts"] = t.interrupts;
     json m = json::object();
     for (const Metric &metric : metrics(soc, t))
@@ -568,9 +588,10 @@ struct IntervalReport::Impl {
             if (!p.iss)
                 all.pes.push_back(p.global);
         const size_t entries = soc.scenario.firmware.counters.size() + 1;
-        for (Firmware::PeCounts &c : at_start) {
-            c.counted.assign(entries, 0);
-            c.samples.assign(entries, 0);
+        for (size_t g = 0; g < at_start.size(); g++) {
+            at_start[g].counted.assign(entries, 0);
+            at_start[g].samples.assign(entries, 0);
+            at_start[g].aux.assign(soc.firmware->readout[g].aux.size(), 0);
         }
         const pmvp_time ns = 1000;
         decimals = interval % ns == 0 && soc.resume_at % ns == 0 && soc.scenario.duration % ns == 0 ? 9 : 12;
@@ -605,6 +626,8 @@ struct IntervalReport::Impl {
                 }
                 for (unsigned k = 0; k < PMVP_AMU_ARCH_COUNTERS; k++)
                     c.amu[k] -= b.amu[k];
+                for (size_t k = 0; k < c.aux.size(); k++)
+                    c.aux[k] -= b.aux[k];
                 d.add(soc, g, c, irqs[g] - irqs_at_start[g]);
             }
             return d;

@@ -318,7 +318,7 @@ template <class A> void AnalyticCore::state(A &a)
 }
 
 // Boot: EL3 and EL2 software set MDCR_EL3/MDCR_EL2 and enable the AMU's
-// architected counters, on every PE.
+// architected and auxiliary counters, on every PE.
 void AnalyticCore::boot()
 {
     const unsigned T = cluster.config.num_pes;
@@ -333,6 +333,11 @@ void AnalyticCore::boot()
             in.reg = PMVP_AMCNTENSET0_EL0;
             in.value = (1u << PMVP_AMU_ARCH_COUNTERS) - 1;
             give(in);
+            if (cluster.config.amu_num_aux) {
+                in.reg = PMVP_AMCNTENSET1_EL0;
+                in.value = (UINT64_C(1) << cluster.config.amu_num_aux) - 1;
+                give(in);
+            }
         }
     }
     active_ = 0;
@@ -515,11 +520,14 @@ Firmware::Firmware(const sc_core::sc_module_name &name, Soc &soc) : sc_module(na
 {
     const FirmwareSetup &f = soc.scenario.firmware;
     readout.resize(soc.scenario.num_pes());
-    for (PeReadout &r : readout) {
-        r.evcntr.resize(f.counters.size());
-        r.counted.resize(f.counters.size() + 1);
-        r.samples.resize(f.counters.size() + 1);
-    }
+    auto r = readout.begin();  // PEs numbered cluster by cluster (the memory map)
+    for (const Cluster &c : soc.scenario.clusters)
+        for (unsigned k = 0; k < c.cores * c.config.num_pes; k++, r++) {
+            r->evcntr.resize(f.counters.size());
+            r->counted.resize(f.counters.size() + 1);
+            r->samples.resize(f.counters.size() + 1);
+            r->aux.resize(c.config.feat_amuv1 ? c.config.amu_num_aux : 0);
+        }
     SC_THREAD(run);
 }
 
@@ -608,10 +616,11 @@ void Firmware::pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t valu
     journal(g, Input::PMU_WRITE, reg, n, value);
 }
 
-uint64_t Firmware::amu_read(unsigned g, unsigned n, bool debug)
+uint64_t Firmware::amu_read(unsigned g, pmvp_amu_reg reg, unsigned n, bool debug)
 {
-    uint64_t v = access(g, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n, false, 0, debug);
-    journal(g, Input::AMU_READ, PMVP_AMEVCNTR0_EL0, n, v);
+    uint64_t v = access(g, PMVP_FRAME_AMU, reg == PMVP_AMEVCNTR1_EL0 ? "AMEVCNTR1<n>" : "AMEVCNTR0<n>", n, false, 0,
+                        debug);
+    journal(g, Input::AMU_READ, reg, n, v);
     return v;
 }
 
@@ -733,9 +742,12 @@ void Firmware::final_read(unsigned g)
         r.counted[i] = counted(g, false, r.evcntr[i], c.sample_period, r.samples[i]);
     }
     r.pmovsset = read(PMVP_PMOVSSET_EL0, 0);
-    if (core.cluster.config.feat_amuv1)
+    if (core.cluster.config.feat_amuv1) {
         for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
-            r.amu[n] = amu_read(g, n, r.off_at_end);
+            r.amu[n] = amu_read(g, PMVP_AMEVCNTR0_EL0, n, r.off_at_end);
+        for (unsigned n = 0; n < r.aux.size(); n++)
+            r.aux[n] = amu_read(g, PMVP_AMEVCNTR1_EL0, n, r.off_at_end);
+    }
 }
 
 Firmware::PeCounts Firmware::counts_now(unsigned g) const
@@ -750,9 +762,12 @@ Firmware::PeCounts Firmware::counts_now(unsigned g) const
     for (size_t i = 0; i < f.counters.size(); i++)
         c.counted[i] = counted(g, false, m.peek(t, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", f.counters[i].counter),
                                f.counters[i].sample_period, r.samples[i]);
-    if (soc_.core_of(g).cluster.config.feat_amuv1)
+    if (soc_.core_of(g).cluster.config.feat_amuv1) {
         for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
             c.amu[n] = m.peek(t, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n);
+        for (unsigned n = 0; n < c.aux.size(); n++)
+            c.aux[n] = m.peek(t, PMVP_FRAME_AMU, "AMEVCNTR1<n>", n);
+    }
     return c;
 }
 

@@ -172,6 +172,7 @@ public:
         std::vector<uint64_t> counted;
         std::vector<uint64_t> samples;       // overflows taken, by entry; last: cycle counter
         uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
+        std::vector<uint64_t> aux;           // the AMU's auxiliary counters, AMEVCNTR1<n>
     };
     // The final read: the counts, and the registers as read.
     struct PeReadout : PeCounts {
@@ -204,7 +205,7 @@ private:
     uint64_t counted(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t samples) const;
     uint64_t pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n = 0);
     void pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value);
-    uint64_t amu_read(unsigned g, unsigned n, bool debug);
+    uint64_t amu_read(unsigned g, pmvp_amu_reg reg, unsigned n, bool debug);
     uint64_t pmu_read_debug(unsigned g, pmvp_pmu_reg reg, unsigned n);
     void journal(unsigned g, Input::Kind kind, unsigned reg, unsigned n, uint64_t value);
     Soc &soc_;

@@ -1657,3 +1657,39 @@ TEST(PmvpSoc, IntervalRefusals)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("apply to Arm cluster scenarios only"), std::string::npos) << r.err;
 }
+
+// A core description with two AMU auxiliary counters, in a scenario: the
+// firmware at boot enables them (AMCNTENSET1_EL0) and the report gives
+// what they counted, per PE and summed where every PE counts the same
+// events (not over the SoC, whose other cluster has none); the reference
+// model agrees, and the intervals carry them too.
+TEST(PmvpSoc, AmuAuxiliaryCountersOfACoreDescription)
+{
+    std::string path = temp_file("aux.json");
+    std::ofstream(path) << R"({
+  "name": "aux", "duration": "100 us",
+  "clusters": [
+    { "name": "aux", "cores": 1, "threads": 2, "frequency": "1 GHz",
+      "core": { "pmu_version": "PMUv3p4", "num_pes": 2, "amu_num_aux": 2,
+                "amu_aux_event": [ "INST_RETIRED", "STALL_BACKEND_MEM" ] },
+      "workloads": [ { "phases": [ { "run": "100 us", "ipc": 1.5, "stall_backend": 0.4, "stall_backend_mem": 0.25 } ] } ] },
+    { "name": "plain", "cores": 1, "threads": 1, "frequency": "1 GHz",
+      "workloads": [ { "phases": [ { "run": "100 us", "ipc": 1 } ] } ] } ],
+  "firmware": { "counters": [ { "counter": 0, "event": "INST_RETIRED" } ], "cycle_counter": { "enabled": true } }
+})";
+    SocRun r = pmvp_soc(path + " --check -I 30us --detail pe");
+    expect_checked(r);
+    const json &pe0 = r.result["pes"][0];
+    ASSERT_EQ(pe0["amu_aux"].size(), 2u) << pe0.dump();
+    EXPECT_EQ(pe0["amu_aux"][0]["event"], "INST_RETIRED");
+    EXPECT_EQ(pe0["amu_aux"][0]["counted"].get<uint64_t>(), 150000u);  // 100 us at 1 GHz, IPC 1.5
+    EXPECT_EQ(pe0["amu_aux"][1]["counted"].get<uint64_t>(), 25000u);   // 25 % of 100,000 cycles
+    EXPECT_FALSE(r.result["pes"][2].contains("amu_aux"));
+    EXPECT_EQ(r.result["cores"][0]["amu_aux"][0]["counted"].get<uint64_t>(), 300000u);
+    EXPECT_FALSE(r.result["soc"].contains("amu_aux"));  // the clusters' auxiliary counters differ
+    EXPECT_NE(r.out.find("AMEVCNTR11_EL0     STALL_BACKEND_MEM (AMU auxiliary)"), std::string::npos) << r.out;
+    uint64_t sum = 0;
+    for (const json &k : r.result["intervals"])
+        sum += interval_scope(k, "PE 1")["amu_aux"][0]["counted"].get<uint64_t>();
+    EXPECT_EQ(sum, r.result["pes"][1]["amu_aux"][0]["counted"].get<uint64_t>());
+}
