@@ -55,9 +55,6 @@ const char kFooter[] =
     "2 bad arguments or scenario, 3 the simulation failed (or gnuplot, for --plot),\n"
     "130 interrupted (SIGINT): the report covers the run up to the interruption.";
 
-volatile std::sig_atomic_t interrupt_signal = 0;
-
-extern "C" void on_interrupt(int) { interrupt_signal = 1; }
 
 // The file name SystemC is given for a VCD: without its extension, which it adds.
 std::string vcd_base(const std::string &path)
@@ -510,9 +507,10 @@ int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, c
         !o.plot_path.empty() || !o.csv.empty())
         usage_error("--check, --detached, --vcd, --detail, --interval, --plot and -x apply to Arm cluster "
                     "scenarios only");
-    const Scenario &s = job.s;
+    Scenario &s = job.s;
     Result result;
     auto start = std::chrono::steady_clock::now();
+    catch_interrupts(true);
     try {
         result = run(s, job.plan(o));
     } catch (const CheckpointError &e) {
@@ -523,18 +521,27 @@ int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, c
         std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
         return 3;
     }
+    catch_interrupts(false);
+    const bool interrupted = interrupt_requested() && sc_core::sc_time_stamp().value() < s.duration;
+    if (interrupted) {
+        pmvp_time at = sc_core::sc_time_stamp().value();
+        std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
+                     time_text(at).c_str(), time_text(s.duration).c_str());
+        s.duration = at;  // what the report and the JSON describe
+    }
     if (!o.quiet)
         print(report_stream(o), s, result);
     double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!o.json_path.empty()) {
         nlohmann::ordered_json j = report_header(s, host_seconds);
         const nlohmann::json body = to_json(s, result);
+        j["interrupted"] = interrupted;
         for (const auto &[key, value] : body.items())
             j[key] = value;
         if (!write_json(o, j.dump(2) + "\n"))
             return 2;
     }
-    return 0;
+    return interrupted ? 130 : 0;
 }
 
 }  // namespace
@@ -655,7 +662,7 @@ int sc_main(int argc, char **argv)
     // a VCD past its limit stops growing.
     bool vcd_capped = false;
     soc.watch = [&] {
-        if (interrupt_signal)
+        if (interrupt_requested())
             soc.interrupt();
         struct stat st {};
         if (vcd && !vcd_capped && o.vcd_limit_mib &&
@@ -677,7 +684,7 @@ int sc_main(int argc, char **argv)
                                                      !o.json_path.empty() || !o.plot_path.empty());
         soc.sample_every(o.interval, [&](pmvp_time t) { intervals->sample(t); });
     }
-    std::signal(SIGINT, on_interrupt);
+    catch_interrupts(true);
 
     auto start = std::chrono::steady_clock::now();
     try {
@@ -691,7 +698,7 @@ int sc_main(int argc, char **argv)
         std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
         return 3;
     }
-    std::signal(SIGINT, SIG_DFL);
+    catch_interrupts(false);
     RunInfo run;
     run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (vcd) {

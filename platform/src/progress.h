@@ -63,9 +63,16 @@ inline std::function<std::string(uint64_t)> share_of_simulated_time(uint64_t end
     return [end](uint64_t t) { return std::to_string((int)(100.0 * (double)t / (double)end)) + "% of simulated time"; };
 }
 
-// A process that shows a run's progress every thousandth of its simulated
-// time, from `start` (a restored run's checkpoint) to `end`: for the
-// platforms with no watch of their own (x86, SEBEP). Before sc_start.
-void spawn_progress(uint64_t start, uint64_t end);
+// SIGINT (Ctrl-C) asks a run to end where it is, with a report of what it
+// counted: catch_interrupts(true) installs the handler (false restores the
+// default), interrupt_requested() says whether one came.
+void catch_interrupts(bool on);
+bool interrupt_requested();
+
+// A process that, every thousandth of a run's simulated time from `start`
+// (a restored run's checkpoint) to `end`, stops the simulation there if an
+// interrupt was requested and shows the run's progress: for the platforms
+// with no watch of their own (x86, SEBEP). Before sc_start.
+void spawn_watch(uint64_t start, uint64_t end);
 
 }  // namespace pmvp::soc

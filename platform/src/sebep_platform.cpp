@@ -202,7 +202,7 @@ std::vector<SebepSamples> run_sebep(const Scenario &s, const CheckpointPlan &pla
     for (size_t i = 0; i < s.sebep->profiles.size(); i++)
         platform.runs.push_back(std::make_unique<SebepRun>(("profile" + std::to_string(i)).c_str(), s,
                                                            s.sebep->profiles[i], plan.resume_at));
-    spawn_progress(plan.resume_at, s.duration);
+    spawn_watch(plan.resume_at, s.duration);
     simulate(platform, plan);
     std::vector<SebepSamples> out;
     for (auto &r : platform.runs)

@@ -61,6 +61,14 @@ struct X86Platform : sc_core::sc_module, Checkpointed {
             program();
         sc_core::wait(sc_time::from_value(s_.duration) - sc_core::sc_time_stamp());
         sc_core::wait(sc_core::SC_ZERO_TIME);  // after the CPU models' reports at the same instant
+        read_all();
+        finished = true;
+        sc_core::sc_stop();
+    }
+
+    // What the firmware reads at the end, or where an interrupt stopped the run.
+    void read_all()
+    {
         for (unsigned lp = 0; lp < num_threads(); lp++) {
             X86Counts &c = counts[lp];
             auto rd = [&](uint32_t msr, uint64_t &v) { must(monitors_.rdmsr(lp, msr, v), "RDMSR"); };
@@ -75,8 +83,6 @@ struct X86Platform : sc_core::sc_module, Checkpointed {
             rd(PMVP_MSR_IA32_APERF, c.aperf);
             rd(PMVP_MSR_IA32_MPERF, c.mperf);
         }
-        finished = true;
-        sc_core::sc_stop();
     }
 
     void program()
@@ -203,9 +209,11 @@ std::vector<X86Counts> run_x86(const Scenario &s, const CheckpointPlan &plan)
     if (s.x86->config.num_gp < kCountersNeeded)
         throw std::runtime_error("x86: the firmware needs 4 general-purpose counters");
     X86Platform platform("x86", s, plan.resume_at);
-    spawn_progress(plan.resume_at, s.duration);
+    spawn_watch(plan.resume_at, s.duration);
     simulate(platform, plan);
-    if (!platform.finished)
+    if (!platform.finished && interrupt_requested())
+        platform.read_all();  // the report covers the run up to the interruption
+    else if (!platform.finished)
         throw std::runtime_error("x86: the simulation stopped before the end of the scenario");
     return platform.counts;
 }

@@ -1008,6 +1008,25 @@ TEST(PmvpSoc, JsonOnStandardOutputIsAloneThere)
 
 // SIGINT ends the run where it is: the report and the JSON cover the run up
 // to there, the VCD is closed whole, and the exit status is 130.
+// SIGINT ends a SEBEP run as it does an Arm one: a report of the samples
+// taken up to the instant reached, and exit status 130.
+TEST(PmvpSoc, AnInterruptedSebepRunReportsItsSamples)
+{
+    std::string js = temp_file("interrupted.json"), out = temp_file("out"), err = temp_file("err");
+    std::string cmd = "timeout -s INT --preserve-status 1 " + std::string(PMVP_SOC) + " " +
+                      scenario("sebep-sampling") + " --time 45ms --json " + js + " >" + out + " 2>" + err;
+    int rc = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rc));
+    EXPECT_EQ(WEXITSTATUS(rc), 130) << slurp(err);
+    EXPECT_NE(slurp(err).find("interrupted at"), std::string::npos) << slurp(err);
+    json result = json::parse(slurp(js));
+    EXPECT_TRUE(result["interrupted"].get<bool>());
+    uint64_t until = result["scenario"]["duration_ps"].get<uint64_t>();
+    EXPECT_GT(until, 0u);
+    EXPECT_LT(until, 45000000000u);
+    EXPECT_NE(slurp(out).find(pmvp::soc::time_text(until) + " simulated"), std::string::npos) << slurp(out);
+}
+
 TEST(PmvpSoc, AnInterruptedRunReportsWhatItCounted)
 {
     std::string js = temp_file("interrupted.json"), vcd = temp_file("interrupted.vcd"), err = temp_file("err");
