@@ -215,13 +215,8 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         // force (inputs_changed), not these. The authentication fields are
         // those of the signals at the instant the change takes effect.
         auto ctl = r.next<pmvp_pmu_controls>();
-        if (!r.ok())
-            break;
-        pmvp_pmu_controls effective = ctl;
-        apply_authentication(effective);
-        err = pmvp_core_set_controls(c, pe, &effective, t);
-        if (!err && c == core_.get())
-            controls_[pe] = ctl;
+        if (r.ok())
+            err = put_controls(c, pe, ctl, t);
         break;
     }
     case SYSREG_WRITE: {
@@ -282,18 +277,26 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         auto field = r.next<Control>();
         auto value = r.next<uint64_t>();
         pmvp_pmu_controls ctl = c == core_.get() ? controls_[pe] : c->pe[pe].pmu.ctl;
-        if (!r.ok() || !set_field(ctl, field, value))
-            break;
-        pmvp_pmu_controls effective = ctl;
-        apply_authentication(effective);
-        err = pmvp_core_set_controls(c, pe, &effective, t);
-        if (!err && c == core_.get())
-            controls_[pe] = ctl;
+        if (r.ok() && set_field(ctl, field, value))
+            err = put_controls(c, pe, ctl, t);
         break;
     }
     default:
         break;  // a kind no change has (a corrupt checkpoint): refused
     }
+    return err;
+}
+
+// The controls `ctl` of the CPU model, with the authentication signals'
+// fields, on kernel c at t; on the present kernel they become the ones in
+// force (controls_).
+int Monitors::put_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time t)
+{
+    pmvp_pmu_controls effective = ctl;
+    apply_authentication(effective);
+    int err = pmvp_core_set_controls(c, pe, &effective, t);
+    if (!err && c == core_.get())
+        controls_[pe] = ctl;
     return err;
 }
 

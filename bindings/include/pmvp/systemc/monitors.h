@@ -261,6 +261,7 @@ private:
     bool direct_reads_draw() const;
     int change(const sc_core::sc_time &offset, const Change &ch);
     void apply_authentication(pmvp_pmu_controls &ctl);
+    int put_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time t);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);
     static void guest_log(void *user, unsigned pe, const char *msg);
     tlm::tlm_response_status access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp,
