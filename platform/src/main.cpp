@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -75,14 +74,14 @@ bool write_gtkwave_save(const std::string &path, const std::string &vcd,
 {
     // GTKWave's trace flags: decimal, right-justified; analog step; a
     // blank row that stretches the analog trace above it.
-    constexpr unsigned kDec = 0x4, kRight = 0x20, kAnalogStep = 0x8000, kStretch = 0x20000;
+    constexpr unsigned kDec = 0x4, kBin = 0x8, kRight = 0x20, kAnalogStep = 0x8000, kStretch = 0x20000;
     std::ofstream f(path);
     f << "[*] pmvp-soc: the monitors' signals, counters as analog traces\n";
     f << "[dumpfile] \"" << std::filesystem::absolute(vcd).string() << "\"\n";
     for (const auto &sig : signals) {
         // SystemC's VCD writer puts every signal under the scope SystemC.
         if (sig.bits == 1) {
-            f << "@" << std::hex << (kRight | 0x8) << std::dec << "\nSystemC." << sig.name << "\n";
+            f << "@" << std::hex << (kRight | kBin) << std::dec << "\nSystemC." << sig.name << "\n";
             continue;
         }
         f << "@" << std::hex << (kAnalogStep | kRight | kDec) << std::dec << "\nSystemC." << sig.name << "[63:0]\n";

@@ -220,22 +220,29 @@ struct Line {
     std::vector<Metric> metrics;
 };
 
-// A share of cycles or of time: shown in per cent.
-bool metric_is_share(const Metric &m)
+// A metric in the unit it is shown in: a share of cycles or of time in
+// per cent, a frequency in Hz, a ratio as it is.
+struct Shown {
+    double value;
+    const char *unit;  // "%", "Hz" or ""
+};
+
+Shown shown(const Metric &m)
 {
-    return std::string(m.name).find("share") != std::string::npos || std::string(m.name) == "utilisation";
+    std::string name = m.name;
+    if (name.find("share") != std::string::npos || name == "utilisation")
+        return { 100 * m.value, "%" };
+    return { m.value, name == "effective_frequency_hz" ? "Hz" : "" };
 }
 
 // A metric's value with its unit, as the readable report shows it.
 std::string metric_value_text(const Metric &m)
 {
+    Shown v = shown(m);
+    if (std::string(v.unit) == "Hz")
+        return hz_text(v.value);
     char buf[48];
-    if (std::string(m.name) == "effective_frequency_hz")
-        return hz_text(m.value);
-    if (metric_is_share(m))
-        std::snprintf(buf, sizeof buf, "%.2f %%", 100 * m.value);
-    else
-        std::snprintf(buf, sizeof buf, "%.2f", m.value);
+    std::snprintf(buf, sizeof buf, *v.unit ? "%.2f %s" : "%.2f%s", v.value, v.unit);
     return buf;
 }
 
@@ -328,9 +335,9 @@ void print_csv_line(std::FILE *out, const std::string &sep, const std::string &t
         char mv[32] = "";
         std::string unit;
         if (m) {
-            bool percent = metric_is_share(*m), hz = std::string(m->name) == "effective_frequency_hz";
-            std::snprintf(mv, sizeof mv, "%.10g", percent ? 100 * m->value : m->value);
-            unit = std::string(percent ? "% " : hz ? "Hz " : "") + m->label;
+            Shown v = shown(*m);
+            std::snprintf(mv, sizeof mv, "%.10g", v.value);
+            unit = std::string(v.unit) + (*v.unit ? " " : "") + m->label;
         }
         std::string f[] = { scope, value, reg, what, mv, unit };
         std::string row = time.empty() ? "" : time + sep;

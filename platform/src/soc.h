@@ -12,7 +12,6 @@
 // and its AMU frame 4 KiB above it.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
