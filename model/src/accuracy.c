@@ -89,6 +89,7 @@ void k_boundary(pmvp_core *c, unsigned p, uint32_t which)
         }
         s->base = value_of(pe, n);
     }
+    k_freeze_update(c, p); /* a deviation may overflow a counter */
 }
 
 /* Knob (c), D13.2.2 "the architecture does not define the point in a

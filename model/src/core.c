@@ -272,6 +272,8 @@ static uint64_t pmcr_mask(const pmvp_core_config *cfg)
         m |= PMCR_EL0_DP;
     if (cfg->pmu_version >= PMVP_PMUV3P5)
         m |= PMCR_EL0_LP;
+    if (cfg->feat_pmuv3p7)
+        m |= PMCR_EL0_FZO; /* RES0 without FEAT_PMUv3p7 (I5.3.11 PMCFGR.FZO) */
     /* PMCR.X: no PMU event export bus is modelled, so X is RAZ/WI. */
     return m;
 }
@@ -467,6 +469,7 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
     uint32_t enabled = k_enabled_counters(c, &c->pe[pe]);
     c->pe[pe].pmu.ctl = *ctl;
     k_routes_stale(c);
+    k_freeze_update(c, pe); /* MDCR_EL2.HPMFZO and HPMN */
     k_boundary(c, pe, enabled ^ k_enabled_counters(c, &c->pe[pe]));
     k_reads_catch_up(c, pe);
     return PMVP_OK;
@@ -520,7 +523,11 @@ int pmvp_core_context(const pmvp_core *c, unsigned pe, pmvp_context *ctx)
  * counts in pe's context). */
 static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t event)
 {
-    *r = (pmvp_route){ .generation = c->generation, .event = event, .pe = (uint8_t)pe };
+    /* While time alone can freeze counters, a route is not kept: every
+     * report then takes count_occurrences, which brings the core to its
+     * instant (an older generation is never current). */
+    uint64_t generation = k_freeze_timed(c) ? c->generation - 1 : c->generation;
+    *r = (pmvp_route){ .generation = generation, .event = event, .pe = (uint8_t)pe };
     const pmvp_context *src = &c->pe[pe].ctx;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
@@ -577,6 +584,18 @@ static PMVP_COLD int carry_on_route(pmvp_core *c, const pmvp_route *r, uint64_t 
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         k_counters_carried(c, p, r->pmu[p], count);
+    /* A freeze that an overflow causes holds from the report's instant on,
+     * after all its counters counted it (count.c, "freeze on overflow"):
+     * the counters that count cycles, which the report did not bring to its
+     * instant, get there unfrozen first. */
+    bool freezes = false;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        freezes |= r->pmu[p] && k_frozen(c, &c->pe[p]) != c->pe[p].frozen;
+    if (freezes) {
+        k_sync(c, c->last_call);
+        for (unsigned p = 0; p < c->cfg.num_pes; p++)
+            k_freeze_update(c, p);
+    }
     return PMVP_OK;
 }
 
@@ -607,10 +626,13 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
         return err;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
+    /* Occurrences change only counters that count them, and those do not
+     * depend on cycles: no sync needed, unless the cycles before `now` may
+     * have frozen some of them (k_freeze_timed). */
+    if (!known && k_freeze_timed(c))
+        k_sync(c, now);
     if (!known)
         derive_route(c, r, pe, event);
-    /* Occurrences change only counters that count them, and those do not
-     * depend on cycles: no sync needed. */
     c->last_call = now;
     if (may_drop && c->cfg.inaccuracy.drop_ppm)
         count = k_after_drop(c, event, count);

@@ -150,6 +150,8 @@ bool k_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *sr
         return false;
     if (src->halted) /* Table D13-3: Debug state */
         return false;
+    if (pe->frozen >> n & 1) /* D13.5.2.1 */
+        return false;
     bool second = n >= k_hpmn(c, pe);
     return !prohibited(c, &pe->pmu.ctl, second, src) && !filtered(pe->pmu.counter[n].evtyper, src);
 }
@@ -166,8 +168,11 @@ bool k_cycle_counter_counts(const pmvp_core *c, unsigned p)
         return false;
     if (!(pe->pmu.pmcr & PMCR_EL0_E) || !(pe->pmu.cntenset & PMVP_PMU_C) || x->halted)
         return false;
-    /* PMCR.DP: disabled where first-range event counting is prohibited. */
+    /* PMCR.DP: disabled where first-range event counting is prohibited, and
+     * while it is frozen (k_frozen sets bit 31 only with DP). */
     if ((pe->pmu.pmcr & PMCR_EL0_DP) && prohibited(c, ctl, false, x))
+        return false;
+    if (pe->frozen & PMVP_PMU_C)
         return false;
     if (is_v3p5(c)) {
         if (c->cfg.have_el3 && in_secure_state(c, x) && (ctl->mdcr_el3 & MDCR_EL3_SCCD))
@@ -222,6 +227,94 @@ uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
     if ((pe->pmu.pmcr & PMCR_EL0_E) && (pe->pmu.cntenset & PMVP_PMU_C))
         m |= PMVP_PMU_C;
     return m;
+}
+
+uint32_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe)
+{
+    uint32_t m = 0;
+    for (unsigned n = 0; n < c->cfg.num_counters; n++)
+        if (pe->pmu.counter[n].evtyper & PMEVTYPER_EL0_SYNC) /* RES0 without FEAT_SEBEP */
+            m |= UINT32_C(1) << n;
+    return m;
+}
+
+/* ------------------------------------------------------ freeze on overflow */
+
+/* D13.5.2.1 (RMZPBW), FEAT_PMUv3p7: with PMCR.FZO set, an overflow flag of
+ * the first range (of a counter not in synchronous mode, IDKYFT) freezes
+ * the first range, and PMCCNTR with PMCR.DP; with MDCR_EL2.HPMFZO, one of
+ * the second range freezes the second. The ranges are HPMN's whether or not
+ * EL2 is enabled. The spec leaves it CONSTRAINED UNPREDICTABLE whether what
+ * happens at about the instant of the overflow is counted; pmvp counts
+ * what happens with it (every clock edge of its instant, on every counter;
+ * the CHAIN counter above the one that overflowed; every counter of the
+ * same report) and freezes the rest: an input (a report, a write) at the
+ * instant of a clock edge comes after the edge. pmvp_pe.frozen holds the
+ * freeze, so that the advance over a stretch reads the one of its start. */
+
+/* The event counters of the first range (below HPMN). */
+static uint32_t first_range(const pmvp_core *c, const pmvp_pe *pe)
+{
+    return (uint32_t)((UINT64_C(1) << k_hpmn(c, pe)) - 1) & k_counters_mask(c);
+}
+
+/* The ranges whose freeze control is set: bit 0 the first (PMCR.FZO), bit
+ * 1 the second (MDCR_EL2.HPMFZO). */
+static unsigned freeze_controls(const pmvp_core *c, const pmvp_pe *pe)
+{
+    if (!c->cfg.feat_pmuv3p7)
+        return 0;
+    return ((pe->pmu.pmcr & PMCR_EL0_FZO) ? 1u : 0u) |
+           (c->cfg.have_el2 && (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPMFZO) ? 2u : 0u);
+}
+
+/* The counters of each range (index as freeze_controls' bits) whose flag
+ * freezes it: those not in synchronous mode. */
+static void freezing_flags(const pmvp_core *c, const pmvp_pe *pe, uint32_t range[2])
+{
+    uint32_t asynchronous = ~k_sync_mode(c, pe), first = first_range(c, pe);
+    range[0] = first & asynchronous;
+    range[1] = k_counters_mask(c) & ~first & asynchronous;
+}
+
+uint32_t k_frozen(const pmvp_core *c, const pmvp_pe *pe)
+{
+    unsigned on = freeze_controls(c, pe);
+    if (!on)
+        return 0;
+    uint32_t range[2], first = first_range(c, pe), frozen = 0;
+    freezing_flags(c, pe, range);
+    if ((on & 1) && (pe->pmu.ovsset & range[0]))
+        frozen |= first | ((pe->pmu.pmcr & PMCR_EL0_DP) ? PMVP_PMU_C : 0);
+    if ((on & 2) && (pe->pmu.ovsset & range[1]))
+        frozen |= k_counters_mask(c) & ~first;
+    return frozen;
+}
+
+/* The counters of PE state pe whose overflow would freeze a range not yet
+ * frozen ("armed"). */
+static uint32_t freeze_sources(const pmvp_core *c, const pmvp_pe *pe)
+{
+    unsigned on = freeze_controls(c, pe);
+    if (!on)
+        return 0;
+    uint32_t range[2], sources = 0;
+    freezing_flags(c, pe, range);
+    for (unsigned r = 0; r < 2; r++)
+        if ((on >> r & 1) && !(pe->pmu.ovsset & range[r]))
+            sources |= range[r];
+    return sources;
+}
+
+bool k_freeze_update(pmvp_core *c, unsigned p)
+{
+    pmvp_pe *pe = &c->pe[p];
+    uint32_t frozen = k_frozen(c, pe);
+    if (frozen == pe->frozen)
+        return false;
+    pe->frozen = frozen;
+    k_routes_stale(c);
+    return true;
 }
 
 /* Whether the rate of a counter of event d, counted with effective MT `mt`,
@@ -363,7 +456,8 @@ static bool chain_counts(const pmvp_core *c, unsigned p, unsigned n)
 
 static void chain_feed(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, pmvp_u128 wraps)
 {
-    if (chain_counts(c, p, n))
+    /* `to` may be k_pe_at's copy, frozen after a split of its stretch. */
+    if (!(to->frozen >> n & 1) && chain_counts(c, p, n))
         k_counter_add(c, p, to, n, wraps);
 }
 
@@ -680,7 +774,22 @@ static void refresh_rates(pmvp_core *c)
             for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++)
                 cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, p, n));
     }
+    /* Freeze on overflow: armed, and timed when a source counts at a rate,
+     * or is the CHAIN counter above one that does. */
+    c->freeze_armed = c->freeze_timed = false;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        const pmvp_pe *pe = &c->pe[p];
+        uint32_t sources = freeze_sources(c, pe);
+        c->freeze_armed |= sources != 0;
+        c->freeze_timed |= (sources & (pe->counting | pe->counting << 1)) != 0;
+    }
     c->rates_valid = true;
+}
+
+bool k_freeze_timed(pmvp_core *c)
+{
+    refresh_rates(c);
+    return c->freeze_timed;
 }
 
 /* AMU counter n of PE state `a`, group 0 then group 1. */
@@ -787,15 +896,17 @@ static inline stretch stretch_to(const pmvp_core *c, pmvp_time now)
 
 /* PE p over stretch s, written to `to`: c->pe[p] itself (k_sync) or a copy
  * of it (k_pe_at). The rates are read from c; no rate depends on what the
- * advance changes (counter values, overflow flags, the divider). */
-static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, pmvp_pe *to)
+ * advance changes (counter values, overflow flags, the divider), except
+ * through a freeze, which `to`'s frozen masks (advance_pe). */
+static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch *s, pmvp_pe *to)
 {
     const pmvp_pe *pe = &c->pe[p];
     bool cached = c->rates_valid;
     if (s->dk)
-        advance_cycle_counter(c, to, s->dk, cached ? pe->cycles_count : k_cycle_counter_counts(c, p));
+        advance_cycle_counter(c, to, s->dk,
+                              !(to->frozen & PMVP_PMU_C) && (cached ? pe->cycles_count : k_cycle_counter_counts(c, p)));
     /* In counter order: a CHAIN counter takes the carries of the one below. */
-    uint32_t counting = cached ? pe->counting : k_counters_mask(c);
+    uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~to->frozen;
     while (counting) {
         unsigned n = pmvp_take_lowest(&counting);
         rate r = cached ? pe->rate[n] : counter_rate(c, p, n);
@@ -806,6 +917,49 @@ static inline void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, 
     to->ahead = 0;
     if (c->cfg.feat_amuv1)
         advance_amu(c, p, to, s);
+}
+
+/* The part of a stretch from the core's sync that follows its part `a`,
+ * up to its part `b` (both from the sync). */
+static stretch stretch_between(const stretch *a, const stretch *b)
+{
+    return (stretch){ .k0 = a->k0 + a->dk, .dk = b->dk - a->dk, .db = b->db - a->db, .ds = b->ds - a->ds,
+                      .edges = b->edges };
+}
+
+static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2]);
+
+/* PE p over stretch s from the core's sync to `end`, in `to` (as
+ * advance_stretch). A range that an overflow in the stretch freezes
+ * (freeze_times) splits it: the part up to the overflow's instant counts as
+ * before, the rest without the frozen counters. No counter is ahead of the
+ * sync while a freeze is armed (k_set_level), so the split reads the values
+ * at the sync. */
+static void advance_pe(const pmvp_core *c, unsigned p, const stretch *s, pmvp_time end, pmvp_pe *to)
+{
+    if (!freeze_sources(c, &c->pe[p])) {
+        advance_stretch(c, p, s, to);
+        return;
+    }
+    pmvp_time tf[2];
+    freeze_times(c, p, tf);
+    if (tf[1] < tf[0]) {
+        pmvp_time t = tf[0];
+        tf[0] = tf[1];
+        tf[1] = t;
+    }
+    stretch done = { .k0 = s->k0, .edges = c->clock_edges };
+    for (unsigned i = 0; i < 2; i++) {
+        if (tf[i] >= end || (i && tf[1] == tf[0]))
+            continue;
+        stretch upto = stretch_to(c, tf[i]);
+        stretch part = stretch_between(&done, &upto);
+        advance_stretch(c, p, &part, to);
+        to->frozen = k_frozen(c, to);
+        done = upto;
+    }
+    stretch rest = stretch_between(&done, s);
+    advance_stretch(c, p, &rest, to);
 }
 
 /* Keeps each clock's conversion a 64-bit division (pmvp_clock_reanchor):
@@ -823,8 +977,20 @@ void k_sync(pmvp_core *c, pmvp_time now)
         return;
     refresh_rates(c);
     stretch s = stretch_to(c, now);
-    for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        advance_pe(c, p, &s, &c->pe[p]);
+    bool froze = false;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        uint32_t before = pe->frozen;
+        advance_pe(c, p, &s, now, pe);
+        /* An overflow in the stretch, at its end included, froze counters:
+         * the freeze is held, and what counts changed. */
+        if (c->freeze_armed) {
+            pe->frozen = k_frozen(c, pe);
+            froze |= pe->frozen != before;
+        }
+    }
+    if (froze)
+        k_routes_stale(c);
     reanchor_clocks(c, now);
     c->proc_cycles += s.dk;
     c->clock_edges = s.edges;
@@ -838,12 +1004,16 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     c->last_call = now;
-    if (!c->rates_valid || now <= c->sync_time) {
+    if (!c->rates_valid || now <= c->sync_time || c->freeze_armed) {
         /* The whole core to now (no time to advance, or the next sync
-         * computes every rate anyway). */
+         * computes every rate anyway, or a freeze is armed: the level may
+         * change when a source overflows, and the freeze's split reads
+         * every counter at the sync). */
         k_sync(c, now);
         c->pe[q].level[level] = value;
-        if (c->rates_valid)
+        if (c->rates_valid && c->freeze_armed)
+            k_routes_stale(c); /* the report routes too: they are cached only while no freeze is timed */
+        else if (c->rates_valid)
             follow_level(c, q, level_followers(c, q, level), NULL);
         return PMVP_OK;
     }
@@ -886,7 +1056,7 @@ const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scr
     /* The state without the rate caches, which the advance reads from c. */
     memcpy(scratch, &c->pe[p], offsetof(pmvp_pe, rate));
     stretch s = stretch_to(c, t);
-    advance_pe(c, p, &s, scratch);
+    advance_pe(c, p, &s, t, scratch);
     return scratch;
 }
 
@@ -961,6 +1131,41 @@ static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, uns
     return counted_cycle_time(c, low, ceil_div(chain_to_overflow(c, pe, n), low.weight));
 }
 
+/* The next overflow of event counter n of PE p, unless a freeze of tf[]
+ * (freeze_times: the instants its ranges freeze) stops it first: its own
+ * range's, or for the CHAIN counter at HPMN, fed by the top counter of the
+ * first range, the first range's. A freeze at the overflow's instant does
+ * not stop it (what happens at that instant counts). */
+static pmvp_time overflow_before_freeze(const pmvp_core *c, unsigned p, unsigned n, const pmvp_time tf[2])
+{
+    pmvp_time t = event_counter_overflow_time(c, p, n);
+    unsigned h = k_hpmn(c, &c->pe[p]);
+    if (t > tf[n >= h] || (n == h && t > tf[0] && chain_counts(c, p, n)))
+        return PMVP_TIME_NEVER;
+    return t;
+}
+
+/* The instants at which PE p's first and second ranges freeze if no input
+ * comes (PMVP_TIME_NEVER: not armed, or no source overflows): the first
+ * overflow of one of its sources. The first range's cannot wait for the
+ * second's (no counter of the first range is fed by one of the second). */
+static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
+{
+    const pmvp_pe *pe = &c->pe[p];
+    uint32_t sources = freeze_sources(c, pe), first = first_range(c, pe);
+    tf[0] = tf[1] = PMVP_TIME_NEVER;
+    for (uint32_t m = sources & first; m;) {
+        pmvp_time t = event_counter_overflow_time(c, p, pmvp_take_lowest(&m));
+        tf[0] = t < tf[0] ? t : tf[0];
+    }
+    pmvp_time second = PMVP_TIME_NEVER;
+    for (uint32_t m = sources & ~first; m;) {
+        pmvp_time t = overflow_before_freeze(c, p, pmvp_take_lowest(&m), tf);
+        second = t < second ? t : second;
+    }
+    tf[1] = second;
+}
+
 pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
@@ -1030,6 +1235,7 @@ void k_rebuild_caches(pmvp_core *c)
         }
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
             pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
+        pe->frozen = k_frozen(c, pe);
     }
     k_routes_stale(c);
 }
@@ -1047,14 +1253,18 @@ static int next_overflow(pmvp_core *c, pmvp_time now, bool interrupting_only, pm
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
         uint32_t watched = ~pe->pmu.ovsset & (interrupting_only ? pe->pmu.intenset : UINT32_MAX);
+        pmvp_time tf[2];
+        freeze_times(c, p, tf);
         if (watched & PMVP_PMU_C) {
             pmvp_time t = cycle_counter_overflow_time(c, p);
+            if ((pe->pmu.pmcr & PMCR_EL0_DP) && (freeze_controls(c, pe) & 1) && t > tf[0])
+                t = PMVP_TIME_NEVER; /* frozen with the first range first */
             best = t < best ? t : best;
         }
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             if (!(watched & (UINT32_C(1) << n)))
                 continue;
-            pmvp_time t = event_counter_overflow_time(c, p, n);
+            pmvp_time t = overflow_before_freeze(c, p, n, tf);
             best = t < best ? t : best;
         }
     }

@@ -8,16 +8,6 @@
 
 #include "inputs.h"
 
-/* Counters of PE p whose PMEVTYPER<n>.SYNC is 1. */
-static uint32_t sync_bits(const pmvp_core *c, unsigned p)
-{
-    uint32_t m = 0;
-    for (unsigned n = 0; n < c->cfg.num_counters; n++)
-        if (c->pe[p].pmu.counter[n].evtyper & PMEVTYPER_EL0_SYNC)
-            m |= UINT32_C(1) << n;
-    return m;
-}
-
 int pmvp_core_pmu_exception(pmvp_core *c, unsigned pe, pmvp_time now, pmvp_pmu_exception *out)
 {
     if (!out)
@@ -29,7 +19,7 @@ int pmvp_core_pmu_exception(pmvp_core *c, unsigned pe, pmvp_time now, pmvp_pmu_e
     out->state = (uint8_t)k_pmu_exception_of(c, pe, &out->target_el);
     /* RKBPMJ: counters with SYNC == 1 leave their overflows to RNZLVW. */
     out->async_pending = out->state == PMVP_PMUEXC_UNMASKED &&
-                         (k_overflow_requests(c, &c->pe[pe]) & ~sync_bits(c, pe));
+                         (k_overflow_requests(c, &c->pe[pe]) & ~k_sync_mode(c, &c->pe[pe]));
     return PMVP_OK;
 }
 
@@ -122,7 +112,7 @@ int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     if (err || !k_event_synchronous(c, event))
         return err;
     /* RSSVKV: counting the event, SYNC == 1 and a synchronous event. */
-    uint32_t sync_mode = counting & sync_bits(c, pe);
+    uint32_t sync_mode = counting & k_sync_mode(c, &c->pe[pe]);
     uint32_t overflowed = u->ovsset & ~before & sync_mode;
     shorten_shadows(c, pe, u->shadowed & sync_mode & ~overflowed, count, now);
     if (c->cfg.inaccuracy.shadow_events)

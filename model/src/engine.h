@@ -207,6 +207,22 @@ bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
  * of their range (bit 31: PMCCNTR). */
 uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe);
 
+/* The event counters of PE state `pe` in synchronous mode (PMEVTYPER.SYNC,
+ * FEAT_SEBEP). */
+uint32_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe);
+
+/* Freeze on overflow (D13.5.2.1): the counters that the overflow flags and
+ * their controls of PE state `pe` freeze (bit 31: PMCCNTR). */
+uint32_t k_frozen(const pmvp_core *c, const pmvp_pe *pe);
+/* After a change of PE p's overflow flags or of their controls at the
+ * core's present: holds its freeze (pmvp_pe.frozen); when that changed,
+ * what counts did, and the routes are stale. True then. */
+bool k_freeze_update(pmvp_core *c, unsigned p);
+/* Whether an overflow due to time alone can freeze counters (a source of a
+ * freeze counts at a rate): a report must then bring the core to its
+ * instant first, and its route is not cached. */
+bool k_freeze_timed(pmvp_core *c);
+
 /* Whether a report of `event` (level < 0) or a change of level input
  * `level` (its index in the level table) can change when a counter whose
  * overflow can request an interrupt overflows: one counts it, or feeds such a

@@ -179,11 +179,12 @@ static uint32_t devarch(const pmvp_core *c, unsigned frame)
 
 /* PMCFGR (I5.3.11): N counts the event counters (the cycle counter is the
  * "+1"); 64-bit counters; dedicated cycle counter; CCD with AArch32; no
- * export (PMCR.X RAZ/WI), no freeze-on-overflow, one counter group. */
+ * export (PMCR.X RAZ/WI), freeze-on-overflow with FEAT_PMUv3p7 (PMCR.FZO), one
+ * counter group. */
 static uint64_t pmcfgr(const pmvp_core *c)
 {
     return PMVP_FIELD_PREP(PMCFGR_N, c->cfg.num_counters) | PMCFGR_SIZE | PMCFGR_CC |
-           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0);
+           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0) | (c->cfg.feat_pmuv3p7 ? PMCFGR_FZO : 0);
 }
 
 /* A Most secure access (I3.1.4): Root with FEAT_RME, else Secure when

@@ -232,6 +232,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     }
     if (routes_depend_on(reg))
         k_routes_stale(c);
+    k_freeze_update(c, p); /* PMOVSSET/CLR, PMCR.FZO and DP, PMEVTYPER.SYNC, overflows of PMSWINC */
     k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));
     k_reads_catch_up(c, p);
     return PMVP_OK;
@@ -281,6 +282,7 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
         decode_event(c, &pe->pmu.counter[n]);
     /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41). */
     pe->ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock };
+    pe->frozen = k_frozen(c, pe);
     k_routes_stale(c);
     return PMVP_OK;
 }

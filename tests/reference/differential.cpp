@@ -30,6 +30,8 @@ private:
     uint64_t near_overflow();
     uint64_t random_filter();
     void step();
+    void write(unsigned pe, pmvp_pmu_reg r, unsigned n, uint64_t v);
+    void arm_freeze();
     bool checkpoint_and_restore();
     void compare(const char *where);
     bool compare_amu(const char *where, unsigned p);
@@ -43,6 +45,10 @@ private:
     std::unique_ptr<Core> ref_;
     pmvp_time now_ = 0;
     ScenarioResult result_;
+    // A scenario about freeze on overflow (D13.5.2.1): FEAT_PMUv3p7, PMCR.FZO
+    // mostly set, fewer filters, flags raised by overflows rather than
+    // written, so that counters freeze in the middle of the stretches.
+    bool freeze_ = false;
 };
 
 bool Scenario::fail(const std::string &what)
@@ -71,7 +77,7 @@ void Scenario::make_config()
     cfg_.num_pes = 1 + (unsigned)rnd(4);
     cfg_.mt_policy = (pmvp_mt_policy)rnd(3);
     cfg_.pmu_version = pick<pmvp_pmu_version>({ PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 });
-    cfg_.feat_pmuv3p7 = cfg_.pmu_version == PMVP_PMUV3P5 && coin(30);
+    cfg_.feat_pmuv3p7 = cfg_.pmu_version == PMVP_PMUV3P5 && coin(80);
     cfg_.have_el2 = coin(70);
     cfg_.have_el3 = coin(70);
     cfg_.feat_sel2 = cfg_.have_el2 && cfg_.have_el3 && coin(40);
@@ -95,6 +101,12 @@ void Scenario::make_config()
     cfg_.system_counter_hz = pick<uint64_t>({ 1000000, 25000000, 100000000 });
     cfg_.feat_amuv1 = coin(80);
     cfg_.feat_amuv1p1 = cfg_.feat_amuv1 && coin();
+    freeze_ = coin(20);
+    if (freeze_) {
+        cfg_.pmu_version = PMVP_PMUV3P5;
+        cfg_.feat_pmuv3p7 = true;
+        cfg_.num_counters = 2 + (unsigned)rnd(5);
+    }
     // A feature of a later architecture version than the PMU's is refused.
     pmvp_core_config_limit_to_version(&cfg_);
     if (cfg_.num_counters == 0 && cfg_.have_el2 && !cfg_.feat_hpmn0)
@@ -142,11 +154,45 @@ uint64_t Scenario::near_overflow()
 uint64_t Scenario::random_filter()
 {
     uint64_t f = 0;
+    if (freeze_ && coin(70))
+        return f;
     for (uint64_t b : { PMEVTYPER_EL0_P, PMEVTYPER_EL0_U, PMEVTYPER_EL0_NSK, PMEVTYPER_EL0_NSU, PMEVTYPER_EL0_NSH,
                         PMEVTYPER_EL0_M, PMEVTYPER_EL0_SH, PMEVTYPER_EL0_RLK, PMEVTYPER_EL0_RLU, PMEVTYPER_EL0_RLH })
         if (coin(25))
             f |= b;
     return f;
+}
+
+void Scenario::write(unsigned pe, pmvp_pmu_reg r, unsigned n, uint64_t v)
+{
+    pmvp_pmu_write(&core_, pe, r, n, v, now_);
+    ref_->write(pe, r, n, v, now_);
+}
+
+// A freeze scenario's start: every PE's counters enabled, counting cycles
+// or a level or reported event, a few thousand increments from overflow,
+// with PMCR.FZO (and for some PMCR.DP) set, MDCR_EL2.HPMFZO for most, and some
+// interrupt requests enabled.
+void Scenario::arm_freeze()
+{
+    const std::vector<uint16_t> events = { PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES, PMVP_EV_CHAIN, PMVP_EV_CHAIN,
+                                           PMVP_EV_STALL_BACKEND, PMVP_EV_INST_RETIRED, PMVP_EV_BUS_CYCLES };
+    for (unsigned p = 0; p < cfg_.num_pes; p++) {
+        if (cfg_.have_el2) { /* both ranges, often split between a counter and its CHAIN counter */
+            pmvp_pmu_controls ctl{};
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, coin() ? 1 + 2 * rnd(3) : rnd(cfg_.num_counters + 1)) |
+                           MDCR_EL2_HPME | (coin(70) ? MDCR_EL2_HPMFZO : 0);
+            pmvp_core_set_controls(&core_, p, &ctl, now_);
+            ref_->set_controls(p, ctl, now_);
+        }
+        write(p, PMVP_PMCNTENSET_EL0, 0, 0xFFFFFFFFu);
+        write(p, PMVP_PMINTENSET_EL1, 0, rng_()); /* some overflows interrupt, some only freeze */
+        write(p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_FZO | (coin() ? PMCR_EL0_DP : 0));
+        for (unsigned n = 0; n < cfg_.num_counters; n++) {
+            write(p, PMVP_PMEVTYPER_EL0, n, pick(events));
+            write(p, PMVP_PMEVCNTR_EL0, n, 0xFFFFFFFFull - rnd(20000));
+        }
+    }
 }
 
 void Scenario::step()
@@ -168,6 +214,8 @@ void Scenario::step()
         uint64_t v = rng_() & (PMCR_EL0_E | PMCR_EL0_D | PMCR_EL0_X | PMCR_EL0_DP | PMCR_EL0_LC | PMCR_EL0_LP |
                                PMCR_EL0_FZO);
         v |= coin(80) ? PMCR_EL0_E : 0;
+        v |= coin(freeze_ ? 90 : 50) ? PMCR_EL0_FZO : 0;
+        v |= freeze_ ? PMCR_EL0_E : 0;
         v |= coin(10) ? PMCR_EL0_P : 0;
         v |= coin(10) ? PMCR_EL0_C : 0;
         pmvp_pmu_write(&core_, pe, PMVP_PMCR_EL0, 0, v, now_);
@@ -180,6 +228,8 @@ void Scenario::step()
                                              PMVP_PMOVSCLR_EL0, PMVP_PMOVSCLR_EL0, PMVP_PMSWINC_EL0,
                                              PMVP_PMSELR_EL0, PMVP_PMUSERENR_EL0 };
         pmvp_pmu_reg r = regs[rnd(sizeof regs / sizeof regs[0])];
+        if (freeze_ && r == PMVP_PMOVSSET_EL0 && coin(80))
+            r = PMVP_PMOVSCLR_EL0;
         uint64_t v = r == PMVP_PMCNTENSET_EL0 ? rng_() | (coin() ? 0x80000000u : 0) : rng_();
         pmvp_pmu_write(&core_, pe, r, 0, v, now_);
         ref_->write(pe, r, 0, v, now_);
@@ -237,8 +287,8 @@ void Scenario::step()
     case 9: {
         pmvp_pmu_controls ctl{};
         unsigned hpmn = (unsigned)rnd(nc + 2);
-        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, hpmn);
-        for (uint64_t b : { MDCR_EL2_HPME, MDCR_EL2_HPMD, MDCR_EL2_HCCD, MDCR_EL2_HLP, MDCR_EL2_MTPME })
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, hpmn) | (freeze_ && coin(70) ? MDCR_EL2_HPME : 0);
+        for (uint64_t b : { MDCR_EL2_HPME, MDCR_EL2_HPMD, MDCR_EL2_HCCD, MDCR_EL2_HLP, MDCR_EL2_MTPME, MDCR_EL2_HPMFZO })
             ctl.mdcr_el2 |= coin() ? b : 0;
         for (uint64_t b : { MDCR_EL3_SPME, MDCR_EL3_SCCD, MDCR_EL3_MTPME, MDCR_EL3_MCCD, MDCR_EL3_MPMX })
             ctl.mdcr_el3 |= coin() ? b : 0;
@@ -332,6 +382,25 @@ void Scenario::compare(const char *where)
                                          PMVP_PMOVSSET_EL0, PMVP_PMSELR_EL0, PMVP_PMCEID0_EL0,
                                          PMVP_PMCEID1_EL0, PMVP_PMCCNTR_EL0, PMVP_PMCCFILTR_EL0,
                                          PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0, PMVP_PMUSERENR_EL0 };
+    if (ref_->any_frozen())
+        result_.frozen++;
+    // First the pure queries, while the kernel is still behind now_: they
+    // advance a copy of a PE (k_pe_at), the reads the core itself.
+    for (unsigned p = 0; p < cfg_.num_pes; p++)
+        for (unsigned n = 0; n <= cfg_.num_counters; n++) {
+            pmvp_pmu_reg r = n == cfg_.num_counters ? PMVP_PMCCNTR_EL0 : PMVP_PMEVCNTR_EL0;
+            uint64_t k = 0;
+            int err = pmvp_pmu_peek(&core_, p, r, n, now_, &k);
+            uint64_t e = ref_->read(p, r, n, now_);
+            result_.checks++;
+            if (err || k != e) {
+                std::ostringstream s;
+                s << where << ": peek of PE " << p << " " << pmvp_pmu_reg_name(r) << "[" << n << "] kernel "
+                  << std::hex << k << " reference " << e << " (" << pmvp_strerror(err) << ")";
+                fail(s.str());
+                return;
+            }
+        }
     for (unsigned p = 0; p < cfg_.num_pes; p++) {
         for (pmvp_pmu_reg r : regs) {
             uint64_t k = 0;
@@ -399,13 +468,16 @@ ScenarioResult Scenario::run()
         return result_;
     }
     ref_ = std::make_unique<Core>(cfg_);
+    if (freeze_)
+        arm_freeze();
     unsigned steps = 20 + (unsigned)rnd(60);
     for (unsigned i = 0; i < steps && result_.ok; i++) {
         step();
         if (rnd(8) == 0 && !checkpoint_and_restore())
             break;
-        pmvp_time predicted = 0;
+        pmvp_time predicted = 0, predicted_irq = 0;
         pmvp_core_next_event(&core_, now_, &predicted);
+        pmvp_core_next_interrupt(&core_, now_, &predicted_irq);
         pmvp_time before = now_;
         switch (rnd(10)) {
         case 0: break; /* several changes at one instant */
@@ -415,13 +487,16 @@ ScenarioResult Scenario::run()
         ref_->advance(now_);
         // The first overflow flag that an edge raised after `before` must be
         // the one predicted; none up to now_ means the prediction is later.
-        pmvp_time rise = ref_->first_rise_since(before + 1);
-        result_.checks++;
-        if (rise <= now_ ? predicted != rise : predicted <= now_) {
-            std::ostringstream s;
-            s << "next_event after t=" << before << " predicted " << predicted << ", reference flag rose at "
-              << rise;
-            fail(s.str());
+        for (bool interrupting : { false, true }) {
+            pmvp_time rise = ref_->first_rise_since(before + 1, interrupting);
+            pmvp_time p = interrupting ? predicted_irq : predicted;
+            result_.checks++;
+            if (result_.ok && (rise <= now_ ? p != rise : p <= now_)) {
+                std::ostringstream s;
+                s << (interrupting ? "next_interrupt" : "next_event") << " after t=" << before << " predicted " << p
+                  << ", reference flag rose at " << rise;
+                fail(s.str());
+            }
         }
     }
     if (result_.ok)

@@ -231,10 +231,36 @@ bool Core::filtered(uint64_t f, const pmvp_context &x) const
     return bit(f, PMEVTYPER_EL0_M) != P;
 }
 
+// D13.5.2.1 (RMZPBW): whether freeze on overflow stops counter n (31:
+// PMCCNTR) of pe, from the flags of the instant's start.
+bool Core::frozen(const Pe &pe, unsigned n) const
+{
+    if (!cfg_.feat_pmuv3p7)
+        return false;
+    unsigned h = hpmn(pe);
+    auto flag_in = [&](bool second) {
+        for (unsigned m = 0; m < cfg_.num_counters; m++)
+            if ((m >= h) == second && (pe.ovs_at_instant >> m & 1))
+                return true;
+        return false;
+    };
+    if (n == 31)
+        return bit(pe.pmcr, PMCR_EL0_DP) && bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(false);
+    if (n < h)
+        return bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(false);
+    return cfg_.have_el2 && bit(pe.ctl.mdcr_el2, MDCR_EL2_HPMFZO) && flag_in(true);
+}
+
+void Core::instant_over()
+{
+    for (unsigned p = 0; p < cfg_.num_pes; p++)
+        pe_[p].ovs_at_instant = pe_[p].ovs;
+}
+
 bool Core::counter_counts(unsigned p, unsigned n, const pmvp_context &src) const
 {
     const Pe &pe = pe_[p];
-    if (pe.state == PMVP_PE_OFF || !(pe.cnten >> n & 1) || src.halted)
+    if (pe.state == PMVP_PE_OFF || !(pe.cnten >> n & 1) || src.halted || frozen(pe, n))
         return false;
     bool second = n >= hpmn(pe);
     bool global = second ? bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME) : bit(pe.pmcr, PMCR_EL0_E);
@@ -338,6 +364,8 @@ bool Core::cycle_counter_counts_this_cycle(unsigned p) const
         return false;
     if (bit(pe.pmcr, PMCR_EL0_DP) && prohibited(pe, false, x))
         return false;
+    if (frozen(pe, 31))
+        return false;
     bool secure = x.security == PMVP_SECURE || (x.el == 3 && !cfg_.feat_rme);
     if (cfg_.pmu_version >= PMVP_PMUV3P5 && cfg_.have_el3 && secure && bit(pe.ctl.mdcr_el3, MDCR_EL3_SCCD))
         return false;
@@ -353,8 +381,11 @@ bool Core::cycle_counter_counts_this_cycle(unsigned p) const
 
 void Core::flag(unsigned p, uint32_t b, pmvp_time t, bool from_edge)
 {
-    if (from_edge && !(pe_[p].ovs & b))
+    if (from_edge && !(pe_[p].ovs & b)) {
         rises_.push_back(t);
+        if (pe_[p].inten & b)
+            interrupting_rises_.push_back(t);
+    }
     pe_[p].ovs |= b;
 }
 
@@ -443,6 +474,7 @@ void Core::advance(pmvp_time now)
         pmvp_time t = std::min({ tp, tb, ts });
         if (t > now || t == PMVP_TIME_NEVER)
             break;
+        instant_over();
         if (tp == t) {
             proc_.since++;
             processor_edge(t);
@@ -456,15 +488,25 @@ void Core::advance(pmvp_time now)
             clock_edge(PMVP_EVCLASS_SYSTEM_COUNTER, t);
         }
     }
+    instant_over();
     now_ = now;
 }
 
-pmvp_time Core::first_rise_since(pmvp_time from) const
+pmvp_time Core::first_rise_since(pmvp_time from, bool interrupting) const
 {
-    for (pmvp_time t : rises_)
+    for (pmvp_time t : interrupting ? interrupting_rises_ : rises_)
         if (t >= from)
             return t;
     return PMVP_TIME_NEVER;
+}
+
+bool Core::any_frozen() const
+{
+    for (unsigned p = 0; p < cfg_.num_pes; p++)
+        for (unsigned n = 0; n < cfg_.num_counters; n++)
+            if (frozen(pe_[p], n))
+                return true;
+    return false;
 }
 
 // ----------------------------------------------------------------- inputs
@@ -500,6 +542,7 @@ void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
     for (unsigned n = 0; n < cfg_.amu_num_aux; n++)
         if (src.amtype1[n] == event && (src.amen1 >> n & 1))
             src.am1[n] += count;
+    instant_over();
 }
 
 int Core::selected(unsigned p, bool cycle_allowed) const
@@ -532,6 +575,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         if (cfg_.have_el3 || (cfg_.pmu_version >= PMVP_PMUV3P1 && cfg_.have_el2) || cfg_.feat_pmuv3p7)
             m |= PMCR_EL0_DP;
         if (cfg_.pmu_version >= PMVP_PMUV3P5) m |= PMCR_EL0_LP;
+        if (cfg_.feat_pmuv3p7) m |= PMCR_EL0_FZO;
         pe.pmcr = v & m;
         if (v & PMCR_EL0_P) {
             // EL2Enabled(): with EL3, Non-secure and Realm have EL2, Secure
@@ -581,6 +625,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         break;
     default: break;
     }
+    instant_over();
 }
 
 uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)

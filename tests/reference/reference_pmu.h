@@ -57,7 +57,10 @@ public:
 
     // The first instant, at or after `from`, at which an overflow flag rose
     // because of a clock edge, as observed by advance(); PMVP_TIME_NEVER if none.
-    pmvp_time first_rise_since(pmvp_time from) const;
+    // `interrupting`: only the flags whose PMINTENSET bit was set.
+    pmvp_time first_rise_since(pmvp_time from, bool interrupting = false) const;
+    // Whether freeze on overflow stops some counter of some PE now.
+    bool any_frozen() const;
 
     bool supported(uint16_t event) const;
     // Whether the CPU model may report the event: supported, or counted by
@@ -76,6 +79,10 @@ private:
         pmvp_pmu_controls ctl{};
         uint64_t pmcr = 0, pmccfiltr = 0, pmccntr = 0, pmuserenr = 0;
         uint32_t cnten = 0, inten = 0, ovs = 0, pmselr = 0;
+        // The overflow flags as the instant began: a freeze on overflow
+        // takes effect after the instant of the overflow (pmvp's choice of
+        // what D13.5.2.1 leaves CONSTRAINED UNPREDICTABLE).
+        uint32_t ovs_at_instant = 0;
         unsigned divider = 0;
         Counter c[PMVP_MAX_COUNTERS];
         // AMU: group 0 (architected) and group 1 (auxiliary) counters.
@@ -89,6 +96,9 @@ private:
     uint64_t weight_this_cycle(unsigned p, unsigned n) const;
     bool cycle_counter_counts_this_cycle(unsigned p) const;
     bool counter_counts(unsigned p, unsigned n, const pmvp_context &src) const;
+    bool frozen(const Pe &pe, unsigned n) const;
+    // The inputs of an instant are over: its flags are those the next sees.
+    void instant_over();
     bool prohibited(const Pe &pe, bool second_range, const pmvp_context &x) const;
     bool filtered(uint64_t f, const pmvp_context &x) const;
     unsigned hpmn(const Pe &pe) const;
@@ -113,7 +123,7 @@ private:
     uint64_t k_ = 0;            // processor cycles that have happened
     unsigned active_thread_ = 0;
     pmvp_time now_ = 0;
-    std::vector<pmvp_time> rises_;
+    std::vector<pmvp_time> rises_, interrupting_rises_;
     Pe pe_[PMVP_MAX_PES];
 };
 

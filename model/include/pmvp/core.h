@@ -140,9 +140,9 @@ typedef struct pmvp_core_config {
 
     /* --- architecture features */
     enum pmvp_pmu_version pmu_version;
-    bool feat_pmuv3p7;     /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ. Requires PMUv3p5 (as every
-                              feature after Armv8.5: pmvp_core_config_limit_to_version).
-                              PMCR.FZO (freeze on overflow) is not modelled: RAZ/WI. */
+    bool feat_pmuv3p7;     /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ; freeze on overflow
+                              (PMCR.FZO, MDCR_EL2.HPMFZO, D13.5.2.1). Requires PMUv3p5 (as
+                              every feature after Armv8.5: pmvp_core_config_limit_to_version). */
     bool feat_mtpmu;       /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
     bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
     bool feat_debugv8p2;   /* FEAT_Debugv8p2: no authentication-interface override (RJDWFF) */
@@ -418,6 +418,12 @@ typedef struct pmvp_pe {
     pmvp_pmu pmu;
     pmvp_amu amu;
     pmvp_pmu_ext ext;
+    /* The counters frozen by an overflow (D13.5.2.1; bit 31: PMCCNTR), as
+     * count.c's k_frozen derives them from the overflow flags and their
+     * controls. Held, not derived on demand, so that an advance over a
+     * stretch sees the freeze of its start: a flag that rises in it freezes
+     * from the next instant on (count.c, "freeze on overflow"). */
+    uint32_t frozen;
     /* Counters a level change brought to an instant after the core's
      * sync_time (count.c): each counts on from where its rate's source stood
      * then (processor cycles counted, or bus-clock or System Counter edges),
@@ -494,6 +500,10 @@ typedef struct pmvp_core {
     uint64_t generation;      /* advanced by every input that may change what counts */
     bool rates_valid;         /* the PEs' rate caches hold the present state's rates */
     bool own_counts_valid;    /* their own_counts do (filled first: the rates read them) */
+    /* Freeze on overflow, valid with the rates: some PE has a counter whose
+     * overflow would freeze counters (armed), and one of those counts
+     * cycles, so time alone can freeze (timed). */
+    bool freeze_armed, freeze_timed;
     /* What an input must concern to matter to an interrupt
      * (pmvp_core_input_may_interrupt), valid while watch_valid: the level
      * inputs (by pmvp_event_level_index) and the events (by number mod 64, so

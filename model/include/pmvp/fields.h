@@ -81,6 +81,7 @@
 #define MDCR_EL2_HCCD PMVP_BIT(23)
 #define MDCR_EL2_HLP PMVP_BIT(26)
 #define MDCR_EL2_MTPME PMVP_BIT(28)
+#define MDCR_EL2_HPMFZO PMVP_BIT(29)  /* FEAT_PMUv3p7 */
 #define MDCR_EL2_PMEE PMVP_BITS(41, 40)   /* FEAT_EBEP */
 
 /* MDCR_EL3 (with SDCR, its AArch32 counterpart, at the same positions for
