@@ -25,6 +25,8 @@
 #define PMCR_D (1u << 3)
 #define PMCR_LC (1u << 6)
 #define PMCR_LP (1u << 7)
+#define PMCR_FZO (1u << 9) /* FEAT_PMUv3p7 */
+#define PMCR_DP (1u << 5)
 #define PMCR_N(v) (((v) >> 11) & 0x1F)
 #define PMU_C (1u << 31)
 #define PMEVTYPER_P (1ull << 31)
@@ -352,6 +354,73 @@ static void pmu_64bit_overflows(void)
     report(name, ok);
 }
 
+/* D13.5.2.1, FEAT_PMUv3p7: with PMCR.FZO the first range stops counting
+ * while one of its overflow flags is set, and PMCCNTR too with PMCR.DP. */
+static void pmu_freeze_on_overflow(void)
+{
+    const char *name = "pmu-freeze-on-overflow";
+    bool ok = true;
+    pmu_reset();
+    SYSREG_WRITE(pmcr_el0, PMCR_FZO);
+    ISB();
+    if (!(SYSREG_READ(pmcr_el0) & PMCR_FZO)) {
+        rt_puts("SKIP pmu-freeze-on-overflow: PMCR_EL0.FZO is RES0 (no FEAT_PMUv3p7)\n");
+        return;
+    }
+    set_evtyper(0, EV_INST_RETIRED);
+    set_evtyper(1, EV_INST_RETIRED);
+    set_evcntr(0, 0xFFFFFFFFu - 99); /* overflows on the 100th instruction */
+    set_evcntr(1, 0);
+    SYSREG_WRITE(pmccntr_el0, 0);
+    SYSREG_WRITE(pmcr_el0, PMCR_E | PMCR_LC | PMCR_FZO | PMCR_DP);
+    ISB();
+    count_loop(0x3 | PMU_C, 1000);
+    uint64_t c0 = evcntr(0), c1 = evcntr(1), cycles = SYSREG_READ(pmccntr_el0);
+    EXPECT_EQ(SYSREG_READ(pmovsset_el0), 0x1, "PMOVSSET.P0");
+    /* Both counters count the same instructions up to the freeze. */
+    EXPECT_EQ(c1, c0 - (0xFFFFFFFFu - 99), "counter 1 counts what counter 0 counted");
+    EXPECT_LT(c1 - 100, 64, "frozen after the overflow (the rest of its basic block at most)");
+    rt_puts("  PMEVCNTR1 = ");
+    rt_put_dec(c1);
+    rt_puts(" of 2001 instructions, PMCCNTR = ");
+    rt_put_dec(cycles);
+    rt_putc('\n');
+    /* ILMSFT: with the flag set, reads return the same value. */
+    count_loop(0x3 | PMU_C, 1000);
+    EXPECT_EQ(evcntr(1), c1, "PMEVCNTR1 frozen");
+    EXPECT_EQ(SYSREG_READ(pmccntr_el0), cycles, "PMCCNTR frozen with PMCR.DP");
+    /* Clearing the flag resumes counting. */
+    SYSREG_WRITE(pmovsclr_el0, 0x1);
+    SYSREG_WRITE(pmcntenset_el0, 0x2);
+    ISB();
+    uint64_t a, b;
+    AROUND_LOOP(pmevcntr1_el0, 100, a, b);
+    EXPECT_EQ(b - a, 201, "PMEVCNTR1 counts again once PMOVSCLR cleared the flag");
+    /* A freeze due to cycles: counter 0 counts CPU_CYCLES and overflows on
+     * the 100th cycle; INST_RETIRED stops with it. */
+    SYSREG_WRITE(pmcntenclr_el0, ~0u);
+    SYSREG_WRITE(pmovsclr_el0, ~0u);
+    set_evtyper(0, EV_CPU_CYCLES);
+    set_evcntr(0, 0xFFFFFFFFu - 99);
+    set_evcntr(1, 0);
+    count_loop(0x3, 1000);
+    c1 = evcntr(1);
+    EXPECT_EQ(SYSREG_READ(pmovsset_el0), 0x1, "PMOVSSET.P0 from CPU_CYCLES");
+    EXPECT_LT(c1 * cpi - 100 + cpi, 64 * cpi, "INST_RETIRED frozen by the 100th cycle");
+    rt_puts("  PMEVCNTR1 = ");
+    rt_put_dec(c1);
+    rt_puts(" instructions until the 100th cycle\n");
+    /* Without FZO an overflow freezes nothing. */
+    set_evtyper(0, EV_INST_RETIRED);
+    SYSREG_WRITE(pmcr_el0, PMCR_E | PMCR_LC);
+    SYSREG_WRITE(pmcntenclr_el0, ~0u);
+    set_evcntr(0, 0xFFFFFFFFu - 99);
+    set_evcntr(1, 0);
+    count_loop(0x3, 1000);
+    EXPECT_EQ(evcntr(1), 2001, "no freeze with PMCR.FZO == 0");
+    report(name, ok);
+}
+
 static void pmu_divider(void)
 {
     const char *name = "pmu-pmcr-d-divider";
@@ -610,6 +679,7 @@ int suite_main(void)
     pmu_chain_promotion();
     pmu_overflow_interrupt();
     pmu_64bit_overflows();
+    pmu_freeze_on_overflow();
     pmu_divider();
     pmu_filter_el1();
     pmu_wfi_cycle_counter();

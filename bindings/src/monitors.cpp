@@ -623,6 +623,11 @@ int Monitors::next_interrupt(pmvp_time &when, const sc_time &offset)
     return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_next_interrupt(c, t, &when); });
 }
 
+int Monitors::next_freeze(pmvp_time &when, const sc_time &offset)
+{
+    return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_next_freeze(c, t, &when); });
+}
+
 int Monitors::irq_level(unsigned pe, bool &level, const sc_time &offset)
 {
     return timeline_.look(offset, [&](const pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq_peek(c, pe, t, &level); });

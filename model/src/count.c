@@ -1169,7 +1169,7 @@ static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
 pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    uint32_t watched = pe->pmu.intenset & ~pe->pmu.ovsset;
+    uint32_t watched = (pe->pmu.intenset | freeze_sources(c, pe)) & ~pe->pmu.ovsset;
     pmvp_u128 best = PMVP_U128_NEVER;
     if (watched >> n & 1)
         best = to_overflow(c, pe, n);
@@ -1280,4 +1280,22 @@ int pmvp_core_next_event(pmvp_core *c, pmvp_time now, pmvp_time *when)
 int pmvp_core_next_interrupt(pmvp_core *c, pmvp_time now, pmvp_time *when)
 {
     return next_overflow(c, now, true, when);
+}
+
+int pmvp_core_next_freeze(pmvp_core *c, pmvp_time now, pmvp_time *when)
+{
+    if (!c || !when)
+        return PMVP_ERR_NULL;
+    int err = k_begin(c, now);
+    if (err)
+        return err;
+    pmvp_time best = PMVP_TIME_NEVER;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_time tf[2];
+        freeze_times(c, p, tf);
+        best = tf[0] < best ? tf[0] : best;
+        best = tf[1] < best ? tf[1] : best;
+    }
+    *when = best;
+    return PMVP_OK;
 }

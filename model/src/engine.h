@@ -195,8 +195,9 @@ void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
 
 #define PMVP_U128_NEVER (~(pmvp_u128)0)
 /* Increments of event counter n of PE p after which a counter whose
- * interrupt request is enabled and whose overflow flag is clear overflows:
- * n itself, or the CHAIN counter n + 1 it feeds. PMVP_U128_NEVER: none. */
+ * overflow flag is clear and whose interrupt request is enabled, or whose
+ * overflow freezes counters, overflows: n itself, or the CHAIN counter n + 1
+ * it feeds. PMVP_U128_NEVER: none. */
 pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n);
 
 /* Whether counter n's overflow is at bit 63 rather than 31 (PMCR.LP, HLP). */

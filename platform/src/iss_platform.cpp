@@ -14,9 +14,11 @@
 //   which the core tells its monitors at its instant (the ISS owns the
 //   clock, Monitors::set_clock).
 // - A run ends at the quantum's end, or at the first block that would pass
-//   the next instruction that raises PMUIRQ (pmvp_core_events_to_interrupt
-//   for INST_RETIRED, pmvp_core_next_interrupt for counters of cycles): an
-//   interrupt is taken between blocks, so the skid is under one block.
+//   the next instruction that raises PMUIRQ or freezes counters
+//   (pmvp_core_events_to_interrupt for INST_RETIRED, pmvp_core_next_interrupt
+//   and pmvp_core_next_freeze for counters of cycles): an interrupt is taken
+//   between blocks, so the skid is under one block, and so is the count of a
+//   frozen counter past its freeze.
 // - MRS/MSR go to the monitors' one-call access (Monitors::execute_a64); a
 //   refused access is taken by the guest as the exception the kernel names.
 //   The ID registers' monitor fields come from the core's configuration.
@@ -208,7 +210,9 @@ public:
     void stop(Thread &t) { t.stopping = true; }
     bool irq_line(Thread &t, pmvp_time at);
     void enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr);
-    uint64_t instructions_until(const Thread &t, pmvp_time when) const;
+    // The instructions from t.now up to the first that retires at or after
+    // `when` (at least 1); `at_or_before`: those that retire at or before it.
+    uint64_t instructions_until(const Thread &t, pmvp_time when, bool at_or_before = false) const;
 
     Soc &soc_;
     Guest &guest_;
@@ -457,13 +461,13 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
     uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
 }
 
-uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when) const
+uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when, bool at_or_before) const
 {
     if (when <= t.now)
-        return 1;
+        return at_or_before ? 0 : 1;
     u128 ps_per_instr_num = (u128)cluster_.cpu.cpi * 1000000000000ull;
-    u128 n = ((u128)(when - t.now) * t.hz + ps_per_instr_num - 1) / ps_per_instr_num;
-    return n > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)std::max<u128>(n, 1);
+    u128 n = ((u128)(when - t.now) * t.hz + (at_or_before ? 0 : ps_per_instr_num - 1)) / ps_per_instr_num;
+    return n > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)std::max<u128>(n, at_or_before ? 0 : 1);
 }
 
 // In a quantum, every thread runs up to its end (the monitors order what
@@ -663,14 +667,17 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     uint64_t n = instructions_until(t, until);
     if (monitors_) {
         uint64_t events = PMVP_EVENTS_NEVER;
-        pmvp_time when = PMVP_TIME_NEVER;
+        pmvp_time when = PMVP_TIME_NEVER, freeze = PMVP_TIME_NEVER;
         check(monitors_->events_to_interrupt(t.pe, PMVP_EV_INST_RETIRED, events, offset(t.now)), "events_to_interrupt");
         check(monitors_->next_interrupt(when, offset(t.now)), "next_interrupt");
+        check(monitors_->next_freeze(freeze, offset(t.now)), "next_freeze");
         uint64_t to_interrupt = std::min(events, when == PMVP_TIME_NEVER ? UINT64_MAX : instructions_until(t, when));
         if (to_interrupt <= n) {
             n = to_interrupt;
             t.interrupt_at = t.retired + to_interrupt;
         }
+        if (freeze != PMVP_TIME_NEVER) // those up to a freeze are told at their instant, before it
+            n = std::min(n, std::max<uint64_t>(1, instructions_until(t, freeze, true)));
     }
     t.limit = t.retired + n;
     t.ran_block = t.stopping = false;

@@ -257,6 +257,33 @@ TEST_F(Freeze, TheNextInterruptSkipsAnOverflowAFreezeStops)
     EXPECT_EQ(next_interrupt(5 * kUs), 6 * kUs);
 }
 
+TEST_F(Freeze, ACpuModelLearnsWhereToEndItsBatches)
+{
+    // A CPU model reporting instructions in batches ends one at the
+    // instruction that overflows a source (the report counts whole), and
+    // at the instant a counter of cycles overflows one.
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    program(0, 1, PMVP_EV_INST_RETIRED);
+    program(0, 2, PMVP_EV_CPU_CYCLES);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMEVCNTR_EL0, k32 - 41, 0, 0);
+    write(0, PMVP_PMEVCNTR_EL0, k32 - 2999, 0, 2);
+    uint64_t count = 0;
+    ASSERT_EQ(pmvp_core_events_to_interrupt(&core, 0, PMVP_EV_INST_RETIRED, 0, &count), PMVP_OK);
+    EXPECT_EQ(count, 42u); // no interrupt is enabled: the freeze alone
+    pmvp_time when = 0;
+    ASSERT_EQ(pmvp_core_next_freeze(&core, 0, &when), PMVP_OK);
+    EXPECT_EQ(when, 3 * kUs);
+    EXPECT_EQ(next_interrupt(0), PMVP_TIME_NEVER);
+    report(PMVP_EV_INST_RETIRED, 42, 1 * kUs); // frozen: nothing left to end a batch for
+    ASSERT_EQ(pmvp_core_next_freeze(&core, 1 * kUs, &when), PMVP_OK);
+    EXPECT_EQ(when, PMVP_TIME_NEVER);
+    ASSERT_EQ(pmvp_core_events_to_interrupt(&core, 0, PMVP_EV_INST_RETIRED, 1 * kUs, &count), PMVP_OK);
+    EXPECT_EQ(count, PMVP_EVENTS_NEVER);
+    EXPECT_EQ(counter(0, 2, 5 * kUs), k32 - 1999); // the cycles until the report
+}
+
 TEST_F(Freeze, ACheckpointKeepsTheFreeze)
 {
     init();

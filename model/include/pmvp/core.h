@@ -572,13 +572,15 @@ int pmvp_core_report(pmvp_core *core, unsigned pe, uint16_t event, uint64_t coun
 
 /* The occurrences of OCCURRENCE-class event `event` that PE `pe` can report
  * from `now` on, nothing else changing, up to and including the one that
- * makes a counter overflow whose interrupt request is enabled (PMINTENSET)
- * and whose overflow flag is clear: a counter of `pe`, or with MT == 1 of
+ * makes a counter overflow whose overflow flag is clear and whose interrupt
+ * request is enabled (PMINTENSET), or whose overflow freezes counters
+ * (PMCR.FZO, MDCR_EL2.HPMFZO): a counter of `pe`, or with MT == 1 of
  * another PE of the core, counting the event in pe's context, or the CHAIN
  * counter such a counter feeds. *count >= 1, or PMVP_EVENTS_NEVER when no
  * such overflow is within 2^64 - 1 occurrences. An instruction-set simulator
  * ends its quantum there, so the overflow is seen at the instruction that
- * causes it. Changes nothing. PMVP_ERR_EVENT as pmvp_core_report;
+ * causes it, and the instructions after a freeze are not counted with it
+ * (a report counts whole). Changes nothing. PMVP_ERR_EVENT as pmvp_core_report;
  * PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_NULL. */
 #define PMVP_EVENTS_NEVER UINT64_MAX
 int pmvp_core_events_to_interrupt(pmvp_core *core, unsigned pe, uint16_t event, pmvp_time now,
@@ -619,6 +621,14 @@ int pmvp_core_next_event(pmvp_core *core, pmvp_time now, pmvp_time *when);
  * PE may rise. A simulator need not wake for the others: their PMOVSSET
  * bits are there whenever it reads them. */
 int pmvp_core_next_interrupt(pmvp_core *core, pmvp_time now, pmvp_time *when);
+
+/* The next instant after `now` at which an overflow due to the passage of
+ * time (a counter of cycles or of a level) freezes counters of some PE
+ * (D13.5.2.1: PMCR.FZO, MDCR_EL2.HPMFZO), nothing else changing, or
+ * PMVP_TIME_NEVER. A CPU model that reports occurrences in batches ends a
+ * batch there: a report counts at its instant, and the occurrences before
+ * the freeze would otherwise be lost with it. */
+int pmvp_core_next_freeze(pmvp_core *core, pmvp_time now, pmvp_time *when);
 
 /* Brings every counter up to `now` without changing anything else. */
 int pmvp_core_sync(pmvp_core *core, pmvp_time now);

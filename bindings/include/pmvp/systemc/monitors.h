@@ -155,12 +155,16 @@ public:
                     unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
                     pmvp_sysreg_execution &out, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The occurrences of `event` PE `pe` can report up to the one that raises
-    // PMUIRQ (pmvp_core_events_to_interrupt).
+    // PMUIRQ or freezes counters (pmvp_core_events_to_interrupt).
     [[nodiscard]] int events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count,
                             const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The next instant (ps) at which an overflow can raise PMUIRQ of some PE
     // if nothing else changes, or PMVP_TIME_NEVER (pmvp_core_next_interrupt).
     [[nodiscard]] int next_interrupt(pmvp_time &when, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // The next instant (ps) at which the passage of time freezes counters of
+    // some PE (freeze on overflow), or PMVP_TIME_NEVER (pmvp_core_next_freeze):
+    // where a CPU model reporting in batches ends one.
+    [[nodiscard]] int next_freeze(pmvp_time &when, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // PMUIRQ of PE `pe` at sc_time_stamp() + offset.
     [[nodiscard]] int irq_level(unsigned pe, bool &level, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The PE's state (running, WFI, WFE, off) from sc_time_stamp() + offset
