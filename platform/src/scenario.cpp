@@ -112,14 +112,14 @@ const BitNames &pmcr_bits()
 {
     // E is the firmware's to set last; P and C are actions, not settings.
     static const BitNames b = { { "D", PMCR_EL0_D }, { "X", PMCR_EL0_X },   { "DP", PMCR_EL0_DP },
-                                { "LC", PMCR_EL0_LC }, { "LP", PMCR_EL0_LP } };
+                                { "LC", PMCR_EL0_LC }, { "LP", PMCR_EL0_LP }, { "FZO", PMCR_EL0_FZO } };
     return b;
 }
 
 const BitNames &mdcr_el2_bits()
 {
     static const BitNames b = { { "HPME", MDCR_EL2_HPME }, { "HPMD", MDCR_EL2_HPMD }, { "HCCD", MDCR_EL2_HCCD },
-                                { "HLP", MDCR_EL2_HLP },   { "MTPME", MDCR_EL2_MTPME } };
+                                { "HLP", MDCR_EL2_HLP },   { "MTPME", MDCR_EL2_MTPME }, { "HPMFZO", MDCR_EL2_HPMFZO } };
     return b;
 }
 

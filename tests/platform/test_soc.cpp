@@ -204,6 +204,21 @@ TEST(PmvpSoc, SamplingProfiler)
     EXPECT_EQ(pe[1]["interrupts"], 18u);
 }
 
+// D13.5.2.1 (FEAT_PMUv3p7): with PMCR.FZO and PMCR.DP the first range and
+// the cycle counter stand still from each overflow of the sampled counter
+// until its handler clears the flag, 200 ns (400 cycles) later. Overflow k
+// comes at 300,000k counted cycles, 400(k - 1) cycles late: 6 in 1 ms.
+TEST(PmvpSoc, FreezeOnOverflowSampling)
+{
+    SocRun r = pmvp_soc(scenario("freeze-sampling") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"][0];
+    EXPECT_EQ(samples(pe, 0), 6u);
+    EXPECT_EQ(counted(pe, 0), 2000000u - 6 * 400);
+    EXPECT_EQ(pmccntr(pe), 2000000u - 6 * 400);
+    EXPECT_EQ(amu(pe, "CPU_CYCLES"), 2000000u); // the AMU does not freeze
+}
+
 // D13.5: with MDCR_EL3.SPME == 0, counting is prohibited in Secure state;
 // PMCR.DP disables the cycle counter there too. The AMU is not prohibited.
 TEST(PmvpSoc, SecureStateExcludedByProhibition)
@@ -1404,7 +1419,7 @@ TEST_P(SavedAndRestored, CountsAsTheUninterruptedRun)
 
 // Every shipped scenario; the firmware ones only where the firmware is built.
 const char *const kSavedScenarios[] = { "amu-effective-frequency", "default", "dvfs-steps", "fgmt-barrel",
-                                        "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
+                                        "freeze-sampling", "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
                                         "smt-wfi", "soemt-switch", "sebep-sampling", "x86-hyperthreads",
 #ifdef PMVP_HAVE_FIRMWARE
                                         "firmware-pmu-suite", "mixed-soc",
