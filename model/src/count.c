@@ -1006,9 +1006,8 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     c->last_call = now;
     if (!c->rates_valid || now <= c->sync_time || c->freeze_armed) {
         /* The whole core to now (no time to advance, or the next sync
-         * computes every rate anyway, or a freeze is armed: the level may
-         * change when a source overflows, and the freeze's split reads
-         * every counter at the sync). */
+         * computes every rate anyway, or a freeze is armed: its split of a
+         * stretch reads every counter at the sync, so none may be ahead). */
         k_sync(c, now);
         c->pe[q].level[level] = value;
         if (c->rates_valid && c->freeze_armed)
@@ -1240,9 +1239,35 @@ void k_rebuild_caches(pmvp_core *c)
     k_routes_stale(c);
 }
 
-/* The next overflow of a counter in `which` (bits as PMOVSSET) of any PE
- * whose overflow flag is not yet set, or PMVP_TIME_NEVER. */
-static int next_overflow(pmvp_core *c, pmvp_time now, bool interrupting_only, pmvp_time *when)
+/* What an instant predicted is of: an overflow whose flag is not yet set,
+ * one whose interrupt request is enabled too, or a freeze. */
+enum next_kind { NEXT_OVERFLOW, NEXT_INTERRUPT, NEXT_FREEZE };
+
+/* The next instant of `kind` on PE p, or PMVP_TIME_NEVER. */
+static pmvp_time pe_next(const pmvp_core *c, unsigned p, enum next_kind kind)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    pmvp_time tf[2];
+    freeze_times(c, p, tf);
+    if (kind == NEXT_FREEZE)
+        return tf[0] < tf[1] ? tf[0] : tf[1];
+    uint32_t watched = ~pe->pmu.ovsset & (kind == NEXT_INTERRUPT ? pe->pmu.intenset : UINT32_MAX);
+    pmvp_time best = PMVP_TIME_NEVER;
+    if (watched & PMVP_PMU_C) {
+        pmvp_time t = cycle_counter_overflow_time(c, p);
+        if ((pe->pmu.pmcr & PMCR_EL0_DP) && (freeze_controls(c, pe) & 1) && t > tf[0])
+            t = PMVP_TIME_NEVER; /* frozen with the first range first */
+        best = t < best ? t : best;
+    }
+    for (uint32_t m = watched & k_counters_mask(c); m;) {
+        pmvp_time t = overflow_before_freeze(c, p, pmvp_take_lowest(&m), tf);
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+/* The next instant of `kind` on any PE of the core, after the bracket. */
+static int next_instant(pmvp_core *c, pmvp_time now, enum next_kind kind, pmvp_time *when)
 {
     if (!c || !when)
         return PMVP_ERR_NULL;
@@ -1251,22 +1276,8 @@ static int next_overflow(pmvp_core *c, pmvp_time now, bool interrupting_only, pm
         return err;
     pmvp_time best = PMVP_TIME_NEVER;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
-        const pmvp_pe *pe = &c->pe[p];
-        uint32_t watched = ~pe->pmu.ovsset & (interrupting_only ? pe->pmu.intenset : UINT32_MAX);
-        pmvp_time tf[2];
-        freeze_times(c, p, tf);
-        if (watched & PMVP_PMU_C) {
-            pmvp_time t = cycle_counter_overflow_time(c, p);
-            if ((pe->pmu.pmcr & PMCR_EL0_DP) && (freeze_controls(c, pe) & 1) && t > tf[0])
-                t = PMVP_TIME_NEVER; /* frozen with the first range first */
-            best = t < best ? t : best;
-        }
-        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            if (!(watched & (UINT32_C(1) << n)))
-                continue;
-            pmvp_time t = overflow_before_freeze(c, p, n, tf);
-            best = t < best ? t : best;
-        }
+        pmvp_time t = pe_next(c, p, kind);
+        best = t < best ? t : best;
     }
     *when = best;
     return PMVP_OK;
@@ -1274,28 +1285,15 @@ static int next_overflow(pmvp_core *c, pmvp_time now, bool interrupting_only, pm
 
 int pmvp_core_next_event(pmvp_core *c, pmvp_time now, pmvp_time *when)
 {
-    return next_overflow(c, now, false, when);
+    return next_instant(c, now, NEXT_OVERFLOW, when);
 }
 
 int pmvp_core_next_interrupt(pmvp_core *c, pmvp_time now, pmvp_time *when)
 {
-    return next_overflow(c, now, true, when);
+    return next_instant(c, now, NEXT_INTERRUPT, when);
 }
 
 int pmvp_core_next_freeze(pmvp_core *c, pmvp_time now, pmvp_time *when)
 {
-    if (!c || !when)
-        return PMVP_ERR_NULL;
-    int err = k_begin(c, now);
-    if (err)
-        return err;
-    pmvp_time best = PMVP_TIME_NEVER;
-    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
-        pmvp_time tf[2];
-        freeze_times(c, p, tf);
-        best = tf[0] < best ? tf[0] : best;
-        best = tf[1] < best ? tf[1] : best;
-    }
-    *when = best;
-    return PMVP_OK;
+    return next_instant(c, now, NEXT_FREEZE, when);
 }
