@@ -60,6 +60,30 @@ protected:
     uint64_t value_ = 0;
 };
 
+// I5.3.11 PMCFGR.FZO: freeze on overflow is supported with FEAT_PMUv3p7, and
+// then PMCR_EL0.FZO is RW through the frame too; a freeze set up there
+// holds the first range's counters as the frame reads them (D13.5.2.1).
+TEST_F(Ext, I5_3_11_FreezeOnOverflowThroughTheFrame)
+{
+    init();
+    EXPECT_EQ(pmu("PMCFGR", 0) & PMCFGR_FZO, 0u);
+    set_pmu("PMCR_EL0", PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMCR_EL0_FZO, 0u); // RES0 without FEAT_PMUv3p7
+
+    cfg.feat_pmuv3p7 = true;
+    init();
+    EXPECT_EQ(pmu("PMCFGR", 0) & PMCFGR_FZO, PMCFGR_FZO);
+    set_pmu("PMEVTYPER<n>_EL0", PMVP_EV_CPU_CYCLES, 0, 0);
+    set_pmu("PMEVTYPER<n>_EL0", PMVP_EV_CPU_CYCLES, 0, 1);
+    set_pmu("PMEVCNTR<n>_EL0", 0xFFFFFFFFu - 999, 0, 0);
+    set_pmu("PMCNTENSET_EL0", 0x3, 0);
+    set_pmu("PMCR_EL0", PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMCR_EL0_FZO, PMCR_EL0_FZO);
+    EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 3 * kUs, 1), 1000u); // 1 GHz: frozen at the overflow, 1 us
+    set_pmu("PMOVSCLR_EL0", 0x1, 3 * kUs);
+    EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 5 * kUs, 1), 3000u);
+}
+
 // I5.3.4: PMU.PMCCNTR_EL0 at 0x0F8 counts processor cycles: 1 ms at 2 GHz
 // with PMCR.D = 1 gives 31250, in either layout, in halves or whole.
 TEST_F(Ext, I5_3_4_PmccntrAt0x0F8InBothLayouts)
