@@ -300,6 +300,39 @@ TEST(Monitors, OverflowRaisesPmuirqAtTheExactInstant)
     });
 }
 
+// Freeze on overflow (FEAT_PMUv3p7, PMCR.FZO): a CPU model reporting in
+// batches learns where cycles freeze counters (next_freeze), and no
+// interrupt is predicted for a counter the freeze stops first.
+TEST(Monitors, NextFreezeIsWhereCyclesFreezeCounters)
+{
+    in_child([] {
+        pmvp_core_config c = config(1, 1000000000);
+        c.feat_pmuv3p7 = true;
+        Monitors m("m", c);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            wait(10, SC_NS);
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0 + 4, PMVP_EV_CPU_CYCLES);
+            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 999, 8);
+            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0 + 8, 0xFFFFFFFFull - 1999, 8);
+            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x2);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x3);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E | PMCR_EL0_FZO);
+            pmvp_time when = 0;
+            ASSERT_EQ(m.next_freeze(when), PMVP_OK);
+            EXPECT_EQ(when, 1010000u); // enabled at 10 ns, the 1000th cycle
+            ASSERT_EQ(m.next_interrupt(when), PMVP_OK);
+            EXPECT_EQ(when, PMVP_TIME_NEVER); // counter 1 would overflow at 2010 ns, frozen from 1010 ns
+            wait(3, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0 + 8, 8), 0xFFFFFFFFull - 999);
+            ASSERT_EQ(m.next_freeze(when), PMVP_OK);
+            EXPECT_EQ(when, PMVP_TIME_NEVER);
+        });
+        sc_start(5, SC_US);
+    });
+}
+
 TEST(Monitors, AmuOverTlm)
 {
     in_child([] {
