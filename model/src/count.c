@@ -306,15 +306,14 @@ static uint32_t freeze_sources(const pmvp_core *c, const pmvp_pe *pe)
     return sources;
 }
 
-bool k_freeze_update(pmvp_core *c, unsigned p)
+void k_freeze_update(pmvp_core *c, unsigned p)
 {
     pmvp_pe *pe = &c->pe[p];
     uint32_t frozen = k_frozen(c, pe);
     if (frozen == pe->frozen)
-        return false;
+        return;
     pe->frozen = frozen;
     k_routes_stale(c);
-    return true;
 }
 
 /* Whether the rate of a counter of event d, counted with effective MT `mt`,

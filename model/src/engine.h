@@ -217,8 +217,8 @@ uint32_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe);
 uint32_t k_frozen(const pmvp_core *c, const pmvp_pe *pe);
 /* After a change of PE p's overflow flags or of their controls at the
  * core's present: holds its freeze (pmvp_pe.frozen); when that changed,
- * what counts did, and the routes are stale. True then. */
-bool k_freeze_update(pmvp_core *c, unsigned p);
+ * what counts did, and the routes are stale. */
+void k_freeze_update(pmvp_core *c, unsigned p);
 /* Whether an overflow due to time alone can freeze counters (a source of a
  * freeze counts at a rate): a report must then bring the core to its
  * instant first, and its route is not cached. */
