@@ -543,6 +543,8 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         c.controls.scr_el3 = co.bits("SCR_EL3", { { "EEL2", SCR_EL3_EEL2 } });
         if ((c.controls.scr_el3 & SCR_EL3_EEL2) && !cfg.feat_sel2)
             fail(co.sub("SCR_EL3"), "EEL2 enables Secure EL2, which needs features.feat_sel2");
+        if ((c.controls.mdcr_el2 & MDCR_EL2_HPMFZO) && !cfg.feat_pmuv3p7)
+            fail(co.sub("MDCR_EL2"), "HPMFZO (freeze on overflow) needs pmu.pmuv3p7; without it the bit is RES0");
     }
 
     if (const json *v = o.get("cpu")) {
@@ -768,6 +770,10 @@ Scenario Reader::scenario(const json &root)
                              "its ISS clusters run their image (cpu.firmware)");
         Object fo(*this, *v, "firmware");
         firmware(fo, s.firmware);
+        for (size_t i = 0; i < s.clusters.size(); i++)
+            if ((s.firmware.pmcr & PMCR_EL0_FZO) && !s.clusters[i].iss() && !s.clusters[i].config.feat_pmuv3p7)
+                fail("firmware.PMCR", "FZO (freeze on overflow) needs pmu.pmuv3p7 on every analytic cluster, and "
+                                      "clusters[" + std::to_string(i) + "] has none: the bit would be RES0 there");
     }
     return s;
 }

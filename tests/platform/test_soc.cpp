@@ -219,6 +219,29 @@ TEST(PmvpSoc, FreezeOnOverflowSampling)
     EXPECT_EQ(amu(pe, "CPU_CYCLES"), 2000000u); // the AMU does not freeze
 }
 
+// Freeze on overflow asked of a core without FEAT_PMUv3p7 is refused, the
+// field named: the bit would be RES0 and the request silently lost.
+TEST(PmvpSoc, FreezeOnOverflowNeedsPmuv3p7)
+{
+    auto run_with = [&](const std::string &cluster_extra, const std::string &pmcr) {
+        std::string path = temp_file("fzo.json");
+        std::ofstream(path) << R"({ "name": "f", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", )"
+                            << cluster_extra << R"( "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
+            "firmware": { "counters": [ { "event": "CPU_CYCLES" } ], "PMCR": [ )" << pmcr << " ] } }";
+        return pmvp_soc(path, false);
+    };
+    SocRun r = run_with("", R"("FZO")");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("firmware.PMCR: FZO (freeze on overflow) needs pmu.pmuv3p7 on every analytic cluster, "
+                         "and clusters[0] has none"), std::string::npos) << r.err;
+    r = run_with(R"("controls": { "MDCR_EL2": [ "HPME", "HPMFZO" ] },)", "");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("HPMFZO (freeze on overflow) needs pmu.pmuv3p7"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("MDCR_EL2"), std::string::npos) << r.err;
+    r = run_with(R"("pmu": { "pmuv3p7": true }, "controls": { "MDCR_EL2": [ "HPME", "HPMFZO" ] },)", R"("FZO")");
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
 // D13.5: with MDCR_EL3.SPME == 0, counting is prohibited in Secure state;
 // PMCR.DP disables the cycle counter there too. The AMU is not prohibited.
 TEST(PmvpSoc, SecureStateExcludedByProhibition)
