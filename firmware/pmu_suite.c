@@ -29,6 +29,7 @@
 #define PMCR_DP (1u << 5)
 #define PMCR_N(v) (((v) >> 11) & 0x1F)
 #define PMU_C (1u << 31)
+#define PMU_F0 (1ull << 32) /* the instruction counter, FEAT_PMUv3_ICNTR */
 #define PMEVTYPER_P (1ull << 31)
 
 #define EV_SW_INCR 0x00
@@ -36,6 +37,10 @@
 #define EV_CPU_CYCLES 0x11
 #define EV_CHAIN 0x1E
 
+
+/* FEAT_PMUv3_ICNTR's registers by encoding: the assembler knows neither. */
+#define PMICNTR_EL0 S3_3_C9_C4_0
+#define PMICFILTR_EL0 S3_3_C9_C6_0
 
 /* AMU registers by encoding (S3_3_C13_...): the assembler needs no AMU option. */
 #define AMCR_EL0 S3_3_C13_C2_0
@@ -96,7 +101,7 @@ static void set_evcntr(unsigned n, uint64_t v)
 /* Writes `set` to PMCNTENSET_EL0, runs 2n instructions, writes `set` to
  * PMCNTENCLR_EL0: the counters count the 2n + 1 instructions from the
  * enabling MSR (an MSR's own retirement follows its write) to the disabling one. */
-static void count_loop(uint32_t set, uint64_t n)
+static void count_loop(uint64_t set, uint64_t n)
 {
     __asm__ volatile("mov x9, %1\n\tmsr pmcntenset_el0, %0\n1:\tsubs x9, x9, #1\n\tb.ne 1b\n\t"
                      "msr pmcntenclr_el0, %0" : : "r"((uint64_t)set), "r"(n) : "x9", "cc", "memory");
@@ -421,6 +426,52 @@ static void pmu_freeze_on_overflow(void)
     report(name, ok);
 }
 
+/* FEAT_PMUv3_ICNTR: PMICNTR_EL0 counts the instructions an INST_RETIRED
+ * event counter counts, filtered by PMICFILTR_EL0, left alone by PMCR.P,
+ * overflowing at 2^64 into PMOVSSET.F0. */
+static void pmu_instruction_counter(void)
+{
+    const char *name = "pmu-instruction-counter";
+    bool ok = true;
+    if (!(SYSREG_READ(id_aa64dfr1_el1) >> 36 & 0xF)) {
+        rt_puts("SKIP pmu-instruction-counter: ID_AA64DFR1_EL1.PMICNTR is 0 (no FEAT_PMUv3_ICNTR)\n");
+        return;
+    }
+    pmu_reset();
+    set_evtyper(0, EV_INST_RETIRED);
+    set_evcntr(0, 0);
+    SYSREG_WRITE(PMICFILTR_EL0, 0);
+    SYSREG_WRITE(PMICNTR_EL0, 0);
+    SYSREG_WRITE(pmcr_el0, PMCR_E | PMCR_LC);
+    ISB();
+    EXPECT_EQ(SYSREG_READ(PMICFILTR_EL0), EV_INST_RETIRED, "PMICFILTR_EL0.evtCount reads INST_RETIRED");
+    count_loop(0x1 | PMU_F0, 1000);
+    uint64_t icnt = SYSREG_READ(PMICNTR_EL0);
+    EXPECT_EQ(icnt, evcntr(0), "PMICNTR counts what an INST_RETIRED counter counts");
+    EXPECT_EQ(icnt, 2001, "the loop's 2001 instructions");
+    rt_puts("  PMICNTR = ");
+    rt_put_dec(icnt);
+    rt_puts(" instructions, PMEVCNTR0 (INST_RETIRED) = ");
+    rt_put_dec(evcntr(0));
+    rt_putc('\n');
+    SYSREG_WRITE(pmcr_el0, PMCR_E | PMCR_LC | PMCR_P);
+    ISB();
+    EXPECT_EQ(SYSREG_READ(PMICNTR_EL0), icnt, "PMCR.P leaves PMICNTR alone");
+    /* The suite runs at EL1: PMICFILTR_EL0.P filters it out. */
+    SYSREG_WRITE(PMICFILTR_EL0, PMEVTYPER_P);
+    count_loop(PMU_F0, 1000);
+    EXPECT_EQ(SYSREG_READ(PMICNTR_EL0), icnt, "PMICFILTR_EL0.P filters EL1 out");
+    /* RFBGFH: an unsigned overflow of [63:0] sets PMOVSSET.F0. */
+    SYSREG_WRITE(PMICFILTR_EL0, 0);
+    SYSREG_WRITE(PMICNTR_EL0, ~0ull - 99);
+    count_loop(PMU_F0, 1000);
+    EXPECT_EQ(SYSREG_READ(PMICNTR_EL0), 2001 - 100, "PMICNTR past 2^64");
+    EXPECT_EQ(SYSREG_READ(pmovsset_el0), PMU_F0, "PMOVSSET.F0");
+    SYSREG_WRITE(pmovsclr_el0, PMU_F0);
+    EXPECT_EQ(SYSREG_READ(pmovsset_el0), 0, "PMOVSCLR.F0 clears it");
+    report(name, ok);
+}
+
 static void pmu_divider(void)
 {
     const char *name = "pmu-pmcr-d-divider";
@@ -680,6 +731,7 @@ int suite_main(void)
     pmu_overflow_interrupt();
     pmu_64bit_overflows();
     pmu_freeze_on_overflow();
+    pmu_instruction_counter();
     pmu_divider();
     pmu_filter_el1();
     pmu_wfi_cycle_counter();

@@ -199,6 +199,7 @@ const std::vector<Field> &CoreFields::all()
                                    { "PMUv3p5", PMVP_PMUV3P5 } },
                                  AT(pmu_version)),
         boolean("feat_pmuv3p7", AT(feat_pmuv3p7)),
+        boolean("feat_pmuv3_icntr", AT(feat_pmuv3_icntr)),
         boolean("feat_mtpmu", AT(feat_mtpmu)),
         boolean("feat_hpmn0", AT(feat_hpmn0)),
         boolean("feat_debugv8p2", AT(feat_debugv8p2)),
@@ -253,6 +254,7 @@ const std::vector<Field> &CoreFields::all()
         boolean("feat_amuv1", AT(feat_amuv1)),
         boolean("feat_amuv1p1", AT(feat_amuv1p1)),
         integer("amu_num_aux", AT(amu_num_aux)),
+        hexadecimal("amu_aux_offsets", 4, AT(amu_aux_offsets)),
         boolean("amu_aux_programmable", AT(amu_aux_programmable)),
         { "amu_aux_event",
           [](CoreDescription &d, const json &v) {

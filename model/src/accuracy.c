@@ -61,7 +61,7 @@ static uint64_t since_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned w
  * since the previous boundary or going back past its latest overflow. An
  * absolute bound per boundary shrinks relative to a longer sampling period,
  * as the rule asks. */
-void k_boundary(pmvp_core *c, unsigned p, uint32_t which)
+void k_boundary(pmvp_core *c, unsigned p, uint64_t which)
 {
     uint64_t k = c->cfg.inaccuracy.boundary_events;
     if (!k)

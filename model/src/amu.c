@@ -32,7 +32,9 @@ int k_amu_look(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, uns
         *value = PMVP_FIELD_PREP(AMCGCR_EL0_CG0NC, PMVP_AMU_ARCH_COUNTERS) |
                  PMVP_FIELD_PREP(AMCGCR_EL0_CG1NC, aux);
         return PMVP_OK;
-    case PMVP_AMCG1IDR_EL0: *value = k_amu_aux_mask(c); return PMVP_OK;
+    case PMVP_AMCG1IDR_EL0:
+        *value = k_amu_aux_mask(c) | PMVP_FIELD_PREP(AMCG1IDR_EL0_CG1VOFF, c->cfg.amu_aux_offsets);
+        return PMVP_OK;
     case PMVP_AMEVTYPER0_EL0: *value = k_amu_architected_event(n); return PMVP_OK;
     default:
         return k_state_read(pe, PMVP_SYSREG_AMU, reg, n, value) ? PMVP_OK : PMVP_ERR_REGISTER;

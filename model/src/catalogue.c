@@ -17,6 +17,7 @@
 #define FEATURE_SEBEP "FEAT_SEBEP"
 #define FEATURE_AMUV1 "FEAT_AMUv1"
 #define FEATURE_AMUV1P1 "FEAT_AMUv1p1"
+#define FEATURE_ICNTR "FEAT_PMUv3_ICNTR"
 
 
 static const pmvp_reg_desc desc[2][K_FAMILY_REGS] = {

@@ -135,6 +135,7 @@ static const struct later_feature {
     LATER(feat_rme, PMVP_PMUV3P5, "FEAT_RME (Armv9.2) needs pmu_version PMUv3p5"),
     LATER(feat_ebep, PMVP_PMUV3P5, "FEAT_EBEP (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_sebep, PMVP_PMUV3P5, "FEAT_SEBEP (Armv8.9) needs pmu_version PMUv3p5"),
+    LATER(feat_pmuv3_icntr, PMVP_PMUV3P5, "FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"),
 #undef LATER
 };
 
@@ -215,6 +216,10 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "amu_num_aux: at most 16 auxiliary counters (D16.1)";
     if (cfg->feat_amuv1p1 && !cfg->feat_amuv1)
         return "feat_amuv1p1: FEAT_AMUv1p1 needs feat_amuv1";
+    if (cfg->amu_aux_offsets && !cfg->feat_amuv1p1)
+        return "amu_aux_offsets: virtual offsets need FEAT_AMUv1p1 (feat_amuv1p1)";
+    if (cfg->amu_aux_offsets >> cfg->amu_num_aux)
+        return "amu_aux_offsets: an offset for an auxiliary counter that is not implemented (n >= amu_num_aux)";
     if ((unsigned)cfg->pmu_ext_layout > PMVP_EXT64 || (unsigned)cfg->amu_ext_layout > PMVP_EXT64)
         return "pmu_ext_layout, amu_ext_layout: EXT32 or EXT64";
     if (cfg->pmu_software_lock && (cfg->pmu_ext_layout != PMVP_EXT32 || cfg->feat_dopd))
@@ -223,6 +228,12 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "pmu_ext_pmswinc: PMSWINC is not in the EXT64 view (I3.1.2)";
     if (cfg->feat_sebep && !cfg->feat_ebep)
         return "feat_sebep: FEAT_SEBEP needs feat_ebep";
+    /* PMICFILTR_EL0.SYNC would put the instruction counter in synchronous
+     * mode, which the PMU exception's model (ebep.c) does not cover: refused
+     * rather than a SYNC bit that does nothing. */
+    if (cfg->feat_pmuv3_icntr && cfg->feat_sebep)
+        return "feat_pmuv3_icntr: with feat_sebep the instruction counter's synchronous mode (PMICFILTR_EL0.SYNC) "
+               "would be needed, which pmvp does not model";
     if (cfg->num_sebep_thresholds > PMVP_MAX_THRESHOLDS)
         return "num_sebep_thresholds: at most PMVP_MAX_THRESHOLDS (16)";
     if (cfg->num_sebep_thresholds && !cfg->sebep_thresholds)
@@ -319,6 +330,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     }
     c->evtyper_mask = filter_mask(cfg, true);
     c->ccfiltr_mask = filter_mask(cfg, false);
+    c->icfiltr_mask = cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) : 0; /* PMICFILTR: no MT */
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
@@ -466,7 +478,7 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
         k_log(c, pe, "MDCR_EL2.HPMN > PMCR.N is CONSTRAINED UNPREDICTABLE: treated as PMCR.N");
     if (c->cfg.have_el2 && hpmn == 0 && !c->cfg.feat_hpmn0)
         k_log(c, pe, "MDCR_EL2.HPMN == 0 without FEAT_HPMN0 is CONSTRAINED UNPREDICTABLE: used as 0");
-    uint32_t enabled = k_enabled_counters(c, &c->pe[pe]);
+    uint64_t enabled = k_enabled_counters(c, &c->pe[pe]);
     c->pe[pe].pmu.ctl = *ctl;
     k_routes_stale(c);
     k_freeze_update(c, pe); /* MDCR_EL2.HPMFZO and HPMN */
@@ -534,6 +546,8 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
             if (k_counter_event(&c->pe[p], n) == event &&
                 (p == pe || k_effective_mt(c, p, n)) && k_counts(c, p, n, src))
                 r->pmu[p] |= UINT32_C(1) << n;
+    if (event == PMVP_EV_INST_RETIRED && c->cfg.feat_pmuv3_icntr && k_instruction_counter_counts(c, pe, src))
+        r->pmu[pe] |= UINT32_C(1) << PMVP_ICNTR_SLOT;
     uint32_t arch;
     k_amu_occurrence_counters(c, pe, event, &arch, &r->amu_aux);
     r->amu_arch = (uint8_t)arch;
@@ -680,6 +694,12 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
         return PMVP_ERR_EVENT;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
+    /* A PE that is off reports nothing; and a route derived now would let
+     * pmvp_core_report's fast path count for it. */
+    if (c->pe[pe].state == PMVP_PE_OFF) {
+        *count = PMVP_EVENTS_NEVER;
+        return PMVP_OK;
+    }
     pmvp_route *r = &c->route[route_slot(pe, event)];
     if (!route_known(c, pe, event))
         derive_route(c, r, pe, event);

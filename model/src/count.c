@@ -136,7 +136,7 @@ static bool filtered(uint64_t f, const pmvp_context *x)
 /* Table D13-4: PMCNTENSET.P<n> and the global enable of n's range. */
 static bool counter_enabled(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
-    if (!(pe->pmu.cntenset & (UINT32_C(1) << n)))
+    if (!(pe->pmu.cntenset >> n & 1))
         return false;
     if (n >= k_hpmn(c, pe))
         return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME;
@@ -186,6 +186,21 @@ bool k_cycle_counter_counts(const pmvp_core *c, unsigned p)
     return !filtered(pe->pmu.pmccfiltr, x);
 }
 
+/* Whether the instruction counter of PE p counts the instructions it
+ * retires in context `src` (FEAT_PMUv3_ICNTR): PMCR.E and PMCNTENSET.F0
+ * enable it (D13.5.1.3); it is prohibited as the first range is (RCSRMB),
+ * frozen with it (RMZPBW) and filtered by PMICFILTR_EL0 as PMEVTYPER<n>
+ * filters (D24.5.14). It counts only its own PE's instructions. */
+bool k_instruction_counter_counts(const pmvp_core *c, unsigned p, const pmvp_context *src)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (pe->state == PMVP_PE_OFF || !(pe->pmu.pmcr & PMCR_EL0_E) || !(pe->pmu.cntenset & PMVP_PMU_F0))
+        return false;
+    if (src->halted || (pe->frozen & PMVP_PMU_F0))
+        return false;
+    return !prohibited(c, &pe->pmu.ctl, false, src) && !filtered(pe->pmu.pmicfiltr, src);
+}
+
 /* FEAT_MTPMU enabled for PE p: MDCR_EL3.MTPME if EL3, else MDCR_EL2.MTPME if
  * EL2 (D13.6). */
 static bool mtpmu_enabled_on(const pmvp_core *c, const pmvp_pe *pe)
@@ -218,14 +233,14 @@ bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
     return pe->pmu.pmcr & PMCR_EL0_LP;
 }
 
-uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
+uint64_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
 {
-    uint32_t m = 0;
+    uint64_t m = 0;
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
         if (counter_enabled(c, pe, n))
             m |= UINT32_C(1) << n;
-    if ((pe->pmu.pmcr & PMCR_EL0_E) && (pe->pmu.cntenset & PMVP_PMU_C))
-        m |= PMVP_PMU_C;
+    if (pe->pmu.pmcr & PMCR_EL0_E)
+        m |= pe->pmu.cntenset & (PMVP_PMU_C | PMVP_PMU_F0);
     return m;
 }
 
@@ -252,7 +267,9 @@ uint32_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe)
  * instant of a clock edge comes after the edge. pmvp_pe.frozen holds the
  * freeze, so that the advance over a stretch reads the one of its start. */
 
-/* The event counters of the first range (below HPMN). */
+/* The event counters of the first range (below HPMN); the freeze of the
+ * first range also holds the instruction counter (F0), whose flag is one
+ * of the first range's freezing flags (RMZPBW). */
 static uint32_t first_range(const pmvp_core *c, const pmvp_pe *pe)
 {
     return (uint32_t)((UINT64_C(1) << k_hpmn(c, pe)) - 1) & k_counters_mask(c);
@@ -270,19 +287,19 @@ static unsigned freeze_controls(const pmvp_core *c, const pmvp_pe *pe)
 
 /* The counters of each range (index as freeze_controls' bits) whose flag
  * freezes it: those not in synchronous mode. */
-static void freezing_flags(const pmvp_core *c, const pmvp_pe *pe, uint32_t range[2])
+static void freezing_flags(const pmvp_core *c, const pmvp_pe *pe, uint64_t range[2])
 {
     uint32_t asynchronous = ~k_sync_mode(c, pe), first = first_range(c, pe);
-    range[0] = first & asynchronous;
+    range[0] = (first & asynchronous) | k_instruction_counter(c);
     range[1] = k_counters_mask(c) & ~first & asynchronous;
 }
 
-uint32_t k_frozen(const pmvp_core *c, const pmvp_pe *pe)
+uint64_t k_frozen(const pmvp_core *c, const pmvp_pe *pe)
 {
     unsigned on = freeze_controls(c, pe);
     if (!on)
         return 0;
-    uint32_t range[2], first = first_range(c, pe), frozen = 0;
+    uint64_t range[2], first = first_range(c, pe) | k_instruction_counter(c), frozen = 0;
     freezing_flags(c, pe, range);
     if ((on & 1) && (pe->pmu.ovsset & range[0]))
         frozen |= first | ((pe->pmu.pmcr & PMCR_EL0_DP) ? PMVP_PMU_C : 0);
@@ -293,12 +310,12 @@ uint32_t k_frozen(const pmvp_core *c, const pmvp_pe *pe)
 
 /* The counters of PE state pe whose overflow would freeze a range not yet
  * frozen ("armed"). */
-static uint32_t freeze_sources(const pmvp_core *c, const pmvp_pe *pe)
+static uint64_t freeze_sources(const pmvp_core *c, const pmvp_pe *pe)
 {
     unsigned on = freeze_controls(c, pe);
     if (!on)
         return 0;
-    uint32_t range[2], sources = 0;
+    uint64_t range[2], sources = 0;
     freezing_flags(c, pe, range);
     for (unsigned r = 0; r < 2; r++)
         if ((on >> r & 1) && !(pe->pmu.ovsset & range[r]))
@@ -309,7 +326,7 @@ static uint32_t freeze_sources(const pmvp_core *c, const pmvp_pe *pe)
 void k_freeze_update(pmvp_core *c, unsigned p)
 {
     pmvp_pe *pe = &c->pe[p];
-    uint32_t frozen = k_frozen(c, pe);
+    uint64_t frozen = k_frozen(c, pe);
     if (frozen == pe->frozen)
         return;
     pe->frozen = frozen;
@@ -337,22 +354,21 @@ static bool follows_level(const pmvp_event_decoded *d, unsigned level, bool mt)
 
 /* The counters whose overflow can request PMUIRQ or the PMU exception
  * (D13.3.1, RKBPMJ): PMINTENSET, and the global enable of their range
- * (bit 31: PMCCNTR). */
-static uint32_t interrupt_requesters(const pmvp_core *c, const pmvp_pe *pe)
+ * (bit 31: PMCCNTR; bit 32: PMICNTR, enabled by PMCR.E). */
+static uint64_t interrupt_requesters(const pmvp_core *c, const pmvp_pe *pe)
 {
-    uint32_t hpmn_bit = UINT32_C(1) << k_hpmn(c, pe);
-    uint32_t first = (hpmn_bit - 1) & k_counters_mask(c);
+    uint32_t first = first_range(c, pe);
     uint32_t second = k_counters_mask(c) & ~first;
-    uint32_t ranges = 0;
+    uint64_t ranges = 0;
 
     if (pe->pmu.pmcr & PMCR_EL0_E)
-        ranges |= first | PMVP_PMU_C;
+        ranges |= first | PMVP_PMU_C | k_instruction_counter(c);
     if (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME)
         ranges |= second;
     return pe->pmu.intenset & ranges;
 }
 
-uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe)
+uint64_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe)
 {
     return pe->pmu.ovsset & interrupt_requesters(c, pe);
 }
@@ -364,7 +380,10 @@ static void watch_interrupts(pmvp_core *c)
     c->levels_watched = c->events_watched = 0;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
-        uint32_t req = interrupt_requesters(c, pe) & ~PMVP_PMU_C;
+        uint64_t requesters = interrupt_requesters(c, pe);
+        if (requesters & PMVP_PMU_F0)
+            c->events_watched |= UINT64_C(1) << PMVP_EV_INST_RETIRED % 64;
+        uint32_t req = (uint32_t)requesters & ~PMVP_PMU_C;
         /* An even counter feeds the CHAIN counter above it (D14.3). */
         for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)); m;) {
             unsigned n = pmvp_take_lowest(&m);
@@ -434,6 +453,11 @@ static void chain_feed(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, 
 
 void k_counter_carry(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, uint64_t old, pmvp_u128 inc)
 {
+    if (n == PMVP_ICNTR_SLOT) { /* RFBGFH: PMICNTR overflows at 2^64 only, into F0; no CHAIN */
+        if (((pmvp_u128)old + inc) >> 64 != 0)
+            to->pmu.ovsset |= PMVP_PMU_F0;
+        return;
+    }
     pmvp_u128 wraps32 = ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32;
     if (!k_counter_is_long(c, to, n) || ((pmvp_u128)old + inc) >> 64 != 0)
         to->pmu.ovsset |= UINT32_C(1) << n;
@@ -778,7 +802,7 @@ static void refresh_rates(pmvp_core *c)
     c->freeze_armed = c->freeze_timed = false;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
-        uint32_t sources = freeze_sources(c, pe);
+        uint64_t sources = freeze_sources(c, pe);
         c->freeze_armed |= sources != 0;
         c->freeze_timed |= (sources & (pe->counting | pe->counting << 1)) != 0;
     }
@@ -905,7 +929,7 @@ static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch
         advance_cycle_counter(c, to, s->dk,
                               !(to->frozen & PMVP_PMU_C) && (cached ? pe->cycles_count : k_cycle_counter_counts(c, p)));
     /* In counter order: a CHAIN counter takes the carries of the one below. */
-    uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~to->frozen;
+    uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~(uint32_t)to->frozen;
     while (counting) {
         unsigned n = pmvp_take_lowest(&counting);
         rate r = cached ? pe->rate[n] : counter_rate(c, p, n);
@@ -979,7 +1003,7 @@ void k_sync(pmvp_core *c, pmvp_time now)
     bool froze = false;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        uint32_t before = pe->frozen;
+        uint64_t before = pe->frozen;
         advance_pe(c, p, &s, now, pe);
         /* An overflow in the stretch, at its end included, froze counters:
          * the freeze is held, and what counts changed. */
@@ -1150,7 +1174,8 @@ static pmvp_time overflow_before_freeze(const pmvp_core *c, unsigned p, unsigned
 static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
 {
     const pmvp_pe *pe = &c->pe[p];
-    uint32_t sources = freeze_sources(c, pe), first = first_range(c, pe);
+    /* The instruction counter counts no time: only event counters here. */
+    uint32_t sources = (uint32_t)freeze_sources(c, pe) & k_counters_mask(c), first = first_range(c, pe);
     tf[0] = tf[1] = PMVP_TIME_NEVER;
     for (uint32_t m = sources & first; m;) {
         pmvp_time t = event_counter_overflow_time(c, p, pmvp_take_lowest(&m));
@@ -1167,7 +1192,9 @@ static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
 pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    uint32_t watched = (pe->pmu.intenset | freeze_sources(c, pe)) & ~pe->pmu.ovsset;
+    uint64_t watched = (pe->pmu.intenset | freeze_sources(c, pe)) & ~pe->pmu.ovsset;
+    if (n == PMVP_ICNTR_SLOT)
+        return (watched & PMVP_PMU_F0) ? ((pmvp_u128)1 << 64) - pe->pmu.counter[n].value : PMVP_U128_NEVER;
     pmvp_u128 best = PMVP_U128_NEVER;
     if (watched >> n & 1)
         best = to_overflow(c, pe, n);
@@ -1226,6 +1253,10 @@ void k_rebuild_caches(pmvp_core *c)
         pmvp_pe *pe = &c->pe[p];
         pe->pmu.pmcr &= c->pmcr_mask;
         pe->pmu.pmccfiltr &= c->ccfiltr_mask;
+        pe->pmu.pmicfiltr &= c->icfiltr_mask;
+        pe->pmu.cntenset &= k_counter_bits(c);
+        pe->pmu.intenset &= k_counter_bits(c);
+        pe->pmu.ovsset &= k_counter_bits(c);
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             pmvp_pmu_counter *k = &pe->pmu.counter[n];
             k->evtyper &= c->evtyper_mask;
@@ -1250,7 +1281,7 @@ static pmvp_time pe_next(const pmvp_core *c, unsigned p, enum next_kind kind)
     freeze_times(c, p, tf);
     if (kind == NEXT_FREEZE)
         return tf[0] < tf[1] ? tf[0] : tf[1];
-    uint32_t watched = ~pe->pmu.ovsset & (kind == NEXT_INTERRUPT ? pe->pmu.intenset : UINT32_MAX);
+    uint64_t watched = ~pe->pmu.ovsset & (kind == NEXT_INTERRUPT ? pe->pmu.intenset : UINT64_MAX);
     pmvp_time best = PMVP_TIME_NEVER;
     if (watched & PMVP_PMU_C) {
         pmvp_time t = cycle_counter_overflow_time(c, p);

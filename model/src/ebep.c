@@ -19,7 +19,7 @@ int pmvp_core_pmu_exception(pmvp_core *c, unsigned pe, pmvp_time now, pmvp_pmu_e
     out->state = (uint8_t)k_pmu_exception_of(c, pe, &out->target_el);
     /* RKBPMJ: counters with SYNC == 1 leave their overflows to RNZLVW. */
     out->async_pending = out->state == PMVP_PMUEXC_UNMASKED &&
-                         (k_overflow_requests(c, &c->pe[pe]) & ~k_sync_mode(c, &c->pe[pe]));
+                         (k_overflow_requests(c, &c->pe[pe]) & ~(uint64_t)k_sync_mode(c, &c->pe[pe]));
     return PMVP_OK;
 }
 

@@ -150,7 +150,8 @@ bool k_effective_mt(const pmvp_core *c, unsigned p, unsigned n);
 bool k_cycle_counter_counts(const pmvp_core *c, unsigned p);
 
 /* Counter n of PE p went from `old` up by `inc` with a carry out of bit 31:
- * sets its overflow flag (D13.3) and feeds a CHAIN counter above it. `to`
+ * sets its overflow flag (D13.3) and feeds a CHAIN counter above it; for
+ * PMVP_ICNTR_SLOT, sets F0 if it passed 2^64. `to`
  * is the state of PE p being changed: c->pe[p], or a copy of it being
  * advanced by k_pe_at; the rules are read from c. */
 void k_counter_carry(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, uint64_t old, pmvp_u128 inc);
@@ -173,7 +174,9 @@ static inline void k_counter_add(const pmvp_core *c, unsigned p, pmvp_pe *to, un
  * of bit 31, and then k_counters_carried must follow. Split so that the
  * loop of a report calls nothing (its registers stay its own). The counters
  * of a report count an occurrence event, so none of them is a CHAIN counter
- * that another's carry feeds: their carries may follow all the adds. */
+ * that another's carry feeds: their carries may follow all the adds. Bit
+ * PMVP_ICNTR_SLOT adds to the instruction counter, 64 bits wide as every
+ * counter is with PMUv3p5, which FEAT_PMUv3_ICNTR needs. */
 static inline bool k_counters_add(const pmvp_core *c, pmvp_pe *to, uint32_t which, uint64_t count)
 {
     bool carried = false;
@@ -190,6 +193,10 @@ static inline bool k_counters_add(const pmvp_core *c, pmvp_pe *to, uint32_t whic
  * k_counter_carry for each counter of `which` whose add carried. */
 void k_counters_carried(pmvp_core *c, unsigned p, uint32_t which, uint64_t count);
 
+/* Whether PE p's instruction counter (FEAT_PMUv3_ICNTR) counts an
+ * instruction it retires in context `src` now. The one place that decides it. */
+bool k_instruction_counter_counts(const pmvp_core *c, unsigned p, const pmvp_context *src);
+
 /* Adds `inc` to PMCCNTR of PE p, setting PMOVSSET.C on overflow. */
 void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
 
@@ -197,7 +204,8 @@ void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
 /* Increments of event counter n of PE p after which a counter whose
  * overflow flag is clear and whose interrupt request is enabled, or whose
  * overflow freezes counters, overflows: n itself, or the CHAIN counter n + 1
- * it feeds. PMVP_U128_NEVER: none. */
+ * it feeds; n == PMVP_ICNTR_SLOT: the instruction counter. PMVP_U128_NEVER:
+ * none. */
 pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n);
 
 /* Whether counter n's overflow is at bit 63 rather than 31 (PMCR.LP, HLP). */
@@ -206,15 +214,15 @@ bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
 /* The counters of PE state `pe` whose overflow requests PMUIRQ or the PMU
  * exception (D13.3.1, RKBPMJ): PMOVSSET, PMINTENSET and the global enable
  * of their range (bit 31: PMCCNTR). */
-uint32_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe);
+uint64_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe);
 
 /* The event counters of PE state `pe` in synchronous mode (PMEVTYPER.SYNC,
  * FEAT_SEBEP). */
 uint32_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe);
 
 /* Freeze on overflow (D13.5.2.1): the counters that the overflow flags and
- * their controls of PE state `pe` freeze (bit 31: PMCCNTR). */
-uint32_t k_frozen(const pmvp_core *c, const pmvp_pe *pe);
+ * their controls of PE state `pe` freeze (bit 31: PMCCNTR, bit 32: PMICNTR). */
+uint64_t k_frozen(const pmvp_core *c, const pmvp_pe *pe);
 /* After a change of PE p's overflow flags or of their controls at the
  * core's present: holds its freeze (pmvp_pe.frozen); when that changed,
  * what counts did, and the routes are stale. */
@@ -235,8 +243,9 @@ bool k_input_may_interrupt(pmvp_core *c, uint16_t event, int level);
  * (D13.3.1): the one function that computes it. */
 bool k_irq_level(const pmvp_core *c, unsigned p, const pmvp_pe *pe);
 
-/* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR. */
-uint32_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
+/* The counters of PE p that are enabled (Table D13-4), bit 31: PMCCNTR,
+ * bit 32: PMICNTR. */
+uint64_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
 
 /* EL2Enabled() of the Arm ARM's pseudocode, the one definition every rule
  * uses: EL2 is implemented and enabled in Security state `security` (enum
@@ -261,8 +270,9 @@ int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el);
 void k_inaccuracy_init(pmvp_core *c);
 /* A deviation in [0, bound] as the profile draws it. */
 uint64_t k_draw(pmvp_core *c, uint64_t bound);
-/* Knob (b): counters `which` of PE p (bit 31: PMCCNTR) pass a boundary. */
-void k_boundary(pmvp_core *c, unsigned p, uint32_t which);
+/* Knob (b): counters `which` of PE p (bit 31: PMCCNTR) pass a boundary.
+ * It does not apply to the instruction counter (bit 32), nor does (c). */
+void k_boundary(pmvp_core *c, unsigned p, uint64_t which);
 /* Knob (c): what a direct read at `now` of counter `which` (31: PMCCNTR)
  * of PE p returns, its true value being `value`. */
 uint64_t k_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now);
@@ -282,10 +292,23 @@ static inline uint32_t k_amu_aux_mask(const pmvp_core *c)
     return c->cfg.amu_num_aux ? (uint32_t)PMVP_BITS(c->cfg.amu_num_aux - 1, 0) : 0;
 }
 
+/* F0, the instruction counter's bit, if the configuration has it. */
+static inline uint64_t k_instruction_counter(const pmvp_core *c)
+{
+    return c->cfg.feat_pmuv3_icntr ? PMVP_PMU_F0 : 0;
+}
+
 /* Bitmap of implemented event counters P<n>. */
 static inline uint32_t k_counters_mask(const pmvp_core *c)
 {
     return c->cfg.num_counters ? (uint32_t)(PMVP_BITS(c->cfg.num_counters - 1, 0)) : 0;
+}
+
+/* The implemented bits of PMCNTENSET, PMINTENSET, PMOVSSET and their CLR
+ * registers: P<n>, C, and F0 with the instruction counter. */
+static inline uint64_t k_counter_bits(const pmvp_core *c)
+{
+    return k_counters_mask(c) | PMVP_PMU_C | k_instruction_counter(c);
 }
 
 #endif

@@ -17,7 +17,7 @@
 
 /* What a row shows (pmvp_ext_reg.view). */
 enum view {
-    V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMCNTEN, V_PMINTEN, V_PMOVS,
+    V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMICNTR, V_PMICFILTR, V_PMCGCR0, V_PMCNTEN, V_PMINTEN, V_PMOVS,
     V_PMSWINC, V_PMCFGR, V_PMCR, V_PMCEID, V_PMMIR, V_PMITCTRL, V_PMLAR, V_PMLSR,
     V_PMAUTHSTATUS, V_AMEVCNTR, V_AMEVTYPER, V_AMCNTEN, V_AMCGCR, V_AMCFGR, V_AMCR,
     V_IIDR, V_DEVAFF, V_DEVARCH, V_PIDR, V_CONST
@@ -177,14 +177,24 @@ static uint32_t devarch(const pmvp_core *c, unsigned frame)
     return 0x23Bu << 21 | 1u << 20 | archid;
 }
 
-/* PMCFGR (I5.3.11): N counts the event counters (the cycle counter is the
- * "+1"); 64-bit counters; dedicated cycle counter; CCD with AArch32; no
- * export (PMCR.X RAZ/WI), freeze-on-overflow with FEAT_PMUv3p7 (PMCR.FZO), one
- * counter group. */
+/* PMCFGR (I5.3.11): N is the number of counters minus one (the event
+ * counters, the cycle counter and, with FEAT_PMUv3_ICNTR, the instruction
+ * counter); 64-bit counters; dedicated cycle counter; CCD with AArch32; no
+ * export (PMCR.X RAZ/WI), freeze-on-overflow with FEAT_PMUv3p7 (PMCR.FZO);
+ * one counter group, two with the instruction counter (group 1). */
 static uint64_t pmcfgr(const pmvp_core *c)
 {
-    return PMVP_FIELD_PREP(PMCFGR_N, c->cfg.num_counters) | PMCFGR_SIZE | PMCFGR_CC |
-           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0) | (c->cfg.feat_pmuv3p7 ? PMCFGR_FZO : 0);
+    bool icntr = c->cfg.feat_pmuv3_icntr;
+    return PMVP_FIELD_PREP(PMCFGR_N, c->cfg.num_counters + icntr) | PMCFGR_SIZE | PMCFGR_CC |
+           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0) | (c->cfg.feat_pmuv3p7 ? PMCFGR_FZO : 0) |
+           PMVP_FIELD_PREP(PMCFGR_NCG, icntr);
+}
+
+/* PMCGCR0 (I5.3.10), FEAT_PMUv3_ICNTR: group 0 holds the event counters and
+ * the cycle counter, group 1 the instruction counter. */
+static uint64_t pmcgcr0(const pmvp_core *c)
+{
+    return PMVP_FIELD_PREP(PMCGCR0_CG0NC, c->cfg.num_counters + 1) | PMVP_FIELD_PREP(PMCGCR0_CG1NC, 1);
 }
 
 /* A Most secure access (I3.1.4): Root with FEAT_RME, else Secure when
@@ -250,6 +260,9 @@ static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, con
     case V_PMEVTYPER: return pmu_reg(c, p, pe, PMVP_PMEVTYPER_EL0, n);
     case V_PMCCNTR: return pmu_reg(c, p, pe, PMVP_PMCCNTR_EL0, 0);
     case V_PMCCFILTR: return pmu_reg(c, p, pe, PMVP_PMCCFILTR_EL0, 0);
+    case V_PMICNTR: return pmu_reg(c, p, pe, PMVP_PMICNTR_EL0, 0);
+    case V_PMICFILTR: return pmu_reg(c, p, pe, PMVP_PMICFILTR_EL0, 0);
+    case V_PMCGCR0: return pmcgcr0(c);
     case V_PMCNTEN: return pmu_reg(c, p, pe, PMVP_PMCNTENSET_EL0, 0);
     case V_PMINTEN: return pmu_reg(c, p, pe, PMVP_PMINTENSET_EL1, 0);
     case V_PMOVS: return pmu_reg(c, p, pe, PMVP_PMOVSSET_EL0, 0);
@@ -315,6 +328,8 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
     case V_PMEVTYPER: k_pmu_write(c, p, PMVP_PMEVTYPER_EL0, n, v); break;
     case V_PMCCNTR: k_pmu_write(c, p, PMVP_PMCCNTR_EL0, 0, v); break;
     case V_PMCCFILTR: k_pmu_write(c, p, PMVP_PMCCFILTR_EL0, 0, v); break;
+    case V_PMICNTR: k_pmu_write(c, p, PMVP_PMICNTR_EL0, 0, v); break;
+    case V_PMICFILTR: k_pmu_write(c, p, PMVP_PMICFILTR_EL0, 0, v); break;
     case V_PMCNTEN: pmu_set_clear(c, p, r->kind, PMVP_PMCNTENSET_EL0, PMVP_PMCNTENCLR_EL0, v); break;
     case V_PMINTEN: pmu_set_clear(c, p, r->kind, PMVP_PMINTENSET_EL1, PMVP_PMINTENCLR_EL1, v); break;
     case V_PMOVS: pmu_set_clear(c, p, r->kind, PMVP_PMOVSSET_EL0, PMVP_PMOVSCLR_EL0, v); break;

@@ -83,6 +83,9 @@ int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_
     case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); return PMVP_OK;
     case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); return PMVP_OK;
     case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; return PMVP_OK;
+    case PMVP_PMICFILTR_EL0: /* evtCount reads as INST_RETIRED (D24.5.14) */
+        *value = pe->pmu.pmicfiltr | PMVP_FIELD_PREP(PMEVTYPER_EL0_evtCount, PMVP_EV_INST_RETIRED);
+        return PMVP_OK;
     case PMVP_PMXEVTYPER_EL0:
     case PMVP_PMXEVCNTR_EL0:
         sel = selected(c, p, pe, reg == PMVP_PMXEVTYPER_EL0);
@@ -188,7 +191,7 @@ static bool routes_depend_on(enum pmvp_pmu_reg reg)
 {
     switch (reg) {
     case PMVP_PMCR_EL0: case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0:
-    case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVTYPER_EL0: case PMVP_PMCCFILTR_EL0:
+    case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVTYPER_EL0: case PMVP_PMCCFILTR_EL0: case PMVP_PMICFILTR_EL0:
         return true;
     default:
         return false;
@@ -199,7 +202,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
 {
     pmvp_pe *pe = &c->pe[p];
     pmvp_pmu *u = &pe->pmu;
-    uint32_t enabled = k_enabled_counters(c, pe);
+    uint64_t enabled = k_enabled_counters(c, pe);
     int sel;
     bool holds = k_state_write(c, pe, PMVP_SYSREG_PMU, reg, n, value);
     switch (reg) { /* what a write does beyond storing its value */

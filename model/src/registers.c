@@ -35,9 +35,20 @@ unsigned k_reg_instances(const pmvp_core_config *cfg, const k_reg *r)
 {
     switch (r->instances) {
     case K_EVENT_COUNTERS: return cfg->num_counters;
-    case K_AMU_ARCH: return PMVP_AMU_ARCH_COUNTERS;
-    case K_AMU_AUX: return cfg->amu_num_aux;
+    case K_AMU_ARCH: case K_AMU_ARCH_OFFSETS: return PMVP_AMU_ARCH_COUNTERS;
+    case K_AMU_AUX: case K_AMU_AUX_OFFSETS: return cfg->amu_num_aux;
     default: return 1;
+    }
+}
+
+bool k_reg_has_instance(const pmvp_core_config *cfg, const k_reg *r, unsigned n)
+{
+    if (n >= k_reg_instances(cfg, r))
+        return false;
+    switch (r->instances) {
+    case K_AMU_ARCH_OFFSETS: return n != 1; /* CNT_CYCLES counts without an offset (D16.2) */
+    case K_AMU_AUX_OFFSETS: return cfg->amu_aux_offsets >> n & 1;
+    default: return true;
     }
 }
 
@@ -50,7 +61,7 @@ int k_reg_access(const pmvp_core_config *cfg, unsigned family, unsigned reg, uns
         return PMVP_ERR_READ_ONLY;
     if (!pmvp_gate_open(cfg, r->gate))
         return PMVP_ERR_REGISTER;
-    if (r->instances != K_ONE && n >= k_reg_instances(cfg, r))
+    if (r->instances != K_ONE && !k_reg_has_instance(cfg, r, n))
         return PMVP_ERR_COUNTER;
     return PMVP_OK;
 }
@@ -71,6 +82,8 @@ bool pmvp_gate_open(const pmvp_core_config *cfg, enum pmvp_gate gate)
     case PMVP_GATE_AMUV1: return cfg->feat_amuv1;
     case PMVP_GATE_AMUV1P1: return cfg->feat_amuv1 && cfg->feat_amuv1p1;
     case PMVP_GATE_AMU_AUX_PROGRAMMABLE: return cfg->amu_aux_programmable;
+    case PMVP_GATE_ICNTR: return cfg->feat_pmuv3_icntr;
+    case PMVP_GATE_NOT_ICNTR: return !cfg->feat_pmuv3_icntr;
     }
     return false;
 }
@@ -84,6 +97,7 @@ const char *pmvp_gate_name(enum pmvp_gate gate)
         [PMVP_GATE_EXT_PMSWINC] = "pmu_ext_pmswinc", [PMVP_GATE_EBEP] = "FEAT_EBEP",
         [PMVP_GATE_SEBEP] = "FEAT_SEBEP", [PMVP_GATE_AMUV1] = "FEAT_AMUv1",
         [PMVP_GATE_AMUV1P1] = "FEAT_AMUv1p1", [PMVP_GATE_AMU_AUX_PROGRAMMABLE] = "amu_aux_programmable",
+        [PMVP_GATE_ICNTR] = "FEAT_PMUv3_ICNTR", [PMVP_GATE_NOT_ICNTR] = "not FEAT_PMUv3_ICNTR",
     };
     return (unsigned)gate < sizeof names / sizeof names[0] ? names[gate] : NULL;
 }

@@ -17,7 +17,11 @@
 
 /* A PMU or AMU System register, from its block in registers.def
  * (registers.c). */
-enum k_instances { K_ONE, K_EVENT_COUNTERS, K_AMU_ARCH, K_AMU_AUX };
+enum k_instances {
+    K_ONE, K_EVENT_COUNTERS, K_AMU_ARCH, K_AMU_AUX,
+    K_AMU_ARCH_OFFSETS,   /* AMEVCNTVOFF0<n>_EL2: n = 0, 2, 3 (counter 1 has none) */
+    K_AMU_AUX_OFFSETS     /* AMEVCNTVOFF1<n>_EL2: the auxiliary counters cfg.amu_aux_offsets names */
+};
 /* Room for either family's registers: tables indexed [family][reg]. */
 #define K_FAMILY_REGS                                                                           \
     ((int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS)
@@ -30,8 +34,11 @@ typedef struct k_reg {
 
 /* Register `reg` of family `family` (enum pmvp_sysreg_family), or NULL. */
 const k_reg *k_reg_of(unsigned family, unsigned reg);
-/* How many instances of the register the configuration implements. */
+/* The span of the register's instances: instance n is below it (some of
+ * the span may be missing: k_reg_has_instance). */
 unsigned k_reg_instances(const pmvp_core_config *cfg, const k_reg *r);
+/* Whether the configuration implements instance n of the register. */
+bool k_reg_has_instance(const pmvp_core_config *cfg, const k_reg *r, unsigned n);
 /* Whether the register file can take this access: PMVP_ERR_REGISTER (no
  * such register, or its feature is not implemented), PMVP_ERR_READ_ONLY (a
  * write with no write instruction), PMVP_ERR_COUNTER (n beyond its

@@ -156,7 +156,7 @@ const char *pmvp_sysreg_name(const pmvp_sysreg *r)
  * one of them permits the access. */
 enum {
     EL0_ALWAYS = 0,   /* no enable: only the traps of higher levels apply */
-    EN = 1, SW = 2, CR = 4, ER = 8, /* PMUSERENR_EL0 bit positions; AMUSERENR_EL0.EN is bit 0 */
+    EN = 1, SW = 2, CR = 4, ER = 8, UEN = 16, /* PMUSERENR_EL0 bit positions; AMUSERENR_EL0.EN is bit 0 */
     EL0_UNDEFINED = 0x80 /* a register of EL1 and above */
 };
 
@@ -170,7 +170,7 @@ enum counter_kind {
 #define FGT(bit) ((bit) + 1) /* a fine-grained trap bit; 0 means none */
 #define NO_FGT 0
 
-enum { TPMCR = 1, HIGHEST_EL_WRITE = 2 }; /* rule.flags */
+enum { TPMCR = 1, HIGHEST_EL_WRITE = 2, EN_PM2 = 4, VIRTUAL_OFFSET = 8 }; /* rule.flags */
 
 typedef struct rule {
     uint8_t el0_read, el0_write;
@@ -178,7 +178,11 @@ typedef struct rule {
     uint8_t fgt_stride;         /* AMU: how far the read bit moves with n */
     uint8_t counter;            /* enum counter_kind */
     uint8_t flags;              /* TPMCR: MDCR_EL2.TPMCR traps it too; HIGHEST_EL_WRITE:
-                                   AMU, written at the highest Exception level only */
+                                   AMU, written at the highest Exception level only;
+                                   EN_PM2: MDCR_EL3.EnPM2 == 0 traps it to EL3 too;
+                                   VIRTUAL_OFFSET: an AMU offset register of EL2,
+                                   UNDEFINED at EL1 (no FEAT_NV), trapped to EL3 by
+                                   SCR_EL3.AMVOFFEN == 0 too */
 } rule;
 
 /* D24.5 and D24.6, each register's "Accessing" pseudocode: registers.def. */
@@ -251,10 +255,18 @@ static pmvp_sysreg_outcome counter_unpredictable(const check *k)
     return k->cfg->counter_access_unpredictable == PMVP_COUNTER_ACCESS_UNDEFINED ? undefined() : permitted();
 }
 
-/* The trap bit EL3 holds over this register: MDCR_EL3.TPM or CPTR_EL3.TAM. */
+/* The trap EL3 holds over this register: MDCR_EL3.TPM or CPTR_EL3.TAM, and
+ * for the instruction counter's registers MDCR_EL3.EnPM2 == 0, for the AMU's
+ * offset registers SCR_EL3.AMVOFFEN == 0: rungs next to TPM's or TAM's with
+ * the same outcome. */
 static bool el3_trap_bit(const check *k)
 {
-    return k->el3_a64 && (k->pmu ? (k->x->mdcr_el3 & MDCR_EL3_TPM) : (k->x->cptr_el3 & CPTR_EL3_TAM));
+    if (!k->el3_a64)
+        return false;
+    if (!k->pmu)
+        return (k->x->cptr_el3 & CPTR_EL3_TAM) ||
+               ((k->rule->flags & VIRTUAL_OFFSET) && !(k->x->scr_el3 & SCR_EL3_AMVOFFEN));
+    return (k->x->mdcr_el3 & MDCR_EL3_TPM) || ((k->rule->flags & EN_PM2) && !(k->x->mdcr_el3 & MDCR_EL3_EnPM2));
 }
 
 static bool sdd(const check *k) { return k->x->halted && k->x->edscr_sdd; }
@@ -350,7 +362,7 @@ static bool implemented(const check *k)
     const k_reg *row = k_reg_of(k->r->family, k->r->reg);
     return pmvp_gate_open(cfg, row->gate) && pmvp_gate_open(cfg, k->write ? row->write : row->read) &&
            pmvp_gate_open(cfg, encoding_of(k->r)->gate) &&
-           (k->pmu || k->r->n < k_reg_instances(cfg, row));
+           (k->pmu || k_reg_has_instance(cfg, row, k->r->n));
 }
 
 static pmvp_sysreg_outcome decide(const check *k)
@@ -374,6 +386,8 @@ static pmvp_sysreg_outcome decide(const check *k)
         return below_el2(k);
     }
     case 1:
+        if (k->rule->flags & VIRTUAL_OFFSET) /* EffectiveHCR_EL2_NVx() is 000 without FEAT_NV */
+            return undefined();
         return el3_sdd_undefined_first(k) ? undefined() : below_el2(k);
     case 2:
         return el3_sdd_undefined_first(k) ? undefined() : el3_rung(k);
@@ -437,17 +451,25 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
         .el = p->ctx.el, .security = p->ctx.security, .halted = p->ctx.halted,
         .pmuserenr = p->pmu.pmuserenr, .pmselr = p->pmu.pmselr, .amuserenr = p->amu.amuserenr,
         .mdcr_el2 = p->pmu.ctl.mdcr_el2, .mdcr_el3 = p->pmu.ctl.mdcr_el3, .scr_el3 = p->pmu.ctl.scr_el3,
+        .hcr_el2 = p->pmu.ctl.hcr_el2,
     };
     return PMVP_OK;
 }
 
 /* ------------------------------------------------------------------ access */
 
-/* The event counters visible in the context: bits [accessible-1:0], and the
- * cycle counter's C bit. */
+/* The counters visible in the context: bits [accessible-1:0], the cycle
+ * counter's C bit and, where the access may reach it, the instruction
+ * counter's F0: RAZ/WI below EL3 while MDCR_EL3.EnPM2 is 0, and at EL0
+ * without PMUSERENR_EL0.UEN (FEAT_PMUv3p9, not modelled: always). The
+ * AArch32 registers are [31:0], without F0. */
 static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg_context *x)
 {
-    return (PMVP_BIT(accessible_counters(&c->cfg, x)) - 1) | PMVP_PMU_C;
+    uint64_t v = (PMVP_BIT(accessible_counters(&c->cfg, x)) - 1) | PMVP_PMU_C;
+    bool el3_closes = c->cfg.have_el3 && x->el != 3 && !(x->mdcr_el3 & MDCR_EL3_EnPM2);
+    if (c->cfg.feat_pmuv3_icntr && !el3_closes && (x->el != 0 || (x->pmuserenr & PMUSERENR_EL0_UEN)))
+        v |= PMVP_PMU_F0;
+    return v;
 }
 
 /* The kernel register and counter an access reaches: PMXEVTYPER and
@@ -472,6 +494,29 @@ static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_c
         *reg = u->counter == SELECTED ? PMVP_PMEVCNTR_EL0 : PMVP_PMEVTYPER_EL0;
     *n = (unsigned)counter;
     return (unsigned)counter < accessible_counters(&c->cfg, x);
+}
+
+/* D24.6.9, D24.6.10: EL0 and EL1 read the AMU's counters less their
+ * virtual offsets with FEAT_AMUv1p1, HCR_EL2.AMVOFFEN and SCR_EL3.AMVOFFEN
+ * set, EL2 enabled and HCR_EL2.{E2H, TGE} not {1, 1}. */
+static bool virtual_offsets_apply(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
+{
+    uint64_t host = HCR_EL2_E2H | HCR_EL2_TGE;
+    /* The offsets and AMVOFFEN are an AArch64 EL2's. */
+    return cfg->feat_amuv1p1 && x->el <= 1 && !cfg->el2_aarch32 && el2_enabled(cfg, x) &&
+           (x->hcr_el2 & HCR_EL2_AMVOFFEN) &&
+           (x->hcr_el2 & host) != host && (!cfg->have_el3 || (x->scr_el3 & SCR_EL3_AMVOFFEN));
+}
+
+/* The offset of counter n read through `reg`: its AMEVCNTVOFF0/1<n>_EL2, or
+ * 0 for a counter without one (CNT_CYCLES; an auxiliary counter not in
+ * amu_aux_offsets) and for any other register. */
+static uint64_t virtual_offset(const pmvp_core_config *cfg, const pmvp_amu *a, unsigned reg, unsigned n)
+{
+    const k_reg *row = k_reg_of(PMVP_SYSREG_AMU, reg == PMVP_AMEVCNTR0_EL0 ? PMVP_AMEVCNTVOFF0_EL2 : PMVP_AMEVCNTVOFF1_EL2);
+    if ((reg != PMVP_AMEVCNTR0_EL0 && reg != PMVP_AMEVCNTR1_EL0) || !k_reg_has_instance(cfg, row, n))
+        return 0;
+    return reg == PMVP_AMEVCNTR0_EL0 ? a->voff0[n] : a->voff1[n];
 }
 
 static bool is_bitmap(const pmvp_sysreg *r)
@@ -550,6 +595,8 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_s
     if (r->family == PMVP_SYSREG_AMU && r->reg == PMVP_AMEVCNTR1_EL0 && x->el != highest_el(&c->cfg) &&
         (c->pe[pe].amu.amcr & AMCR_EL0_CG1RZ))
         v = 0; /* AMCR.CG1RZ: auxiliary counters read as zero below the highest EL */
+    else if (r->family == PMVP_SYSREG_AMU && virtual_offsets_apply(&c->cfg, x))
+        v -= virtual_offset(&c->cfg, &c->pe[pe].amu, r->reg, n);
     if (r->part == PMVP_PART_HIGH)
         v >>= 32;
     else if (r->part == PMVP_PART_LOW)
@@ -740,9 +787,9 @@ int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, 
             pmu_ver(cfg) << 8 | (uint64_t)cfg->feat_sebep << 24 | mtpmu(cfg) << 48 |
             (uint64_t)cfg->feat_hpmn0 << 60;
         break;
-    case 5 << 3 | 1: /* ID_AA64DFR1_EL1 */
-        m = PMVP_BITS(51, 48);
-        f = (uint64_t)cfg->feat_ebep << 48;
+    case 5 << 3 | 1: /* ID_AA64DFR1_EL1: PMICNTR [39:36], EBEP [51:48] */
+        m = PMVP_BITS(39, 36) | PMVP_BITS(51, 48);
+        f = (uint64_t)cfg->feat_pmuv3_icntr << 36 | (uint64_t)cfg->feat_ebep << 48;
         break;
     case 1 << 3 | 0: /* ID_PFR0_EL1 */
         m = PMVP_BITS(23, 20);

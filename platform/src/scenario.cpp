@@ -126,8 +126,69 @@ const BitNames &mdcr_el2_bits()
 const BitNames &mdcr_el3_bits()
 {
     static const BitNames b = { { "SPME", MDCR_EL3_SPME }, { "SCCD", MDCR_EL3_SCCD }, { "MTPME", MDCR_EL3_MTPME },
-                                { "MCCD", MDCR_EL3_MCCD }, { "MPMX", MDCR_EL3_MPMX } };
+                                { "MCCD", MDCR_EL3_MCCD }, { "MPMX", MDCR_EL3_MPMX }, { "EnPM2", MDCR_EL3_EnPM2 } };
     return b;
+}
+
+// Control bits that exist only with a feature: without it the bit is RES0
+// (or not there at all), so asking for it is refused rather than lost.
+struct BitNeed {
+    uint64_t bit;
+    const char *name;   // the bit, and what it is for
+    const char *needs;  // the scenario key that gives the feature
+    bool (*has)(const pmvp_core_config &);
+};
+using BitNeeds = std::vector<BitNeed>;
+
+bool is_v3p1(const pmvp_core_config &c) { return c.pmu_version >= PMVP_PMUV3P1; }
+bool is_v3p5(const pmvp_core_config &c) { return c.pmu_version >= PMVP_PMUV3P5; }
+
+const BitNeeds &pmcr_needs()
+{
+    static const BitNeeds b = {
+        { PMCR_EL0_FZO, "FZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
+        { PMCR_EL0_D, "D (the cycle counter's divider)", "features.have_aarch32",
+          [](const pmvp_core_config &c) { return c.have_aarch32; } },
+        { PMCR_EL0_DP, "DP (the cycle counter disabled where counting is prohibited)",
+          "features.have_el3, or features.have_el2 from PMUv3p1, or pmu.pmuv3p7",
+          [](const pmvp_core_config &c) { return c.have_el3 || (is_v3p1(c) && c.have_el2) || c.feat_pmuv3p7; } },
+    };
+    return b;
+}
+
+const BitNeeds &mdcr_el2_needs()
+{
+    static const BitNeeds b = {
+        { MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu.version PMUv3p1 or later", is_v3p1 },
+        { MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu.version PMUv3p5", is_v3p5 },
+        { MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
+        { MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
+    };
+    return b;
+}
+
+const BitNeeds &mdcr_el3_needs()
+{
+    static const BitNeeds b = {
+        { MDCR_EL3_EnPM2, "EnPM2 (the instruction counter's registers below EL3)", "pmu.icntr",
+          [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr; } },
+        { MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu.version PMUv3p5", is_v3p5 },
+        { MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
+    };
+    return b;
+}
+
+// The first bit of `value` whose feature `cfg` lacks, or nullptr.
+const BitNeed *lacking(uint64_t value, const BitNeeds &needs, const pmvp_core_config &cfg)
+{
+    for (const BitNeed &n : needs)
+        if ((value & n.bit) && !n.has(cfg))
+            return &n;
+    return nullptr;
 }
 
 // The boolean options of pmvp_core_config a cluster's "features" object
@@ -381,6 +442,7 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
         pmvp_core_config_limit_to_version(&cfg);
     }
     cfg.feat_pmuv3p7 = o.boolean("pmuv3p7", cfg.feat_pmuv3p7);
+    cfg.feat_pmuv3_icntr = o.boolean("icntr", cfg.feat_pmuv3_icntr);
     cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
     std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
     if (layout != "EXT32" && layout != "EXT64")
@@ -543,8 +605,13 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         c.controls.scr_el3 = co.bits("SCR_EL3", { { "EEL2", SCR_EL3_EEL2 } });
         if ((c.controls.scr_el3 & SCR_EL3_EEL2) && !cfg.feat_sel2)
             fail(co.sub("SCR_EL3"), "EEL2 enables Secure EL2, which needs features.feat_sel2");
-        if ((c.controls.mdcr_el2 & MDCR_EL2_HPMFZO) && !cfg.feat_pmuv3p7)
-            fail(co.sub("MDCR_EL2"), "HPMFZO (freeze on overflow) needs pmu.pmuv3p7; without it the bit is RES0");
+        const std::pair<const char *, std::pair<uint64_t, const BitNeeds *>> registers[] = {
+            { "MDCR_EL2", { c.controls.mdcr_el2, &mdcr_el2_needs() } },
+            { "MDCR_EL3", { c.controls.mdcr_el3, &mdcr_el3_needs() } },
+        };
+        for (const auto &[name, reg] : registers)
+            if (const BitNeed *n = lacking(reg.first, *reg.second, cfg))
+                fail(co.sub(name), std::string(n->name) + " needs " + n->needs + "; without it the bit is RES0");
     }
 
     if (const json *v = o.get("cpu")) {
@@ -771,8 +838,9 @@ Scenario Reader::scenario(const json &root)
         Object fo(*this, *v, "firmware");
         firmware(fo, s.firmware);
         for (size_t i = 0; i < s.clusters.size(); i++)
-            if ((s.firmware.pmcr & PMCR_EL0_FZO) && !s.clusters[i].iss() && !s.clusters[i].config.feat_pmuv3p7)
-                fail("firmware.PMCR", "FZO (freeze on overflow) needs pmu.pmuv3p7 on every analytic cluster, and "
+            if (const BitNeed *n = s.clusters[i].iss() ? nullptr
+                                                       : lacking(s.firmware.pmcr, pmcr_needs(), s.clusters[i].config))
+                fail("firmware.PMCR", std::string(n->name) + " needs " + n->needs + " on every analytic cluster, and "
                                       "clusters[" + std::to_string(i) + "] has none: the bit would be RES0 there");
     }
     return s;

@@ -87,6 +87,16 @@ struct Initiator : sc_module {
 constexpr uint64_t kPmevcntr0 = 0x000, kPmccntr = 0x0F8, kPmevtyper0 = 0x400, kPmcntenset = 0xC00,
                    kPmintenset = 0xC40, kPmovsclr = 0xC80, kPmcr = 0xE04;
 
+// Records in `rose` the instant `line` last rose (a method process).
+void when_it_rises(sc_signal<bool> &line, sc_time &rose)
+{
+    sc_spawn_options o;
+    o.spawn_method();
+    o.dont_initialize();
+    o.set_sensitivity(&line.posedge_event());
+    sc_spawn([&line, &rose] { rose = sc_time_stamp(); }, "watch", &o);
+}
+
 // Runs a whole simulation in a child process; the test passes if the child
 // finished with no failed expectation. The child collects its failures and
 // prints them to stderr, where the parent shows them (a death-test child
@@ -333,6 +343,42 @@ TEST(Monitors, NextFreezeIsWhereCyclesFreezeCounters)
     });
 }
 
+// The instruction counter (FEAT_PMUv3_ICNTR) through the CPU-model
+// interface and TLM together: programmed over the bus (PMCNTENSET.F0 at
+// 0xC04 in the EXT32 frame, PMICNTR_EL0 at 0x100), it counts the reported
+// INST_RETIRED, and the report that wraps it past 2^64 raises PMUIRQ at its
+// instant; events_to_interrupt said which occurrence that would be.
+TEST(Monitors, InstructionCounterOverTlmRaisesPmuirq)
+{
+    in_child([] {
+        pmvp_core_config c = config(1, 1000000000);
+        c.feat_pmuv3_icntr = true;
+        sc_signal<bool> irq("irq");
+        Monitors m("m", c);
+        m.pmuirq[0](irq);
+        Initiator bus("bus", m);
+        sc_time rose = SC_ZERO_TIME;
+        when_it_rises(irq, rose);
+        sc_spawn([&] {
+            wait(10, SC_NS);
+            bus.write(0, PMVP_FRAME_PMU, 0x100, ~0ull - 99, 8); // PMICNTR_EL0
+            bus.write(0, PMVP_FRAME_PMU, kPmintenset + 4, 0x1);  // PMINTENSET_EL1[63:32]: F0
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset + 4, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            uint64_t left = 0;
+            ASSERT_EQ(m.events_to_interrupt(0, PMVP_EV_INST_RETIRED, left), PMVP_OK);
+            EXPECT_EQ(left, 100u);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 60, sc_time(100, SC_NS)), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 50, sc_time(200, SC_NS)), PMVP_OK);
+            wait(1, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0x100, 8), 10u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmovsclr + 4), 1u); // PMOVSCLR_EL0[63:32]: F0
+        });
+        sc_start(2, SC_US);
+        EXPECT_EQ(rose, sc_time(210, SC_NS)); // the second report's instant
+    });
+}
+
 TEST(Monitors, AmuOverTlm)
 {
     in_child([] {
@@ -561,11 +607,7 @@ TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
         m.pmuirq[0](irq);
         Initiator bus("bus", m);
         sc_time rose = SC_ZERO_TIME;
-        sc_spawn_options o;
-        o.spawn_method();
-        o.dont_initialize();
-        o.set_sensitivity(&irq.posedge_event());
-        sc_spawn([&] { rose = sc_time_stamp(); }, "watch", &o);
+        when_it_rises(irq, rose);
         sc_spawn([&] {
             bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_INST_RETIRED);
             bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 99, 8);

@@ -41,7 +41,7 @@ std::string refusal(const std::string &text)
 const char kEverything[] = R"({
   "description": "every key",
   "num_pes": 4, "mt_policy": "fgmt", "num_counters": 31, "pmu_version": "PMUv3p5",
-  "feat_pmuv3p7": false, "feat_mtpmu": false, "feat_hpmn0": false, "feat_debugv8p2": true, "feat_debugv8p4": false,
+  "feat_pmuv3p7": false, "feat_pmuv3_icntr": false, "feat_mtpmu": false, "feat_hpmn0": false, "feat_debugv8p2": true, "feat_debugv8p4": false,
   "have_el2": true, "have_el3": true, "feat_sel2": true, "feat_rme": true, "have_aarch32": true,
   "el1_aarch32": false, "el2_aarch32": false, "el3_aarch32": false, "feat_fgt": true,
   "pmcr_imp": "0x41", "pmcr_idcode": 17, "feat_ebep": true, "feat_sebep": true,
@@ -52,7 +52,7 @@ const char kEverything[] = R"({
   "clock_stops_in_wfx": false, "pmccntr_counts_in_wfx": false, "wfx_thread_active": true,
   "cpu_cycles_in_wfx": true, "mtpmu_disable_core_wide": true, "divider_mode": "all_cycles",
   "el3_sdd_undef_priority": true, "counter_access_unpredictable": "undefined",
-  "feat_amuv1": true, "feat_amuv1p1": false, "amu_num_aux": 3, "amu_aux_programmable": false,
+  "feat_amuv1": true, "feat_amuv1p1": false, "amu_num_aux": 3, "amu_aux_offsets": "0x0000", "amu_aux_programmable": false,
   "amu_aux_event": ["INST_RETIRED", "STALL_BACKEND_MEM"], "amu_always_on": true,
   "pmu_ext_layout": "EXT64", "amu_ext_layout": "EXT64", "feat_dopd": true, "pmu_software_lock": false,
   "pmu_ext_pmswinc": false, "pmiidr": "0x12345678", "amiidr": "0x0000043B", "pmmir": "0x1F",

@@ -208,6 +208,18 @@ private:
     NodeP comparison()
     {
         auto l = unary();
+        if (is("IN")) { // x IN {a, b, ...}: equal to one of them
+            next();
+            expect("{");
+            auto n = node(Node::COMPARE, "IN");
+            n->kids.push_back(std::move(l));
+            while (!is("}")) {
+                n->kids.push_back(unary());
+                if (is(",")) next();
+            }
+            expect("}");
+            return n;
+        }
         for (const char *op : { "==", "!=", ">=", "<=", ">", "<" }) {
             if (is(op)) {
                 next();
@@ -324,7 +336,13 @@ Value eval(const Node &n, const World &w)
     case Node::AND: return Value::boolean(truth(eval(*n.kids[0], w)) && truth(eval(*n.kids[1], w)));
     case Node::OR: return Value::boolean(truth(eval(*n.kids[0], w)) || truth(eval(*n.kids[1], w)));
     case Node::COMPARE: {
-        Value a = eval(*n.kids[0], w), b = eval(*n.kids[1], w);
+        Value a = eval(*n.kids[0], w);
+        if (n.s == "IN") {
+            for (size_t k = 1; k < n.kids.size(); k++)
+                if (equal(a, eval(*n.kids[k], w))) return Value::boolean(true);
+            return Value::boolean(false);
+        }
+        Value b = eval(*n.kids[1], w);
         if (n.s == "==") return Value::boolean(equal(a, b));
         if (n.s == "!=") return Value::boolean(!equal(a, b));
         if (a.kind != Value::INT || b.kind != Value::INT) throw std::runtime_error("ordering non-integers");

@@ -210,6 +210,12 @@ TEST_F(IssSupport, IdFieldsFollowTheConfiguration)
     EXPECT_EQ(f >> 24 & 0xF, 1u);  // SEBEP
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 1, &f, &m), PMVP_OK);  // ID_AA64DFR1_EL1.EBEP
     EXPECT_EQ(f, 1ull << 48);
+    // FEAT_PMUv3_ICNTR: ID_AA64DFR1_EL1.PMICNTR [39:36].
+    pmvp_core_config_default(&cfg);
+    cfg.feat_pmuv3_icntr = true;
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 1, &f, &m), PMVP_OK);
+    EXPECT_EQ(f, 1ull << 36);
+    EXPECT_EQ(m & (0xFull << 36), 0xFull << 36);
     EXPECT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 0, 0, &f, &m), PMVP_ERR_REGISTER);  // MIDR_EL1
     EXPECT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, nullptr, &m), PMVP_ERR_NULL);
 }
@@ -303,6 +309,22 @@ TEST_F(EventsToInterrupt, MtOneCountsTheOtherThreadsOccurrences)
     EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, kNs), 30u);
     write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED, kNs, 0);  // MT = 0
     EXPECT_EQ(left(1, PMVP_EV_INST_RETIRED, kNs), PMVP_EVENTS_NEVER);
+}
+
+// A PE that is off reports nothing; asking for it leaves the report of the
+// event refused, as it was (the question once cached a route that let the
+// report count).
+TEST_F(EventsToInterrupt, APeThatIsOffReportsNothing)
+{
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    write(0, PMVP_PMINTENSET_EL1, 1u, 0);
+    state(0, PMVP_PE_OFF, kNs);
+    EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, kNs), PMVP_EVENTS_NEVER);
+    EXPECT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, kNs), PMVP_ERR_PE_OFF);
+    state(0, PMVP_PE_RUN, 2 * kNs);
+    EXPECT_EQ(counter(0, 0, 2 * kNs), 0u);
+    EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, 2 * kNs), 1ull << 32);
 }
 
 TEST_F(EventsToInterrupt, BadCalls)

@@ -207,6 +207,7 @@ TEST_F(Registers, TheRegisterFileAndTheAccessChecksAgreeOnEveryGate)
             cfg.feat_amuv1 = features & 4;
             cfg.feat_amuv1p1 = cfg.feat_amuv1 && (features & 8);
             cfg.amu_num_aux = 2;
+            cfg.amu_aux_offsets = cfg.feat_amuv1p1 ? 0x3 : 0; /* instance 0 of AMEVCNTVOFF1_EL2 exists */
             if (pmvp_core_init(&core, &cfg) != PMVP_OK)
                 continue;
             configurations++;

@@ -108,12 +108,14 @@ struct Oracle {
             // image: 0 PMUSERENR, 1 MDCR_EL2, 2 MDCR_EL3, 3 HCR_EL2, 4 CPTR_EL2, 5 CPTR_EL3,
             // 6 SCR_EL3, 7 AMUSERENR, 8 HDFGRTR_EL2, 9 HDFGWTR_EL2
             { "PMUSERENR_EL0.EN", { 0, 0 } }, { "PMUSERENR_EL0.SW", { 0, 1 } }, { "PMUSERENR_EL0.CR", { 0, 2 } },
-            { "PMUSERENR_EL0.ER", { 0, 3 } }, { "PMUSERENR_EL0.UEN", { 0, 5 } }, { "PMUSERENR_EL0.TID", { 0, 6 } },
+            { "PMUSERENR_EL0.ER", { 0, 3 } }, { "PMUSERENR_EL0.UEN", { 0, 4 } }, { "PMUSERENR_EL0.IR", { 0, 5 } },
+            { "PMUSERENR_EL0.TID", { 0, 6 } },
             { "PMUSERENR.EN", { 0, 0 } }, { "PMUSERENR.SW", { 0, 1 } }, { "PMUSERENR.CR", { 0, 2 } }, { "PMUSERENR.ER", { 0, 3 } },
             { "MDCR_EL2.TPM", { 1, 6 } }, { "MDCR_EL2.TPMCR", { 1, 5 } }, { "HDCR.TPM", { 1, 6 } },
-            { "MDCR_EL3.TPM", { 2, 6 } },
+            { "MDCR_EL3.TPM", { 2, 6 } }, { "MDCR_EL3.EnPM2", { 2, 7 } },
             { "HCR_EL2.TGE", { 3, 27 } }, { "HCR_EL2.E2H", { 3, 34 } }, { "HCR.TGE", { 3, 27 } },
             { "CPTR_EL2.TAM", { 4, 30 } }, { "CPTR_EL3.TAM", { 5, 30 } }, { "SCR_EL3.FGTEn", { 6, 27 } },
+            { "SCR_EL3.AMVOFFEN", { 6, 60 } },
             { "AMUSERENR_EL0.EN", { 7, 0 } },
             { "HDFGRTR_EL2.PMEVCNTRn_EL0", { 8, 12 } }, { "HDFGRTR_EL2.PMEVTYPERn_EL0", { 8, 13 } },
             { "HDFGRTR_EL2.PMCCFILTR_EL0", { 8, 14 } }, { "HDFGRTR_EL2.PMCCNTR_EL0", { 8, 15 } },
@@ -160,9 +162,11 @@ struct Oracle {
                      (feat == "FEAT_PMUv3p1" && cfg.pmu_version >= PMVP_PMUV3P1) ||
                      (feat == "FEAT_PMUv3p4" && cfg.pmu_version >= PMVP_PMUV3P4) ||
                      (feat == "FEAT_FGT" && cfg.feat_fgt) || (feat == "FEAT_AMUv1" && cfg.feat_amuv1) ||
-                     (feat == "FEAT_AMUv1p1" && cfg.feat_amuv1p1);
+                     (feat == "FEAT_AMUv1p1" && cfg.feat_amuv1p1) ||
+                     (feat == "FEAT_PMUv3_ICNTR" && cfg.feat_pmuv3_icntr);
             if (!v && feat != "FEAT_PMUv3p9" && feat != "FEAT_FGT" && feat != "FEAT_AMUv1" &&
-                feat != "FEAT_AMUv1p1" && feat != "FEAT_PMUv3p4" && feat != "FEAT_PMUv3p1")
+                feat != "FEAT_AMUv1p1" && feat != "FEAT_PMUv3p4" && feat != "FEAT_PMUv3p1" &&
+                feat != "FEAT_PMUv3_ICNTR" && feat != "FEAT_FGT2")
                 throw std::runtime_error("feature not known to the oracle: " + feat);
             return Value::boolean(v);
         }
@@ -180,6 +184,8 @@ struct Oracle {
             return Value::integer(x.el <= 1 && el2_enabled() ? hpmn() : cfg.num_counters);
         if (f == "UInt") return Value::integer((int64_t)std::stoll(a.at(0).bits, nullptr, 2));
         if (f == "IsG1ActivityMonitorImplemented") return Value::boolean(a.at(0).i < cfg.amu_num_aux);
+        if (f == "IsG1ActivityMonitorOffsetImplemented") return Value::boolean(cfg.amu_aux_offsets >> a.at(0).i & 1);
+        if (f == "EffectiveHCR_EL2_NVx") return Value::bitstring("000"); // FEAT_NV is not modelled
         throw std::runtime_error("unknown function " + f);
     }
 };
@@ -189,6 +195,7 @@ pmvp_core_config base_config()
     pmvp_core_config c;
     pmvp_core_config_default(&c);
     c.amu_num_aux = 3;
+    c.amu_aux_offsets = 0x5;
     return c;
 }
 
@@ -237,6 +244,16 @@ std::vector<std::pair<std::string, pmvp_core_config>> configurations()
     c = base_config();
     c.feat_amuv1 = c.feat_amuv1p1 = false;
     out.push_back({ "no AMU", c });
+    c = base_config();
+    c.feat_pmuv3_icntr = true;
+    c.el3_sdd_undef_priority = true;
+    out.push_back({ "FEAT_PMUv3_ICNTR", c });
+    c.feat_fgt = c.feat_sel2 = true;
+    out.push_back({ "FEAT_PMUv3_ICNTR, FEAT_FGT, Secure EL2", c });
+    c.feat_sel2 = false;
+    c.have_el3 = false;
+    c.feat_fgt = true;
+    out.push_back({ "FEAT_PMUv3_ICNTR, no EL3", c });
     return out;
 }
 
@@ -259,16 +276,16 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
     x.security = x.el == 3 ? PMVP_SECURE : coin(25) ? PMVP_SECURE : PMVP_NONSECURE;
     x.halted = coin(40);
     x.edscr_sdd = coin(50);
-    x.pmuserenr = rng() % 16;
+    x.pmuserenr = rng() % 64; /* EN, SW, CR, ER, UEN (RES0 in pmvp: FEAT_PMUv3p9), IR */
     x.amuserenr = coin(60);
     x.pmselr = coin(30) ? 31 : rng() % 8;
     x.mdcr_el2 = (coin(25) ? MDCR_EL2_TPM : 0) | (coin(25) ? MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
-    x.mdcr_el3 = coin(25) ? MDCR_EL3_TPM : 0;
+    x.mdcr_el3 = (coin(25) ? MDCR_EL3_TPM : 0) | (coin(75) ? MDCR_EL3_EnPM2 : 0);
     x.hcr_el2 = (coin(30) ? HCR_EL2_TGE : 0) | (coin(50) ? HCR_EL2_E2H : 0);
     x.hstr_el2 = coin(25) ? rng() : 0;
     x.cptr_el2 = coin(25) ? CPTR_EL2_TAM : 0;
     x.cptr_el3 = coin(25) ? CPTR_EL3_TAM : 0;
-    x.scr_el3 = (coin(70) ? SCR_EL3_FGTEn : 0) | (coin(60) ? SCR_EL3_EEL2 : 0);
+    x.scr_el3 = (coin(70) ? SCR_EL3_FGTEn : 0) | (coin(60) ? SCR_EL3_EEL2 : 0) | (coin(70) ? SCR_EL3_AMVOFFEN : 0);
     x.hdfgrtr_el2 = coin(25) ? rng() : 0;
     x.hdfgwtr_el2 = coin(25) ? rng() : 0;
     x.hafgrtr_el2 = coin(25) ? rng() : 0;
@@ -305,12 +322,12 @@ bool agrees(const Outcome &spec, const pmvp_sysreg_outcome &got, const pmvp_core
 TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
 {
     std::vector<Accessor> accessors = load();
-    ASSERT_EQ(accessors.size(), 60u); // 56 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
+    ASSERT_EQ(accessors.size(), 68u); // 64 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
     std::mt19937_64 rng(7);
     size_t checked = 0;
     for (const auto &[label, config] : configurations()) {
         for (const Accessor &a : accessors) {
-            for (unsigned n : indexed(a) ? std::vector<unsigned>{ 0, 2, 3, 5, 15, 30 } : std::vector<unsigned>{ 0 }) {
+            for (unsigned n : indexed(a) ? std::vector<unsigned>{ 0, 1, 2, 3, 5, 15, 30 } : std::vector<unsigned>{ 0 }) {
                 pmvp_sysreg r;
                 if (decode(a, n, &r) != PMVP_OK) {
                     // AMU indices stop at 15.
@@ -351,7 +368,7 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
         }
     }
     // Every outcome of every text was reached, but those behind FEAT_PMUv3p9
-    // (which pmvp does not model), the UNDEFINED of a PE without a PMUv3 or
+    // and FEAT_FGT2 (which pmvp does not model), the UNDEFINED of a PE without a PMUv3 or
     // AArch64 (pmvp models neither), and that of an auxiliary counter below
     // AMCGCR.CG1NC that is not implemented (pmvp's are numbered 0..CG1NC-1).
     size_t terminals = 0;
@@ -359,6 +376,8 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
         terminals += a.program->terminal_count();
         for (const auto &[o, path] : a.program->unreached()) {
             bool unmodelled = path.find("FEAT_PMUv3p9") != std::string::npos ||
+                              path.find("FEAT_FGT2") != std::string::npos ||
+                              path.find("EffectiveHCR_EL2_NVx") != std::string::npos ||
                               path.find("[! ( IsFeatureImplemented ( FEAT_PMUv3 ) && IsFeatureImplemented ( FEAT_AA64 ) )]") == 0 ||
                               path == "[! IsG1ActivityMonitorImplemented ( m )] ";
             EXPECT_TRUE(unmodelled) << a.op << " " << a.name << ": no walk reached " << describe(o) << " after " << path;

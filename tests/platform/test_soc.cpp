@@ -219,27 +219,68 @@ TEST(PmvpSoc, FreezeOnOverflowSampling)
     EXPECT_EQ(amu(pe, "CPU_CYCLES"), 2000000u); // the AMU does not freeze
 }
 
-// Freeze on overflow asked of a core without FEAT_PMUv3p7 is refused, the
-// field named: the bit would be RES0 and the request silently lost.
-TEST(PmvpSoc, FreezeOnOverflowNeedsPmuv3p7)
+// Each control bit a cluster's PMU lacks is refused with its name, what it
+// is for and the key that gives it, rather than lost as RES0.
+TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
 {
     auto run_with = [&](const std::string &cluster_extra, const std::string &pmcr) {
-        std::string path = temp_file("fzo.json");
-        std::ofstream(path) << R"({ "name": "f", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", )"
+        std::string path = temp_file("bits.json");
+        std::ofstream(path) << R"({ "name": "b", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", )"
                             << cluster_extra << R"( "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
             "firmware": { "counters": [ { "event": "CPU_CYCLES" } ], "PMCR": [ )" << pmcr << " ] } }";
         return pmvp_soc(path, false);
     };
-    SocRun r = run_with("", R"("FZO")");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("firmware.PMCR: FZO (freeze on overflow) needs pmu.pmuv3p7 on every analytic cluster, "
-                         "and clusters[0] has none"), std::string::npos) << r.err;
-    r = run_with(R"("controls": { "MDCR_EL2": [ "HPME", "HPMFZO" ] },)", "");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("HPMFZO (freeze on overflow) needs pmu.pmuv3p7"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("MDCR_EL2"), std::string::npos) << r.err;
-    r = run_with(R"("pmu": { "pmuv3p7": true }, "controls": { "MDCR_EL2": [ "HPME", "HPMFZO" ] },)", R"("FZO")");
+    struct Case {
+        const char *cluster, *pmcr, *refusal;
+    } cases[] = {
+        { "", R"("FZO")",
+          "firmware.PMCR: FZO (freeze on overflow) needs pmu.pmuv3p7 on every analytic cluster, and clusters[0] "
+          "has none" },
+        { R"("controls": { "MDCR_EL2": [ "HPME", "HPMFZO" ] },)", "",
+          "clusters[0].controls.MDCR_EL2: HPMFZO (freeze on overflow) needs pmu.pmuv3p7" },
+        { R"("pmu": { "version": "PMUv3p4" },)", R"("LP")",
+          "firmware.PMCR: LP (event counters overflow at bit 63) needs pmu.version PMUv3p5 on every analytic "
+          "cluster, and clusters[0] has none" },
+        { R"("features": { "have_aarch32": false },)", R"("D")",
+          "firmware.PMCR: D (the cycle counter's divider) needs features.have_aarch32" },
+        { R"("controls": { "MDCR_EL3": [ "SPME", "MCCD" ] },)", "",
+          "clusters[0].controls.MDCR_EL3: MCCD (no cycle counting at EL3) needs pmu.pmuv3p7; without it the bit "
+          "is RES0" },
+        { R"("pmu": { "version": "PMUv3p4" }, "controls": { "MDCR_EL2": [ "HPME", "HCCD" ] },)", "",
+          "clusters[0].controls.MDCR_EL2: HCCD (no cycle counting at EL2) needs pmu.version PMUv3p5" },
+    };
+    for (const Case &c : cases) {
+        SocRun r = run_with(c.cluster, c.pmcr);
+        EXPECT_EQ(r.status, 2) << c.refusal;
+        EXPECT_NE(r.err.find(c.refusal), std::string::npos) << r.err;
+    }
+    // With the features, the same bits run.
+    SocRun r = run_with(R"("pmu": { "pmuv3p7": true }, "controls": { "MDCR_EL3": [ "SPME", "MCCD" ],
+                          "MDCR_EL2": [ "HPME", "HCCD", "HPMFZO" ] },)", R"("LP", "D", "FZO")");
     EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// MDCR_EL3.EnPM2 asked of a core without the instruction counter is
+// refused, the field named; with pmu.icntr it is accepted, and pmu.icntr
+// before PMUv3p5 is the kernel's refusal.
+TEST(PmvpSoc, EnPM2NeedsTheInstructionCounter)
+{
+    auto run_with = [&](const std::string &cluster_extra) {
+        std::string path = temp_file("enpm2.json");
+        std::ofstream(path) << R"({ "name": "e", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", )"
+                            << cluster_extra << R"( "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ] })";
+        return pmvp_soc(path, false);
+    };
+    SocRun r = run_with(R"("controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("MDCR_EL3: EnPM2 (the instruction counter's registers below EL3) needs pmu.icntr"),
+              std::string::npos) << r.err;
+    r = run_with(R"("pmu": { "icntr": true }, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
+    EXPECT_EQ(r.status, 0) << r.err;
+    r = run_with(R"("pmu": { "version": "PMUv3p4", "icntr": true },)");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("feat_pmuv3_icntr: FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"), std::string::npos)
+        << r.err;
 }
 
 // D13.5: with MDCR_EL3.SPME == 0, counting is prohibited in Secure state;
@@ -1159,7 +1200,11 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     const json &pes = r.result["pes"];
     ASSERT_EQ(pes.size(), 4u);  // 2 cores x 2 SMT threads
     const std::string console = pes[0]["console"];
-    EXPECT_NE(console.find("\n17 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n18 passed, 0 failed\n"), std::string::npos) << console;
+    // The instruction counter (FEAT_PMUv3_ICNTR) counts the loop as an
+    // INST_RETIRED event counter does.
+    EXPECT_NE(console.find("PMICNTR = 2001 instructions, PMEVCNTR0 (INST_RETIRED) = 2001\n"), std::string::npos)
+        << console;
     // Freeze on overflow (FEAT_PMUv3p7): INST_RETIRED stops within the block
     // of the overflowing instruction (its 2-instruction loop block), and at
     // the cycle whose edge overflows a counter of CPU_CYCLES (the ISS tells
@@ -1271,8 +1316,11 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
     SocRun r = pmvp_soc(path);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["pes"][0]["console"];
-    // Without FEAT_PMUv3p7 the freeze test is skipped.
+    // Without FEAT_PMUv3p7 the freeze test is skipped, and without
+    // FEAT_PMUv3_ICNTR the instruction counter's.
     EXPECT_NE(console.find("\n16 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("SKIP pmu-instruction-counter: ID_AA64DFR1_EL1.PMICNTR is 0"), std::string::npos)
+        << console;
     EXPECT_NE(console.find("SKIP pmu-freeze-on-overflow: PMCR_EL0.FZO is RES0"), std::string::npos) << console;
     // The suite outlasts the last step: it ran at every frequency.
     EXPECT_GT(r.result["pes"][0]["exit_time_ps"].get<uint64_t>(), 400000000u);

@@ -78,6 +78,7 @@ void Scenario::make_config()
     cfg_.mt_policy = (pmvp_mt_policy)rnd(3);
     cfg_.pmu_version = pick<pmvp_pmu_version>({ PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 });
     cfg_.feat_pmuv3p7 = cfg_.pmu_version == PMVP_PMUV3P5 && coin(80);
+    cfg_.feat_pmuv3_icntr = coin(40); /* off before PMUv3p5: limit_to_version below */
     cfg_.have_el2 = coin(70);
     cfg_.have_el3 = coin(70);
     cfg_.feat_sel2 = cfg_.have_el2 && cfg_.have_el3 && coin(40);
@@ -105,6 +106,7 @@ void Scenario::make_config()
     if (freeze_) {
         cfg_.pmu_version = PMVP_PMUV3P5;
         cfg_.feat_pmuv3p7 = true;
+        cfg_.feat_pmuv3_icntr = coin(60);
         cfg_.num_counters = 2 + (unsigned)rnd(5);
     }
     // A feature of a later architecture version than the PMU's is refused.
@@ -185,7 +187,8 @@ void Scenario::arm_freeze()
             pmvp_core_set_controls(&core_, p, &ctl, now_);
             ref_->set_controls(p, ctl, now_);
         }
-        write(p, PMVP_PMCNTENSET_EL0, 0, 0xFFFFFFFFu);
+        write(p, PMVP_PMCNTENSET_EL0, 0, 0xFFFFFFFFu | PMVP_PMU_F0);
+        write(p, PMVP_PMICNTR_EL0, 0, ~0ull - rnd(2000)); /* F0 may freeze the first range */
         write(p, PMVP_PMINTENSET_EL1, 0, rng_()); /* some overflows interrupt, some only freeze */
         write(p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_FZO | (coin() ? PMCR_EL0_DP : 0));
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
@@ -246,6 +249,8 @@ void Scenario::step()
     }
     case 4: {
         pmvp_pmu_reg r = coin() ? PMVP_PMCCNTR_EL0 : PMVP_PMEVCNTR_EL0;
+        if (cfg_.feat_pmuv3_icntr && coin(30))
+            r = PMVP_PMICNTR_EL0;
         if (r == PMVP_PMEVCNTR_EL0 && nc == 0)
             break;
         unsigned n = r == PMVP_PMEVCNTR_EL0 ? (unsigned)rnd(nc) : 0;
@@ -256,6 +261,8 @@ void Scenario::step()
     }
     case 5: {
         pmvp_pmu_reg r = pick<pmvp_pmu_reg>({ PMVP_PMCCFILTR_EL0, PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0 });
+        if (cfg_.feat_pmuv3_icntr && coin(30))
+            r = PMVP_PMICFILTR_EL0;
         uint64_t v = r == PMVP_PMXEVCNTR_EL0 ? near_overflow() : random_filter() | pick(type_pool);
         pmvp_pmu_write(&core_, pe, r, 0, v, now_);
         ref_->write(pe, r, 0, v, now_);
@@ -302,6 +309,14 @@ void Scenario::step()
     case 10: case 11: {
         uint16_t ev = pick(report_pool);
         uint64_t count = coin(90) ? rnd(300) : rnd(100000);
+        // A report of fewer occurrences than events_to_interrupt says raises
+        // no flag whose interrupt request is enabled, on any PE.
+        uint64_t to_interrupt = 0;
+        std::vector<uint64_t> quiet(cfg_.num_pes);
+        bool predicted = pmvp_core_events_to_interrupt(&core_, pe, ev, now_, &to_interrupt) == PMVP_OK &&
+                         count < to_interrupt;
+        for (unsigned p = 0; predicted && p < cfg_.num_pes; p++)
+            quiet[p] = ref_->read(p, PMVP_PMOVSSET_EL0, 0, now_);
         int err = pmvp_core_report(&core_, pe, ev, count, now_);
         const pmvp_event_info *e = pmvp_event_find(ev);
         bool ok_expected = ref_->reportable(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
@@ -310,6 +325,17 @@ void Scenario::step()
             fail(std::string("report returned ") + pmvp_strerror(err));
         else if (err == PMVP_OK)
             ref_->report(pe, ev, count, now_);
+        for (unsigned p = 0; predicted && err == PMVP_OK && p < cfg_.num_pes; p++) {
+            uint64_t rose = ref_->read(p, PMVP_PMOVSSET_EL0, 0, now_) & ~quiet[p] &
+                            ref_->read(p, PMVP_PMINTENSET_EL1, 0, now_);
+            result_.checks++;
+            if (rose) {
+                std::ostringstream s;
+                s << "events_to_interrupt said " << to_interrupt << " for " << count << " occurrences of event 0x"
+                  << std::hex << ev << ", but PE " << p << " raised flags " << rose;
+                fail(s.str());
+            }
+        }
         break;
     }
     case 12: case 13: {
@@ -378,10 +404,12 @@ bool Scenario::compare_amu(const char *where, unsigned p)
 
 void Scenario::compare(const char *where)
 {
-    static const pmvp_pmu_reg regs[] = { PMVP_PMCR_EL0, PMVP_PMCNTENSET_EL0, PMVP_PMINTENSET_EL1,
-                                         PMVP_PMOVSSET_EL0, PMVP_PMSELR_EL0, PMVP_PMCEID0_EL0,
-                                         PMVP_PMCEID1_EL0, PMVP_PMCCNTR_EL0, PMVP_PMCCFILTR_EL0,
-                                         PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0, PMVP_PMUSERENR_EL0 };
+    std::vector<pmvp_pmu_reg> regs = { PMVP_PMCR_EL0, PMVP_PMCNTENSET_EL0, PMVP_PMINTENSET_EL1,
+                                       PMVP_PMOVSSET_EL0, PMVP_PMSELR_EL0, PMVP_PMCEID0_EL0,
+                                       PMVP_PMCEID1_EL0, PMVP_PMCCNTR_EL0, PMVP_PMCCFILTR_EL0,
+                                       PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0, PMVP_PMUSERENR_EL0 };
+    if (cfg_.feat_pmuv3_icntr)
+        regs.insert(regs.end(), { PMVP_PMICNTR_EL0, PMVP_PMICFILTR_EL0 });
     if (ref_->any_frozen())
         result_.frozen++;
     // First the pure queries, while the kernel is still behind now_: they

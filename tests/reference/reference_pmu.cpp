@@ -232,7 +232,9 @@ bool Core::filtered(uint64_t f, const pmvp_context &x) const
 }
 
 // D13.5.2.1 (RMZPBW): whether freeze on overflow stops counter n (31:
-// PMCCNTR) of pe, from the flags of the instant's start.
+// PMCCNTR, 32: PMICNTR) of pe, from the flags of the instant's start.
+// PMOVSSET.F0 is a flag of the first range's freeze, and PMICNTR is frozen
+// with the first range.
 bool Core::frozen(const Pe &pe, unsigned n) const
 {
     if (!cfg_.feat_pmuv3p7)
@@ -242,11 +244,11 @@ bool Core::frozen(const Pe &pe, unsigned n) const
         for (unsigned m = 0; m < cfg_.num_counters; m++)
             if ((m >= h) == second && (pe.ovs_at_instant >> m & 1))
                 return true;
-        return false;
+        return !second && cfg_.feat_pmuv3_icntr && (pe.ovs_at_instant >> 32 & 1);
     };
     if (n == 31)
         return bit(pe.pmcr, PMCR_EL0_DP) && bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(false);
-    if (n < h)
+    if (n < h || n == 32)
         return bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(false);
     return cfg_.have_el2 && bit(pe.ctl.mdcr_el2, MDCR_EL2_HPMFZO) && flag_in(true);
 }
@@ -265,6 +267,16 @@ bool Core::counter_counts(unsigned p, unsigned n, const pmvp_context &src) const
     bool second = n >= hpmn(pe);
     bool global = second ? bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME) : bit(pe.pmcr, PMCR_EL0_E);
     return global && !prohibited(pe, second, src) && !filtered(pe.c[n].evtyper, src);
+}
+
+// D13.5.1.3, RCSRMB, D24.5.14: PMCR.E and F0, the first range's
+// prohibition, PMICFILTR_EL0; the PE's own instructions only.
+bool Core::instruction_counter_counts(unsigned p, const pmvp_context &src) const
+{
+    const Pe &pe = pe_[p];
+    if (!cfg_.feat_pmuv3_icntr || pe.state == PMVP_PE_OFF || !(pe.cnten >> 32 & 1) || !bit(pe.pmcr, PMCR_EL0_E))
+        return false;
+    return !src.halted && !frozen(pe, 32) && !prohibited(pe, false, src) && !filtered(pe.pmicfiltr, src);
 }
 
 bool Core::mt(unsigned p, unsigned n) const
@@ -379,7 +391,7 @@ bool Core::cycle_counter_counts_this_cycle(unsigned p) const
 
 // --------------------------------------------------------------- counting
 
-void Core::flag(unsigned p, uint32_t b, pmvp_time t, bool from_edge)
+void Core::flag(unsigned p, uint64_t b, pmvp_time t, bool from_edge)
 {
     if (from_edge && !(pe_[p].ovs & b)) {
         rises_.push_back(t);
@@ -401,7 +413,7 @@ void Core::add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge
         bool wrap32 = (old & 0xFFFFFFFF) == 0xFFFFFFFF;
         bool overflow = long_counter(pe, n) ? old == ~0ULL : wrap32;
         if (overflow)
-            flag(p, 1u << n, t, from_edge);
+            flag(p, 1ull << n, t, from_edge);
         // CHAIN on the odd counter above.
         if (wrap32 && n % 2 == 0 && n + 1 < cfg_.num_counters && !long_counter(pe, n) &&
             (pe.c[n + 1].evtyper & PMEVTYPER_EL0_evtCount) == PMVP_EV_CHAIN && supported(PMVP_EV_CHAIN) &&
@@ -417,7 +429,7 @@ void Core::add_cycle_counter(unsigned p, uint64_t inc, pmvp_time t)
         uint64_t old = pe.pmccntr++;
         bool overflow = bit(pe.pmcr, PMCR_EL0_LC) ? old == ~0ULL : (old & 0xFFFFFFFF) == 0xFFFFFFFF;
         if (overflow)
-            flag(p, 1u << 31, t, true);
+            flag(p, 1ull << 31, t, true);
     }
 }
 
@@ -535,6 +547,10 @@ void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
                 add(p, n, count, now, false);
         }
     Pe &src = pe_[pe];
+    if (event == PMVP_EV_INST_RETIRED && instruction_counter_counts(pe, src.ctx))
+        for (uint64_t i = 0; i < count; i++)
+            if (++src.pmicntr == 0) // RFBGFH: unsigned overflow of [63:0]
+                flag(pe, 1ull << 32, now, false);
     if (!cfg_.feat_amuv1 || (src.ctx.halted && bit(src.amcr, AMCR_EL0_HDBG)))
         return;
     if (event == 0x0008 && (src.amen0 >> 2 & 1))
@@ -566,7 +582,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     uint64_t type = filt | (cfg_.pmu_version >= PMVP_PMUV3P1 ? 0xFFFFu : 0x3FFu) |
                     (cfg_.feat_mtpmu ? PMEVTYPER_EL0_MT : 0);
     uint64_t cmask = cfg_.pmu_version >= PMVP_PMUV3P5 ? ~0ULL : 0xFFFFFFFFULL;
-    uint32_t bits = ((uint32_t)v & counters_mask()) | ((uint32_t)v & 0x80000000u);
+    uint64_t bits = (v & counters_mask()) | (v & 0x80000000u) | (cfg_.feat_pmuv3_icntr ? v & (1ull << 32) : 0);
     int sel;
     switch (reg) {
     case PMVP_PMCR_EL0: {
@@ -611,7 +627,9 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     case PMVP_PMSELR_EL0: pe.pmselr = (uint32_t)(v & 31); break;
     case PMVP_PMCCNTR_EL0: pe.pmccntr = v; pe.divider = 0; break;
     case PMVP_PMCCFILTR_EL0: pe.pmccfiltr = v & filt; break;
-    case PMVP_PMUSERENR_EL0: pe.pmuserenr = v & 0xF; break;
+    case PMVP_PMUSERENR_EL0: pe.pmuserenr = v & (cfg_.feat_pmuv3_icntr ? 0x2F : 0xF); break; // IR with ICNTR
+    case PMVP_PMICNTR_EL0: pe.pmicntr = v; break;
+    case PMVP_PMICFILTR_EL0: pe.pmicfiltr = v & filt; break; // no MT, no SYNC
     case PMVP_PMEVCNTR_EL0: pe.c[n].value = v & cmask; break;
     case PMVP_PMEVTYPER_EL0: pe.c[n].evtyper = v & type; break;
     case PMVP_PMXEVTYPER_EL0:
@@ -658,6 +676,8 @@ uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
     case PMVP_PMCCNTR_EL0: return pe.pmccntr;
     case PMVP_PMCCFILTR_EL0: return pe.pmccfiltr;
     case PMVP_PMUSERENR_EL0: return pe.pmuserenr;
+    case PMVP_PMICNTR_EL0: return pe.pmicntr;
+    case PMVP_PMICFILTR_EL0: return pe.pmicfiltr | PMVP_EV_INST_RETIRED;
     case PMVP_PMEVCNTR_EL0: return pe.c[n].value;
     case PMVP_PMEVTYPER_EL0: return pe.c[n].evtyper;
     case PMVP_PMXEVTYPER_EL0:
@@ -680,7 +700,8 @@ bool Core::irq(unsigned p, pmvp_time now)
         if (global && (pe.ovs >> n & 1) && (pe.inten >> n & 1))
             return true;
     }
-    return bit(pe.pmcr, PMCR_EL0_E) && (pe.ovs >> 31 & 1) && (pe.inten >> 31 & 1);
+    // PMCCNTR and PMICNTR: PMCR.E.
+    return bit(pe.pmcr, PMCR_EL0_E) && (pe.ovs & pe.inten & (3ull << 31));
 }
 
 }  // namespace pmvp::ref

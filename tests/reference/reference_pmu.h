@@ -78,11 +78,14 @@ private:
         std::map<uint16_t, uint32_t> level;
         pmvp_pmu_controls ctl{};
         uint64_t pmcr = 0, pmccfiltr = 0, pmccntr = 0, pmuserenr = 0;
-        uint32_t cnten = 0, inten = 0, ovs = 0, pmselr = 0;
+        uint64_t cnten = 0, inten = 0, ovs = 0; // P<n>, C (31), F0 (32)
+        uint32_t pmselr = 0;
         // The overflow flags as the instant began: a freeze on overflow
         // takes effect after the instant of the overflow (pmvp's choice of
         // what D13.5.2.1 leaves CONSTRAINED UNPREDICTABLE).
-        uint32_t ovs_at_instant = 0;
+        uint64_t ovs_at_instant = 0;
+        // FEAT_PMUv3_ICNTR: the instruction counter and its filter.
+        uint64_t pmicntr = 0, pmicfiltr = 0;
         unsigned divider = 0;
         Counter c[PMVP_MAX_COUNTERS];
         // AMU: group 0 (architected) and group 1 (auxiliary) counters.
@@ -96,6 +99,7 @@ private:
     uint64_t weight_this_cycle(unsigned p, unsigned n) const;
     bool cycle_counter_counts_this_cycle(unsigned p) const;
     bool counter_counts(unsigned p, unsigned n, const pmvp_context &src) const;
+    bool instruction_counter_counts(unsigned p, const pmvp_context &src) const;
     bool frozen(const Pe &pe, unsigned n) const;
     // The inputs of an instant are over: its flags are those the next sees.
     void instant_over();
@@ -109,7 +113,7 @@ private:
     int event_class(uint16_t ev) const;
     void add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge);
     void add_cycle_counter(unsigned p, uint64_t inc, pmvp_time t);
-    void flag(unsigned p, uint32_t bit, pmvp_time t, bool from_edge);
+    void flag(unsigned p, uint64_t bit, pmvp_time t, bool from_edge);
     // How much an AMU counter counting `ev` on PE p gains from one edge of a
     // clock whose events are of class `edge`.
     uint64_t amu_gain(unsigned p, uint16_t ev, pmvp_event_class edge) const;

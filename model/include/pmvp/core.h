@@ -35,6 +35,10 @@ extern "C" {
 #define PMVP_MAX_PES 8
 #define PMVP_MAX_COUNTERS 31       /* NUM_PMU_COUNTERS is 0..31 (D13.1) */
 #define PMVP_CYCLE_COUNTER 31      /* index of PMCCNTR in the P<n>/C bitmaps */
+/* Where pmvp_pmu.counter[] keeps PMICNTR, and its bit in a route's event
+ * counters (pmvp_route.pmu): past the last event counter, so that a report
+ * counts it in the same loop as them. */
+#define PMVP_ICNTR_SLOT PMVP_MAX_COUNTERS
 #define PMVP_MAX_LEVEL_EVENTS 64   /* room for the catalogue's level events */
 #define PMVP_MAX_IMPDEF_EVENTS 32
 #define PMVP_MAX_CATALOGUE_EVENTS 1280 /* room for the catalogue (pmvp_event_count()) */
@@ -143,6 +147,12 @@ typedef struct pmvp_core_config {
     bool feat_pmuv3p7;     /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ; freeze on overflow
                               (PMCR.FZO, MDCR_EL2.HPMFZO, D13.5.2.1). Requires PMUv3p5 (as
                               every feature after Armv8.5: pmvp_core_config_limit_to_version). */
+    /* FEAT_PMUv3_ICNTR (Armv8.9, OPTIONAL): the instruction counter
+     * PMICNTR_EL0 with its filter PMICFILTR_EL0, bit F0 (32) of the enable,
+     * interrupt-enable and overflow registers, MDCR_EL3.EnPM2 and
+     * PMUSERENR_EL0.IR (D13.1, D13.5.1.3). It counts the INST_RETIRED
+     * occurrences its PE reports. Requires PMUv3p5. Default false. */
+    bool feat_pmuv3_icntr;
     bool feat_mtpmu;       /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
     bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
     bool feat_debugv8p2;   /* FEAT_Debugv8p2: no authentication-interface override (RJDWFF) */
@@ -228,10 +238,14 @@ typedef struct pmvp_core_config {
 
     /* --- Activity Monitors (D16): one AMU per PE */
     bool feat_amuv1;       /* FEAT_AMUv1. Default true. */
-    bool feat_amuv1p1;     /* FEAT_AMUv1p1: AMCR.CG1RZ and AMCG1IDR_EL0. Default true.
-                              Its virtual offsets (AMEVCNTVOFF<g><n>_EL2) are not modelled:
-                              AMCG1IDR_EL0 reports no auxiliary offset. */
+    bool feat_amuv1p1;     /* FEAT_AMUv1p1: AMCR.CG1RZ, AMCG1IDR_EL0 and the virtual
+                              offsets AMEVCNTVOFF0<n>_EL2 (n = 0, 2, 3) and
+                              AMEVCNTVOFF1<n>_EL2. Default true. */
     unsigned amu_num_aux;  /* auxiliary counters (group 1): 0..16. Default 0. */
+    /* The auxiliary counters that have a virtual offset AMEVCNTVOFF1<n>_EL2
+     * (AMCG1IDR_EL0.CG1VOFF; IMPLEMENTATION DEFINED), bit n for counter n.
+     * Needs FEAT_AMUv1p1; only implemented counters. Default 0. */
+    uint16_t amu_aux_offsets;
     /* Whether AMEVTYPER1<n> is writable (programmable events) or read-only
      * (fixed events) (D16.2.2). Default true. */
     bool amu_aux_programmable;
@@ -303,7 +317,9 @@ enum pmvp_gate {
     PMVP_GATE_SEBEP,
     PMVP_GATE_AMUV1,
     PMVP_GATE_AMUV1P1,
-    PMVP_GATE_AMU_AUX_PROGRAMMABLE  /* cfg.amu_aux_programmable */
+    PMVP_GATE_AMU_AUX_PROGRAMMABLE, /* cfg.amu_aux_programmable */
+    PMVP_GATE_ICNTR,                /* FEAT_PMUv3_ICNTR */
+    PMVP_GATE_NOT_ICNTR
 };
 
 /* Whether `cfg` opens `gate`; false for an unknown gate. */
@@ -374,14 +390,15 @@ typedef struct pmvp_pmu {
                                  context synchronization event (FEAT_SEBEP) */
     uint32_t shadowed;        /* counters whose overflow is in the shadow (a) */
     pmvp_slack slack[PMVP_MAX_COUNTERS + 1]; /* by P<n>/C bit: 31 is PMCCNTR */
-    uint32_t cntenset, intenset, ovsset;
+    uint64_t cntenset, intenset, ovsset; /* P<n>, C (bit 31), F0 (bit 32) */
     uint32_t pmselr;
     uint64_t pmccfiltr;
     uint64_t pmccntr;         /* as of the core's sync instant */
+    uint64_t pmicfiltr;       /* PMICFILTR_EL0, implemented bits only (evtCount reads 0x0008) */
     uint32_t divider;         /* PMCR.D prescaler: 0..63 cycles towards the next increment */
     uint64_t pmuserenr;       /* stored for the system-register layer */
     pmvp_pmu_controls ctl;
-    pmvp_pmu_counter counter[PMVP_MAX_COUNTERS];
+    pmvp_pmu_counter counter[PMVP_MAX_COUNTERS + 1]; /* [PMVP_ICNTR_SLOT].value: PMICNTR_EL0 */
 } pmvp_pmu;
 
 /* The AMUv1 of a PE (D16.2, D24.6). Counters wrap at 64 bits. */
@@ -392,6 +409,10 @@ typedef struct pmvp_amu {
     uint64_t cnt0[PMVP_AMU_ARCH_COUNTERS];   /* as of the core's sync instant */
     uint64_t cnt1[PMVP_AMU_MAX_AUX];
     uint16_t evtyper1[PMVP_AMU_MAX_AUX];
+    /* FEAT_AMUv1p1's virtual offsets, AMEVCNTVOFF0<n>_EL2 and
+     * AMEVCNTVOFF1<n>_EL2: EL2 registers that change only what EL0 and EL1
+     * read through the System registers. */
+    uint64_t voff0[PMVP_AMU_ARCH_COUNTERS], voff1[PMVP_AMU_MAX_AUX];
     pmvp_event_decoded event1[PMVP_AMU_MAX_AUX]; /* evtyper1's events, as the AMU counts them */
 } pmvp_amu;
 
@@ -418,12 +439,13 @@ typedef struct pmvp_pe {
     pmvp_pmu pmu;
     pmvp_amu amu;
     pmvp_pmu_ext ext;
-    /* The counters frozen by an overflow (D13.5.2.1; bit 31: PMCCNTR), as
+    /* The counters frozen by an overflow (D13.5.2.1; bit 31: PMCCNTR,
+     * bit 32: PMICNTR), as
      * count.c's k_frozen derives them from the overflow flags and their
      * controls. Held, not derived on demand, so that an advance over a
      * stretch sees the freeze of its start: a flag that rises in it freezes
      * from the next instant on (count.c, "freeze on overflow"). */
-    uint32_t frozen;
+    uint64_t frozen;
     /* Counters a level change brought to an instant after the core's
      * sync_time (count.c): each counts on from where its rate's source stood
      * then (processor cycles counted, or bus-clock or System Counter edges),
@@ -456,7 +478,8 @@ typedef struct pmvp_route {
     uint8_t pe;
     uint8_t amu_arch;         /* AMU architected counters, by n */
     uint32_t amu_aux;         /* AMU auxiliary counters, by n */
-    uint32_t pmu[PMVP_MAX_PES]; /* event counters of each PE, by n */
+    uint32_t pmu[PMVP_MAX_PES]; /* event counters of each PE, by n; bit PMVP_ICNTR_SLOT:
+                                   the reporting PE's instruction counter */
 } pmvp_route;
 
 #define PMVP_ROUTES 16            /* routes kept per core (direct-mapped) */
@@ -480,7 +503,7 @@ typedef struct pmvp_core {
     uint64_t synchronous[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* FEAT_SEBEP, by catalogue index */
     uint16_t impdef_event[PMVP_MAX_IMPDEF_EVENTS];
     unsigned num_impdef_events;
-    uint64_t evtyper_mask, ccfiltr_mask, pmcr_mask; /* writable bits */
+    uint64_t evtyper_mask, ccfiltr_mask, icfiltr_mask, pmcr_mask; /* writable bits */
     uint64_t counter_mask;    /* all-ones of the event counters' width */
     pmvp_event_decoded amu_event0[PMVP_AMU_ARCH_COUNTERS]; /* the AMU's architected events */
 
@@ -575,9 +598,10 @@ int pmvp_core_report(pmvp_core *core, unsigned pe, uint16_t event, uint64_t coun
  * makes a counter overflow whose overflow flag is clear and whose interrupt
  * request is enabled (PMINTENSET), or whose overflow freezes counters
  * (PMCR.FZO, MDCR_EL2.HPMFZO): a counter of `pe`, or with MT == 1 of
- * another PE of the core, counting the event in pe's context, or the CHAIN
- * counter such a counter feeds. *count >= 1, or PMVP_EVENTS_NEVER when no
- * such overflow is within 2^64 - 1 occurrences. An instruction-set simulator
+ * another PE of the core, counting the event in pe's context, the CHAIN
+ * counter such a counter feeds, or for INST_RETIRED pe's instruction counter
+ * (FEAT_PMUv3_ICNTR). *count >= 1, or PMVP_EVENTS_NEVER when no such
+ * overflow is within 2^64 - 1 occurrences or the PE is off. An instruction-set simulator
  * ends its quantum there, so the overflow is seen at the instruction that
  * causes it, and the instructions after a freeze are not counted with it
  * (a report counts whole). Changes nothing. PMVP_ERR_EVENT as pmvp_core_report;

@@ -32,8 +32,8 @@
  * an AMU frame without FEAT_AMUv1). A failed access changes nothing.
  *
  * Not modelled, so their offsets are RAZ/WI: PC sampling (PMPCSR & co),
- * the snapshot registers (FEAT_PMUv3_SS), PMICNTR and PMICFILTR
- * (FEAT_PMUv3_ICNTR), PMCCR (FEAT_PMUv3_EXTPMN), PMZR (FEAT_PMUv3p9),
+ * the snapshot registers (FEAT_PMUv3_SS), PMCCR (FEAT_PMUv3_EXTPMN), PMZR
+ * (FEAT_PMUv3p9),
  * the top halves at 0xA00 (FEAT_PMUv3_TH/p8/SME), PMEVFILT2R<n> (OPTIONAL,
  * IMPLEMENTATION DEFINED), AMSCR/AMROOTCR (FEAT_AMU_EXTACR).
  */

@@ -52,6 +52,7 @@
  * PMSWINC_EL0 has the P<n> bits alone. */
 #define PMVP_PMU_P PMVP_BITS(30, 0)
 #define PMVP_PMU_C PMVP_BIT(31)
+#define PMVP_PMU_F0 PMVP_BIT(32)   /* the instruction counter (FEAT_PMUv3_ICNTR) */
 
 /* The counters (D24.5.2, D24.5.10); EVCNT is [31:0] before FEAT_PMUv3p5. */
 #define PMCCNTR_EL0_CCNT PMVP_BITS(63, 0)
@@ -87,6 +88,7 @@
 /* MDCR_EL3 (with SDCR, its AArch32 counterpart, at the same positions for
  * SPME, SCCD and MTPME). */
 #define MDCR_EL3_TPM PMVP_BIT(6)
+#define MDCR_EL3_EnPM2 PMVP_BIT(7)   /* FEAT_PMUv3_ICNTR (and FEAT_PMUv3p9) */
 #define MDCR_EL3_SPME PMVP_BIT(17)
 #define MDCR_EL3_EPMAD PMVP_BIT(21)
 #define MDCR_EL3_SCCD PMVP_BIT(23)
@@ -140,6 +142,10 @@
 #define PMCFGR_FZO PMVP_BIT(21)
 #define PMCFGR_NCG PMVP_BITS(31, 28)
 
+/* PMCGCR0 (I5.3.10), FEAT_PMUv3_ICNTR. */
+#define PMCGCR0_CG0NC PMVP_BITS(7, 0)
+#define PMCGCR0_CG1NC PMVP_BITS(15, 8)
+
 /* PMLSR (I5.3.41), and the PMLAR key that clears the Software Lock. */
 #define PMLSR_SLI PMVP_BIT(0)
 #define PMLSR_SLK PMVP_BIT(1)
@@ -169,15 +175,19 @@
 #define PMUSERENR_EL0_SW PMVP_BIT(1)
 #define PMUSERENR_EL0_CR PMVP_BIT(2)
 #define PMUSERENR_EL0_ER PMVP_BIT(3)
+#define PMUSERENR_EL0_UEN PMVP_BIT(4)  /* FEAT_PMUv3p9 */
+#define PMUSERENR_EL0_IR PMVP_BIT(5)   /* FEAT_PMUv3_ICNTR */
 
 /* Controls of the higher Exception levels over System-register accesses
  * (the AArch32 HCR, HCPTR share these positions) */
 #define HCR_EL2_TGE PMVP_BIT(27)
 #define HCR_EL2_E2H PMVP_BIT(34)
+#define HCR_EL2_AMVOFFEN PMVP_BIT(51)  /* FEAT_AMUv1p1 */
 #define CPTR_EL2_TAM PMVP_BIT(30)
 #define CPTR_EL3_TAM PMVP_BIT(30)
 #define SCR_EL3_EEL2 PMVP_BIT(18)
 #define SCR_EL3_FGTEn PMVP_BIT(27)
+#define SCR_EL3_AMVOFFEN PMVP_BIT(60) /* FEAT_AMUv1p1 */
 
 /* FEAT_FGT trap bits: HDFGRTR_EL2 (reads) and HDFGWTR_EL2 (writes) share
  * the positions of the PMU's; HAFGRTR_EL2 holds the AMU's. */

@@ -25,11 +25,20 @@
  * (FEAT_PMUv3p9) are not modelled, and the Arm ARM's accessibility text of
  * the two is not among the walked pseudocode.
  *
+ * FEAT_PMUv3_ICNTR's PMICNTR_EL0 and PMICFILTR_EL0 follow their pseudocode
+ * (tests/data/sysreg_access.txt) with MDCR_EL3.EnPM2, but for the rungs of
+ * FEAT_FGT2 and FEAT_PMUv3p9, which pmvp does not model: EL0 (PMUSERENR.UEN
+ * is RES0) always takes the EL0 enable's trap.
+ *
  * Not modelled (their encodings decode to PMVP_ERR_REGISTER): FEAT_PMUv3p9
- * (PMUSERENR.UEN/TID, PMUACR_EL1, PMZR_EL0), FEAT_PMUv3_ICNTR,
- * FEAT_PMUv3_SS, FEAT_SPMU, FEAT_FGT2 and the
- * AMU virtual offsets AMEVCNTVOFF<g><n>_EL2 (so AMCG1IDR_EL0 reports none
- * and reads at EL0/EL1 return the physical count).
+ * (PMUSERENR.UEN/TID, PMUACR_EL1, PMZR_EL0),
+ * FEAT_PMUv3_SS, FEAT_SPMU, FEAT_FGT2, and FEAT_NV (so the AMU's offset
+ * registers AMEVCNTVOFF0/1<n>_EL2 are UNDEFINED at EL1).
+ *
+ * FEAT_AMUv1p1's offsets change what EL0 and EL1 read of AMEVCNTR0<n> and
+ * AMEVCNTR1<n> (D24.6.9, D24.6.10), with the context's HCR_EL2.AMVOFFEN
+ * and SCR_EL3.AMVOFFEN: pmvp_sysreg_read and the ISS call apply them;
+ * pmvp_amu_read, the register file, returns the physical count.
  */
 #ifndef PMVP_SYSREG_H
 #define PMVP_SYSREG_H
@@ -151,7 +160,7 @@ typedef struct pmvp_sysreg_context {
 
 /* Fills the PMU and AMU part of *x from PE `pe` of `core` (its context's EL
  * and Security state, PMUSERENR, PMSELR, AMUSERENR, MDCR_EL2, MDCR_EL3,
- * SCR_EL3.EEL2 from its controls) and zeroes the rest. PMVP_ERR_NULL,
+ * SCR_EL3 and HCR_EL2 from its controls) and zeroes the rest. PMVP_ERR_NULL,
  * PMVP_ERR_PE. */
 int pmvp_sysreg_context_of(const pmvp_core *core, unsigned pe, pmvp_sysreg_context *x);
 
