@@ -18,6 +18,7 @@
 #define FEATURE_AMUV1 "FEAT_AMUv1"
 #define FEATURE_AMUV1P1 "FEAT_AMUv1p1"
 #define FEATURE_ICNTR "FEAT_PMUv3_ICNTR"
+#define FEATURE_PMUV3P9 "FEAT_PMUv3p9"
 
 
 static const pmvp_reg_desc desc[2][K_FAMILY_REGS] = {

@@ -136,6 +136,7 @@ static const struct later_feature {
     LATER(feat_ebep, PMVP_PMUV3P5, "FEAT_EBEP (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_sebep, PMVP_PMUV3P5, "FEAT_SEBEP (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_pmuv3_icntr, PMVP_PMUV3P5, "FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"),
+    LATER(feat_pmuv3p9, PMVP_PMUV3P5, "FEAT_PMUv3p9 (Armv8.9) needs pmu_version PMUv3p5"),
 #undef LATER
 };
 
@@ -224,6 +225,10 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "pmu_ext_layout, amu_ext_layout: EXT32 or EXT64";
     if (cfg->pmu_software_lock && (cfg->pmu_ext_layout != PMVP_EXT32 || cfg->feat_dopd))
         return "pmu_software_lock: the Software Lock exists only in the EXT32 view and not with FEAT_DoPD (I5.3.40)";
+    if (cfg->feat_pmuv3p9 && !cfg->feat_pmuv3p7)
+        return "feat_pmuv3p9: FEAT_PMUv3p9 needs feat_pmuv3p7 (it implies FEAT_PMUv3p8 and FEAT_PMUv3p7)";
+    if (cfg->pmu_ext_pmswinc && cfg->feat_pmuv3p9)
+        return "pmu_ext_pmswinc: FEAT_PMUv3p9 does not permit the external PMSWINC (I5.2): PMZR_EL0 is at 0xCA0";
     if (cfg->pmu_ext_pmswinc && cfg->pmu_ext_layout != PMVP_EXT32)
         return "pmu_ext_pmswinc: PMSWINC is not in the EXT64 view (I3.1.2)";
     if (cfg->feat_sebep && !cfg->feat_ebep)

@@ -18,7 +18,7 @@
 /* What a row shows (pmvp_ext_reg.view). */
 enum view {
     V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMICNTR, V_PMICFILTR, V_PMCGCR0, V_PMCNTEN, V_PMINTEN, V_PMOVS,
-    V_PMSWINC, V_PMCFGR, V_PMCR, V_PMCEID, V_PMMIR, V_PMITCTRL, V_PMLAR, V_PMLSR,
+    V_PMSWINC, V_PMZR, V_PMCFGR, V_PMCR, V_PMCEID, V_PMMIR, V_PMITCTRL, V_PMLAR, V_PMLSR,
     V_PMAUTHSTATUS, V_AMEVCNTR, V_AMEVTYPER, V_AMCNTEN, V_AMCGCR, V_AMCFGR, V_AMCR,
     V_IIDR, V_DEVAFF, V_DEVARCH, V_PIDR, V_CONST
 };
@@ -290,7 +290,7 @@ static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, con
     case V_DEVARCH: return devarch(c, r->frame);
     case V_PIDR: return pidr(iidr(c, r->frame), r->arg);
     case V_CONST: return r->reset;
-    default: return 0; /* V_PMSWINC, V_PMLAR: write-only */
+    default: return 0; /* V_PMSWINC, V_PMZR, V_PMLAR: write-only */
     }
 }
 
@@ -336,6 +336,10 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
     case V_PMSWINC:
         if (a)
             k_pmu_write(c, p, PMVP_PMSWINC_EL0, 0, v);
+        break;
+    case V_PMZR: /* an action, as PMSWINC: not on the debug path */
+        if (a)
+            k_pmu_write(c, p, PMVP_PMZR_EL0, 0, v);
         break;
     case V_PMCR:
         /* P and C are actions, not values: the debug path leaves them out. */

@@ -79,7 +79,7 @@ int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_
     int sel;
     switch (reg) { /* the registers whose read is not the value they hold */
     case PMVP_PMCR_EL0: *value = read_pmcr(c, pe); return PMVP_OK;
-    case PMVP_PMSWINC_EL0: *value = 0; return PMVP_OK; /* WO/RAZ */
+    case PMVP_PMSWINC_EL0: case PMVP_PMZR_EL0: *value = 0; return PMVP_OK; /* WO/RAZ */
     case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); return PMVP_OK;
     case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); return PMVP_OK;
     case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; return PMVP_OK;
@@ -170,6 +170,19 @@ void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible)
         set_counter(c, p, n, 0);
 }
 
+/* PMZR_EL0 (D24.5.29, FEAT_PMUv3p9): each counter whose bit is written
+ * as 1 is set to zero, as a write of zero to its register would. The bits
+ * a context cannot reach are the caller's to clear (sysreg.c). */
+static void zero_counters(pmvp_core *c, unsigned p, uint64_t value)
+{
+    for (uint32_t m = (uint32_t)value & k_counters_mask(c); m;)
+        set_counter(c, p, pmvp_take_lowest(&m), 0);
+    if (value & PMVP_PMU_C)
+        set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
+    if (value & k_instruction_counter(c))
+        k_state_write(c, &c->pe[p], PMVP_SYSREG_PMU, PMVP_PMICNTR_EL0, 0, 0);
+}
+
 /* PMSWINC (D24.5.24, D13.7.3.2): increments each selected counter that
  * counts SW_INCR, if it counts events in the PE's current context. */
 static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
@@ -220,6 +233,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     case PMVP_PMINTENSET_EL1:
     case PMVP_PMINTENCLR_EL1: c->watch_valid = false; break; /* the counters that request interrupts */
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
+    case PMVP_PMZR_EL0: zero_counters(c, p, value); break;
     case PMVP_PMCCNTR_EL0: counter_written(c, p, PMVP_CYCLE_COUNTER); break;
     case PMVP_PMEVCNTR_EL0: counter_written(c, p, n); break;
     case PMVP_PMEVTYPER_EL0: decode_event(c, &u->counter[n]); break;

@@ -83,7 +83,9 @@ bool pmvp_gate_open(const pmvp_core_config *cfg, enum pmvp_gate gate)
     case PMVP_GATE_AMUV1P1: return cfg->feat_amuv1 && cfg->feat_amuv1p1;
     case PMVP_GATE_AMU_AUX_PROGRAMMABLE: return cfg->amu_aux_programmable;
     case PMVP_GATE_ICNTR: return cfg->feat_pmuv3_icntr;
-    case PMVP_GATE_NOT_ICNTR: return !cfg->feat_pmuv3_icntr;
+    case PMVP_GATE_PMUV3P9: return cfg->feat_pmuv3p9;
+    case PMVP_GATE_WIDE_BITMAPS: return cfg->feat_pmuv3_icntr || cfg->feat_pmuv3p9;
+    case PMVP_GATE_NARROW_BITMAPS: return !cfg->feat_pmuv3_icntr && !cfg->feat_pmuv3p9;
     }
     return false;
 }
@@ -97,7 +99,9 @@ const char *pmvp_gate_name(enum pmvp_gate gate)
         [PMVP_GATE_EXT_PMSWINC] = "pmu_ext_pmswinc", [PMVP_GATE_EBEP] = "FEAT_EBEP",
         [PMVP_GATE_SEBEP] = "FEAT_SEBEP", [PMVP_GATE_AMUV1] = "FEAT_AMUv1",
         [PMVP_GATE_AMUV1P1] = "FEAT_AMUv1p1", [PMVP_GATE_AMU_AUX_PROGRAMMABLE] = "amu_aux_programmable",
-        [PMVP_GATE_ICNTR] = "FEAT_PMUv3_ICNTR", [PMVP_GATE_NOT_ICNTR] = "not FEAT_PMUv3_ICNTR",
+        [PMVP_GATE_ICNTR] = "FEAT_PMUv3_ICNTR", [PMVP_GATE_PMUV3P9] = "FEAT_PMUv3p9",
+        [PMVP_GATE_WIDE_BITMAPS] = "FEAT_PMUv3_ICNTR or FEAT_PMUv3p9",
+        [PMVP_GATE_NARROW_BITMAPS] = "neither FEAT_PMUv3_ICNTR nor FEAT_PMUv3p9",
     };
     return (unsigned)gate < sizeof names / sizeof names[0] ? names[gate] : NULL;
 }

@@ -170,7 +170,7 @@ enum counter_kind {
 #define FGT(bit) ((bit) + 1) /* a fine-grained trap bit; 0 means none */
 #define NO_FGT 0
 
-enum { TPMCR = 1, HIGHEST_EL_WRITE = 2, EN_PM2 = 4, VIRTUAL_OFFSET = 8 }; /* rule.flags */
+enum { TPMCR = 1, HIGHEST_EL_WRITE = 2, EN_PM2 = 4, VIRTUAL_OFFSET = 8, UEN_TRAPS = 16, TID_TRAPS = 32 }; /* rule.flags */
 
 typedef struct rule {
     uint8_t el0_read, el0_write;
@@ -182,7 +182,9 @@ typedef struct rule {
                                    EN_PM2: MDCR_EL3.EnPM2 == 0 traps it to EL3 too;
                                    VIRTUAL_OFFSET: an AMU offset register of EL2,
                                    UNDEFINED at EL1 (no FEAT_NV), trapped to EL3 by
-                                   SCR_EL3.AMVOFFEN == 0 too */
+                                   SCR_EL3.AMVOFFEN == 0 too;
+                                   UEN_TRAPS: PMUSERENR_EL0.UEN closes it to EL0 (PMCR);
+                                   TID_TRAPS: PMUSERENR_EL0.TID traps EL0 reads (PMCEID) */
 } rule;
 
 /* D24.5 and D24.6, each register's "Accessing" pseudocode: registers.def. */
@@ -222,6 +224,19 @@ static unsigned highest_el(const pmvp_core_config *cfg)
 static bool el2_enabled(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
 {
     return k_el2_enabled(cfg, x->security, x->scr_el3);
+}
+
+/* PMUSERENR_EL0 as EL0's accesses see it: UEN and TID are RES0 without
+ * FEAT_PMUv3p9, and UEN is treated as zero when EL1 is using AArch32
+ * (D24.5.26). */
+static uint64_t el0_enables(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
+{
+    uint64_t e = x->pmuserenr;
+    if (!cfg->feat_pmuv3p9)
+        e &= ~(PMUSERENR_EL0_UEN | PMUSERENR_EL0_TID);
+    else if (cfg->el1_aarch32)
+        e &= ~PMUSERENR_EL0_UEN;
+    return e;
 }
 
 /* HCR_EL2.{E2H, TGE} == {1, 1} with an AArch64 EL2: ELIsInHost(EL0). */
@@ -380,8 +395,13 @@ static pmvp_sysreg_outcome decide(const check *k)
     case 0: {
         if (el0 == EL0_UNDEFINED || el3_sdd_undefined_first(k))
             return undefined();
-        uint64_t enable = k->pmu ? x->pmuserenr : x->amuserenr;
+        uint64_t enable = k->pmu ? el0_enables(k->cfg, x) : x->amuserenr;
         if (el0 != EL0_ALWAYS && !(enable & el0))
+            return el0_disabled(k);
+        /* With FEAT_PMUv3p9, UEN closes PMCR to EL0, and TID traps the
+         * reads of PMCEID<n>: rungs of the EL0 enable's kind. */
+        if (((k->rule->flags & UEN_TRAPS) && (enable & PMUSERENR_EL0_UEN)) ||
+            ((k->rule->flags & TID_TRAPS) && (enable & PMUSERENR_EL0_TID)))
             return el0_disabled(k);
         return below_el2(k);
     }
@@ -449,7 +469,7 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
     const pmvp_pe *p = &c->pe[pe];
     *x = (pmvp_sysreg_context){
         .el = p->ctx.el, .security = p->ctx.security, .halted = p->ctx.halted,
-        .pmuserenr = p->pmu.pmuserenr, .pmselr = p->pmu.pmselr, .amuserenr = p->amu.amuserenr,
+        .pmuserenr = p->pmu.pmuserenr, .pmuacr = p->pmu.pmuacr, .pmselr = p->pmu.pmselr, .amuserenr = p->amu.amuserenr,
         .mdcr_el2 = p->pmu.ctl.mdcr_el2, .mdcr_el3 = p->pmu.ctl.mdcr_el3, .scr_el3 = p->pmu.ctl.scr_el3,
         .hcr_el2 = p->pmu.ctl.hcr_el2,
     };
@@ -458,24 +478,63 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
 
 /* ------------------------------------------------------------------ access */
 
-/* The counters visible in the context: bits [accessible-1:0], the cycle
- * counter's C bit and, where the access may reach it, the instruction
- * counter's F0: RAZ/WI below EL3 while MDCR_EL3.EnPM2 is 0, and at EL0
- * without PMUSERENR_EL0.UEN (FEAT_PMUv3p9, not modelled: always). The
- * AArch32 registers are [31:0], without F0. */
-static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg_context *x)
+/* FEAT_PMUv3p9 (D13.11.3, Table D13-12): the counters an AArch64 EL0
+ * access reaches under an Effective PMUSERENR_EL0.UEN, by their P<n>, C
+ * and F0 bits. A read reaches those PMUACR_EL1 opens; a write, those of
+ * them PMUSERENR_EL0.ER (event counters), CR (PMCCNTR) and IR (PMICNTR) do
+ * not make read-only. Every counter without UEN, and above EL0. PMSWINC's
+ * bits follow SW rather than PMUACR where SW is set. The AArch32 registers'
+ * pseudocode has no such view, so they have none. */
+static uint64_t user_counters(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                              bool write)
+{
+    uint64_t enables = el0_enables(&c->cfg, x);
+    if (x->el != 0 || is_a32(r) || !(enables & PMUSERENR_EL0_UEN))
+        return UINT64_MAX;
+    uint64_t open = x->pmuacr;
+    if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMSWINC_EL0)
+        return (enables & PMUSERENR_EL0_SW) ? UINT64_MAX : open;
+    if (write)
+        open &= ~(((enables & PMUSERENR_EL0_ER) ? PMVP_PMU_P : 0) | ((enables & PMUSERENR_EL0_CR) ? PMVP_PMU_C : 0) |
+                  ((enables & PMUSERENR_EL0_IR) ? PMVP_PMU_F0 : 0));
+    return open;
+}
+
+/* The counters whose bits an access of a bitmap register (PMCNTEN,
+ * PMINTEN, PMOVS, PMSWINC, PMZR, PMUACR) reaches: bits [accessible-1:0],
+ * the cycle counter's C bit and, where the access may reach it, the
+ * instruction counter's F0: RAZ/WI below EL3 while MDCR_EL3.EnPM2 is 0, and
+ * at EL0 without an Effective PMUSERENR_EL0.UEN; and at EL0 under UEN, only
+ * those user_counters opens. The AArch32 registers are [31:0], without F0. */
+static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                                 bool write)
 {
     uint64_t v = (PMVP_BIT(accessible_counters(&c->cfg, x)) - 1) | PMVP_PMU_C;
     bool el3_closes = c->cfg.have_el3 && x->el != 3 && !(x->mdcr_el3 & MDCR_EL3_EnPM2);
-    if (c->cfg.feat_pmuv3_icntr && !el3_closes && (x->el != 0 || (x->pmuserenr & PMUSERENR_EL0_UEN)))
+    if (c->cfg.feat_pmuv3_icntr && !el3_closes && (x->el != 0 || (el0_enables(&c->cfg, x) & PMUSERENR_EL0_UEN)))
         v |= PMVP_PMU_F0;
-    return v;
+    return v & user_counters(c, r, x, write);
+}
+
+/* The counter whose registers an access reaches, by its bit in the
+ * bitmaps (P<n>, C, F0); 0 for a register of no one counter. `counter`:
+ * as counter_of gives it. */
+static uint64_t owner_of(unsigned reg, int counter)
+{
+    switch (reg) {
+    case PMVP_PMCCNTR_EL0: case PMVP_PMCCFILTR_EL0: return PMVP_PMU_C;
+    case PMVP_PMICNTR_EL0: case PMVP_PMICFILTR_EL0: return PMVP_PMU_F0;
+    case PMVP_PMEVCNTR_EL0: case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVCNTR_EL0: case PMVP_PMXEVTYPER_EL0:
+        return counter < 0 ? PMVP_PMU_C : PMVP_BIT(counter); /* PMXEVTYPER with SEL 31: PMCCFILTR */
+    default: return 0;
+    }
 }
 
 /* The kernel register and counter an access reaches: PMXEVTYPER and
  * PMXEVCNTR resolve through the context's PMSELR. False when the access
- * reaches no counter the context can see (RAZ/WI). */
-static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+ * reaches no counter the context can see, or one FEAT_PMUv3p9 closes to
+ * this EL0 read or write (RAZ/WI, D13.11.3). */
+static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x, bool write,
                    unsigned *reg, unsigned *n)
 {
     *reg = r->reg;
@@ -486,14 +545,15 @@ static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_c
     int counter = counter_of(r, u, x);
     if (u->counter == SELECTED_CC && counter < 0) {
         *reg = PMVP_PMCCFILTR_EL0;
-        return true;
+    } else if (u->counter != NO_COUNTER) {
+        if (u->counter != INDEXED)
+            *reg = u->counter == SELECTED ? PMVP_PMEVCNTR_EL0 : PMVP_PMEVTYPER_EL0;
+        *n = (unsigned)counter;
+        if ((unsigned)counter >= accessible_counters(&c->cfg, x))
+            return false;
     }
-    if (u->counter == NO_COUNTER)
-        return true;
-    if (u->counter != INDEXED)
-        *reg = u->counter == SELECTED ? PMVP_PMEVCNTR_EL0 : PMVP_PMEVTYPER_EL0;
-    *n = (unsigned)counter;
-    return (unsigned)counter < accessible_counters(&c->cfg, x);
+    uint64_t owner = owner_of(r->reg, counter);
+    return (user_counters(c, r, x, write) & owner) == owner;
 }
 
 /* D24.6.9, D24.6.10: EL0 and EL1 read the AMU's counters less their
@@ -526,6 +586,7 @@ static bool is_bitmap(const pmvp_sysreg *r)
     switch (r->reg) {
     case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: case PMVP_PMINTENSET_EL1:
     case PMVP_PMINTENCLR_EL1: case PMVP_PMOVSSET_EL0: case PMVP_PMOVSCLR_EL0: case PMVP_PMSWINC_EL0:
+    case PMVP_PMZR_EL0: case PMVP_PMUACR_EL1:
         return true;
     default:
         return false;
@@ -579,17 +640,17 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_s
     int err = validate(c, pe, r, x, now);
     if (err)
         return err;
-    if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMSWINC_EL0)
-        return PMVP_ERR_WRITE_ONLY;
+    if (!pmvp_gate_open(&c->cfg, k_reg_of(r->family, r->reg)->read))
+        return PMVP_ERR_WRITE_ONLY; /* PMSWINC, PMZR */
     unsigned reg, n;
     uint64_t v = 0;
-    if (target(c, r, x, &reg, &n)) {
+    if (target(c, r, x, false, &reg, &n)) {
         err = kernel_read(commit, c, pe, r->family, reg, n, now, &v);
         if (err)
             return err;
     }
     if (is_bitmap(r))
-        v &= visible_counters(c, x);
+        v &= visible_counters(c, r, x, false);
     if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0) /* PMCR.N reads HPMN at EL0/EL1 */
         v = (v & ~PMCR_EL0_N) | PMVP_FIELD_PREP(PMCR_EL0_N, accessible_counters(&c->cfg, x));
     if (r->family == PMVP_SYSREG_AMU && r->reg == PMVP_AMEVCNTR1_EL0 && x->el != highest_el(&c->cfg) &&
@@ -626,8 +687,8 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     if (!pmvp_gate_open(&c->cfg, k_reg_of(r->family, r->reg)->write))
         return PMVP_ERR_READ_ONLY;
     unsigned reg, n;
-    if (!target(c, r, x, &reg, &n))
-        return PMVP_OK; /* a counter the context cannot see: WI */
+    if (!target(c, r, x, true, &reg, &n))
+        return PMVP_OK; /* a counter the context cannot see or write: WI */
     if ((err = k_access_begin(c, pe, r->family, reg, n, true, now)))
         return err;
     if (r->part == PMVP_PART_LOW) {
@@ -641,7 +702,7 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
         value = (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
     }
     if (is_bitmap(r))
-        value &= visible_counters(c, x);
+        value &= visible_counters(c, r, x, true);
     bool reset_counters = r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0 && (value & PMCR_EL0_P);
     if (reset_counters)
         value &= ~PMCR_EL0_P;
@@ -753,7 +814,7 @@ static uint64_t el_support(bool implemented, bool aarch32)
  * numbers PMUv3 as 0b0011 and the later versions as PMUVer does. */
 static uint64_t pmu_ver(const pmvp_core_config *cfg)
 {
-    return cfg->feat_pmuv3p7 ? 0x7 : (uint64_t)cfg->pmu_version;
+    return cfg->feat_pmuv3p9 ? 0x9 : cfg->feat_pmuv3p7 ? 0x7 : (uint64_t)cfg->pmu_version;
 }
 
 /* MTPMU: 0b0001 implemented; 0b1111 not implemented, PMEVTYPER<n>.MT RES0. */

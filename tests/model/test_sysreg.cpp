@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "pmvp/error.h"
@@ -149,6 +150,8 @@ struct Oracle {
         if (s == "HAFGRTR_EL2.AMEVCNTR1<m>_EL0") return bit(x.hafgrtr_el2, 18 + 2 * n);
         if (s == "HAFGRTR_EL2.AMEVTYPER1<m>_EL0") return bit(x.hafgrtr_el2, 19 + 2 * n);
         if (s == "AMCR_EL0.CG1RZ") return bit(cg1rz, 0);
+        if (s == "PMUACR_EL1.C") return bit(x.pmuacr, 31);
+        if (s == "PMUACR_EL1.F0") return bit(x.pmuacr, 32);
         throw std::runtime_error("unknown name " + s);
     }
 
@@ -163,10 +166,13 @@ struct Oracle {
                      (feat == "FEAT_PMUv3p4" && cfg.pmu_version >= PMVP_PMUV3P4) ||
                      (feat == "FEAT_FGT" && cfg.feat_fgt) || (feat == "FEAT_AMUv1" && cfg.feat_amuv1) ||
                      (feat == "FEAT_AMUv1p1" && cfg.feat_amuv1p1) ||
-                     (feat == "FEAT_PMUv3_ICNTR" && cfg.feat_pmuv3_icntr);
-            if (!v && feat != "FEAT_PMUv3p9" && feat != "FEAT_FGT" && feat != "FEAT_AMUv1" &&
-                feat != "FEAT_AMUv1p1" && feat != "FEAT_PMUv3p4" && feat != "FEAT_PMUv3p1" &&
-                feat != "FEAT_PMUv3_ICNTR" && feat != "FEAT_FGT2")
+                     (feat == "FEAT_PMUv3_ICNTR" && cfg.feat_pmuv3_icntr) ||
+                     (feat == "FEAT_PMUv3p9" && cfg.feat_pmuv3p9) || (feat == "FEAT_EBEP" && cfg.feat_ebep) ||
+                     (feat == "FEAT_SEBEP" && cfg.feat_sebep);
+            static const std::set<std::string> known = { "FEAT_PMUv3p9", "FEAT_FGT", "FEAT_AMUv1", "FEAT_AMUv1p1",
+                                                         "FEAT_PMUv3p4", "FEAT_PMUv3p1", "FEAT_PMUv3_ICNTR",
+                                                         "FEAT_FGT2", "FEAT_EBEP", "FEAT_SEBEP", "FEAT_PMUv3_SS" };
+            if (!v && !known.count(feat))
                 throw std::runtime_error("feature not known to the oracle: " + feat);
             return Value::boolean(v);
         }
@@ -186,6 +192,7 @@ struct Oracle {
         if (f == "IsG1ActivityMonitorImplemented") return Value::boolean(a.at(0).i < cfg.amu_num_aux);
         if (f == "IsG1ActivityMonitorOffsetImplemented") return Value::boolean(cfg.amu_aux_offsets >> a.at(0).i & 1);
         if (f == "EffectiveHCR_EL2_NVx") return Value::bitstring("000"); // FEAT_NV is not modelled
+        if (f == "PMUACR_EL1[]") return bit(x.pmuacr, (unsigned)a.at(0).i);
         throw std::runtime_error("unknown function " + f);
     }
 };
@@ -254,6 +261,21 @@ std::vector<std::pair<std::string, pmvp_core_config>> configurations()
     c.have_el3 = false;
     c.feat_fgt = true;
     out.push_back({ "FEAT_PMUv3_ICNTR, no EL3", c });
+    c = base_config();
+    c.feat_pmuv3p7 = c.feat_pmuv3p9 = c.feat_pmuv3_icntr = c.feat_ebep = true;
+    out.push_back({ "FEAT_PMUv3p9, FEAT_PMUv3_ICNTR, FEAT_EBEP", c });
+    c.feat_fgt = c.feat_sel2 = c.el3_sdd_undef_priority = true;
+    out.push_back({ "FEAT_PMUv3p9, FEAT_PMUv3_ICNTR, FEAT_FGT, Secure EL2", c });
+    c.feat_sel2 = c.have_el3 = false;
+    out.push_back({ "FEAT_PMUv3p9, FEAT_PMUv3_ICNTR, no EL3", c });
+    c = base_config();
+    c.feat_pmuv3p7 = c.feat_pmuv3p9 = true;
+    c.el1_aarch32 = true;
+    out.push_back({ "FEAT_PMUv3p9, AArch32 EL1", c });
+    c = base_config();
+    c.feat_pmuv3p7 = c.feat_pmuv3p9 = c.feat_ebep = c.feat_sebep = true;
+    c.feat_fgt = true;
+    out.push_back({ "FEAT_PMUv3p9, FEAT_SEBEP, FEAT_FGT", c });
     return out;
 }
 
@@ -276,7 +298,13 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
     x.security = x.el == 3 ? PMVP_SECURE : coin(25) ? PMVP_SECURE : PMVP_NONSECURE;
     x.halted = coin(40);
     x.edscr_sdd = coin(50);
-    x.pmuserenr = rng() % 64; /* EN, SW, CR, ER, UEN (RES0 in pmvp: FEAT_PMUv3p9), IR */
+    /* EN, SW, CR, ER, UEN, IR, TID: those the configuration implements, as
+     * a PMUSERENR_EL0 written by software holds them (UEN and TID are RES0
+     * without FEAT_PMUv3p9). */
+    x.pmuserenr = rng() % 128;
+    if (!cfg.feat_pmuv3p9)
+        x.pmuserenr &= ~(PMUSERENR_EL0_UEN | PMUSERENR_EL0_TID);
+    x.pmuacr = rng();
     x.amuserenr = coin(60);
     x.pmselr = coin(30) ? 31 : rng() % 8;
     x.mdcr_el2 = (coin(25) ? MDCR_EL2_TPM : 0) | (coin(25) ? MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
@@ -322,7 +350,7 @@ bool agrees(const Outcome &spec, const pmvp_sysreg_outcome &got, const pmvp_core
 TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
 {
     std::vector<Accessor> accessors = load();
-    ASSERT_EQ(accessors.size(), 68u); // 64 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
+    ASSERT_EQ(accessors.size(), 75u); // 71 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
     std::mt19937_64 rng(7);
     size_t checked = 0;
     for (const auto &[label, config] : configurations()) {
@@ -367,16 +395,15 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
             }
         }
     }
-    // Every outcome of every text was reached, but those behind FEAT_PMUv3p9
-    // and FEAT_FGT2 (which pmvp does not model), the UNDEFINED of a PE without a PMUv3 or
+    // Every outcome of every text was reached, but those behind FEAT_FGT2
+    // (which pmvp does not model), the UNDEFINED of a PE without a PMUv3 or
     // AArch64 (pmvp models neither), and that of an auxiliary counter below
     // AMCGCR.CG1NC that is not implemented (pmvp's are numbered 0..CG1NC-1).
     size_t terminals = 0;
     for (const Accessor &a : accessors) {
         terminals += a.program->terminal_count();
         for (const auto &[o, path] : a.program->unreached()) {
-            bool unmodelled = path.find("FEAT_PMUv3p9") != std::string::npos ||
-                              path.find("FEAT_FGT2") != std::string::npos ||
+            bool unmodelled = path.find("FEAT_FGT2") != std::string::npos ||
                               path.find("EffectiveHCR_EL2_NVx") != std::string::npos ||
                               path.find("[! ( IsFeatureImplemented ( FEAT_PMUv3 ) && IsFeatureImplemented ( FEAT_AA64 ) )]") == 0 ||
                               path == "[! IsG1ActivityMonitorImplemented ( m )] ";
@@ -385,6 +412,79 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
     }
     EXPECT_GT(terminals, 700u);
     EXPECT_GT(checked, 100000u);
+}
+
+// FEAT_PMUv3p9 (D13.11.3, Table D13-12): the accessibility texts of the
+// counters' registers end some permitted EL0 accesses in Zeros (a read) or
+// a return (an ignored write), from PMUSERENR_EL0.{UEN, ER, CR, IR} and
+// PMUACR_EL1. What pmvp moves follows them: a read the text zeroes reads 0
+// and any other reads what EL3 reads; a write the text ignores leaves the
+// register as it was and any other writes it.
+TEST(Sysreg, El0ValuesUnderUenFollowThePseudocode)
+{
+    pmvp_core_config cfg = base_config();
+    cfg.feat_pmuv3p7 = cfg.feat_pmuv3p9 = cfg.feat_pmuv3_icntr = true;
+    const std::set<std::string> counters_registers = { "PMCCNTR_EL0", "PMCCFILTR_EL0", "PMEVCNTR_EL0",
+                                                       "PMEVTYPER_EL0", "PMXEVCNTR_EL0", "PMXEVTYPER_EL0",
+                                                       "PMICNTR_EL0", "PMICFILTR_EL0" };
+    std::mt19937_64 rng(13);
+    size_t outcomes[4] = {}; // read zeroed, read through, write ignored, write taken
+    for (const Accessor &a : load()) {
+        if (!counters_registers.count(a.name) || (a.op != "MRS" && a.op != "MSR"))
+            continue;
+        for (unsigned n : indexed(a) ? std::vector<unsigned>{ 0, 2 } : std::vector<unsigned>{ 0 }) {
+            pmvp_sysreg r;
+            ASSERT_EQ(decode(a, n, &r), PMVP_OK) << a.name;
+            bool write = a.op == "MSR";
+            for (int k = 0; k < 400; k++) {
+                pmvp_sysreg_context x{};
+                x.el = 0;
+                x.security = PMVP_NONSECURE;
+                x.pmuserenr = (rng() % 64) | (rng() % 4 ? PMUSERENR_EL0_UEN : 0);
+                x.pmuacr = rng();
+                x.pmselr = rng() % 4 ? rng() % cfg.num_counters : 31;
+                x.mdcr_el2 = cfg.num_counters; // HPMN: every counter in the first range
+                x.mdcr_el3 = MDCR_EL3_EnPM2;
+                x.scr_el3 = SCR_EL3_FGTEn;
+                pmvp_sysreg_context el3 = x;
+                el3.el = 3;
+                el3.security = PMVP_SECURE;
+                Oracle world{ cfg, x, n, false };
+                Outcome spec = a.program->run({ [&](const std::string &s) { return world.name(s); },
+                                                [&](const std::string &f, const std::vector<Value> &v) { return world.call(f, v); } });
+                pmvp_sysreg_outcome got;
+                ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &got), PMVP_OK);
+                ASSERT_TRUE(agrees(spec, got, cfg)) << a.op << " " << a.name << ": " << describe(spec) << " / " << describe(got);
+                if (spec.kind != Outcome::PERMITTED)
+                    continue;
+                pmvp_core core;
+                ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
+                pmvp_sysreg r_el3 = r;
+                r_el3.op = PMVP_MSR;
+                const uint64_t v = PMEVTYPER_EL0_P; // writable in every one of them; nothing counts
+                uint64_t seen = 0;
+                if (!write) {
+                    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &r_el3, &el3, v, 0), PMVP_OK);
+                    uint64_t held = 0;
+                    ASSERT_EQ(pmvp_sysreg_read(&core, 0, &r, &el3, 0, &held), PMVP_OK);
+                    ASSERT_NE(held, 0u);
+                    ASSERT_EQ(pmvp_sysreg_read(&core, 0, &r, &x, 0, &seen), PMVP_OK);
+                    EXPECT_EQ(seen, spec.zero ? 0 : held) << a.op << " " << a.name << " n=" << n << " PMUSERENR "
+                                                       << x.pmuserenr << std::hex << " PMUACR " << x.pmuacr;
+                    outcomes[spec.zero ? 0 : 1]++;
+                } else {
+                    r_el3.op = PMVP_MRS;
+                    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &r, &x, v, 0), PMVP_OK);
+                    ASSERT_EQ(pmvp_sysreg_read(&core, 0, &r_el3, &el3, 0, &seen), PMVP_OK);
+                    EXPECT_EQ(seen & v, spec.ignored ? 0 : v) << a.op << " " << a.name << " n=" << n << " PMUSERENR "
+                                                              << x.pmuserenr << std::hex << " PMUACR " << x.pmuacr;
+                    outcomes[spec.ignored ? 2 : 3]++;
+                }
+            }
+        }
+    }
+    for (size_t o : outcomes)
+        EXPECT_GT(o, 50u); // each of the four was reached
 }
 
 // Random encodings and contexts, all fields at random widths: nothing
@@ -600,7 +700,8 @@ namespace {
 
 // PMECR_EL1 (FEAT_EBEP) and PMIAR_EL1 (FEAT_SEBEP), MRS/MSR op1 0, CRn 9,
 // CRm 14, op2 5 and 7: UNDEFINED without their feature and at EL0, trapped
-// to EL2 by MDCR_EL2.TPM and to EL3 by MDCR_EL3.TPM at EL1 (D24.5.9, D24.5.13).
+// to EL2 by MDCR_EL2.TPM and to EL3 by MDCR_EL3.TPM and by MDCR_EL3.EnPM2
+// == 0 at EL1 (D24.5.9, D24.5.13).
 TEST(Sysreg, PmecrAndPmiarChecks)
 {
     pmvp_core_config cfg;
@@ -612,6 +713,7 @@ TEST(Sysreg, PmecrAndPmiarChecks)
             EXPECT_STREQ(pmvp_sysreg_name(&r), op2 == 5 ? "PMECR_EL1" : "PMIAR_EL1");
             pmvp_sysreg_context x{};
             x.el = 1;
+            x.mdcr_el3 = MDCR_EL3_EnPM2;
             pmvp_sysreg_outcome o{};
             cfg.feat_ebep = cfg.feat_sebep = false;
             ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
@@ -627,11 +729,13 @@ TEST(Sysreg, PmecrAndPmiarChecks)
             EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
             EXPECT_EQ(o.target_el, 2u);
             x.mdcr_el2 = 0;
-            x.mdcr_el3 = MDCR_EL3_TPM;
-            ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
-            EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
-            EXPECT_EQ(o.target_el, 3u);
-            x.mdcr_el3 = 0;
+            for (uint64_t mdcr_el3 : { MDCR_EL3_TPM | MDCR_EL3_EnPM2, UINT64_C(0) }) {
+                x.mdcr_el3 = mdcr_el3;
+                ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+                EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
+                EXPECT_EQ(o.target_el, 3u);
+            }
+            x.mdcr_el3 = MDCR_EL3_EnPM2;
             x.el = 0;
             ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
             EXPECT_EQ(o.verdict, PMVP_SYSREG_UNDEFINED);

@@ -153,6 +153,13 @@ typedef struct pmvp_core_config {
      * PMUSERENR_EL0.IR (D13.1, D13.5.1.3). It counts the INST_RETIRED
      * occurrences its PE reports. Requires PMUv3p5. Default false. */
     bool feat_pmuv3_icntr;
+    /* FEAT_PMUv3p9 (Armv8.9, with FEAT_PMUv3p8 before it): PMUACR_EL1's
+     * per-counter EL0 access under PMUSERENR_EL0.UEN, PMUSERENR_EL0.TID,
+     * PMZR_EL0 (also in the external frame at 0xCA0, where PMSWINC may not
+     * be), the external bitmaps 64 bits wide (D13.11.3, D24.5.25,
+     * D24.5.29, I5.2). ID_AA64DFR0_EL1.PMUVer reads 0b1001. Requires
+     * feat_pmuv3p7. Default false. */
+    bool feat_pmuv3p9;
     bool feat_mtpmu;       /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
     bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
     bool feat_debugv8p2;   /* FEAT_Debugv8p2: no authentication-interface override (RJDWFF) */
@@ -319,7 +326,11 @@ enum pmvp_gate {
     PMVP_GATE_AMUV1P1,
     PMVP_GATE_AMU_AUX_PROGRAMMABLE, /* cfg.amu_aux_programmable */
     PMVP_GATE_ICNTR,                /* FEAT_PMUv3_ICNTR */
-    PMVP_GATE_NOT_ICNTR
+    PMVP_GATE_PMUV3P9,
+    /* The external bitmaps (PMCNTEN, PMINTEN, PMOVS) are 64 bits wide with
+     * FEAT_PMUv3_ICNTR or FEAT_PMUv3p9 (I5.3), 32 in EXT32 without them. */
+    PMVP_GATE_WIDE_BITMAPS,
+    PMVP_GATE_NARROW_BITMAPS
 };
 
 /* Whether `cfg` opens `gate`; false for an unknown gate. */
@@ -397,6 +408,7 @@ typedef struct pmvp_pmu {
     uint64_t pmicfiltr;       /* PMICFILTR_EL0, implemented bits only (evtCount reads 0x0008) */
     uint32_t divider;         /* PMCR.D prescaler: 0..63 cycles towards the next increment */
     uint64_t pmuserenr;       /* stored for the system-register layer */
+    uint64_t pmuacr;          /* PMUACR_EL1 (FEAT_PMUv3p9): for the system-register layer */
     pmvp_pmu_controls ctl;
     pmvp_pmu_counter counter[PMVP_MAX_COUNTERS + 1]; /* [PMVP_ICNTR_SLOT].value: PMICNTR_EL0 */
 } pmvp_pmu;

@@ -32,8 +32,7 @@
  * an AMU frame without FEAT_AMUv1). A failed access changes nothing.
  *
  * Not modelled, so their offsets are RAZ/WI: PC sampling (PMPCSR & co),
- * the snapshot registers (FEAT_PMUv3_SS), PMCCR (FEAT_PMUv3_EXTPMN), PMZR
- * (FEAT_PMUv3p9),
+ * the snapshot registers (FEAT_PMUv3_SS), PMCCR (FEAT_PMUv3_EXTPMN),
  * the top halves at 0xA00 (FEAT_PMUv3_TH/p8/SME), PMEVFILT2R<n> (OPTIONAL,
  * IMPLEMENTATION DEFINED), AMSCR/AMROOTCR (FEAT_AMU_EXTACR).
  */
@@ -148,7 +147,7 @@ int pmvp_ext_peek(const pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_
 /* The debug path (a debugger's backdoor, TLM transport_dbg): no power, lock
  * or authentication check applies, and the access changes nothing but the
  * addressed register's value: writes to write-only registers (PMSWINC,
- * PMLAR) and to PMCR_EL0.{P,C} do nothing, and read-only registers (the
+ * PMZR, PMLAR) and to PMCR_EL0.{P,C} do nothing, and read-only registers (the
  * whole AMU frame included) stay read-only. A debug read is a pure query:
  * it shows the value at `now` (at or after the core's latest call) and
  * leaves the core as it was, its present included, with no delay of the

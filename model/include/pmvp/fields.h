@@ -177,6 +177,7 @@
 #define PMUSERENR_EL0_ER PMVP_BIT(3)
 #define PMUSERENR_EL0_UEN PMVP_BIT(4)  /* FEAT_PMUv3p9 */
 #define PMUSERENR_EL0_IR PMVP_BIT(5)   /* FEAT_PMUv3_ICNTR */
+#define PMUSERENR_EL0_TID PMVP_BIT(6)  /* FEAT_PMUv3p9 */
 
 /* Controls of the higher Exception levels over System-register accesses
  * (the AArch32 HCR, HCPTR share these positions) */

@@ -45,7 +45,9 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg);
  * PMVP_ERR_COUNTER. Write-only fields read as zero; PMMIR_EL1 reads cfg.pmmir.
  * A register whose feature (its gate in registers.def) the configuration
  * lacks is PMVP_ERR_REGISTER: PMMIR_EL1 before FEAT_PMUv3p4, PMECR_EL1
- * without FEAT_EBEP, PMIAR_EL1 without FEAT_SEBEP. A read of a counter is a direct read:
+ * without FEAT_EBEP, PMIAR_EL1 without FEAT_SEBEP, PMICNTR_EL0 and
+ * PMICFILTR_EL0 without FEAT_PMUv3_ICNTR, PMUACR_EL1 and PMZR_EL0 without
+ * FEAT_PMUv3p9. A read of a counter is a direct read:
  * with the inaccuracy knob (c) it may not yet show the latest increments. */
 int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
                   pmvp_time now, uint64_t *value);

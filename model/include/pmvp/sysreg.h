@@ -20,18 +20,19 @@
  *    A read has no side effect but those of the inaccuracy knob (c), when
  *    it is on (docs/ACCURACY.md).
  *
- * PMECR_EL1 (FEAT_EBEP) and PMIAR_EL1 (FEAT_SEBEP) are UNDEFINED at EL0 and
- * trapped by MDCR_EL2/EL3.TPM; their FEAT_FGT2 traps and MDCR_EL3.EnPM2
- * (FEAT_PMUv3p9) are not modelled, and the Arm ARM's accessibility text of
- * the two is not among the walked pseudocode.
+ * PMECR_EL1 (FEAT_EBEP), PMIAR_EL1 (FEAT_SEBEP) and PMUACR_EL1
+ * (FEAT_PMUv3p9) are UNDEFINED at EL0 and trapped by MDCR_EL2/EL3.TPM and
+ * by MDCR_EL3.EnPM2 == 0, as are FEAT_PMUv3_ICNTR's PMICNTR_EL0 and
+ * PMICFILTR_EL0; their FEAT_FGT2 traps are not modelled.
  *
- * FEAT_PMUv3_ICNTR's PMICNTR_EL0 and PMICFILTR_EL0 follow their pseudocode
- * (tests/data/sysreg_access.txt) with MDCR_EL3.EnPM2, but for the rungs of
- * FEAT_FGT2 and FEAT_PMUv3p9, which pmvp does not model: EL0 (PMUSERENR.UEN
- * is RES0) always takes the EL0 enable's trap.
+ * FEAT_PMUv3p9 (D13.11.3): with PMUSERENR_EL0.UEN (Effective only with an
+ * AArch64 EL1) EL0 reaches the PMU's registers but PMCR_EL0 (which UEN
+ * traps), and each counter and its bits in the enable, overflow and PMZR
+ * registers only where PMUACR_EL1 opens it (P<n>, C, F0): RAZ/WI else,
+ * read-only with PMUSERENR_EL0.ER, CR or IR. PMUSERENR_EL0.TID traps EL0
+ * reads of PMCEID<n>. pmvp_sysreg_read/write apply these views.
  *
- * Not modelled (their encodings decode to PMVP_ERR_REGISTER): FEAT_PMUv3p9
- * (PMUSERENR.UEN/TID, PMUACR_EL1, PMZR_EL0),
+ * Not modelled (their encodings decode to PMVP_ERR_REGISTER):
  * FEAT_PMUv3_SS, FEAT_SPMU, FEAT_FGT2, and FEAT_NV (so the AMU's offset
  * registers AMEVCNTVOFF0/1<n>_EL2 are UNDEFINED at EL1).
  *
@@ -142,11 +143,12 @@ typedef struct pmvp_sysreg_context {
     bool halted;            /* Halted(): the PE is in Debug state */
     bool edscr_sdd;         /* EDSCR.SDD */
     /* Registers of the PMU and the AMU (pmvp_sysreg_context_of fills them) */
-    uint64_t pmuserenr;     /* PMUSERENR_EL0: EN, SW, CR, ER */
+    uint64_t pmuserenr;     /* PMUSERENR_EL0: EN, SW, CR, ER, UEN, IR, TID */
+    uint64_t pmuacr;        /* PMUACR_EL1 (FEAT_PMUv3p9): P<n>, C, F0 open to EL0 under UEN */
     uint64_t pmselr;        /* PMSELR_EL0.SEL, for PMXEVTYPER/PMXEVCNTR */
     uint64_t amuserenr;     /* AMUSERENR_EL0.EN */
     uint64_t mdcr_el2;      /* MDCR_EL2 / HDCR: TPM, TPMCR, HPMN */
-    uint64_t mdcr_el3;      /* MDCR_EL3.TPM (an AArch32 EL3 has no such trap) */
+    uint64_t mdcr_el3;      /* MDCR_EL3.TPM, EnPM2 (an AArch32 EL3 has neither) */
     /* Controls of the higher Exception levels, supplied by the caller */
     uint64_t hcr_el2;       /* HCR_EL2 / HCR: TGE, E2H */
     uint64_t hstr_el2;      /* HSTR_EL2 / HSTR: T<n> */
