@@ -172,8 +172,9 @@ const BitNeeds &mdcr_el2_needs()
 const BitNeeds &mdcr_el3_needs()
 {
     static const BitNeeds b = {
-        { MDCR_EL3_EnPM2, "EnPM2 (the instruction counter's registers below EL3)", "pmu.icntr",
-          [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr; } },
+        { MDCR_EL3_EnPM2, "EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3)",
+          "pmu.icntr, pmu.pmuv3p9 or features.feat_ebep",
+          [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr || c.feat_pmuv3p9 || c.feat_ebep; } },
         { MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu.version PMUv3p5", is_v3p5 },
         { MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
         { MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
@@ -443,6 +444,7 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     }
     cfg.feat_pmuv3p7 = o.boolean("pmuv3p7", cfg.feat_pmuv3p7);
     cfg.feat_pmuv3_icntr = o.boolean("icntr", cfg.feat_pmuv3_icntr);
+    cfg.feat_pmuv3p9 = o.boolean("pmuv3p9", cfg.feat_pmuv3p9);
     cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
     std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
     if (layout != "EXT32" && layout != "EXT64")

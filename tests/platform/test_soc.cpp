@@ -260,10 +260,12 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
     EXPECT_EQ(r.status, 0) << r.err;
 }
 
-// MDCR_EL3.EnPM2 asked of a core without the instruction counter is
-// refused, the field named; with pmu.icntr it is accepted, and pmu.icntr
-// before PMUv3p5 is the kernel's refusal.
-TEST(PmvpSoc, EnPM2NeedsTheInstructionCounter)
+// MDCR_EL3.EnPM2 asked of a core without a register it gates (the
+// instruction counter, PMUv3p9's PMUACR, FEAT_EBEP's PMECR) is refused,
+// the field named; with pmu.icntr or pmu.pmuv3p9 it is accepted, and
+// pmu.icntr before PMUv3p5 or pmu.pmuv3p9 without pmu.pmuv3p7 is the
+// kernel's refusal.
+TEST(PmvpSoc, EnPM2NeedsAFeatureThatHasIt)
 {
     auto run_with = [&](const std::string &cluster_extra) {
         std::string path = temp_file("enpm2.json");
@@ -273,7 +275,8 @@ TEST(PmvpSoc, EnPM2NeedsTheInstructionCounter)
     };
     SocRun r = run_with(R"("controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("MDCR_EL3: EnPM2 (the instruction counter's registers below EL3) needs pmu.icntr"),
+    EXPECT_NE(r.err.find("MDCR_EL3: EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3) needs pmu.icntr, "
+                         "pmu.pmuv3p9 or features.feat_ebep"),
               std::string::npos) << r.err;
     r = run_with(R"("pmu": { "icntr": true }, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -281,6 +284,12 @@ TEST(PmvpSoc, EnPM2NeedsTheInstructionCounter)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("feat_pmuv3_icntr: FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"), std::string::npos)
         << r.err;
+    // FEAT_PMUv3p9 has it too, and needs FEAT_PMUv3p7.
+    r = run_with(R"("pmu": { "pmuv3p7": true, "pmuv3p9": true }, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
+    EXPECT_EQ(r.status, 0) << r.err;
+    r = run_with(R"("pmu": { "pmuv3p9": true },)");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("feat_pmuv3p9: FEAT_PMUv3p9 needs feat_pmuv3p7"), std::string::npos) << r.err;
 }
 
 // D13.5: with MDCR_EL3.SPME == 0, counting is prohibited in Secure state;

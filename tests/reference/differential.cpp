@@ -79,6 +79,7 @@ void Scenario::make_config()
     cfg_.pmu_version = pick<pmvp_pmu_version>({ PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 });
     cfg_.feat_pmuv3p7 = cfg_.pmu_version == PMVP_PMUV3P5 && coin(80);
     cfg_.feat_pmuv3_icntr = coin(40); /* off before PMUv3p5: limit_to_version below */
+    cfg_.feat_pmuv3p9 = cfg_.feat_pmuv3p7 && coin(40);
     cfg_.have_el2 = coin(70);
     cfg_.have_el3 = coin(70);
     cfg_.feat_sel2 = cfg_.have_el2 && cfg_.have_el3 && coin(40);
@@ -107,6 +108,7 @@ void Scenario::make_config()
         cfg_.pmu_version = PMVP_PMUV3P5;
         cfg_.feat_pmuv3p7 = true;
         cfg_.feat_pmuv3_icntr = coin(60);
+        cfg_.feat_pmuv3p9 = coin(40);
         cfg_.num_counters = 2 + (unsigned)rnd(5);
     }
     // A feature of a later architecture version than the PMU's is refused.
@@ -233,6 +235,8 @@ void Scenario::step()
         pmvp_pmu_reg r = regs[rnd(sizeof regs / sizeof regs[0])];
         if (freeze_ && r == PMVP_PMOVSSET_EL0 && coin(80))
             r = PMVP_PMOVSCLR_EL0;
+        if (cfg_.feat_pmuv3p9 && coin(15))
+            r = PMVP_PMZR_EL0; /* zeroes a random set of counters, the cycle and instruction counters too */
         uint64_t v = r == PMVP_PMCNTENSET_EL0 ? rng_() | (coin() ? 0x80000000u : 0) : rng_();
         pmvp_pmu_write(&core_, pe, r, 0, v, now_);
         ref_->write(pe, r, 0, v, now_);

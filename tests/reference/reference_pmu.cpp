@@ -627,7 +627,20 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     case PMVP_PMSELR_EL0: pe.pmselr = (uint32_t)(v & 31); break;
     case PMVP_PMCCNTR_EL0: pe.pmccntr = v; pe.divider = 0; break;
     case PMVP_PMCCFILTR_EL0: pe.pmccfiltr = v & filt; break;
-    case PMVP_PMUSERENR_EL0: pe.pmuserenr = v & (cfg_.feat_pmuv3_icntr ? 0x2F : 0xF); break; // IR with ICNTR
+    case PMVP_PMUSERENR_EL0: // IR with ICNTR, UEN and TID with PMUv3p9
+        pe.pmuserenr = v & (0xF | (cfg_.feat_pmuv3_icntr ? 0x20 : 0) | (cfg_.feat_pmuv3p9 ? 0x50 : 0));
+        break;
+    case PMVP_PMZR_EL0: // D24.5.29: each counter whose bit is 1 is zeroed
+        for (unsigned i = 0; i < cfg_.num_counters; i++)
+            if (v >> i & 1)
+                pe.c[i].value = 0;
+        if (v >> 31 & 1) {
+            pe.pmccntr = 0;
+            pe.divider = 0;
+        }
+        if (cfg_.feat_pmuv3_icntr && (v >> 32 & 1))
+            pe.pmicntr = 0;
+        break;
     case PMVP_PMICNTR_EL0: pe.pmicntr = v; break;
     case PMVP_PMICFILTR_EL0: pe.pmicfiltr = v & filt; break; // no MT, no SYNC
     case PMVP_PMEVCNTR_EL0: pe.c[n].value = v & cmask; break;
