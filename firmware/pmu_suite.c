@@ -41,6 +41,9 @@
 /* FEAT_PMUv3_ICNTR's registers by encoding: the assembler knows neither. */
 #define PMICNTR_EL0 S3_3_C9_C4_0
 #define PMICFILTR_EL0 S3_3_C9_C6_0
+/* FEAT_PMUv3p9's. */
+#define PMUACR_EL1 S3_0_C9_C14_4
+#define PMZR_EL0 S3_3_C9_C13_4
 
 /* AMU registers by encoding (S3_3_C13_...): the assembler needs no AMU option. */
 #define AMCR_EL0 S3_3_C13_C2_0
@@ -472,6 +475,48 @@ static void pmu_instruction_counter(void)
     report(name, ok);
 }
 
+/* FEAT_PMUv3p9: PMZR_EL0 zeroes the counters whose bits are written and
+ * leaves the others; PMUACR_EL1 holds the bits of the counters there are
+ * (D24.5.25, D24.5.29). The counters are disabled: nothing counts. */
+static void pmu_zero_with_mask(void)
+{
+    const char *name = "pmu-zero-with-mask";
+    bool ok = true;
+    if (((SYSREG_READ(id_aa64dfr0_el1) >> 8) & 0xF) < 9) {
+        rt_puts("SKIP pmu-zero-with-mask: ID_AA64DFR0_EL1.PMUVer is below 0b1001 (no FEAT_PMUv3p9)\n");
+        return;
+    }
+    bool icntr = (SYSREG_READ(id_aa64dfr1_el1) >> 36 & 0xF) != 0;
+    pmu_reset();
+    unsigned n = PMCR_N(SYSREG_READ(pmcr_el0));
+    for (unsigned i = 0; i < n; i++)
+        set_evcntr(i, 1000 + i);
+    SYSREG_WRITE(pmccntr_el0, 5000);
+    if (icntr)
+        SYSREG_WRITE(PMICNTR_EL0, 7);
+    SYSREG_WRITE(PMZR_EL0, 0x5 | PMU_C | PMU_F0);
+    ISB();
+    EXPECT_EQ(evcntr(0), 0, "PMZR_EL0.P0 zeroes PMEVCNTR0");
+    EXPECT_EQ(evcntr(1), 1001, "PMEVCNTR1 is left as it was");
+    EXPECT_EQ(evcntr(2), 0, "PMZR_EL0.P2 zeroes PMEVCNTR2");
+    EXPECT_EQ(SYSREG_READ(pmccntr_el0), 0, "PMZR_EL0.C zeroes PMCCNTR");
+    if (icntr)
+        EXPECT_EQ(SYSREG_READ(PMICNTR_EL0), 0, "PMZR_EL0.F0 zeroes PMICNTR");
+    SYSREG_WRITE(PMUACR_EL1, ~0ull);
+    ISB();
+    uint64_t acr = SYSREG_READ(PMUACR_EL1);
+    EXPECT_EQ(acr, ((1ull << n) - 1) | PMU_C | (icntr ? PMU_F0 : 0), "PMUACR_EL1 holds the counters' bits");
+    rt_puts("  after PMZR_EL0 = P0|P2|C|F0: PMEVCNTR0..2 = ");
+    for (unsigned i = 0; i < 3; i++) {
+        rt_put_dec(evcntr(i));
+        rt_puts(i < 2 ? ", " : "; PMUACR_EL1 = ");
+    }
+    rt_put_hex(acr);
+    rt_putc('\n');
+    SYSREG_WRITE(PMUACR_EL1, 0);
+    report(name, ok);
+}
+
 static void pmu_divider(void)
 {
     const char *name = "pmu-pmcr-d-divider";
@@ -732,6 +777,7 @@ int suite_main(void)
     pmu_64bit_overflows();
     pmu_freeze_on_overflow();
     pmu_instruction_counter();
+    pmu_zero_with_mask();
     pmu_divider();
     pmu_filter_el1();
     pmu_wfi_cycle_counter();

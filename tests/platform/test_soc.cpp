@@ -1209,7 +1209,11 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     const json &pes = r.result["pes"];
     ASSERT_EQ(pes.size(), 4u);  // 2 cores x 2 SMT threads
     const std::string console = pes[0]["console"];
-    EXPECT_NE(console.find("\n18 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n19 passed, 0 failed\n"), std::string::npos) << console;
+    // FEAT_PMUv3p9: PMZR_EL0 zeroes counters 0 and 2 and leaves counter 1;
+    // PMUACR_EL1 holds P0..P5, C and F0.
+    EXPECT_NE(console.find("after PMZR_EL0 = P0|P2|C|F0: PMEVCNTR0..2 = 0, 1001, 0; PMUACR_EL1 = 0x18000003f\n"),
+              std::string::npos) << console;
     // The instruction counter (FEAT_PMUv3_ICNTR) counts the loop as an
     // INST_RETIRED event counter does.
     EXPECT_NE(console.find("PMICNTR = 2001 instructions, PMEVCNTR0 (INST_RETIRED) = 2001\n"), std::string::npos)
@@ -1326,9 +1330,11 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["pes"][0]["console"];
     // Without FEAT_PMUv3p7 the freeze test is skipped, and without
-    // FEAT_PMUv3_ICNTR the instruction counter's.
+    // FEAT_PMUv3_ICNTR the instruction counter's, without FEAT_PMUv3p9 PMZR's.
     EXPECT_NE(console.find("\n16 passed, 0 failed\n"), std::string::npos) << console;
     EXPECT_NE(console.find("SKIP pmu-instruction-counter: ID_AA64DFR1_EL1.PMICNTR is 0"), std::string::npos)
+        << console;
+    EXPECT_NE(console.find("SKIP pmu-zero-with-mask: ID_AA64DFR0_EL1.PMUVer is below 0b1001"), std::string::npos)
         << console;
     EXPECT_NE(console.find("SKIP pmu-freeze-on-overflow: PMCR_EL0.FZO is RES0"), std::string::npos) << console;
     // The suite outlasts the last step: it ran at every frequency.
