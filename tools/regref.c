@@ -95,7 +95,7 @@ static void print_a64_encoding(unsigned family, unsigned reg)
     for (size_t i = 0; i < count; i++) {
         if (t[i].family != family || t[i].reg != reg)
             continue;
-        printf("3, %u, %u, ", t[i].op1, t[i].crn);
+        printf("%u, %u, %u, ", t[i].op0, t[i].op1, t[i].crn);
         print_crm(&t[i], "");
         printf(", ");
         print_op2(&t[i]);

@@ -137,6 +137,7 @@ static const struct later_feature {
     LATER(feat_sebep, PMVP_PMUV3P5, "FEAT_SEBEP (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_pmuv3_icntr, PMVP_PMUV3P5, "FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_pmuv3p9, PMVP_PMUV3P5, "FEAT_PMUv3p9 (Armv8.9) needs pmu_version PMUv3p5"),
+    LATER(feat_pmuv3_ss, PMVP_PMUV3P5, "FEAT_PMUv3_SS (Armv8.9) needs pmu_version PMUv3p5"),
 #undef LATER
 };
 
@@ -225,6 +226,8 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "pmu_ext_layout, amu_ext_layout: EXT32 or EXT64";
     if (cfg->pmu_software_lock && (cfg->pmu_ext_layout != PMVP_EXT32 || cfg->feat_dopd))
         return "pmu_software_lock: the Software Lock exists only in the EXT32 view and not with FEAT_DoPD (I5.3.40)";
+    if (cfg->ss_capture_in_debug && !cfg->feat_pmuv3_ss)
+        return "ss_capture_in_debug: Capture events need FEAT_PMUv3_SS (feat_pmuv3_ss)";
     if (cfg->feat_pmuv3p9 && !cfg->feat_pmuv3p7)
         return "feat_pmuv3p9: FEAT_PMUv3p9 needs feat_pmuv3p7 (it implies FEAT_PMUv3p8 and FEAT_PMUv3p7)";
     if (cfg->pmu_ext_pmswinc && cfg->feat_pmuv3p9)
@@ -665,6 +668,13 @@ static PMVP_COLD int report_first_or_refused(pmvp_core *c, unsigned pe, uint16_t
                                              pmvp_time now)
 {
     return count_occurrences(c, pe, event, count, now, true, NULL);
+}
+
+int pmvp_core_snapshot_request(pmvp_core *c, unsigned pe, pmvp_time now)
+{
+    uint64_t pmsscr = 0;
+    int err = pmvp_pmu_read(c, pe, PMVP_PMSSCR_EL1, 0, now, &pmsscr);
+    return err ? err : pmvp_pmu_write(c, pe, PMVP_PMSSCR_EL1, 0, pmsscr | PMSSCR_EL1_SS, now);
 }
 
 int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)

@@ -17,7 +17,7 @@
 
 /* What a row shows (pmvp_ext_reg.view). */
 enum view {
-    V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMICNTR, V_PMICFILTR, V_PMCGCR0, V_PMCNTEN, V_PMINTEN, V_PMOVS,
+    V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMICNTR, V_PMICFILTR, V_PMCGCR0, V_PMEVCNTSVR, V_PMCCNTSVR, V_PMICNTSVR, V_PMSSCR, V_PMCNTEN, V_PMINTEN, V_PMOVS,
     V_PMSWINC, V_PMZR, V_PMCFGR, V_PMCR, V_PMCEID, V_PMMIR, V_PMITCTRL, V_PMLAR, V_PMLSR,
     V_PMAUTHSTATUS, V_AMEVCNTR, V_AMEVTYPER, V_AMCNTEN, V_AMCGCR, V_AMCFGR, V_AMCR,
     V_IIDR, V_DEVAFF, V_DEVARCH, V_PIDR, V_CONST
@@ -263,6 +263,10 @@ static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, con
     case V_PMICNTR: return pmu_reg(c, p, pe, PMVP_PMICNTR_EL0, 0);
     case V_PMICFILTR: return pmu_reg(c, p, pe, PMVP_PMICFILTR_EL0, 0);
     case V_PMCGCR0: return pmcgcr0(c);
+    case V_PMEVCNTSVR: return pmu_reg(c, p, pe, PMVP_PMEVCNTSVR_EL1, n);
+    case V_PMCCNTSVR: return pmu_reg(c, p, pe, PMVP_PMCCNTSVR_EL1, 0);
+    case V_PMICNTSVR: return pmu_reg(c, p, pe, PMVP_PMICNTSVR_EL1, 0);
+    case V_PMSSCR: return pmu_reg(c, p, pe, PMVP_PMSSCR_EL1, 0);
     case V_PMCNTEN: return pmu_reg(c, p, pe, PMVP_PMCNTENSET_EL0, 0);
     case V_PMINTEN: return pmu_reg(c, p, pe, PMVP_PMINTENSET_EL1, 0);
     case V_PMOVS: return pmu_reg(c, p, pe, PMVP_PMOVSSET_EL0, 0);
@@ -407,13 +411,14 @@ static int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pm
     *effect = PMVP_EXT_DONE;
     switch (r->domain) {
     case PMVP_EXT_CORE:
+    case PMVP_EXT_SNAPSHOT:
         if (off)
             return PMVP_ERR_PE_OFF;
         if (ctl->os_double_lock)
             return PMVP_ERR_LOCKED;
         if (!allow_external_pmu_access(c, ctl, a))
             return PMVP_ERR_DENIED;
-        if (ctl->os_lock)
+        if (ctl->os_lock && r->domain == PMVP_EXT_CORE)
             return PMVP_ERR_LOCKED;
         /* The Software Lock makes memory-mapped writes ignored (I3.1.4 SLK). */
         if (write && c->cfg.pmu_software_lock && !a->debugger && pe->ext.software_locked)

@@ -183,6 +183,68 @@ static void zero_counters(pmvp_core *c, unsigned p, uint64_t value)
         k_state_write(c, &c->pe[p], PMVP_SYSREG_PMU, PMVP_PMICNTR_EL0, 0, 0);
 }
 
+/* ---------------------------------------------------------- snapshots */
+
+/* PMSSE and PMECR_EL1.SSE (D13.9, Table D13-10). */
+enum { SSE_DISABLED = 0, SSE_LOWER = 1, SSE_PROHIBITED = 2, SSE_ALLOWED = 3 };
+
+/* Who decides the Capture events (RYWLFL, RTSYTY): MDCR_EL3.PMSSE if EL3
+ * is implemented, unless it leaves it to the level below (0b01); then
+ * MDCR_EL2.PMSSE if EL2 is implemented, enabled in the current Security
+ * state or not; then PMECR_EL1.SSE, where 0b01 (reserved) enables Capture
+ * events without allowing them, as RYWLFL and RTSYTY read. */
+static unsigned capture_control(const pmvp_core *c, const pmvp_pe *pe)
+{
+    unsigned v = SSE_LOWER;
+    if (c->cfg.have_el3)
+        v = (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMSSE, pe->pmu.ctl.mdcr_el3);
+    if (v == SSE_LOWER && c->cfg.have_el2)
+        v = (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMSSE, pe->pmu.ctl.mdcr_el2);
+    if (v == SSE_LOWER)
+        v = (unsigned)PMVP_FIELD_GET(PMECR_EL1_SSE, pe->pmu.pmecr);
+    return v == SSE_LOWER ? SSE_PROHIBITED : v;
+}
+
+/* PMU_SNAPSHOT, generated once the counters are captured (D13.9): counted
+ * by the counters of p, and with MT == 1 of its sibling PEs, that count it
+ * in p's context. */
+static void snapshot_event(pmvp_core *c, unsigned p)
+{
+    if (k_supported_class(c, PMVP_EV_PMU_SNAPSHOT) < 0)
+        return;
+    const pmvp_context *src = &c->pe[p].ctx;
+    for (unsigned q = 0; q < c->cfg.num_pes; q++)
+        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+            if (k_counter_event(&c->pe[q], n) == PMVP_EV_PMU_SNAPSHOT && (q == p || k_effective_mt(c, q, n)) &&
+                k_counts(c, q, n, src)) {
+                k_counter_add(c, q, &c->pe[q], n, 1);
+                k_freeze_update(c, q); /* its overflow may freeze counters */
+            }
+}
+
+void k_capture(pmvp_core *c, unsigned p)
+{
+    pmvp_pe *pe = &c->pe[p];
+    unsigned control = capture_control(c, pe);
+    if (pe->state == PMVP_PE_OFF || control == SSE_DISABLED)
+        return; /* RMFJWS: PMSSCR_EL1.SS ignores the write */
+    bool allowed = control == SSE_ALLOWED && !pe->pmu.ctl.os_lock && (!pe->ctx.halted || c->cfg.ss_capture_in_debug);
+    if (!allowed) {
+        pe->pmu.pmsscr = PMSSCR_EL1_NC; /* {NC, SS} = {1, 0}: completed, nothing captured */
+        return;
+    }
+    /* The values a read at this instant returns, without the delay of the
+     * inaccuracy knob (c): the counters' own. */
+    for (unsigned n = 0; n < c->cfg.num_counters; n++)
+        k_pmu_look(c, p, pe, PMVP_PMEVCNTR_EL0, n, &pe->pmu.saved[n]);
+    k_pmu_look(c, p, pe, PMVP_PMCCNTR_EL0, 0, &pe->pmu.saved[PMVP_CYCLE_COUNTER]);
+    if (c->cfg.feat_pmuv3_icntr)
+        pe->pmu.saved[PMVP_ICNTR_SLOT] = pe->pmu.counter[PMVP_ICNTR_SLOT].value;
+    pe->pmu.pmsscr = 0;
+    if (!pe->ctx.halted) /* in Debug state, CONSTRAINED UNPREDICTABLE: pmvp generates none */
+        snapshot_event(c, p);
+}
+
 /* PMSWINC (D24.5.24, D13.7.3.2): increments each selected counter that
  * counts SW_INCR, if it counts events in the PE's current context. */
 static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
@@ -234,6 +296,10 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     case PMVP_PMINTENCLR_EL1: c->watch_valid = false; break; /* the counters that request interrupts */
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
     case PMVP_PMZR_EL0: zero_counters(c, p, value); break;
+    case PMVP_PMSSCR_EL1:
+        if (value & PMSSCR_EL1_SS)
+            k_capture(c, p);
+        break;
     case PMVP_PMCCNTR_EL0: counter_written(c, p, PMVP_CYCLE_COUNTER); break;
     case PMVP_PMEVCNTR_EL0: counter_written(c, p, n); break;
     case PMVP_PMEVTYPER_EL0: decode_event(c, &u->counter[n]); break;

@@ -34,6 +34,14 @@ static inline int k_look_begin(const pmvp_core *c, unsigned p, unsigned family, 
     return err ? err : k_look_pe(c, p, t);
 }
 
+/* FEAT_PMUv3_SS (D13.9): a Capture event requested of PE p now, by a write
+ * of 1 to PMSSCR_EL1.SS or by the external request (pmu.c). Ignored while
+ * Capture events are disabled; captures the counters into the snapshot
+ * registers when they are allowed and sets PMSSCR_EL1.{NC, SS} to {0, 0}
+ * (then generates PMU_SNAPSHOT), else to {1, 0}. The core is begun at its
+ * instant. */
+void k_capture(pmvp_core *c, unsigned p);
+
 /* ---- the registers' state (regstate.c), from their PMVP_REG_STATE lines */
 
 /* Whether a register of `kind` keeps its own state (a CLEAR register

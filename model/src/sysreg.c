@@ -21,11 +21,11 @@
 
 typedef pmvp_sysreg_encoding encoding;
 
-/* MRS/MSR: op0 is 0b11 for all of them. */
+/* MRS/MSR. */
 static const encoding a64_encodings[] = {
-#define PMVP_REG_A64(family, id, index, op1, crn, crm, op2)                                       \
-    { NULL, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, op1, crn, crm, op2, \
-      PMVP_GATE_ALWAYS },
+#define PMVP_REG_A64(family, id, index, op0, op1, crn, crm, op2)                                   \
+    { NULL, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, op0, op1, crn, crm, \
+      op2, PMVP_GATE_ALWAYS },
 #include "pmvp/registers.def"
 };
 
@@ -33,7 +33,7 @@ static const encoding a64_encodings[] = {
  * register, or [63:32] for PMCEID2/3. */
 static const encoding a32_encodings[] = {
 #define PMVP_REG_A32(family, id, name, part, gate, index, opc1, crn, crm, opc2)                \
-    { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_##part, PMVP_SYSREG_##index, opc1, crn, crm, \
+    { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_##part, PMVP_SYSREG_##index, 15, opc1, crn, crm, \
       opc2, PMVP_GATE_##gate },
 #include "pmvp/registers.def"
 };
@@ -41,15 +41,16 @@ static const encoding a32_encodings[] = {
 /* MRRC/MCRR: coproc 0b1111; the whole 64-bit register. crn is unused. */
 static const encoding a32_64_encodings[] = {
 #define PMVP_REG_A32_64(family, id, name, index, opc1, crm)                                     \
-    { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, opc1, 0, crm, 0,  \
+    { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, 15, opc1, 0, crm, 0, \
       PMVP_GATE_ALWAYS },
 #include "pmvp/registers.def"
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Matches op1/crn/crm/op2 against table t; fills *out (without op). */
-static int find(const encoding *t, size_t count, unsigned op1, unsigned crn, unsigned crm,
+/* Matches op0 (or coproc)/op1/crn/crm/op2 against table t; fills *out
+ * (without op). */
+static int find(const encoding *t, size_t count, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
                 unsigned op2, pmvp_sysreg *out)
 {
     for (size_t i = 0; i < count; i++) {
@@ -61,7 +62,7 @@ static int find(const encoding *t, size_t count, unsigned op1, unsigned crn, uns
         case PMVP_SYSREG_INDEX_CRM0_OPC1: n = (crm & 1) << 3 | op1; m_crm = crm & ~1u; m_op1 = 0; break;
         default: break;
         }
-        if (e->op1 != m_op1 || e->crn != crn || e->crm != m_crm || e->op2 != m_op2)
+        if (e->op0 != op0 || e->op1 != m_op1 || e->crn != crn || e->crm != m_crm || e->op2 != m_op2)
             continue;
         if (e->index == PMVP_SYSREG_INDEX_CRM_OP2 && n >= PMVP_MAX_COUNTERS)
             continue; /* n == 31 is PMCCFILTR's encoding, or unallocated */
@@ -78,9 +79,7 @@ int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn,
         return PMVP_ERR_NULL;
     if (op0 > 3 || op1 > 7 || crn > 15 || crm > 15 || op2 > 7)
         return PMVP_ERR_VALUE;
-    if (op0 != 3)
-        return PMVP_ERR_REGISTER;
-    int err = find(a64_encodings, COUNT(a64_encodings), op1, crn, crm, op2, out);
+    int err = find(a64_encodings, COUNT(a64_encodings), op0, op1, crn, crm, op2, out);
     out->op = write ? PMVP_MSR : PMVP_MRS;
     return err;
 }
@@ -92,9 +91,7 @@ int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned 
         return PMVP_ERR_NULL;
     if (coproc > 15 || opc1 > 7 || crn > 15 || crm > 15 || opc2 > 7)
         return PMVP_ERR_VALUE;
-    if (coproc != 15)
-        return PMVP_ERR_REGISTER;
-    int err = find(a32_encodings, COUNT(a32_encodings), opc1, crn, crm, opc2, out);
+    int err = find(a32_encodings, COUNT(a32_encodings), coproc, opc1, crn, crm, opc2, out);
     out->op = write ? PMVP_MCR : PMVP_MRC;
     return err;
 }
@@ -106,9 +103,7 @@ int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsign
         return PMVP_ERR_NULL;
     if (coproc > 15 || opc1 > 15 || crm > 15)
         return PMVP_ERR_VALUE;
-    if (coproc != 15)
-        return PMVP_ERR_REGISTER;
-    int err = find(a32_64_encodings, COUNT(a32_64_encodings), opc1, 0, crm, 0, out);
+    int err = find(a32_64_encodings, COUNT(a32_64_encodings), coproc, opc1, 0, crm, 0, out);
     out->op = write ? PMVP_MCRR : PMVP_MRRC;
     return err;
 }
@@ -170,7 +165,8 @@ enum counter_kind {
 #define FGT(bit) ((bit) + 1) /* a fine-grained trap bit; 0 means none */
 #define NO_FGT 0
 
-enum { TPMCR = 1, HIGHEST_EL_WRITE = 2, EN_PM2 = 4, VIRTUAL_OFFSET = 8, UEN_TRAPS = 16, TID_TRAPS = 32 }; /* rule.flags */
+enum { TPMCR = 1, HIGHEST_EL_WRITE = 2, EN_PM2 = 4, VIRTUAL_OFFSET = 8, UEN_TRAPS = 16, TID_TRAPS = 32,
+       SNAPSHOT = 64 }; /* rule.flags */
 
 typedef struct rule {
     uint8_t el0_read, el0_write;
@@ -184,7 +180,11 @@ typedef struct rule {
                                    UNDEFINED at EL1 (no FEAT_NV), trapped to EL3 by
                                    SCR_EL3.AMVOFFEN == 0 too;
                                    UEN_TRAPS: PMUSERENR_EL0.UEN closes it to EL0 (PMCR);
-                                   TID_TRAPS: PMUSERENR_EL0.TID traps EL0 reads (PMCEID) */
+                                   TID_TRAPS: PMUSERENR_EL0.TID traps EL0 reads (PMCEID);
+                                   SNAPSHOT: FEAT_PMUv3_SS's, which MDCR_EL3.EnPMSS == 0
+                                   traps to EL3 instead of TPM, MDCR_EL2.TPM not at all,
+                                   and whose counter beyond PMCR.N or HPMN is always
+                                   UNDEFINED or trapped to EL2 */
 } rule;
 
 /* D24.5 and D24.6, each register's "Accessing" pseudocode: registers.def. */
@@ -281,6 +281,8 @@ static bool el3_trap_bit(const check *k)
     if (!k->pmu)
         return (k->x->cptr_el3 & CPTR_EL3_TAM) ||
                ((k->rule->flags & VIRTUAL_OFFSET) && !(k->x->scr_el3 & SCR_EL3_AMVOFFEN));
+    if (k->rule->flags & SNAPSHOT)
+        return !(k->x->mdcr_el3 & MDCR_EL3_EnPMSS);
     return (k->x->mdcr_el3 & MDCR_EL3_TPM) || ((k->rule->flags & EN_PM2) && !(k->x->mdcr_el3 & MDCR_EL3_EnPM2));
 }
 
@@ -338,7 +340,7 @@ static bool fgt_traps(const check *k)
  * CPTR_EL2.TAM. */
 static bool el2_traps(const check *k)
 {
-    if (!k->el2_enabled)
+    if (!k->el2_enabled || (k->rule->flags & SNAPSHOT))
         return false;
     if (!k->pmu)
         return k->x->cptr_el2 & CPTR_EL2_TAM;
@@ -364,7 +366,7 @@ static pmvp_sysreg_outcome below_el2(const check *k)
         return trap(2, k->ec);
     int n = k->pmu ? counter_of(k->r, k->rule, k->x) : -1;
     if (n >= 0 && k->el2_enabled && (unsigned)n >= k_hpmn_of(k->cfg, k->x->mdcr_el2))
-        return k->cfg->feat_fgt ? trap(2, k->ec) : counter_unpredictable(k);
+        return k->cfg->feat_fgt || (k->rule->flags & SNAPSHOT) ? trap(2, k->ec) : counter_unpredictable(k);
     return el3_rung(k);
 }
 
@@ -387,7 +389,7 @@ static pmvp_sysreg_outcome decide(const check *k)
         return undefined();
     int n = k->pmu ? counter_of(k->r, k->rule, x) : -1;
     if (n >= 0 && (unsigned)n >= k->cfg->num_counters)
-        return k->cfg->feat_fgt ? undefined() : counter_unpredictable(k);
+        return k->cfg->feat_fgt || (k->rule->flags & SNAPSHOT) ? undefined() : counter_unpredictable(k);
     if (k->write && (k->rule->flags & HIGHEST_EL_WRITE))
         return x->el == highest_el(k->cfg) ? permitted() : undefined();
     uint8_t el0 = k->write ? k->rule->el0_write : k->rule->el0_read;

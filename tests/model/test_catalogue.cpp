@@ -63,7 +63,7 @@ TEST(Catalogue, FieldsArePlacedAsTheArmArmPlacesThem)
 // ones, what it reads) has no bit outside the register's fields. FEAT_SEBEP
 // and FEAT_PMUv3_ICNTR are not configured together (core.c), nor PMCR.IMP
 // and FEAT_PMUv3p7, which FEAT_PMUv3p9 needs: one run has FEAT_SEBEP and
-// PMCR.IMP, the other FEAT_PMUv3_ICNTR and FEAT_PMUv3p9.
+// PMCR.IMP, the other FEAT_PMUv3_ICNTR, FEAT_PMUv3p9 and FEAT_PMUv3_SS.
 class CatalogueCoversTheModel : public Kernel, public ::testing::WithParamInterface<bool> {};
 
 TEST_P(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
@@ -71,7 +71,7 @@ TEST_P(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
     cfg.num_counters = 31;
     cfg.have_el2 = cfg.have_el3 = cfg.feat_sel2 = cfg.feat_rme = true;
     cfg.have_aarch32 = true;
-    cfg.feat_pmuv3p7 = cfg.feat_pmuv3p9 = GetParam();
+    cfg.feat_pmuv3p7 = cfg.feat_pmuv3p9 = cfg.feat_pmuv3_ss = GetParam();
     cfg.pmcr_imp = GetParam() ? 0 : 0x41;
     cfg.pmcr_idcode = GetParam() ? 0 : 0x12;
     cfg.pmu_version = PMVP_PMUV3P5;
@@ -90,7 +90,9 @@ TEST_P(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
             uint64_t bits = field_bits(d, name), v = 0;
             // The one feature this run leaves out has no registers.
             std::string feature = d->feature;
-            if (GetParam() ? feature == "FEAT_SEBEP" : feature == "FEAT_PMUv3_ICNTR" || feature == "FEAT_PMUv3p9")
+            if (GetParam() ? feature == "FEAT_SEBEP"
+                           : feature == "FEAT_PMUv3_ICNTR" || feature == "FEAT_PMUv3p9" ||
+                                 feature.find("FEAT_PMUv3_SS") == 0)
                 continue;
             if (f == PMVP_SYSREG_PMU) {
                 pmvp_pmu_write(&core, 0, static_cast<pmvp_pmu_reg>(reg), 0, ~UINT64_C(0), 0);
@@ -118,13 +120,13 @@ TEST(Catalogue, EncodingTablesNameDescribedRegisters)
         }
         total += count;
     }
-    // MRS/MSR: 25 PMU and 15 AMU registers. MRC/MCR: 19 PMU (PMECR_EL1,
-    // PMIAR_EL1, PMICNTR_EL0, PMICFILTR_EL0, PMUACR_EL1 and PMZR_EL0 are
-    // AArch64 only) plus
+    // MRS/MSR: 29 PMU and 15 AMU registers. MRC/MCR: 19 PMU (PMECR_EL1,
+    // PMIAR_EL1, PMICNTR_EL0, PMICFILTR_EL0, PMUACR_EL1, PMZR_EL0 and the
+    // snapshot registers are AArch64 only) plus
     // PMCEID2/3 (two more) and 11 AMU (AMEVCNTR0/1 are 64-bit, MRRC/MCRR
     // only, as is PMCCNTR's second encoding; AMEVCNTVOFF0/1_EL2 are
     // AArch64 only).
-    EXPECT_EQ(total, 40u + 32u + 3u);
+    EXPECT_EQ(total, 44u + 32u + 3u);
     size_t count = 1;
     EXPECT_EQ(pmvp_sysreg_encodings(static_cast<pmvp_sysreg_op>(6), &count), nullptr);
     EXPECT_EQ(count, 0u);

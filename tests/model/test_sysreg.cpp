@@ -113,7 +113,7 @@ struct Oracle {
             { "PMUSERENR_EL0.TID", { 0, 6 } },
             { "PMUSERENR.EN", { 0, 0 } }, { "PMUSERENR.SW", { 0, 1 } }, { "PMUSERENR.CR", { 0, 2 } }, { "PMUSERENR.ER", { 0, 3 } },
             { "MDCR_EL2.TPM", { 1, 6 } }, { "MDCR_EL2.TPMCR", { 1, 5 } }, { "HDCR.TPM", { 1, 6 } },
-            { "MDCR_EL3.TPM", { 2, 6 } }, { "MDCR_EL3.EnPM2", { 2, 7 } },
+            { "MDCR_EL3.TPM", { 2, 6 } }, { "MDCR_EL3.EnPM2", { 2, 7 } }, { "MDCR_EL3.EnPMSS", { 2, 44 } },
             { "HCR_EL2.TGE", { 3, 27 } }, { "HCR_EL2.E2H", { 3, 34 } }, { "HCR.TGE", { 3, 27 } },
             { "CPTR_EL2.TAM", { 4, 30 } }, { "CPTR_EL3.TAM", { 5, 30 } }, { "SCR_EL3.FGTEn", { 6, 27 } },
             { "SCR_EL3.AMVOFFEN", { 6, 60 } },
@@ -168,7 +168,7 @@ struct Oracle {
                      (feat == "FEAT_AMUv1p1" && cfg.feat_amuv1p1) ||
                      (feat == "FEAT_PMUv3_ICNTR" && cfg.feat_pmuv3_icntr) ||
                      (feat == "FEAT_PMUv3p9" && cfg.feat_pmuv3p9) || (feat == "FEAT_EBEP" && cfg.feat_ebep) ||
-                     (feat == "FEAT_SEBEP" && cfg.feat_sebep);
+                     (feat == "FEAT_SEBEP" && cfg.feat_sebep) || (feat == "FEAT_PMUv3_SS" && cfg.feat_pmuv3_ss);
             static const std::set<std::string> known = { "FEAT_PMUv3p9", "FEAT_FGT", "FEAT_AMUv1", "FEAT_AMUv1p1",
                                                          "FEAT_PMUv3p4", "FEAT_PMUv3p1", "FEAT_PMUv3_ICNTR",
                                                          "FEAT_FGT2", "FEAT_EBEP", "FEAT_SEBEP", "FEAT_PMUv3_SS" };
@@ -276,6 +276,14 @@ std::vector<std::pair<std::string, pmvp_core_config>> configurations()
     c.feat_pmuv3p7 = c.feat_pmuv3p9 = c.feat_ebep = c.feat_sebep = true;
     c.feat_fgt = true;
     out.push_back({ "FEAT_PMUv3p9, FEAT_SEBEP, FEAT_FGT", c });
+    c = base_config();
+    c.feat_pmuv3_ss = c.feat_pmuv3_icntr = true;
+    out.push_back({ "FEAT_PMUv3_SS, FEAT_PMUv3_ICNTR (PMECR_EL1 without FEAT_EBEP)", c });
+    c.feat_fgt = c.el3_sdd_undef_priority = true;
+    c.num_counters = 4;
+    out.push_back({ "FEAT_PMUv3_SS, FEAT_PMUv3_ICNTR, FEAT_FGT, 4 counters", c });
+    c.have_el3 = false;
+    out.push_back({ "FEAT_PMUv3_SS, no EL3", c });
     return out;
 }
 
@@ -308,7 +316,7 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
     x.amuserenr = coin(60);
     x.pmselr = coin(30) ? 31 : rng() % 8;
     x.mdcr_el2 = (coin(25) ? MDCR_EL2_TPM : 0) | (coin(25) ? MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
-    x.mdcr_el3 = (coin(25) ? MDCR_EL3_TPM : 0) | (coin(75) ? MDCR_EL3_EnPM2 : 0);
+    x.mdcr_el3 = (coin(25) ? MDCR_EL3_TPM : 0) | (coin(75) ? MDCR_EL3_EnPM2 : 0) | (coin(75) ? MDCR_EL3_EnPMSS : 0);
     x.hcr_el2 = (coin(30) ? HCR_EL2_TGE : 0) | (coin(50) ? HCR_EL2_E2H : 0);
     x.hstr_el2 = coin(25) ? rng() : 0;
     x.cptr_el2 = coin(25) ? CPTR_EL2_TAM : 0;
@@ -350,7 +358,7 @@ bool agrees(const Outcome &spec, const pmvp_sysreg_outcome &got, const pmvp_core
 TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
 {
     std::vector<Accessor> accessors = load();
-    ASSERT_EQ(accessors.size(), 75u); // 71 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
+    ASSERT_EQ(accessors.size(), 80u); // 76 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
     std::mt19937_64 rng(7);
     size_t checked = 0;
     for (const auto &[label, config] : configurations()) {

@@ -160,6 +160,16 @@ typedef struct pmvp_core_config {
      * D24.5.29, I5.2). ID_AA64DFR0_EL1.PMUVer reads 0b1001. Requires
      * feat_pmuv3p7. Default false. */
     bool feat_pmuv3p9;
+    /* FEAT_PMUv3_SS (Armv8.9, OPTIONAL): PMU snapshots (D13.9). A Capture
+     * event (PMSSCR_EL1.SS written 1, or pmvp_core_snapshot_request, the
+     * IMPLEMENTATION DEFINED external request) copies the counters into
+     * PMEVCNTSVR<n>_EL1, PMCCNTSVR_EL1 and PMICNTSVR_EL1 at its instant.
+     * Adds PMECR_EL1.SSE, MDCR_EL2.PMSSE, MDCR_EL3.PMSSE and EnPMSS.
+     * Requires PMUv3p5. Default false. */
+    bool feat_pmuv3_ss;
+    /* Whether the PE allows Capture events in Debug state (D13.9,
+     * IMPLEMENTATION DEFINED). Default false. */
+    bool ss_capture_in_debug;
     bool feat_mtpmu;       /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
     bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
     bool feat_debugv8p2;   /* FEAT_Debugv8p2: no authentication-interface override (RJDWFF) */
@@ -327,6 +337,10 @@ enum pmvp_gate {
     PMVP_GATE_AMU_AUX_PROGRAMMABLE, /* cfg.amu_aux_programmable */
     PMVP_GATE_ICNTR,                /* FEAT_PMUv3_ICNTR */
     PMVP_GATE_PMUV3P9,
+    PMVP_GATE_PMUV3P4_NOT_P9,       /* PMMIR's 32-bit external row: 64 bits with FEAT_PMUv3p9 */
+    PMVP_GATE_SS,                   /* FEAT_PMUv3_SS */
+    PMVP_GATE_SS_ICNTR,             /* FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR: PMICNTSVR_EL1 */
+    PMVP_GATE_EBEP_OR_SS,           /* PMECR_EL1 */
     /* The external bitmaps (PMCNTEN, PMINTEN, PMOVS) are 64 bits wide with
      * FEAT_PMUv3_ICNTR or FEAT_PMUv3p9 (I5.3), 32 in EXT32 without them. */
     PMVP_GATE_WIDE_BITMAPS,
@@ -397,6 +411,10 @@ typedef struct pmvp_pmu {
     uint64_t pmcr;            /* writable bits of PMCR_EL0 */
     uint64_t pmecr;           /* PMECR_EL1 (FEAT_EBEP) */
     uint64_t pmiar;           /* PMIAR_EL1 (FEAT_SEBEP) */
+    uint64_t pmsscr;          /* PMSSCR_EL1 (FEAT_PMUv3_SS): NC, SS */
+    /* The snapshot registers (FEAT_PMUv3_SS): PMEVCNTSVR<n>_EL1 by n,
+     * PMCCNTSVR_EL1 at PMVP_CYCLE_COUNTER, PMICNTSVR_EL1 at PMVP_ICNTR_SLOT. */
+    uint64_t saved[PMVP_MAX_COUNTERS + 1];
     uint32_t precise;         /* counters at or above their threshold at the latest
                                  context synchronization event (FEAT_SEBEP) */
     uint32_t shadowed;        /* counters whose overflow is in the shadow (a) */
@@ -595,6 +613,13 @@ enum pmvp_control {
  * control: value != 0), the others unchanged. PMVP_ERR_VALUE for an unknown
  * control, otherwise as pmvp_core_set_controls. */
 int pmvp_core_set_control(pmvp_core *core, unsigned pe, enum pmvp_control which, uint64_t value, pmvp_time now);
+
+/* FEAT_PMUv3_SS: the IMPLEMENTATION DEFINED external snapshot request of
+ * PE `pe` at `now` (D13.9, RSCLCQ), which "indirectly writes 1 to
+ * PMSSCR_EL1.SS": a Capture event at that instant, where Capture events are
+ * enabled. PMVP_ERR_REGISTER without FEAT_PMUv3_SS; otherwise as
+ * pmvp_pmu_write. */
+int pmvp_core_snapshot_request(pmvp_core *core, unsigned pe, pmvp_time now);
 
 /* What the PE's controls and context are (the values last set). */
 int pmvp_core_controls(const pmvp_core *core, unsigned pe, pmvp_pmu_controls *ctl);

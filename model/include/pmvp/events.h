@@ -68,7 +68,8 @@ enum {
     PMVP_EV_STALL_BACKEND = 0x0024,
     PMVP_EV_STALL = 0x003C,
     PMVP_EV_CNT_CYCLES = 0x4004,
-    PMVP_EV_STALL_BACKEND_MEM = 0x4005
+    PMVP_EV_STALL_BACKEND_MEM = 0x4005,
+    PMVP_EV_PMU_SNAPSHOT = 0x8127
 };
 
 /* Number of events in the catalogue, and the i-th (sorted by number). */

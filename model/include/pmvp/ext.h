@@ -33,7 +33,8 @@
  *
  * Not modelled, so their offsets are RAZ/WI: PC sampling (PMPCSR & co),
  * the snapshot registers (FEAT_PMUv3_SS), PMCCR (FEAT_PMUv3_EXTPMN),
- * the top halves at 0xA00 (FEAT_PMUv3_TH/p8/SME), PMEVFILT2R<n> (OPTIONAL,
+ * the top halves at 0xA00 (FEAT_PMUv3_TH/p8/SME; FEAT_PMUv3p9 implies
+ * FEAT_PMUv3p8), PMEVFILT2R<n> (OPTIONAL,
  * IMPLEMENTATION DEFINED), AMSCR/AMROOTCR (FEAT_AMU_EXTACR).
  */
 #ifndef PMVP_EXT_H
@@ -78,7 +79,9 @@ enum pmvp_ext_kind {
 enum pmvp_ext_domain {
     PMVP_EXT_CORE,     /* PMU, Core power domain: Off, DLK, OSLK, EPMAD errors; SLK */
     PMVP_EXT_MGMT,     /* CoreSight management: error only with FEAT_DoPD while off */
-    PMVP_EXT_AMU       /* read-only; RAZ while off unless the AMU domain is always on */
+    PMVP_EXT_AMU,      /* read-only; RAZ while off unless the AMU domain is always on */
+    PMVP_EXT_SNAPSHOT  /* PMU snapshot registers: as CORE, but the OS Lock does not
+                          affect them (D13.9, IKGJMV) */
 };
 
 #define PMVP_EXT_LAYOUT_BIT(l) (1u << (l))

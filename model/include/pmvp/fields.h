@@ -83,6 +83,7 @@
 #define MDCR_EL2_HLP PMVP_BIT(26)
 #define MDCR_EL2_MTPME PMVP_BIT(28)
 #define MDCR_EL2_HPMFZO PMVP_BIT(29)  /* FEAT_PMUv3p7 */
+#define MDCR_EL2_PMSSE PMVP_BITS(31, 30)  /* FEAT_PMUv3_SS */
 #define MDCR_EL2_PMEE PMVP_BITS(41, 40)   /* FEAT_EBEP */
 
 /* MDCR_EL3 (with SDCR, its AArch32 counterpart, at the same positions for
@@ -95,7 +96,9 @@
 #define MDCR_EL3_MTPME PMVP_BIT(28)
 #define MDCR_EL3_MCCD PMVP_BIT(34)
 #define MDCR_EL3_MPMX PMVP_BIT(35)
+#define MDCR_EL3_PMSSE PMVP_BITS(31, 30)  /* FEAT_PMUv3_SS */
 #define MDCR_EL3_PMEE PMVP_BITS(41, 40)   /* FEAT_EBEP */
+#define MDCR_EL3_EnPMSS PMVP_BIT(44)      /* FEAT_PMUv3_SS: the snapshot registers below EL3 */
 
 /* The PMEE fields of MDCR_EL3, MDCR_EL2 and PMECR_EL1 (D24.5.9, D13.3.2). */
 #define PMVP_PMEE_IRQ 0x0        /* PMUIRQ asserted on overflow, PMU exception disabled */
@@ -106,6 +109,11 @@
 /* PMECR_EL1 (D24.5.9), FEAT_EBEP. */
 #define PMECR_EL1_PMEE PMVP_BITS(1, 0)
 #define PMECR_EL1_KPME PMVP_BIT(2)
+#define PMECR_EL1_SSE PMVP_BITS(4, 3)     /* FEAT_PMUv3_SS */
+
+/* PMSSCR_EL1 (D24.5.23), FEAT_PMUv3_SS. */
+#define PMSSCR_EL1_SS PMVP_BIT(0)
+#define PMSSCR_EL1_NC PMVP_BIT(32)
 
 /* PMIAR_EL1 (D24.5.13), FEAT_SEBEP: the address of the instruction that set
  * PSTATE.PPEND. */

@@ -107,16 +107,17 @@ enum pmvp_sysreg_index {
     PMVP_SYSREG_INDEX_CRM0_OPC1   /* MRRC/MCRR: n = CRm<0>:opc1<2:0>, 0..15 (AMU) */
 };
 
-/* One encoding: op0 is 0b11 for MRS/MSR, coproc 0b1111 for the AArch32
- * instructions (MRRC/MCRR have no CRn or opc2: 0 here). For an indexed
- * register the index bits of crm and op2 (or op1) are zero. */
+/* One encoding: op0 is 0b11 for MRS/MSR (0b10 for the snapshot registers
+ * of FEAT_PMUv3_SS), coproc (0b1111) for the AArch32 instructions (MRRC/MCRR
+ * have no CRn or opc2: 0 here). For an indexed register the index bits of
+ * crm and op2 (or op1) are zero. */
 typedef struct pmvp_sysreg_encoding {
     const char *name;  /* AArch32 name; NULL: the AArch64 register's name */
     uint8_t family;    /* enum pmvp_sysreg_family */
     uint8_t reg;       /* enum pmvp_pmu_reg or enum pmvp_amu_reg */
     uint8_t part;      /* enum pmvp_sysreg_part: the bits it moves */
     uint8_t index;     /* enum pmvp_sysreg_index */
-    uint8_t op1, crn, crm, op2;
+    uint8_t op0, op1, crn, crm, op2; /* op0: MRS/MSR's op0, or the AArch32 coproc */
     uint8_t gate;      /* enum pmvp_gate: the feature the encoding needs beyond its
                           register's (PMCEID2/3: FEAT_PMUv3p1) */
 } pmvp_sysreg_encoding;
