@@ -236,10 +236,10 @@ void k_capture(pmvp_core *c, unsigned p)
     /* The values a read at this instant returns, without the delay of the
      * inaccuracy knob (c): the counters' own. */
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
-        k_pmu_look(c, p, pe, PMVP_PMEVCNTR_EL0, n, &pe->pmu.saved[n]);
-    k_pmu_look(c, p, pe, PMVP_PMCCNTR_EL0, 0, &pe->pmu.saved[PMVP_CYCLE_COUNTER]);
+        k_pmu_look(c, p, pe, PMVP_PMEVCNTR_EL0, n, &pe->pmu.evcntsvr[n]);
+    k_pmu_look(c, p, pe, PMVP_PMCCNTR_EL0, 0, &pe->pmu.ccntsvr);
     if (c->cfg.feat_pmuv3_icntr)
-        pe->pmu.saved[PMVP_ICNTR_SLOT] = pe->pmu.counter[PMVP_ICNTR_SLOT].value;
+        pe->pmu.icntsvr = pe->pmu.counter[PMVP_ICNTR_SLOT].value;
     pe->pmu.pmsscr = 0;
     if (!pe->ctx.halted) /* in Debug state, CONSTRAINED UNPREDICTABLE: pmvp generates none */
         snapshot_event(c, p);

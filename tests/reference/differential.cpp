@@ -49,6 +49,7 @@ private:
     // mostly set, fewer filters, flags raised by overflows rather than
     // written, so that counters freeze in the middle of the stretches.
     bool freeze_ = false;
+    bool snapshots_ = false; // a scenario about PMU snapshots (FEAT_PMUv3_SS)
 };
 
 bool Scenario::fail(const std::string &what)
@@ -80,6 +81,11 @@ void Scenario::make_config()
     cfg_.feat_pmuv3p7 = cfg_.pmu_version == PMVP_PMUV3P5 && coin(80);
     cfg_.feat_pmuv3_icntr = coin(40); /* off before PMUv3p5: limit_to_version below */
     cfg_.feat_pmuv3p9 = cfg_.feat_pmuv3p7 && coin(40);
+    snapshots_ = coin(20);
+    cfg_.feat_pmuv3_ss = snapshots_ || coin(20); /* off before PMUv3p5: limit_to_version below */
+    if (snapshots_)
+        cfg_.pmu_version = PMVP_PMUV3P5;
+    cfg_.ss_capture_in_debug = coin();
     cfg_.have_el2 = coin(70);
     cfg_.have_el3 = coin(70);
     cfg_.feat_sel2 = cfg_.have_el2 && cfg_.have_el3 && coin(40);
@@ -113,6 +119,7 @@ void Scenario::make_config()
     }
     // A feature of a later architecture version than the PMU's is refused.
     pmvp_core_config_limit_to_version(&cfg_);
+    cfg_.ss_capture_in_debug = cfg_.ss_capture_in_debug && cfg_.feat_pmuv3_ss;
     if (cfg_.num_counters == 0 && cfg_.have_el2 && !cfg_.feat_hpmn0)
         cfg_.num_counters = 2;
     cfg_.amu_num_aux = cfg_.feat_amuv1 ? (unsigned)rnd(5) : 0;
@@ -208,7 +215,7 @@ void Scenario::step()
         PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, 0x0004, 0x0021, PMVP_EV_SW_INCR,
         PMVP_EV_CHAIN, PMVP_EV_CHAIN, PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
         PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, PMVP_EV_BUS_CYCLES, PMVP_EV_CNT_CYCLES, 0x00C1,
-        0x0040, 0x400D
+        0x0040, 0x400D, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_PMU_SNAPSHOT
     };
     const std::vector<uint16_t> level_pool = { PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
                                                PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320 };
@@ -237,6 +244,27 @@ void Scenario::step()
             r = PMVP_PMOVSCLR_EL0;
         if (cfg_.feat_pmuv3p9 && coin(15))
             r = PMVP_PMZR_EL0; /* zeroes a random set of counters, the cycle and instruction counters too */
+        if (cfg_.feat_pmuv3_ss && coin(snapshots_ ? 70 : 20)) {
+            /* Snapshots: who decides Capture events, a request from outside,
+             * PMECR_EL1.SSE, a request by PMSSCR_EL1.SS. */
+            int kind = (int)rnd(5);
+            if (kind == 0) {
+                pmvp_pmu_controls ctl{};
+                pmvp_core_controls(&core_, pe, &ctl);
+                ctl.mdcr_el3 = (ctl.mdcr_el3 & ~MDCR_EL3_PMSSE) | PMVP_FIELD_PREP(MDCR_EL3_PMSSE, coin() ? 3 : rnd(4));
+                ctl.mdcr_el2 = (ctl.mdcr_el2 & ~MDCR_EL2_PMSSE) | PMVP_FIELD_PREP(MDCR_EL2_PMSSE, coin() ? 3 : rnd(4));
+                pmvp_core_set_controls(&core_, pe, &ctl, now_);
+                ref_->set_controls(pe, ctl, now_);
+                break;
+            }
+            if (kind == 1) {
+                uint64_t pmsscr = ref_->read(pe, PMVP_PMSSCR_EL1, 0, now_);
+                pmvp_core_snapshot_request(&core_, pe, now_);
+                ref_->write(pe, PMVP_PMSSCR_EL1, 0, pmsscr | PMSSCR_EL1_SS, now_);
+                break;
+            }
+            r = kind == 2 ? PMVP_PMECR_EL1 : PMVP_PMSSCR_EL1;
+        }
         uint64_t v = r == PMVP_PMCNTENSET_EL0 ? rng_() | (coin() ? 0x80000000u : 0) : rng_();
         pmvp_pmu_write(&core_, pe, r, 0, v, now_);
         ref_->write(pe, r, 0, v, now_);
@@ -303,6 +331,11 @@ void Scenario::step()
             ctl.mdcr_el2 |= coin() ? b : 0;
         for (uint64_t b : { MDCR_EL3_SPME, MDCR_EL3_SCCD, MDCR_EL3_MTPME, MDCR_EL3_MCCD, MDCR_EL3_MPMX })
             ctl.mdcr_el3 |= coin() ? b : 0;
+        if (cfg_.feat_pmuv3_ss) { /* who decides Capture events (Table D13-10) */
+            ctl.mdcr_el2 |= PMVP_FIELD_PREP(MDCR_EL2_PMSSE, coin() ? 1 : rnd(4));
+            ctl.mdcr_el3 |= PMVP_FIELD_PREP(MDCR_EL3_PMSSE, coin() ? 1 : coin() ? 3 : rnd(4));
+            ctl.os_lock = coin(10);
+        }
         ctl.sder32_el3 = coin() ? SDER32_EL3_SUNIDEN : 0;
         ctl.scr_el3 = coin() ? SCR_EL3_EEL2 : 0;
         ctl.secure_noninvasive_debug = coin();
@@ -414,6 +447,10 @@ void Scenario::compare(const char *where)
                                        PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0, PMVP_PMUSERENR_EL0 };
     if (cfg_.feat_pmuv3_icntr)
         regs.insert(regs.end(), { PMVP_PMICNTR_EL0, PMVP_PMICFILTR_EL0 });
+    if (cfg_.feat_pmuv3_ss)
+        regs.insert(regs.end(), { PMVP_PMECR_EL1, PMVP_PMSSCR_EL1, PMVP_PMCCNTSVR_EL1 });
+    if (cfg_.feat_pmuv3_ss && cfg_.feat_pmuv3_icntr)
+        regs.push_back(PMVP_PMICNTSVR_EL1);
     if (ref_->any_frozen())
         result_.frozen++;
     // First the pure queries, while the kernel is still behind now_: they
@@ -448,7 +485,9 @@ void Scenario::compare(const char *where)
             }
         }
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
-            for (pmvp_pmu_reg r : { PMVP_PMEVCNTR_EL0, PMVP_PMEVTYPER_EL0 }) {
+            for (pmvp_pmu_reg r : { PMVP_PMEVCNTR_EL0, PMVP_PMEVTYPER_EL0, PMVP_PMEVCNTSVR_EL1 }) {
+                if (r == PMVP_PMEVCNTSVR_EL1 && !cfg_.feat_pmuv3_ss)
+                    continue;
                 uint64_t k = 0;
                 pmvp_pmu_read(&core_, p, r, n, now_, &k);
                 uint64_t e = ref_->read(p, r, n, now_);

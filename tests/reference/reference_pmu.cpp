@@ -536,9 +536,8 @@ void Core::set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
     pe_[pe].level[event] = level;
 }
 
-void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
+void Core::count_occurrences(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
-    advance(now);
     for (unsigned p = 0; p < cfg_.num_pes; p++)
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
             if ((pe_[p].c[n].evtyper & PMEVTYPER_EL0_evtCount) != event)
@@ -546,6 +545,37 @@ void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
             if ((p == pe || mt(p, n)) && counter_counts(p, n, pe_[pe].ctx))
                 add(p, n, count, now, false);
         }
+}
+
+// D13.9, Table D13-10 row by row: MDCR_EL3.PMSSE (with EL3), MDCR_EL2.PMSSE
+// (with EL2), PMECR_EL1.SSE, each 0b01 passing the choice down.
+void Core::capture(unsigned p, pmvp_time now)
+{
+    Pe &pe = pe_[p];
+    unsigned el3 = cfg_.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMSSE, pe.ctl.mdcr_el3) : 1;
+    unsigned el2 = cfg_.have_el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMSSE, pe.ctl.mdcr_el2) : 1;
+    unsigned sse = (unsigned)PMVP_FIELD_GET(PMECR_EL1_SSE, pe.pmecr);
+    bool disabled = el3 == 0 || (el3 == 1 && el2 == 0) || (el3 == 1 && el2 == 1 && sse == 0);
+    bool allowed = el3 == 3 || (el3 == 1 && el2 == 3) || (el3 == 1 && el2 == 1 && sse == 3);
+    if (pe.state == PMVP_PE_OFF || disabled)
+        return;
+    if (!allowed || pe.ctl.os_lock || (pe.ctx.halted && !cfg_.ss_capture_in_debug)) {
+        pe.pmsscr = PMSSCR_EL1_NC;
+        return;
+    }
+    for (unsigned n = 0; n < cfg_.num_counters; n++)
+        pe.evsvr[n] = pe.c[n].value;
+    pe.ccsvr = pe.pmccntr;
+    pe.icsvr = pe.pmicntr;
+    pe.pmsscr = 0;
+    if (!pe.ctx.halted && supported(PMVP_EV_PMU_SNAPSHOT))
+        count_occurrences(p, PMVP_EV_PMU_SNAPSHOT, 1, now);
+}
+
+void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
+{
+    advance(now);
+    count_occurrences(pe, event, count, now);
     Pe &src = pe_[pe];
     if (event == PMVP_EV_INST_RETIRED && instruction_counter_counts(pe, src.ctx))
         for (uint64_t i = 0; i < count; i++)
@@ -642,6 +672,14 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
             pe.pmicntr = 0;
         break;
     case PMVP_PMICNTR_EL0: pe.pmicntr = v; break;
+    case PMVP_PMECR_EL1:
+        pe.pmecr = v & ((cfg_.feat_ebep ? PMECR_EL1_PMEE | PMECR_EL1_KPME : 0) | (cfg_.feat_pmuv3_ss ? PMECR_EL1_SSE : 0));
+        break;
+    case PMVP_PMSSCR_EL1:
+        pe.pmsscr = v & PMSSCR_EL1_NC;
+        if (v & PMSSCR_EL1_SS)
+            capture(p, now);
+        break;
     case PMVP_PMICFILTR_EL0: pe.pmicfiltr = v & filt; break; // no MT, no SYNC
     case PMVP_PMEVCNTR_EL0: pe.c[n].value = v & cmask; break;
     case PMVP_PMEVTYPER_EL0: pe.c[n].evtyper = v & type; break;
@@ -691,6 +729,11 @@ uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
     case PMVP_PMUSERENR_EL0: return pe.pmuserenr;
     case PMVP_PMICNTR_EL0: return pe.pmicntr;
     case PMVP_PMICFILTR_EL0: return pe.pmicfiltr | PMVP_EV_INST_RETIRED;
+    case PMVP_PMECR_EL1: return pe.pmecr;
+    case PMVP_PMSSCR_EL1: return pe.pmsscr;
+    case PMVP_PMEVCNTSVR_EL1: return pe.evsvr[n];
+    case PMVP_PMCCNTSVR_EL1: return pe.ccsvr;
+    case PMVP_PMICNTSVR_EL1: return pe.icsvr;
     case PMVP_PMEVCNTR_EL0: return pe.c[n].value;
     case PMVP_PMEVTYPER_EL0: return pe.c[n].evtyper;
     case PMVP_PMXEVTYPER_EL0:

@@ -412,9 +412,9 @@ typedef struct pmvp_pmu {
     uint64_t pmecr;           /* PMECR_EL1 (FEAT_EBEP) */
     uint64_t pmiar;           /* PMIAR_EL1 (FEAT_SEBEP) */
     uint64_t pmsscr;          /* PMSSCR_EL1 (FEAT_PMUv3_SS): NC, SS */
-    /* The snapshot registers (FEAT_PMUv3_SS): PMEVCNTSVR<n>_EL1 by n,
-     * PMCCNTSVR_EL1 at PMVP_CYCLE_COUNTER, PMICNTSVR_EL1 at PMVP_ICNTR_SLOT. */
-    uint64_t saved[PMVP_MAX_COUNTERS + 1];
+    /* The snapshot registers (FEAT_PMUv3_SS): PMEVCNTSVR<n>_EL1,
+     * PMCCNTSVR_EL1, PMICNTSVR_EL1. */
+    uint64_t evcntsvr[PMVP_MAX_COUNTERS], ccntsvr, icntsvr;
     uint32_t precise;         /* counters at or above their threshold at the latest
                                  context synchronization event (FEAT_SEBEP) */
     uint32_t shadowed;        /* counters whose overflow is in the shadow (a) */
