@@ -119,14 +119,16 @@ const BitNames &pmcr_bits()
 const BitNames &mdcr_el2_bits()
 {
     static const BitNames b = { { "HPME", MDCR_EL2_HPME }, { "HPMD", MDCR_EL2_HPMD }, { "HCCD", MDCR_EL2_HCCD },
-                                { "HLP", MDCR_EL2_HLP },   { "MTPME", MDCR_EL2_MTPME }, { "HPMFZO", MDCR_EL2_HPMFZO } };
+                                { "HLP", MDCR_EL2_HLP },   { "MTPME", MDCR_EL2_MTPME }, { "HPMFZO", MDCR_EL2_HPMFZO },
+                                { "PMSSE0", PMVP_BIT(30) }, { "PMSSE1", PMVP_BIT(31) } };
     return b;
 }
 
 const BitNames &mdcr_el3_bits()
 {
     static const BitNames b = { { "SPME", MDCR_EL3_SPME }, { "SCCD", MDCR_EL3_SCCD }, { "MTPME", MDCR_EL3_MTPME },
-                                { "MCCD", MDCR_EL3_MCCD }, { "MPMX", MDCR_EL3_MPMX }, { "EnPM2", MDCR_EL3_EnPM2 } };
+                                { "MCCD", MDCR_EL3_MCCD }, { "MPMX", MDCR_EL3_MPMX }, { "EnPM2", MDCR_EL3_EnPM2 },
+                                { "EnPMSS", MDCR_EL3_EnPMSS }, { "PMSSE0", PMVP_BIT(30) }, { "PMSSE1", PMVP_BIT(31) } };
     return b;
 }
 
@@ -142,6 +144,7 @@ using BitNeeds = std::vector<BitNeed>;
 
 bool is_v3p1(const pmvp_core_config &c) { return c.pmu_version >= PMVP_PMUV3P1; }
 bool is_v3p5(const pmvp_core_config &c) { return c.pmu_version >= PMVP_PMUV3P5; }
+bool has_snapshots(const pmvp_core_config &c) { return c.feat_pmuv3_ss; }
 
 const BitNeeds &pmcr_needs()
 {
@@ -162,6 +165,7 @@ const BitNeeds &mdcr_el2_needs()
     static const BitNeeds b = {
         { MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
         { MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu.version PMUv3p1 or later", is_v3p1 },
+        { MDCR_EL2_PMSSE, "PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
         { MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu.version PMUv3p5", is_v3p5 },
         { MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
         { MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
@@ -176,6 +180,7 @@ const BitNeeds &mdcr_el3_needs()
           "pmu.icntr, pmu.pmuv3p9 or features.feat_ebep",
           [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr || c.feat_pmuv3p9 || c.feat_ebep; } },
         { MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu.version PMUv3p5", is_v3p5 },
+        { MDCR_EL3_EnPMSS | MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
         { MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
         { MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
         { MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
@@ -445,6 +450,7 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     cfg.feat_pmuv3p7 = o.boolean("pmuv3p7", cfg.feat_pmuv3p7);
     cfg.feat_pmuv3_icntr = o.boolean("icntr", cfg.feat_pmuv3_icntr);
     cfg.feat_pmuv3p9 = o.boolean("pmuv3p9", cfg.feat_pmuv3p9);
+    cfg.feat_pmuv3_ss = o.boolean("snapshots", cfg.feat_pmuv3_ss);
     cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
     std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
     if (layout != "EXT32" && layout != "EXT64")

@@ -248,6 +248,10 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
           "is RES0" },
         { R"("pmu": { "version": "PMUv3p4" }, "controls": { "MDCR_EL2": [ "HPME", "HCCD" ] },)", "",
           "clusters[0].controls.MDCR_EL2: HCCD (no cycle counting at EL2) needs pmu.version PMUv3p5" },
+        { R"("controls": { "MDCR_EL3": [ "SPME", "EnPMSS" ] },)", "",
+          "clusters[0].controls.MDCR_EL3: EnPMSS, PMSSE0, PMSSE1 (PMU snapshots) needs pmu.snapshots" },
+        { R"("controls": { "MDCR_EL2": [ "HPME", "PMSSE1" ] },)", "",
+          "clusters[0].controls.MDCR_EL2: PMSSE0, PMSSE1 (PMU snapshots) needs pmu.snapshots" },
     };
     for (const Case &c : cases) {
         SocRun r = run_with(c.cluster, c.pmcr);
@@ -255,8 +259,9 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
         EXPECT_NE(r.err.find(c.refusal), std::string::npos) << r.err;
     }
     // With the features, the same bits run.
-    SocRun r = run_with(R"("pmu": { "pmuv3p7": true }, "controls": { "MDCR_EL3": [ "SPME", "MCCD" ],
-                          "MDCR_EL2": [ "HPME", "HCCD", "HPMFZO" ] },)", R"("LP", "D", "FZO")");
+    SocRun r = run_with(R"("pmu": { "pmuv3p7": true, "snapshots": true },
+                          "controls": { "MDCR_EL3": [ "SPME", "MCCD", "EnPMSS", "PMSSE0" ],
+                          "MDCR_EL2": [ "HPME", "HCCD", "HPMFZO", "PMSSE0", "PMSSE1" ] },)", R"("LP", "D", "FZO")");
     EXPECT_EQ(r.status, 0) << r.err;
 }
 
