@@ -44,6 +44,14 @@
 /* FEAT_PMUv3p9's. */
 #define PMUACR_EL1 S3_0_C9_C14_4
 #define PMZR_EL0 S3_3_C9_C13_4
+/* FEAT_PMUv3_SS's, and PMECR_EL1 for its SSE field. */
+#define PMECR_EL1 S3_0_C9_C14_5
+#define PMSSCR_EL1 S3_0_C9_C13_3
+#define PMEVCNTSVR0_EL1 S2_0_C14_C8_0
+#define PMEVCNTSVR1_EL1 S2_0_C14_C8_1
+#define PMCCNTSVR_EL1 S2_0_C14_C11_7
+#define PMECR_SSE(v) ((uint64_t)(v) << 3)
+#define PMSSCR_NC (1ull << 32)
 
 /* AMU registers by encoding (S3_3_C13_...): the assembler needs no AMU option. */
 #define AMCR_EL0 S3_3_C13_C2_0
@@ -517,6 +525,50 @@ static void pmu_zero_with_mask(void)
     report(name, ok);
 }
 
+/* FEAT_PMUv3_SS (D13.9): MSR PMSSCR_EL1 with SS = 1 is a Capture event
+ * that copies the counters into the snapshot registers and reads back as
+ * {NC, SS} = {0, 0}; prohibited (PMECR_EL1.SSE 0b10), it captures nothing
+ * and reads {1, 0}. Without EL2 and EL3, PMECR_EL1.SSE decides. The
+ * counters are disabled: nothing counts. */
+static void pmu_snapshot(void)
+{
+    const char *name = "pmu-snapshot";
+    bool ok = true;
+    if (((SYSREG_READ(id_aa64dfr0_el1) >> 16) & 0xF) == 0) {
+        rt_puts("SKIP pmu-snapshot: ID_AA64DFR0_EL1.PMSS is 0 (no FEAT_PMUv3_SS)\n");
+        return;
+    }
+    pmu_reset();
+    set_evcntr(0, 1234);
+    set_evcntr(1, 5678);
+    SYSREG_WRITE(pmccntr_el0, 999);
+    SYSREG_WRITE(PMECR_EL1, PMECR_SSE(3));
+    SYSREG_WRITE(PMSSCR_EL1, 1);
+    ISB();
+    EXPECT_EQ(SYSREG_READ(PMSSCR_EL1), 0, "PMSSCR_EL1.{NC, SS} = {0, 0}: captured");
+    uint64_t sv0 = SYSREG_READ(PMEVCNTSVR0_EL1), sv1 = SYSREG_READ(PMEVCNTSVR1_EL1);
+    uint64_t svc = SYSREG_READ(PMCCNTSVR_EL1);
+    EXPECT_EQ(sv0, 1234, "PMEVCNTSVR0_EL1 holds PMEVCNTR0");
+    EXPECT_EQ(sv1, 5678, "PMEVCNTSVR1_EL1 holds PMEVCNTR1");
+    EXPECT_EQ(svc, 999, "PMCCNTSVR_EL1 holds PMCCNTR");
+    set_evcntr(0, 1);
+    EXPECT_EQ(SYSREG_READ(PMEVCNTSVR0_EL1), 1234, "the snapshot stays as the counter changes");
+    SYSREG_WRITE(PMECR_EL1, PMECR_SSE(2));
+    SYSREG_WRITE(PMSSCR_EL1, 1);
+    ISB();
+    EXPECT_EQ(SYSREG_READ(PMSSCR_EL1), PMSSCR_NC, "prohibited: {NC, SS} = {1, 0}");
+    EXPECT_EQ(SYSREG_READ(PMEVCNTSVR0_EL1), 1234, "and nothing captured");
+    rt_puts("  snapshot: PMEVCNTSVR0 = ");
+    rt_put_dec(sv0);
+    rt_puts(", PMEVCNTSVR1 = ");
+    rt_put_dec(sv1);
+    rt_puts(", PMCCNTSVR = ");
+    rt_put_dec(svc);
+    rt_putc('\n');
+    SYSREG_WRITE(PMECR_EL1, 0);
+    report(name, ok);
+}
+
 static void pmu_divider(void)
 {
     const char *name = "pmu-pmcr-d-divider";
@@ -778,6 +830,7 @@ int suite_main(void)
     pmu_freeze_on_overflow();
     pmu_instruction_counter();
     pmu_zero_with_mask();
+    pmu_snapshot();
     pmu_divider();
     pmu_filter_el1();
     pmu_wfi_cycle_counter();

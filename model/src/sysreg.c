@@ -844,10 +844,11 @@ int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, 
             (uint64_t)(cfg->feat_amuv1 ? (cfg->feat_amuv1p1 ? 2 : 1) : 0) << 44 |
             (uint64_t)cfg->feat_rme << 52;
         break;
-    case 5 << 3 | 0: /* ID_AA64DFR0_EL1 */
-        m = PMVP_BITS(3, 0) | PMVP_BITS(11, 8) | PMVP_BITS(27, 24) | PMVP_BITS(51, 48) | PMVP_BITS(63, 60);
+    case 5 << 3 | 0: /* ID_AA64DFR0_EL1: DebugVer, PMUVer, PMSS [19:16], SEBEP, MTPMU, HPMN0 */
+        m = PMVP_BITS(3, 0) | PMVP_BITS(11, 8) | PMVP_BITS(19, 16) | PMVP_BITS(27, 24) | PMVP_BITS(51, 48) |
+            PMVP_BITS(63, 60);
         f = (uint64_t)(cfg->feat_debugv8p4 ? 0x9 : cfg->feat_debugv8p2 ? 0x8 : 0x6) |
-            pmu_ver(cfg) << 8 | (uint64_t)cfg->feat_sebep << 24 | mtpmu(cfg) << 48 |
+            pmu_ver(cfg) << 8 | (uint64_t)cfg->feat_pmuv3_ss << 16 | (uint64_t)cfg->feat_sebep << 24 | mtpmu(cfg) << 48 |
             (uint64_t)cfg->feat_hpmn0 << 60;
         break;
     case 5 << 3 | 1: /* ID_AA64DFR1_EL1: PMICNTR [39:36], EBEP [51:48] */

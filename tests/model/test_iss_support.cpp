@@ -177,7 +177,7 @@ TEST_F(IssSupport, IdFieldsFollowTheConfiguration)
     // Defaults: PMUv3p5, FEAT_MTPMU, FEAT_HPMN0, Debugv8p4, AMUv1p1, EL2 and EL3 AArch64 only,
     // AArch32 at EL0.
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &f, &m), PMVP_OK);  // ID_AA64DFR0_EL1
-    EXPECT_EQ(m, 0xF00F00000F000F0Full);
+    EXPECT_EQ(m, 0xF00F00000F0F0F0Full);
     EXPECT_EQ(f, 0x1001000000000609ull);
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 4, 0, &f, &m), PMVP_OK);  // ID_AA64PFR0_EL1
     EXPECT_EQ(f, 0x0000200000001112ull);

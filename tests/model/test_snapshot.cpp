@@ -9,6 +9,7 @@
 
 #include "pmvp/checkpoint.h"
 #include "pmvp/ext.h"
+#include "pmvp/sysreg.h"
 
 namespace pmvp::test {
 namespace {
@@ -208,6 +209,14 @@ TEST(SnapshotConfig, RefusalsAndAbsence)
     cfg.ss_capture_in_debug = false;
     ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
     EXPECT_EQ(pmvp_core_snapshot_request(&core, 0, 0), PMVP_ERR_REGISTER);
+    uint64_t fields = 0, mask = 0; // ID_AA64DFR0_EL1.PMSS [19:16]: 0b0000, then 0b0001
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &fields, &mask), PMVP_OK);
+    EXPECT_EQ(mask >> 16 & 0xF, 0xFu);
+    EXPECT_EQ(fields >> 16 & 0xF, 0u);
+    cfg.feat_pmuv3_ss = true;
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &fields, &mask), PMVP_OK);
+    EXPECT_EQ(fields >> 16 & 0xF, 1u);
+    cfg.feat_pmuv3_ss = false;
     uint64_t v = 0;
     EXPECT_EQ(pmvp_pmu_read(&core, 0, PMVP_PMCCNTSVR_EL1, 0, 0, &v), PMVP_ERR_REGISTER);
     cfg.pmu_version = PMVP_PMUV3P4;

@@ -1214,7 +1214,10 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     const json &pes = r.result["pes"];
     ASSERT_EQ(pes.size(), 4u);  // 2 cores x 2 SMT threads
     const std::string console = pes[0]["console"];
-    EXPECT_NE(console.find("\n19 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n20 passed, 0 failed\n"), std::string::npos) << console;
+    // FEAT_PMUv3_SS: MSR PMSSCR_EL1 captures the counters (MRS of op0 0b10 on the ISS).
+    EXPECT_NE(console.find("snapshot: PMEVCNTSVR0 = 1234, PMEVCNTSVR1 = 5678, PMCCNTSVR = 999\n"), std::string::npos)
+        << console;
     // FEAT_PMUv3p9: PMZR_EL0 zeroes counters 0 and 2 and leaves counter 1;
     // PMUACR_EL1 holds P0..P5, C and F0.
     EXPECT_NE(console.find("after PMZR_EL0 = P0|P2|C|F0: PMEVCNTR0..2 = 0, 1001, 0; PMUACR_EL1 = 0x18000003f\n"),
@@ -1335,12 +1338,14 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["pes"][0]["console"];
     // Without FEAT_PMUv3p7 the freeze test is skipped, and without
-    // FEAT_PMUv3_ICNTR the instruction counter's, without FEAT_PMUv3p9 PMZR's.
+    // FEAT_PMUv3_ICNTR the instruction counter's, without FEAT_PMUv3p9 PMZR's,
+    // without FEAT_PMUv3_SS the snapshot's.
     EXPECT_NE(console.find("\n16 passed, 0 failed\n"), std::string::npos) << console;
     EXPECT_NE(console.find("SKIP pmu-instruction-counter: ID_AA64DFR1_EL1.PMICNTR is 0"), std::string::npos)
         << console;
     EXPECT_NE(console.find("SKIP pmu-zero-with-mask: ID_AA64DFR0_EL1.PMUVer is below 0b1001"), std::string::npos)
         << console;
+    EXPECT_NE(console.find("SKIP pmu-snapshot: ID_AA64DFR0_EL1.PMSS is 0"), std::string::npos) << console;
     EXPECT_NE(console.find("SKIP pmu-freeze-on-overflow: PMCR_EL0.FZO is RES0"), std::string::npos) << console;
     // The suite outlasts the last step: it ran at every frequency.
     EXPECT_GT(r.result["pes"][0]["exit_time_ps"].get<uint64_t>(), 400000000u);
