@@ -130,7 +130,7 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 // numbers are in checkpoints: append, never renumber.
 enum Monitors::ChangeKind : uint8_t {
     REPORT, RETIRE, CONTEXT_SYNC, LEVEL, CONTEXT, ACTIVE_THREAD, CONTROLS, SYSREG_WRITE, PE_STATE, CLOCK,
-    PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE, CONTROL,
+    PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE, CONTROL, SNAPSHOT_REQUEST,
 };
 
 namespace {
@@ -207,6 +207,10 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
     case ACTIVE_THREAD:
         if (r.ok())
             err = pmvp_core_set_active_thread(c, pe, t);
+        break;
+    case SNAPSHOT_REQUEST:
+        if (r.ok())
+            err = pmvp_core_snapshot_request(c, pe, t);
         break;
     case CONTROLS: {
         // The controls become the PE's when the change takes effect on the
@@ -570,6 +574,11 @@ int Monitors::set_context(unsigned pe, const pmvp_context &ctx, const sc_time &o
 int Monitors::set_active_thread(unsigned pe, const sc_time &offset)
 {
     return change(offset, make_change(ACTIVE_THREAD, pe));
+}
+
+int Monitors::snapshot_request(unsigned pe, const sc_time &offset)
+{
+    return change(offset, make_change(SNAPSHOT_REQUEST, pe));
 }
 
 int Monitors::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_time &offset)

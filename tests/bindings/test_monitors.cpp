@@ -379,6 +379,37 @@ TEST(Monitors, InstructionCounterOverTlmRaisesPmuirq)
     });
 }
 
+// A snapshot (FEAT_PMUv3_SS) requested from outside for a later instant
+// (snapshot_request with an offset) captures the counters at that instant,
+// not at the call's: read over TLM at 0x600 and 0x6F8.
+TEST(Monitors, SnapshotRequestCapturesAtItsInstant)
+{
+    in_child([] {
+        pmvp_core_config c = config(1, 1000000000);
+        c.feat_pmuv3_ss = true;
+        Monitors m("m", c);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            wait(10, SC_NS);
+            pmvp_pmu_controls ctl{};
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, c.num_counters);
+            ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMSSE, 3); // Capture events allowed
+            ctl.noninvasive_debug = true;
+            ASSERT_EQ(m.set_controls(0, ctl), PMVP_OK);
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1 | PMVP_PMU_C);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            wait(1, SC_US);
+            ASSERT_EQ(m.snapshot_request(0, sc_time(2, SC_US)), PMVP_OK); // at 3010 ns
+            wait(5, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0x600, 8), 3000u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0x6F8, 8), 3000u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0xE30, 8), 0u); // PMSSCR_EL1: captured
+        });
+        sc_start(10, SC_US);
+    });
+}
+
 TEST(Monitors, AmuOverTlm)
 {
     in_child([] {

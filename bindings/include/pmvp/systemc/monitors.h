@@ -121,6 +121,10 @@ public:
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_active_thread(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // FEAT_PMUv3_SS: the external snapshot request of the PE (the IMPLEMENTATION
+    // DEFINED mechanism of D13.9, pmvp_core_snapshot_request): a Capture
+    // event at its instant. PMVP_ERR_REGISTER without FEAT_PMUv3_SS.
+    [[nodiscard]] int snapshot_request(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // MDCR_EL2, MDCR_EL3, SDER32_EL3 and the OS Lock as the CPU model holds
     // them, all at once: every field of `ctl` replaces the PE's (so a
     // struct built afresh clears what another part of the CPU model set;
