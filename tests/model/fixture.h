@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "pmvp/checkpoint.h"
 #include "pmvp/core.h"
 #include "pmvp/ebep.h"
 #include "pmvp/error.h"
@@ -119,6 +120,17 @@ protected:
         bool level = false;
         EXPECT_EQ(pmvp_pmu_irq(&core, pe, t, &level), PMVP_OK);
         return level;
+    }
+    // The core replaced by one initialised afresh with cfg and restored from
+    // the core's own checkpoint: what the checkpoint loses, a test sees lost.
+    void save_and_restore()
+    {
+        std::vector<uint8_t> buf(pmvp_core_checkpoint_size(&core));
+        ASSERT_EQ(pmvp_core_save(&core, buf.data(), buf.size()), PMVP_OK);
+        pmvp_core restored{};
+        ASSERT_EQ(pmvp_core_init(&restored, &cfg), PMVP_OK);
+        ASSERT_EQ(pmvp_core_restore(&restored, buf.data(), buf.size(), nullptr), PMVP_OK);
+        core = restored;
     }
     pmvp_time next_event(pmvp_time t)
     {

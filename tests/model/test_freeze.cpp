@@ -6,7 +6,6 @@
 // an input at the instant of a clock edge comes after the edge.
 #include "fixture.h"
 
-#include "pmvp/checkpoint.h"
 
 namespace pmvp::test {
 namespace {
@@ -290,14 +289,8 @@ TEST_F(Freeze, ACheckpointKeepsTheFreeze)
     program(0, 1, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
     write(0, PMVP_PMOVSSET_EL0, 1, 1 * kUs);
-    std::vector<uint8_t> buf(pmvp_core_checkpoint_size(&core));
-    ASSERT_EQ(pmvp_core_save(&core, buf.data(), buf.size()), PMVP_OK);
-    pmvp_core restored{};
-    ASSERT_EQ(pmvp_core_init(&restored, &cfg), PMVP_OK);
-    ASSERT_EQ(pmvp_core_restore(&restored, buf.data(), buf.size(), nullptr), PMVP_OK);
-    uint64_t v = 0;
-    ASSERT_EQ(pmvp_pmu_read(&restored, 0, PMVP_PMEVCNTR_EL0, 1, 4 * kUs, &v), PMVP_OK);
-    EXPECT_EQ(v, 1000u);
+    save_and_restore();
+    EXPECT_EQ(counter(0, 1, 4 * kUs), 1000u);
 }
 
 }  // namespace

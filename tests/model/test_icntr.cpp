@@ -4,9 +4,7 @@
 // D24.5.15, and its external view (I5.2, I5.3.10, I5.3.11).
 #include "fixture.h"
 
-#include <vector>
 
-#include "pmvp/checkpoint.h"
 #include "pmvp/ext.h"
 #include "pmvp/sysreg.h"
 
@@ -281,12 +279,7 @@ TEST_F(Icntr, ACheckpointKeepsTheCounterAndItsControls)
     write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_U, 0);
     write(0, PMVP_PMINTENSET_EL1, PMVP_PMU_F0, 0);
     retire(77, 1 * kUs);
-    std::vector<uint8_t> buf(pmvp_core_checkpoint_size(&core));
-    ASSERT_EQ(pmvp_core_save(&core, buf.data(), buf.size()), PMVP_OK);
-    pmvp_core other;
-    ASSERT_EQ(pmvp_core_init(&other, &cfg), PMVP_OK);
-    ASSERT_EQ(pmvp_core_restore(&other, buf.data(), buf.size(), nullptr), PMVP_OK);
-    core = other;
+    save_and_restore();
     retire(3, 2 * kUs);
     EXPECT_EQ(instructions(2 * kUs), 80u);
     EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 2 * kUs), PMEVTYPER_EL0_U | 0x08);

@@ -5,9 +5,7 @@
 #include "fixture.h"
 
 #include <string>
-#include <vector>
 
-#include "pmvp/checkpoint.h"
 #include "pmvp/ext.h"
 #include "pmvp/sysreg.h"
 
@@ -186,12 +184,7 @@ TEST_F(Snapshot, ACheckpointKeepsTheSnapshot)
 {
     init();
     capture(5 * kUs);
-    std::vector<uint8_t> buf(pmvp_core_checkpoint_size(&core));
-    ASSERT_EQ(pmvp_core_save(&core, buf.data(), buf.size()), PMVP_OK);
-    pmvp_core other;
-    ASSERT_EQ(pmvp_core_init(&other, &cfg), PMVP_OK);
-    ASSERT_EQ(pmvp_core_restore(&other, buf.data(), buf.size(), nullptr), PMVP_OK);
-    core = other;
+    save_and_restore();
     EXPECT_EQ(saved(1, 6 * kUs), 5000u);
     EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 6 * kUs), 0u);
 }
