@@ -5,7 +5,9 @@
 #include "fixture.h"
 
 #include <string>
+#include <vector>
 
+#include "pmvp/checkpoint.h"
 #include "pmvp/ext.h"
 #include "pmvp/sysreg.h"
 
@@ -187,6 +189,18 @@ TEST_F(Snapshot, ACheckpointKeepsTheSnapshot)
     save_and_restore();
     EXPECT_EQ(saved(1, 6 * kUs), 5000u);
     EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 6 * kUs), 0u);
+    // A core configured otherwise refuses it: the configuration's
+    // fingerprint holds the snapshot's choices.
+    std::vector<uint8_t> buf(pmvp_core_checkpoint_size(&core));
+    ASSERT_EQ(pmvp_core_save(&core, buf.data(), buf.size()), PMVP_OK);
+    for (bool in_debug : { false, true }) {
+        pmvp_core_config other_cfg = cfg;
+        other_cfg.ss_capture_in_debug = in_debug;
+        other_cfg.feat_pmuv3_ss = in_debug; // without the feature, or allowing Debug state
+        pmvp_core other;
+        ASSERT_EQ(pmvp_core_init(&other, &other_cfg), PMVP_OK);
+        EXPECT_NE(pmvp_core_restore(&other, buf.data(), buf.size(), nullptr), PMVP_OK) << in_debug;
+    }
 }
 
 TEST(SnapshotConfig, RefusalsAndAbsence)
