@@ -307,6 +307,7 @@ static const char *const domain_names[] = {
     [PMVP_EXT_CORE] = "Core power domain",
     [PMVP_EXT_MGMT] = "CoreSight management",
     [PMVP_EXT_AMU] = "AMU",
+    [PMVP_EXT_SNAPSHOT] = "Core power domain, not the OS Lock",
 };
 
 /* Rows by frame, then offset, then the order of registers.def. */
