@@ -17,6 +17,14 @@ static inline unsigned pmvp_take_lowest(uint32_t *m)
     return n;
 }
 
+/* The index of the highest set bit of *m (*m != 0), which it clears. */
+static inline unsigned pmvp_take_highest(uint32_t *m)
+{
+    unsigned n = 31u - (unsigned)__builtin_clz(*m);
+    *m &= ~(UINT32_C(1) << n);
+    return n;
+}
+
 /* A function called on a rare path (GCC and Clang). */
 #define PMVP_COLD __attribute__((cold, noinline))
 

@@ -236,6 +236,18 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "pmu_ext_pmswinc: PMSWINC is not in the EXT64 view (I3.1.2)";
     if (cfg->feat_sebep && !cfg->feat_ebep)
         return "feat_sebep: FEAT_SEBEP needs feat_ebep";
+    /* PMMIR.THWIDTH and EDGE say which of FEAT_PMUv3_TH, EDGE and TH2 the
+     * PMU has (D24.5.19): the configuration's value is the features. */
+    unsigned thwidth = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg->pmmir);
+    unsigned edge = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg->pmmir);
+    if (thwidth > 12)
+        return "pmmir: THWIDTH above 0b1100 is reserved (PMEVTYPER<n>_EL0.TH has at most 12 bits, D24.5.19)";
+    if (edge > 2)
+        return "pmmir: EDGE above 0b0010 is reserved (D24.5.19)";
+    if (edge && !thwidth)
+        return "pmmir: EDGE nonzero (FEAT_PMUv3_EDGE) needs FEAT_PMUv3_TH (THWIDTH nonzero)";
+    if (thwidth && !cfg->feat_pmuv3p7)
+        return "pmmir: THWIDTH nonzero (FEAT_PMUv3_TH, Armv8.8) needs feat_pmuv3p7";
     /* PMICFILTR_EL0.SYNC would put the instruction counter in synchronous
      * mode, which the PMU exception's model (ebep.c) does not cover: refused
      * rather than a SYNC bit that does nothing. */
@@ -278,6 +290,17 @@ static uint64_t filter_mask(const pmvp_core_config *cfg, bool with_event)
             m |= PMEVTYPER_EL0_MT;
         if (cfg->feat_sebep)
             m |= PMEVTYPER_EL0_SYNC;
+        /* D24.5.12: TC and TH[THWIDTH-1:0] with FEAT_PMUv3_TH, TE with
+         * FEAT_PMUv3_EDGE, TLC with FEAT_PMUv3_TH2 (odd counters only:
+         * k_evtyper_writable). */
+        unsigned thwidth = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg->pmmir);
+        unsigned edge = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg->pmmir);
+        if (thwidth)
+            m |= PMEVTYPER_EL0_TC | PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, (UINT64_C(1) << thwidth) - 1);
+        if (edge >= 1)
+            m |= PMEVTYPER_EL0_TE;
+        if (edge >= 2)
+            m |= PMEVTYPER_EL0_TLC;
     }
     return m;
 }
@@ -543,10 +566,11 @@ int pmvp_core_context(const pmvp_core *c, unsigned pe, pmvp_context *ctx)
  * counts in pe's context). */
 static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t event)
 {
-    /* While time alone can freeze counters, a route is not kept: every
+    /* While time alone can freeze counters, or a counter's per-cycle value
+     * is followed (threshold and edge counting), a route is not kept: every
      * report then takes count_occurrences, which brings the core to its
      * instant (an older generation is never current). */
-    uint64_t generation = k_freeze_timed(c) ? c->generation - 1 : c->generation;
+    uint64_t generation = k_freeze_timed(c) || k_threshold_any(c) ? c->generation - 1 : c->generation;
     *r = (pmvp_route){ .generation = generation, .event = event, .pe = (uint8_t)pe };
     const pmvp_context *src = &c->pe[pe].ctx;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
@@ -633,6 +657,21 @@ static inline int count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe,
     return carried ? carry_on_route(c, r, count) : PMVP_OK;
 }
 
+/* count_on_route for a core in which some counter's per-cycle value is
+ * followed: each counter of the route through k_occurrence_add. */
+static void count_with_thresholds(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
+{
+    add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
+    add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        for (uint32_t m = r->pmu[p] & ~(UINT32_C(1) << PMVP_ICNTR_SLOT); m;)
+            k_occurrence_add(c, p, pmvp_take_lowest(&m), count);
+        if (r->pmu[p] >> PMVP_ICNTR_SLOT & 1)
+            k_counter_add(c, p, &c->pe[p], PMVP_ICNTR_SLOT, count);
+        k_freeze_update(c, p); /* an overflow may freeze counters */
+    }
+}
+
 /* Counts `count` occurrences of `event` on PE `pe`; *counting, if not NULL,
  * gets the event counters of `pe` that count it. `may_drop`: inaccuracy
  * knob (d) applies. */
@@ -650,15 +689,20 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
         return PMVP_ERR_PAST;
     /* Occurrences change only counters that count them, and those do not
      * depend on cycles: no sync needed, unless the cycles before `now` may
-     * have frozen some of them (k_freeze_timed). */
-    if (!known && k_freeze_timed(c))
+     * have frozen some of them (k_freeze_timed), or a counter takes them
+     * into the V_B of the cycle in progress at `now` (k_threshold_any). */
+    bool threshold = !known && k_threshold_any(c);
+    if (!known && (k_freeze_timed(c) || threshold))
         k_sync(c, now);
     if (!known)
         derive_route(c, r, pe, event);
     c->last_call = now;
     if (may_drop && c->cfg.inaccuracy.drop_ppm)
         count = k_after_drop(c, event, count);
-    count_on_route(c, r, pe, count);
+    if (threshold)
+        count_with_thresholds(c, r, pe, count);
+    else
+        count_on_route(c, r, pe, count);
     if (counting)
         *counting = r->pmu[pe];
     return PMVP_OK;

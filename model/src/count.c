@@ -698,6 +698,281 @@ static void advance_cycle_counter(const pmvp_core *c, pmvp_pe *pe, uint64_t dk, 
     pe->pmu.divider = (uint32_t)(total % 64);
 }
 
+/* ------------------------------------------- threshold and edge (D13.8) */
+
+/* With FEAT_PMUv3_TH a counter counts, on each processor cycle on which
+ * counting is allowed, V[n]: a function of V_B[n], the value it would count
+ * on that cycle without the threshold function, of the threshold condition
+ * C_T[n] on the cycle before (C_P, for edges) and, for an odd counter
+ * linked by TLC (FEAT_PMUv3_TH2), of V[n-1] on the same cycle.
+ *
+ * Lazily and exactly: between two inputs, a counter's V_B is the same on
+ * every processor cycle of a class (with FGMT, the cycles of its PE's
+ * barrel slot and the others; otherwise every cycle is of one class), but
+ * for the cycle in progress at the stretch's start, which adds the
+ * occurrences reported in it so far (pmvp_pmu_counter.pending: a report
+ * belongs to the cycle in progress at its instant, and an input at the
+ * instant of a clock edge comes after the edge). C_P follows from the
+ * class of the cycle before. So a stretch has a first cycle, a second one
+ * (whose C_P is the first's C_T) and then cycles of four kinds, by the
+ * classes of the cycle and of the one before; V is the same on cycles of
+ * one kind, and the count over the stretch is a sum of products. */
+
+/* The Effective threshold controls of a counter. */
+typedef struct th_controls {
+    bool on;          /* the threshold function is enabled (RHVGCV, TLC) */
+    bool te;          /* edge counting (RSGLNM) */
+    unsigned tc, tlc; /* TC; TLC (0 but for odd counters with FEAT_PMUv3_TH2) */
+    uint64_t th;
+} th_controls;
+
+/* Whether the threshold function may apply to event class `cls`: not to
+ * the events of another clock than the processor's (BUS_CYCLES,
+ * CNT_CYCLES), whose V_B on a processor cycle pmvp does not model, nor to
+ * CHAIN, whose V_B is the overflow of the counter below (README, "Not
+ * modelled"): such a counter counts as without it. */
+static bool th_applies(const pmvp_event_decoded *d, uint16_t event)
+{
+    return d->cls != PMVP_EVCLASS_BUS_CLOCK && d->cls != PMVP_EVCLASS_SYSTEM_COUNTER && event != PMVP_EV_CHAIN;
+}
+
+/* Counter n's controls from its PMEVTYPER (its writable bits only, so the
+ * fields a feature lacks are 0). The reserved combinations of RMRPVL are
+ * CONSTRAINED UNPREDICTABLE; pmvp reads them as TE and TLC 0, the
+ * threshold counting of TC and TH alone. */
+static th_controls th_of(const pmvp_pmu_counter *k)
+{
+    uint64_t v = k->evtyper;
+    th_controls t = { .te = v & PMEVTYPER_EL0_TE,
+                      .tc = (unsigned)PMVP_FIELD_GET(PMEVTYPER_EL0_TC, v),
+                      .tlc = (unsigned)PMVP_FIELD_GET(PMEVTYPER_EL0_TLC, v),
+                      .th = PMVP_FIELD_GET(PMEVTYPER_EL0_TH, v) };
+    bool reserved = t.tlc == 3 || (t.tc % 2 == 1 && !t.te && t.tlc == 2) || (t.te && t.tlc == 1) ||
+                    (t.te && t.tc % 4 == 0);
+    if (reserved)
+        t.te = false, t.tlc = 0;
+    t.on = (t.tc || t.th || t.tlc) &&
+           th_applies(&k->event, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, v));
+    return t;
+}
+
+bool k_threshold_on(const pmvp_pe *pe, unsigned n)
+{
+    return th_of(&pe->pmu.counter[n]).on;
+}
+
+bool k_threshold_tracked(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    if (k_threshold_on(pe, n))
+        return true;
+    /* n is the counter n + 1 links to */
+    if (n % 2 == 1 || n + 1 >= c->cfg.num_counters)
+        return false;
+    th_controls up = th_of(&pe->pmu.counter[n + 1]);
+    return up.on && up.tlc;
+}
+
+void k_occurrence_add(pmvp_core *c, unsigned p, unsigned n, uint64_t count)
+{
+    pmvp_pe *pe = &c->pe[p];
+    if (k_threshold_tracked(c, pe, n))
+        pe->pmu.counter[n].pending += count;
+    if (!k_threshold_on(pe, n))
+        k_counter_add(c, p, pe, n, count);
+}
+
+/* C_T (RQVYDV): TC[2:1] chooses the comparison of V_B with TH, unsigned. */
+static bool th_condition(const th_controls *t, uint64_t vb)
+{
+    switch (t->tc >> 1) {
+    case 0: return vb != t->th;
+    case 1: return vb == t->th;
+    case 2: return vb >= t->th;
+    default: return vb < t->th;
+    }
+}
+
+/* V[n] (RHBWBB; Tables D13-5 to D13-8) on a cycle on which counting is
+ * allowed, from V_B, V[n-1] (`link`, read with TLC only) and C_P. */
+static uint64_t th_value(const th_controls *t, uint64_t vb, uint64_t link, bool cp)
+{
+    if (!t->on)
+        return vb;
+    bool ct = th_condition(t, vb);
+    if (t->te) { /* C_E (RNXPYM): TC[0] 1, a change to C_T true; 0, any change */
+        bool ce = t->tc % 2 ? ct && !cp : ct != cp;
+        return ce ? (t->tlc == 2 ? link : 1) : 0;
+    }
+    if (t->tlc == 2)
+        return ct ? link : 0;
+    if (ct)
+        return t->tc % 2 ? 1 : vb;
+    return t->tlc == 1 ? link : 0;
+}
+
+/* The cycle kinds after the second cycle of a stretch: bit 1 the class of
+ * the cycle before, bit 0 the cycle's own (1: its PE's barrel slot). */
+enum { TH_KINDS = 4 };
+
+/* Counter n's V over a stretch from processor cycle k0 (exclusive). */
+typedef struct th_run {
+    bool allowed;              /* counting is allowed over the stretch */
+    uint64_t first, second;    /* V on cycles k0 + 1 and k0 + 2 */
+    uint64_t kind[TH_KINDS];   /* V on each later cycle, by its kind */
+    bool ct_first;             /* C_T on cycle k0 + 1 */
+    bool ct_class[2];          /* C_T on any later cycle, by its class */
+} th_run;
+
+/* Whether processor cycles fall into two classes for PE p: with FGMT and
+ * more than one thread, its slot's and the others (D14.4.1). */
+static bool th_two_classes(const pmvp_core *c)
+{
+    return c->cfg.mt_policy == PMVP_MT_FGMT && c->cfg.num_pes > 1;
+}
+
+/* The class of processor cycle k (>= 1) for PE p. */
+static unsigned th_class(const pmvp_core *c, unsigned p, uint64_t k)
+{
+    return th_two_classes(c) ? (k - 1) % c->cfg.num_pes == p : 1;
+}
+
+/* Counter n's run: r its rate without the threshold function (the one
+ * that gives V_B on each class of cycle), `allowed` whether counting is
+ * allowed over the stretch, `pe` its PE's state (pending, C_P), `link` the
+ * run of n - 1 when n links to it. */
+static th_run th_run_of(const pmvp_core *c, unsigned p, const pmvp_pe *pe, unsigned n, rate r, bool allowed,
+                        const th_run *link, uint64_t k0)
+{
+    th_run run = { .allowed = allowed };
+    if (!allowed)
+        return run;
+    th_controls t = th_of(&pe->pmu.counter[n]);
+    uint64_t vb[2];
+    vb[1] = r.src == SRC_PROC || r.src == SRC_PROC_SLOT ? r.weight : 0;
+    vb[0] = r.src == SRC_PROC ? r.weight : 0;
+    if (!th_two_classes(c))
+        vb[0] = vb[1];
+    static const th_run none;
+    const th_run *l = link && t.tlc ? link : &none;
+    unsigned c1 = th_class(c, p, k0 + 1), c2 = th_class(c, p, k0 + 2);
+    uint64_t vb1 = vb[c1] + pe->pmu.counter[n].pending;
+    run.ct_first = th_condition(&t, vb1);
+    run.first = th_value(&t, vb1, l->first, pe->th_cp >> n & 1);
+    run.second = th_value(&t, vb[c2], l->second, run.ct_first);
+    for (unsigned cls = 0; cls < 2; cls++)
+        run.ct_class[cls] = th_condition(&t, vb[cls]);
+    for (unsigned kind = 0; kind < TH_KINDS; kind++)
+        run.kind[kind] = th_value(&t, vb[kind & 1], l->kind[kind], run.ct_class[kind >> 1]);
+    return run;
+}
+
+/* The cycles of each kind among processor cycles (a, b] of PE p (a >= 1). */
+static void th_kinds(const pmvp_core *c, unsigned p, uint64_t a, uint64_t b, uint64_t count[TH_KINDS])
+{
+    memset(count, 0, TH_KINDS * sizeof count[0]);
+    if (!th_two_classes(c)) {
+        count[3] = b - a;
+        return;
+    }
+    unsigned t = c->cfg.num_pes;
+    uint64_t slot = slot_cycles_upto(b, p, t) - slot_cycles_upto(a, p, t);             /* cycle in the slot */
+    uint64_t after = slot_cycles_upto(b - 1, p, t) - slot_cycles_upto(a - 1, p, t);    /* the one before is */
+    count[1] = slot;
+    count[2] = after;
+    count[0] = b - a - slot - after;
+}
+
+/* What counter n's run counts over the first m processor cycles. */
+static pmvp_u128 th_total(const pmvp_core *c, unsigned p, const th_run *run, uint64_t k0, uint64_t m)
+{
+    if (m == 0)
+        return 0;
+    pmvp_u128 total = run->first;
+    if (m >= 2)
+        total += run->second;
+    if (m >= 3) {
+        uint64_t count[TH_KINDS];
+        th_kinds(c, p, k0 + 2, k0 + m, count);
+        for (unsigned kind = 0; kind < TH_KINDS; kind++)
+            total += (pmvp_u128)count[kind] * run->kind[kind];
+    }
+    return total;
+}
+
+/* D13.8's "counting allowed" for counter n of PE p: it counts events in
+ * its PE's context, or, with MT == 1, in that of some PE that is not off
+ * (pmvp's reading for MT == 1, README). */
+static bool th_counting_allowed(const pmvp_core *c, unsigned p, unsigned n)
+{
+    if (!k_effective_mt(c, p, n))
+        return counts_own(c, p, n);
+    for (unsigned q = 0; q < c->cfg.num_pes; q++)
+        if (c->pe[q].state != PMVP_PE_OFF && k_counts(c, p, n, &c->pe[q].ctx))
+            return true;
+    return false;
+}
+
+/* Counter n's run over the stretch from processor cycle k0, PE p being in
+ * state `from` (c->pe[p], or a copy being advanced, whose freeze applies);
+ * with n - 1's run first when n links to it. */
+static th_run th_run_from(const pmvp_core *c, unsigned p, const pmvp_pe *from, unsigned n, uint64_t k0)
+{
+    bool cached = c->rates_valid;
+    const pmvp_pe *pe = &c->pe[p];
+    th_run link, *l = NULL;
+    if (n % 2 == 1 && th_of(&from->pmu.counter[n]).tlc) {
+        link = th_run_from(c, p, from, n - 1, k0);
+        l = &link;
+    }
+    bool allowed = (cached ? pe->th_allowed >> n & 1 : th_counting_allowed(c, p, n)) && !(from->frozen >> n & 1);
+    return th_run_of(c, p, from, n, cached ? pe->rate[n] : counter_rate(c, p, n), allowed, l, k0);
+}
+
+/* The counters of PE p whose threshold function is on (*on) and whose
+ * per-cycle value is followed (*tracked), from the caches when valid. */
+static void th_masks(const pmvp_core *c, unsigned p, uint32_t *on, uint32_t *tracked)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (c->rates_valid) {
+        *on = pe->th_on;
+        *tracked = pe->th_tracked;
+        return;
+    }
+    *on = *tracked = 0;
+    for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+        if (k_threshold_on(pe, n))
+            *on |= UINT32_C(1) << n;
+        if (k_threshold_tracked(c, pe, n))
+            *tracked |= UINT32_C(1) << n;
+    }
+}
+
+/* The counters of PE p whose per-cycle value is followed, over stretch s,
+ * in `to`: those whose threshold function is on count their runs; each
+ * keeps C_T of the stretch's last cycle as C_P (0 if counting was not
+ * allowed on it) and drops the occurrences of the cycle in progress at the
+ * stretch's start, which closed. From the top down, so that the run of an
+ * odd counter reads the counter below it as it was at the start. */
+static void th_advance(const pmvp_core *c, unsigned p, const stretch *s, pmvp_pe *to)
+{
+    if (!s->dk)
+        return;
+    uint32_t on, tracked;
+    th_masks(c, p, &on, &tracked);
+    while (tracked) {
+        unsigned n = pmvp_take_highest(&tracked);
+        if (on >> n & 1) {
+            th_run run = th_run_from(c, p, to, n, s->k0);
+            bool last = run.allowed && (s->dk == 1 ? run.ct_first : run.ct_class[th_class(c, p, s->k0 + s->dk)]);
+            to->th_cp = last ? to->th_cp | UINT32_C(1) << n : to->th_cp & ~(UINT32_C(1) << n);
+            pmvp_u128 inc = th_total(c, p, &run, s->k0, s->dk);
+            if (inc)
+                k_counter_add(c, p, to, n, inc);
+        }
+        to->pmu.counter[n].pending = 0;
+    }
+}
+
 /* ------------------------------------------------------ Activity Monitors */
 
 void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
@@ -774,6 +1049,7 @@ static void refresh_rates(pmvp_core *c)
 {
     if (c->rates_valid)
         return;
+    c->th_any = false;
     /* First what each counter counts in its own PE's context (own_counts),
      * which the rates then read. */
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
@@ -788,11 +1064,21 @@ static void refresh_rates(pmvp_core *c)
         pmvp_pe *pe = &c->pe[p];
         pe->cycles_count = k_cycle_counter_counts(c, p);
         pe->counting = pe->amu_counting = pe->level_driven = 0;
+        pe->th_on = pe->th_tracked = pe->th_allowed = 0;
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
+            uint32_t bit = UINT32_C(1) << n;
             cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
             if (level_class(&pe->pmu.counter[n].event))
-                pe->level_driven |= UINT32_C(1) << n;
+                pe->level_driven |= bit;
+            if (k_threshold_on(pe, n))
+                pe->th_on |= bit;
+            if (k_threshold_tracked(c, pe, n)) {
+                pe->th_tracked |= bit;
+                if (th_counting_allowed(c, p, n))
+                    pe->th_allowed |= bit;
+            }
         }
+        c->th_any |= pe->th_tracked != 0;
         if (c->cfg.feat_amuv1)
             for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++)
                 cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, p, n));
@@ -804,7 +1090,10 @@ static void refresh_rates(pmvp_core *c)
         const pmvp_pe *pe = &c->pe[p];
         uint64_t sources = freeze_sources(c, pe);
         c->freeze_armed |= sources != 0;
-        c->freeze_timed |= (sources & (pe->counting | pe->counting << 1)) != 0;
+        /* A counter whose threshold function is on may count cycles
+         * whatever its rate (V[n] of V_B == 0 may be 1). */
+        uint32_t timed = pe->counting | (pe->th_on & pe->th_allowed);
+        c->freeze_timed |= (sources & (timed | timed << 1)) != 0;
     }
     c->rates_valid = true;
 }
@@ -813,6 +1102,12 @@ bool k_freeze_timed(pmvp_core *c)
 {
     refresh_rates(c);
     return c->freeze_timed;
+}
+
+bool k_threshold_any(pmvp_core *c)
+{
+    refresh_rates(c);
+    return c->th_any;
 }
 
 /* AMU counter n of PE state `a`, group 0 then group 1. */
@@ -928,8 +1223,13 @@ static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch
     if (s->dk)
         advance_cycle_counter(c, to, s->dk,
                               !(to->frozen & PMVP_PMU_C) && (cached ? pe->cycles_count : k_cycle_counter_counts(c, p)));
-    /* In counter order: a CHAIN counter takes the carries of the one below. */
-    uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~(uint32_t)to->frozen;
+    /* In counter order: a CHAIN counter takes the carries of the one below.
+     * The counters whose threshold function is on count their runs. */
+    uint32_t on, tracked;
+    th_masks(c, p, &on, &tracked);
+    if (tracked)
+        th_advance(c, p, s, to);
+    uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~(uint32_t)to->frozen & ~on;
     while (counting) {
         unsigned n = pmvp_take_lowest(&counting);
         rate r = cached ? pe->rate[n] : counter_rate(c, p, n);
@@ -1027,10 +1327,12 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     c->last_call = now;
-    if (!c->rates_valid || now <= c->sync_time || c->freeze_armed) {
+    if (!c->rates_valid || now <= c->sync_time || c->freeze_armed || c->th_any) {
         /* The whole core to now (no time to advance, or the next sync
          * computes every rate anyway, or a freeze is armed: its split of a
-         * stretch reads every counter at the sync, so none may be ahead). */
+         * stretch reads every counter at the sync, so none may be ahead; or
+         * a counter's per-cycle value is followed, which its run reads at
+         * the sync too). */
         k_sync(c, now);
         c->pe[q].level[level] = value;
         if (c->rates_valid && c->freeze_armed)
@@ -1112,6 +1414,29 @@ static pmvp_time counted_cycle_time(const pmvp_core *c, rate r, pmvp_u128 m)
     }
 }
 
+/* The instant at which counter n of PE p, whose threshold function is on,
+ * has counted `need` more, if no input comes first: the first m with the
+ * run over m processor cycles reaching it, by bisection (the total grows
+ * with m). */
+static pmvp_time th_reaches(const pmvp_core *c, unsigned p, unsigned n, pmvp_u128 need)
+{
+    if (clock_stopped(c) || need == PMVP_U128_NEVER)
+        return PMVP_TIME_NEVER;
+    uint64_t k0 = c->proc_cycles;
+    th_run run = th_run_from(c, p, &c->pe[p], n, k0);
+    uint64_t lo = 1, hi = UINT64_MAX - k0;
+    if (th_total(c, p, &run, k0, hi) < need)
+        return PMVP_TIME_NEVER;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (th_total(c, p, &run, k0, mid) >= need)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return edge_after(&c->clock, c->clock_edges, lo);
+}
+
 static pmvp_u128 ceil_div(pmvp_u128 a, uint64_t b)
 {
     return (a + b - 1) / b;
@@ -1139,6 +1464,8 @@ static pmvp_u128 chain_to_overflow(const pmvp_core *c, const pmvp_pe *pe, unsign
 static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
+    if (k_threshold_on(pe, n))
+        return th_reaches(c, p, n, to_overflow(c, pe, n));
     rate r = counter_rate(c, p, n);
     if (r.src != SRC_NONE)
         return counted_cycle_time(c, r, ceil_div(to_overflow(c, pe, n), r.weight));
@@ -1147,6 +1474,8 @@ static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, uns
      * even counter below it, if that one counts cycles. */
     if (!chain_counts(c, p, n))
         return PMVP_TIME_NEVER;
+    if (k_threshold_on(pe, n - 1))
+        return th_reaches(c, p, n - 1, chain_to_overflow(c, pe, n));
     rate low = counter_rate(c, p, n - 1);
     if (low.src == SRC_NONE)
         return PMVP_TIME_NEVER;
@@ -1259,7 +1588,7 @@ void k_rebuild_caches(pmvp_core *c)
         pe->pmu.ovsset &= k_counter_bits(c);
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             pmvp_pmu_counter *k = &pe->pmu.counter[n];
-            k->evtyper &= c->evtyper_mask;
+            k->evtyper &= k_evtyper_writable(c, n);
             k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
         }
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)

@@ -193,6 +193,25 @@ static inline bool k_counters_add(const pmvp_core *c, pmvp_pe *to, uint32_t whic
  * k_counter_carry for each counter of `which` whose add carried. */
 void k_counters_carried(pmvp_core *c, unsigned p, uint32_t which, uint64_t count);
 
+/* The writable bits of PMEVTYPER<n>: TLC only in odd counters (D24.5.12). */
+static inline uint64_t k_evtyper_writable(const pmvp_core *c, unsigned n)
+{
+    return n % 2 ? c->evtyper_mask : c->evtyper_mask & ~PMEVTYPER_EL0_TLC;
+}
+
+/* Threshold and edge counting (D13.8, count.c). Whether counter n of PE
+ * state `pe` counts through its threshold function (on), and whether its
+ * per-cycle value is followed: on, or the counter n + 1 links to (TLC). */
+bool k_threshold_on(const pmvp_pe *pe, unsigned n);
+bool k_threshold_tracked(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
+/* Whether some counter of the core is followed so (the rates made valid). */
+bool k_threshold_any(pmvp_core *c);
+/* `count` occurrences of its event for counter n of PE p, at the core's
+ * present (after the bracket): counted, or part of the V_B of the cycle
+ * in progress if its per-cycle value is followed (both for a counter
+ * linked to, whose own count has no threshold function). */
+void k_occurrence_add(pmvp_core *c, unsigned p, unsigned n, uint64_t count);
+
 /* Whether PE p's instruction counter (FEAT_PMUv3_ICNTR) counts an
  * instruction it retires in context `src` now. The one place that decides it. */
 bool k_instruction_counter_counts(const pmvp_core *c, unsigned p, const pmvp_context *src);

@@ -51,6 +51,19 @@ static void decode_event(const pmvp_core *c, pmvp_pmu_counter *k)
     k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
 }
 
+/* A write of PMEVTYPER<n> starts the threshold functions it concerns
+ * afresh (pmvp's choice where D13.8 does not say what a cycle with a
+ * change of controls counts): C_P of n is 0, and neither n nor the counter
+ * n - 1 that an odd n may link to keeps the occurrences reported earlier
+ * in the cycle in progress. */
+static void threshold_afresh(pmvp_pe *pe, unsigned n)
+{
+    pe->th_cp &= ~(UINT32_C(1) << n);
+    pe->pmu.counter[n].pending = 0;
+    if (n % 2 == 1)
+        pe->pmu.counter[n - 1].pending = 0;
+}
+
 /* The register PMXEVTYPER or PMXEVCNTR stands for with selection sel
  * (selected()): PMCCFILTR, PMEVTYPER<sel> or PMEVCNTR<sel>. */
 static enum pmvp_pmu_reg selected_reg(enum pmvp_pmu_reg reg, int sel)
@@ -217,7 +230,7 @@ static void snapshot_event(pmvp_core *c, unsigned p)
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
             if (k_counter_event(&c->pe[q], n) == PMVP_EV_PMU_SNAPSHOT && (q == p || k_effective_mt(c, q, n)) &&
                 k_counts(c, q, n, src)) {
-                k_counter_add(c, q, &c->pe[q], n, 1);
+                k_occurrence_add(c, q, n, 1);
                 k_freeze_update(c, q); /* its overflow may freeze counters */
             }
 }
@@ -256,7 +269,7 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
         pmvp_pe *pe = &c->pe[p];
         if ((bits >> n & 1) && k_counter_event(pe, n) == PMVP_EV_SW_INCR &&
             k_counts(c, p, n, &pe->ctx))
-            k_counter_add(c, p, pe, n, 1);
+            k_occurrence_add(c, p, n, 1);
     }
 }
 
@@ -302,7 +315,10 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
         break;
     case PMVP_PMCCNTR_EL0: counter_written(c, p, PMVP_CYCLE_COUNTER); break;
     case PMVP_PMEVCNTR_EL0: counter_written(c, p, n); break;
-    case PMVP_PMEVTYPER_EL0: decode_event(c, &u->counter[n]); break;
+    case PMVP_PMEVTYPER_EL0:
+        decode_event(c, &u->counter[n]);
+        threshold_afresh(pe, n);
+        break;
     case PMVP_PMIAR_EL1: u->pmiar = k_pmiar_address(u->pmiar); break;
     case PMVP_PMXEVTYPER_EL0:
     case PMVP_PMXEVCNTR_EL0:
@@ -360,6 +376,7 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     /* What is not a register (the knobs' state, the divider) to zero; the
      * EL2/EL3 controls are not PMU registers and stay. */
     pe->pmu = (pmvp_pmu){ .ctl = pe->pmu.ctl };
+    pe->th_cp = 0;
     k_state_reset(c, pe, PMVP_SYSREG_PMU);
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
         decode_event(c, &pe->pmu.counter[n]);

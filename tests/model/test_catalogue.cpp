@@ -63,7 +63,8 @@ TEST(Catalogue, FieldsArePlacedAsTheArmArmPlacesThem)
 // ones, what it reads) has no bit outside the register's fields. FEAT_SEBEP
 // and FEAT_PMUv3_ICNTR are not configured together (core.c), nor PMCR.IMP
 // and FEAT_PMUv3p7, which FEAT_PMUv3p9 needs: one run has FEAT_SEBEP and
-// PMCR.IMP, the other FEAT_PMUv3_ICNTR, FEAT_PMUv3p9 and FEAT_PMUv3_SS.
+// PMCR.IMP, the other FEAT_PMUv3_ICNTR, FEAT_PMUv3p9, FEAT_PMUv3_SS and
+// FEAT_PMUv3_TH2.
 class CatalogueCoversTheModel : public Kernel, public ::testing::WithParamInterface<bool> {};
 
 TEST_P(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
@@ -75,7 +76,9 @@ TEST_P(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
     cfg.pmcr_imp = GetParam() ? 0 : 0x41;
     cfg.pmcr_idcode = GetParam() ? 0 : 0x12;
     cfg.pmu_version = PMVP_PMUV3P5;
-    cfg.pmmir = 0x0FFFFFFF;
+    // Every field of PMMIR, THWIDTH and EDGE at their largest (FEAT_PMUv3_TH2
+    // with a 12-bit TH), which need FEAT_PMUv3p7.
+    cfg.pmmir = GetParam() ? 0x02CFFFFF : 0x000FFFFF;
     cfg.amu_num_aux = PMVP_AMU_MAX_AUX;
     cfg.amu_aux_offsets = 0xFFFF;
     cfg.feat_ebep = true;

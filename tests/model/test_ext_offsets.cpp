@@ -55,12 +55,11 @@ std::vector<Row> load(const std::string &file)
 
 // What a configuration implements, in the terms of the tables' conditions.
 struct Features {
-    bool pmu_ext64, amu_ext64, p1, p4, p5, icntr, p9, ss;
+    bool pmu_ext64, amu_ext64, p1, p4, p5, icntr, p9, ss, th;
 };
 
 // Every condition of the tables, transcribed. Features pmvp does not model
-// (PCSR, EXTPMN, TH, SME, AMU_EXTACR) are absent; PMUv3p8 is PMUv3p9's, whose
-// top halves at 0xA00 pmvp does not model. A
+// (PCSR, EXTPMN, SME, AMU_EXTACR) are absent; PMUv3p8 is PMUv3p9's. A
 // condition missing here fails the test, so no row is skipped unread.
 const std::map<std::string, std::function<bool(const Features &)>> &conditions()
 {
@@ -102,7 +101,7 @@ const std::map<std::string, std::function<bool(const Features &)>> &conditions()
           [](F f) { return f.p4 && !f.pmu_ext64 && !f.p9; } },
         { "IsFeatureImplemented(FEAT_PMUv3_EXT32) && ((IsFeatureImplemented(FEAT_PMUv3_TH) || "
           "IsFeatureImplemented(FEAT_PMUv3p8)) || IsFeatureImplemented(FEAT_PMUv3_SME))",
-          [](F) { return false; } },
+          [](F f) { return !f.pmu_ext64 && (f.th || f.p9); } },
     };
     return m;
 }
@@ -134,23 +133,28 @@ std::vector<Variant> variants()
     for (bool ext64 : { false, true })
         for (pmvp_pmu_version v : { PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 })
           for (bool icntr : { false, true })
-            for (bool p9_ss : { false, true }) {
+            for (bool p9_ss : { false, true })
+             for (bool th : { false, true }) {
               Variant x{};
               pmvp_core_config_default(&x.cfg);
               x.cfg.pmu_version = v;
               pmvp_core_config_limit_to_version(&x.cfg);
-              if ((ext64 || icntr || p9_ss) && v < PMVP_PMUV3P5)
-                  continue;  // FEAT_PMUv3_EXT64, FEAT_AMU_EXT64, FEAT_PMUv3_ICNTR, p9 and SS need PMUv3p5 (core.h)
+              if ((ext64 || icntr || p9_ss || th) && v < PMVP_PMUV3P5)
+                  continue;  // FEAT_PMUv3_EXT64, FEAT_AMU_EXT64, FEAT_PMUv3_ICNTR, p9, SS and TH need PMUv3p5 (core.h)
               x.cfg.feat_pmuv3_icntr = icntr;
               x.cfg.feat_pmuv3p7 = x.cfg.feat_pmuv3p9 = x.cfg.feat_pmuv3_ss = p9_ss;
+              if (th) {  // FEAT_PMUv3_TH2 with an 8-bit TH (PMMIR.THWIDTH, EDGE); it needs FEAT_PMUv3p7
+                  x.cfg.feat_pmuv3p7 = true;
+                  x.cfg.pmmir = 0x02800000;
+              }
               x.cfg.pmu_ext_layout = x.cfg.amu_ext_layout = ext64 ? PMVP_EXT64 : PMVP_EXT32;
               // OPTIONAL in EXT32 before PMUv3p9: include it to check its offset.
               x.cfg.pmu_ext_pmswinc = !ext64 && !p9_ss;
               x.cfg.num_counters = 31;
               x.cfg.amu_num_aux = 16;
-              x.f = { ext64, ext64, v >= PMVP_PMUV3P1, v >= PMVP_PMUV3P4, v >= PMVP_PMUV3P5, icntr, p9_ss, p9_ss };
+              x.f = { ext64, ext64, v >= PMVP_PMUV3P1, v >= PMVP_PMUV3P4, v >= PMVP_PMUV3P5, icntr, p9_ss, p9_ss, th };
               x.label = std::string(ext64 ? "EXT64" : "EXT32") + " PMUVer " + std::to_string((int)v) +
-                        (icntr ? " ICNTR" : "") + (p9_ss ? " PMUv3p9 SS" : "");
+                        (icntr ? " ICNTR" : "") + (p9_ss ? " PMUv3p9 SS" : "") + (th ? " TH2" : "");
               out.push_back(x);
             }
     return out;

@@ -292,7 +292,12 @@ typedef struct pmvp_core_config {
     bool pmu_ext_pmswinc;
     uint32_t pmiidr;       /* PMIIDR; PMPIDR0-4 are derived from it. Default 0x0000043B. */
     uint32_t amiidr;       /* AMIIDR; AMPIDR0-4 are derived from it. Default 0x0000043B. */
-    uint64_t pmmir;        /* PMMIR (FEAT_PMUv3p4; IMPLEMENTATION DEFINED). Default 0. */
+    /* PMMIR (FEAT_PMUv3p4; IMPLEMENTATION DEFINED). Default 0. Its THWIDTH
+     * [23:20] and EDGE [27:24] fields are the threshold features (D13.8):
+     * THWIDTH 1..12 implements FEAT_PMUv3_TH with a TH field that wide, EDGE
+     * 1 adds FEAT_PMUv3_EDGE, 2 also FEAT_PMUv3_TH2. They need
+     * feat_pmuv3p7. */
+    uint64_t pmmir;
     /* MPIDR_EL1 of PE 0, which PMDEVAFF/AMDEVAFF copy. PE p has Aff0 + p, and
      * MPIDR.MT is 1 when the core has more than one PE. Default 0x80000000. */
     uint64_t mpidr;
@@ -341,6 +346,7 @@ enum pmvp_gate {
     PMVP_GATE_SS,                   /* FEAT_PMUv3_SS */
     PMVP_GATE_SS_ICNTR,             /* FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR: PMICNTSVR_EL1 */
     PMVP_GATE_EBEP_OR_SS,           /* PMECR_EL1 */
+    PMVP_GATE_TOP_HALVES,           /* FEAT_PMUv3_TH or FEAT_PMUv3p8 (FEAT_PMUv3p9's): 0xA00 */
     /* The external bitmaps (PMCNTEN, PMINTEN, PMOVS) are 64 bits wide with
      * FEAT_PMUv3_ICNTR or FEAT_PMUv3p9 (I5.3), 32 in EXT32 without them. */
     PMVP_GATE_WIDE_BITMAPS,
@@ -396,6 +402,11 @@ typedef struct pmvp_pmu_counter {
     uint64_t value;           /* PMEVCNTR<n>, as of the core's sync instant */
     uint64_t evtyper;         /* PMEVTYPER<n>, implemented bits only */
     pmvp_event_decoded event; /* evtyper's event, as the PMU counts it */
+    /* Threshold and edge counting (D13.8, count.c): the occurrences
+     * reported in the processor cycle in progress, part of its V_B, which
+     * the cycle's closing edge applies. Kept for the counters whose
+     * per-cycle value matters (pmvp_pe.th_tracked), zero for the others. */
+    uint64_t pending;
 } pmvp_pmu_counter;
 
 /* The permitted-inaccuracy state of one counter (pmvp_inaccuracy). */
@@ -476,6 +487,9 @@ typedef struct pmvp_pe {
      * stretch sees the freeze of its start: a flag that rises in it freezes
      * from the next instant on (count.c, "freeze on overflow"). */
     uint64_t frozen;
+    /* C_P of D13.8 for each event counter: the threshold condition C_T of
+     * the last processor cycle, if counting was allowed on it; 0 otherwise. */
+    uint32_t th_cp;
     /* Counters a level change brought to an instant after the core's
      * sync_time (count.c): each counts on from where its rate's source stood
      * then (processor cycles counted, or bus-clock or System Counter edges),
@@ -495,6 +509,11 @@ typedef struct pmvp_pe {
     uint32_t amu_counting;    /* AMU counters whose rate is not zero, as amu_rate */
     uint32_t level_driven;    /* event counters whose event is reported as a level */
     uint32_t own_counts;
+    /* Threshold and edge counting (count.c): the counters whose threshold
+     * function is enabled, those whose per-cycle value is followed (those,
+     * and the counter n-1 an odd one links to), and those of them allowed
+     * to count (D13.8's "counting allowed"). */
+    uint32_t th_on, th_tracked, th_allowed;
     bool cycles_count;
 } pmvp_pe;
 
@@ -557,6 +576,10 @@ typedef struct pmvp_core {
      * overflow would freeze counters (armed), and one of those counts
      * cycles, so time alone can freeze (timed). */
     bool freeze_armed, freeze_timed;
+    /* Threshold and edge counting, valid with the rates: some PE follows
+     * a counter's per-cycle value (pmvp_pe.th_tracked), so a report must
+     * come at its instant and a level change brings the whole core. */
+    bool th_any;
     /* What an input must concern to matter to an interrupt
      * (pmvp_core_input_may_interrupt), valid while watch_valid: the level
      * inputs (by pmvp_event_level_index) and the events (by number mod 64, so
