@@ -136,6 +136,11 @@ static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
     walk_controls(s, &u->ctl);
     f32(s, &pe->ext.pmitctrl);
     fbool(s, &pe->ext.software_locked);
+    /* Threshold and edge counting (count.c): C_P, and the occurrences of
+     * the cycle in progress. */
+    f32(s, &pe->th_cp);
+    for (unsigned n = 0; n < PMVP_MAX_COUNTERS; n++)
+        f64(s, &u->counter[n].pending);
     /* Counters a level change brought ahead of the core's sync (count.c). */
     f32(s, &pe->ahead);
     f32(s, &pe->amu_ahead);

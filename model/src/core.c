@@ -156,9 +156,12 @@ void pmvp_core_config_limit_to_version(pmvp_core_config *cfg)
     for (size_t i = 0; i < sizeof later_features / sizeof later_features[0]; i++)
         if (cfg->pmu_version < later_features[i].needs)
             *(bool *)((char *)cfg + later_features[i].field) = false;
-    if (cfg->pmu_version < PMVP_PMUV3P5)
+    if (cfg->pmu_version < PMVP_PMUV3P5) {
         for (size_t i = 0; i < sizeof later_layouts / sizeof later_layouts[0]; i++)
             *(enum pmvp_ext_layout *)((char *)cfg + later_layouts[i].field) = PMVP_EXT32;
+        /* FEAT_PMUv3_TH (Armv8.8), as PMMIR shows it */
+        cfg->pmmir &= ~(PMMIR_EL1_THWIDTH | PMMIR_EL1_EDGE);
+    }
 }
 
 static const char *check_versions(const pmvp_core_config *cfg)

@@ -50,6 +50,9 @@ private:
     // written, so that counters freeze in the middle of the stretches.
     bool freeze_ = false;
     bool snapshots_ = false; // a scenario about PMU snapshots (FEAT_PMUv3_SS)
+    // A scenario about threshold and edge counting (D13.8): small thresholds,
+    // small reports, several in one processor cycle.
+    bool threshold_ = false;
 };
 
 bool Scenario::fail(const std::string &what)
@@ -117,6 +120,15 @@ void Scenario::make_config()
         cfg_.feat_pmuv3p9 = coin(40);
         cfg_.num_counters = 2 + (unsigned)rnd(5);
     }
+    threshold_ = coin(20);
+    if (threshold_) {
+        cfg_.pmu_version = PMVP_PMUV3P5;
+        cfg_.feat_pmuv3p7 = true;
+        cfg_.num_counters = 2 + (unsigned)rnd(5);
+    }
+    if (cfg_.feat_pmuv3p7 && (threshold_ || coin(15))) /* THWIDTH 1..12, EDGE 0..2 */
+        cfg_.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, pick<uint64_t>({ 1, 2, 3, 4, 8, 12 })) |
+                     PMVP_FIELD_PREP(PMMIR_EL1_EDGE, rnd(3));
     // A feature of a later architecture version than the PMU's is refused.
     pmvp_core_config_limit_to_version(&cfg_);
     cfg_.ss_capture_in_debug = cfg_.ss_capture_in_debug && cfg_.feat_pmuv3_ss;
@@ -275,6 +287,8 @@ void Scenario::step()
             break;
         unsigned n = (unsigned)rnd(nc);
         uint64_t v = pick(type_pool) | random_filter() | (coin(40) ? PMEVTYPER_EL0_MT : 0) | (rng_() & 0xFFFF0000ull << 32);
+        if (threshold_) /* TC, TE, TLC above; TH small, to meet the small values counted */
+            v |= PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, coin(80) ? rnd(4) : rnd(4096));
         pmvp_pmu_write(&core_, pe, PMVP_PMEVTYPER_EL0, n, v, now_);
         ref_->write(pe, PMVP_PMEVTYPER_EL0, n, v, now_);
         break;
@@ -345,7 +359,7 @@ void Scenario::step()
     }
     case 10: case 11: {
         uint16_t ev = pick(report_pool);
-        uint64_t count = coin(90) ? rnd(300) : rnd(100000);
+        uint64_t count = threshold_ && coin(80) ? rnd(4) : coin(90) ? rnd(300) : rnd(100000);
         // A report of fewer occurrences than events_to_interrupt says raises
         // no flag whose interrupt request is enabled, on any PE.
         uint64_t to_interrupt = 0;
@@ -550,9 +564,9 @@ ScenarioResult Scenario::run()
         pmvp_core_next_event(&core_, now_, &predicted);
         pmvp_core_next_interrupt(&core_, now_, &predicted_irq);
         pmvp_time before = now_;
-        switch (rnd(10)) {
+        switch (rnd(threshold_ ? 5 : 10)) {
         case 0: break; /* several changes at one instant */
-        case 1: now_ += rnd(1000); break;
+        case 1: now_ += rnd(1000); break; /* or in one processor cycle */
         default: now_ += rnd(200000); break;
         }
         ref_->advance(now_);

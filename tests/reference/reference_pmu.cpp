@@ -422,6 +422,66 @@ void Core::add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge
     }
 }
 
+// D13.8, D24.5.12 (TC, TE, TLC, TH): the Effective values. TH is as wide as
+// written (its writable bits are PMMIR.THWIDTH's), TLC is kept 0 in even
+// counters. A reserved combination (RMRPVL) is read as TE and TLC 0, and the
+// threshold function does not apply to the events of another clock or to
+// CHAIN: pmvp's choices (README).
+Core::Threshold Core::threshold(unsigned p, unsigned n) const
+{
+    uint64_t v = pe_[p].c[n].evtyper;
+    Threshold t;
+    t.tc = (unsigned)(v >> 61);
+    t.te = v >> 60 & 1;
+    t.tlc = (unsigned)(v >> 54 & 3);
+    t.th = v >> 32 & 0xFFF;
+    if (t.tlc == 3 || (t.tc % 2 == 1 && !t.te && t.tlc == 2) || (t.te && t.tlc == 1) || (t.te && t.tc % 4 == 0)) {
+        t.te = false;
+        t.tlc = 0;
+    }
+    uint16_t ev = (uint16_t)(v & PMEVTYPER_EL0_evtCount);
+    int cls = event_class(ev);
+    t.on = (t.tc || t.th || t.tlc) && cls != PMVP_EVCLASS_BUS_CLOCK && cls != PMVP_EVCLASS_SYSTEM_COUNTER &&
+           ev != PMVP_EV_CHAIN;
+    return t;
+}
+
+bool Core::tracked(unsigned p, unsigned n) const
+{
+    if (threshold(p, n).on)
+        return true;
+    if (n % 2 == 1 || n + 1 >= cfg_.num_counters)
+        return false;
+    Threshold up = threshold(p, n + 1);
+    return up.on && up.tlc != 0;
+}
+
+bool Core::allowed(unsigned p, unsigned n) const
+{
+    if (!mt(p, n))
+        return counter_counts(p, n, pe_[p].ctx);
+    for (unsigned q = 0; q < cfg_.num_pes; q++)
+        if (pe_[q].state != PMVP_PE_OFF && counter_counts(p, n, pe_[q].ctx))
+            return true;
+    return false;
+}
+
+void Core::occur(unsigned p, unsigned n, uint64_t count, pmvp_time t)
+{
+    if (tracked(p, n))
+        pe_[p].c[n].pending += count;
+    if (!threshold(p, n).on)
+        add(p, n, count, t, false);
+}
+
+void Core::afresh(unsigned p, unsigned n)
+{
+    pe_[p].c[n].cp = false;
+    pe_[p].c[n].pending = 0;
+    if (n % 2 == 1)
+        pe_[p].c[n - 1].pending = 0;
+}
+
 void Core::add_cycle_counter(unsigned p, uint64_t inc, pmvp_time t)
 {
     Pe &pe = pe_[p];
@@ -461,9 +521,48 @@ void Core::processor_edge(pmvp_time t)
                     add_cycle_counter(p, 1, t);
             }
         }
-        for (unsigned n = 0; n < cfg_.num_counters; n++)
-            if (w[p][n])
-                add(p, n, w[p][n], t, true);
+        // D13.8 cycle by cycle, in counter order: V[n-1] first. A counter
+        // without the threshold function counts V_B; its V for a counter
+        // linked to it is V_B with the occurrences of the cycle.
+        uint64_t v[PMVP_MAX_COUNTERS] = {};
+        for (unsigned n = 0; n < cfg_.num_counters; n++) {
+            Counter &k = pe.c[n];
+            Threshold th = threshold(p, n);
+            bool ok = allowed(p, n);
+            uint64_t vb = w[p][n] + k.pending;
+            k.pending = 0;
+            if (!th.on) {
+                v[n] = ok ? vb : 0;
+                if (w[p][n])
+                    add(p, n, w[p][n], t, true);
+                continue;
+            }
+            if (!ok) {
+                k.cp = false;
+                continue;
+            }
+            bool ct;
+            switch (th.tc >> 1) {
+            case 0: ct = vb != th.th; break;
+            case 1: ct = vb == th.th; break;
+            case 2: ct = vb >= th.th; break;
+            default: ct = vb < th.th; break;
+            }
+            uint64_t link = n % 2 == 1 ? v[n - 1] : 0;
+            if (th.te) {
+                bool ce = th.tc % 2 ? ct && !k.cp : ct != k.cp; // RNXPYM
+                v[n] = ce ? (th.tlc == 2 ? link : 1) : 0;       // Tables D13-6, D13-8
+            } else if (th.tlc == 2) {
+                v[n] = ct ? link : 0;                           // Table D13-5 (E)
+            } else if (ct) {
+                v[n] = th.tc % 2 ? 1 : vb;                      // (A), (B), (C), (D)
+            } else {
+                v[n] = th.tlc == 1 ? link : 0;
+            }
+            k.cp = ct;
+            if (v[n])
+                add(p, n, v[n], t, true);
+        }
     }
     amu_edge(PMVP_EVCLASS_CPU_CYCLES);
 }
@@ -543,7 +642,7 @@ void Core::count_occurrences(unsigned pe, uint16_t event, uint64_t count, pmvp_t
             if ((pe_[p].c[n].evtyper & PMEVTYPER_EL0_evtCount) != event)
                 continue;
             if ((p == pe || mt(p, n)) && counter_counts(p, n, pe_[pe].ctx))
-                add(p, n, count, now, false);
+                occur(p, n, count, now);
         }
 }
 
@@ -611,6 +710,14 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     if (cfg_.feat_rme) filt |= PMEVTYPER_EL0_RLK | PMEVTYPER_EL0_RLU | PMEVTYPER_EL0_RLH;
     uint64_t type = filt | (cfg_.pmu_version >= PMVP_PMUV3P1 ? 0xFFFFu : 0x3FFu) |
                     (cfg_.feat_mtpmu ? PMEVTYPER_EL0_MT : 0);
+    // D13.8: TC and TH[THWIDTH-1:0] (PMMIR.THWIDTH), TE with EDGE >= 1,
+    // TLC (odd counters) with EDGE == 2.
+    unsigned thwidth = (unsigned)(cfg_.pmmir >> 20 & 0xF), edge = (unsigned)(cfg_.pmmir >> 24 & 0xF);
+    if (thwidth)
+        type |= 7ull << 61 | ((1ull << thwidth) - 1) << 32;
+    if (edge >= 1)
+        type |= 1ull << 60;
+    auto type_of = [&](unsigned i) { return i % 2 == 1 && edge >= 2 ? type | 3ull << 54 : type; };
     uint64_t cmask = cfg_.pmu_version >= PMVP_PMUV3P5 ? ~0ULL : 0xFFFFFFFFULL;
     uint64_t bits = (v & counters_mask()) | (v & 0x80000000u) | (cfg_.feat_pmuv3_icntr ? v & (1ull << 32) : 0);
     int sel;
@@ -652,7 +759,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         for (unsigned i = 0; i < cfg_.num_counters; i++)
             if ((v >> i & 1) && (pe.c[i].evtyper & PMEVTYPER_EL0_evtCount) == PMVP_EV_SW_INCR &&
                 counter_counts(p, i, pe.ctx))
-                add(p, i, 1, now, false);
+                occur(p, i, 1, now);
         break;
     case PMVP_PMSELR_EL0: pe.pmselr = (uint32_t)(v & 31); break;
     case PMVP_PMCCNTR_EL0: pe.pmccntr = v; pe.divider = 0; break;
@@ -682,11 +789,18 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         break;
     case PMVP_PMICFILTR_EL0: pe.pmicfiltr = v & filt; break; // no MT, no SYNC
     case PMVP_PMEVCNTR_EL0: pe.c[n].value = v & cmask; break;
-    case PMVP_PMEVTYPER_EL0: pe.c[n].evtyper = v & type; break;
+    case PMVP_PMEVTYPER_EL0:
+        pe.c[n].evtyper = v & type_of(n);
+        afresh(p, n);
+        break;
     case PMVP_PMXEVTYPER_EL0:
         sel = selected(p, true);
-        if (sel == 31) pe.pmccfiltr = v & filt;
-        else if (sel >= 0) pe.c[sel].evtyper = v & type;
+        if (sel == 31) {
+            pe.pmccfiltr = v & filt;
+        } else if (sel >= 0) {
+            pe.c[sel].evtyper = v & type_of((unsigned)sel);
+            afresh(p, (unsigned)sel);
+        }
         break;
     case PMVP_PMXEVCNTR_EL0:
         sel = selected(p, false);
