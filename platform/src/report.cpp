@@ -270,8 +270,16 @@ std::vector<Line> lines(const Soc &soc, const Tally &t, std::string (*number)(ui
         std::string what = event_name(c.event);
         if (c.evtyper & PMEVTYPER_EL0_MT)
             what += " (MT)";
-        if (c.evtyper & ~(uint64_t)(PMEVTYPER_EL0_evtCount | PMEVTYPER_EL0_MT))
+        uint64_t thresholds = PMEVTYPER_EL0_TC | PMEVTYPER_EL0_TE | PMEVTYPER_EL0_TLC | PMEVTYPER_EL0_TH;
+        if (c.evtyper & ~(uint64_t)(PMEVTYPER_EL0_evtCount | PMEVTYPER_EL0_MT | thresholds))
             what += " (filtered)";
+        if (c.threshold) /* D13.8 */
+            what += " (TC " + std::to_string(PMVP_FIELD_GET(PMEVTYPER_EL0_TC, c.evtyper)) + ", TH " +
+                    std::to_string(PMVP_FIELD_GET(PMEVTYPER_EL0_TH, c.evtyper)) +
+                    (c.evtyper & PMEVTYPER_EL0_TE ? ", TE" : "") +
+                    (c.evtyper & PMEVTYPER_EL0_TLC ? ", TLC " + std::to_string(PMVP_FIELD_GET(PMEVTYPER_EL0_TLC, c.evtyper))
+                                                   : std::string()) +
+                    ")";
         if (c.sample_period)
             what += ", sampled every " + number(c.sample_period);
         row(t.evcntr[i], "PMEVCNTR" + std::to_string(c.counter) + "_EL0", what, { Row::COUNTER, i });

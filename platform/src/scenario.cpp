@@ -451,6 +451,12 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     cfg.feat_pmuv3_icntr = o.boolean("icntr", cfg.feat_pmuv3_icntr);
     cfg.feat_pmuv3p9 = o.boolean("pmuv3p9", cfg.feat_pmuv3p9);
     cfg.feat_pmuv3_ss = o.boolean("snapshots", cfg.feat_pmuv3_ss);
+    // Threshold and edge counting (D13.8), as PMMIR shows them: THWIDTH
+    // 1..12 is FEAT_PMUv3_TH, EDGE 1 FEAT_PMUv3_EDGE, 2 FEAT_PMUv3_TH2.
+    uint64_t thwidth = o.integer("threshold_width", PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg.pmmir), 0, 12);
+    uint64_t edge = o.integer("edge", PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg.pmmir), 0, 2);
+    cfg.pmmir = (cfg.pmmir & ~(PMMIR_EL1_THWIDTH | PMMIR_EL1_EDGE)) | PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, thwidth) |
+                PMVP_FIELD_PREP(PMMIR_EL1_EDGE, edge);
     cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
     std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
     if (layout != "EXT32" && layout != "EXT64")
@@ -683,6 +689,13 @@ void Reader::firmware(Object &o, FirmwareSetup &f)
             if (co.boolean("mt", false))
                 c.evtyper |= PMEVTYPER_EL0_MT;
             c.sample_period = co.integer("sample_period", 0, 0, UINT32_MAX);
+            // D13.8: PMEVTYPER<n>.{TC, TE, TLC, TH}, checked against each
+            // cluster's PMU once the clusters are read (check_threshold).
+            c.threshold = co.has("TC") || co.has("TE") || co.has("TLC") || co.has("TH");
+            c.evtyper |= PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, co.integer("TC", 0, 0, 7)) |
+                         (co.boolean("TE", false) ? PMEVTYPER_EL0_TE : 0) |
+                         PMVP_FIELD_PREP(PMEVTYPER_EL0_TLC, co.integer("TLC", 0, 0, 2)) |
+                         PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, co.integer("TH", 0, 0, 0xFFF));
             f.counters.push_back(c);
         }
     }
@@ -924,6 +937,32 @@ void check_steps(const Scenario &s, const std::string &field, pmvp_time step, co
 
 }  // namespace
 
+
+// D13.8, D24.5.12: the threshold fields of a counter the firmware programs,
+// against a cluster's PMU. The reserved combinations (RMRPVL) are
+// CONSTRAINED UNPREDICTABLE, so refused. Empty when they fit.
+static std::string threshold_refusal(const CounterSetup &c, const pmvp_core_config &cfg)
+{
+    if (!c.threshold)
+        return "";
+    uint64_t v = c.evtyper, width = PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg.pmmir);
+    uint64_t edge = PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg.pmmir);
+    uint64_t tc = PMVP_FIELD_GET(PMEVTYPER_EL0_TC, v), tlc = PMVP_FIELD_GET(PMEVTYPER_EL0_TLC, v);
+    bool te = v & PMEVTYPER_EL0_TE;
+    if (!width)
+        return "TC: no FEAT_PMUv3_TH in this PMU (pmu.threshold_width, which needs pmu.pmuv3p7)";
+    if (PMVP_FIELD_GET(PMEVTYPER_EL0_TH, v) >> width)
+        return "TH: at most 2^THWIDTH - 1 = " + std::to_string((1u << width) - 1) + " (pmu.threshold_width " +
+               std::to_string(width) + ")";
+    if (te && edge < 1)
+        return "TE: no FEAT_PMUv3_EDGE in this PMU (pmu.edge 1 or 2)";
+    if (tlc && (edge < 2 || c.counter % 2 == 0))
+        return "TLC: linking needs FEAT_PMUv3_TH2 (pmu.edge 2) and an odd counter";
+    if ((tc % 2 == 1 && !te && tlc == 2) || (te && tlc == 1) || (te && tc % 4 == 0))
+        return "TC: {TC, TE, TLC} is a reserved combination (D13.8 RMRPVL: CONSTRAINED UNPREDICTABLE)";
+    return "";
+}
+
 void apply_overrides(Scenario &s, const Overrides &o)
 {
     if (o.duration)
@@ -1014,13 +1053,26 @@ void apply_overrides(Scenario &s, const Overrides &o)
     if (s.has_analytic() && s.firmware.irq_latency >= s.duration)
         s.warnings.push_back("firmware.irq_latency: " + time_text(s.firmware.irq_latency) +
                              ", as long as the run (" + time_text(s.duration) + "): no interrupt is serviced");
-    // Every counter the firmware agent programs must exist on every core it programs.
+    // Every counter the firmware agent programs must exist on every core it
+    // programs, with the threshold fields it is given.
     for (size_t i = 0; i < s.firmware.counters.size(); i++)
-        for (size_t k = 0; k < s.clusters.size(); k++)
-            if (!s.clusters[k].iss() && s.firmware.counters[i].counter >= s.clusters[k].config.num_counters)
-                throw ScenarioError("firmware.counters[" + std::to_string(i) + "].counter: cluster " +
-                                    s.clusters[k].name + " has only " +
+        for (size_t k = 0; k < s.clusters.size(); k++) {
+            if (s.clusters[k].iss())
+                continue;
+            const CounterSetup &c = s.firmware.counters[i];
+            std::string where = "firmware.counters[" + std::to_string(i) + "]";
+            if (c.counter >= s.clusters[k].config.num_counters)
+                throw ScenarioError(where + ".counter: cluster " + s.clusters[k].name + " has only " +
                                     std::to_string(s.clusters[k].config.num_counters) + " event counters");
+            std::string why = threshold_refusal(c, s.clusters[k].config);
+            if (!why.empty())
+                throw ScenarioError(where + "." + why + " (cluster " + s.clusters[k].name + ")");
+            const pmvp_event_info *e = pmvp_event_find(c.event);
+            if (c.threshold && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE))
+                s.warnings.push_back(where + ": the analytic CPU model reports " +
+                                     (e ? std::string(e->name) : "an occurrence event") + " in one batch at the end of each segment, so a threshold sees each batch in "
+                                     "one processor cycle (cluster " + s.clusters[k].name + ")");
+        }
 }
 
 }  // namespace pmvp::soc

@@ -84,6 +84,7 @@ struct CounterSetup {
     uint16_t event = 0;
     uint64_t evtyper = 0;          // PMEVTYPER<n> as written: event, filter bits, MT
     uint64_t sample_period = 0;    // > 0: overflow interrupt every this many counts
+    bool threshold = false;        // TC, TE, TLC or TH given (D13.8): in evtyper's top half
 };
 
 struct FirmwareSetup {

@@ -550,12 +550,23 @@ template <class A> void Firmware::state(A &a)
 }
 
 uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
-                          bool debug)
+                          bool debug, bool top)
 {
     const pmvp_core &k = soc_.core_of(g).monitors->kernel();
     uint32_t offset = 0;
     unsigned inst = 0, word = 0;
-    int err = pmvp_ext_find(&k, f, name.c_str(), n, &offset);
+    int err = PMVP_ERR_REGISTER;
+    if (!top) {
+        err = pmvp_ext_find(&k, f, name.c_str(), n, &offset);
+    } else {
+        for (size_t i = 0; i < pmvp_ext_reg_count() && err; i++) {
+            const pmvp_ext_reg *t = pmvp_ext_reg_at(i);
+            if (t->frame == f && t->half && name == t->name && pmvp_ext_reg_present(&k, t) && n < t->slots) {
+                offset = t->offset + n * t->stride;
+                err = PMVP_OK;
+            }
+        }
+    }
     const pmvp_ext_reg *r = err ? nullptr : pmvp_ext_decode(&k, f, offset, &inst, &word);
     if (!r) {
         SC_REPORT_ERROR("pmvp-soc", ("firmware: no " + name + " in the frame of PE " + std::to_string(g)).c_str());
@@ -664,6 +675,10 @@ void Firmware::program(unsigned g)
     const FirmwareSetup &f = soc_.scenario.firmware;
     uint64_t cnten = 0, inten = 0;
     for (const CounterSetup &c : f.counters) {
+        // In the EXT32 view PMEVTYPER<n>'s threshold fields are in its top
+        // half at 0xA00 + 4n, written first.
+        if (c.evtyper >> 32 && soc_.core_of(g).cluster.config.pmu_ext_layout == PMVP_EXT32)
+            access(g, PMVP_FRAME_PMU, ext_name(PMVP_PMEVTYPER_EL0), c.counter, true, c.evtyper >> 32, false, true);
         pmu_write(g, PMVP_PMEVTYPER_EL0, c.counter, c.evtyper);
         if (c.sample_period) {
             pmu_write(g, PMVP_PMEVCNTR_EL0, c.counter, overflow_modulus(g, false) - c.sample_period);

@@ -197,8 +197,10 @@ private:
     void service(unsigned g);
     bool powered(unsigned g);
     void final_read(unsigned g);
+    // An access to `name` (instance n) of PE g's frame f; `top`: its
+    // [63:32] row of the EXT32 view (I5.2 note d), for a 64-bit register.
     uint64_t access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
-                    bool debug = false);
+                    bool debug = false, bool top = false);
     uint64_t overflow_modulus(unsigned g, bool cycle_counter) const;
     uint64_t rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t *missed) const;
     uint64_t counted(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t samples) const;

@@ -258,8 +258,9 @@ TEST_F(Threshold, I5_2_TheTopHalvesAt0xA00)
     init();
     pmvp_ext_access a{ PMVP_SECURE, false };
     uint64_t type = PMVP_EV_INST_RETIRED | tc(kGeCount) | th(2);
-    ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0x404, 4, type & 0xFFFFFFFF, &a, 0, nullptr), PMVP_OK);
+    // The top half first: a write of the bottom half keeps it.
     ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0xA04, 4, type >> 32, &a, 0, nullptr), PMVP_OK);
+    ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0x404, 4, type & 0xFFFFFFFF, &a, 0, nullptr), PMVP_OK);
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 1), type);
     uint64_t v = 0;
     ASSERT_EQ(pmvp_ext_read(&core, 0, PMVP_FRAME_PMU, 0xA04, 4, &a, 0, &v, nullptr), PMVP_OK);

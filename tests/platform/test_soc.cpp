@@ -219,6 +219,56 @@ TEST(PmvpSoc, FreezeOnOverflowSampling)
     EXPECT_EQ(amu(pe, "CPU_CYCLES"), 2000000u); // the AMU does not freeze
 }
 
+// D13.8 (FEAT_PMUv3_TH, EDGE, TH2): a 1 GHz core stalls on the backend for
+// 500 of the 1000 cycles of each quantum, on memory for 200. The counter
+// linked to STALL_BACKEND (TLC 0b10, STALL_BACKEND_MEM == 0) counts the
+// 300 others; the edge counters one start and one end of a stall a quantum.
+// The firmware writes the threshold fields through the top halves at 0xA00.
+TEST(PmvpSoc, ThresholdEdgeAndLinkedCounting)
+{
+    SocRun r = pmvp_soc(scenario("threshold-stalls") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"][0];
+    EXPECT_EQ(counted(pe, 0), 500000u);
+    EXPECT_EQ(counted(pe, 1), 300000u);
+    EXPECT_EQ(counted(pe, 2), 200000u);
+    EXPECT_EQ(counted(pe, 3), 1000u);
+    EXPECT_EQ(counted(pe, 4), 1000u);
+}
+
+// The threshold fields are checked against each cluster's PMU, each refusal
+// naming the field and the key that would allow it.
+TEST(PmvpSoc, ThresholdFieldsACoreLacksAreRefused)
+{
+    auto run_with = [&](const std::string &pmu, const std::string &counter) {
+        std::string path = temp_file("th.json");
+        std::ofstream(path) << R"({ "name": "t", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", "pmu": )"
+                            << pmu << R"(, "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
+            "firmware": { "counters": [ )" << counter << " ] } }";
+        return pmvp_soc(path, false);
+    };
+    struct Case {
+        const char *pmu, *counter, *refusal;
+    } cases[] = {
+        { R"({ "pmuv3p7": true })", R"({ "counter": 1, "event": "CPU_CYCLES", "TC": 5, "TH": 2 })",
+          "firmware.counters[0].TC: no FEAT_PMUv3_TH in this PMU (pmu.threshold_width" },
+        { R"({ "pmuv3p7": true, "threshold_width": 2 })", R"({ "counter": 1, "event": "CPU_CYCLES", "TH": 4 })",
+          "firmware.counters[0].TH: at most 2^THWIDTH - 1 = 3" },
+        { R"({ "pmuv3p7": true, "threshold_width": 2 })", R"({ "counter": 1, "event": "CPU_CYCLES", "TE": true, "TC": 1 })",
+          "firmware.counters[0].TE: no FEAT_PMUv3_EDGE" },
+        { R"({ "pmuv3p7": true, "threshold_width": 2, "edge": 2 })",
+          R"({ "counter": 0, "event": "CPU_CYCLES", "TLC": 2 })", "firmware.counters[0].TLC: linking needs" },
+        { R"({ "pmuv3p7": true, "threshold_width": 2, "edge": 2 })",
+          R"({ "counter": 1, "event": "CPU_CYCLES", "TE": true, "TC": 4 })", "reserved combination" },
+        { R"({ "threshold_width": 2 })", R"({ "counter": 1, "event": "CPU_CYCLES" })", "needs feat_pmuv3p7" },
+    };
+    for (const Case &c : cases) {
+        SocRun r = run_with(c.pmu, c.counter);
+        EXPECT_EQ(r.status, 2) << c.refusal;
+        EXPECT_NE(r.err.find(c.refusal), std::string::npos) << r.err;
+    }
+}
+
 // Each control bit a cluster's PMU lacks is refused with its name, what it
 // is for and the key that gives it, rather than lost as RES0.
 TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
@@ -1516,7 +1566,7 @@ TEST_P(SavedAndRestored, CountsAsTheUninterruptedRun)
 // Every shipped scenario; the firmware ones only where the firmware is built.
 const char *const kSavedScenarios[] = { "amu-effective-frequency", "default", "dvfs-steps", "fgmt-barrel",
                                         "freeze-sampling", "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
-                                        "smt-wfi", "soemt-switch", "sebep-sampling", "x86-hyperthreads",
+                                        "smt-wfi", "soemt-switch", "sebep-sampling", "threshold-stalls", "x86-hyperthreads",
 #ifdef PMVP_HAVE_FIRMWARE
                                         "firmware-pmu-suite", "mixed-soc",
 #endif
