@@ -32,10 +32,10 @@
  * an AMU frame without FEAT_AMUv1). A failed access changes nothing.
  *
  * Not modelled, so their offsets are RAZ/WI: PC sampling (PMPCSR & co),
- * the snapshot registers (FEAT_PMUv3_SS), PMCCR (FEAT_PMUv3_EXTPMN),
- * the top halves at 0xA00 (FEAT_PMUv3_TH/p8/SME; FEAT_PMUv3p9 implies
- * FEAT_PMUv3p8), PMEVFILT2R<n> (OPTIONAL,
- * IMPLEMENTATION DEFINED), AMSCR/AMROOTCR (FEAT_AMU_EXTACR).
+ * PMCCR (FEAT_PMUv3_EXTPMN), PMEVFILT2R<n> (OPTIONAL, IMPLEMENTATION
+ * DEFINED), AMSCR/AMROOTCR (FEAT_AMU_EXTACR). The EXT32 top halves at
+ * 0xA00 are there with FEAT_PMUv3_TH or FEAT_PMUv3p9 (which implies
+ * FEAT_PMUv3p8); SME's (FEAT_PMUv3_SME) are not modelled.
  */
 #ifndef PMVP_EXT_H
 #define PMVP_EXT_H
