@@ -53,6 +53,14 @@
 #define PMECR_SSE(v) ((uint64_t)(v) << 3)
 #define PMSSCR_NC (1ull << 32)
 
+/* PMMIR_EL1 (FEAT_PMUv3p4) and PMEVTYPER<n>_EL0's threshold fields
+ * (FEAT_PMUv3_TH, EDGE, TH2; D13.8). */
+#define PMMIR_EL1 S3_0_C9_C14_6
+#define PMEVTYPER_TC(v) ((uint64_t)(v) << 61)
+#define PMEVTYPER_TE (1ull << 60)
+#define PMEVTYPER_TLC(v) ((uint64_t)(v) << 54)
+#define PMEVTYPER_TH(v) ((uint64_t)(v) << 32)
+
 /* AMU registers by encoding (S3_3_C13_...): the assembler needs no AMU option. */
 #define AMCR_EL0 S3_3_C13_C2_0
 #define AMCFGR_EL0 S3_3_C13_C2_1
@@ -569,6 +577,85 @@ static void pmu_snapshot(void)
     report(name, ok);
 }
 
+static uint64_t evtyper(unsigned n)
+{
+    SYSREG_WRITE(pmselr_el0, n);
+    ISB();
+    return SYSREG_READ(pmxevtyper_el0);
+}
+
+/* FEAT_PMUv3_TH, EDGE and TH2 (D13.8), as PMMIR_EL1.THWIDTH and EDGE say.
+ * CPU_CYCLES is 1 on each cycle of a running PE: greater-or-equal 1,
+ * count, counts what a plain counter counts, less-than 1 nothing; its
+ * rising edges (TE, TC 0b001) are one per enabling, since C_P is 0 after
+ * a cycle on which counting was not allowed; a counter linked to one
+ * counting SW_INCR (TLC 0b10, CPU_CYCLES equal to 1) counts its
+ * increments. */
+static void pmu_threshold(void)
+{
+    const char *name = "pmu-threshold";
+    bool ok = true;
+    if (((SYSREG_READ(id_aa64dfr0_el1) >> 8) & 0xF) < 5 || !((SYSREG_READ(PMMIR_EL1) >> 20) & 0xF)) {
+        rt_puts("SKIP pmu-threshold: PMMIR_EL1.THWIDTH is 0 (no FEAT_PMUv3_TH)\n");
+        return;
+    }
+    uint64_t mmir = SYSREG_READ(PMMIR_EL1);
+    unsigned width = (unsigned)(mmir >> 20 & 0xF), edge = (unsigned)(mmir >> 24 & 0xF);
+    pmu_reset();
+    /* TH is THWIDTH bits wide; TLC is RES0 in an even counter. */
+    set_evtyper(0, EV_CPU_CYCLES | PMEVTYPER_TH(0xFFF) | PMEVTYPER_TLC(2));
+    EXPECT_EQ(evtyper(0), EV_CPU_CYCLES | PMEVTYPER_TH((1u << width) - 1), "TH as wide as PMMIR_EL1.THWIDTH");
+    set_evtyper(0, EV_CPU_CYCLES);
+    set_evtyper(1, EV_CPU_CYCLES | PMEVTYPER_TC(0b101) | PMEVTYPER_TH(1));
+    set_evtyper(2, EV_CPU_CYCLES | PMEVTYPER_TC(0b111) | PMEVTYPER_TH(1));
+    SYSREG_WRITE(pmcr_el0, PMCR_E | PMCR_LC);
+    ISB();
+    count_loop(0x7, 1000);
+    uint64_t plain = evcntr(0), ge = evcntr(1), lt = evcntr(2);
+    EXPECT_EQ(plain, 2001 * cpi, "CPU_CYCLES");
+    EXPECT_EQ(ge, plain, "CPU_CYCLES >= 1, count: every cycle");
+    EXPECT_EQ(lt, 0, "CPU_CYCLES < 1, count: no cycle while the PE runs");
+    uint64_t edges = 0, linked = 0;
+    if (edge >= 1) {
+        set_evtyper(0, EV_CPU_CYCLES | PMEVTYPER_TE | PMEVTYPER_TC(0b001));
+        set_evcntr(0, 0);
+        for (int i = 0; i < 3; i++)
+            count_loop(0x1, 100);
+        edges = evcntr(0);
+        EXPECT_EQ(edges, 3, "one rising edge of CPU_CYCLES per enabling");
+    }
+    if (edge >= 2) {
+        set_evtyper(0, EV_SW_INCR);
+        set_evtyper(1, EV_CPU_CYCLES | PMEVTYPER_TC(0b010) | PMEVTYPER_TH(1) | PMEVTYPER_TLC(0b10));
+        set_evcntr(0, 0);
+        set_evcntr(1, 0);
+        SYSREG_WRITE(pmcntenset_el0, 0x3);
+        ISB();
+        for (int i = 0; i < 5; i++)
+            SYSREG_WRITE(pmswinc_el0, 0x1);
+        ISB();
+        SYSREG_WRITE(pmcntenclr_el0, 0x3);
+        ISB();
+        linked = evcntr(1);
+        EXPECT_EQ(evcntr(0), 5, "SW_INCR");
+        EXPECT_EQ(linked, 5, "the counter linked to it: V[0] on every cycle of CPU_CYCLES == 1");
+    }
+    rt_puts("  threshold: THWIDTH ");
+    rt_put_dec(width);
+    rt_puts(", EDGE ");
+    rt_put_dec(edge);
+    rt_puts("; CPU_CYCLES >= 1: ");
+    rt_put_dec(ge);
+    rt_puts(", < 1: ");
+    rt_put_dec(lt);
+    rt_puts("; rising edges ");
+    rt_put_dec(edges);
+    rt_puts("; linked to SW_INCR ");
+    rt_put_dec(linked);
+    rt_putc('\n');
+    report(name, ok);
+}
+
 static void pmu_divider(void)
 {
     const char *name = "pmu-pmcr-d-divider";
@@ -831,6 +918,7 @@ int suite_main(void)
     pmu_instruction_counter();
     pmu_zero_with_mask();
     pmu_snapshot();
+    pmu_threshold();
     pmu_divider();
     pmu_filter_el1();
     pmu_wfi_cycle_counter();

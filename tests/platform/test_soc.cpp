@@ -1264,7 +1264,14 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     const json &pes = r.result["pes"];
     ASSERT_EQ(pes.size(), 4u);  // 2 cores x 2 SMT threads
     const std::string console = pes[0]["console"];
-    EXPECT_NE(console.find("\n20 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n21 passed, 0 failed\n"), std::string::npos) << console;
+    // FEAT_PMUv3_TH2 with an 8-bit TH: CPU_CYCLES >= 1 counts the 2001
+    // cycles of the loop (CPI 1), < 1 none; three enablings, three rising
+    // edges; the counter linked to SW_INCR counts its five increments.
+    EXPECT_NE(console.find("threshold: THWIDTH 8, EDGE 2; CPU_CYCLES >= 1: 2001, < 1: 0; rising edges 3; "
+                           "linked to SW_INCR 5\n"),
+              std::string::npos)
+        << console;
     // FEAT_PMUv3_SS: MSR PMSSCR_EL1 captures the counters (MRS of op0 0b10 on the ISS).
     EXPECT_NE(console.find("snapshot: PMEVCNTSVR0 = 1234, PMEVCNTSVR1 = 5678, PMCCNTSVR = 999\n"), std::string::npos)
         << console;
@@ -1389,13 +1396,15 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
     const std::string console = r.result["pes"][0]["console"];
     // Without FEAT_PMUv3p7 the freeze test is skipped, and without
     // FEAT_PMUv3_ICNTR the instruction counter's, without FEAT_PMUv3p9 PMZR's,
-    // without FEAT_PMUv3_SS the snapshot's.
+    // without FEAT_PMUv3_SS the snapshot's, without FEAT_PMUv3_TH the
+    // threshold test.
     EXPECT_NE(console.find("\n16 passed, 0 failed\n"), std::string::npos) << console;
     EXPECT_NE(console.find("SKIP pmu-instruction-counter: ID_AA64DFR1_EL1.PMICNTR is 0"), std::string::npos)
         << console;
     EXPECT_NE(console.find("SKIP pmu-zero-with-mask: ID_AA64DFR0_EL1.PMUVer is below 0b1001"), std::string::npos)
         << console;
     EXPECT_NE(console.find("SKIP pmu-snapshot: ID_AA64DFR0_EL1.PMSS is 0"), std::string::npos) << console;
+    EXPECT_NE(console.find("SKIP pmu-threshold: PMMIR_EL1.THWIDTH is 0"), std::string::npos) << console;
     EXPECT_NE(console.find("SKIP pmu-freeze-on-overflow: PMCR_EL0.FZO is RES0"), std::string::npos) << console;
     // The suite outlasts the last step: it ran at every frequency.
     EXPECT_GT(r.result["pes"][0]["exit_time_ps"].get<uint64_t>(), 400000000u);
