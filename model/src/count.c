@@ -1225,8 +1225,9 @@ static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch
                               !(to->frozen & PMVP_PMU_C) && (cached ? pe->cycles_count : k_cycle_counter_counts(c, p)));
     /* In counter order: a CHAIN counter takes the carries of the one below.
      * The counters whose threshold function is on count their runs. */
-    uint32_t on, tracked;
-    th_masks(c, p, &on, &tracked);
+    uint32_t on = 0, tracked = 0;
+    if (!cached || c->th_any)
+        th_masks(c, p, &on, &tracked);
     if (tracked)
         th_advance(c, p, s, to);
     uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~(uint32_t)to->frozen & ~on;
