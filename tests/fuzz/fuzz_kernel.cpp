@@ -76,6 +76,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.pmu_version = in.PickValueInArray({ PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 });
     cfg.feat_sebep = cfg.feat_ebep = in.ConsumeBool();
     cfg.pmu_ext_layout = in.ConsumeBool() ? PMVP_EXT64 : PMVP_EXT32;
+    if (in.ConsumeBool() && cfg.pmu_version == PMVP_PMUV3P5) {  // threshold and edge counting (D13.8)
+        cfg.feat_pmuv3p7 = true;
+        cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, in.ConsumeIntegralInRange<unsigned>(0, 12)) |
+                    PMVP_FIELD_PREP(PMMIR_EL1_EDGE, in.ConsumeIntegralInRange<unsigned>(0, 2));
+    }
     pmvp_core_config_limit_to_version(&cfg);  // no feature of a later version than the PMU's
     cfg.processor_hz = in.ConsumeIntegralInRange<uint64_t>(0, PMVP_MAX_CLOCK_HZ);
     bool knobs = in.ConsumeIntegralInRange<int>(0, 3) == 0;
