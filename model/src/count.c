@@ -726,14 +726,17 @@ typedef struct th_controls {
     uint64_t th;
 } th_controls;
 
-/* Whether the threshold function may apply to event class `cls`: not to
- * the events of another clock than the processor's (BUS_CYCLES,
- * CNT_CYCLES), whose V_B on a processor cycle pmvp does not model, nor to
- * CHAIN, whose V_B is the overflow of the counter below (README, "Not
- * modelled"): such a counter counts as without it. */
+/* Whether the threshold function applies to a counter of `event`, decoded
+ * as d: not to an event the PMU does not support, of which no events are
+ * counted (D24.5.12, evtCount, with FEAT_PMUv3p8); nor, pmvp's choice
+ * (README), to the events of another clock than the processor's
+ * (BUS_CYCLES, CNT_CYCLES), whose V_B on a processor cycle pmvp does not
+ * model, or to CHAIN, whose V_B is the overflow of the counter below: such
+ * a counter counts as without it. */
 static bool th_applies(const pmvp_event_decoded *d, uint16_t event)
 {
-    return d->cls != PMVP_EVCLASS_BUS_CLOCK && d->cls != PMVP_EVCLASS_SYSTEM_COUNTER && event != PMVP_EV_CHAIN;
+    return d->cls >= 0 && d->cls != PMVP_EVCLASS_BUS_CLOCK && d->cls != PMVP_EVCLASS_SYSTEM_COUNTER &&
+           event != PMVP_EV_CHAIN;
 }
 
 /* Counter n's controls from its PMEVTYPER (its writable bits only, so the

@@ -229,6 +229,20 @@ TEST_F(Threshold, EventsOfAnotherClockCountWithoutIt)
     EXPECT_EQ(counter(0, 0, 1 * kUs), 250u);
 }
 
+// D24.5.12 (evtCount): of an event the PMU does not support no events are
+// counted, so not the cycles on which its V_B, 0, is less than 1 either.
+TEST_F(Threshold, AnUnsupportedEventCountsNothing)
+{
+    static const uint16_t events[] = { PMVP_EV_CPU_CYCLES };
+    cfg.events = events;
+    cfg.num_events = 1;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kLtCount) | th(1));
+    program(0, 1, PMVP_EV_CPU_CYCLES, tc(kGeCount) | th(1));
+    EXPECT_EQ(counter(0, 0, 1 * kUs), 0u);
+    EXPECT_EQ(counter(0, 1, 1 * kUs), 1000u);
+}
+
 // D24.5.12: TH is THWIDTH bits wide, TE needs EDGE, TLC needs TH2 and an
 // odd counter; without FEAT_PMUv3_TH the fields are RES0.
 TEST_F(Threshold, D24_5_12_WritableFieldsFollowPmmir)

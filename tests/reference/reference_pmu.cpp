@@ -441,8 +441,9 @@ Core::Threshold Core::threshold(unsigned p, unsigned n) const
     }
     uint16_t ev = (uint16_t)(v & PMEVTYPER_EL0_evtCount);
     int cls = event_class(ev);
-    t.on = (t.tc || t.th || t.tlc) && cls != PMVP_EVCLASS_BUS_CLOCK && cls != PMVP_EVCLASS_SYSTEM_COUNTER &&
-           ev != PMVP_EV_CHAIN;
+    // D24.5.12: of an event the PMU does not support no events are counted.
+    t.on = (t.tc || t.th || t.tlc) && cls >= 0 && cls != PMVP_EVCLASS_BUS_CLOCK &&
+           cls != PMVP_EVCLASS_SYSTEM_COUNTER && ev != PMVP_EV_CHAIN;
     return t;
 }
 
