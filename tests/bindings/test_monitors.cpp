@@ -410,6 +410,37 @@ TEST(Monitors, SnapshotRequestCapturesAtItsInstant)
     });
 }
 
+// Threshold counting (D13.8) through the bindings: the fields written in
+// PMEVTYPER0's top half at 0xA00 of the EXT32 frame, and reports at local
+// offsets (temporal decoupling) that fall in one processor cycle adding up
+// to its V_B: greater-or-equal 2, count, counts that cycle and not the next.
+TEST(Monitors, ThresholdCountingOfReportsAtTheirOffsets)
+{
+    in_child([] {
+        pmvp_core_config c = config(1, 1000000000);
+        c.feat_pmuv3p7 = true;
+        c.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4);
+        Monitors m("m", c);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            wait(10, SC_NS);
+            uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, 0b101) |
+                            PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2);
+            bus.write(0, PMVP_FRAME_PMU, 0xA00, type >> 32);
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, type & 0xFFFFFFFF);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(200, SC_PS)), PMVP_OK);  // cycle 11
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(700, SC_PS)), PMVP_OK);  // cycle 11
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(1200, SC_PS)), PMVP_OK); // cycle 12
+            wait(1, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 1u);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0xA00, 4), type >> 32);
+        });
+        sc_start(2, SC_US);
+    });
+}
+
 TEST(Monitors, AmuOverTlm)
 {
     in_child([] {
