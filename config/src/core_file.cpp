@@ -216,6 +216,7 @@ const std::vector<Field> &CoreFields::all()
         boolean("el2_aarch32", AT(el2_aarch32)),
         boolean("el3_aarch32", AT(el3_aarch32)),
         boolean("feat_fgt", AT(feat_fgt)),
+        boolean("feat_fgt2", AT(feat_fgt2)),
         hexadecimal("pmcr_imp", 2, AT(pmcr_imp)),
         hexadecimal("pmcr_idcode", 2, AT(pmcr_idcode)),
         boolean("feat_ebep", AT(feat_ebep)),

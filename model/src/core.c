@@ -130,6 +130,7 @@ static const struct later_feature {
     LATER(feat_amuv1p1, PMVP_PMUV3P5, "FEAT_AMUv1p1 (Armv8.6) needs pmu_version PMUv3p5"),
     LATER(feat_mtpmu, PMVP_PMUV3P5, "FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5"),
     LATER(feat_fgt, PMVP_PMUV3P5, "FEAT_FGT (Armv8.6) needs pmu_version PMUv3p5"),
+    LATER(feat_fgt2, PMVP_PMUV3P5, "FEAT_FGT2 (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_pmuv3p7, PMVP_PMUV3P5, "FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5"),
     LATER(feat_hpmn0, PMVP_PMUV3P5, "FEAT_HPMN0 (Armv8.8) needs pmu_version PMUv3p5"),
     LATER(feat_rme, PMVP_PMUV3P5, "FEAT_RME (Armv9.2) needs pmu_version PMUv3p5"),
@@ -237,6 +238,8 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "pmu_ext_pmswinc: FEAT_PMUv3p9 does not permit the external PMSWINC (I5.2): PMZR_EL0 is at 0xCA0";
     if (cfg->pmu_ext_pmswinc && cfg->pmu_ext_layout != PMVP_EXT32)
         return "pmu_ext_pmswinc: PMSWINC is not in the EXT64 view (I3.1.2)";
+    if (cfg->feat_fgt2 && !cfg->feat_fgt)
+        return "feat_fgt2: FEAT_FGT2 needs feat_fgt";
     if (cfg->feat_sebep && !cfg->feat_ebep)
         return "feat_sebep: FEAT_SEBEP needs feat_ebep";
     /* PMMIR.THWIDTH and EDGE say which of FEAT_PMUv3_TH, EDGE and TH2 the

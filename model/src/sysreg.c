@@ -166,11 +166,12 @@ enum counter_kind {
 #define NO_FGT 0
 
 enum { TPMCR = 1, HIGHEST_EL_WRITE = 2, EN_PM2 = 4, VIRTUAL_OFFSET = 8, UEN_TRAPS = 16, TID_TRAPS = 32,
-       SNAPSHOT = 64 }; /* rule.flags */
+       SNAPSHOT = 64, FGT2 = 128 }; /* rule.flags */
 
 typedef struct rule {
     uint8_t el0_read, el0_write;
-    uint8_t fgt_read, fgt_write; /* FGT(bit) in HDFGRTR/HDFGWTR_EL2 (AMU: HAFGRTR_EL2) */
+    uint8_t fgt_read, fgt_write; /* FGT(bit) in HDFGRTR/HDFGWTR_EL2 (AMU: HAFGRTR_EL2; FGT2:
+                                    HDFGRTR2/HDFGWTR2_EL2) */
     uint8_t fgt_stride;         /* AMU: how far the read bit moves with n */
     uint8_t counter;            /* enum counter_kind */
     uint8_t flags;              /* TPMCR: MDCR_EL2.TPMCR traps it too; HIGHEST_EL_WRITE:
@@ -184,7 +185,8 @@ typedef struct rule {
                                    SNAPSHOT: FEAT_PMUv3_SS's, which MDCR_EL3.EnPMSS == 0
                                    traps to EL3 instead of TPM, MDCR_EL2.TPM not at all,
                                    and whose counter beyond PMCR.N or HPMN is always
-                                   UNDEFINED or trapped to EL2 */
+                                   UNDEFINED or trapped to EL2;
+                                   FGT2: the trap bits are FEAT_FGT2's */
 } rule;
 
 /* D24.5 and D24.6, each register's "Accessing" pseudocode: registers.def. */
@@ -319,16 +321,23 @@ static bool hstr_traps(const check *k)
     return (k->x->hstr_el2 >> t) & 1;
 }
 
-/* FEAT_FGT: the register's bit in HDFGRTR_EL2/HDFGWTR_EL2/HAFGRTR_EL2. Only
- * for an EL1 using AArch64, and not for EL0 in the EL2&0 host. */
+/* FEAT_FGT: the register's bit in HDFGRTR_EL2/HDFGWTR_EL2/HAFGRTR_EL2, which
+ * SCR_EL3.FGTEn == 0 disables. FEAT_FGT2: its "n" bit in HDFGRTR2_EL2/
+ * HDFGWTR2_EL2, trapping when 0, and SCR_EL3.FGTEn2 == 0 traps them all.
+ * Only for an EL1 using AArch64, and not for EL0 in the EL2&0 host. */
 static bool fgt_traps(const check *k)
 {
     const rule *u = k->rule;
     unsigned bit = k->write ? u->fgt_write : u->fgt_read;
-    if (!bit || !k->cfg->feat_fgt || !k->el2_enabled || k->cfg->el1_aarch32)
+    bool fgt2 = u->flags & FGT2;
+    if (!bit || !(fgt2 ? k->cfg->feat_fgt2 : k->cfg->feat_fgt) || !k->el2_enabled || k->cfg->el1_aarch32)
         return false;
     if (k->x->el == 0 && el0_in_host(k))
         return false;
+    if (fgt2) {
+        uint64_t reg = k->write ? k->x->hdfgwtr2_el2 : k->x->hdfgrtr2_el2;
+        return (k->cfg->have_el3 && !(k->x->scr_el3 & SCR_EL3_FGTEn2)) || !((reg >> (bit - 1)) & 1);
+    }
     if (k->cfg->have_el3 && !(k->x->scr_el3 & SCR_EL3_FGTEn))
         return false;
     bit = bit - 1 + (unsigned)u->fgt_stride * k->r->n;
@@ -764,6 +773,8 @@ static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool 
         x.hdfgrtr_el2 = higher->hdfgrtr_el2;
         x.hdfgwtr_el2 = higher->hdfgwtr_el2;
         x.hafgrtr_el2 = higher->hafgrtr_el2;
+        x.hdfgrtr2_el2 = higher->hdfgrtr2_el2;
+        x.hdfgwtr2_el2 = higher->hdfgwtr2_el2;
     }
     pmvp_sysreg_outcome o;
     if ((err = pmvp_sysreg_check(&c->cfg, &r, &x, &o)))

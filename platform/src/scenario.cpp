@@ -211,6 +211,7 @@ const std::vector<std::pair<const char *, bool pmvp_core_config::*>> &feature_fi
         { "feat_sel2", &pmvp_core_config::feat_sel2 },
         { "feat_rme", &pmvp_core_config::feat_rme },
         { "feat_fgt", &pmvp_core_config::feat_fgt },
+        { "feat_fgt2", &pmvp_core_config::feat_fgt2 },
         { "feat_hpmn0", &pmvp_core_config::feat_hpmn0 },
         { "feat_debugv8p2", &pmvp_core_config::feat_debugv8p2 },
         { "feat_debugv8p4", &pmvp_core_config::feat_debugv8p4 },

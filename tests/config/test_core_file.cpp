@@ -43,7 +43,7 @@ const char kEverything[] = R"({
   "num_pes": 4, "mt_policy": "fgmt", "num_counters": 31, "pmu_version": "PMUv3p5",
   "feat_pmuv3p7": false, "feat_pmuv3_icntr": false, "feat_mtpmu": false, "feat_hpmn0": false, "feat_debugv8p2": true, "feat_debugv8p4": false,
   "have_el2": true, "have_el3": true, "feat_sel2": true, "feat_rme": true, "have_aarch32": true,
-  "el1_aarch32": false, "el2_aarch32": false, "el3_aarch32": false, "feat_fgt": true,
+  "el1_aarch32": false, "el2_aarch32": false, "el3_aarch32": false, "feat_fgt": true, "feat_fgt2": true,
   "pmcr_imp": "0x41", "pmcr_idcode": 17, "feat_ebep": true, "feat_sebep": true,
   "sync_events": ["INST_RETIRED", "BR_RETIRED"], "sebep_headroom": 5,
   "sebep_thresholds": [{ "event": "INST_RETIRED", "headroom": "0x100" }],
@@ -100,7 +100,7 @@ TEST(CoreFile, EveryKeySetsItsField)
     EXPECT_EQ(c.num_counters, 31u);
     EXPECT_FALSE(c.feat_mtpmu);
     EXPECT_FALSE(c.feat_debugv8p4);
-    EXPECT_TRUE(c.feat_rme && c.feat_sel2 && c.feat_fgt);
+    EXPECT_TRUE(c.feat_rme && c.feat_sel2 && c.feat_fgt && c.feat_fgt2);
     EXPECT_EQ(c.pmcr_imp, 0x41);
     EXPECT_EQ(c.pmcr_idcode, 17);
     ASSERT_EQ(c.num_sync_events, 2u);

@@ -107,7 +107,7 @@ struct Oracle {
         if (s.compare(0, 5, "FEAT_") == 0 || s.compare(0, 14, "Unpredictable_") == 0) return Value::bitstring(s);
         static const std::map<std::string, std::pair<int, unsigned>> fields = {
             // image: 0 PMUSERENR, 1 MDCR_EL2, 2 MDCR_EL3, 3 HCR_EL2, 4 CPTR_EL2, 5 CPTR_EL3,
-            // 6 SCR_EL3, 7 AMUSERENR, 8 HDFGRTR_EL2, 9 HDFGWTR_EL2
+            // 6 SCR_EL3, 7 AMUSERENR, 8 HDFGRTR_EL2, 9 HDFGWTR_EL2, 10 HDFGRTR2_EL2, 11 HDFGWTR2_EL2
             { "PMUSERENR_EL0.EN", { 0, 0 } }, { "PMUSERENR_EL0.SW", { 0, 1 } }, { "PMUSERENR_EL0.CR", { 0, 2 } },
             { "PMUSERENR_EL0.ER", { 0, 3 } }, { "PMUSERENR_EL0.UEN", { 0, 4 } }, { "PMUSERENR_EL0.IR", { 0, 5 } },
             { "PMUSERENR_EL0.TID", { 0, 6 } },
@@ -116,7 +116,7 @@ struct Oracle {
             { "MDCR_EL3.TPM", { 2, 6 } }, { "MDCR_EL3.EnPM2", { 2, 7 } }, { "MDCR_EL3.EnPMSS", { 2, 44 } },
             { "HCR_EL2.TGE", { 3, 27 } }, { "HCR_EL2.E2H", { 3, 34 } }, { "HCR.TGE", { 3, 27 } },
             { "CPTR_EL2.TAM", { 4, 30 } }, { "CPTR_EL3.TAM", { 5, 30 } }, { "SCR_EL3.FGTEn", { 6, 27 } },
-            { "SCR_EL3.AMVOFFEN", { 6, 60 } },
+            { "SCR_EL3.AMVOFFEN", { 6, 60 } }, { "SCR_EL3.FGTEn2", { 6, 59 } },
             { "AMUSERENR_EL0.EN", { 7, 0 } },
             { "HDFGRTR_EL2.PMEVCNTRn_EL0", { 8, 12 } }, { "HDFGRTR_EL2.PMEVTYPERn_EL0", { 8, 13 } },
             { "HDFGRTR_EL2.PMCCFILTR_EL0", { 8, 14 } }, { "HDFGRTR_EL2.PMCCNTR_EL0", { 8, 15 } },
@@ -128,9 +128,18 @@ struct Oracle {
             { "HDFGWTR_EL2.PMCNTEN", { 9, 16 } }, { "HDFGWTR_EL2.PMINTEN", { 9, 17 } }, { "HDFGWTR_EL2.PMOVS", { 9, 18 } },
             { "HDFGWTR_EL2.PMSELR_EL0", { 9, 19 } }, { "HDFGWTR_EL2.PMSWINC_EL0", { 9, 20 } },
             { "HDFGWTR_EL2.PMCR_EL0", { 9, 21 } }, { "HDFGWTR_EL2.PMUSERENR_EL0", { 9, 57 } },
+            { "HDFGRTR2_EL2.nPMECR_EL1", { 10, 0 } }, { "HDFGRTR2_EL2.nPMIAR_EL1", { 10, 1 } },
+            { "HDFGRTR2_EL2.nPMICNTR_EL0", { 10, 2 } }, { "HDFGRTR2_EL2.nPMICFILTR_EL0", { 10, 3 } },
+            { "HDFGRTR2_EL2.nPMUACR_EL1", { 10, 4 } }, { "HDFGRTR2_EL2.nPMSSDATA", { 10, 6 } },
+            { "HDFGRTR2_EL2.nPMSSCR_EL1", { 10, 7 } },
+            { "HDFGWTR2_EL2.nPMECR_EL1", { 11, 0 } }, { "HDFGWTR2_EL2.nPMIAR_EL1", { 11, 1 } },
+            { "HDFGWTR2_EL2.nPMICNTR_EL0", { 11, 2 } }, { "HDFGWTR2_EL2.nPMICFILTR_EL0", { 11, 3 } },
+            { "HDFGWTR2_EL2.nPMUACR_EL1", { 11, 4 } }, { "HDFGWTR2_EL2.nPMSSCR_EL1", { 11, 7 } },
+            { "HDFGWTR2_EL2.nPMZR_EL0", { 11, 21 } },
         };
         const uint64_t images[] = { x.pmuserenr, x.mdcr_el2, x.mdcr_el3, x.hcr_el2, x.cptr_el2,
-                                    x.cptr_el3, x.scr_el3, x.amuserenr, x.hdfgrtr_el2, x.hdfgwtr_el2 };
+                                    x.cptr_el3, x.scr_el3, x.amuserenr, x.hdfgrtr_el2, x.hdfgwtr_el2,
+                                    x.hdfgrtr2_el2, x.hdfgwtr2_el2 };
         auto f = fields.find(s);
         if (f != fields.end()) return bit(images[f->second.first], f->second.second);
         if (s == "EDSCR.SDD") return bit(x.edscr_sdd, 0);
@@ -164,7 +173,7 @@ struct Oracle {
             bool v = feat == "FEAT_PMUv3" || feat == "FEAT_AA64" ||
                      (feat == "FEAT_PMUv3p1" && cfg.pmu_version >= PMVP_PMUV3P1) ||
                      (feat == "FEAT_PMUv3p4" && cfg.pmu_version >= PMVP_PMUV3P4) ||
-                     (feat == "FEAT_FGT" && cfg.feat_fgt) || (feat == "FEAT_AMUv1" && cfg.feat_amuv1) ||
+                     (feat == "FEAT_FGT" && cfg.feat_fgt) || (feat == "FEAT_FGT2" && cfg.feat_fgt2) || (feat == "FEAT_AMUv1" && cfg.feat_amuv1) ||
                      (feat == "FEAT_AMUv1p1" && cfg.feat_amuv1p1) ||
                      (feat == "FEAT_PMUv3_ICNTR" && cfg.feat_pmuv3_icntr) ||
                      (feat == "FEAT_PMUv3p9" && cfg.feat_pmuv3p9) || (feat == "FEAT_EBEP" && cfg.feat_ebep) ||
@@ -284,6 +293,16 @@ std::vector<std::pair<std::string, pmvp_core_config>> configurations()
     out.push_back({ "FEAT_PMUv3_SS, FEAT_PMUv3_ICNTR, FEAT_FGT, 4 counters", c });
     c.have_el3 = false;
     out.push_back({ "FEAT_PMUv3_SS, no EL3", c });
+    c = base_config();
+    c.feat_pmuv3p7 = c.feat_pmuv3p9 = c.feat_pmuv3_icntr = c.feat_ebep = c.feat_sebep = c.feat_pmuv3_ss = true;
+    c.feat_fgt = c.feat_fgt2 = c.feat_sel2 = true;
+    out.push_back({ "FEAT_FGT2 over FEAT_PMUv3p9, ICNTR, SEBEP, SS; Secure EL2", c });
+    c.have_el3 = c.feat_sel2 = false;
+    out.push_back({ "FEAT_FGT2, no EL3", c });
+    c = base_config();
+    c.feat_pmuv3_ss = c.feat_ebep = c.feat_fgt = c.feat_fgt2 = true;
+    c.num_counters = 4;
+    out.push_back({ "FEAT_FGT2 over FEAT_PMUv3_SS and FEAT_EBEP, 4 counters", c });
     return out;
 }
 
@@ -321,10 +340,14 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
     x.hstr_el2 = coin(25) ? rng() : 0;
     x.cptr_el2 = coin(25) ? CPTR_EL2_TAM : 0;
     x.cptr_el3 = coin(25) ? CPTR_EL3_TAM : 0;
-    x.scr_el3 = (coin(70) ? SCR_EL3_FGTEn : 0) | (coin(60) ? SCR_EL3_EEL2 : 0) | (coin(70) ? SCR_EL3_AMVOFFEN : 0);
+    x.scr_el3 = (coin(70) ? SCR_EL3_FGTEn : 0) | (coin(60) ? SCR_EL3_EEL2 : 0) | (coin(70) ? SCR_EL3_AMVOFFEN : 0) |
+                (coin(80) ? SCR_EL3_FGTEn2 : 0);
     x.hdfgrtr_el2 = coin(25) ? rng() : 0;
     x.hdfgwtr_el2 = coin(25) ? rng() : 0;
     x.hafgrtr_el2 = coin(25) ? rng() : 0;
+    /* FEAT_FGT2's bits trap when 0: mostly all ones, now and then random. */
+    x.hdfgrtr2_el2 = coin(25) ? rng() : ~0ull;
+    x.hdfgwtr2_el2 = coin(25) ? rng() : ~0ull;
     return x;
 }
 
@@ -397,22 +420,23 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
                         << std::hex << " MDCR_EL2 " << x.mdcr_el2 << " MDCR_EL3 " << x.mdcr_el3 << " HCR " << x.hcr_el2
                         << " HSTR " << x.hstr_el2 << " CPTR2 " << x.cptr_el2 << " CPTR3 " << x.cptr_el3 << " SCR " << x.scr_el3
                         << " HDFGRTR " << x.hdfgrtr_el2 << " HDFGWTR " << x.hdfgwtr_el2 << " HAFGRTR " << x.hafgrtr_el2
+                        << " HDFGRTR2 " << x.hdfgrtr2_el2 << " HDFGWTR2 " << x.hdfgwtr2_el2
                         << ": spec says " << describe(spec) << ", pmvp says " << describe(got);
                     checked++;
                 }
             }
         }
     }
-    // Every outcome of every text was reached, but those behind FEAT_FGT2
-    // (which pmvp does not model), the UNDEFINED of a PE without a PMUv3 or
-    // AArch64 (pmvp models neither), and that of an auxiliary counter below
-    // AMCGCR.CG1NC that is not implemented (pmvp's are numbered 0..CG1NC-1).
+    // Every outcome of every text was reached, but those behind FEAT_NV's
+    // EffectiveHCR_EL2_NVx (not modelled), the UNDEFINED of a PE without a
+    // PMUv3 or AArch64 (pmvp models neither), and that of an auxiliary
+    // counter below AMCGCR.CG1NC that is not implemented (pmvp's are
+    // numbered 0..CG1NC-1).
     size_t terminals = 0;
     for (const Accessor &a : accessors) {
         terminals += a.program->terminal_count();
         for (const auto &[o, path] : a.program->unreached()) {
-            bool unmodelled = path.find("FEAT_FGT2") != std::string::npos ||
-                              path.find("EffectiveHCR_EL2_NVx") != std::string::npos ||
+            bool unmodelled = path.find("EffectiveHCR_EL2_NVx") != std::string::npos ||
                               path.find("[! ( IsFeatureImplemented ( FEAT_PMUv3 ) && IsFeatureImplemented ( FEAT_AA64 ) )]") == 0 ||
                               path == "[! IsG1ActivityMonitorImplemented ( m )] ";
             EXPECT_TRUE(unmodelled) << a.op << " " << a.name << ": no walk reached " << describe(o) << " after " << path;
@@ -748,6 +772,59 @@ TEST(Sysreg, PmecrAndPmiarChecks)
             ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
             EXPECT_EQ(o.verdict, PMVP_SYSREG_UNDEFINED);
         }
+}
+
+// FEAT_FGT2 (the texts of D24.5.13-15, 23, 25, 29): an EL1 access to
+// PMICNTR_EL0 is trapped to EL2 when HDFGRTR2_EL2.nPMICNTR_EL0 (bit 2) is 0,
+// or when SCR_EL3.FGTEn2 is 0, before MDCR_EL2.TPM and EL3's traps; a write
+// asks HDFGWTR2_EL2; the bits of other registers do not matter; without
+// FEAT_FGT2 nothing traps; EL0 in the EL2&0 host is not trapped. And a core
+// with FEAT_FGT2 but not FEAT_FGT is refused.
+TEST(Sysreg, Fgt2TrapsTheInstructionCounterByItsNBit)
+{
+    pmvp_core_config cfg = base_config();
+    cfg.feat_pmuv3_icntr = cfg.feat_pmuv3p7 = cfg.feat_pmuv3p9 = cfg.feat_fgt2 = true; // p9: PMUSERENR_EL0.UEN
+    pmvp_core core;
+    const char *why = nullptr;
+    EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_ERR_CONFIG);
+    EXPECT_STREQ(why, "feat_fgt2: FEAT_FGT2 needs feat_fgt");
+    cfg.feat_fgt = true;
+    ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
+    pmvp_sysreg rd, wr;
+    ASSERT_EQ(pmvp_sysreg_decode_a64(false, 3, 3, 9, 4, 0, &rd), PMVP_OK);
+    ASSERT_EQ(pmvp_sysreg_decode_a64(true, 3, 3, 9, 4, 0, &wr), PMVP_OK);
+    ASSERT_STREQ(pmvp_sysreg_name(&rd), "PMICNTR_EL0");
+    pmvp_sysreg_context x{};
+    x.el = 1;
+    x.security = PMVP_NONSECURE;
+    x.mdcr_el3 = MDCR_EL3_EnPM2 | MDCR_EL3_TPM;
+    x.scr_el3 = SCR_EL3_FGTEn2;
+    x.hdfgrtr2_el2 = ~UINT64_C(0);
+    x.hdfgwtr2_el2 = ~UINT64_C(0);
+    auto verdict = [&](const pmvp_sysreg &r) {
+        pmvp_sysreg_outcome o{};
+        EXPECT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
+        return o.verdict == PMVP_SYSREG_TRAP ? "trap to EL" + std::to_string(o.target_el)
+                                              : std::string(o.verdict == PMVP_SYSREG_PERMITTED ? "permitted" : "UNDEFINED");
+    };
+    EXPECT_EQ(verdict(rd), "trap to EL3"); // every n bit 1: only MDCR_EL3.TPM
+    x.hdfgrtr2_el2 &= ~PMVP_BIT(HDFGxTR2_EL2_nPMICNTR_EL0);
+    EXPECT_EQ(verdict(rd), "trap to EL2");
+    EXPECT_EQ(verdict(wr), "trap to EL3"); // the write's bit is HDFGWTR2_EL2's
+    x.hdfgrtr2_el2 = ~PMVP_BIT(HDFGxTR2_EL2_nPMICFILTR_EL0);
+    EXPECT_EQ(verdict(rd), "trap to EL3"); // another register's bit
+    x.scr_el3 = 0;
+    EXPECT_EQ(verdict(rd), "trap to EL2"); // SCR_EL3.FGTEn2 == 0 traps every one
+    EXPECT_EQ(verdict(wr), "trap to EL2");
+    x.mdcr_el3 = MDCR_EL3_EnPM2;
+    x.el = 0;
+    x.pmuserenr = PMUSERENR_EL0_UEN;
+    x.hcr_el2 = HCR_EL2_E2H | HCR_EL2_TGE;
+    EXPECT_EQ(verdict(rd), "permitted"); // EL0 in the EL2&0 host
+    x.hcr_el2 = 0;
+    EXPECT_EQ(verdict(rd), "trap to EL2");
+    cfg.feat_fgt2 = false;
+    EXPECT_EQ(verdict(rd), "permitted");
 }
 
 } // namespace

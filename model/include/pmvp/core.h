@@ -180,6 +180,9 @@ typedef struct pmvp_core_config {
     bool el3_aarch32;      /* EL3 uses AArch32: SDCR, not MDCR_EL3 (no MPMX/MCCD) */
     bool el1_aarch32;      /* EL1 uses AArch32 (SDER32_EL3.SUNIDEN applies at EL0) */
     bool el2_aarch32;      /* EL2 uses AArch32 (HDCR, HSTR, HCPTR). Requires el1_aarch32. */
+    bool feat_fgt2;        /* FEAT_FGT2 (needs feat_fgt): HDFGRTR2_EL2, HDFGWTR2_EL2 trap the
+                              registers of FEAT_EBEP, SEBEP, PMUv3_ICNTR, PMUv3p9 and PMUv3_SS
+                              (sysreg.h). Default false. */
     bool feat_fgt;         /* FEAT_FGT: HDFGRTR_EL2, HDFGWTR_EL2, HAFGRTR_EL2; an access to an
                               event counter that is not accessible is UNDEFINED or trapped */
     uint8_t pmcr_imp, pmcr_idcode; /* PMCR.IMP, PMCR.IDCODE (IMPLEMENTATION DEFINED) */

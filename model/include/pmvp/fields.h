@@ -202,6 +202,7 @@
 #define SCR_EL3_EEL2 PMVP_BIT(18)
 #define SCR_EL3_FGTEn PMVP_BIT(27)
 #define SCR_EL3_AMVOFFEN PMVP_BIT(60) /* FEAT_AMUv1p1 */
+#define SCR_EL3_FGTEn2 PMVP_BIT(59)   /* FEAT_FGT2 */
 
 /* FEAT_FGT trap bits: HDFGRTR_EL2 (reads) and HDFGWTR_EL2 (writes) share
  * the positions of the PMU's; HAFGRTR_EL2 holds the AMU's. */
@@ -223,5 +224,16 @@
 #define HAFGRTR_EL2_AMCNTEN1 17
 #define HAFGRTR_EL2_AMEVCNTR1n_EL0 18  /* + 2n */
 #define HAFGRTR_EL2_AMEVTYPER1n_EL0 19 /* + 2n */
+
+/* FEAT_FGT2 trap bits of HDFGRTR2_EL2 (reads) and HDFGWTR2_EL2 (writes): the
+ * "n" bits trap when 0, as does SCR_EL3.FGTEn2 == 0 all of them. */
+#define HDFGxTR2_EL2_nPMECR_EL1 0
+#define HDFGxTR2_EL2_nPMIAR_EL1 1
+#define HDFGxTR2_EL2_nPMICNTR_EL0 2
+#define HDFGxTR2_EL2_nPMICFILTR_EL0 3
+#define HDFGxTR2_EL2_nPMUACR_EL1 4
+#define HDFGRTR2_EL2_nPMSSDATA 6
+#define HDFGxTR2_EL2_nPMSSCR_EL1 7
+#define HDFGWTR2_EL2_nPMZR_EL0 21
 
 #endif

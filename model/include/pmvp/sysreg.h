@@ -23,7 +23,12 @@
  * PMECR_EL1 (FEAT_EBEP), PMIAR_EL1 (FEAT_SEBEP) and PMUACR_EL1
  * (FEAT_PMUv3p9) are UNDEFINED at EL0 and trapped by MDCR_EL2/EL3.TPM and
  * by MDCR_EL3.EnPM2 == 0, as are FEAT_PMUv3_ICNTR's PMICNTR_EL0 and
- * PMICFILTR_EL0; their FEAT_FGT2 traps are not modelled.
+ * PMICFILTR_EL0. With FEAT_FGT2 (cfg.feat_fgt2) HDFGRTR2_EL2/HDFGWTR2_EL2
+ * trap them to EL2, with PMZR_EL0, PMSSCR_EL1 and the snapshot registers
+ * (nPMSSDATA), when their bit is 0 or SCR_EL3.FGTEn2 is 0: a context whose
+ * FGT2 registers are zero traps them all, as on a PE whose EL2 has not
+ * set them up. The rung comes before MDCR_EL2.TPM's, and for EL0 not in
+ * the EL2&0 host only.
  *
  * FEAT_PMUv3p9 (D13.11.3): with PMUSERENR_EL0.UEN (Effective only with an
  * AArch64 EL1) EL0 reaches the PMU's registers but PMCR_EL0 (which UEN
@@ -33,7 +38,7 @@
  * reads of PMCEID<n>. pmvp_sysreg_read/write apply these views.
  *
  * Not modelled (their encodings decode to PMVP_ERR_REGISTER):
- * FEAT_PMUv3_SS, FEAT_SPMU, FEAT_FGT2, and FEAT_NV (so the AMU's offset
+ * FEAT_SPMU, and FEAT_NV (so the AMU's offset
  * registers AMEVCNTVOFF0/1<n>_EL2 are UNDEFINED at EL1).
  *
  * FEAT_AMUv1p1's offsets change what EL0 and EL1 read of AMEVCNTR0<n> and
@@ -155,10 +160,12 @@ typedef struct pmvp_sysreg_context {
     uint64_t hstr_el2;      /* HSTR_EL2 / HSTR: T<n> */
     uint64_t cptr_el2;      /* CPTR_EL2 / HCPTR: TAM */
     uint64_t cptr_el3;      /* CPTR_EL3: TAM */
-    uint64_t scr_el3;       /* SCR_EL3: EEL2, FGTEn */
+    uint64_t scr_el3;       /* SCR_EL3: EEL2, FGTEn, FGTEn2, AMVOFFEN */
     uint64_t hdfgrtr_el2;   /* FEAT_FGT: PMU read traps */
     uint64_t hdfgwtr_el2;   /* FEAT_FGT: PMU write traps */
     uint64_t hafgrtr_el2;   /* FEAT_FGT: AMU read traps */
+    uint64_t hdfgrtr2_el2;  /* FEAT_FGT2: read traps, each bit trapping when 0 */
+    uint64_t hdfgwtr2_el2;  /* FEAT_FGT2: write traps, each bit trapping when 0 */
 } pmvp_sysreg_context;
 
 /* Fills the PMU and AMU part of *x from PE `pe` of `core` (its context's EL
