@@ -254,12 +254,6 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "pmmir: EDGE nonzero (FEAT_PMUv3_EDGE) needs FEAT_PMUv3_TH (THWIDTH nonzero)";
     if (thwidth && !cfg->feat_pmuv3p7)
         return "pmmir: THWIDTH nonzero (FEAT_PMUv3_TH, Armv8.8) needs feat_pmuv3p7";
-    /* PMICFILTR_EL0.SYNC would put the instruction counter in synchronous
-     * mode, which the PMU exception's model (ebep.c) does not cover: refused
-     * rather than a SYNC bit that does nothing. */
-    if (cfg->feat_pmuv3_icntr && cfg->feat_sebep)
-        return "feat_pmuv3_icntr: with feat_sebep the instruction counter's synchronous mode (PMICFILTR_EL0.SYNC) "
-               "would be needed, which pmvp does not model";
     if (cfg->num_sebep_thresholds > PMVP_MAX_THRESHOLDS)
         return "num_sebep_thresholds: at most PMVP_MAX_THRESHOLDS (16)";
     if (cfg->num_sebep_thresholds && !cfg->sebep_thresholds)
@@ -367,7 +361,8 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     }
     c->evtyper_mask = filter_mask(cfg, true);
     c->ccfiltr_mask = filter_mask(cfg, false);
-    c->icfiltr_mask = cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) : 0; /* PMICFILTR: no MT */
+    /* PMICFILTR: no MT, no threshold; SYNC with FEAT_SEBEP (D24.5.14) */
+    c->icfiltr_mask = cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) | (cfg->feat_sebep ? PMEVTYPER_EL0_SYNC : 0) : 0;
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */

@@ -244,12 +244,14 @@ uint64_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
     return m;
 }
 
-uint32_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe)
+uint64_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe)
 {
-    uint32_t m = 0;
+    uint64_t m = 0;
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
         if (pe->pmu.counter[n].evtyper & PMEVTYPER_EL0_SYNC) /* RES0 without FEAT_SEBEP */
-            m |= UINT32_C(1) << n;
+            m |= UINT64_C(1) << n;
+    if (pe->pmu.pmicfiltr & PMEVTYPER_EL0_SYNC) /* likewise; 0 without FEAT_PMUv3_ICNTR */
+        m |= PMVP_PMU_F0;
     return m;
 }
 
@@ -289,8 +291,8 @@ static unsigned freeze_controls(const pmvp_core *c, const pmvp_pe *pe)
  * freezes it: those not in synchronous mode. */
 static void freezing_flags(const pmvp_core *c, const pmvp_pe *pe, uint64_t range[2])
 {
-    uint32_t asynchronous = ~k_sync_mode(c, pe), first = first_range(c, pe);
-    range[0] = (first & asynchronous) | k_instruction_counter(c);
+    uint64_t asynchronous = ~k_sync_mode(c, pe), first = first_range(c, pe);
+    range[0] = (first | k_instruction_counter(c)) & asynchronous;
     range[1] = k_counters_mask(c) & ~first & asynchronous;
 }
 

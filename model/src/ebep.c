@@ -19,7 +19,7 @@ int pmvp_core_pmu_exception(pmvp_core *c, unsigned pe, pmvp_time now, pmvp_pmu_e
     out->state = (uint8_t)k_pmu_exception_of(c, pe, &out->target_el);
     /* RKBPMJ: counters with SYNC == 1 leave their overflows to RNZLVW. */
     out->async_pending = out->state == PMVP_PMUEXC_UNMASKED &&
-                         (k_overflow_requests(c, &c->pe[pe]) & ~(uint64_t)k_sync_mode(c, &c->pe[pe]));
+                         (k_overflow_requests(c, &c->pe[pe]) & ~k_sync_mode(c, &c->pe[pe]));
     return PMVP_OK;
 }
 
@@ -107,18 +107,31 @@ int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     if (pe >= c->cfg.num_pes)
         return PMVP_ERR_PE;
     pmvp_pmu *u = &c->pe[pe].pmu;
-    uint32_t before = u->ovsset, counting;
-    int err = k_count_retired(c, pe, event, count, now, &counting);
-    if (err || !k_event_synchronous(c, event))
+    uint64_t before = u->ovsset;
+    uint32_t slots;
+    int err = k_count_retired(c, pe, event, count, now, &slots);
+    if (err)
         return err;
-    /* RSSVKV: counting the event, SYNC == 1 and a synchronous event. */
-    uint32_t sync_mode = counting & k_sync_mode(c, &c->pe[pe]);
-    uint32_t overflowed = u->ovsset & ~before & sync_mode;
-    shorten_shadows(c, pe, u->shadowed & sync_mode & ~overflowed, count, now);
+    /* The counters that counted the instruction's events, as PMOVSSET
+     * numbers them: the route's slot PMVP_ICNTR_SLOT is F0. */
+    uint64_t counting = (slots & k_counters_mask(c)) | ((slots >> PMVP_ICNTR_SLOT & 1) ? PMVP_PMU_F0 : 0);
+    /* RSSVKV: an event counter counting the event with SYNC == 1 is in
+     * synchronous mode if the event is synchronous; the instruction counter
+     * with PMICFILTR_EL0.SYNC == 1 is, whatever the events' list says. */
+    if (!k_event_synchronous(c, event))
+        counting &= PMVP_PMU_F0;
+    uint64_t sync_mode = counting & k_sync_mode(c, &c->pe[pe]);
+    if (!sync_mode)
+        return PMVP_OK;
+    /* The shadow effect (knob (a)) is the event counters'; the instruction
+     * counter's overflow is always precise, as an implementation may make it. */
+    uint32_t events = (uint32_t)(sync_mode & k_counters_mask(c));
+    uint32_t overflowed = (uint32_t)(u->ovsset & ~before) & events;
+    shorten_shadows(c, pe, u->shadowed & events & ~overflowed, count, now);
     if (c->cfg.inaccuracy.shadow_events)
         start_shadows(c, pe, overflowed & ~u->precise, now);
     /* RNZLVW */
-    out->overflows = sync_mode & u->intenset & u->ovsset & ~u->shadowed;
+    out->overflows = sync_mode & u->intenset & u->ovsset & ~(uint64_t)u->shadowed;
     out->ppend = out->overflows && k_pmu_exception_of(c, pe, NULL) == PMVP_PMUEXC_UNMASKED;
     if (out->ppend)
         u->pmiar = k_pmiar_address(pc);

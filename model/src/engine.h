@@ -235,9 +235,10 @@ bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
  * of their range (bit 31: PMCCNTR). */
 uint64_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe);
 
-/* The event counters of PE state `pe` in synchronous mode (PMEVTYPER.SYNC,
- * FEAT_SEBEP). */
-uint32_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe);
+/* The counters of PE state `pe` whose SYNC bit is set (FEAT_SEBEP): event
+ * counters by PMEVTYPER<n>.SYNC, the instruction counter (F0, bit 32) by
+ * PMICFILTR_EL0.SYNC. */
+uint64_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe);
 
 /* Freeze on overflow (D13.5.2.1): the counters that the overflow flags and
  * their controls of PE state `pe` freeze (bit 31: PMCCNTR, bit 32: PMICNTR). */

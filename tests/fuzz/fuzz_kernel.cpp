@@ -76,6 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.pmu_version = in.PickValueInArray({ PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 });
     cfg.feat_sebep = cfg.feat_ebep = in.ConsumeBool();
     cfg.pmu_ext_layout = in.ConsumeBool() ? PMVP_EXT64 : PMVP_EXT32;
+    cfg.feat_pmuv3_icntr = in.ConsumeBool();  // with SEBEP: PMICFILTR_EL0.SYNC
     if (in.ConsumeBool() && cfg.pmu_version == PMVP_PMUV3P5) {  // threshold and edge counting (D13.8)
         cfg.feat_pmuv3p7 = true;
         cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, in.ConsumeIntegralInRange<unsigned>(0, 12)) |

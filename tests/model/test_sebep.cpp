@@ -36,7 +36,7 @@ protected:
         return r;
     }
     // The counters whose overflow the instruction observes.
-    uint32_t retire(uint16_t event, uint64_t count, pmvp_time t = 0)
+    uint64_t retire(uint16_t event, uint64_t count, pmvp_time t = 0)
     {
         return retire_at(0x1000, event, count, t).overflows;
     }
@@ -360,6 +360,103 @@ TEST_F(SebepProfiling, RKBPMJ_AsynchronousCountersAskForTheExceptionNotPmuirq)
     ASSERT_EQ(pmvp_core_pmu_exception(&core, 0, 0, &e), PMVP_OK);
     EXPECT_FALSE(e.async_pending);
     EXPECT_TRUE(irq(0, 0));
+}
+
+// The instruction counter in synchronous mode (RSSVKV: PMICFILTR_EL0.SYNC
+// alone decides, FEAT_PMUv3_ICNTR): F0, bit 32, observed by the instruction
+// that overflows PMICNTR.
+class SebepIcntr : public SebepProfiling {
+protected:
+    void SetUp() override
+    {
+        SebepProfiling::SetUp();
+        cfg.feat_pmuv3_icntr = true;
+        cfg.feat_pmuv3p7 = true;
+    }
+    // PMICNTR 'before' instructions short of 2^64, its interrupt enabled.
+    void arm_icntr(uint64_t before, uint64_t pmicfiltr)
+    {
+        write(0, PMVP_PMICFILTR_EL0, pmicfiltr, 0);
+        write(0, PMVP_PMICNTR_EL0, 0 - before, 0);
+        write(0, PMVP_PMINTENSET_EL1, PMVP_PMU_F0, 0);
+        write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
+        write(0, PMVP_PMCR_EL0, read(0, PMVP_PMCR_EL0, 0) | PMCR_EL0_E, 0);
+    }
+};
+
+TEST_F(SebepIcntr, RNZLVW_TheInstructionThatOverflowsPmicntrObservesF0)
+{
+    init_profiling();
+    arm_icntr(2, PMEVTYPER_EL0_SYNC);
+    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED);
+    pmvp_retire_result r = retire_at(0x8000, PMVP_EV_INST_RETIRED, 1, 0);
+    EXPECT_EQ(r.overflows, 0u);
+    EXPECT_FALSE(r.ppend);
+    r = retire_at(0x8004, PMVP_EV_INST_RETIRED, 1, 0);
+    EXPECT_EQ(r.overflows, PMVP_PMU_F0);
+    EXPECT_TRUE(r.ppend);
+    EXPECT_EQ(read(0, PMVP_PMIAR_EL1, 0), 0x8004u);
+    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 0), 0u);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 0), PMVP_PMU_F0);
+    // RKBPMJ: in synchronous mode it asks for no asynchronous exception.
+    pmvp_pmu_exception e{};
+    ASSERT_EQ(pmvp_core_pmu_exception(&core, 0, 0, &e), PMVP_OK);
+    EXPECT_FALSE(e.async_pending);
+    // Another event's instruction does not observe it; the next INST_RETIRED does.
+    EXPECT_EQ(retire(kBrRetired, 1), 0u);
+    EXPECT_EQ(retire(PMVP_EV_INST_RETIRED, 1), PMVP_PMU_F0);
+    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 0), 1u); // the overshoot
+}
+
+TEST_F(SebepIcntr, RSSVKV_SyncAloneDecidesEvenWhenInstRetiredIsNotASynchronousEvent)
+{
+    const uint16_t only_branches[] = { kBrRetired };
+    cfg.sync_events = only_branches;
+    cfg.num_sync_events = 1;
+    init_profiling();
+    arm(0, PMVP_EV_INST_RETIRED, 1); // ICTDHP: an event counter in this set-up does not count
+    arm_icntr(1, PMEVTYPER_EL0_SYNC);
+    pmvp_retire_result r = retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 0);
+    EXPECT_EQ(r.overflows, PMVP_PMU_F0);
+    EXPECT_TRUE(r.ppend);
+}
+
+TEST_F(SebepIcntr, WithoutSyncF0AsksForTheAsynchronousException)
+{
+    init_profiling();
+    arm_icntr(1, 0);
+    pmvp_retire_result r = retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 0);
+    EXPECT_EQ(r.overflows, 0u);
+    EXPECT_FALSE(r.ppend);
+    pmvp_pmu_exception e{};
+    ASSERT_EQ(pmvp_core_pmu_exception(&core, 0, 0, &e), PMVP_OK);
+    EXPECT_TRUE(e.async_pending);
+}
+
+TEST_F(SebepIcntr, D24_5_8_FzoIsNotFrozenByF0InSynchronousMode)
+{
+    init_profiling();
+    program(0, 0, PMVP_EV_CPU_CYCLES);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP | PMCR_EL0_FZO, 0);
+    arm_icntr(1, PMEVTYPER_EL0_SYNC);
+    retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 1 * kUs); // F0 set at 1 us
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 2 * kUs), PMVP_PMU_F0);
+    EXPECT_EQ(counter(0, 0, 2 * kUs), 2000u); // not frozen
+    retire_at(0x104, PMVP_EV_INST_RETIRED, 3, 2 * kUs);
+    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 2 * kUs), 3u);
+    // SYNC == 0: the same flag freezes the first range and PMICNTR.
+    write(0, PMVP_PMICFILTR_EL0, 0, 3 * kUs);
+    EXPECT_EQ(counter(0, 0, 4 * kUs), 3000u);
+    retire_at(0x108, PMVP_EV_INST_RETIRED, 3, 4 * kUs);
+    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 4 * kUs), 3u);
+}
+
+TEST_F(SebepIcntr, SyncIsRes0WithoutFeatSebep)
+{
+    cfg.feat_ebep = cfg.feat_sebep = false;
+    init();
+    write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_SYNC | PMEVTYPER_EL0_U, 0);
+    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMEVTYPER_EL0_U | PMVP_EV_INST_RETIRED);
 }
 
 // ------------------------------------------------- shadow effect, threshold

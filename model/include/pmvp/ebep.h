@@ -52,10 +52,12 @@ typedef struct pmvp_retire_result {
      * when event counter n of the PE counted the event, is in synchronous
      * mode (RSSVKV), PMINTENSET_EL1.P<n> == 1, and PMOVSSET_EL0.P<n> == 1
      * once the instruction's events are counted, unless the overflow is
-     * still in the shadow (inaccuracy knob (a)). PMOVSSET stays 1 until
+     * still in the shadow (inaccuracy knob (a)); bit 32 (PMVP_PMU_F0) for
+     * the instruction counter, in synchronous mode with PMICFILTR_EL0.SYNC
+     * (FEAT_PMUv3_ICNTR), which has no shadow. PMOVSSET stays 1 until
      * software clears it, so an overflow left pending (while the exception
      * was masked, say) is observed again, its overshoot in the count. */
-    uint32_t overflows;
+    uint64_t overflows;
     /* The instruction sets PSTATE.PPEND: `overflows` is not 0 and the PMU
      * Profiling exception is enabled and unmasked. PMIAR_EL1 then holds
      * the instruction's address; the exception is taken before the next
