@@ -786,6 +786,13 @@ void Reader::sebep(Object &o, SebepSetup &x)
     if (!info || info->cls != PMVP_EVCLASS_OCCURRENCE)
         fail(o.sub("event"), "expected an event that instructions cause as they retire (SW_INCR counts writes to "
                              "PMSWINC_EL0, which this platform's CPU does not make)");
+    std::string counter = o.str("counter", "event");
+    if (counter == "instruction")
+        x.instruction_counter = true;
+    else if (counter != "event")
+        fail(o.sub("counter"), "expected event (event counter 0) or instruction (PMICNTR_EL0)");
+    if (x.instruction_counter && x.event != PMVP_EV_INST_RETIRED)
+        fail(o.sub("event"), "the instruction counter counts INST_RETIRED only");
     o.need("sample_period");
     x.sample_period = o.integer("sample_period", 0, 1, UINT32_MAX); // the 32-bit overflow
     x.handler_time = o.time("handler_time", 0);
@@ -807,6 +814,9 @@ void Reader::sebep(Object &o, SebepSetup &x)
         p.headroom = po.integer("headroom", 1, 0, UINT64_MAX);
         if (p.inaccuracy.shadow_time && !p.inaccuracy.shadow_events)
             fail(po.sub("shadow_time"), "needs shadow_events (the time only ends a shadow)");
+        if (x.instruction_counter && p.inaccuracy.shadow_events)
+            fail(po.sub("shadow_events"), "the shadow effect is the event counters' (the instruction counter's "
+                                          "overflow is observed by the instruction that causes it)");
     }
 }
 

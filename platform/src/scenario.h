@@ -125,6 +125,9 @@ struct SebepSetup {
     uint64_t hz = 2000000000;
     pmvp_time instruction_time = 500;  // between two retired instructions
     uint16_t event = PMVP_EV_INST_RETIRED;
+    // The sampling counter: event counter 0 (PMEVTYPER0_EL0.SYNC), or the
+    // instruction counter (PMICFILTR_EL0.SYNC, FEAT_PMUv3_ICNTR).
+    bool instruction_counter = false;
     uint64_t sample_period = 0;
     pmvp_time handler_time = 0;        // from PPEND to the exception return
     std::vector<SebepProfile> profiles;

@@ -21,7 +21,9 @@ namespace {
 
 using sc_core::sc_time;
 
-constexpr uint64_t kWrap = uint64_t{ 1 } << 32; // PMCR.LP == 0: overflow at bit 31
+// Event counter 0 overflows at 2^32 (PMCR.LP == 0), the instruction counter
+// at 2^64 (RFBGFH), which a uint64_t holds as 0.
+constexpr uint64_t kEventWrap = uint64_t{ 1 } << 32;
 constexpr uint64_t kCodeBase = 0x400000;        // the sampled loop's first instruction
 constexpr unsigned kLoopLength = 64;            // instructions in the loop
 
@@ -43,6 +45,7 @@ struct SebepRun : sc_core::sc_module {
         pmvp_core_config_default(&cfg);
         cfg.processor_hz = x.hz;
         cfg.feat_ebep = cfg.feat_sebep = true;
+        cfg.feat_pmuv3_icntr = x.instruction_counter;
         cfg.inaccuracy = p.inaccuracy;
         t = { x.event, p.headroom };
         cfg.sebep_thresholds = &t;
@@ -76,18 +79,26 @@ struct SebepRun : sc_core::sc_module {
         return v;
     }
 
+    // The sampling counter: its register, its bit in PMOVS, PMINTEN and
+    // PMCNTEN (P0 or F0), and where it overflows.
+    pmvp_pmu_reg counter_reg() const { return x_.instruction_counter ? PMVP_PMICNTR_EL0 : PMVP_PMEVCNTR_EL0; }
+    uint64_t counter_bit() const { return x_.instruction_counter ? PMVP_PMU_F0 : 1; }
+    uint64_t wrap() const { return x_.instruction_counter ? 0 : kEventWrap; }
+
     // The handler's re-arm and its exception return, a Context
     // synchronization event (where the threshold is looked at).
     void arm(const sc_time &at)
     {
-        write(PMVP_PMOVSCLR_EL0, 0, 1, at);
-        write(PMVP_PMEVCNTR_EL0, 0, kWrap - x_.sample_period, at);
+        write(PMVP_PMOVSCLR_EL0, 0, counter_bit(), at);
+        write(counter_reg(), 0, wrap() - x_.sample_period, at);
         context(0, false, at);
         must(monitors_.context_sync(0, at), "context_sync");
     }
 
     // Firmware at EL1 enables the PMU exception at EL1 (EL3 and EL2 leave
-    // it to PMECR_EL1) and counter 0 in synchronous mode, then the CPU model
+    // it to PMECR_EL1) and the sampling counter in synchronous mode (counter
+    // 0 by PMEVTYPER0_EL0.SYNC, the instruction counter by
+    // PMICFILTR_EL0.SYNC), then the CPU model
     // retires instructions at EL0, synchronising every quantum. A restored
     // run goes on from the end of the quantum the checkpoint found it in.
     void cpu()
@@ -124,9 +135,12 @@ struct SebepRun : sc_core::sc_module {
         ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
         must(monitors_.set_controls(0, ctl), "set_controls");
         write(PMVP_PMECR_EL1, 0, PMECR_EL1_KPME | PMVP_PMEE_ENABLED, local);
-        write(PMVP_PMEVTYPER_EL0, 0, x_.event | PMEVTYPER_EL0_SYNC, local);
-        write(PMVP_PMINTENSET_EL1, 0, 1, local);
-        write(PMVP_PMCNTENSET_EL0, 0, 1, local);
+        if (x_.instruction_counter)
+            write(PMVP_PMICFILTR_EL0, 0, PMEVTYPER_EL0_SYNC, local);
+        else
+            write(PMVP_PMEVTYPER_EL0, 0, x_.event | PMEVTYPER_EL0_SYNC, local);
+        write(PMVP_PMINTENSET_EL1, 0, counter_bit(), local);
+        write(PMVP_PMCNTENSET_EL0, 0, counter_bit(), local);
         write(PMVP_PMCR_EL0, 0, PMCR_EL0_E, local);
         arm(local);
     }
@@ -137,7 +151,7 @@ struct SebepRun : sc_core::sc_module {
     {
         context(1, true, local);
         samples.shift.push_back(since_armed_ - x_.sample_period);
-        samples.overshoot.push_back(read(PMVP_PMEVCNTR_EL0, 0, local) - kWrap);
+        samples.overshoot.push_back(read(counter_reg(), 0, local) - wrap());
         samples.pmiar.push_back(read(PMVP_PMIAR_EL1, 0, local));
         local += sc_time::from_value(x_.handler_time);
         arm(local);
@@ -247,9 +261,10 @@ std::string bound_text(const SebepProfile &p)
 void print_sebep_report(FILE *out, const Scenario &s, const std::vector<SebepSamples> &samples)
 {
     const SebepSetup &x = *s.sebep;
-    std::fprintf(out, "pmvp-soc: %s: synchronous sampling of %s every %llu, %s simulated\n", s.name.c_str(),
+    std::fprintf(out, "pmvp-soc: %s: synchronous sampling of %s every %llu by %s, %s simulated\n", s.name.c_str(),
                  pmvp_event_find(x.event) ? pmvp_event_find(x.event)->name : "event",
-                 (unsigned long long)x.sample_period, time_text(s.duration).c_str());
+                 (unsigned long long)x.sample_period,
+                 x.instruction_counter ? "the instruction counter" : "event counter 0", time_text(s.duration).c_str());
     std::fprintf(out, "  %s processor clock, one instruction every %s, handler %s\n\n",
                  hz_text((double)x.hz).c_str(), time_text(x.instruction_time).c_str(),
                  time_text(x.handler_time).c_str());
@@ -283,7 +298,10 @@ nlohmann::json sebep_report_json(const Scenario &s, const std::vector<SebepSampl
                              { "shift", samples[i].shift },
                              { "pmiar", samples[i].pmiar } });
     }
-    return { { "sebep", { { "sample_period", s.sebep->sample_period }, { "profiles", profiles } } } };
+    return { { "sebep",
+               { { "counter", s.sebep->instruction_counter ? "instruction" : "event" },
+                 { "sample_period", s.sebep->sample_period },
+                 { "profiles", profiles } } } };
 }
 
 }  // namespace pmvp::soc

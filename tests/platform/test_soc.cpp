@@ -825,6 +825,26 @@ TEST(PmvpSoc, SebepSamplesShiftByTheShadowBound)
     EXPECT_EQ(bad.status, 2);
 }
 
+// The same profiler on the instruction counter in synchronous mode
+// (PMICFILTR_EL0.SYNC, RSSVKV): PMICNTR re-armed 2,000 short of 2^64 wraps
+// on the 2,000th instruction, which observes F0: 166 samples in 200 us, each
+// with shift 0 and PMIAR_EL1 on the overflowing instruction, as the exact
+// profile of sebep-sampling.
+TEST(PmvpSoc, SebepOnTheInstructionCounterSamplesTheOverflowingInstruction)
+{
+    SocRun r = pmvp_soc(scenario("sebep-instruction-counter"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.result["sebep"]["counter"], "instruction");
+    const json &p = r.result["sebep"]["profiles"];
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_EQ(p[0]["samples"].get<uint64_t>(), 166u);
+    EXPECT_TRUE(p[0]["overshoot_equals_shift"].get<bool>());
+    EXPECT_EQ(p[0]["shift"].get<std::vector<uint64_t>>(), std::vector<uint64_t>(166, 0));
+    EXPECT_EQ(p[0]["pmiar"][0].get<uint64_t>(), 0x400000u + 4 * (1999 % 64));
+    EXPECT_EQ(p[0]["pmiar"][1].get<uint64_t>(), 0x400000u + 4 * (3999 % 64));
+    EXPECT_NE(r.out.find("by the instruction counter"), std::string::npos) << r.out;
+}
+
 // A cluster takes its core from a core description: a preset, a file beside
 // the scenario or an object; its own keys override it. The run's JSON and
 // --show-config show the core as it runs, with its ID registers.
@@ -969,6 +989,12 @@ TEST(PmvpSoc, BadScenarios)
           "sebep.sample_period: expected an integer from 1 to 4294967295" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "event": "CPU_CYCLES", "profiles": [{}]}})",
           "sebep.event: expected an event D14.7 lists as synchronous" },
+        { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "counter": "cycle", "profiles": [{}]}})",
+          "sebep.counter: expected event (event counter 0) or instruction (PMICNTR_EL0)" },
+        { R"({"duration": "1 ms", "sebep": {"counter": "instruction", "event": "BR_RETIRED", "sample_period": 10, "profiles": [{}]}})",
+          "sebep.event: the instruction counter counts INST_RETIRED only" },
+        { R"({"duration": "1 ms", "sebep": {"counter": "instruction", "sample_period": 10, "profiles": [{"shadow_events": 2}]}})",
+          "sebep.profiles[0].shadow_events: the shadow effect is the event counters'" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "profiles": [{"draw": "worst"}]}})",
           "sebep.profiles[0].draw: expected seeded or bound" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "profiles": [{"shadow_time": "1 us"}]}})",
@@ -1575,7 +1601,8 @@ TEST_P(SavedAndRestored, CountsAsTheUninterruptedRun)
 // Every shipped scenario; the firmware ones only where the firmware is built.
 const char *const kSavedScenarios[] = { "amu-effective-frequency", "default", "dvfs-steps", "fgmt-barrel",
                                         "freeze-sampling", "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
-                                        "smt-wfi", "soemt-switch", "sebep-sampling", "threshold-stalls", "x86-hyperthreads",
+                                        "smt-wfi", "soemt-switch", "sebep-sampling", "sebep-instruction-counter", "threshold-stalls",
+                                        "x86-hyperthreads",
 #ifdef PMVP_HAVE_FIRMWARE
                                         "firmware-pmu-suite", "mixed-soc",
 #endif
