@@ -308,6 +308,7 @@ static const char *const domain_names[] = {
     [PMVP_EXT_MGMT] = "CoreSight management",
     [PMVP_EXT_AMU] = "AMU",
     [PMVP_EXT_SNAPSHOT] = "Core power domain, not the OS Lock",
+    [PMVP_EXT_MOST_SECURE] = "Core power domain, Most secure accesses only (RAZ/WI to others)",
 };
 
 /* Rows by frame, then offset, then the order of registers.def. */

@@ -34,9 +34,9 @@ template <class F> void fields(pmvp_pmu_controls &x, F &&f)
 
 template <class F> void fields(pmvp_sysreg_context &x, F &&f)
 {
-    static_assert(sizeof(pmvp_sysreg_context) == 136, "pmvp_sysreg_context changed: list its fields here");
+    static_assert(sizeof(pmvp_sysreg_context) == 144, "pmvp_sysreg_context changed: list its fields here");
     f(x.el), f(x.security), f(x.halted), f(x.edscr_sdd), f(x.pmuserenr), f(x.pmuacr), f(x.pmselr), f(x.amuserenr);
-    f(x.mdcr_el2), f(x.mdcr_el3), f(x.hcr_el2), f(x.hstr_el2), f(x.cptr_el2), f(x.cptr_el3), f(x.scr_el3);
+    f(x.mdcr_el2), f(x.mdcr_el3), f(x.pmccr), f(x.hcr_el2), f(x.hstr_el2), f(x.cptr_el2), f(x.cptr_el3), f(x.scr_el3);
     f(x.hdfgrtr_el2), f(x.hdfgwtr_el2), f(x.hafgrtr_el2), f(x.hdfgrtr2_el2), f(x.hdfgwtr2_el2);
 }
 

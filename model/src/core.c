@@ -139,6 +139,8 @@ static const struct later_feature {
     LATER(feat_pmuv3_icntr, PMVP_PMUV3P5, "FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_pmuv3p9, PMVP_PMUV3P5, "FEAT_PMUv3p9 (Armv8.9) needs pmu_version PMUv3p5"),
     LATER(feat_pmuv3_ss, PMVP_PMUV3P5, "FEAT_PMUv3_SS (Armv8.9) needs pmu_version PMUv3p5"),
+    LATER(feat_pmuv3_extpmn, PMVP_PMUV3P5,
+          "FEAT_PMUv3_EXTPMN needs pmu_version PMUv3p5 (its third range overflows at bit 63)"),
 #undef LATER
 };
 
@@ -391,6 +393,9 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
         pe->pmu.ctl.noninvasive_debug = true;
         pmvp_pmu_reset(c, p, 0);
         pmvp_amu_reset(c, p, 0);
+        /* PMCCR's Cold reset: no counter reserved, the third range disabled. */
+        if (cfg->feat_pmuv3_extpmn)
+            pe->ext.pmccr = (uint32_t)PMVP_FIELD_PREP(PMCCR_EPMN, cfg->num_counters);
     }
     return PMVP_OK;
 }

@@ -20,19 +20,44 @@
 static bool is_v3p1(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P1; }
 static bool is_v3p5(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P5; }
 
-unsigned k_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2)
+/* The event counter ranges (D13.1.1): the first [0, hpmn), the second
+ * [hpmn, epmn), the third [epmn, N). */
+
+unsigned k_epmn_of(const pmvp_core_config *cfg, uint64_t pmccr)
+{
+    if (!cfg->feat_pmuv3_extpmn)
+        return cfg->num_counters; /* no third range */
+    unsigned e = (unsigned)PMVP_FIELD_GET(PMCCR_EPMN, pmccr);
+    /* EPMN > N is reserved, its Effective value CONSTRAINED UNPREDICTABLE
+     * (at most N): pmvp takes N. */
+    return e > cfg->num_counters ? cfg->num_counters : e;
+}
+
+unsigned k_epmn(const pmvp_core *c, const pmvp_pe *pe)
+{
+    return k_epmn_of(&c->cfg, pe->ext.pmccr);
+}
+
+unsigned k_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2, unsigned epmn)
 {
     if (!cfg->have_el2)
-        return cfg->num_counters; /* no second range */
+        return epmn; /* no second range */
     unsigned h = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, mdcr_el2);
-    /* HPMN > N is CONSTRAINED UNPREDICTABLE; pmvp treats it as N (logged by
-     * pmvp_core_set_controls). HPMN == 0 without FEAT_HPMN0 is used as 0. */
-    return h > cfg->num_counters ? cfg->num_counters : h;
+    /* MFYQC: above EPMN, the Effective value is EPMN. Without
+     * FEAT_PMUv3_EXTPMN, HPMN > N is CONSTRAINED UNPREDICTABLE; pmvp treats
+     * it as N (logged by pmvp_core_set_controls). HPMN == 0 without
+     * FEAT_HPMN0 is used as 0. */
+    return h > epmn ? epmn : h;
 }
 
 unsigned k_hpmn(const pmvp_core *c, const pmvp_pe *pe)
 {
-    return k_hpmn_of(&c->cfg, pe->pmu.ctl.mdcr_el2);
+    return k_hpmn_of(&c->cfg, pe->pmu.ctl.mdcr_el2, k_epmn(c, pe));
+}
+
+unsigned k_range_of(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+{
+    return n >= k_epmn(c, pe) ? 2 : n >= k_hpmn(c, pe) ? 1 : 0;
 }
 
 uint16_t k_counter_event(const pmvp_pe *pe, unsigned n)
@@ -66,9 +91,11 @@ bool k_pe_el2_enabled(const pmvp_core *c, unsigned p)
     return k_el2_enabled(&c->cfg, pe->ctx.security, pe->pmu.ctl.scr_el3);
 }
 
-unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2)
+unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2,
+                               uint64_t pmccr)
 {
-    return el <= 1 && el2_enabled ? k_hpmn_of(cfg, mdcr_el2) : cfg->num_counters;
+    unsigned epmn = k_epmn_of(cfg, pmccr);
+    return el <= 1 && el2_enabled ? k_hpmn_of(cfg, mdcr_el2, epmn) : epmn;
 }
 
 /* Counting of events Attributable to `x` is prohibited by the controls of
@@ -138,9 +165,11 @@ static bool counter_enabled(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
     if (!(pe->pmu.cntenset >> n & 1))
         return false;
-    if (n >= k_hpmn(c, pe))
-        return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME;
-    return pe->pmu.pmcr & PMCR_EL0_E;
+    switch (k_range_of(c, pe, n)) {
+    case 0: return pe->pmu.pmcr & PMCR_EL0_E;
+    case 1: return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME;
+    default: return pe->ext.pmccr & PMCCR_EPME;
+    }
 }
 
 bool k_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *src)
@@ -152,8 +181,12 @@ bool k_counts(const pmvp_core *c, unsigned p, unsigned n, const pmvp_context *sr
         return false;
     if (pe->frozen >> n & 1) /* D13.5.2.1 */
         return false;
-    bool second = n >= k_hpmn(c, pe);
-    return !prohibited(c, &pe->pmu.ctl, second, src) && !filtered(pe->pmu.counter[n].evtyper, src);
+    /* D13.5.4: MDCR_EL3.SPME, MPMX and MDCR_EL2.HPMD do not prohibit the
+     * third range, which observes every Security state. */
+    unsigned range = k_range_of(c, pe, n);
+    if (range < 2 && prohibited(c, &pe->pmu.ctl, range == 1, src))
+        return false;
+    return !filtered(pe->pmu.counter[n].evtyper, src);
 }
 
 bool k_cycle_counter_counts(const pmvp_core *c, unsigned p)
@@ -228,9 +261,11 @@ bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
     if (!is_v3p5(c))
         return false;
-    if (n >= k_hpmn(c, pe))
-        return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HLP;
-    return pe->pmu.pmcr & PMCR_EL0_LP;
+    switch (k_range_of(c, pe, n)) {
+    case 0: return pe->pmu.pmcr & PMCR_EL0_LP;
+    case 1: return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HLP;
+    default: return true; /* D13.3: the third range overflows at bit 63 */
+    }
 }
 
 uint64_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
@@ -269,12 +304,18 @@ uint64_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe)
  * instant of a clock edge comes after the edge. pmvp_pe.frozen holds the
  * freeze, so that the advance over a stretch reads the one of its start. */
 
-/* The event counters of the first range (below HPMN); the freeze of the
- * first range also holds the instruction counter (F0), whose flag is one
- * of the first range's freezing flags (RMZPBW). */
+/* The event counters of the first range (below HPMN) and of the second
+ * (HPMN to EPMN); the freeze of the first range also holds the instruction
+ * counter (F0), whose flag is one of the first range's freezing flags
+ * (RMZPBW). The third range neither freezes nor is frozen (D13.5.2.1). */
 static uint32_t first_range(const pmvp_core *c, const pmvp_pe *pe)
 {
     return (uint32_t)((UINT64_C(1) << k_hpmn(c, pe)) - 1) & k_counters_mask(c);
+}
+
+static uint32_t second_range(const pmvp_core *c, const pmvp_pe *pe)
+{
+    return (uint32_t)((UINT64_C(1) << k_epmn(c, pe)) - 1) & ~first_range(c, pe);
 }
 
 /* The ranges whose freeze control is set: bit 0 the first (PMCR.FZO), bit
@@ -293,7 +334,7 @@ static void freezing_flags(const pmvp_core *c, const pmvp_pe *pe, uint64_t range
 {
     uint64_t asynchronous = ~k_sync_mode(c, pe), first = first_range(c, pe);
     range[0] = (first | k_instruction_counter(c)) & asynchronous;
-    range[1] = k_counters_mask(c) & ~first & asynchronous;
+    range[1] = second_range(c, pe) & asynchronous;
 }
 
 uint64_t k_frozen(const pmvp_core *c, const pmvp_pe *pe)
@@ -306,7 +347,7 @@ uint64_t k_frozen(const pmvp_core *c, const pmvp_pe *pe)
     if ((on & 1) && (pe->pmu.ovsset & range[0]))
         frozen |= first | ((pe->pmu.pmcr & PMCR_EL0_DP) ? PMVP_PMU_C : 0);
     if ((on & 2) && (pe->pmu.ovsset & range[1]))
-        frozen |= k_counters_mask(c) & ~first;
+        frozen |= second_range(c, pe);
     return frozen;
 }
 
@@ -359,14 +400,15 @@ static bool follows_level(const pmvp_event_decoded *d, unsigned level, bool mt)
  * (bit 31: PMCCNTR; bit 32: PMICNTR, enabled by PMCR.E). */
 static uint64_t interrupt_requesters(const pmvp_core *c, const pmvp_pe *pe)
 {
-    uint32_t first = first_range(c, pe);
-    uint32_t second = k_counters_mask(c) & ~first;
+    uint32_t first = first_range(c, pe), second = second_range(c, pe);
     uint64_t ranges = 0;
 
     if (pe->pmu.pmcr & PMCR_EL0_E)
         ranges |= first | PMVP_PMU_C | k_instruction_counter(c);
     if (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME)
         ranges |= second;
+    if (pe->ext.pmccr & PMCCR_EPME)
+        ranges |= k_counters_mask(c) & ~(first | second);
     return pe->pmu.intenset & ranges;
 }
 
@@ -1490,14 +1532,16 @@ static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, uns
 
 /* The next overflow of event counter n of PE p, unless a freeze of tf[]
  * (freeze_times: the instants its ranges freeze) stops it first: its own
- * range's, or for the CHAIN counter at HPMN, fed by the top counter of the
- * first range, the first range's. A freeze at the overflow's instant does
- * not stop it (what happens at that instant counts). */
+ * range's, or for a CHAIN counter at HPMN or EPMN, fed by the top counter
+ * of the range below, that range's. A freeze at the overflow's instant
+ * does not stop it (what happens at that instant counts). The third range
+ * does not freeze. */
 static pmvp_time overflow_before_freeze(const pmvp_core *c, unsigned p, unsigned n, const pmvp_time tf[2])
 {
+    const pmvp_pe *pe = &c->pe[p];
     pmvp_time t = event_counter_overflow_time(c, p, n);
-    unsigned h = k_hpmn(c, &c->pe[p]);
-    if (t > tf[n >= h] || (n == h && t > tf[0] && chain_counts(c, p, n)))
+    unsigned range = k_range_of(c, pe, n), below = n ? k_range_of(c, pe, n - 1) : range;
+    if ((range < 2 && t > tf[range]) || (below != range && t > tf[below] && chain_counts(c, p, n)))
         return PMVP_TIME_NEVER;
     return t;
 }
@@ -1517,7 +1561,7 @@ static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
         tf[0] = t < tf[0] ? t : tf[0];
     }
     pmvp_time second = PMVP_TIME_NEVER;
-    for (uint32_t m = sources & ~first; m;) {
+    for (uint32_t m = sources & second_range(c, pe); m;) {
         pmvp_time t = overflow_before_freeze(c, p, pmvp_take_lowest(&m), tf);
         second = t < second ? t : second;
     }
@@ -1589,6 +1633,7 @@ void k_rebuild_caches(pmvp_core *c)
         pe->pmu.pmcr &= c->pmcr_mask;
         pe->pmu.pmccfiltr &= c->ccfiltr_mask;
         pe->pmu.pmicfiltr &= c->icfiltr_mask;
+        pe->ext.pmccr &= c->cfg.feat_pmuv3_extpmn ? (uint32_t)(PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN) : 0;
         pe->pmu.cntenset &= k_counter_bits(c);
         pe->pmu.intenset &= k_counter_bits(c);
         pe->pmu.ovsset &= k_counter_bits(c);

@@ -133,10 +133,18 @@ void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, u
 /* The event counted by counter n of PE p (evtCount). */
 uint16_t k_counter_event(const pmvp_pe *pe, unsigned n);
 
-/* Effective MDCR_EL2.HPMN: the first counter of the second range (D13.1.1). */
+/* Effective PMCCR.EPMN: the first counter of the third range (D13.1.1),
+ * N without FEAT_PMUv3_EXTPMN; and the same from a PMCCR image. */
+unsigned k_epmn(const pmvp_core *c, const pmvp_pe *pe);
+unsigned k_epmn_of(const pmvp_core_config *cfg, uint64_t pmccr);
+/* Effective MDCR_EL2.HPMN: the first counter of the second range (D13.1.1),
+ * at most EPMN (MFYQC); and the same from an MDCR_EL2 (or HDCR) image and
+ * an Effective EPMN. */
 unsigned k_hpmn(const pmvp_core *c, const pmvp_pe *pe);
-/* The same, from a configuration and an MDCR_EL2 (or HDCR) image. */
-unsigned k_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2);
+unsigned k_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2, unsigned epmn);
+/* The range of event counter n of PE state pe: 0 the first, 1 the second,
+ * 2 the third (reserved for an external agent). */
+unsigned k_range_of(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
 
 /* Whether counter n of PE p counts an event Attributable to context `src`
  * now: enabled, not prohibited, not filtered (D13.5, D13.7). The one place
@@ -274,10 +282,13 @@ uint64_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe);
 bool k_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_el3);
 /* The same for PE p's current context, with its SCR_EL3 as the CPU model set it. */
 bool k_pe_el2_enabled(const pmvp_core *c, unsigned p);
-/* GetNumEventCountersAccessible(): the event counters an access at `el`
- * sees, HPMN at EL0 and EL1 when EL2 is enabled, else all of them; also
- * the counters PMCR_EL0.P resets (D24.5.8). */
-unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2);
+/* GetNumEventCountersAccessible(): the event counters a System register
+ * access at `el` sees, HPMN at EL0 and EL1 when EL2 is enabled, else EPMN
+ * (GetNumEventCountersSelfHosted(): all of them without
+ * FEAT_PMUv3_EXTPMN); also the counters PMCR_EL0.P resets (D24.5.8) and
+ * what PMCR_EL0.N reads (NNBYQ, ZCCDD). */
+unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el2_enabled, uint64_t mdcr_el2,
+                               uint64_t pmccr);
 
 /* Table D13-1 (FEAT_EBEP) for PE p in its current context: what an overflow
  * raises; *target_el (if not NULL) gets the target Exception level when the

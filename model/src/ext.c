@@ -20,7 +20,7 @@ enum view {
     V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMICNTR, V_PMICFILTR, V_PMCGCR0, V_PMEVCNTSVR, V_PMCCNTSVR, V_PMICNTSVR, V_PMSSCR, V_PMCNTEN, V_PMINTEN, V_PMOVS,
     V_PMSWINC, V_PMZR, V_PMCFGR, V_PMCR, V_PMCEID, V_PMMIR, V_PMITCTRL, V_PMLAR, V_PMLSR,
     V_PMAUTHSTATUS, V_AMEVCNTR, V_AMEVTYPER, V_AMCNTEN, V_AMCGCR, V_AMCFGR, V_AMCR,
-    V_IIDR, V_DEVAFF, V_DEVARCH, V_PIDR, V_CONST
+    V_IIDR, V_DEVAFF, V_DEVARCH, V_PIDR, V_PMCCR, V_PMDEVID, V_CONST
 };
 
 #define L32 PMVP_EXT_LAYOUT_BIT(PMVP_EXT32)
@@ -177,26 +177,6 @@ static uint32_t devarch(const pmvp_core *c, unsigned frame)
     return 0x23Bu << 21 | 1u << 20 | archid;
 }
 
-/* PMCFGR (I5.3.11): N is the number of counters minus one (the event
- * counters, the cycle counter and, with FEAT_PMUv3_ICNTR, the instruction
- * counter); 64-bit counters; dedicated cycle counter; CCD with AArch32; no
- * export (PMCR.X RAZ/WI), freeze-on-overflow with FEAT_PMUv3p7 (PMCR.FZO);
- * one counter group, two with the instruction counter (group 1). */
-static uint64_t pmcfgr(const pmvp_core *c)
-{
-    bool icntr = c->cfg.feat_pmuv3_icntr;
-    return PMVP_FIELD_PREP(PMCFGR_N, c->cfg.num_counters + icntr) | PMCFGR_SIZE | PMCFGR_CC |
-           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0) | (c->cfg.feat_pmuv3p7 ? PMCFGR_FZO : 0) |
-           PMVP_FIELD_PREP(PMCFGR_NCG, icntr);
-}
-
-/* PMCGCR0 (I5.3.10), FEAT_PMUv3_ICNTR: group 0 holds the event counters and
- * the cycle counter, group 1 the instruction counter. */
-static uint64_t pmcgcr0(const pmvp_core *c)
-{
-    return PMVP_FIELD_PREP(PMCGCR0_CG0NC, c->cfg.num_counters + 1) | PMVP_FIELD_PREP(PMCGCR0_CG1NC, 1);
-}
-
 /* A Most secure access (I3.1.4): Root with FEAT_RME, else Secure when
  * Secure state exists, else any access. */
 static bool most_secure(const pmvp_core *c, const pmvp_ext_access *a)
@@ -204,6 +184,42 @@ static bool most_secure(const pmvp_core *c, const pmvp_ext_access *a)
     if (c->cfg.feat_rme)
         return a->security == PMVP_ROOT;
     return !c->cfg.have_el3 || a->security == PMVP_SECURE;
+}
+
+/* The event counters an access reaches (Table I3-3): with
+ * FEAT_PMUv3_EXTPMN, those below EPMN unless it is a Most secure access;
+ * every one on the debug path (`a` NULL), the integrator's view. */
+static unsigned reachable_counters(const pmvp_core *c, const pmvp_pe *pe, const pmvp_ext_access *a)
+{
+    return !a || most_secure(c, a) ? c->cfg.num_counters : k_epmn(c, pe);
+}
+
+/* PMCFGR (I5.3.11): N is the number of counters the access reaches minus
+ * one (the event counters, the cycle counter and, with FEAT_PMUv3_ICNTR,
+ * the instruction counter); 64-bit counters; dedicated cycle counter; CCD
+ * with AArch32; no export (PMCR.X RAZ/WI), freeze-on-overflow with
+ * FEAT_PMUv3p7 (PMCR.FZO); one counter group, two with the instruction
+ * counter (group 1). */
+static uint64_t pmcfgr(const pmvp_core *c, unsigned reachable)
+{
+    bool icntr = c->cfg.feat_pmuv3_icntr;
+    return PMVP_FIELD_PREP(PMCFGR_N, reachable + icntr) | PMCFGR_SIZE | PMCFGR_CC |
+           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0) | (c->cfg.feat_pmuv3p7 ? PMCFGR_FZO : 0) |
+           PMVP_FIELD_PREP(PMCFGR_NCG, icntr);
+}
+
+/* PMCGCR0 (I5.3.10), FEAT_PMUv3_ICNTR: group 0 holds the event counters the
+ * access reaches and the cycle counter, group 1 the instruction counter. */
+static uint64_t pmcgcr0(unsigned reachable)
+{
+    return PMVP_FIELD_PREP(PMCGCR0_CG0NC, reachable + 1) | PMVP_FIELD_PREP(PMCGCR0_CG1NC, 1);
+}
+
+/* PMDEVID (I5.3.26): FEAT_PMUv3_EXTPMN, FEAT_PMUv3_SS; no PC sampling. */
+static uint64_t pmdevid(const pmvp_core *c)
+{
+    return PMVP_FIELD_PREP(PMDEVID_EXTPMN, c->cfg.feat_pmuv3_extpmn) |
+           PMVP_FIELD_PREP(PMDEVID_PMSS, c->cfg.feat_pmuv3_ss);
 }
 
 /* AllowExternalPMUAccess(): with FEAT_Debugv8p4 a Most secure access is
@@ -262,7 +278,7 @@ static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, con
     case V_PMCCFILTR: return pmu_reg(c, p, pe, PMVP_PMCCFILTR_EL0, 0);
     case V_PMICNTR: return pmu_reg(c, p, pe, PMVP_PMICNTR_EL0, 0);
     case V_PMICFILTR: return pmu_reg(c, p, pe, PMVP_PMICFILTR_EL0, 0);
-    case V_PMCGCR0: return pmcgcr0(c);
+    case V_PMCGCR0: return pmcgcr0(reachable_counters(c, pe, a));
     case V_PMEVCNTSVR: return pmu_reg(c, p, pe, PMVP_PMEVCNTSVR_EL1, n);
     case V_PMCCNTSVR: return pmu_reg(c, p, pe, PMVP_PMCCNTSVR_EL1, 0);
     case V_PMICNTSVR: return pmu_reg(c, p, pe, PMVP_PMICNTSVR_EL1, 0);
@@ -270,7 +286,7 @@ static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, con
     case V_PMCNTEN: return pmu_reg(c, p, pe, PMVP_PMCNTENSET_EL0, 0);
     case V_PMINTEN: return pmu_reg(c, p, pe, PMVP_PMINTENSET_EL1, 0);
     case V_PMOVS: return pmu_reg(c, p, pe, PMVP_PMOVSSET_EL0, 0);
-    case V_PMCFGR: return pmcfgr(c);
+    case V_PMCFGR: return pmcfgr(c, reachable_counters(c, pe, a));
     /* Only PMCR[10:0] map to the System register: N, IDCODE, IMP read 0. */
     case V_PMCR: return pmu_reg(c, p, pe, PMVP_PMCR_EL0, 0) & PMVP_BITS(10, 0);
     case V_PMCEID: return pmu_reg(c, p, pe, r->arg ? PMVP_PMCEID1_EL0 : PMVP_PMCEID0_EL0, 0);
@@ -293,6 +309,8 @@ static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, con
     case V_DEVAFF: return mpidr(c, p);
     case V_DEVARCH: return devarch(c, r->frame);
     case V_PIDR: return pidr(iidr(c, r->frame), r->arg);
+    case V_PMCCR: return pe->ext.pmccr;
+    case V_PMDEVID: return pmdevid(c);
     case V_CONST: return r->reset;
     default: return 0; /* V_PMSWINC, V_PMZR, V_PMLAR: write-only */
     }
@@ -346,9 +364,14 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
             k_pmu_write(c, p, PMVP_PMZR_EL0, 0, v);
         break;
     case V_PMCR:
-        /* P and C are actions, not values: the debug path leaves them out. */
-        k_pmu_write(c, p, PMVP_PMCR_EL0, 0, a ? v : v & ~(PMCR_EL0_P | PMCR_EL0_C));
+        /* P and C are actions, not values: the debug path leaves them out.
+         * An external P resets the event counters the access reaches
+         * (I5.3.21), whatever the PE's Exception level. */
+        k_pmu_write(c, p, PMVP_PMCR_EL0, 0, a ? v & ~PMCR_EL0_P : v & ~(PMCR_EL0_P | PMCR_EL0_C));
+        if (a && (v & PMCR_EL0_P))
+            k_pmcr_p_reset(c, p, reachable_counters(c, pe, a));
         break;
+    case V_PMCCR: k_pmccr_write(c, p, v); break;
     case V_PMITCTRL:
         pe->ext.pmitctrl = (uint32_t)v;
         if (v)
@@ -400,6 +423,29 @@ static int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t of
     return PMVP_OK;
 }
 
+/* Views of one event counter's registers, and views with a bit per event
+ * counter: what Table I3-3 and RDQYGL hide of the third range. */
+static bool of_one_event_counter(const pmvp_ext_reg *r)
+{
+    return r->view == V_PMEVCNTR || r->view == V_PMEVTYPER || r->view == V_PMEVCNTSVR;
+}
+
+static bool by_event_counter(const pmvp_ext_reg *r)
+{
+    switch (r->view) {
+    case V_PMCNTEN: case V_PMINTEN: case V_PMOVS: case V_PMSWINC: case V_PMZR: return true;
+    default: return false;
+    }
+}
+
+/* The bits of a bitmap view that are RAZ/WI to access `a` (RDQYGL). */
+static uint64_t hidden_bits(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a)
+{
+    if (!by_event_counter(r))
+        return 0;
+    return (PMVP_BIT(c->cfg.num_counters) - 1) & ~(PMVP_BIT(reachable_counters(c, &c->pe[p], a)) - 1);
+}
+
 /* The access checks of I3.1.4 (PMU) and I4.1.3 (AMU) for a non-debug
  * access to register r: an error, or the effect the access has. */
 static int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
@@ -418,11 +464,21 @@ static int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pm
             return PMVP_ERR_LOCKED;
         if (!allow_external_pmu_access(c, ctl, a))
             return PMVP_ERR_DENIED;
-        if (ctl->os_lock && r->domain == PMVP_EXT_CORE)
+        /* PMCCR.OSLO: a Most secure access ignores the OS Lock (I3.1.4). */
+        if (ctl->os_lock && r->domain == PMVP_EXT_CORE &&
+            !((pe->ext.pmccr & PMCCR_OSLO) && most_secure(c, a)))
             return PMVP_ERR_LOCKED;
         /* The Software Lock makes memory-mapped writes ignored (I3.1.4 SLK). */
         if (write && c->cfg.pmu_software_lock && !a->debugger && pe->ext.software_locked)
             *effect = PMVP_EXT_IGNORED;
+        break;
+    case PMVP_EXT_MOST_SECURE: /* PMCCR (I5.3.47) */
+        if (off)
+            return PMVP_ERR_PE_OFF;
+        if (ctl->os_double_lock)
+            return PMVP_ERR_LOCKED;
+        if (!most_secure(c, a))
+            *effect = PMVP_EXT_RAZ_WI;
         break;
     case PMVP_EXT_MGMT:
         if (off && c->cfg.feat_dopd)
@@ -455,6 +511,8 @@ static int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t o
         *e = PMVP_EXT_IGNORED;
     if (!r || t->n >= pmvp_ext_reg_instances(c, r))
         *e = PMVP_EXT_RAZ_WI;
+    else if (of_one_event_counter(r) && t->n >= reachable_counters(c, &c->pe[p], debug ? NULL : a))
+        *e = PMVP_EXT_RAZ_WI; /* Table I3-3: the third range, to an access not Most secure */
     return PMVP_OK;
 }
 
@@ -501,7 +559,7 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_fra
     } else {
         pe = k_pe_at(c, p, now, &scratch);
     }
-    uint64_t v = view_read(c, p, pe, t.reg, t.n, a);
+    uint64_t v = view_read(c, p, pe, t.reg, t.n, a) & ~hidden_bits(c, p, t.reg, a);
     if (commit && a)
         v = direct_read(commit, p, t.reg, t.n, v, now);
     *value = lane_read(lane_of(&t, size), v);
@@ -550,6 +608,11 @@ static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, u
      * bits outside the write are 0, which does nothing. */
     if (l.mask != ONES64 && r->kind == PMVP_EXT_RW)
         v |= view_read(c, p, &c->pe[p], r, t.n, NULL) & ~l.mask;
+    /* Bits RAZ/WI to this access: a value keeps them, W1S and W1C leave them. */
+    uint64_t hidden = hidden_bits(c, p, r, a);
+    v &= ~hidden;
+    if (r->kind == PMVP_EXT_RW)
+        v |= view_read(c, p, &c->pe[p], r, t.n, NULL) & hidden;
     view_write(c, p, r, t.n, v & r->wmask, a);
     return PMVP_OK;
 }

@@ -2,6 +2,8 @@
 /* The PMUv3 register file of a PE (D24.5), over the counting rules. */
 #include "pmvp/pmu.h"
 
+#include <string.h>
+
 #include "regfile.h"
 #include "pmvp/error.h"
 #include "pmvp/sysreg.h"
@@ -297,7 +299,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     case PMVP_PMCR_EL0:
         if (value & PMCR_EL0_P) /* in the view of the PE's context */
             k_pmcr_p_reset(c, p, k_counters_accessible(&c->cfg, pe->ctx.el, k_pe_el2_enabled(c, p),
-                                                       u->ctl.mdcr_el2));
+                                                       u->ctl.mdcr_el2, pe->ext.pmccr));
         if (value & PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
             set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
         break;
@@ -337,6 +339,17 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     return PMVP_OK;
 }
 
+void k_pmccr_write(pmvp_core *c, unsigned p, uint64_t value)
+{
+    pmvp_pe *pe = &c->pe[p];
+    uint64_t enabled = k_enabled_counters(c, pe);
+    pe->ext.pmccr = (uint32_t)(value & (PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN));
+    k_routes_stale(c);    /* EPMN moves counters between ranges, EPME enables the third */
+    k_freeze_update(c, p); /* the third range neither freezes nor is frozen */
+    k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));
+    k_reads_catch_up(c, p);
+}
+
 int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value,
                    pmvp_time now)
 {
@@ -367,21 +380,47 @@ int pmvp_pmu_irq_peek(const pmvp_core *c, unsigned p, pmvp_time t, bool *level)
     return PMVP_OK;
 }
 
+/* With FEAT_PMUv3_EXTPMN, what a Warm reset leaves as it was (D24.5: these
+ * fields reset "On a Cold reset, when FEAT_PMUv3_EXTPMN is implemented"),
+ * so that the counters of an external agent survive the PE's reset: every
+ * counter with its filter (and the divider PMCCNTR's count goes with), the
+ * snapshot registers, and the P<n> and C bits of the enables and overflow
+ * flags. F0 of those resets to 0, as do PMCR, PMSELR, PMUSERENR, PMUACR,
+ * PMECR, PMIAR and PMSSCR. */
+static void keep_cold_reset_state(pmvp_pmu *u, const pmvp_pmu *before)
+{
+    memcpy(u->counter, before->counter, sizeof u->counter); /* PMEVCNTR, PMEVTYPER, PMICNTR */
+    u->pmccntr = before->pmccntr;
+    u->divider = before->divider;
+    u->pmccfiltr = before->pmccfiltr;
+    u->pmicfiltr = before->pmicfiltr;
+    memcpy(u->evcntsvr, before->evcntsvr, sizeof u->evcntsvr);
+    u->ccntsvr = before->ccntsvr;
+    u->icntsvr = before->icntsvr;
+    u->cntenset = before->cntenset & ~PMVP_PMU_F0;
+    u->intenset = before->intenset & ~PMVP_PMU_F0;
+    u->ovsset = before->ovsset & ~PMVP_PMU_F0;
+}
+
 int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
 {
     int err = k_begin_pe(c, p, now);
     if (err)
         return err;
     pmvp_pe *pe = &c->pe[p];
+    const pmvp_pmu before = pe->pmu;
     /* What is not a register (the knobs' state, the divider) to zero; the
      * EL2/EL3 controls are not PMU registers and stay. */
     pe->pmu = (pmvp_pmu){ .ctl = pe->pmu.ctl };
     pe->th_cp = 0;
     k_state_reset(c, pe, PMVP_SYSREG_PMU);
+    if (c->cfg.feat_pmuv3_extpmn)
+        keep_cold_reset_state(&pe->pmu, &before);
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
         decode_event(c, &pe->pmu.counter[n]);
-    /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41). */
-    pe->ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock };
+    /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41);
+     * PMCCR only on a Cold reset. */
+    pe->ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock, .pmccr = pe->ext.pmccr };
     pe->frozen = k_frozen(c, pe);
     k_routes_stale(c);
     return PMVP_OK;

@@ -81,6 +81,10 @@ int k_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uin
  * begun the access. */
 void k_pmcr_p_reset(pmvp_core *c, unsigned p, unsigned accessible);
 
+/* PMCCR (FEAT_PMUv3_EXTPMN, I5.3.47) written by the external agent: the
+ * event counter ranges change. The caller has begun the access. */
+void k_pmccr_write(pmvp_core *c, unsigned p, uint64_t value);
+
 /* PMIAR_EL1.ADDRESS of virtual address va (D24.5.13). */
 uint64_t k_pmiar_address(uint64_t va);
 

@@ -89,6 +89,7 @@ bool pmvp_gate_open(const pmvp_core_config *cfg, enum pmvp_gate gate)
     case PMVP_GATE_SS_ICNTR: return cfg->feat_pmuv3_ss && cfg->feat_pmuv3_icntr;
     case PMVP_GATE_EBEP_OR_SS: return cfg->feat_ebep || cfg->feat_pmuv3_ss;
     case PMVP_GATE_TOP_HALVES: return PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg->pmmir) != 0 || cfg->feat_pmuv3p9;
+    case PMVP_GATE_EXTPMN: return cfg->feat_pmuv3_extpmn;
     case PMVP_GATE_WIDE_BITMAPS: return cfg->feat_pmuv3_icntr || cfg->feat_pmuv3p9;
     case PMVP_GATE_NARROW_BITMAPS: return !cfg->feat_pmuv3_icntr && !cfg->feat_pmuv3p9;
     }
@@ -108,6 +109,7 @@ const char *pmvp_gate_name(enum pmvp_gate gate)
         [PMVP_GATE_PMUV3P4_NOT_P9] = "FEAT_PMUv3p4 without FEAT_PMUv3p9",
         [PMVP_GATE_TOP_HALVES] = "FEAT_PMUv3_TH or FEAT_PMUv3p8", [PMVP_GATE_SS] = "FEAT_PMUv3_SS", [PMVP_GATE_SS_ICNTR] = "FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR",
         [PMVP_GATE_EBEP_OR_SS] = "FEAT_EBEP or FEAT_PMUv3_SS",
+        [PMVP_GATE_EXTPMN] = "FEAT_PMUv3_EXTPMN",
         [PMVP_GATE_WIDE_BITMAPS] = "FEAT_PMUv3_ICNTR or FEAT_PMUv3p9",
         [PMVP_GATE_NARROW_BITMAPS] = "neither FEAT_PMUv3_ICNTR nor FEAT_PMUv3p9",
     };

@@ -263,7 +263,7 @@ static int counter_of(const pmvp_sysreg *r, const rule *u, const pmvp_sysreg_con
 
 static unsigned accessible_counters(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
 {
-    return k_counters_accessible(cfg, x->el, el2_enabled(cfg, x), x->mdcr_el2);
+    return k_counters_accessible(cfg, x->el, el2_enabled(cfg, x), x->mdcr_el2, x->pmccr);
 }
 
 /* Unpredictable_PMUEVENTCOUNTER, as configured. */
@@ -374,7 +374,7 @@ static pmvp_sysreg_outcome below_el2(const check *k)
     if (k->pmu ? fgt_traps(k) || el2_traps(k) : el2_traps(k) || fgt_traps(k))
         return trap(2, k->ec);
     int n = k->pmu ? counter_of(k->r, k->rule, k->x) : -1;
-    if (n >= 0 && k->el2_enabled && (unsigned)n >= k_hpmn_of(k->cfg, k->x->mdcr_el2))
+    if (n >= 0 && k->el2_enabled && (unsigned)n >= k_hpmn_of(k->cfg, k->x->mdcr_el2, k_epmn_of(k->cfg, k->x->pmccr)))
         return k->cfg->feat_fgt || (k->rule->flags & SNAPSHOT) ? trap(2, k->ec) : counter_unpredictable(k);
     return el3_rung(k);
 }
@@ -397,7 +397,8 @@ static pmvp_sysreg_outcome decide(const check *k)
     if (!implemented(k))
         return undefined();
     int n = k->pmu ? counter_of(k->r, k->rule, x) : -1;
-    if (n >= 0 && (unsigned)n >= k->cfg->num_counters)
+    /* GetNumEventCountersSelfHosted(): the counters below EPMN. */
+    if (n >= 0 && (unsigned)n >= k_epmn_of(k->cfg, x->pmccr))
         return k->cfg->feat_fgt || (k->rule->flags & SNAPSHOT) ? undefined() : counter_unpredictable(k);
     if (k->write && (k->rule->flags & HIGHEST_EL_WRITE))
         return x->el == highest_el(k->cfg) ? permitted() : undefined();
@@ -482,7 +483,7 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
         .el = p->ctx.el, .security = p->ctx.security, .halted = p->ctx.halted,
         .pmuserenr = p->pmu.pmuserenr, .pmuacr = p->pmu.pmuacr, .pmselr = p->pmu.pmselr, .amuserenr = p->amu.amuserenr,
         .mdcr_el2 = p->pmu.ctl.mdcr_el2, .mdcr_el3 = p->pmu.ctl.mdcr_el3, .scr_el3 = p->pmu.ctl.scr_el3,
-        .hcr_el2 = p->pmu.ctl.hcr_el2,
+        .hcr_el2 = p->pmu.ctl.hcr_el2, .pmccr = p->ext.pmccr,
     };
     return PMVP_OK;
 }

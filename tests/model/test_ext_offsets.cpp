@@ -55,11 +55,11 @@ std::vector<Row> load(const std::string &file)
 
 // What a configuration implements, in the terms of the tables' conditions.
 struct Features {
-    bool pmu_ext64, amu_ext64, p1, p4, p5, icntr, p9, ss, th;
+    bool pmu_ext64, amu_ext64, p1, p4, p5, icntr, p9, ss, th, extpmn;
 };
 
 // Every condition of the tables, transcribed. Features pmvp does not model
-// (PCSR, EXTPMN, SME, AMU_EXTACR) are absent; PMUv3p8 is PMUv3p9's. A
+// (PCSR, SME, AMU_EXTACR) are absent; PMUv3p8 is PMUv3p9's. A
 // condition missing here fails the test, so no row is skipped unread.
 const std::map<std::string, std::function<bool(const Features &)>> &conditions()
 {
@@ -91,7 +91,7 @@ const std::map<std::string, std::function<bool(const Features &)>> &conditions()
           [](F f) { return f.pmu_ext64 && f.icntr; } },
         { "FEAT_PMUv3_EXT64 is implemented, or FEAT_PMUv3_ICNTR is implemented, or FEAT_PMUv3p9 is implemented",
           [](F f) { return f.pmu_ext64 || f.icntr || f.p9; } },
-        { "FEAT_PMUv3_EXTPMN is implemented", [](F) { return false; } },
+        { "FEAT_PMUv3_EXTPMN is implemented", [](F f) { return f.extpmn; } },
         { "FEAT_PMUv3_ICNTR is implemented", [](F f) { return f.icntr; } },
         { "FEAT_PMUv3_SS is implemented", [](F f) { return f.ss; } },
         { "FEAT_PMUv3_SS is implemented and FEAT_PMUv3_ICNTR is implemented", [](F f) { return f.ss && f.icntr; } },
@@ -142,7 +142,7 @@ std::vector<Variant> variants()
               if ((ext64 || icntr || p9_ss || th) && v < PMVP_PMUV3P5)
                   continue;  // FEAT_PMUv3_EXT64, FEAT_AMU_EXT64, FEAT_PMUv3_ICNTR, p9, SS and TH need PMUv3p5 (core.h)
               x.cfg.feat_pmuv3_icntr = icntr;
-              x.cfg.feat_pmuv3p7 = x.cfg.feat_pmuv3p9 = x.cfg.feat_pmuv3_ss = p9_ss;
+              x.cfg.feat_pmuv3p7 = x.cfg.feat_pmuv3p9 = x.cfg.feat_pmuv3_ss = x.cfg.feat_pmuv3_extpmn = p9_ss;
               if (th) {  // FEAT_PMUv3_TH2 with an 8-bit TH (PMMIR.THWIDTH, EDGE); it needs FEAT_PMUv3p7
                   x.cfg.feat_pmuv3p7 = true;
                   x.cfg.pmmir = 0x02800000;
@@ -152,9 +152,9 @@ std::vector<Variant> variants()
               x.cfg.pmu_ext_pmswinc = !ext64 && !p9_ss;
               x.cfg.num_counters = 31;
               x.cfg.amu_num_aux = 16;
-              x.f = { ext64, ext64, v >= PMVP_PMUV3P1, v >= PMVP_PMUV3P4, v >= PMVP_PMUV3P5, icntr, p9_ss, p9_ss, th };
+              x.f = { ext64, ext64, v >= PMVP_PMUV3P1, v >= PMVP_PMUV3P4, v >= PMVP_PMUV3P5, icntr, p9_ss, p9_ss, th, p9_ss };
               x.label = std::string(ext64 ? "EXT64" : "EXT32") + " PMUVer " + std::to_string((int)v) +
-                        (icntr ? " ICNTR" : "") + (p9_ss ? " PMUv3p9 SS" : "") + (th ? " TH2" : "");
+                        (icntr ? " ICNTR" : "") + (p9_ss ? " PMUv3p9 SS EXTPMN" : "") + (th ? " TH2" : "");
               out.push_back(x);
             }
     return out;

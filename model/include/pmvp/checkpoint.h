@@ -32,7 +32,7 @@ extern "C" {
  * built with hidden visibility: model/CMakeLists.txt). */
 #pragma GCC visibility push(default)
 
-#define PMVP_CHECKPOINT_VERSION 5u
+#define PMVP_CHECKPOINT_VERSION 6u
 
 /* The size in bytes of a checkpoint of `core` (it depends on the
  * configuration only). 0 for NULL. */

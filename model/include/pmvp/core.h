@@ -167,6 +167,15 @@ typedef struct pmvp_core_config {
      * Adds PMECR_EL1.SSE, MDCR_EL2.PMSSE, MDCR_EL3.PMSSE and EnPMSS.
      * Requires PMUv3p5. Default false. */
     bool feat_pmuv3_ss;
+    /* FEAT_PMUv3_EXTPMN (OPTIONAL): the third range of event counters,
+     * reserved for an external agent (D13.1.1): PMCCR in the external frame
+     * (0xE58) with EPMN, EPME and OSLO, which only a Most secure access
+     * reaches. Counters [EPMN, N) are then inaccessible to the PE's own
+     * software, enabled by PMCCR.EPME, never prohibited by MDCR_EL3.SPME,
+     * MPMX or MDCR_EL2.HPMD, never frozen, and overflow at 2^64. EPMN
+     * clamps MDCR_EL2.HPMN and what PMCR.N reads. Requires PMUv3p5.
+     * Default false. */
+    bool feat_pmuv3_extpmn;
     /* Whether the PE allows Capture events in Debug state (D13.9,
      * IMPLEMENTATION DEFINED). Default false. */
     bool ss_capture_in_debug;
@@ -350,6 +359,7 @@ enum pmvp_gate {
     PMVP_GATE_SS_ICNTR,             /* FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR: PMICNTSVR_EL1 */
     PMVP_GATE_EBEP_OR_SS,           /* PMECR_EL1 */
     PMVP_GATE_TOP_HALVES,           /* FEAT_PMUv3_TH or FEAT_PMUv3p8 (FEAT_PMUv3p9's): 0xA00 */
+    PMVP_GATE_EXTPMN,               /* FEAT_PMUv3_EXTPMN: PMCCR */
     /* The external bitmaps (PMCNTEN, PMINTEN, PMOVS) are 64 bits wide with
      * FEAT_PMUv3_ICNTR or FEAT_PMUv3p9 (I5.3), 32 in EXT32 without them. */
     PMVP_GATE_WIDE_BITMAPS,
@@ -464,6 +474,9 @@ typedef struct pmvp_amu {
 typedef struct pmvp_pmu_ext {
     uint32_t pmitctrl;        /* IME: stored; integration mode is not modelled */
     bool software_locked;     /* PMLSR.SLK */
+    /* PMCCR (FEAT_PMUv3_EXTPMN): OSLO, EPME, EPMN as written; reset by a
+     * Cold reset only (I5.3.47). */
+    uint32_t pmccr;
 } pmvp_pmu_ext;
 
 /* The rate of a counter while nothing that decides what it counts changes

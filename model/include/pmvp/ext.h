@@ -80,8 +80,10 @@ enum pmvp_ext_domain {
     PMVP_EXT_CORE,     /* PMU, Core power domain: Off, DLK, OSLK, EPMAD errors; SLK */
     PMVP_EXT_MGMT,     /* CoreSight management: error only with FEAT_DoPD while off */
     PMVP_EXT_AMU,      /* read-only; RAZ while off unless the AMU domain is always on */
-    PMVP_EXT_SNAPSHOT  /* PMU snapshot registers: as CORE, but the OS Lock does not
+    PMVP_EXT_SNAPSHOT, /* PMU snapshot registers: as CORE, but the OS Lock does not
                           affect them (D13.9, IKGJMV) */
+    PMVP_EXT_MOST_SECURE /* PMCCR: Off and DLK errors; RAZ/WI to an access that is
+                            not Most secure (I5.3.47) */
 };
 
 #define PMVP_EXT_LAYOUT_BIT(l) (1u << (l))

@@ -155,6 +155,8 @@ typedef struct pmvp_sysreg_context {
     uint64_t amuserenr;     /* AMUSERENR_EL0.EN */
     uint64_t mdcr_el2;      /* MDCR_EL2 / HDCR: TPM, TPMCR, HPMN */
     uint64_t mdcr_el3;      /* MDCR_EL3.TPM, EnPM2 (an AArch32 EL3 has neither) */
+    uint64_t pmccr;         /* PMCCR.EPMN (FEAT_PMUv3_EXTPMN): the counters self-hosted
+                               software has; ignored without the feature */
     /* Controls of the higher Exception levels, supplied by the caller */
     uint64_t hcr_el2;       /* HCR_EL2 / HCR: TGE, E2H */
     uint64_t hstr_el2;      /* HSTR_EL2 / HSTR: T<n> */
