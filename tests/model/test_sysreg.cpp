@@ -90,10 +90,19 @@ struct Oracle {
     bool using_a32(int el) const { return el == 1 ? cfg.el1_aarch32 : el == 2 ? cfg.el2_aarch32 : cfg.el3_aarch32; }
     bool have_el(int el) const { return el <= 1 || (el == 2 ? cfg.have_el2 : cfg.have_el3); }
     int highest() const { return cfg.have_el3 ? 3 : cfg.have_el2 ? 2 : 1; }
+    // PMCCR.EPMN (I5.3.47): N without FEAT_PMUv3_EXTPMN; a reserved value
+    // above N is taken as N (pmvp's choice).
+    int64_t epmn() const
+    {
+        int64_t e = cfg.feat_pmuv3_extpmn ? (int64_t)(x.pmccr & 31) : cfg.num_counters;
+        return e > cfg.num_counters ? cfg.num_counters : e;
+    }
+    // MDCR_EL2.HPMN: above EPMN it is EPMN (MFYQC), which without
+    // FEAT_PMUv3_EXTPMN is pmvp's choice for HPMN > N.
     int64_t hpmn() const
     {
         int64_t h = x.mdcr_el2 & 31;
-        return h > cfg.num_counters ? cfg.num_counters : h; // pmvp's choice for HPMN > N
+        return h > epmn() ? epmn() : h;
     }
 
     Value name(const std::string &s) const
@@ -194,9 +203,9 @@ struct Oracle {
         if (f == "EL3SDDUndef") return Value::boolean(sdd);
         if (f == "EL3SDDUndefPriority") return Value::boolean(sdd && cfg.el3_sdd_undef_priority);
         if (f == "IsHighestEL") return Value::boolean(el(0) == highest());
-        if (f == "GetNumEventCountersSelfHosted") return Value::integer(cfg.num_counters);
+        if (f == "GetNumEventCountersSelfHosted") return Value::integer(epmn());
         if (f == "GetNumEventCountersAccessible")
-            return Value::integer(x.el <= 1 && el2_enabled() ? hpmn() : cfg.num_counters);
+            return Value::integer(x.el <= 1 && el2_enabled() ? hpmn() : epmn());
         if (f == "UInt") return Value::integer((int64_t)std::stoll(a.at(0).bits, nullptr, 2));
         if (f == "IsG1ActivityMonitorImplemented") return Value::boolean(a.at(0).i < cfg.amu_num_aux);
         if (f == "IsG1ActivityMonitorOffsetImplemented") return Value::boolean(cfg.amu_aux_offsets >> a.at(0).i & 1);
@@ -303,6 +312,13 @@ std::vector<std::pair<std::string, pmvp_core_config>> configurations()
     c.feat_pmuv3_ss = c.feat_ebep = c.feat_fgt = c.feat_fgt2 = true;
     c.num_counters = 4;
     out.push_back({ "FEAT_FGT2 over FEAT_PMUv3_SS and FEAT_EBEP, 4 counters", c });
+    c = base_config();
+    c.feat_pmuv3_extpmn = c.feat_pmuv3_ss = true;
+    out.push_back({ "FEAT_PMUv3_EXTPMN, FEAT_PMUv3_SS", c });
+    c.feat_fgt = c.el3_sdd_undef_priority = true;
+    out.push_back({ "FEAT_PMUv3_EXTPMN, FEAT_PMUv3_SS, FEAT_FGT", c });
+    c.have_el2 = false;
+    out.push_back({ "FEAT_PMUv3_EXTPMN, FEAT_FGT, no EL2", c });
     return out;
 }
 
@@ -335,6 +351,7 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
     x.amuserenr = coin(60);
     x.pmselr = coin(30) ? 31 : rng() % 8;
     x.mdcr_el2 = (coin(25) ? MDCR_EL2_TPM : 0) | (coin(25) ? MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
+    x.pmccr = rng() % (cfg.num_counters + 2); // EPMN, at times reserved (> N)
     x.mdcr_el3 = (coin(25) ? MDCR_EL3_TPM : 0) | (coin(75) ? MDCR_EL3_EnPM2 : 0) | (coin(75) ? MDCR_EL3_EnPMSS : 0);
     x.hcr_el2 = (coin(30) ? HCR_EL2_TGE : 0) | (coin(50) ? HCR_EL2_E2H : 0);
     x.hstr_el2 = coin(25) ? rng() : 0;
@@ -420,7 +437,7 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
                         << std::hex << " MDCR_EL2 " << x.mdcr_el2 << " MDCR_EL3 " << x.mdcr_el3 << " HCR " << x.hcr_el2
                         << " HSTR " << x.hstr_el2 << " CPTR2 " << x.cptr_el2 << " CPTR3 " << x.cptr_el3 << " SCR " << x.scr_el3
                         << " HDFGRTR " << x.hdfgrtr_el2 << " HDFGWTR " << x.hdfgwtr_el2 << " HAFGRTR " << x.hafgrtr_el2
-                        << " HDFGRTR2 " << x.hdfgrtr2_el2 << " HDFGWTR2 " << x.hdfgwtr2_el2
+                        << " HDFGRTR2 " << x.hdfgrtr2_el2 << " HDFGWTR2 " << x.hdfgwtr2_el2 << " PMCCR " << x.pmccr
                         << ": spec says " << describe(spec) << ", pmvp says " << describe(got);
                     checked++;
                 }
