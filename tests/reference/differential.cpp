@@ -9,6 +9,7 @@
 #include "pmvp/amu.h"
 #include "pmvp/checkpoint.h"
 #include "pmvp/error.h"
+#include "pmvp/ext.h"
 #include "reference_pmu.h"
 
 namespace pmvp::ref {
@@ -86,6 +87,7 @@ void Scenario::make_config()
     cfg_.feat_pmuv3p9 = cfg_.feat_pmuv3p7 && coin(40);
     snapshots_ = coin(20);
     cfg_.feat_pmuv3_ss = snapshots_ || coin(20); /* off before PMUv3p5: limit_to_version below */
+    cfg_.feat_pmuv3_extpmn = coin(30);           /* likewise */
     if (snapshots_)
         cfg_.pmu_version = PMVP_PMUV3P5;
     cfg_.ss_capture_in_debug = coin();
@@ -338,6 +340,18 @@ void Scenario::step()
         break;
     }
     case 9: {
+        if (cfg_.feat_pmuv3_extpmn && coin(30)) {
+            /* The external agent reserves counters: PMCCR, by a Most secure
+             * access (EPMN at times reserved, above N). */
+            uint64_t v = rnd(nc + 2) | (coin(70) ? PMCCR_EPME : 0) | (coin(20) ? PMCCR_OSLO : 0);
+            pmvp_ext_access a{ (uint8_t)(cfg_.feat_rme ? PMVP_ROOT : PMVP_SECURE), true };
+            int err = pmvp_ext_write(&core_, pe, PMVP_FRAME_PMU, 0xE58, 4, v, &a, now_, nullptr);
+            if (err == PMVP_OK)
+                ref_->set_pmccr(pe, v, now_);
+            else if (err != PMVP_ERR_PE_OFF || ref_->state(pe) != PMVP_PE_OFF)
+                fail("PMCCR write refused: " + std::string(pmvp_strerror(err)));
+            break;
+        }
         pmvp_pmu_controls ctl{};
         unsigned hpmn = (unsigned)rnd(nc + 2);
         ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, hpmn) | (freeze_ && coin(70) ? MDCR_EL2_HPME : 0);

@@ -47,6 +47,7 @@ Core::Core(const pmvp_core_config &cfg) : cfg_(cfg)
         pe_[p].ctx.el = 1;
         pe_[p].ctx.security = PMVP_NONSECURE;
         pe_[p].ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
+        pe_[p].pmccr = cfg.feat_pmuv3_extpmn ? cfg.num_counters : 0; // Cold reset: EPMN = N
         for (unsigned n = 0; n < cfg.amu_num_aux; n++)
             pe_[p].amtype1[n] = cfg.amu_aux_event[n];
     }
@@ -158,19 +159,39 @@ uint32_t Core::counters_mask() const
 
 // ---------------------------------------------------------------- rules
 
+// PMCCR.EPMN, N without FEAT_PMUv3_EXTPMN (a reserved value above N: N).
+unsigned Core::epmn(const Pe &pe) const
+{
+    if (!cfg_.feat_pmuv3_extpmn)
+        return cfg_.num_counters;
+    return std::min((unsigned)(pe.pmccr & PMCCR_EPMN), cfg_.num_counters);
+}
+
+// MDCR_EL2.HPMN, at most EPMN (MFYQC).
 unsigned Core::hpmn(const Pe &pe) const
 {
     if (!cfg_.have_el2)
-        return cfg_.num_counters;
+        return epmn(pe);
     unsigned h = (unsigned)(pe.ctl.mdcr_el2 & MDCR_EL2_HPMN);
-    return std::min(h, cfg_.num_counters);
+    return std::min(h, epmn(pe));
+}
+
+int Core::range(const Pe &pe, unsigned n) const
+{
+    if (n >= epmn(pe))
+        return 3;
+    return n >= hpmn(pe) ? 2 : 1;
 }
 
 bool Core::long_counter(const Pe &pe, unsigned n) const
 {
     if (cfg_.pmu_version < PMVP_PMUV3P5)
         return false;
-    return n < hpmn(pe) ? bit(pe.pmcr, PMCR_EL0_LP) : bit(pe.ctl.mdcr_el2, MDCR_EL2_HLP);
+    switch (range(pe, n)) {
+    case 1: return bit(pe.pmcr, PMCR_EL0_LP);
+    case 2: return bit(pe.ctl.mdcr_el2, MDCR_EL2_HLP);
+    default: return true; // D13.3: the third range overflows at bit 63
+    }
 }
 
 // D13.5.4, rule by rule.
@@ -239,18 +260,20 @@ bool Core::frozen(const Pe &pe, unsigned n) const
 {
     if (!cfg_.feat_pmuv3p7)
         return false;
-    unsigned h = hpmn(pe);
-    auto flag_in = [&](bool second) {
+    // The third range's flags freeze nothing and its counters are not frozen.
+    auto flag_in = [&](int r) {
         for (unsigned m = 0; m < cfg_.num_counters; m++)
-            if ((m >= h) == second && (pe.ovs_at_instant >> m & 1))
+            if (range(pe, m) == r && (pe.ovs_at_instant >> m & 1))
                 return true;
-        return !second && cfg_.feat_pmuv3_icntr && (pe.ovs_at_instant >> 32 & 1);
+        return r == 1 && cfg_.feat_pmuv3_icntr && (pe.ovs_at_instant >> 32 & 1);
     };
     if (n == 31)
-        return bit(pe.pmcr, PMCR_EL0_DP) && bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(false);
-    if (n < h || n == 32)
-        return bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(false);
-    return cfg_.have_el2 && bit(pe.ctl.mdcr_el2, MDCR_EL2_HPMFZO) && flag_in(true);
+        return bit(pe.pmcr, PMCR_EL0_DP) && bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(1);
+    if (n == 32 || range(pe, n) == 1)
+        return bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(1);
+    if (range(pe, n) == 3)
+        return false;
+    return cfg_.have_el2 && bit(pe.ctl.mdcr_el2, MDCR_EL2_HPMFZO) && flag_in(2);
 }
 
 void Core::instant_over()
@@ -264,9 +287,14 @@ bool Core::counter_counts(unsigned p, unsigned n, const pmvp_context &src) const
     const Pe &pe = pe_[p];
     if (pe.state == PMVP_PE_OFF || !(pe.cnten >> n & 1) || src.halted || frozen(pe, n))
         return false;
-    bool second = n >= hpmn(pe);
-    bool global = second ? bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME) : bit(pe.pmcr, PMCR_EL0_E);
-    return global && !prohibited(pe, second, src) && !filtered(pe.c[n].evtyper, src);
+    switch (range(pe, n)) {
+    case 1:
+        return bit(pe.pmcr, PMCR_EL0_E) && !prohibited(pe, false, src) && !filtered(pe.c[n].evtyper, src);
+    case 2:
+        return bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME) && !prohibited(pe, true, src) && !filtered(pe.c[n].evtyper, src);
+    default: // PMCCR.EPME; SPME, MPMX and HPMD do not prohibit the third range (D13.5.4)
+        return bit(pe.pmccr, PMCCR_EPME) && !filtered(pe.c[n].evtyper, src);
+    }
 }
 
 // D13.5.1.3, RCSRMB, D24.5.14: PMCR.E and F0, the first range's
@@ -630,6 +658,12 @@ void Core::set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now) { ad
 void Core::set_active_thread(unsigned pe, pmvp_time now) { advance(now); active_thread_ = pe; }
 void Core::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now) { advance(now); pe_[pe].ctl = ctl; }
 
+void Core::set_pmccr(unsigned pe, uint64_t value, pmvp_time now)
+{
+    advance(now);
+    pe_[pe].pmccr = value & (PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN);
+}
+
 void Core::set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
 {
     advance(now);
@@ -738,7 +772,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
             bool el2_enabled = cfg_.have_el2 &&
                                (!cfg_.have_el3 || pe.ctx.security == PMVP_NONSECURE ||
                                 pe.ctx.security == PMVP_REALM || (pe.ctx.security == PMVP_SECURE && secure_el2));
-            unsigned last = (!el2_enabled || pe.ctx.el >= 2) ? cfg_.num_counters : hpmn(pe);
+            unsigned last = (!el2_enabled || pe.ctx.el >= 2) ? epmn(pe) : hpmn(pe);
             for (unsigned i = 0; i < last; i++)
                 pe.c[i].value = 0;
         }
@@ -867,7 +901,9 @@ bool Core::irq(unsigned p, pmvp_time now)
     advance(now);
     const Pe &pe = pe_[p];
     for (unsigned n = 0; n < cfg_.num_counters; n++) {
-        bool global = n < hpmn(pe) ? bit(pe.pmcr, PMCR_EL0_E) : bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME);
+        int r = range(pe, n);
+        bool global = bit(r == 1 ? pe.pmcr : r == 2 ? pe.ctl.mdcr_el2 : pe.pmccr,
+                          r == 1 ? PMCR_EL0_E : r == 2 ? MDCR_EL2_HPME : PMCCR_EPME);
         if (global && (pe.ovs >> n & 1) && (pe.inten >> n & 1))
             return true;
     }

@@ -43,6 +43,8 @@ public:
     void set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now);
     void set_active_thread(unsigned pe, pmvp_time now);
     void set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now);
+    // PMCCR written by the external agent (FEAT_PMUv3_EXTPMN, I5.3.47).
+    void set_pmccr(unsigned pe, uint64_t value, pmvp_time now);
     void report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
     void set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now);
     void write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value, pmvp_time now);
@@ -90,6 +92,7 @@ private:
         pmvp_pmu_controls ctl{};
         uint64_t pmcr = 0, pmccfiltr = 0, pmccntr = 0, pmuserenr = 0;
         uint64_t cnten = 0, inten = 0, ovs = 0; // P<n>, C (31), F0 (32)
+        uint64_t pmccr = 0;                     // FEAT_PMUv3_EXTPMN: EPMN, EPME, OSLO
         uint32_t pmselr = 0;
         // The overflow flags as the instant began: a freeze on overflow
         // takes effect after the instant of the overflow (pmvp's choice of
@@ -120,6 +123,9 @@ private:
     bool prohibited(const Pe &pe, bool second_range, const pmvp_context &x) const;
     bool filtered(uint64_t f, const pmvp_context &x) const;
     unsigned hpmn(const Pe &pe) const;
+    unsigned epmn(const Pe &pe) const;
+    // 1, 2 or 3: the range of counter n (D13.1.1).
+    int range(const Pe &pe, unsigned n) const;
     bool long_counter(const Pe &pe, unsigned n) const;
     bool mt(unsigned p, unsigned n) const;
     bool active(unsigned p) const;
