@@ -27,6 +27,7 @@ CheckResult check_against_reference(const pmvp_core_config &cfg, const Journal &
         case Input::PMU_READ: expected = ref.read(i.pe, (pmvp_pmu_reg)i.reg, i.n, i.t); break;
         case Input::AMU_WRITE: ref.amu_write(i.pe, (pmvp_amu_reg)i.reg, i.n, i.value, i.t); continue;
         case Input::AMU_READ: expected = ref.amu_read(i.pe, (pmvp_amu_reg)i.reg, i.n, i.t); break;
+        case Input::PMCCR_WRITE: ref.set_pmccr(i.pe, i.value, i.t); continue;
         }
         r.compared++;
         if (expected == i.value)

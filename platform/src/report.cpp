@@ -282,6 +282,8 @@ std::vector<Line> lines(const Soc &soc, const Tally &t, std::string (*number)(ui
                     ")";
         if (c.sample_period)
             what += ", sampled every " + number(c.sample_period);
+        if (c.external)
+            what += ", the external agent's (third range)";
         row(t.evcntr[i], "PMEVCNTR" + std::to_string(c.counter) + "_EL0", what, { Row::COUNTER, i });
     }
     if (t.amu)
@@ -384,6 +386,7 @@ nlohmann::ordered_json counts_json(const Soc &soc, const Tally &t)
                                     { "event", event_name(fw.counters[i].event) },
                                     { "number", fw.counters[i].event },
                                     { "PMEVTYPER", fw.counters[i].evtyper },
+                                    { "external", fw.counters[i].external },
                                     { "counted", t.evcntr[i] },
                                     { "samples", t.samples[i] } });
     if (fw.cycle_counter)

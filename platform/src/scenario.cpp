@@ -452,6 +452,7 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     cfg.feat_pmuv3_icntr = o.boolean("icntr", cfg.feat_pmuv3_icntr);
     cfg.feat_pmuv3p9 = o.boolean("pmuv3p9", cfg.feat_pmuv3p9);
     cfg.feat_pmuv3_ss = o.boolean("snapshots", cfg.feat_pmuv3_ss);
+    cfg.feat_pmuv3_extpmn = o.boolean("extpmn", cfg.feat_pmuv3_extpmn);
     // Threshold and edge counting (D13.8), as PMMIR shows them: THWIDTH
     // 1..12 is FEAT_PMUv3_TH, EDGE 1 FEAT_PMUv3_EDGE, 2 FEAT_PMUv3_TH2.
     uint64_t thwidth = o.integer("threshold_width", PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg.pmmir), 0, 12);
@@ -697,8 +698,26 @@ void Reader::firmware(Object &o, FirmwareSetup &f)
                          (co.boolean("TE", false) ? PMEVTYPER_EL0_TE : 0) |
                          PMVP_FIELD_PREP(PMEVTYPER_EL0_TLC, co.integer("TLC", 0, 0, 2)) |
                          PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, co.integer("TH", 0, 0, 0xFFF));
+            c.external = co.boolean("external", false);
+            if (c.external && c.sample_period)
+                fail(co.sub("sample_period"), "the external agent's counters do not sample: their overflow "
+                                              "interrupt goes to the PE's software, which cannot see them");
             f.counters.push_back(c);
         }
+        // The third range is [EPMN, N): the external agent's counters are
+        // above every other.
+        unsigned top_own = 0;
+        bool own = false;
+        for (const CounterSetup &c : f.counters) {
+            if (c.external)
+                f.epmn = std::min(f.epmn, c.counter);
+            else
+                top_own = std::max(top_own, c.counter), own = true;
+        }
+        if (f.epmn != PMVP_MAX_COUNTERS && own && top_own >= f.epmn)
+            fail(o.sub("counters"), "counter " + std::to_string(top_own) + " is below the external agent's counter " +
+                                        std::to_string(f.epmn) + ": the third range (external: true) is the top one, "
+                                        "[EPMN, N)");
     }
     if (const json *v = o.get("cycle_counter")) {
         Object co(*this, *v, o.sub("cycle_counter"));
@@ -1075,6 +1094,9 @@ void apply_overrides(Scenario &s, const Overrides &o)
             if (c.counter >= s.clusters[k].config.num_counters)
                 throw ScenarioError(where + ".counter: cluster " + s.clusters[k].name + " has only " +
                                     std::to_string(s.clusters[k].config.num_counters) + " event counters");
+            if (c.external && !s.clusters[k].config.feat_pmuv3_extpmn)
+                throw ScenarioError(where + ".external: cluster " + s.clusters[k].name +
+                                    " has no third range (FEAT_PMUv3_EXTPMN: pmu.extpmn)");
             std::string why = threshold_refusal(c, s.clusters[k].config);
             if (!why.empty())
                 throw ScenarioError(where + "." + why + " (cluster " + s.clusters[k].name + ")");

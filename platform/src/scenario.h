@@ -85,10 +85,17 @@ struct CounterSetup {
     uint64_t evtyper = 0;          // PMEVTYPER<n> as written: event, filter bits, MT
     uint64_t sample_period = 0;    // > 0: overflow interrupt every this many counts
     bool threshold = false;        // TC, TE, TLC or TH given (D13.8): in evtyper's top half
+    // The external agent's (FEAT_PMUv3_EXTPMN): in the third range, which
+    // the agent reserves (PMCCR.EPMN: the lowest such counter) and programs
+    // and reads by Most secure accesses.
+    bool external = false;
 };
 
 struct FirmwareSetup {
     std::vector<CounterSetup> counters;
+    // The lowest counter of the external agent (PMCCR.EPMN it writes), or
+    // PMVP_MAX_COUNTERS: no external counter.
+    unsigned epmn = PMVP_MAX_COUNTERS;
     bool cycle_counter = true;     // PMCNTENSET.C
     uint64_t pmccfiltr = 0;
     uint64_t pmcr = 0;             // bits written with PMCR.E

@@ -550,7 +550,7 @@ template <class A> void Firmware::state(A &a)
 }
 
 uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
-                          bool debug, bool top)
+                          bool debug, bool top, bool agent)
 {
     const pmvp_core &k = soc_.core_of(g).monitors->kernel();
     uint32_t offset = 0;
@@ -581,12 +581,18 @@ uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, uns
     gp.set_data_length(size);
     gp.set_streaming_width(size);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    // I3.1.4: a Most secure access is Root with FEAT_RME, else Secure.
+    pmvp::sc::AccessExtension most_secure({ (uint8_t)(k.cfg.feat_rme ? PMVP_ROOT : PMVP_SECURE), false });
+    if (agent)
+        gp.set_extension(&most_secure);
     if (debug) {
         if (bus->transport_dbg(gp) != size)
             SC_REPORT_ERROR("pmvp-soc", ("firmware: debug access to " + name + " refused").c_str());
         return v;
     }
     bus->b_transport(gp, delay);
+    if (agent)
+        gp.clear_extension(&most_secure);
     if (gp.is_response_error())
         SC_REPORT_ERROR("pmvp-soc", ("firmware: " + std::string(write ? "write to " : "read of ") + name +
                                      " of PE " + std::to_string(g) + ": " + gp.get_response_string())
@@ -606,9 +612,9 @@ void Firmware::journal(unsigned g, Input::Kind kind, unsigned reg, unsigned n, u
     soc_.core_of(g).journal.add(in);
 }
 
-uint64_t Firmware::pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n)
+uint64_t Firmware::pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n, bool agent)
 {
-    uint64_t v = access(g, PMVP_FRAME_PMU, ext_name(reg), n, false, 0);
+    uint64_t v = access(g, PMVP_FRAME_PMU, ext_name(reg), n, false, 0, false, false, agent);
     journal(g, Input::PMU_READ, reg, n, v);
     return v;
 }
@@ -620,9 +626,9 @@ uint64_t Firmware::pmu_read_debug(unsigned g, pmvp_pmu_reg reg, unsigned n)
     return v;
 }
 
-void Firmware::pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value)
+void Firmware::pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value, bool agent)
 {
-    access(g, PMVP_FRAME_PMU, ext_name(reg), n, true, value);
+    access(g, PMVP_FRAME_PMU, ext_name(reg), n, true, value, false, false, agent);
     journal(g, Input::PMU_WRITE, reg, n, value);
 }
 
@@ -673,19 +679,29 @@ uint64_t Firmware::counted(unsigned g, bool cycle_counter, uint64_t value, uint6
 void Firmware::program(unsigned g)
 {
     const FirmwareSetup &f = soc_.scenario.firmware;
-    uint64_t cnten = 0, inten = 0;
+    uint64_t cnten = 0, inten = 0, agent_cnten = 0;
+    // The external agent first reserves its counters, [EPMN, N), and
+    // enables the third range (PMCCR, I5.3.47).
+    if (f.epmn != PMVP_MAX_COUNTERS) {
+        uint64_t pmccr = PMVP_FIELD_PREP(PMCCR_EPMN, f.epmn) | PMCCR_EPME;
+        access(g, PMVP_FRAME_PMU, "PMCCR", 0, true, pmccr, false, false, true);
+        journal(g, Input::PMCCR_WRITE, 0, 0, pmccr);
+    }
     for (const CounterSetup &c : f.counters) {
         // In the EXT32 view PMEVTYPER<n>'s threshold fields are in its top
         // half at 0xA00 + 4n, written first.
         if (c.evtyper >> 32 && soc_.core_of(g).cluster.config.pmu_ext_layout == PMVP_EXT32)
-            access(g, PMVP_FRAME_PMU, ext_name(PMVP_PMEVTYPER_EL0), c.counter, true, c.evtyper >> 32, false, true);
-        pmu_write(g, PMVP_PMEVTYPER_EL0, c.counter, c.evtyper);
+            access(g, PMVP_FRAME_PMU, ext_name(PMVP_PMEVTYPER_EL0), c.counter, true, c.evtyper >> 32, false, true,
+                   c.external);
+        pmu_write(g, PMVP_PMEVTYPER_EL0, c.counter, c.evtyper, c.external);
         if (c.sample_period) {
             pmu_write(g, PMVP_PMEVCNTR_EL0, c.counter, overflow_modulus(g, false) - c.sample_period);
             inten |= UINT64_C(1) << c.counter;
         }
-        cnten |= UINT64_C(1) << c.counter;
+        (c.external ? agent_cnten : cnten) |= UINT64_C(1) << c.counter;
     }
+    if (agent_cnten)
+        pmu_write(g, PMVP_PMCNTENSET_EL0, 0, agent_cnten, true);
     if (f.cycle_counter) {
         pmu_write(g, PMVP_PMCCFILTR_EL0, 0, f.pmccfiltr);
         if (f.cycle_sample_period) {
@@ -745,14 +761,14 @@ void Firmware::final_read(unsigned g)
     PeReadout &r = readout[g];
     // A PE that is off has its PMU frame refuse access: a debugger reads it.
     r.off_at_end = !powered(g);
-    auto read = [&](pmvp_pmu_reg reg, unsigned n) {
-        return r.off_at_end ? pmu_read_debug(g, reg, n) : pmu_read(g, reg, n);
+    auto read = [&](pmvp_pmu_reg reg, unsigned n, bool agent = false) {
+        return r.off_at_end ? pmu_read_debug(g, reg, n) : pmu_read(g, reg, n, agent);
     };
     r.pmccntr = read(PMVP_PMCCNTR_EL0, 0);
     r.counted.back() = counted(g, true, r.pmccntr, f.cycle_sample_period, r.samples.back());
     for (size_t i = 0; i < f.counters.size(); i++) {
         const CounterSetup &c = f.counters[i];
-        r.evcntr[i] = read(PMVP_PMEVCNTR_EL0, c.counter);
+        r.evcntr[i] = read(PMVP_PMEVCNTR_EL0, c.counter, c.external);
         r.counted[i] = counted(g, false, r.evcntr[i], c.sample_period, r.samples[i]);
     }
     r.pmovsset = read(PMVP_PMOVSSET_EL0, 0);

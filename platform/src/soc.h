@@ -198,14 +198,15 @@ private:
     bool powered(unsigned g);
     void final_read(unsigned g);
     // An access to `name` (instance n) of PE g's frame f; `top`: its
-    // [63:32] row of the EXT32 view (I5.2 note d), for a 64-bit register.
+    // [63:32] row of the EXT32 view (I5.2 note d), for a 64-bit register;
+    // `agent`: the external agent's, a Most secure access (else Non-secure).
     uint64_t access(unsigned g, pmvp_frame f, const std::string &name, unsigned n, bool write, uint64_t v,
-                    bool debug = false, bool top = false);
+                    bool debug = false, bool top = false, bool agent = false);
     uint64_t overflow_modulus(unsigned g, bool cycle_counter) const;
     uint64_t rearmed(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t *missed) const;
     uint64_t counted(unsigned g, bool cycle_counter, uint64_t value, uint64_t period, uint64_t samples) const;
-    uint64_t pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n = 0);
-    void pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value);
+    uint64_t pmu_read(unsigned g, pmvp_pmu_reg reg, unsigned n = 0, bool agent = false);
+    void pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t value, bool agent = false);
     uint64_t amu_read(unsigned g, pmvp_amu_reg reg, unsigned n, bool debug);
     uint64_t pmu_read_debug(unsigned g, pmvp_pmu_reg reg, unsigned n);
     void journal(unsigned g, Input::Kind kind, unsigned reg, unsigned n, uint64_t value);

@@ -362,6 +362,25 @@ TEST(PmvpSoc, SecureStateExcludedByProhibition)
     EXPECT_EQ(counted(pe[1], 0), 1000000u);
 }
 
+// FEAT_PMUv3_EXTPMN: the external agent's counters 4 and 5 (third range,
+// PMCCR.EPMN = 4, EPME) count the 400 us of Secure EL1 that MDCR_EL3.SPME ==
+// 0 prohibits for the PE's own counters (D13.5.4); the journal's replay
+// into the reference model (PMCCR included) agrees.
+TEST(PmvpSoc, TheExternalAgentsCountersAreNotProhibitedInSecureState)
+{
+    SocRun r = pmvp_soc(scenario("external-agent") + " --check");
+    expect_checked(r);
+    const json &pe = r.result["pes"];
+    EXPECT_EQ(pmccntr(pe[0]), 600000u);
+    EXPECT_EQ(counted(pe[0], 0), 600000u);
+    EXPECT_EQ(counted(pe[0], 1), 600000u);
+    EXPECT_EQ(counted(pe[0], 2), 1000000u);
+    EXPECT_EQ(counted(pe[0], 3), 1000000u);
+    EXPECT_TRUE(pe[0]["pmu"]["counters"][2]["external"].get<bool>());
+    EXPECT_FALSE(pe[0]["pmu"]["counters"][0]["external"].get<bool>());
+    EXPECT_NE(r.out.find("the external agent's (third range)"), std::string::npos) << r.out;
+}
+
 // A PE that is off does not count; WFE with the clock running counts in
 // PMCCNTR; EL2 is counted only where the filter's NSH says so (D13.5).
 TEST(PmvpSoc, PowerOffWfeAndEl2Filtering)
@@ -989,6 +1008,12 @@ TEST(PmvpSoc, BadScenarios)
           "sebep.sample_period: expected an integer from 1 to 4294967295" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "event": "CPU_CYCLES", "profiles": [{}]}})",
           "sebep.event: expected an event D14.7 lists as synchronous" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true}]}})",
+          "firmware.counters[0].external: cluster cluster0 has no third range (FEAT_PMUv3_EXTPMN: pmu.extpmn)" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"extpmn": true}, "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true}, {"counter": 5, "event": "CPU_CYCLES"}]}})",
+          "firmware.counters: counter 5 is below the external agent's counter 4" },
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"extpmn": true}, "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true, "sample_period": 100}]}})",
+          "firmware.counters[0].sample_period: the external agent's counters do not sample" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "counter": "cycle", "profiles": [{}]}})",
           "sebep.counter: expected event (event counter 0) or instruction (PMICNTR_EL0)" },
         { R"({"duration": "1 ms", "sebep": {"counter": "instruction", "event": "BR_RETIRED", "sample_period": 10, "profiles": [{}]}})",
@@ -1602,7 +1627,7 @@ TEST_P(SavedAndRestored, CountsAsTheUninterruptedRun)
 const char *const kSavedScenarios[] = { "amu-effective-frequency", "default", "dvfs-steps", "fgmt-barrel",
                                         "freeze-sampling", "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
                                         "smt-wfi", "soemt-switch", "sebep-sampling", "sebep-instruction-counter", "threshold-stalls",
-                                        "x86-hyperthreads",
+                                        "x86-hyperthreads", "external-agent",
 #ifdef PMVP_HAVE_FIRMWARE
                                         "firmware-pmu-suite", "mixed-soc",
 #endif
