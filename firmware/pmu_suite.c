@@ -4,8 +4,8 @@
  * the spirit of kvm-unit-tests' arm/pmu.c (the tests that share its names
  * check the same behaviour) plus what that suite does not cover: the PMCR.D
  * divider, AMU counters and the effective frequency, the external PMU frame
- * read by the guest, MT=1 counting across SMT threads, EL1 filtering and
- * UNDEFINED accesses. Each test prints "PASS name" or "FAIL name: why";
+ * read by the guest, MT=1 counting across SMT threads, EL1 filtering,
+ * UNDEFINED accesses and the counters reserved for an external agent. Each test prints "PASS name" or "FAIL name: why";
  * the suite ends with "N passed, N failed".
  *
  * Every expected count is exact: the instructions between two accesses are
@@ -76,6 +76,9 @@
 #define PMU_PMCNTENCLR 0xC20u
 #define PMU_PMEVTYPER(n) (0x400u + 8u * (n))
 #define PMU_PMCR 0xE10u  /* EXT64: PMCR_EL0 is 64 bits at 0xE10 */
+#define PMU_PMCFGR 0xE00u
+#define PMU_PMCCR 0xE58u /* FEAT_PMUv3_EXTPMN */
+#define PMU_PMDEVID 0xFC8u
 
 static uint64_t cpi;
 
@@ -811,6 +814,80 @@ static void ext_frame_read(void)
     report(name, ok);
 }
 
+/* FEAT_PMUv3_EXTPMN (D13.1.1, D13.5.1.1 Table D13-4, I5.3.47): counters
+ * [EPMN, N) are the external agent's, and a Most secure access to the
+ * frame is the agent's. Without Secure state every access is Most secure
+ * (I3.1.4), so this software is the agent too: through the frame it finds
+ * the counters reserved before it ran (PMCCR.EPMN), counts INST_RETIRED in
+ * the first of them with PMCCR.EPME while PMCR.E is 0, and sees, through
+ * the System registers, PMCR.N = EPMN and that counter RAZ/WI. */
+static void pmu_third_range(void)
+{
+    const char *name = "pmu-third-range";
+    bool ok = true;
+    if (!rt_has_frames()) {
+        rt_puts("SKIP pmu-third-range: no external PMU frame on this platform\n");
+        return;
+    }
+    uint64_t frame = PMU_FRAME(rt_soc_pe());
+    if (((mmio_read32(frame + PMU_PMDEVID) >> 8) & 0xF) == 0) {
+        rt_puts("SKIP pmu-third-range: PMDEVID.EXTPMN is 0\n");
+        return;
+    }
+    pmu_reset();  /* PMCR.E = 0 */
+    unsigned epmn = mmio_read64(frame + PMU_PMCCR) & 0x1F;
+    unsigned n = PMCR_N(SYSREG_READ(pmcr_el0));
+    unsigned all = (mmio_read64(frame + PMU_PMCFGR) & 0xFF) - ((SYSREG_READ(id_aa64dfr1_el1) >> 36 & 0xF) != 0);
+    EXPECT_EQ(n, epmn, "PMCR.N is PMCCR.EPMN (no EL2: ZCCDD)");
+    if (epmn >= all) {
+        rt_puts("SKIP pmu-third-range: no counter reserved (PMCCR.EPMN = N)\n");
+        return;
+    }
+    /* The agent: INST_RETIRED in counter EPMN, enabled by PMCCR.EPME. */
+    uint64_t c = frame + PMU_PMEVCNTR(epmn);
+    mmio_write64(frame + PMU_PMEVTYPER(epmn), EV_INST_RETIRED);
+    mmio_write64(c, 0);
+    mmio_write64(frame + PMU_PMCNTENSET, 1ull << epmn | 1);  /* and counter 0, the first range's */
+    mmio_write64(frame + PMU_PMCCR, 0x80 | epmn);
+    /* Two loads of PMU.PMEVCNTR<EPMN> around 2 * loop instructions, and
+     * the AMU's INST_RETIRED (AMEVCNTR02, exact) read around both. The
+     * platform times a frame access within the instructions around it
+     * (docs/FIRMWARE.md), so the loads see at least the loop and at most
+     * what the AMU saw. */
+    uint64_t a, b, i0, i1;
+    const uint64_t loop = 1000;
+    SYSREG_WRITE(AMCNTENSET0_EL0, 0x4);
+    ISB();
+    __asm__ volatile("mrs %2, S3_3_C13_C4_2\n\tldr %0, [%4]\n\tmov x9, %5\n1:\tsubs x9, x9, #1\n\tb.ne 1b\n\t"
+                     "ldr %1, [%4]\n\tmrs %3, S3_3_C13_C4_2"
+                     : "=&r"(a), "=&r"(b), "=&r"(i0), "=&r"(i1) : "r"(c), "r"(loop) : "x9", "cc", "memory");
+    SYSREG_WRITE(AMCNTENCLR0_EL0, 0x4);
+    EXPECT_EQ(i1 - i0, 2 * loop + 4, "AMEVCNTR02: the MRS, two loads, the mov and the loop");
+    EXPECT_TRUE(b - a >= 2 * loop && b - a <= i1 - i0, "the third range counts the loop with PMCR.E 0");
+    EXPECT_EQ(SYSREG_READ(pmevcntr0_el0), 0, "the first range does not");
+    /* The PE's own view of counter EPMN: RAZ/WI (PMSELR.SEL beyond PMCR.N). */
+    EXPECT_EQ(evcntr(epmn), 0, "PMXEVCNTR with PMSELR.SEL = EPMN reads 0");
+    set_evcntr(epmn, 5);
+    EXPECT_TRUE(mmio_read64(c) > b, "and its write is ignored");
+    EXPECT_EQ(SYSREG_READ(pmcntenset_el0) >> epmn & 1, 0, "PMCNTENSET_EL0.P<EPMN> reads 0");
+    mmio_write64(frame + PMU_PMCCR, epmn);  /* EPME 0: the agent is done */
+    mmio_write64(frame + PMU_PMCNTENCLR, ~0ull);
+    rt_puts("  third range: EPMN ");
+    rt_put_dec(epmn);
+    rt_puts(" of ");
+    rt_put_dec(all);
+    rt_puts(", PMCR.N ");
+    rt_put_dec(n);
+    rt_puts("; PMEVCNTR");
+    rt_put_dec(epmn);
+    rt_puts(" counted the loop's ");
+    rt_put_dec(2 * loop);
+    rt_puts(" instructions with PMCR.E 0 (AMU: ");
+    rt_put_dec(i1 - i0);
+    rt_puts(" around it)\n");
+    report(name, ok);
+}
+
 static void amu_counters(void)
 {
     const char *name = "amu-counters";
@@ -924,6 +1001,7 @@ int suite_main(void)
     pmu_wfi_cycle_counter();
     pmu_undefined_access();
     ext_frame_read();
+    pmu_third_range();
     amu_counters();
     smt_mt_counting();
     return expect_summary();

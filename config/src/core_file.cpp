@@ -203,6 +203,7 @@ const std::vector<Field> &CoreFields::all()
         boolean("feat_pmuv3p9", AT(feat_pmuv3p9)),
         boolean("feat_pmuv3_ss", AT(feat_pmuv3_ss)),
         boolean("feat_pmuv3_extpmn", AT(feat_pmuv3_extpmn)),
+        integer("extpmn_reserved", AT(extpmn_reserved)),
         boolean("ss_capture_in_debug", AT(ss_capture_in_debug)),
         boolean("feat_mtpmu", AT(feat_mtpmu)),
         boolean("feat_hpmn0", AT(feat_hpmn0)),

@@ -252,7 +252,7 @@ static uint64_t fingerprint(const pmvp_core *c)
     uint64_t h = mix(FNV_BASIS, ARM_CORE);
     const uint64_t scalars[] = {
         g->num_pes, (uint64_t)g->mt_policy, g->num_counters, (uint64_t)g->pmu_version, g->feat_pmuv3p7,
-        g->feat_pmuv3_icntr, g->feat_pmuv3p9, g->feat_pmuv3_ss, g->feat_pmuv3_extpmn, g->ss_capture_in_debug, g->feat_mtpmu, g->feat_hpmn0, g->feat_debugv8p2, g->have_el2, g->have_el3, g->feat_sel2, g->feat_rme,
+        g->feat_pmuv3_icntr, g->feat_pmuv3p9, g->feat_pmuv3_ss, g->feat_pmuv3_extpmn, g->extpmn_reserved, g->ss_capture_in_debug, g->feat_mtpmu, g->feat_hpmn0, g->feat_debugv8p2, g->have_el2, g->have_el3, g->feat_sel2, g->feat_rme,
         g->have_aarch32, g->el3_aarch32, g->el1_aarch32, g->el2_aarch32, g->feat_fgt, g->feat_fgt2, g->pmcr_imp, g->pmcr_idcode,
         g->feat_ebep, g->feat_sebep, g->sebep_headroom, g->num_sebep_thresholds, g->processor_hz, g->bus_hz,
         g->system_counter_hz, g->clock_stops_in_wfx, g->pmccntr_counts_in_wfx, g->wfx_thread_active,

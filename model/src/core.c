@@ -232,6 +232,10 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "pmu_ext_layout, amu_ext_layout: EXT32 or EXT64";
     if (cfg->pmu_software_lock && (cfg->pmu_ext_layout != PMVP_EXT32 || cfg->feat_dopd))
         return "pmu_software_lock: the Software Lock exists only in the EXT32 view and not with FEAT_DoPD (I5.3.40)";
+    if (cfg->extpmn_reserved && !cfg->feat_pmuv3_extpmn)
+        return "extpmn_reserved: reserving counters for an external agent needs FEAT_PMUv3_EXTPMN (feat_pmuv3_extpmn)";
+    if (cfg->extpmn_reserved > cfg->num_counters)
+        return "extpmn_reserved: more counters than num_counters";
     if (cfg->ss_capture_in_debug && !cfg->feat_pmuv3_ss)
         return "ss_capture_in_debug: Capture events need FEAT_PMUv3_SS (feat_pmuv3_ss)";
     if (cfg->feat_pmuv3p9 && !cfg->feat_pmuv3p7)
@@ -393,9 +397,10 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
         pe->pmu.ctl.noninvasive_debug = true;
         pmvp_pmu_reset(c, p, 0);
         pmvp_amu_reset(c, p, 0);
-        /* PMCCR's Cold reset: no counter reserved, the third range disabled. */
+        /* PMCCR's Cold reset, EPMN = N, with the counters the IMPLEMENTATION
+         * DEFINED mechanism reserves (HVGXL); the third range disabled. */
         if (cfg->feat_pmuv3_extpmn)
-            pe->ext.pmccr = (uint32_t)PMVP_FIELD_PREP(PMCCR_EPMN, cfg->num_counters);
+            pe->ext.pmccr = (uint32_t)PMVP_FIELD_PREP(PMCCR_EPMN, cfg->num_counters - cfg->extpmn_reserved);
     }
     return PMVP_OK;
 }

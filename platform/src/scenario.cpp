@@ -453,6 +453,7 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     cfg.feat_pmuv3p9 = o.boolean("pmuv3p9", cfg.feat_pmuv3p9);
     cfg.feat_pmuv3_ss = o.boolean("snapshots", cfg.feat_pmuv3_ss);
     cfg.feat_pmuv3_extpmn = o.boolean("extpmn", cfg.feat_pmuv3_extpmn);
+    cfg.extpmn_reserved = (unsigned)o.integer("external_counters", cfg.extpmn_reserved, 0, PMVP_MAX_COUNTERS);
     // Threshold and edge counting (D13.8), as PMMIR shows them: THWIDTH
     // 1..12 is FEAT_PMUv3_TH, EDGE 1 FEAT_PMUv3_EDGE, 2 FEAT_PMUv3_TH2.
     uint64_t thwidth = o.integer("threshold_width", PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg.pmmir), 0, 12);

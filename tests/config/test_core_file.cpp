@@ -41,7 +41,7 @@ std::string refusal(const std::string &text)
 const char kEverything[] = R"({
   "description": "every key",
   "num_pes": 4, "mt_policy": "fgmt", "num_counters": 31, "pmu_version": "PMUv3p5",
-  "feat_pmuv3p7": false, "feat_pmuv3_icntr": false, "feat_pmuv3_extpmn": true, "feat_mtpmu": false, "feat_hpmn0": false, "feat_debugv8p2": true, "feat_debugv8p4": false,
+  "feat_pmuv3p7": false, "feat_pmuv3_icntr": false, "feat_pmuv3_extpmn": true, "extpmn_reserved": 2, "feat_mtpmu": false, "feat_hpmn0": false, "feat_debugv8p2": true, "feat_debugv8p4": false,
   "have_el2": true, "have_el3": true, "feat_sel2": true, "feat_rme": true, "have_aarch32": true,
   "el1_aarch32": false, "el2_aarch32": false, "el3_aarch32": false, "feat_fgt": true, "feat_fgt2": true,
   "pmcr_imp": "0x41", "pmcr_idcode": 17, "feat_ebep": true, "feat_sebep": true,
@@ -101,6 +101,7 @@ TEST(CoreFile, EveryKeySetsItsField)
     EXPECT_FALSE(c.feat_mtpmu);
     EXPECT_FALSE(c.feat_debugv8p4);
     EXPECT_TRUE(c.feat_rme && c.feat_sel2 && c.feat_fgt && c.feat_fgt2 && c.feat_pmuv3_extpmn);
+    EXPECT_EQ(c.extpmn_reserved, 2u);
     EXPECT_EQ(c.pmcr_imp, 0x41);
     EXPECT_EQ(c.pmcr_idcode, 17);
     ASSERT_EQ(c.num_sync_events, 2u);

@@ -96,6 +96,38 @@ TEST_F(Extpmn, I5_3_47_PmccrColdResetsToNoThirdRangeAndOnlyAMostSecureAccessReac
     EXPECT_EQ(pmvp_ext_read(&core, 0, PMVP_FRAME_PMU, kPmccr, 4, &a, 0, &v, nullptr), PMVP_ERR_LOCKED);
 }
 
+TEST_F(Extpmn, HVGXL_CountersReservedBeforeSoftwareRuns)
+{
+    cfg.extpmn_reserved = 2;
+    init();
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0), 4u); // EPMN = 6 - 2, EPME 0
+    uint64_t v = 0;
+    EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED);
+    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, v), 4u);
+    // A Warm reset leaves PMCCR as the agent left it.
+    reserve(5, true, 1 * kUs);
+    ASSERT_EQ(pmvp_pmu_reset(&core, 0, 2 * kUs), PMVP_OK);
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 2 * kUs), PMCCR_EPME | 5u);
+}
+
+TEST(ExtpmnConfig, ReservedCountersNeedTheFeatureAndAtMostN)
+{
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    cfg.extpmn_reserved = 1;
+    pmvp_core core;
+    const char *why = nullptr;
+    EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_ERR_CONFIG);
+    EXPECT_STREQ(why, "extpmn_reserved: reserving counters for an external agent needs FEAT_PMUv3_EXTPMN "
+                      "(feat_pmuv3_extpmn)");
+    cfg.feat_pmuv3_extpmn = true;
+    cfg.extpmn_reserved = 7;
+    EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_ERR_CONFIG);
+    EXPECT_STREQ(why, "extpmn_reserved: more counters than num_counters");
+    cfg.extpmn_reserved = 6;
+    EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_OK) << why;
+}
+
 TEST_F(Extpmn, WithoutTheFeatureThereIsNoPmccrAndNoThirdRange)
 {
     cfg.feat_pmuv3_extpmn = false;

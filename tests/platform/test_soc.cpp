@@ -1429,6 +1429,35 @@ TEST(PmvpSoc, MixedSocGuestWatchesAnalyticCores)
     EXPECT_EQ(text.out.find(" PE 4 (cluster scp, core 2, thread 0):\n"), std::string::npos) << text.out;
 }
 
+// FEAT_PMUv3_EXTPMN from the guest: two of six counters reserved before
+// the firmware runs (pmu.external_counters). The ISS has no Secure state,
+// so the guest's accesses to the frame are Most secure: as the external
+// agent it counts the 2000 instructions of a loop in counter 4 with
+// PMCCR.EPME while PMCR.E is 0 (the AMU's INST_RETIRED around the loop
+// reads 2004: two MRS, two loads, a mov); as the PE's software it sees
+// PMCR.N = 4 and counter 4 RAZ/WI. The rest of the suite passes on the
+// four counters it has.
+TEST(PmvpSoc, FirmwareIsTheExternalAgentWithoutSecureState)
+{
+    std::string path = temp_file("third-range.json");
+    std::ofstream(path) << R"({ "name": "suite-third-range", "duration": "20 ms", "quantum": "10 us",
+        "clusters": [ { "cores": 1, "frequency": "1 GHz",
+          "cpu": { "model": "iss", "firmware": ")" << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
+          "pmu": { "counters": 6, "layout": "EXT64", "icntr": true, "extpmn": true, "external_counters": 2 } } ] })";
+    SocRun r = pmvp_soc(path);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string console = r.result["pes"][0]["console"];
+    EXPECT_NE(console.find("PASS pmu-third-range"), std::string::npos) << console;
+    EXPECT_NE(console.find("third range: EPMN 4 of 6, PMCR.N 4; PMEVCNTR4 counted the loop's 2000 instructions "
+                           "with PMCR.E 0 (AMU: 2004 around it)\n"),
+              std::string::npos) << console;
+    EXPECT_EQ(console.find("FAIL"), std::string::npos) << console;
+    // Without the feature the test is skipped.
+    SocRun plain = pmvp_soc(scenario("firmware-pmu-suite"));
+    EXPECT_NE(plain.result["pes"][0]["console"].get<std::string>().find("SKIP pmu-third-range: PMDEVID.EXTPMN is 0"),
+              std::string::npos);
+}
+
 // An ISS cluster's DVFS steps reach its monitors at their instants: the
 // suite, whose counts are in cycles of instructions, passes across steps
 // to 2 GHz, 500 MHz and back (the cycle counter's WFI test fails if the

@@ -103,6 +103,7 @@ void Scenario::make_config()
     cfg_.feat_hpmn0 = coin(50);
     cfg_.feat_debugv8p2 = coin(50);
     cfg_.num_counters = (unsigned)rnd(7);
+    cfg_.extpmn_reserved = (unsigned)rnd(3); /* kept only with FEAT_PMUv3_EXTPMN, below */
     cfg_.clock_stops_in_wfx = coin();
     cfg_.pmccntr_counts_in_wfx = coin();
     cfg_.wfx_thread_active = coin();
@@ -136,6 +137,8 @@ void Scenario::make_config()
     cfg_.ss_capture_in_debug = cfg_.ss_capture_in_debug && cfg_.feat_pmuv3_ss;
     if (cfg_.num_counters == 0 && cfg_.have_el2 && !cfg_.feat_hpmn0)
         cfg_.num_counters = 2;
+    if (!cfg_.feat_pmuv3_extpmn || cfg_.extpmn_reserved > cfg_.num_counters)
+        cfg_.extpmn_reserved = 0;
     cfg_.amu_num_aux = cfg_.feat_amuv1 ? (unsigned)rnd(5) : 0;
     for (unsigned n = 0; n < cfg_.amu_num_aux; n++)
         cfg_.amu_aux_event[n] = pick(amu_aux_pool());

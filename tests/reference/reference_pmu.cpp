@@ -47,7 +47,8 @@ Core::Core(const pmvp_core_config &cfg) : cfg_(cfg)
         pe_[p].ctx.el = 1;
         pe_[p].ctx.security = PMVP_NONSECURE;
         pe_[p].ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
-        pe_[p].pmccr = cfg.feat_pmuv3_extpmn ? cfg.num_counters : 0; // Cold reset: EPMN = N
+        // Cold reset: EPMN = N less the counters reserved before software runs.
+        pe_[p].pmccr = cfg.feat_pmuv3_extpmn ? cfg.num_counters - cfg.extpmn_reserved : 0;
         for (unsigned n = 0; n < cfg.amu_num_aux; n++)
             pe_[p].amtype1[n] = cfg.amu_aux_event[n];
     }

@@ -176,6 +176,12 @@ typedef struct pmvp_core_config {
      * clamps MDCR_EL2.HPMN and what PMCR.N reads. Requires PMUv3p5.
      * Default false. */
     bool feat_pmuv3_extpmn;
+    /* With FEAT_PMUv3_EXTPMN: the event counters an IMPLEMENTATION DEFINED
+     * mechanism reserves for the external agent before the PE's software
+     * runs (D13.1.1 HVGXL), so that PMCCR.EPMN reads N - extpmn_reserved
+     * after a Cold reset (EPME still 0). Default 0: EPMN = N, as PMCCR's
+     * Cold reset says. At most num_counters. */
+    unsigned extpmn_reserved;
     /* Whether the PE allows Capture events in Debug state (D13.9,
      * IMPLEMENTATION DEFINED). Default false. */
     bool ss_capture_in_debug;
