@@ -746,6 +746,64 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     return report_first_or_refused(c, pe, event, count, now);
 }
 
+int pmvp_core_report_runs(pmvp_core *c, unsigned pe, uint16_t event, const pmvp_run *runs, unsigned num_runs,
+                          pmvp_time now)
+{
+    int err = k_check_pe(c, pe);
+    if (err)
+        return err;
+    if (!runs)
+        return PMVP_ERR_NULL;
+    if ((err = report_refusal(c, pe, event, false)))
+        return err;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    uint64_t total = 0;
+    for (unsigned i = 0; i < num_runs; i++) {
+        if (runs[i].cycles > UINT64_MAX - total)
+            return PMVP_ERR_VALUE;
+        total += runs[i].cycles;
+    }
+    if (total == 0 || k_clock_stopped(c))
+        return PMVP_ERR_VALUE;
+    /* The window is processor cycles (end - total, end]: cycle k ends with
+     * edge k. Its first cycle must end after the last input, so that
+     * nothing but the spread changes in it. */
+    uint64_t end = pmvp_clock_cycles(&c->clock, now), last = pmvp_clock_cycles(&c->clock, c->last_call);
+    if (end - last < total)
+        return PMVP_ERR_PAST;
+    /* Each run is a level from the edge that opens its first cycle (an
+     * input at an edge's instant comes after it), as a PER_CYCLE level
+     * input is; the core is brought to each run's start with the one
+     * before it in force. */
+    uint64_t edge = end - total;
+    for (unsigned i = 0; i <= num_runs; i++) {
+        /* An edge at or before the last input (the window's first may be)
+         * is passed: the run starts there. */
+        k_begin(c, edge > last ? pmvp_clock_edge_time(&c->clock, edge) : c->last_call);
+        c->spread.per_cycle = i < num_runs ? runs[i].per_cycle : 0;
+        c->spread.event = event;
+        c->spread.pe = (uint8_t)pe;
+        k_routes_stale(c);
+        if (i < num_runs)
+            edge += runs[i].cycles;
+    }
+    c->last_call = now;
+    return PMVP_OK;
+}
+
+int pmvp_core_report_spread(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, uint64_t cycles,
+                            pmvp_time now)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    if (cycles == 0 || count / cycles + (count % cycles != 0) > UINT32_MAX)
+        return PMVP_ERR_VALUE;
+    pmvp_run runs[2] = { { count % cycles, (uint32_t)(count / cycles + 1) },
+                         { cycles - count % cycles, (uint32_t)(count / cycles) } };
+    return pmvp_core_report_runs(c, pe, event, runs, 2, now);
+}
+
 int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
                     uint32_t *counting)
 {

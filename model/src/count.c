@@ -610,6 +610,19 @@ static bool counts_own(const pmvp_core *c, unsigned p, unsigned n)
     return c->own_counts_valid ? pe->own_counts >> n & 1 : k_counts(c, p, n, &pe->ctx);
 }
 
+/* A batch's spread (pmvp_core_report_runs): occurrences of the spreading
+ * PE, on every processor cycle, as a PER_CYCLE level of that PE is counted:
+ * by its own counters of the event, and with MT == 1 by the others' that
+ * count in its context. */
+static rate spread_rate(const pmvp_core *c, unsigned p, unsigned n)
+{
+    unsigned q = c->spread.pe;
+    if (!c->spread.per_cycle || k_counter_event(&c->pe[p], n) != c->spread.event)
+        return no_rate;
+    bool counts = q == p ? counts_own(c, p, n) : k_effective_mt(c, p, n) && k_counts(c, p, n, &c->pe[q].ctx);
+    return counts ? (rate){ SRC_PROC, 0, c->spread.per_cycle } : no_rate;
+}
+
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
@@ -638,8 +651,10 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
         return counts_own(c, p, n) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
     case PMVP_EVCLASS_SYSTEM_COUNTER:
         return counts_own(c, p, n) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
+    case PMVP_EVCLASS_OCCURRENCE:
+        return spread_rate(c, p, n); /* else counted from reports */
     default:
-        return no_rate; /* counted from reports, or not supported */
+        return no_rate; /* not supported */
     }
 }
 
@@ -647,6 +662,15 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 static uint64_t slot_cycles_upto(uint64_t x, unsigned s, unsigned t)
 {
     return x > s ? (x - s - 1) / t + 1 : 0;
+}
+
+/* Whether a batch's spread of INST_RETIRED (pmvp_core_report_runs) feeds
+ * the instruction counter of PE p, which counts its own PE's instructions
+ * while enabled and not frozen (k_instruction_counter_counts). */
+static bool spread_feeds_icntr(const pmvp_core *c, unsigned p)
+{
+    return c->spread.per_cycle && c->spread.pe == p && c->spread.event == PMVP_EV_INST_RETIRED &&
+           c->cfg.feat_pmuv3_icntr && k_instruction_counter_counts(c, p, &c->pe[p].ctx);
 }
 
 /* Stretch of time being advanced: cycles of each clock. */
@@ -712,7 +736,7 @@ static pmvp_u128 increments_from(const pmvp_core *c, rate r, const stretch *s, b
 
 /* The processor clock stops while every PE is off, or, if so configured,
  * while every PE is in WFI, WFE or off (D14.4). */
-static bool clock_stopped(const pmvp_core *c)
+bool k_clock_stopped(const pmvp_core *c)
 {
     bool all_off = true, all_idle = true;
     for (unsigned q = 0; q < c->cfg.num_pes; q++) {
@@ -1059,15 +1083,37 @@ static rate amu_rate(const pmvp_pe *pe, const pmvp_event_decoded *d)
     }
 }
 
+/* An AMU counter of PE p counting occurrence event `event` during a
+ * batch's spread of PE p (pmvp_core_report_runs), as its reports count. */
+static rate amu_spread_rate(const pmvp_core *c, unsigned p, uint16_t event)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (!c->spread.per_cycle || c->spread.pe != p || c->spread.event != event ||
+        (pe->ctx.halted && (pe->amu.amcr & AMCR_EL0_HDBG)))
+        return no_rate;
+    return (rate){ SRC_PROC, 0, c->spread.per_cycle };
+}
+
 /* The rate of AMU counter n of PE p (group 0, then group 1 from
  * PMVP_AMU_ARCH_COUNTERS): nothing unless enabled. */
 static rate amu_counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    if (n < PMVP_AMU_ARCH_COUNTERS)
-        return (pe->amu.cntenset0 >> n & 1) ? amu_rate(pe, &c->amu_event0[n]) : no_rate;
-    n -= PMVP_AMU_ARCH_COUNTERS;
-    return (pe->amu.cntenset1 >> n & 1) ? amu_rate(pe, &pe->amu.event1[n]) : no_rate;
+    const pmvp_event_decoded *d;
+    uint16_t event;
+    if (n < PMVP_AMU_ARCH_COUNTERS) {
+        if (!(pe->amu.cntenset0 >> n & 1))
+            return no_rate;
+        d = &c->amu_event0[n];
+        event = k_amu_architected_event(n);
+    } else {
+        n -= PMVP_AMU_ARCH_COUNTERS;
+        if (!(pe->amu.cntenset1 >> n & 1))
+            return no_rate;
+        d = &pe->amu.event1[n];
+        event = pe->amu.evtyper1[n];
+    }
+    return d->cls == PMVP_EVCLASS_OCCURRENCE ? amu_spread_rate(c, p, event) : amu_rate(pe, d);
 }
 
 /* ----------------------------------------------------- the rates' caches */
@@ -1247,7 +1293,7 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
 static inline stretch processor_stretch_to(const pmvp_core *c, pmvp_time now)
 {
     uint64_t edges = pmvp_clock_cycles(&c->clock, now);
-    return (stretch){ .k0 = c->proc_cycles, .dk = clock_stopped(c) ? 0 : edges - c->clock_edges, .edges = edges };
+    return (stretch){ .k0 = c->proc_cycles, .dk = k_clock_stopped(c) ? 0 : edges - c->clock_edges, .edges = edges };
 }
 
 /* The stretch from the core's last sync to `now` (> c->sync_time). */
@@ -1286,6 +1332,8 @@ static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch
             k_counter_add(c, p, to, n, inc);
     }
     to->ahead = 0;
+    if (spread_feeds_icntr(c, p) && s->dk && !(to->frozen & PMVP_PMU_F0))
+        k_counter_add(c, p, to, PMVP_ICNTR_SLOT, (pmvp_u128)s->dk * c->spread.per_cycle);
     if (c->cfg.feat_amuv1)
         advance_amu(c, p, to, s);
 }
@@ -1446,9 +1494,9 @@ static pmvp_time counted_cycle_time(const pmvp_core *c, rate r, pmvp_u128 m)
 {
     switch (r.src) {
     case SRC_PROC:
-        return clock_stopped(c) ? PMVP_TIME_NEVER : edge_after(&c->clock, c->clock_edges, m);
+        return k_clock_stopped(c) ? PMVP_TIME_NEVER : edge_after(&c->clock, c->clock_edges, m);
     case SRC_PROC_SLOT: {
-        if (clock_stopped(c))
+        if (k_clock_stopped(c))
             return PMVP_TIME_NEVER;
         /* The j-th cycle of barrel thread s is processor cycle s + 1 + (j-1)*T. */
         unsigned t = c->cfg.num_pes;
@@ -1468,7 +1516,7 @@ static pmvp_time counted_cycle_time(const pmvp_core *c, rate r, pmvp_u128 m)
  * with m). */
 static pmvp_time th_reaches(const pmvp_core *c, unsigned p, unsigned n, pmvp_u128 need)
 {
-    if (clock_stopped(c) || need == PMVP_U128_NEVER)
+    if (k_clock_stopped(c) || need == PMVP_U128_NEVER)
         return PMVP_TIME_NEVER;
     uint64_t k0 = c->proc_cycles;
     th_run run = th_run_from(c, p, &c->pe[p], n, k0);
@@ -1558,6 +1606,12 @@ static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
     tf[0] = tf[1] = PMVP_TIME_NEVER;
     for (uint32_t m = sources & first; m;) {
         pmvp_time t = event_counter_overflow_time(c, p, pmvp_take_lowest(&m));
+        tf[0] = t < tf[0] ? t : tf[0];
+    }
+    /* F0, when a batch's spread feeds the instruction counter. */
+    if ((freeze_sources(c, pe) & PMVP_PMU_F0) && spread_feeds_icntr(c, p)) {
+        pmvp_u128 need = ((pmvp_u128)1 << 64) - pe->pmu.counter[PMVP_ICNTR_SLOT].value;
+        pmvp_time t = counted_cycle_time(c, (rate){ SRC_PROC, 0, 1 }, ceil_div(need, c->spread.per_cycle));
         tf[0] = t < tf[0] ? t : tf[0];
     }
     pmvp_time second = PMVP_TIME_NEVER;

@@ -133,6 +133,10 @@ void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, u
 /* The event counted by counter n of PE p (evtCount). */
 uint16_t k_counter_event(const pmvp_pe *pe, unsigned n);
 
+/* Whether the processor clock is stopped: every PE off, or every PE in
+ * WFI/WFE with clock_stops_in_wfx (D14.4). */
+bool k_clock_stopped(const pmvp_core *c);
+
 /* Effective PMCCR.EPMN: the first counter of the third range (D13.1.1),
  * N without FEAT_PMUv3_EXTPMN; and the same from a PMCCR image. */
 unsigned k_epmn(const pmvp_core *c, const pmvp_pe *pe);

@@ -376,6 +376,26 @@ void Scenario::step()
     }
     case 10: case 11: {
         uint16_t ev = pick(report_pool);
+        if (coin(30)) { /* a batch spread over the cycles since the last input, in runs */
+            std::vector<pmvp_run> runs(1 + rnd(3));
+            uint64_t total = 0;
+            for (pmvp_run &r : runs) {
+                r.cycles = coin(20) ? 0 : 1 + rnd(coin(80) ? 30 : 3000);
+                r.per_cycle = (uint32_t)(coin(70) ? rnd(4) : rnd(5000));
+                total += r.cycles;
+            }
+            int err = pmvp_core_report_runs(&core_, pe, ev, runs.data(), (unsigned)runs.size(), now_);
+            const pmvp_event_info *e = pmvp_event_find(ev);
+            bool reportable = ref_->reportable(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
+                              ref_->state(pe) != PMVP_PE_OFF;
+            bool ok_expected = reportable && ref_->spread_window_fits(total, now_);
+            if ((err == PMVP_OK) != ok_expected)
+                fail(std::string("report_runs of ") + std::to_string(total) + " cycles returned " +
+                     pmvp_strerror(err));
+            else if (err == PMVP_OK)
+                ref_->report_runs(pe, ev, runs, now_);
+            break;
+        }
         uint64_t count = threshold_ && coin(80) ? rnd(4) : coin(90) ? rnd(300) : rnd(100000);
         // A report of fewer occurrences than events_to_interrupt says raises
         // no flag whose interrupt request is enabled, on any PE.
@@ -580,6 +600,7 @@ ScenarioResult Scenario::run()
         pmvp_time predicted = 0, predicted_irq = 0;
         pmvp_core_next_event(&core_, now_, &predicted);
         pmvp_core_next_interrupt(&core_, now_, &predicted_irq);
+        ref_->query(now_); /* the kernel's present is now_ too */
         pmvp_time before = now_;
         switch (rnd(threshold_ ? 5 : 10)) {
         case 0: break; /* several changes at one instant */

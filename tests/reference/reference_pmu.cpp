@@ -71,7 +71,12 @@ bool Core::reportable(uint16_t ev) const
 uint64_t Core::amu_gain(unsigned p, uint16_t ev, pmvp_event_class edge) const
 {
     const Pe &pe = pe_[p];
-    if (pe.state != PMVP_PE_RUN || (pe.ctx.halted && bit(pe.amcr, AMCR_EL0_HDBG)) || !reportable(ev))
+    if ((pe.ctx.halted && bit(pe.amcr, AMCR_EL0_HDBG)) || !reportable(ev))
+        return 0;
+    // A spread's occurrences of this PE, as its reports count (whatever its state).
+    if (edge == PMVP_EVCLASS_CPU_CYCLES && spread_.per_cycle && spread_.pe == p && spread_.event == ev)
+        return spread_.per_cycle;
+    if (pe.state != PMVP_PE_RUN)
         return 0;
     const pmvp_event_info *e = pmvp_event_find(ev);
     pmvp_event_class cls = e ? e->cls : PMVP_EVCLASS_OCCURRENCE;
@@ -104,7 +109,7 @@ void Core::amu_edge(pmvp_event_class edge)
 
 void Core::amu_write(unsigned p, pmvp_amu_reg reg, unsigned n, uint64_t v, pmvp_time now)
 {
-    advance(now);
+    input(now);
     Pe &pe = pe_[p];
     uint32_t aux = cfg_.amu_num_aux ? (1u << cfg_.amu_num_aux) - 1 : 0;
     switch (reg) {
@@ -122,7 +127,7 @@ void Core::amu_write(unsigned p, pmvp_amu_reg reg, unsigned n, uint64_t v, pmvp_
 
 uint64_t Core::amu_read(unsigned p, pmvp_amu_reg reg, unsigned n, pmvp_time now)
 {
-    advance(now);
+    input(now);
     const Pe &pe = pe_[p];
     switch (reg) {
     case PMVP_AMCR_EL0: return pe.amcr;
@@ -392,6 +397,12 @@ uint64_t Core::weight_this_cycle(unsigned p, unsigned n) const
                 w += lvl(pe_[q], ev);
         return w;
     }
+    // The occurrences a spread puts on this cycle, counted as a report of
+    // them in it would be.
+    unsigned q = spread_.pe;
+    if (cls == PMVP_EVCLASS_OCCURRENCE && spread_.per_cycle && ev == spread_.event && (q == p || is_mt) &&
+        counter_counts(p, n, pe_[q].ctx))
+        return spread_.per_cycle;
     return 0;
 }
 
@@ -593,6 +604,12 @@ void Core::processor_edge(pmvp_time t)
             if (v[n])
                 add(p, n, v[n], t, true);
         }
+        // The instruction counter counts a spread's instructions of its PE.
+        if (spread_.per_cycle && spread_.pe == p && spread_.event == PMVP_EV_INST_RETIRED &&
+            instruction_counter_counts(p, pe.ctx))
+            for (uint32_t i = 0; i < spread_.per_cycle; i++)
+                if (++pe.pmicntr == 0)
+                    flag(p, 1ull << 32, t, true);
     }
     amu_edge(PMVP_EVCLASS_CPU_CYCLES);
 }
@@ -609,6 +626,20 @@ void Core::clock_edge(pmvp_event_class cls, pmvp_time t)
 }
 
 void Core::advance(pmvp_time now)
+{
+    // Kept, so that a batch spread over cycles walked since can walk them again.
+    if (!at_input_ && now > now_)
+        at_input_ = std::make_shared<const Core>(*this);
+    walk(now);
+}
+
+void Core::input(pmvp_time now)
+{
+    walk(now);
+    at_input_.reset();
+}
+
+void Core::walk(pmvp_time now)
 {
     for (;;) {
         pmvp_time tp = proc_.next_edge(), tb = bus_.next_edge(), ts = syscnt_.next_edge();
@@ -652,22 +683,22 @@ bool Core::any_frozen() const
 
 // ----------------------------------------------------------------- inputs
 
-void Core::set_clock(uint64_t hz, pmvp_time now) { advance(now); proc_.set_hz(hz, now); }
-void Core::set_bus_clock(uint64_t hz, pmvp_time now) { advance(now); bus_.set_hz(hz, now); }
-void Core::set_pe_state(unsigned pe, pmvp_pe_state st, pmvp_time now) { advance(now); pe_[pe].state = st; }
-void Core::set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now) { advance(now); pe_[pe].ctx = ctx; }
-void Core::set_active_thread(unsigned pe, pmvp_time now) { advance(now); active_thread_ = pe; }
-void Core::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now) { advance(now); pe_[pe].ctl = ctl; }
+void Core::set_clock(uint64_t hz, pmvp_time now) { input(now); proc_.set_hz(hz, now); }
+void Core::set_bus_clock(uint64_t hz, pmvp_time now) { input(now); bus_.set_hz(hz, now); }
+void Core::set_pe_state(unsigned pe, pmvp_pe_state st, pmvp_time now) { input(now); pe_[pe].state = st; }
+void Core::set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now) { input(now); pe_[pe].ctx = ctx; }
+void Core::set_active_thread(unsigned pe, pmvp_time now) { input(now); active_thread_ = pe; }
+void Core::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now) { input(now); pe_[pe].ctl = ctl; }
 
 void Core::set_pmccr(unsigned pe, uint64_t value, pmvp_time now)
 {
-    advance(now);
+    input(now);
     pe_[pe].pmccr = value & (PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN);
 }
 
 void Core::set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
 {
-    advance(now);
+    input(now);
     pe_[pe].level[event] = level;
 }
 
@@ -709,7 +740,7 @@ void Core::capture(unsigned p, pmvp_time now)
 
 void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
-    advance(now);
+    input(now);
     count_occurrences(pe, event, count, now);
     Pe &src = pe_[pe];
     if (event == PMVP_EV_INST_RETIRED && instruction_counter_counts(pe, src.ctx))
@@ -726,6 +757,51 @@ void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
     instant_over();
 }
 
+pmvp_time Core::edge_after_now(uint64_t k) const
+{
+    Clock c = proc_;
+    pmvp_time t = now_;
+    for (uint64_t i = 0; i < k; i++) {
+        t = c.next_edge();
+        c.since++;
+    }
+    return t;
+}
+
+bool Core::spread_window_fits(uint64_t cycles, pmvp_time now) const
+{
+    const Core &last = at_input_ ? *at_input_ : *this;
+    if (last.clock_stopped() || cycles == 0)
+        return false;
+    pmvp_time t = last.edge_after_now(cycles);
+    return t != PMVP_TIME_NEVER && t <= now;
+}
+
+void Core::report_runs(unsigned pe, uint16_t event, const std::vector<pmvp_run> &runs, pmvp_time now)
+{
+    // Back to the last input: the window's cycles are walked again with the spread.
+    if (at_input_) {
+        std::shared_ptr<const Core> last = at_input_;
+        *this = *last;
+    }
+    // The edges after the last input up to now; the window is the last of them.
+    uint64_t edges = 0, total = 0;
+    for (Clock c = proc_; c.next_edge() <= now; c.since++)
+        edges++;
+    for (const pmvp_run &r : runs)
+        total += r.cycles;
+    uint64_t before = edges - total;
+    if (before)
+        walk(edge_after_now(before));
+    for (const pmvp_run &r : runs) {
+        spread_ = { pe, event, r.per_cycle };
+        if (r.cycles)
+            walk(edge_after_now(r.cycles));
+    }
+    spread_ = {};
+    input(now);
+}
+
 int Core::selected(unsigned p, bool cycle_allowed) const
 {
     unsigned sel = pe_[p].pmselr & 31;
@@ -736,7 +812,7 @@ int Core::selected(unsigned p, bool cycle_allowed) const
 
 void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time now)
 {
-    advance(now);
+    input(now);
     Pe &pe = pe_[p];
     // Implemented bits, from the field descriptions of D24.5.
     uint64_t filt = PMEVTYPER_EL0_P | PMEVTYPER_EL0_U;
@@ -849,7 +925,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
 
 uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
 {
-    advance(now);
+    input(now);
     const Pe &pe = pe_[p];
     int sel;
     switch (reg) {
@@ -899,7 +975,7 @@ uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
 // D13.3.1.
 bool Core::irq(unsigned p, pmvp_time now)
 {
-    advance(now);
+    input(now);
     const Pe &pe = pe_[p];
     for (unsigned n = 0; n < cfg_.num_counters; n++) {
         int r = range(pe, n);

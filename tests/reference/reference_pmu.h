@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "pmvp/amu.h"
@@ -46,6 +47,14 @@ public:
     // PMCCR written by the external agent (FEAT_PMUv3_EXTPMN, I5.3.47).
     void set_pmccr(unsigned pe, uint64_t value, pmvp_time now);
     void report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
+    // A batch spread over the last processor cycles completed by `now`,
+    // run by run (pmvp_core_report_runs): each cycle of a run generates its
+    // per_cycle occurrences in that cycle. The caller has checked that the
+    // window lies after the last input (spread_window_fits).
+    void report_runs(unsigned pe, uint16_t event, const std::vector<pmvp_run> &runs, pmvp_time now);
+    // Whether `cycles` processor cycles complete between the last input and
+    // `now`, with the processor clock running.
+    bool spread_window_fits(uint64_t cycles, pmvp_time now) const;
     void set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now);
     void write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value, pmvp_time now);
     uint64_t read(unsigned pe, pmvp_pmu_reg reg, unsigned n, pmvp_time now);
@@ -54,7 +63,11 @@ public:
     void amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value, pmvp_time now);
     uint64_t amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, pmvp_time now);
 
-    // Walks every clock edge up to and including `now`.
+    // A call that changes nothing at `now`, as a query of the kernel's next
+    // event is: a later batch spread may not reach back before it.
+    void query(pmvp_time now) { input(now); }
+    // Walks every clock edge up to and including `now`; not an input, so a
+    // later batch spread (report_runs) may reach back before `now`.
     void advance(pmvp_time now);
 
     // The first instant, at or after `from`, at which an overflow flag rose
@@ -154,6 +167,21 @@ private:
     void amu_edge(pmvp_event_class edge);
     uint32_t counters_mask() const;
     int selected(unsigned p, bool cycle_allowed) const;
+
+    // The spread of report_runs in force on the cycles being walked.
+    struct Spread {
+        unsigned pe = 0;
+        uint16_t event = 0;
+        uint32_t per_cycle = 0;
+    } spread_;
+    // The instant of the k-th processor clock edge after now_ (k >= 1).
+    pmvp_time edge_after_now(uint64_t k) const;
+    // Walks every clock edge up to and including `now`.
+    void walk(pmvp_time now);
+    // An input at `now`: walks there, which is now the last input's instant.
+    void input(pmvp_time now);
+    // The model as it was at the last input, once advance() walked past it.
+    std::shared_ptr<const Core> at_input_;
 
     pmvp_core_config cfg_;
     std::vector<uint16_t> events_;

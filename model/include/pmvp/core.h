@@ -610,6 +610,15 @@ typedef struct pmvp_core {
     bool watch_valid;
     uint64_t levels_watched, events_watched;
     uint64_t reportable_levels; /* by pmvp_event_level_index: level events a CPU model may report */
+    /* A batch's spread over processor cycles (pmvp_core_report_runs), set
+     * only within that call: PE `pe` generates `per_cycle` occurrences of
+     * `event` on every processor cycle, counted as the level of a
+     * PER_CYCLE event is (count.c). per_cycle 0: none. */
+    struct {
+        uint32_t per_cycle;
+        uint16_t event;
+        uint8_t pe;
+    } spread;
     pmvp_route route[PMVP_ROUTES];
     pmvp_followers followers[PMVP_FOLLOWERS];
     /* The external frames' decode (ext.c), by frame and 32-bit word of the
@@ -674,6 +683,38 @@ int pmvp_core_context(const pmvp_core *core, unsigned pe, pmvp_context *ctx);
  * `now`, Attributable to its current context. PMVP_ERR_EVENT if the event is
  * not supported or not of that class; PMVP_ERR_PE_OFF if the PE is off. */
 int pmvp_core_report(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
+
+/* A batch report that says how its occurrences spread over processor
+ * cycles, for the counters to which the cycle matters (threshold and edge
+ * counting, D13.8; and the instant of every count, overflow and freeze):
+ * PE `pe` generated OCCURRENCE-class event `event`, over the last processor
+ * cycles completed by `now`, runs[0].cycles cycles with runs[0].per_cycle
+ * occurrences each, then runs[1], ..., the last run ending with the last
+ * cycle completed at or before `now`. Every counter, AMU counter and the
+ * instruction counter counts them cycle by cycle, exactly as a CPU model
+ * reporting each cycle's occurrences in that cycle would have them count;
+ * MT == 1 counters of the other PEs too. The window must have nothing else
+ * in it: its first cycle ends after the last input to the core
+ * (PMVP_ERR_PAST otherwise, and for `now` before the last input), and
+ * processor cycles run (PMVP_ERR_VALUE if the processor clock is stopped
+ * by WFI/WFE). PMVP_ERR_VALUE for no run, runs of 0 cycles in all or more
+ * than 2^64 - 1; PMVP_ERR_NULL for runs NULL; PMVP_ERR_EVENT and
+ * PMVP_ERR_PE_OFF as pmvp_core_report. Inaccuracy knob (d) does not apply.
+ * The core is brought to the window's end; an overflow in the window sets
+ * its flag there, so its interrupt request is seen from the call on. */
+typedef struct pmvp_run {
+    uint64_t cycles;
+    uint32_t per_cycle;
+} pmvp_run;
+int pmvp_core_report_runs(pmvp_core *core, unsigned pe, uint16_t event, const pmvp_run *runs, unsigned num_runs,
+                          pmvp_time now);
+/* `count` occurrences over the last `cycles` processor cycles as evenly as
+ * whole numbers allow, the extra ones first: count mod cycles cycles of
+ * count / cycles + 1, then the others of count / cycles (two runs of
+ * pmvp_core_report_runs). PMVP_ERR_VALUE for cycles 0 or more than
+ * UINT32_MAX occurrences on a cycle. */
+int pmvp_core_report_spread(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, uint64_t cycles,
+                            pmvp_time now);
 
 /* The occurrences of OCCURRENCE-class event `event` that PE `pe` can report
  * from `now` on, nothing else changing, up to and including the one that

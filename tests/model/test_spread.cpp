@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// A batch report's spread over processor cycles (pmvp_core_report_runs,
+// pmvp_core_report_spread): threshold and edge counting of D13.8 see each
+// cycle's occurrences; every other counter counts them cycle by cycle, so
+// overflows and freezes fall on the cycle they would. At 1 GHz processor
+// cycle k is ((k - 1) ns, k ns].
+#include "fixture.h"
+
+namespace pmvp::test {
+namespace {
+
+uint64_t tc(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, v); }
+uint64_t th(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, v); }
+constexpr uint64_t kGe = 0b100, kGeCount = 0b101, kRising = 0b001;
+
+class Spread : public Kernel {
+protected:
+    void SetUp() override
+    {
+        Kernel::SetUp();
+        cfg.feat_pmuv3p7 = true;
+        cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 8) | PMVP_FIELD_PREP(PMMIR_EL1_EDGE, 2);
+        cfg.num_counters = 4;
+    }
+    int spread(uint64_t count, uint64_t cycles, pmvp_time now, unsigned pe = 0)
+    {
+        return pmvp_core_report_spread(&core, pe, PMVP_EV_INST_RETIRED, count, cycles, now);
+    }
+};
+
+// Example D13-5's kind, cycles with at least two instructions retired: 1500
+// instructions over 1000 cycles are 500 cycles of 2 and 500 of 1. As one
+// report they would be one cycle of 1500.
+TEST_F(Spread, RQVYDV_TheThresholdSeesEachCyclesShare)
+{
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2)); // cycles with >= 2
+    program(0, 1, PMVP_EV_INST_RETIRED, tc(kGe) | th(2));      // their instructions
+    program(0, 2, PMVP_EV_INST_RETIRED);
+    program(0, 3, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | PMEVTYPER_EL0_TE); // rising edges
+    ASSERT_EQ(spread(1500, 1000, 1000 * kNs), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 1000 * kNs), 500u);
+    EXPECT_EQ(counter(0, 1, 1000 * kNs), 1000u);
+    EXPECT_EQ(counter(0, 2, 1000 * kNs), 1500u);
+    EXPECT_EQ(counter(0, 3, 1000 * kNs), 1u); // the extra ones come first: one rising edge
+    // Runs give any pattern: 2, 0, 3, 0 twice over 4 cycles ending at 1004 ns.
+    const pmvp_run runs[] = { { 1, 2 }, { 1, 0 }, { 1, 3 }, { 1, 0 } };
+    ASSERT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, runs, 4, 1004 * kNs), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 1004 * kNs), 502u);
+    EXPECT_EQ(counter(0, 1, 1004 * kNs), 1005u);
+    EXPECT_EQ(counter(0, 2, 1004 * kNs), 1505u);
+    EXPECT_EQ(counter(0, 3, 1004 * kNs), 3u); // cycle 1000 had 1: cycles 1001 and 1003 rise
+}
+
+// The window is the cycles completed by `now`: a call at 1000.5 ns covers
+// cycles up to the 1000th (edge at 1000 ns). A report earlier in its first
+// cycle adds to that cycle.
+TEST_F(Spread, TheWindowEndsWithTheLastCompletedCycleAndTakesTheFirstCyclesReports)
+{
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(3));
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 1, 500), PMVP_OK); // cycle 1, at 0.5 ns
+    ASSERT_EQ(spread(2000, 1000, 1000 * kNs + 500), PMVP_OK); // 2 on each of cycles 1..1000
+    EXPECT_EQ(counter(0, 0, 1000 * kNs + 500), 1u);         // cycle 1: 2 + 1
+    EXPECT_EQ(counter(0, 0, 2000 * kNs), 1u);               // nothing after the window
+}
+
+// Everything counts cycle by cycle: counter 0 (INST_RETIRED, one per cycle)
+// overflows on the 100th cycle of the window, and its flag (PMCR.FZO)
+// freezes counter 1 (CPU_CYCLES) from there: it counts 100 of the 1000
+// cycles. The instruction counter, the AMU and an MT == 1 counter of the
+// other PE count the spread too.
+TEST_F(Spread, OverflowsAndFreezesFallOnTheirCycle)
+{
+    cfg.num_pes = 2;
+    cfg.feat_pmuv3_icntr = true;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    program(0, 1, PMVP_EV_CPU_CYCLES);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMEVCNTR_EL0, UINT32_MAX - 99, 0, 0);
+    write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
+    ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 0x4, 0), PMVP_OK); // AMEVCNTR02: INST_RETIRED
+    program(1, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    ASSERT_EQ(spread(1000, 1000, 1000 * kNs), PMVP_OK);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 1000 * kNs), 1u);
+    EXPECT_EQ(counter(0, 1, 1000 * kNs), 100u);
+    EXPECT_EQ(counter(0, 0, 1000 * kNs), UINT64_C(0x100000000)); // carried into bit 32, then frozen
+    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 1000 * kNs), 100u);        // frozen with the first range
+    uint64_t amu = 0;
+    ASSERT_EQ(pmvp_amu_read(&core, 0, PMVP_AMEVCNTR0_EL0, 2, 1000 * kNs, &amu), PMVP_OK);
+    EXPECT_EQ(amu, 1000u);
+    EXPECT_EQ(counter(1, 0, 1000 * kNs), 1000u);
+}
+
+// The instruction counter's own overflow (2^64, F0) freezes the first range
+// on its cycle.
+TEST_F(Spread, TheInstructionCountersOverflowFreezesOnItsCycle)
+{
+    cfg.feat_pmuv3_icntr = true;
+    init();
+    program(0, 0, PMVP_EV_CPU_CYCLES);
+    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
+    write(0, PMVP_PMICNTR_EL0, UINT64_MAX - 299, 0); // 300 short: the 100th cycle of 3
+    ASSERT_EQ(spread(3000, 1000, 1000 * kNs), PMVP_OK);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 1000 * kNs), PMVP_PMU_F0);
+    EXPECT_EQ(counter(0, 0, 1000 * kNs), 100u);
+    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 1000 * kNs), 0u);
+}
+
+TEST_F(Spread, BadWindowsAreRefused)
+{
+    cfg.num_pes = 2;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    pmvp_run run{ 10, 1 };
+    EXPECT_EQ(pmvp_core_report_runs(nullptr, 0, PMVP_EV_INST_RETIRED, &run, 1, 0), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, nullptr, 1, 20 * kNs), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_report_runs(&core, 2, PMVP_EV_INST_RETIRED, &run, 1, 20 * kNs), PMVP_ERR_PE);
+    EXPECT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_CPU_CYCLES, &run, 1, 20 * kNs), PMVP_ERR_EVENT);
+    EXPECT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, &run, 0, 20 * kNs), PMVP_ERR_VALUE);
+    EXPECT_EQ(spread(5, 0, 20 * kNs), PMVP_ERR_VALUE);
+    EXPECT_EQ(spread(UINT64_MAX, 1, 20 * kNs), PMVP_ERR_VALUE); // more than UINT32_MAX on a cycle
+    const pmvp_run huge[] = { { UINT64_MAX, 1 }, { 1, 1 } };
+    EXPECT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, huge, 2, 20 * kNs), PMVP_ERR_VALUE);
+    // A write at 15.5 ns: the window's first cycle must end after it.
+    write(0, PMVP_PMSELR_EL0, 1, 15 * kNs + 500);
+    EXPECT_EQ(spread(6, 6, 20 * kNs), PMVP_ERR_PAST); // cycles 15..20: cycle 15 ended at 15 ns
+    EXPECT_EQ(spread(5, 5, 20 * kNs), PMVP_OK);       // cycles 16..20
+    EXPECT_EQ(spread(1, 1, 19 * kNs), PMVP_ERR_PAST); // before the last call
+    // A PE that is off reports nothing; a stopped clock runs no cycle.
+    state(1, PMVP_PE_OFF, 21 * kNs);
+    EXPECT_EQ(spread(1, 1, 30 * kNs, 1), PMVP_ERR_PE_OFF);
+    state(0, PMVP_PE_WFI, 31 * kNs);
+    EXPECT_EQ(spread(1, 1, 40 * kNs), PMVP_ERR_VALUE);
+    EXPECT_EQ(counter(0, 0, 40 * kNs), 5u); // the one spread taken, nothing of the refusals
+}
+
+}  // namespace
+}  // namespace pmvp::test
