@@ -130,7 +130,7 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 // numbers are in checkpoints: append, never renumber.
 enum Monitors::ChangeKind : uint8_t {
     REPORT, RETIRE, CONTEXT_SYNC, LEVEL, CONTEXT, ACTIVE_THREAD, CONTROLS, SYSREG_WRITE, PE_STATE, CLOCK,
-    PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE, CONTROL, SNAPSHOT_REQUEST,
+    PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE, CONTROL, SNAPSHOT_REQUEST, REPORT_SPREAD,
 };
 
 namespace {
@@ -176,6 +176,14 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         auto count = r.next<uint64_t>();
         if (r.ok())
             err = pmvp_core_report(c, pe, event, count, t);
+        break;
+    }
+    case REPORT_SPREAD: {
+        auto event = r.next<uint16_t>();
+        auto count = r.next<uint64_t>();
+        auto cycles = r.next<uint64_t>();
+        if (r.ok())
+            err = pmvp_core_report_spread(c, pe, event, count, cycles, t);
         break;
     }
     case RETIRE: {
@@ -539,6 +547,11 @@ void Monitors::reset_changed()
 int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time &offset)
 {
     return change(offset, make_change(REPORT, pe, event, count));
+}
+
+int Monitors::report_spread(unsigned pe, uint16_t event, uint64_t count, uint64_t cycles, const sc_time &offset)
+{
+    return change(offset, make_change(REPORT_SPREAD, pe, event, count, cycles));
 }
 
 int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,

@@ -441,6 +441,36 @@ TEST(Monitors, ThresholdCountingOfReportsAtTheirOffsets)
     });
 }
 
+// A batch spread over cycles through the bindings, at a local offset ahead
+// of simulated time (kept, then made in time order): 1500 instructions over
+// the 1000 cycles before 1010 ns are 500 cycles of 2, which greater-or-equal
+// 2 counts; a second spread reaching back before the first is refused.
+TEST(Monitors, ReportSpreadAtALocalOffset)
+{
+    in_child([] {
+        pmvp_core_config c = config(1, 1000000000);
+        c.feat_pmuv3p7 = true;
+        c.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4);
+        Monitors m("m", c);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, 0b101) |
+                            PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2);
+            bus.write(0, PMVP_FRAME_PMU, 0xA00, type >> 32);
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, type & 0xFFFFFFFF);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            wait(10, SC_NS);
+            EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 1500, 1000, sc_time(1000, SC_NS)), PMVP_OK);
+            EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 10, 10, sc_time(1005, SC_NS)), PMVP_ERR_PAST);
+            EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 10, 0, sc_time(2000, SC_NS)), PMVP_ERR_VALUE);
+            wait(2, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 500u);
+        });
+        sc_start(3, SC_US);
+    });
+}
+
 TEST(Monitors, AmuOverTlm)
 {
     in_child([] {

@@ -110,7 +110,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t v = in.ConsumeIntegral<uint64_t>();
         int err = PMVP_OK;
         switch (in.ConsumeIntegralInRange<int>(0, 15)) {
-        case 0: err = pmvp_core_report(&core, pe, in.PickValueInArray(kEvents), v % 1000, t); break;
+        case 0: {
+            uint16_t ev = in.PickValueInArray(kEvents);
+            if (v >> 60 == 0) {  // a batch spread over the cycles before t, in up to three runs
+                const pmvp_run runs[3] = { { v % 7, (uint32_t)(v >> 8) % 5 },
+                                           { v >> 16 & 0xFF, (uint32_t)(v >> 24) % 3 },
+                                           { v >> 32 & 0xFFFF, (uint32_t)(v >> 48 & 0xFFF) } };
+                err = pmvp_core_report_runs(&core, pe, ev, runs, (unsigned)(v >> 56 & 3), t);
+            } else if (v >> 60 == 1) {
+                err = pmvp_core_report_spread(&core, pe, ev, v & 0xFFFFF, v >> 20 & 0xFFFF, t);
+            } else {
+                err = pmvp_core_report(&core, pe, ev, v % 1000, t);
+            }
+            break;
+        }
         case 1: err = pmvp_core_set_pe_state(&core, pe, (pmvp_pe_state)(v % 5), t); break;
         case 2: {
             pmvp_context x{ (uint8_t)(v % 5), (uint8_t)(v >> 8 & 7), (bool)(v >> 16 & 1), (bool)(v >> 17 & 1),

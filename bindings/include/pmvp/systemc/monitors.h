@@ -104,6 +104,13 @@ public:
     // ---- the CPU-model interface. Each call acts at sc_time_stamp() +
     // offset and returns the kernel's result (PMVP_OK or a PMVP_ERR_*).
     [[nodiscard]] int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // A batch that says how it spread: `count` occurrences over the last
+    // `cycles` processor cycles completed by the call's instant, as evenly
+    // as whole numbers allow, the extra ones first (pmvp_core_report_spread:
+    // threshold and edge counting see each cycle's share). The cycles must
+    // follow the PE's, and every other, last input to the monitors.
+    [[nodiscard]] int report_spread(unsigned pe, uint16_t event, uint64_t count, uint64_t cycles,
+                                    const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_SEBEP: the instruction at `pc` retired, generating `count` of
     // `event`; `result` says whether it sets PSTATE.PPEND, so that the CPU
     // model takes the PMU exception before the next instruction
