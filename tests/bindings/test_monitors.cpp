@@ -414,22 +414,37 @@ TEST(Monitors, SnapshotRequestCapturesAtItsInstant)
 // PMEVTYPER0's top half at 0xA00 of the EXT32 frame, and reports at local
 // offsets (temporal decoupling) that fall in one processor cycle adding up
 // to its V_B: greater-or-equal 2, count, counts that cycle and not the next.
+// A 1 GHz core with FEAT_PMUv3_TH (a 4-bit TH).
+pmvp_core_config threshold_config()
+{
+    pmvp_core_config c = config(1, 1000000000);
+    c.feat_pmuv3p7 = true;
+    c.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4);
+    return c;
+}
+
+// Counter 0 of PE 0 set to count, through the EXT32 frame, the cycles on
+// which at least two instructions retire (TC 0b101, TH 2, in PMEVTYPER0's
+// top half at 0xA00); its PMEVTYPER0 value.
+uint64_t count_cycles_with_two_instructions(Initiator &bus)
+{
+    uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, 0b101) |
+                    PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2);
+    bus.write(0, PMVP_FRAME_PMU, 0xA00, type >> 32);
+    bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, type & 0xFFFFFFFF);
+    bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+    bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+    return type;
+}
+
 TEST(Monitors, ThresholdCountingOfReportsAtTheirOffsets)
 {
     in_child([] {
-        pmvp_core_config c = config(1, 1000000000);
-        c.feat_pmuv3p7 = true;
-        c.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4);
-        Monitors m("m", c);
+        Monitors m("m", threshold_config());
         Initiator bus("bus", m);
         sc_spawn([&] {
             wait(10, SC_NS);
-            uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, 0b101) |
-                            PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2);
-            bus.write(0, PMVP_FRAME_PMU, 0xA00, type >> 32);
-            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, type & 0xFFFFFFFF);
-            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            uint64_t type = count_cycles_with_two_instructions(bus);
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(200, SC_PS)), PMVP_OK);  // cycle 11
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(700, SC_PS)), PMVP_OK);  // cycle 11
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(1200, SC_PS)), PMVP_OK); // cycle 12
@@ -448,18 +463,10 @@ TEST(Monitors, ThresholdCountingOfReportsAtTheirOffsets)
 TEST(Monitors, ReportSpreadAtALocalOffset)
 {
     in_child([] {
-        pmvp_core_config c = config(1, 1000000000);
-        c.feat_pmuv3p7 = true;
-        c.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4);
-        Monitors m("m", c);
+        Monitors m("m", threshold_config());
         Initiator bus("bus", m);
         sc_spawn([&] {
-            uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, 0b101) |
-                            PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2);
-            bus.write(0, PMVP_FRAME_PMU, 0xA00, type >> 32);
-            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, type & 0xFFFFFFFF);
-            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            count_cycles_with_two_instructions(bus);
             wait(10, SC_NS);
             EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 1500, 1000, sc_time(1000, SC_NS)), PMVP_OK);
             EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 10, 10, sc_time(1005, SC_NS)), PMVP_ERR_PAST);

@@ -9,9 +9,6 @@
 namespace pmvp::test {
 namespace {
 
-uint64_t tc(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, v); }
-uint64_t th(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, v); }
-constexpr uint64_t kGe = 0b100, kGeCount = 0b101, kRising = 0b001;
 
 class Spread : public Kernel {
 protected:
@@ -37,7 +34,7 @@ TEST_F(Spread, RQVYDV_TheThresholdSeesEachCyclesShare)
     program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2)); // cycles with >= 2
     program(0, 1, PMVP_EV_INST_RETIRED, tc(kGe) | th(2));      // their instructions
     program(0, 2, PMVP_EV_INST_RETIRED);
-    program(0, 3, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | PMEVTYPER_EL0_TE); // rising edges
+    program(0, 3, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | kTe); // rising edges
     ASSERT_EQ(spread(1500, 1000, 1000 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1000 * kNs), 500u);
     EXPECT_EQ(counter(0, 1, 1000 * kNs), 1000u);

@@ -14,14 +14,6 @@ namespace {
 
 constexpr pmvp_time kPs = 1;
 
-// PMEVTYPER<n>'s threshold fields.
-uint64_t tc(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, v); }
-uint64_t th(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, v); }
-uint64_t tlc(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TLC, v); }
-constexpr uint64_t kTe = PMEVTYPER_EL0_TE;
-// TC values (D24.5.12).
-constexpr uint64_t kNe = 0b000, kEqCount = 0b011, kEq = 0b010, kGe = 0b100, kGeCount = 0b101, kLtCount = 0b111;
-constexpr uint64_t kRising = 0b001, kBoth = 0b010, kFalling = 0b011;
 
 class Threshold : public Kernel {
 protected:
