@@ -414,11 +414,14 @@ TEST_F(SebepIcntr, RSSVKV_SyncAloneDecidesEvenWhenInstRetiredIsNotASynchronousEv
     cfg.sync_events = only_branches;
     cfg.num_sync_events = 1;
     init_profiling();
-    arm(0, PMVP_EV_INST_RETIRED, 1); // ICTDHP: an event counter in this set-up does not count
+    // Event counter 0 with SYNC and the same event, which is not synchronous
+    // here: not in synchronous mode, so its overflow is not observed.
+    arm(0, PMVP_EV_INST_RETIRED, 1);
     arm_icntr(1, PMEVTYPER_EL0_SYNC);
     pmvp_retire_result r = retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 0);
     EXPECT_EQ(r.overflows, PMVP_PMU_F0);
     EXPECT_TRUE(r.ppend);
+    EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 0), PMVP_PMU_F0 | 1u); // both overflowed
 }
 
 TEST_F(SebepIcntr, WithoutSyncF0AsksForTheAsynchronousException)
