@@ -32,8 +32,10 @@
  * an AMU frame without FEAT_AMUv1). A failed access changes nothing.
  *
  * Not modelled, so their offsets are RAZ/WI: PC sampling (PMPCSR & co),
- * PMCCR (FEAT_PMUv3_EXTPMN), PMEVFILT2R<n> (OPTIONAL, IMPLEMENTATION
- * DEFINED), AMSCR/AMROOTCR (FEAT_AMU_EXTACR). The EXT32 top halves at
+ * PMEVFILT2R<n> (OPTIONAL, IMPLEMENTATION DEFINED), AMSCR/AMROOTCR
+ * (FEAT_AMU_EXTACR). PMCCR (FEAT_PMUv3_EXTPMN, 0xE58) is RW to a Most
+ * secure access only, RAZ/WI to the others, which also see the third
+ * range's registers and bits RAZ/WI (Table I3-3). The EXT32 top halves at
  * 0xA00 are there with FEAT_PMUv3_TH or FEAT_PMUv3p9 (which implies
  * FEAT_PMUv3p8); SME's (FEAT_PMUv3_SME) are not modelled.
  */

@@ -17,6 +17,10 @@
  *    the architecture gives a lower Exception level (PMCR.N reads HPMN at
  *    EL0/EL1, counters >= HPMN are RAZ/WI there, AMCR.CG1RZ), and the AArch32
  *    widths (a 32-bit access moves bits [31:0] and leaves [63:32] alone).
+ *    With FEAT_PMUv3_EXTPMN the context's PMCCR.EPMN bounds what every
+ *    Exception level has (GetNumEventCountersSelfHosted(); PMCR.N reads
+ *    EPMN at EL2 and EL3, HPMN is at most EPMN): a counter above it is
+ *    UNDEFINED with FEAT_FGT, and its bits are RAZ/WI.
  *    A read has no side effect but those of the inaccuracy knob (c), when
  *    it is on (docs/ACCURACY.md).
  *
