@@ -191,7 +191,9 @@ static bool most_secure(const pmvp_core *c, const pmvp_ext_access *a)
  * every one on the debug path (`a` NULL), the integrator's view. */
 static unsigned reachable_counters(const pmvp_core *c, const pmvp_pe *pe, const pmvp_ext_access *a)
 {
-    return !a || most_secure(c, a) ? c->cfg.num_counters : k_epmn(c, pe);
+    if (!c->cfg.feat_pmuv3_extpmn || !a || most_secure(c, a))
+        return c->cfg.num_counters;
+    return k_epmn(c, pe);
 }
 
 /* PMCFGR (I5.3.11): N is the number of counters the access reaches minus
@@ -441,7 +443,7 @@ static bool by_event_counter(const pmvp_ext_reg *r)
 /* The bits of a bitmap view that are RAZ/WI to access `a` (RDQYGL). */
 static uint64_t hidden_bits(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a)
 {
-    if (!by_event_counter(r))
+    if (!c->cfg.feat_pmuv3_extpmn || !by_event_counter(r))
         return 0;
     return (PMVP_BIT(c->cfg.num_counters) - 1) & ~(PMVP_BIT(reachable_counters(c, &c->pe[p], a)) - 1);
 }
