@@ -20,6 +20,13 @@ protected:
         cfg.feat_ebep = true;
         cfg.feat_sebep = true;
     }
+    // RXLMVX: BR_RETIRED the only synchronous event.
+    void only_branches_synchronous()
+    {
+        static const uint16_t only_branches[] = { kBrRetired };
+        cfg.sync_events = only_branches;
+        cfg.num_sync_events = 1;
+    }
     // Counter n counts `event` in synchronous mode with its interrupt enabled,
     // `before` increments short of overflowing at 2^32 (PMCR.LP == 0; the
     // 64-bit counter of FEAT_PMUv3p5 carries into bit 32, RQZJKS).
@@ -110,9 +117,7 @@ TEST_F(Sebep, RSSVKV_AnEventThatIsNotSynchronousIsNeverInSynchronousMode)
 
 TEST_F(Sebep, RXLMVX_TheSynchronousEventsAreConfigurable)
 {
-    const uint16_t only_branches[] = { kBrRetired };
-    cfg.sync_events = only_branches;
-    cfg.num_sync_events = 1;
+    only_branches_synchronous();
     init();
     arm(0, PMVP_EV_INST_RETIRED, 1);
     arm(1, kBrRetired, 1);
@@ -410,9 +415,7 @@ TEST_F(SebepIcntr, RNZLVW_TheInstructionThatOverflowsPmicntrObservesF0)
 
 TEST_F(SebepIcntr, RSSVKV_SyncAloneDecidesEvenWhenInstRetiredIsNotASynchronousEvent)
 {
-    const uint16_t only_branches[] = { kBrRetired };
-    cfg.sync_events = only_branches;
-    cfg.num_sync_events = 1;
+    only_branches_synchronous();
     init_profiling();
     // Event counter 0 with SYNC and the same event, which is not synchronous
     // here: not in synchronous mode, so its overflow is not observed.
