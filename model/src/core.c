@@ -746,49 +746,97 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     return report_first_or_refused(c, pe, event, count, now);
 }
 
+/* The refusals of batch b alone (pmvp_core_report_runs), and its cycles. */
+static int batch_refusal(const pmvp_core *c, const pmvp_batch *b, uint64_t *total)
+{
+    int err = k_check_pe(c, b->pe);
+    if (err)
+        return err;
+    if (!b->runs)
+        return PMVP_ERR_NULL;
+    if ((err = report_refusal(c, b->pe, b->event, false)))
+        return err;
+    *total = 0;
+    for (unsigned i = 0; i < b->num_runs; i++) {
+        if (b->runs[i].cycles > UINT64_MAX - *total)
+            return PMVP_ERR_VALUE;
+        *total += b->runs[i].cycles;
+    }
+    return *total ? PMVP_OK : PMVP_ERR_VALUE;
+}
+
+int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned num_batches, pmvp_time now)
+{
+    if (!c || !batches)
+        return PMVP_ERR_NULL;
+    if (num_batches == 0 || num_batches > PMVP_MAX_BATCHES)
+        return PMVP_ERR_VALUE;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    /* Batch i's window is processor cycles (end - total, end]: cycle k ends
+     * with edge k. Its first cycle must end after the last input, so that
+     * nothing but the batches changes in it. */
+    uint64_t end = pmvp_clock_cycles(&c->clock, now), last = pmvp_clock_cycles(&c->clock, c->last_call);
+    uint64_t next[PMVP_MAX_BATCHES]; /* the edge that opens batch i's next run */
+    unsigned run[PMVP_MAX_BATCHES];  /* that run; num_runs: the window's end */
+    for (unsigned i = 0; i < num_batches; i++) {
+        uint64_t total;
+        int err = batch_refusal(c, &batches[i], &total);
+        if (!err && k_clock_stopped(c))
+            err = PMVP_ERR_VALUE;
+        if (!err && end - last < total)
+            err = PMVP_ERR_PAST;
+        if (err)
+            return err;
+        next[i] = end - total;
+        run[i] = 0;
+        c->spread[i].per_cycle = 0;
+        c->spread[i].event = batches[i].event;
+        c->spread[i].pe = (uint8_t)batches[i].pe;
+    }
+    /* Each run is a level from the edge that opens its first cycle (an
+     * input at an edge's instant comes after it), as a PER_CYCLE level
+     * input is; the core is brought to each edge where a run starts or a
+     * window ends with the runs before it in force. */
+    c->num_spread = (uint8_t)num_batches;
+    for (;;) {
+        uint64_t edge = UINT64_MAX;
+        for (unsigned i = 0; i < num_batches; i++)
+            if (run[i] <= batches[i].num_runs && next[i] < edge)
+                edge = next[i];
+        if (edge == UINT64_MAX)
+            break;
+        /* An edge at or before the last input (a window's first may be) is
+         * passed: the run starts there. */
+        k_begin(c, edge > last ? pmvp_clock_edge_time(&c->clock, edge) : c->last_call);
+        for (unsigned i = 0; i < num_batches; i++)
+            for (const pmvp_batch *b = &batches[i]; run[i] <= b->num_runs && next[i] == edge; run[i]++) {
+                bool in = run[i] < b->num_runs;
+                c->spread[i].per_cycle = in ? b->runs[run[i]].per_cycle : 0;
+                next[i] += in ? b->runs[run[i]].cycles : 0;
+            }
+        k_routes_stale(c);
+    }
+    c->num_spread = 0;
+    c->last_call = now;
+    return PMVP_OK;
+}
+
 int pmvp_core_report_runs(pmvp_core *c, unsigned pe, uint16_t event, const pmvp_run *runs, unsigned num_runs,
                           pmvp_time now)
 {
-    int err = k_check_pe(c, pe);
-    if (err)
-        return err;
+    pmvp_batch b = { pe, event, runs, num_runs };
+    return pmvp_core_report_batches(c, &b, 1, now);
+}
+
+int pmvp_even_runs(uint64_t count, uint64_t cycles, pmvp_run runs[2])
+{
     if (!runs)
         return PMVP_ERR_NULL;
-    if ((err = report_refusal(c, pe, event, false)))
-        return err;
-    if (now < c->last_call)
-        return PMVP_ERR_PAST;
-    uint64_t total = 0;
-    for (unsigned i = 0; i < num_runs; i++) {
-        if (runs[i].cycles > UINT64_MAX - total)
-            return PMVP_ERR_VALUE;
-        total += runs[i].cycles;
-    }
-    if (total == 0 || k_clock_stopped(c))
+    if (cycles == 0 || count / cycles + (count % cycles != 0) > UINT32_MAX)
         return PMVP_ERR_VALUE;
-    /* The window is processor cycles (end - total, end]: cycle k ends with
-     * edge k. Its first cycle must end after the last input, so that
-     * nothing but the spread changes in it. */
-    uint64_t end = pmvp_clock_cycles(&c->clock, now), last = pmvp_clock_cycles(&c->clock, c->last_call);
-    if (end - last < total)
-        return PMVP_ERR_PAST;
-    /* Each run is a level from the edge that opens its first cycle (an
-     * input at an edge's instant comes after it), as a PER_CYCLE level
-     * input is; the core is brought to each run's start with the one
-     * before it in force. */
-    uint64_t edge = end - total;
-    for (unsigned i = 0; i <= num_runs; i++) {
-        /* An edge at or before the last input (the window's first may be)
-         * is passed: the run starts there. */
-        k_begin(c, edge > last ? pmvp_clock_edge_time(&c->clock, edge) : c->last_call);
-        c->spread.per_cycle = i < num_runs ? runs[i].per_cycle : 0;
-        c->spread.event = event;
-        c->spread.pe = (uint8_t)pe;
-        k_routes_stale(c);
-        if (i < num_runs)
-            edge += runs[i].cycles;
-    }
-    c->last_call = now;
+    runs[0] = (pmvp_run){ count % cycles, (uint32_t)(count / cycles + 1) };
+    runs[1] = (pmvp_run){ cycles - count % cycles, (uint32_t)(count / cycles) };
     return PMVP_OK;
 }
 
@@ -797,11 +845,21 @@ int pmvp_core_report_spread(pmvp_core *c, unsigned pe, uint16_t event, uint64_t 
 {
     if (!c)
         return PMVP_ERR_NULL;
-    if (cycles == 0 || count / cycles + (count % cycles != 0) > UINT32_MAX)
+    pmvp_run runs[2];
+    int err = pmvp_even_runs(count, cycles, runs);
+    return err ? err : pmvp_core_report_runs(c, pe, event, runs, 2, now);
+}
+
+int pmvp_core_cycles_between(const pmvp_core *c, pmvp_time since, pmvp_time now, uint64_t *cycles)
+{
+    if (!c || !cycles)
+        return PMVP_ERR_NULL;
+    if (since < c->last_call)
+        return PMVP_ERR_PAST;
+    if (now < since)
         return PMVP_ERR_VALUE;
-    pmvp_run runs[2] = { { count % cycles, (uint32_t)(count / cycles + 1) },
-                         { cycles - count % cycles, (uint32_t)(count / cycles) } };
-    return pmvp_core_report_runs(c, pe, event, runs, 2, now);
+    *cycles = pmvp_clock_cycles(&c->clock, now) - pmvp_clock_cycles(&c->clock, since);
+    return PMVP_OK;
 }
 
 int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,

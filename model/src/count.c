@@ -610,17 +610,34 @@ static bool counts_own(const pmvp_core *c, unsigned p, unsigned n)
     return c->own_counts_valid ? pe->own_counts >> n & 1 : k_counts(c, p, n, &pe->ctx);
 }
 
-/* A batch's spread (pmvp_core_report_runs): occurrences of the spreading
- * PE, on every processor cycle, as a PER_CYCLE level of that PE is counted:
- * by its own counters of the event, and with MT == 1 by the others' that
- * count in its context. */
+/* The occurrences of `event` that PE q's batches put on each processor
+ * cycle now (pmvp_core_report_batches). */
+static uint64_t spread_of(const pmvp_core *c, unsigned q, uint16_t event)
+{
+    uint64_t w = 0;
+    for (unsigned i = 0; i < c->num_spread; i++)
+        if (c->spread[i].pe == q && c->spread[i].event == event)
+            w += c->spread[i].per_cycle;
+    return w;
+}
+
+/* Batches' spreads (pmvp_core_report_batches): occurrences on every
+ * processor cycle, counted as a PER_CYCLE level of their PE is: by its own
+ * counters of the event, and with MT == 1 by the others' that count in its
+ * context, summed over the PEs. */
 static rate spread_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
-    unsigned q = c->spread.pe;
-    if (!c->spread.per_cycle || k_counter_event(&c->pe[p], n) != c->spread.event)
+    if (!c->num_spread)
         return no_rate;
-    bool counts = q == p ? counts_own(c, p, n) : k_effective_mt(c, p, n) && k_counts(c, p, n, &c->pe[q].ctx);
-    return counts ? (rate){ SRC_PROC, 0, c->spread.per_cycle } : no_rate;
+    uint16_t event = k_counter_event(&c->pe[p], n);
+    bool mt = k_effective_mt(c, p, n);
+    uint64_t w = 0;
+    for (unsigned q = 0; q < c->cfg.num_pes; q++) {
+        uint64_t v = q == p || mt ? spread_of(c, q, event) : 0;
+        if (v && (q == p ? counts_own(c, p, n) : k_counts(c, p, n, &c->pe[q].ctx)))
+            w += v;
+    }
+    return w ? (rate){ SRC_PROC, 0, w } : no_rate;
 }
 
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
@@ -664,13 +681,15 @@ static uint64_t slot_cycles_upto(uint64_t x, unsigned s, unsigned t)
     return x > s ? (x - s - 1) / t + 1 : 0;
 }
 
-/* Whether a batch's spread of INST_RETIRED (pmvp_core_report_runs) feeds
- * the instruction counter of PE p, which counts its own PE's instructions
- * while enabled and not frozen (k_instruction_counter_counts). */
-static bool spread_feeds_icntr(const pmvp_core *c, unsigned p)
+/* The instructions that batches' spreads of INST_RETIRED put on each
+ * processor cycle for the instruction counter of PE p, which counts its own
+ * PE's instructions while enabled and not frozen
+ * (k_instruction_counter_counts): 0 when it counts none. */
+static uint64_t icntr_spread(const pmvp_core *c, unsigned p)
 {
-    return c->spread.per_cycle && c->spread.pe == p && c->spread.event == PMVP_EV_INST_RETIRED &&
-           c->cfg.feat_pmuv3_icntr && k_instruction_counter_counts(c, p, &c->pe[p].ctx);
+    if (!c->num_spread || !c->cfg.feat_pmuv3_icntr || !k_instruction_counter_counts(c, p, &c->pe[p].ctx))
+        return 0;
+    return spread_of(c, p, PMVP_EV_INST_RETIRED);
 }
 
 /* Stretch of time being advanced: cycles of each clock. */
@@ -1083,15 +1102,16 @@ static rate amu_rate(const pmvp_pe *pe, const pmvp_event_decoded *d)
     }
 }
 
-/* An AMU counter of PE p counting occurrence event `event` during a
- * batch's spread of PE p (pmvp_core_report_runs), as its reports count. */
+/* An AMU counter of PE p counting occurrence event `event` during
+ * batches' spreads of PE p (pmvp_core_report_batches), as its reports
+ * count. */
 static rate amu_spread_rate(const pmvp_core *c, unsigned p, uint16_t event)
 {
     const pmvp_pe *pe = &c->pe[p];
-    if (!c->spread.per_cycle || c->spread.pe != p || c->spread.event != event ||
-        (pe->ctx.halted && (pe->amu.amcr & AMCR_EL0_HDBG)))
+    uint64_t w = spread_of(c, p, event);
+    if (!w || (pe->ctx.halted && (pe->amu.amcr & AMCR_EL0_HDBG)))
         return no_rate;
-    return (rate){ SRC_PROC, 0, c->spread.per_cycle };
+    return (rate){ SRC_PROC, 0, w };
 }
 
 /* The rate of AMU counter n of PE p (group 0, then group 1 from
@@ -1332,8 +1352,9 @@ static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch
             k_counter_add(c, p, to, n, inc);
     }
     to->ahead = 0;
-    if (spread_feeds_icntr(c, p) && s->dk && !(to->frozen & PMVP_PMU_F0))
-        k_counter_add(c, p, to, PMVP_ICNTR_SLOT, (pmvp_u128)s->dk * c->spread.per_cycle);
+    uint64_t icntr = s->dk && !(to->frozen & PMVP_PMU_F0) ? icntr_spread(c, p) : 0;
+    if (icntr)
+        k_counter_add(c, p, to, PMVP_ICNTR_SLOT, (pmvp_u128)s->dk * icntr);
     if (c->cfg.feat_amuv1)
         advance_amu(c, p, to, s);
 }
@@ -1608,10 +1629,11 @@ static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
         pmvp_time t = event_counter_overflow_time(c, p, pmvp_take_lowest(&m));
         tf[0] = t < tf[0] ? t : tf[0];
     }
-    /* F0, when a batch's spread feeds the instruction counter. */
-    if ((freeze_sources(c, pe) & PMVP_PMU_F0) && spread_feeds_icntr(c, p)) {
+    /* F0, when batches' spreads feed the instruction counter. */
+    uint64_t icntr = freeze_sources(c, pe) & PMVP_PMU_F0 ? icntr_spread(c, p) : 0;
+    if (icntr) {
         pmvp_u128 need = ((pmvp_u128)1 << 64) - pe->pmu.counter[PMVP_ICNTR_SLOT].value;
-        pmvp_time t = counted_cycle_time(c, (rate){ SRC_PROC, 0, 1 }, ceil_div(need, c->spread.per_cycle));
+        pmvp_time t = counted_cycle_time(c, (rate){ SRC_PROC, 0, 1 }, ceil_div(need, icntr));
         tf[0] = t < tf[0] ? t : tf[0];
     }
     pmvp_time second = PMVP_TIME_NEVER;

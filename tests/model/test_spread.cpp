@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A batch report's spread over processor cycles (pmvp_core_report_runs,
-// pmvp_core_report_spread): threshold and edge counting of D13.8 see each
+// pmvp_core_report_spread, and several at once: pmvp_core_report_batches):
+// threshold and edge counting of D13.8 see each
 // cycle's occurrences; every other counter counts them cycle by cycle, so
 // overflows and freezes fall on the cycle they would. At 1 GHz processor
 // cycle k is ((k - 1) ns, k ns].
@@ -8,6 +9,8 @@
 
 namespace pmvp::test {
 namespace {
+
+constexpr uint16_t kBrRetired = 0x0021;
 
 
 class Spread : public Kernel {
@@ -132,6 +135,113 @@ TEST_F(Spread, BadWindowsAreRefused)
     state(0, PMVP_PE_WFI, 31 * kNs);
     EXPECT_EQ(spread(1, 1, 40 * kNs), PMVP_ERR_VALUE);
     EXPECT_EQ(counter(0, 0, 40 * kNs), 5u); // the one spread taken, nothing of the refusals
+}
+
+// Two SMT threads' batches over the same cycles (pmvp_core_report_batches):
+// an MT == 1 counter's V_B on a cycle is the sum of both PEs' instructions
+// on it (D13.8 with D14.4's MT rule). PE 0 retires one instruction on each
+// of cycles 1..1000, PE 1 one on each of cycles 501..1000: 500 cycles of 2
+// for PE 0's MT == 1 counter, none for its MT == 0 one, and one rising
+// edge, at cycle 501.
+TEST_F(Spread, SeveralPEsBatchesSumOnEachCycleForMt1)
+{
+    cfg.num_pes = 2;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | PMEVTYPER_EL0_MT);
+    program(0, 1, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2));
+    program(0, 2, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | kTe | PMEVTYPER_EL0_MT);
+    program(0, 3, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    program(1, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(1));
+    const pmvp_run one_each[] = { { 1000, 1 } }, last_half[] = { { 500, 1 } };
+    const pmvp_batch b[] = { { 0, PMVP_EV_INST_RETIRED, one_each, 1 }, { 1, PMVP_EV_INST_RETIRED, last_half, 1 } };
+    ASSERT_EQ(pmvp_core_report_batches(&core, b, 2, 1000 * kNs), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 1000 * kNs), 500u);
+    EXPECT_EQ(counter(0, 1, 1000 * kNs), 0u);
+    EXPECT_EQ(counter(0, 2, 1000 * kNs), 1u);
+    EXPECT_EQ(counter(0, 3, 1000 * kNs), 1500u);
+    EXPECT_EQ(counter(1, 0, 1000 * kNs), 500u);
+    // The same cycles as two one-PE calls are refused: the second window
+    // would reach back before the first call.
+    ASSERT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, one_each, 1, 2000 * kNs), PMVP_OK);
+    EXPECT_EQ(pmvp_core_report_runs(&core, 1, PMVP_EV_INST_RETIRED, last_half, 1, 2000 * kNs), PMVP_ERR_PAST);
+}
+
+// One PE's batches of two events over the same cycles, with runs that
+// change at different cycles: each counter sees its own event's share.
+// INST_RETIRED 2,2,0,0 and BR_RETIRED 0,1,1,0 over cycles 1..4 (edges at
+// 1..4 ns): INST_RETIRED >= 2 on 2 cycles; BR_RETIRED == 1 on cycles 2 and
+// 3; their rising edges once each.
+TEST_F(Spread, OnePEsBatchesOfTwoEventsKeepTheirOwnRuns)
+{
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2));
+    program(0, 1, kBrRetired, tc(kEqCount) | th(1));
+    program(0, 2, kBrRetired, tc(kEqCount) | th(1) | kTe);
+    program(0, 3, kBrRetired);
+    const pmvp_run inst[] = { { 2, 2 }, { 2, 0 } }, br[] = { { 1, 0 }, { 2, 1 }, { 1, 0 } };
+    const pmvp_batch b[] = { { 0, PMVP_EV_INST_RETIRED, inst, 2 }, { 0, kBrRetired, br, 3 } };
+    ASSERT_EQ(pmvp_core_report_batches(&core, b, 2, 4 * kNs), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 4 * kNs), 2u);
+    EXPECT_EQ(counter(0, 1, 4 * kNs), 2u);
+    EXPECT_EQ(counter(0, 2, 4 * kNs), 1u);
+    EXPECT_EQ(counter(0, 3, 4 * kNs), 2u);
+}
+
+// A CPU model that knows instants: the cycles of (since, now] are its
+// window. At 1 GHz, (10.5 ns, 20 ns] holds the edges at 11..20 ns.
+TEST_F(Spread, CyclesBetweenTwoInstants)
+{
+    init();
+    uint64_t cycles = 0;
+    ASSERT_EQ(pmvp_core_cycles_between(&core, 10 * kNs + 500, 20 * kNs, &cycles), PMVP_OK);
+    EXPECT_EQ(cycles, 10u);
+    ASSERT_EQ(pmvp_core_cycles_between(&core, 10 * kNs, 20 * kNs, &cycles), PMVP_OK);
+    EXPECT_EQ(cycles, 10u); // the edge at 10 ns belongs to the instant 10 ns
+    ASSERT_EQ(pmvp_core_cycles_between(&core, 0, 0, &cycles), PMVP_OK);
+    EXPECT_EQ(cycles, 0u);
+    EXPECT_EQ(pmvp_core_cycles_between(&core, 20 * kNs, 10 * kNs, &cycles), PMVP_ERR_VALUE);
+    EXPECT_EQ(pmvp_core_cycles_between(nullptr, 0, 1, &cycles), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_cycles_between(&core, 0, 1, nullptr), PMVP_ERR_NULL);
+    write(0, PMVP_PMSELR_EL0, 1, 15 * kNs);
+    EXPECT_EQ(pmvp_core_cycles_between(&core, 10 * kNs, 20 * kNs, &cycles), PMVP_ERR_PAST);
+    pmvp_run runs[2];
+    ASSERT_EQ(pmvp_even_runs(7, 3, runs), PMVP_OK);
+    EXPECT_EQ(runs[0].cycles, 1u);
+    EXPECT_EQ(runs[0].per_cycle, 3u);
+    EXPECT_EQ(runs[1].cycles, 2u);
+    EXPECT_EQ(runs[1].per_cycle, 2u);
+    EXPECT_EQ(pmvp_even_runs(7, 0, runs), PMVP_ERR_VALUE);
+    EXPECT_EQ(pmvp_even_runs(7, 3, nullptr), PMVP_ERR_NULL);
+}
+
+// A call with one bad batch is refused whole, naming that batch's fault,
+// and changes nothing.
+TEST_F(Spread, ABadBatchRefusesTheWholeCall)
+{
+    cfg.num_pes = 2;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    const pmvp_run run[] = { { 10, 1 } };
+    pmvp_batch b[PMVP_MAX_BATCHES + 1];
+    for (pmvp_batch &x : b)
+        x = { 0, PMVP_EV_INST_RETIRED, run, 1 };
+    EXPECT_EQ(pmvp_core_report_batches(&core, nullptr, 1, 20 * kNs), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_report_batches(&core, b, 0, 20 * kNs), PMVP_ERR_VALUE);
+    EXPECT_EQ(pmvp_core_report_batches(&core, b, PMVP_MAX_BATCHES + 1, 20 * kNs), PMVP_ERR_VALUE);
+    ASSERT_EQ(pmvp_core_report_batches(&core, b, PMVP_MAX_BATCHES, 10 * kNs), PMVP_OK); // 16 on each cycle
+    EXPECT_EQ(counter(0, 0, 10 * kNs), 160u);
+    b[1].pe = 2;
+    EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_PE);
+    b[1] = { 1, PMVP_EV_CPU_CYCLES, run, 1 };
+    EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_EVENT);
+    b[1] = { 1, PMVP_EV_INST_RETIRED, nullptr, 1 };
+    EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_NULL);
+    const pmvp_run eleven[] = { { 11, 1 } };
+    b[1] = { 1, PMVP_EV_INST_RETIRED, eleven, 1 };
+    EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_PAST); // cycle 10 is before the last call
+    b[1] = { 1, PMVP_EV_INST_RETIRED, run, 1 };
+    ASSERT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_OK); // the refusals took nothing
+    EXPECT_EQ(counter(0, 0, 20 * kNs), 180u);
 }
 
 }  // namespace

@@ -33,6 +33,9 @@ extern "C" {
 #pragma GCC visibility push(default)
 
 #define PMVP_MAX_PES 8
+/* The batches one pmvp_core_report_batches call can carry: two events of
+ * every PE. */
+#define PMVP_MAX_BATCHES (2 * PMVP_MAX_PES)
 #define PMVP_MAX_COUNTERS 31       /* NUM_PMU_COUNTERS is 0..31 (D13.1) */
 #define PMVP_CYCLE_COUNTER 31      /* index of PMCCNTR in the P<n>/C bitmaps */
 /* Where pmvp_pmu.counter[] keeps PMICNTR, and its bit in a route's event
@@ -610,15 +613,17 @@ typedef struct pmvp_core {
     bool watch_valid;
     uint64_t levels_watched, events_watched;
     uint64_t reportable_levels; /* by pmvp_event_level_index: level events a CPU model may report */
-    /* A batch's spread over processor cycles (pmvp_core_report_runs), set
-     * only within that call: PE `pe` generates `per_cycle` occurrences of
-     * `event` on every processor cycle, counted as the level of a
-     * PER_CYCLE event is (count.c). per_cycle 0: none. */
+    /* Batches spread over processor cycles (pmvp_core_report_batches),
+     * set only within that call: on every processor cycle, PE spread[i].pe
+     * generates spread[i].per_cycle occurrences of spread[i].event (0:
+     * none on these cycles), counted as the level of a PER_CYCLE event is
+     * (count.c). num_spread is 0 outside the call. */
+    uint8_t num_spread;
     struct {
         uint32_t per_cycle;
         uint16_t event;
         uint8_t pe;
-    } spread;
+    } spread[PMVP_MAX_BATCHES];
     pmvp_route route[PMVP_ROUTES];
     pmvp_followers followers[PMVP_FOLLOWERS];
     /* The external frames' decode (ext.c), by frame and 32-bit word of the
@@ -708,6 +713,24 @@ typedef struct pmvp_run {
 } pmvp_run;
 int pmvp_core_report_runs(pmvp_core *core, unsigned pe, uint16_t event, const pmvp_run *runs, unsigned num_runs,
                           pmvp_time now);
+
+/* Several such batches over cycles that overlap, each with its own PE,
+ * event and runs, every window ending with the last cycle completed at or
+ * before `now`: what several PEs of the core (SMT threads), or one PE for
+ * several events, generated over the same cycles. Each cycle's occurrences
+ * are the sum of every batch's on that cycle, so an MT == 1 counter sees,
+ * on each cycle, the sum over the PEs that it counts (D13.8's V_B of that
+ * cycle). 1 to PMVP_MAX_BATCHES batches (PMVP_ERR_VALUE otherwise,
+ * PMVP_ERR_NULL for batches NULL); each is refused as pmvp_core_report_runs
+ * would refuse it alone, and a refused call changes nothing. */
+typedef struct pmvp_batch {
+    unsigned pe;
+    uint16_t event;
+    const pmvp_run *runs;
+    unsigned num_runs;
+} pmvp_batch;
+int pmvp_core_report_batches(pmvp_core *core, const pmvp_batch *batches, unsigned num_batches, pmvp_time now);
+
 /* `count` occurrences over the last `cycles` processor cycles as evenly as
  * whole numbers allow, the extra ones first: count mod cycles cycles of
  * count / cycles + 1, then the others of count / cycles (two runs of
@@ -715,6 +738,17 @@ int pmvp_core_report_runs(pmvp_core *core, unsigned pe, uint16_t event, const pm
  * UINT32_MAX occurrences on a cycle. */
 int pmvp_core_report_spread(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, uint64_t cycles,
                             pmvp_time now);
+
+/* The two runs of pmvp_core_report_spread's even spread, in runs[2].
+ * PMVP_ERR_VALUE as pmvp_core_report_spread. */
+int pmvp_even_runs(uint64_t count, uint64_t cycles, pmvp_run runs[2]);
+
+/* The processor cycles completed in (since, now]: the window a CPU model
+ * that knows instants rather than edges gives a batch. `since` must not
+ * precede the last input to the core, whose clock is then the one in force
+ * over the whole stretch (PMVP_ERR_PAST), nor follow `now`
+ * (PMVP_ERR_VALUE). */
+int pmvp_core_cycles_between(const pmvp_core *core, pmvp_time since, pmvp_time now, uint64_t *cycles);
 
 /* The occurrences of OCCURRENCE-class event `event` that PE `pe` can report
  * from `now` on, nothing else changing, up to and including the one that
