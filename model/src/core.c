@@ -862,6 +862,39 @@ int pmvp_core_cycles_between(const pmvp_core *c, pmvp_time since, pmvp_time now,
     return PMVP_OK;
 }
 
+int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num_shares, pmvp_time since,
+                            pmvp_time now)
+{
+    uint64_t cycles = 0;
+    int err = pmvp_core_cycles_between(c, since, now, &cycles);
+    if (err)
+        return err;
+    if (!shares)
+        return PMVP_ERR_NULL;
+    if (num_shares == 0 || num_shares > PMVP_MAX_BATCHES)
+        return PMVP_ERR_VALUE;
+    if (cycles == 0) {
+        /* Refused whole or taken whole, as batches are. */
+        for (unsigned i = 0; i < num_shares; i++) {
+            err = k_check_pe(c, shares[i].pe);
+            if (err || (err = report_refusal(c, shares[i].pe, shares[i].event, false)))
+                return err;
+        }
+        for (unsigned i = 0; i < num_shares; i++)
+            if ((err = pmvp_core_report(c, shares[i].pe, shares[i].event, shares[i].count, now)))
+                return err;
+        return PMVP_OK;
+    }
+    pmvp_run runs[PMVP_MAX_BATCHES][2];
+    pmvp_batch batches[PMVP_MAX_BATCHES];
+    for (unsigned i = 0; i < num_shares; i++) {
+        if ((err = pmvp_even_runs(shares[i].count, cycles, runs[i])))
+            return err;
+        batches[i] = (pmvp_batch){ shares[i].pe, shares[i].event, runs[i], 2 };
+    }
+    return pmvp_core_report_batches(c, batches, num_shares, now);
+}
+
 int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
                     uint32_t *counting)
 {

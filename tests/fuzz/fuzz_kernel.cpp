@@ -119,6 +119,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 err = pmvp_core_report_runs(&core, pe, ev, runs, (unsigned)(v >> 56 & 3), t);
             } else if (v >> 60 == 1) {
                 err = pmvp_core_report_spread(&core, pe, ev, v & 0xFFFFF, v >> 20 & 0xFFFF, t);
+            } else if (v >> 60 == 2) {  // two PEs' batches over overlapping cycles
+                const pmvp_run runs[2] = { { v % 9, (uint32_t)(v >> 8) % 4 }, { v >> 16 & 0xFF, (uint32_t)(v >> 24) % 3 } };
+                const pmvp_batch b[2] = { { pe, ev, runs, 2 },
+                                          { (pe + 1) % 4, in.PickValueInArray(kEvents), runs + 1, 1 } };
+                err = pmvp_core_report_batches(&core, b, 1 + (unsigned)(v >> 56 & 1), t);
             } else {
                 err = pmvp_core_report(&core, pe, ev, v % 1000, t);
             }

@@ -244,5 +244,34 @@ TEST_F(Spread, ABadBatchRefusesTheWholeCall)
     EXPECT_EQ(counter(0, 0, 20 * kNs), 180u);
 }
 
+// Shares over the cycles between two instants: two SMT threads retire 300
+// and 100 instructions in (10 ns, 210 ns], 200 cycles at 1 GHz: PE 0 has
+// 100 cycles of 2 then 100 of 1, PE 1 100 cycles of 1 then 100 of 0, so
+// the MT == 1 sum is 3 on 100 cycles and 1 on 100. Within one cycle,
+// (210.2 ns, 210.7 ns], a share is a report in it.
+TEST_F(Spread, SharesBetweenTwoInstantsSpreadEvenlyOverTheirCycles)
+{
+    cfg.num_pes = 2;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(3) | PMEVTYPER_EL0_MT);
+    program(0, 1, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2));
+    program(1, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(1));
+    write(0, PMVP_PMSELR_EL0, 0, 10 * kNs);
+    const pmvp_share s[] = { { 0, PMVP_EV_INST_RETIRED, 300 }, { 1, PMVP_EV_INST_RETIRED, 100 } };
+    ASSERT_EQ(pmvp_core_report_shares(&core, s, 2, 10 * kNs, 210 * kNs), PMVP_OK);
+    const pmvp_share small[] = { { 0, PMVP_EV_INST_RETIRED, 2 }, { 1, PMVP_EV_INST_RETIRED, 1 } };
+    ASSERT_EQ(pmvp_core_report_shares(&core, small, 2, 210 * kNs + 200, 210 * kNs + 700), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 211 * kNs), 101u); // and cycle 211: 2 + 1
+    EXPECT_EQ(counter(0, 1, 211 * kNs), 101u);
+    EXPECT_EQ(counter(1, 0, 211 * kNs), 101u);
+    EXPECT_EQ(pmvp_core_report_shares(&core, s, 2, 200 * kNs, 300 * kNs), PMVP_ERR_PAST);
+    EXPECT_EQ(pmvp_core_report_shares(&core, s, 0, 300 * kNs, 400 * kNs), PMVP_ERR_VALUE);
+    EXPECT_EQ(pmvp_core_report_shares(&core, nullptr, 1, 300 * kNs, 400 * kNs), PMVP_ERR_NULL);
+    const pmvp_share off_pe[] = { { 0, PMVP_EV_INST_RETIRED, 1 }, { 2, PMVP_EV_INST_RETIRED, 1 } };
+    EXPECT_EQ(pmvp_core_report_shares(&core, off_pe, 2, 300 * kNs, 300 * kNs + 1), PMVP_ERR_PE);
+    EXPECT_EQ(pmvp_core_report_shares(&core, off_pe, 2, 300 * kNs, 400 * kNs), PMVP_ERR_PE);
+    EXPECT_EQ(counter(0, 1, 400 * kNs), 101u); // nothing of the refused calls
+}
+
 }  // namespace
 }  // namespace pmvp::test

@@ -376,24 +376,34 @@ void Scenario::step()
     }
     case 10: case 11: {
         uint16_t ev = pick(report_pool);
-        if (coin(30)) { /* a batch spread over the cycles since the last input, in runs */
-            std::vector<pmvp_run> runs(1 + rnd(3));
-            uint64_t total = 0;
-            for (pmvp_run &r : runs) {
-                r.cycles = coin(20) ? 0 : 1 + rnd(coin(80) ? 30 : 3000);
-                r.per_cycle = (uint32_t)(coin(70) ? rnd(4) : rnd(5000));
-                total += r.cycles;
+        if (coin(30)) { /* batches spread over the cycles since the last input, in runs */
+            std::vector<Core::Batch> batches(coin(60) ? 1 : 2 + rnd(2));
+            std::vector<pmvp_batch> call;
+            bool ok_expected = true;
+            uint64_t longest = 0;
+            for (Core::Batch &b : batches) {
+                b.pe = &b == &batches[0] ? pe : rnd(cfg_.num_pes);
+                b.event = &b == &batches[0] ? ev : pick(report_pool);
+                b.runs.resize(1 + rnd(3));
+                uint64_t total = 0;
+                for (pmvp_run &r : b.runs) {
+                    r.cycles = coin(20) ? 0 : 1 + rnd(coin(80) ? 30 : 3000);
+                    r.per_cycle = (uint32_t)(coin(70) ? rnd(4) : rnd(5000));
+                    total += r.cycles;
+                }
+                const pmvp_event_info *e = pmvp_event_find(b.event);
+                ok_expected = ok_expected && total && ref_->reportable(b.event) &&
+                              (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) && ref_->state(b.pe) != PMVP_PE_OFF;
+                longest = std::max(longest, total);
+                call.push_back({ b.pe, b.event, b.runs.data(), (unsigned)b.runs.size() });
             }
-            int err = pmvp_core_report_runs(&core_, pe, ev, runs.data(), (unsigned)runs.size(), now_);
-            const pmvp_event_info *e = pmvp_event_find(ev);
-            bool reportable = ref_->reportable(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
-                              ref_->state(pe) != PMVP_PE_OFF;
-            bool ok_expected = reportable && ref_->spread_window_fits(total, now_);
+            int err = pmvp_core_report_batches(&core_, call.data(), (unsigned)call.size(), now_);
+            ok_expected = ok_expected && ref_->spread_window_fits(longest, now_);
             if ((err == PMVP_OK) != ok_expected)
-                fail(std::string("report_runs of ") + std::to_string(total) + " cycles returned " +
-                     pmvp_strerror(err));
+                fail("report_batches of " + std::to_string(call.size()) + " batches over up to " +
+                     std::to_string(longest) + " cycles returned " + pmvp_strerror(err));
             else if (err == PMVP_OK)
-                ref_->report_runs(pe, ev, runs, now_);
+                ref_->report_batches(batches, now_);
             break;
         }
         uint64_t count = threshold_ && coin(80) ? rnd(4) : coin(90) ? rnd(300) : rnd(100000);

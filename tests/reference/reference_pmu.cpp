@@ -74,8 +74,8 @@ uint64_t Core::amu_gain(unsigned p, uint16_t ev, pmvp_event_class edge) const
     if ((pe.ctx.halted && bit(pe.amcr, AMCR_EL0_HDBG)) || !reportable(ev))
         return 0;
     // A spread's occurrences of this PE, as its reports count (whatever its state).
-    if (edge == PMVP_EVCLASS_CPU_CYCLES && spread_.per_cycle && spread_.pe == p && spread_.event == ev)
-        return spread_.per_cycle;
+    if (edge == PMVP_EVCLASS_CPU_CYCLES && spread_of(p, ev))
+        return spread_of(p, ev);
     if (pe.state != PMVP_PE_RUN)
         return 0;
     const pmvp_event_info *e = pmvp_event_find(ev);
@@ -397,13 +397,13 @@ uint64_t Core::weight_this_cycle(unsigned p, unsigned n) const
                 w += lvl(pe_[q], ev);
         return w;
     }
-    // The occurrences a spread puts on this cycle, counted as a report of
-    // them in it would be.
-    unsigned q = spread_.pe;
-    if (cls == PMVP_EVCLASS_OCCURRENCE && spread_.per_cycle && ev == spread_.event && (q == p || is_mt) &&
-        counter_counts(p, n, pe_[q].ctx))
-        return spread_.per_cycle;
-    return 0;
+    // The occurrences batches put on this cycle, counted as reports of
+    // them in it would be: with MT == 1, every PE's that the counter counts.
+    uint64_t w = 0;
+    for (unsigned q = 0; cls == PMVP_EVCLASS_OCCURRENCE && q < cfg_.num_pes; q++)
+        if ((q == p || is_mt) && counter_counts(p, n, pe_[q].ctx))
+            w += spread_of(q, ev);
+    return w;
 }
 
 bool Core::cycle_counter_counts_this_cycle(unsigned p) const
@@ -604,10 +604,10 @@ void Core::processor_edge(pmvp_time t)
             if (v[n])
                 add(p, n, v[n], t, true);
         }
-        // The instruction counter counts a spread's instructions of its PE.
-        if (spread_.per_cycle && spread_.pe == p && spread_.event == PMVP_EV_INST_RETIRED &&
-            instruction_counter_counts(p, pe.ctx))
-            for (uint32_t i = 0; i < spread_.per_cycle; i++)
+        // The instruction counter counts the batches' instructions of its PE.
+        uint64_t instructions = spread_of(p, PMVP_EV_INST_RETIRED);
+        if (instructions && instruction_counter_counts(p, pe.ctx))
+            for (uint64_t i = 0; i < instructions; i++)
                 if (++pe.pmicntr == 0)
                     flag(p, 1ull << 32, t, true);
     }
@@ -777,28 +777,48 @@ bool Core::spread_window_fits(uint64_t cycles, pmvp_time now) const
     return t != PMVP_TIME_NEVER && t <= now;
 }
 
-void Core::report_runs(unsigned pe, uint16_t event, const std::vector<pmvp_run> &runs, pmvp_time now)
+uint64_t Core::spread_of(unsigned q, uint16_t ev) const
+{
+    uint64_t w = 0;
+    for (const Spread &s : spread_)
+        if (s.pe == q && s.event == ev)
+            w += s.per_cycle;
+    return w;
+}
+
+void Core::report_batches(const std::vector<Batch> &batches, pmvp_time now)
 {
     // Back to the last input: the window's cycles are walked again with the spread.
     if (at_input_) {
         std::shared_ptr<const Core> last = at_input_;
         *this = *last;
     }
-    // The edges after the last input up to now; the window is the last of them.
-    uint64_t edges = 0, total = 0;
+    // The edges after the last input up to now; each window is the last of them.
+    uint64_t edges = 0;
     for (Clock c = proc_; c.next_edge() <= now; c.since++)
         edges++;
-    for (const pmvp_run &r : runs)
-        total += r.cycles;
-    uint64_t before = edges - total;
-    if (before)
-        walk(edge_after_now(before));
-    for (const pmvp_run &r : runs) {
-        spread_ = { pe, event, r.per_cycle };
-        if (r.cycles)
-            walk(edge_after_now(r.cycles));
+    // Cycle by cycle: on each, every batch's occurrences on it.
+    for (uint64_t j = 1; j <= edges; j++) {
+        spread_.clear();
+        for (const Batch &b : batches) {
+            uint64_t total = 0;
+            for (const pmvp_run &r : b.runs)
+                total += r.cycles;
+            uint64_t from_end = edges - j; // cycles of the window after this one
+            if (from_end >= total)
+                continue;
+            uint64_t at = total - 1 - from_end; // this cycle's place in the window
+            for (const pmvp_run &r : b.runs) {
+                if (at < r.cycles) {
+                    spread_.push_back({ b.pe, b.event, r.per_cycle });
+                    break;
+                }
+                at -= r.cycles;
+            }
+        }
+        walk(edge_after_now(1));
     }
-    spread_ = {};
+    spread_.clear();
     input(now);
 }
 

@@ -47,11 +47,16 @@ public:
     // PMCCR written by the external agent (FEAT_PMUv3_EXTPMN, I5.3.47).
     void set_pmccr(unsigned pe, uint64_t value, pmvp_time now);
     void report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now);
-    // A batch spread over the last processor cycles completed by `now`,
-    // run by run (pmvp_core_report_runs): each cycle of a run generates its
-    // per_cycle occurrences in that cycle. The caller has checked that the
-    // window lies after the last input (spread_window_fits).
-    void report_runs(unsigned pe, uint16_t event, const std::vector<pmvp_run> &runs, pmvp_time now);
+    // Batches spread over the last processor cycles completed by `now`,
+    // run by run (pmvp_core_report_batches): each cycle of a run generates
+    // its per_cycle occurrences in that cycle. The caller has checked that
+    // every window lies after the last input (spread_window_fits).
+    struct Batch {
+        unsigned pe;
+        uint16_t event;
+        std::vector<pmvp_run> runs;
+    };
+    void report_batches(const std::vector<Batch> &batches, pmvp_time now);
     // Whether `cycles` processor cycles complete between the last input and
     // `now`, with the processor clock running.
     bool spread_window_fits(uint64_t cycles, pmvp_time now) const;
@@ -168,12 +173,16 @@ private:
     uint32_t counters_mask() const;
     int selected(unsigned p, bool cycle_allowed) const;
 
-    // The spread of report_runs in force on the cycles being walked.
+    // The occurrences report_batches puts on the cycle being walked, by
+    // batch.
     struct Spread {
         unsigned pe = 0;
         uint16_t event = 0;
         uint32_t per_cycle = 0;
-    } spread_;
+    };
+    std::vector<Spread> spread_;
+    // The occurrences of `ev` that PE q's batches put on this cycle.
+    uint64_t spread_of(unsigned q, uint16_t ev) const;
     // The instant of the k-th processor clock edge after now_ (k >= 1).
     pmvp_time edge_after_now(uint64_t k) const;
     // Walks every clock edge up to and including `now`.

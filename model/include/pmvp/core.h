@@ -750,6 +750,22 @@ int pmvp_even_runs(uint64_t count, uint64_t cycles, pmvp_run runs[2]);
  * (PMVP_ERR_VALUE). */
 int pmvp_core_cycles_between(const pmvp_core *core, pmvp_time since, pmvp_time now, uint64_t *cycles);
 
+/* For a CPU model that knows instants rather than clock edges: batches of
+ * several PEs or events over the processor cycles completed in
+ * (since, now] (pmvp_core_cycles_between), each share's `count` spread as
+ * evenly as whole numbers allow, the extra ones first (pmvp_even_runs;
+ * pmvp_core_report_batches). When no cycle completes in (since, now], all
+ * of the stretch lies in the cycle in progress at `now`, and each share is
+ * a report at `now` (pmvp_core_report), which puts it there. Refusals as
+ * those calls'; a share of 0 occurrences is allowed and counts nothing. */
+typedef struct pmvp_share {
+    unsigned pe;
+    uint16_t event;
+    uint64_t count;
+} pmvp_share;
+int pmvp_core_report_shares(pmvp_core *core, const pmvp_share *shares, unsigned num_shares, pmvp_time since,
+                            pmvp_time now);
+
 /* The occurrences of OCCURRENCE-class event `event` that PE `pe` can report
  * from `now` on, nothing else changing, up to and including the one that
  * makes a counter overflow whose overflow flag is clear and whose interrupt
