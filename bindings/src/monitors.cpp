@@ -131,6 +131,7 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 enum Monitors::ChangeKind : uint8_t {
     REPORT, RETIRE, CONTEXT_SYNC, LEVEL, CONTEXT, ACTIVE_THREAD, CONTROLS, SYSREG_WRITE, PE_STATE, CLOCK,
     PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE, CONTROL, SNAPSHOT_REQUEST, REPORT_SPREAD,
+    REPORT_SHARES,
 };
 
 namespace {
@@ -167,8 +168,8 @@ bool set_field(pmvp_pmu_controls &ctl, Monitors::Control field, uint64_t value)
 int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
 {
     ChangeReader r(ch);
-    // Every change but a clock's is of one PE, its first argument.
-    auto pe = ch.kind == CLOCK ? 0u : r.next<unsigned>();
+    // Every change but a clock's and shares' is of one PE, its first argument.
+    auto pe = ch.kind == CLOCK || ch.kind == REPORT_SHARES ? 0u : r.next<unsigned>();
     int err = PMVP_ERR_VALUE;
     switch (ch.kind) {
     case REPORT: {
@@ -184,6 +185,16 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         auto cycles = r.next<uint64_t>();
         if (r.ok())
             err = pmvp_core_report_spread(c, pe, event, count, cycles, t);
+        break;
+    }
+    case REPORT_SHARES: {
+        auto since = r.next<pmvp_time>();
+        auto n = std::min<unsigned>(r.next<unsigned>(), PMVP_MAX_BATCHES);
+        pmvp_share shares[PMVP_MAX_BATCHES];
+        for (unsigned i = 0; i < n; i++)
+            shares[i] = { r.next<unsigned>(), r.next<uint16_t>(), r.next<uint64_t>() };
+        if (r.ok())
+            err = pmvp_core_report_shares(c, shares, n, since, t);
         break;
     }
     case RETIRE: {
@@ -552,6 +563,22 @@ int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time 
 int Monitors::report_spread(unsigned pe, uint16_t event, uint64_t count, uint64_t cycles, const sc_time &offset)
 {
     return change(offset, make_change(REPORT_SPREAD, pe, event, count, cycles));
+}
+
+int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const sc_time &since, const sc_time &offset)
+{
+    if (!shares)
+        return PMVP_ERR_NULL;
+    if (num_shares == 0 || num_shares > PMVP_MAX_BATCHES)
+        return PMVP_ERR_VALUE;
+    pmvp_time from = time_.after(time_.now(), since);
+    if (from == PMVP_TIME_NEVER)
+        return PMVP_ERR_VALUE;
+    Change ch = make_change(REPORT_SHARES, from, num_shares);
+    ChangeWriter w{ ch };
+    for (unsigned i = 0; i < num_shares; i++)
+        w << shares[i].pe << shares[i].event << shares[i].count;
+    return change(offset, ch);
 }
 
 int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,

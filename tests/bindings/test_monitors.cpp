@@ -425,11 +425,11 @@ pmvp_core_config threshold_config()
 
 // Counter 0 of PE 0 set to count, through the EXT32 frame, the cycles on
 // which at least two instructions retire (TC 0b101, TH 2, in PMEVTYPER0's
-// top half at 0xA00); its PMEVTYPER0 value.
-uint64_t count_cycles_with_two_instructions(Initiator &bus)
+// top half at 0xA00), with `more` bits of PMEVTYPER0; its PMEVTYPER0 value.
+uint64_t count_cycles_with_two_instructions(Initiator &bus, uint64_t more = 0)
 {
     uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, 0b101) |
-                    PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2);
+                    PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2) | more;
     bus.write(0, PMVP_FRAME_PMU, 0xA00, type >> 32);
     bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, type & 0xFFFFFFFF);
     bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
@@ -471,6 +471,35 @@ TEST(Monitors, ReportSpreadAtALocalOffset)
             EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 1500, 1000, sc_time(1000, SC_NS)), PMVP_OK);
             EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 10, 10, sc_time(1005, SC_NS)), PMVP_ERR_PAST);
             EXPECT_EQ(m.report_spread(0, PMVP_EV_INST_RETIRED, 10, 0, sc_time(2000, SC_NS)), PMVP_ERR_VALUE);
+            wait(2, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 500u);
+        });
+        sc_start(3, SC_US);
+    });
+}
+
+// Two SMT threads' instructions over the same cycles, given by instants
+// ahead of simulated time: PE 0 retires 1000 and PE 1 500 between 10 ns
+// and 1010 ns, 1000 cycles. PE 0's MT == 1 counter sees 2 on the 500
+// cycles where both retire one. A second call reaching back before the
+// first's end, and a window that ends before it starts, are refused.
+TEST(Monitors, ReportSharesOfTwoThreadsAtLocalOffsets)
+{
+    in_child([] {
+        pmvp_core_config c = threshold_config();
+        c.num_pes = 2;
+        Monitors m("m", c);
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            EXPECT_EQ(m.set_control(0, Monitors::Control::MDCR_EL3, MDCR_EL3_MTPME), PMVP_OK); // FEAT_MTPMU enabled
+            wait(10, SC_NS);
+            count_cycles_with_two_instructions(bus, PMEVTYPER_EL0_MT);
+            const pmvp_share s[] = { { 0, PMVP_EV_INST_RETIRED, 1000 }, { 1, PMVP_EV_INST_RETIRED, 500 } };
+            EXPECT_EQ(m.report_shares(s, 2, SC_ZERO_TIME, sc_time(1000, SC_NS)), PMVP_OK);
+            EXPECT_EQ(m.report_shares(s, 2, sc_time(900, SC_NS), sc_time(1100, SC_NS)), PMVP_ERR_PAST);
+            EXPECT_EQ(m.report_shares(s, 2, sc_time(1200, SC_NS), sc_time(1100, SC_NS)), PMVP_ERR_VALUE);
+            EXPECT_EQ(m.report_shares(s, 0, sc_time(1000, SC_NS), sc_time(1100, SC_NS)), PMVP_ERR_VALUE);
+            EXPECT_EQ(m.report_shares(nullptr, 1, sc_time(1000, SC_NS), sc_time(1100, SC_NS)), PMVP_ERR_NULL);
             wait(2, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 500u);
         });

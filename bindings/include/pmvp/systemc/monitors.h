@@ -111,6 +111,14 @@ public:
     // follow the PE's, and every other, last input to the monitors.
     [[nodiscard]] int report_spread(unsigned pe, uint16_t event, uint64_t count, uint64_t cycles,
                                     const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // Batches of several PEs (SMT threads) or events over the same cycles,
+    // for a CPU model that knows instants: the processor cycles completed
+    // between sc_time_stamp() + since and sc_time_stamp() + offset, each
+    // share's count as evenly as whole numbers allow
+    // (pmvp_core_report_shares: an MT == 1 counter sees each cycle's sum).
+    // `since` must not precede any other input to the monitors.
+    [[nodiscard]] int report_shares(const pmvp_share *shares, unsigned num_shares, const sc_core::sc_time &since,
+                                    const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_SEBEP: the instruction at `pc` retired, generating `count` of
     // `event`; `result` says whether it sets PSTATE.PPEND, so that the CPU
     // model takes the PMU exception before the next instruction

@@ -71,11 +71,13 @@ private:
 // the module's kind of change and its arguments, each widened to 64 bits
 // (structures field by field, pmvp/systemc/changes.h).
 struct Change {
-    static constexpr unsigned kMaxArgs = 32;
+    // The most any change takes: Monitors::report_shares's instant, count
+    // and three arguments for each of PMVP_MAX_BATCHES shares.
+    static constexpr unsigned kMaxArgs = 2 + 3 * PMVP_MAX_BATCHES;
     uint8_t kind = 0, count = 0;
     uint64_t arg[kMaxArgs];
     explicit Change(uint8_t k) : kind(k) {}
-    // A copy is of the arguments held (most changes have three of 32).
+    // A copy is of the arguments held (most changes have three).
     Change(const Change &o) : kind(o.kind), count(o.count) { std::copy_n(o.arg, o.count, arg); }
     Change &operator=(const Change &o)
     {
