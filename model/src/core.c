@@ -865,8 +865,14 @@ int pmvp_core_cycles_between(const pmvp_core *c, pmvp_time since, pmvp_time now,
 int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num_shares, pmvp_time since,
                             pmvp_time now)
 {
+    if (!c)
+        return PMVP_ERR_NULL;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    /* The cycles before the last input were counted, by it, without the
+     * shares: the window starts after it. */
     uint64_t cycles = 0;
-    int err = pmvp_core_cycles_between(c, since, now, &cycles);
+    int err = pmvp_core_cycles_between(c, since > c->last_call ? since : c->last_call, now, &cycles);
     if (err)
         return err;
     if (!shares)

@@ -20,18 +20,24 @@ extern "C" {
 namespace pmvp::soc {
 
 struct Input {
-    enum Kind { CLOCK, STATE, CONTEXT, ACTIVE, CONTROLS, REPORT, LEVEL, PMU_WRITE, PMU_READ, AMU_WRITE, AMU_READ,
+    enum Kind { CLOCK, STATE, CONTEXT, ACTIVE, CONTROLS, SHARES, LEVEL, PMU_WRITE, PMU_READ, AMU_WRITE, AMU_READ,
                 PMCCR_WRITE };
     pmvp_time t = 0;
     Kind kind = CLOCK;
     unsigned pe = 0;
     unsigned reg = 0, n = 0;     // PMU_*: enum pmvp_pmu_reg; AMU_*: enum pmvp_amu_reg
-    uint16_t event = 0;          // REPORT, LEVEL
-    uint64_t value = 0;          // CLOCK: Hz; STATE: enum pmvp_pe_state; REPORT: count;
+    uint16_t event = 0;          // LEVEL
+    uint64_t value = 0;          // CLOCK: Hz; STATE: enum pmvp_pe_state;
                                  // LEVEL: level; PMU_*, AMU_*: the value written or read;
                                  // PMCCR_WRITE: the value the external agent wrote
     pmvp_context ctx{};
     pmvp_pmu_controls ctl{};
+    // SHARES: what the threads generated over the processor cycles of
+    // (since, t], each share spread evenly over them
+    // (pmvp_core_report_shares).
+    pmvp_time since = 0;
+    unsigned num_shares = 0;
+    pmvp_share shares[PMVP_MAX_PES]{};
 };
 
 class Journal {

@@ -1102,10 +1102,17 @@ void apply_overrides(Scenario &s, const Overrides &o)
             if (!why.empty())
                 throw ScenarioError(where + "." + why + " (cluster " + s.clusters[k].name + ")");
             const pmvp_event_info *e = pmvp_event_find(c.event);
-            if (c.threshold && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE))
-                s.warnings.push_back(where + ": the analytic CPU model reports " +
-                                     (e ? std::string(e->name) : "an occurrence event") + " in one batch at the end of each segment, so a threshold sees each batch in "
-                                     "one processor cycle (cluster " + s.clusters[k].name + ")");
+            // What the analytic CPU model cannot show a threshold: it
+            // reports no occurrence event but INST_RETIRED, and under FGMT
+            // spreads a thread's instructions over every cycle of the core.
+            const std::string cluster = " (cluster " + s.clusters[k].name + ")";
+            if (c.threshold && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) && c.event != PMVP_EV_INST_RETIRED)
+                s.warnings.push_back(where + ": the analytic CPU model reports no " +
+                                     (e ? std::string(e->name) : "such event") +
+                                     ", so its threshold sees 0 on every cycle" + cluster);
+            if (c.threshold && c.event == PMVP_EV_INST_RETIRED && s.clusters[k].config.mt_policy == PMVP_MT_FGMT)
+                s.warnings.push_back(where + ": the analytic CPU model spreads a barrel thread's instructions over "
+                                             "every cycle of the core, not its own cycles only" + cluster);
         }
 }
 

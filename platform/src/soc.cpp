@@ -254,7 +254,11 @@ void AnalyticCore::tell(const Input &in)
     case Input::CONTEXT: err = m.set_context(in.pe, in.ctx, off); break;
     case Input::ACTIVE: err = m.set_active_thread(in.pe, off); break;
     case Input::CONTROLS: err = m.set_controls(in.pe, in.ctl, off); break;
-    case Input::REPORT: err = m.report(in.pe, in.event, in.value, off); break;
+    case Input::SHARES:
+        if (in.since < now_ps())
+            SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
+        err = m.report_shares(in.shares, in.num_shares, ps(in.since - now_ps()), off);
+        break;
     case Input::LEVEL: err = m.set_level(in.pe, in.event, (uint32_t)in.value, off); break;
     case Input::AMU_WRITE: err = m.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
     default: SC_REPORT_ERROR("pmvp-soc", "not a CPU-model input");
@@ -448,8 +452,20 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
     }
 
     // 3. Each executing thread retires instructions and stalls for its
-    // share of the segment's processor cycles.
+    // share of the segment's processor cycles. The stalls take the first
+    // part of the segment, memory stalls first; the instructions retire
+    // evenly over its cycles. The monitors are told them stretch by
+    // stretch, a stretch ending wherever a thread's stall ends (or at b),
+    // as one batch of every thread's instructions spread over the stretch's
+    // cycles (pmvp_core_report_shares): a threshold on INST_RETIRED sees
+    // each cycle's count, an MT == 1 counter the sum of the threads'.
     const double cycles = (double)(b - a) * (double)cluster.hz_at(a) / 1e12;
+    struct Plan {
+        double retired_at_a = 0, retires = 0;  // the thread's count at a, and what it retires by b
+        pmvp_time stall_end = 0, mem_end = 0;
+    } plan[PMVP_MAX_PES];
+    pmvp_time cuts[2 * PMVP_MAX_PES + 1];
+    unsigned num_cuts = 0;
     for (unsigned t = 0; t < T; t++) {
         Thread &x = th[t];
         if (x.state != Phase::RUN)
@@ -473,26 +489,49 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
             set_levels(t, x, false, false, a);
             continue;
         }
-        // The stalls take the first part of the segment, memory stalls first.
-        pmvp_time stall_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend);
-        pmvp_time mem_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend_mem);
-        set_levels(t, x, stall_end > a, mem_end > a, a);
-        if (mem_end < b)
-            set_levels(t, x, stall_end > mem_end, false, mem_end);
-        if (stall_end < b)
-            set_levels(t, x, false, false, stall_end);
-        x.retired += p.ipc * cycles * share;
-        auto whole = (uint64_t)std::floor(x.retired);
-        if (whole > x.reported) {
-            Input in;
-            in.t = b;
-            in.kind = Input::REPORT;
-            in.pe = t;
-            in.event = PMVP_EV_INST_RETIRED;
-            in.value = whole - x.reported;
-            give(in);
-            x.reported = whole;
+        Plan &q = plan[t];
+        q.retired_at_a = x.retired;
+        q.retires = p.ipc * cycles * share;
+        q.stall_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend);
+        q.mem_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend_mem);
+        set_levels(t, x, q.stall_end > a, q.mem_end > a, a);
+        for (pmvp_time end : { q.stall_end, q.mem_end })
+            if (end > a && end < b)
+                cuts[num_cuts++] = end;
+    }
+    cuts[num_cuts++] = b;
+    std::sort(cuts, cuts + num_cuts);
+    num_cuts = (unsigned)(std::unique(cuts, cuts + num_cuts) - cuts);
+    pmvp_time from = a;
+    for (unsigned k = 0; k < num_cuts; k++) {
+        const pmvp_time cut = cuts[k];
+        Input in;
+        in.t = cut;
+        in.kind = Input::SHARES;
+        in.since = from;
+        for (unsigned t = 0; t < T; t++) {
+            Thread &x = th[t];
+            const Plan &q = plan[t];
+            if (q.retires == 0.0)
+                continue;
+            // At b exactly what the segment retires, whatever the rounding of the stretches.
+            x.retired = q.retired_at_a + (cut == b ? q.retires : q.retires * (double)(cut - a) / (double)(b - a));
+            auto whole = (uint64_t)std::floor(x.retired);
+            if (whole > x.reported) {
+                in.shares[in.num_shares++] = { t, PMVP_EV_INST_RETIRED, whole - x.reported };
+                x.reported = whole;
+            }
         }
+        if (in.num_shares)
+            give(in);
+        for (unsigned t = 0; cut < b && t < T; t++) {  // (a thread without a plan has its ends at 0 < cut)
+            const Plan &q = plan[t];
+            if (q.mem_end == cut)
+                set_levels(t, th[t], q.stall_end > cut, false, cut);
+            if (q.stall_end == cut)
+                set_levels(t, th[t], false, false, cut);
+        }
+        from = cut;
     }
 }
 

@@ -264,13 +264,20 @@ TEST_F(Spread, SharesBetweenTwoInstantsSpreadEvenlyOverTheirCycles)
     EXPECT_EQ(counter(0, 0, 211 * kNs), 101u); // and cycle 211: 2 + 1
     EXPECT_EQ(counter(0, 1, 211 * kNs), 101u);
     EXPECT_EQ(counter(1, 0, 211 * kNs), 101u);
-    EXPECT_EQ(pmvp_core_report_shares(&core, s, 2, 200 * kNs, 300 * kNs), PMVP_ERR_PAST);
+    // Reaching back before the last input (the reads at 211 ns), the window
+    // starts there: (211 ns, 300 ns], 89 cycles of PE 0's 3 or 4 and PE 1's
+    // 1 or 2.
+    ASSERT_EQ(pmvp_core_report_shares(&core, s, 2, 200 * kNs, 300 * kNs), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 300 * kNs), 190u);
+    EXPECT_EQ(counter(0, 1, 300 * kNs), 190u);
+    EXPECT_EQ(counter(1, 0, 300 * kNs), 190u);
+    EXPECT_EQ(pmvp_core_report_shares(&core, s, 2, 100 * kNs, 250 * kNs), PMVP_ERR_PAST);
     EXPECT_EQ(pmvp_core_report_shares(&core, s, 0, 300 * kNs, 400 * kNs), PMVP_ERR_VALUE);
     EXPECT_EQ(pmvp_core_report_shares(&core, nullptr, 1, 300 * kNs, 400 * kNs), PMVP_ERR_NULL);
     const pmvp_share off_pe[] = { { 0, PMVP_EV_INST_RETIRED, 1 }, { 2, PMVP_EV_INST_RETIRED, 1 } };
     EXPECT_EQ(pmvp_core_report_shares(&core, off_pe, 2, 300 * kNs, 300 * kNs + 1), PMVP_ERR_PE);
     EXPECT_EQ(pmvp_core_report_shares(&core, off_pe, 2, 300 * kNs, 400 * kNs), PMVP_ERR_PE);
-    EXPECT_EQ(counter(0, 1, 400 * kNs), 101u); // nothing of the refused calls
+    EXPECT_EQ(counter(0, 1, 400 * kNs), 190u); // nothing of the refused calls
 }
 
 }  // namespace

@@ -236,6 +236,53 @@ TEST(PmvpSoc, ThresholdEdgeAndLinkedCounting)
     EXPECT_EQ(counted(pe, 4), 1000u);
 }
 
+// D13.8 on instructions, "cycles with >= 2 instructions retired": the CPU
+// model spreads each SMT thread's instructions evenly over the cycles of
+// each stretch between its inputs (Monitors::report_shares). Thread 0
+// retires 2 then 1 a cycle, thread 1 1 then 0, over each half of every
+// stretch (a 200-cycle stall and an 800-cycle run a quantum). The MT=1
+// counter sees the threads' sum, 3 on half the cycles; the edge counter
+// one rising edge of "exactly 1" a stretch.
+TEST(PmvpSoc, ThresholdOnInstructionsSeesEachCyclesShareAndTheThreadsSum)
+{
+    SocRun r = pmvp_soc(scenario("threshold-ipc") + " --check");
+    expect_checked(r);
+    const json &t0 = r.result["pes"][0], &t1 = r.result["pes"][1];
+    const uint64_t expected[2][6] = { { 500000, 1000000, 500000, 500000, 2000, 1500000 },
+                                      { 0, 0, 500000, 500000, 2000, 500000 } };
+    for (unsigned n = 0; n < 6; n++) {
+        EXPECT_EQ(counted(t0, n), expected[0][n]) << "thread 0, counter " << n;
+        EXPECT_EQ(counted(t1, n), expected[1][n]) << "thread 1, counter " << n;
+    }
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
+// What the analytic CPU model cannot show a threshold is said: an
+// occurrence event it never reports, and a barrel thread's instructions,
+// which it spreads over every cycle of the core.
+TEST(PmvpSoc, ThresholdsTheAnalyticModelCannotFeedAreWarnedOf)
+{
+    auto run_with = [&](const std::string &mt, const std::string &event) {
+        std::string path = temp_file("thw.json");
+        std::ofstream(path) << R"({ "name": "t", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", "threads": 2,
+            "multithreading": ")" << mt << R"(", "pmu": { "pmuv3p7": true, "threshold_width": 4 },
+            "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
+            "firmware": { "counters": [ { "counter": 0, "event": ")" << event << R"(", "TC": 5, "TH": 2 } ] } })";
+        return pmvp_soc(path, false);
+    };
+    SocRun r = run_with("smt", "BR_RETIRED");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("firmware.counters[0]: the analytic CPU model reports no BR_RETIRED, so its threshold sees 0 on "
+                         "every cycle (cluster"), std::string::npos) << r.err;
+    r = run_with("fgmt", "INST_RETIRED");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("firmware.counters[0]: the analytic CPU model spreads a barrel thread's instructions over "
+                         "every cycle of the core"), std::string::npos) << r.err;
+    r = run_with("smt", "INST_RETIRED");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
 // The threshold fields are checked against each cluster's PMU, each refusal
 // naming the field and the key that would allow it.
 TEST(PmvpSoc, ThresholdFieldsACoreLacksAreRefused)
@@ -1656,7 +1703,7 @@ TEST_P(SavedAndRestored, CountsAsTheUninterruptedRun)
 const char *const kSavedScenarios[] = { "amu-effective-frequency", "default", "dvfs-steps", "fgmt-barrel",
                                         "freeze-sampling", "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
                                         "smt-wfi", "soemt-switch", "sebep-sampling", "sebep-instruction-counter", "threshold-stalls",
-                                        "x86-hyperthreads", "external-agent",
+                                        "threshold-ipc", "x86-hyperthreads", "external-agent",
 #ifdef PMVP_HAVE_FIRMWARE
                                         "firmware-pmu-suite", "mixed-soc",
 #endif

@@ -822,6 +822,27 @@ void Core::report_batches(const std::vector<Batch> &batches, pmvp_time now)
     input(now);
 }
 
+void Core::report_shares(const pmvp_share *shares, unsigned n, pmvp_time since, pmvp_time now)
+{
+    const Core &last = at_input_ ? *at_input_ : *this;
+    since = std::max(since, last.now_);
+    uint64_t cycles = 0;
+    for (Clock c = last.proc_; c.next_edge() <= now; c.since++)
+        cycles += c.next_edge() > since;
+    if (cycles == 0) {
+        for (unsigned i = 0; i < n; i++)
+            report(shares[i].pe, shares[i].event, shares[i].count, now);
+        return;
+    }
+    std::vector<Batch> batches;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t base = shares[i].count / cycles, extra = shares[i].count % cycles;
+        batches.push_back({ shares[i].pe, shares[i].event,
+                            { { extra, (uint32_t)(base + 1) }, { cycles - extra, (uint32_t)base } } });
+    }
+    report_batches(batches, now);
+}
+
 int Core::selected(unsigned p, bool cycle_allowed) const
 {
     unsigned sel = pe_[p].pmselr & 31;

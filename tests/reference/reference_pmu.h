@@ -57,6 +57,11 @@ public:
         std::vector<pmvp_run> runs;
     };
     void report_batches(const std::vector<Batch> &batches, pmvp_time now);
+    // Shares over the processor cycles of (since, now], since taken as the
+    // last input's instant when earlier, each spread evenly with its extra
+    // occurrences first; with no cycle there, reports at `now`
+    // (pmvp_core_report_shares).
+    void report_shares(const pmvp_share *shares, unsigned n, pmvp_time since, pmvp_time now);
     // Whether `cycles` processor cycles complete between the last input and
     // `now`, with the processor clock running.
     bool spread_window_fits(uint64_t cycles, pmvp_time now) const;

@@ -754,10 +754,14 @@ int pmvp_core_cycles_between(const pmvp_core *core, pmvp_time since, pmvp_time n
  * several PEs or events over the processor cycles completed in
  * (since, now] (pmvp_core_cycles_between), each share's `count` spread as
  * evenly as whole numbers allow, the extra ones first (pmvp_even_runs;
- * pmvp_core_report_batches). When no cycle completes in (since, now], all
- * of the stretch lies in the cycle in progress at `now`, and each share is
- * a report at `now` (pmvp_core_report), which puts it there. Refusals as
- * those calls'; a share of 0 occurrences is allowed and counts nothing. */
+ * pmvp_core_report_batches). A `since` before the last input to the core
+ * is taken as that input's instant: the cycles before it were counted, by
+ * that input (a register read, say), without the shares, which spread over
+ * the cycles after it. When no cycle completes in the window, all of it
+ * lies in the cycle in progress at `now`, and each share is a report at
+ * `now` (pmvp_core_report), which puts it there. PMVP_ERR_PAST for `now`
+ * before the last input; other refusals as those calls'; a share of 0
+ * occurrences is allowed and counts nothing. */
 typedef struct pmvp_share {
     unsigned pe;
     uint16_t event;
