@@ -15,7 +15,7 @@ struct Router : sc_core::sc_module {
 extern Router router;
 extern unsigned k;
 extern pmvp::sc::Monitors monitors;
-extern sc_core::sc_time local_offset;
+extern sc_core::sc_time local_offset, stretch_start_offset;  // where the stretch of a batch began
 extern uint64_t value, pc;
 extern pmvp_pmu_controls controls;
 void take_pmu_exception();

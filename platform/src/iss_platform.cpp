@@ -425,11 +425,16 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
 {
     if (upto <= t.reported)
         return;
-    uint64_t n = upto - t.reported;
+    // The instructions retired in (since, time_of(upto)], told as a share
+    // spread evenly over those cycles (Monitors::report_shares): with one
+    // instruction every CPI cycles, a threshold sees the same per-cycle
+    // values as instruction by instruction, in another order.
+    pmvp_time since = std::max(t.reported > t.run_n0 ? time_of(t, t.reported) : t.run_t0, time_.now());
+    const pmvp_share share = { t.pe, PMVP_EV_INST_RETIRED, upto - t.reported };
     t.reported = upto;
-    t.result.instructions += n;
+    t.result.instructions += share.count;
     if (monitors_) {
-        int err = monitors_->report(t.pe, PMVP_EV_INST_RETIRED, n, offset(time_of(t, upto)));
+        int err = monitors_->report_shares(&share, 1, offset(since), offset(time_of(t, upto)));
         if (err != PMVP_OK)
             SC_REPORT_ERROR("pmvp/iss", (std::string("INST_RETIRED refused: ") + pmvp_strerror(err)).c_str());
     }

@@ -1381,12 +1381,13 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     // INST_RETIRED event counter does.
     EXPECT_NE(console.find("PMICNTR = 2001 instructions, PMEVCNTR0 (INST_RETIRED) = 2001\n"), std::string::npos)
         << console;
-    // Freeze on overflow (FEAT_PMUv3p7): INST_RETIRED stops within the block
-    // of the overflowing instruction (its 2-instruction loop block), and at
-    // the cycle whose edge overflows a counter of CPU_CYCLES (the ISS tells
-    // the instructions before it first: pmvp_core_next_freeze).
-    EXPECT_NE(console.find("PMEVCNTR1 = 101 of 2001 instructions, PMCCNTR = 101\n"), std::string::npos) << console;
-    EXPECT_NE(console.find("PMEVCNTR1 = 99 instructions until the 100th cycle\n"), std::string::npos) << console;
+    // Freeze on overflow (FEAT_PMUv3p7): the ISS tells its instructions
+    // spread over their cycles (one a cycle at CPI 1), so the counters
+    // freeze on the cycle of the overflowing instruction, the 100th, which
+    // they count; and on the 100th cycle, whose edge overflows a counter of
+    // CPU_CYCLES, and whose instruction counts too.
+    EXPECT_NE(console.find("PMEVCNTR1 = 100 of 2001 instructions, PMCCNTR = 100\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("PMEVCNTR1 = 100 instructions until the 100th cycle\n"), std::string::npos) << console;
     EXPECT_EQ(console.find("FAIL"), std::string::npos) << console;
     // The overflow interrupt was taken, at the block of the overflowing
     // instruction (its 2-instruction loop block): no instruction of skid.
