@@ -188,12 +188,9 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         break;
     }
     case REPORT_SHARES: {
-        auto since = r.next<pmvp_time>();
-        auto n = std::min<unsigned>(r.next<unsigned>(), PMVP_MAX_BATCHES);
+        pmvp_time since = 0;
         pmvp_share shares[PMVP_MAX_BATCHES];
-        for (unsigned i = 0; i < n; i++)
-            shares[i] = { r.next<unsigned>(), r.next<uint16_t>(), r.next<uint64_t>() };
-        if (r.ok())
+        if (unsigned n = shares_of(ch, &since, shares))
             err = pmvp_core_report_shares(c, shares, n, since, t);
         break;
     }
@@ -325,15 +322,42 @@ int Monitors::put_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls &c
 
 // A report or a level input is refused or not by the kernel's configuration
 // and the PE's power state alone (pmvp_core_report_refusal): kept for a later
-// instant, it need not be made on the future view.
+// instant, it need not be made on the future view. So are shares, each as a
+// report, unless one could put more on a cycle than a run holds.
 bool Monitors::decide(const pmvp_core &c, const Change &ch, int *err)
 {
     unsigned pe = 0;
     uint16_t event = 0;
+    if (ch.kind == REPORT_SHARES) {
+        pmvp_time since = 0;
+        pmvp_share shares[PMVP_MAX_BATCHES];
+        unsigned n = shares_of(ch, &since, shares);
+        for (unsigned i = 0; i < n; i++)
+            if (shares[i].count > UINT32_MAX)
+                return false;
+        *err = PMVP_OK;
+        for (unsigned i = 0; i < n && !*err; i++)
+            *err = pmvp_core_report_refusal(&c, shares[i].pe, shares[i].event);
+        return n != 0;
+    }
     if (!report_or_level(ch, &pe, &event))
         return false;
     *err = ch.kind == REPORT ? pmvp_core_report_refusal(&c, pe, event) : pmvp_core_set_level_refusal(&c, pe, event);
     return true;
+}
+
+// The shares of a REPORT_SHARES change and where their window starts; 0 for
+// a corrupt change.
+unsigned Monitors::shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares)
+{
+    ChangeReader r(ch);
+    *since = r.next<pmvp_time>();
+    unsigned n = r.next<unsigned>();
+    if (n == 0 || n > PMVP_MAX_BATCHES)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        shares[i] = { r.next<unsigned>(), r.next<uint16_t>(), r.next<uint64_t>() };
+    return r.ok() ? n : 0;
 }
 
 // The PE and event of a report or a level change; false for a change of
@@ -365,29 +389,77 @@ template <class F> int Monitors::query(const sc_time &offset, const F &op)
 // Makes change `ch` at sc_time_stamp() + offset, by the policy of Timeline;
 // the monitor's process wakes at its instant if it has something to publish
 // then (wakes), whether the change is made now or kept for later.
+namespace {
+uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+}  // namespace
+
 int Monitors::change(const sc_time &offset, const Change &ch)
 {
     pmvp_time acts = PMVP_TIME_NEVER, now = time_.now();
     int err = timeline_.change(offset, ch, &acts);
-    if (acts != PMVP_TIME_NEVER && wakes(ch))
+    bool kept = acts != PMVP_TIME_NEVER && acts > now;
+    pmvp_share shares[PMVP_MAX_BATCHES];
+    for (unsigned i = 0, n = kept ? occurrences_of(ch, shares) : 0; i < n; i++)
+        kept_occurrences_ = saturating_add(kept_occurrences_, shares[i].count);
+    if (acts != PMVP_TIME_NEVER && wakes(ch, kept))
         wake_.notify(time_.to_sc(acts - now));
     return err;
 }
 
-// Whether the process must wake at the instant of kept change ch, judged on
-// the kernel's present: to publish what it changes. A report or a level
+// Whether the process must wake at the instant of change ch, judged on the
+// kernel's present: to publish what it changes. A report, shares or a level
 // needs no wake-up when no counter that can request an interrupt follows it
 // (pmvp_core_input_may_interrupt) and nothing is traced; the kernel takes it
 // at the next call or wake-up. Only a change of the interrupt controls or of
 // PMEVTYPER makes that answer true, and each wakes the process, which asks
-// again for the changes still kept (update).
-bool Monitors::wakes(const Change &ch) const
+// again for the changes still kept (update). A kept report or shares needs
+// none either while every kept occurrence, its own among them, stays below
+// what any PE can report before an interrupt (pmvp_core_events_to_interrupt)
+// and the cycle of an occurrence matters to no counter
+// (pmvp_core_cycle_values_matter): only such occurrences reach those
+// counters before the next wake-up, and every other change that could
+// bring the interrupt nearer (a counter's write, its controls) wakes it.
+bool Monitors::wakes(const Change &ch, bool kept) const
 {
     unsigned pe = 0;
     uint16_t event = 0;
-    if (traced_->on || !report_or_level(ch, &pe, &event))
+    if (traced_->on)
         return true;
-    return pmvp_core_input_may_interrupt(core_.get(), event, ch.kind == LEVEL);
+    if (ch.kind == LEVEL)
+        return !report_or_level(ch, &pe, &event) || pmvp_core_input_may_interrupt(core_.get(), event, true);
+    pmvp_share shares[PMVP_MAX_BATCHES];
+    unsigned n = occurrences_of(ch, shares);
+    if (n == 0)
+        return true;  // another kind of change, or a corrupt one
+    bool may = false;
+    for (unsigned i = 0; i < n && !may; i++)
+        may = pmvp_core_input_may_interrupt(core_.get(), shares[i].event, false);
+    if (!may)
+        return false;
+    if (!kept || pmvp_core_cycle_values_matter(core_.get()))
+        return true;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned q = 0; q < num_pes(); q++) {
+            uint64_t before = 0;
+            if (pmvp_core_events_to_interrupt(core_.get(), q, shares[i].event, time_.now(), &before) != PMVP_OK ||
+                kept_occurrences_ >= before)
+                return true;
+        }
+    return false;
+}
+
+// The occurrences a report or shares change carries, as shares; 0 for a
+// change of another kind, or a corrupt one.
+unsigned Monitors::occurrences_of(const Change &ch, pmvp_share *shares)
+{
+    pmvp_time since = 0;
+    if (ch.kind == REPORT_SHARES)
+        return shares_of(ch, &since, shares);
+    if (ch.kind != REPORT)
+        return 0;
+    ChangeReader r(ch);
+    shares[0] = { r.next<unsigned>(), r.next<uint16_t>(), r.next<uint64_t>() };
+    return r.ok() ? 1 : 0;
 }
 
 // The monitor's only process: at each wake-up, PMUIRQ levels and traced
@@ -414,7 +486,14 @@ void Monitors::update()
     // Next wake-up: the next interrupting overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
     pmvp_core_next_interrupt(core_.get(), now, &next);
-    next = std::min(next, timeline_.next_pending([this](const Change &ch) { return wakes(ch); }));
+    kept_occurrences_ = 0;
+    timeline_.next_pending([this](const Change &ch) {
+        pmvp_share shares[PMVP_MAX_BATCHES];
+        for (unsigned i = 0, n = occurrences_of(ch, shares); i < n; i++)
+            kept_occurrences_ = saturating_add(kept_occurrences_, shares[i].count);
+        return false;  // every kept change visited
+    });
+    next = std::min(next, timeline_.next_pending([this](const Change &ch) { return wakes(ch, true); }));
     if (next != PMVP_TIME_NEVER)
         wake_.notify(time_.to_sc(next - now));
 }
@@ -572,7 +651,7 @@ int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const
     if (num_shares == 0 || num_shares > PMVP_MAX_BATCHES)
         return PMVP_ERR_VALUE;
     pmvp_time from = time_.after(time_.now(), since);
-    if (from == PMVP_TIME_NEVER)
+    if (from == PMVP_TIME_NEVER || from > time_.after(time_.now(), offset))
         return PMVP_ERR_VALUE;
     Change ch = make_change(REPORT_SHARES, from, num_shares);
     ChangeWriter w{ ch };

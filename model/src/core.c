@@ -746,15 +746,27 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     return report_first_or_refused(c, pe, event, count, now);
 }
 
+/* report_refusal of a report of `event` by PE `pe`, after k_check_pe,
+ * deriving the route of a reportable event that has none: a batch does not
+ * take it, but the next refusal of that event then asks no catalogue. */
+static int refusal_keeping_route(pmvp_core *c, unsigned pe, uint16_t event)
+{
+    bool known = route_known(c, pe, event);
+    int err = report_refusal(c, pe, event, known);
+    if (!err && !known)
+        derive_route(c, &c->route[route_slot(pe, event)], pe, event);
+    return err;
+}
+
 /* The refusals of batch b alone (pmvp_core_report_runs), and its cycles. */
-static int batch_refusal(const pmvp_core *c, const pmvp_batch *b, uint64_t *total)
+static int batch_refusal(pmvp_core *c, const pmvp_batch *b, uint64_t *total)
 {
     int err = k_check_pe(c, b->pe);
     if (err)
         return err;
     if (!b->runs)
         return PMVP_ERR_NULL;
-    if ((err = report_refusal(c, b->pe, b->event, false)))
+    if ((err = refusal_keeping_route(c, b->pe, b->event)))
         return err;
     *total = 0;
     for (unsigned i = 0; i < b->num_runs; i++) {
@@ -763,6 +775,21 @@ static int batch_refusal(const pmvp_core *c, const pmvp_batch *b, uint64_t *tota
         *total += b->runs[i].cycles;
     }
     return *total ? PMVP_OK : PMVP_ERR_VALUE;
+}
+
+/* Whether, on this core now, the cycle on which an occurrence falls within
+ * a batch's window changes nothing that the call's instant or a later one
+ * shows: no counter follows a cycle's value (threshold and edge counting,
+ * k_threshold_any) and no overflow can freeze counters (freeze_armed,
+ * valid after it). Then a batch is a report at the window's end. */
+static bool quiet_window(pmvp_core *c)
+{
+    return !k_threshold_any(c) && !c->freeze_armed;
+}
+
+bool pmvp_core_cycle_values_matter(pmvp_core *c)
+{
+    return c && !quiet_window(c);
 }
 
 int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned num_batches, pmvp_time now)
@@ -794,6 +821,24 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
         c->spread[i].event = batches[i].event;
         c->spread[i].pe = (uint8_t)batches[i].pe;
     }
+    /* A quiet window: each batch counts as a report at `now`, without the
+     * walk's syncs. */
+    if (quiet_window(c)) {
+        uint64_t totals[PMVP_MAX_BATCHES];
+        bool fits = true;
+        for (unsigned i = 0; i < num_batches && fits; i++) {
+            pmvp_u128 total = 0;
+            for (unsigned r = 0; r < batches[i].num_runs && fits; r++) {
+                total += (pmvp_u128)batches[i].runs[r].cycles * batches[i].runs[r].per_cycle;
+                fits = total <= UINT64_MAX;
+            }
+            totals[i] = (uint64_t)total;
+        }
+        for (unsigned i = 0; i < num_batches && fits; i++)
+            k_count_retired(c, batches[i].pe, batches[i].event, totals[i], now, NULL);
+        if (fits)
+            return PMVP_OK;
+    }
     /* Each run is a level from the edge that opens its first cycle (an
      * input at an edge's instant comes after it), as a PER_CYCLE level
      * input is; the core is brought to each edge where a run starts or a
@@ -815,7 +860,7 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
                 c->spread[i].per_cycle = in ? b->runs[run[i]].per_cycle : 0;
                 next[i] += in ? b->runs[run[i]].cycles : 0;
             }
-        k_routes_stale(c);
+        k_spread_changed(c);
     }
     c->num_spread = 0;
     c->last_call = now;
@@ -865,40 +910,42 @@ int pmvp_core_cycles_between(const pmvp_core *c, pmvp_time since, pmvp_time now,
 int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num_shares, pmvp_time since,
                             pmvp_time now)
 {
-    if (!c)
-        return PMVP_ERR_NULL;
-    if (now < c->last_call)
-        return PMVP_ERR_PAST;
-    /* The cycles before the last input were counted, by it, without the
-     * shares: the window starts after it. */
-    uint64_t cycles = 0;
-    int err = pmvp_core_cycles_between(c, since > c->last_call ? since : c->last_call, now, &cycles);
-    if (err)
-        return err;
-    if (!shares)
+    if (!c || !shares)
         return PMVP_ERR_NULL;
     if (num_shares == 0 || num_shares > PMVP_MAX_BATCHES)
         return PMVP_ERR_VALUE;
-    if (cycles == 0) {
-        /* Refused whole or taken whole, as batches are. */
-        for (unsigned i = 0; i < num_shares; i++) {
-            err = k_check_pe(c, shares[i].pe);
-            if (err || (err = report_refusal(c, shares[i].pe, shares[i].event, false)))
-                return err;
-        }
-        for (unsigned i = 0; i < num_shares; i++)
-            if ((err = pmvp_core_report(c, shares[i].pe, shares[i].event, shares[i].count, now)))
-                return err;
-        return PMVP_OK;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    if (since > now)
+        return PMVP_ERR_VALUE;
+    /* Refused whole or taken whole, as batches are; and by what refuses a
+     * report alone, so that a caller can decide a share ahead of its
+     * instant (pmvp_core_report_refusal). */
+    for (unsigned i = 0; i < num_shares; i++) {
+        int err = k_check_pe(c, shares[i].pe);
+        if (err || (err = refusal_keeping_route(c, shares[i].pe, shares[i].event)))
+            return err;
     }
+    /* The cycles before the last input were counted, by it, without the
+     * shares: the window starts after it. A stopped processor clock (every
+     * PE in WFI/WFE, or off, since that input) runs none; and where no
+     * cycle's value matters (quiet_window), the cycles are not asked. */
+    uint64_t cycles = 0;
+    if (!quiet_window(c) && !k_clock_stopped(c))
+        pmvp_core_cycles_between(c, since > c->last_call ? since : c->last_call, now, &cycles);
     pmvp_run runs[PMVP_MAX_BATCHES][2];
     pmvp_batch batches[PMVP_MAX_BATCHES];
-    for (unsigned i = 0; i < num_shares; i++) {
-        if ((err = pmvp_even_runs(shares[i].count, cycles, runs[i])))
+    for (unsigned i = 0; cycles && i < num_shares; i++) {
+        int err = pmvp_even_runs(shares[i].count, cycles, runs[i]);
+        if (err)
             return err;
         batches[i] = (pmvp_batch){ shares[i].pe, shares[i].event, runs[i], 2 };
     }
-    return pmvp_core_report_batches(c, batches, num_shares, now);
+    if (cycles)
+        return pmvp_core_report_batches(c, batches, num_shares, now);
+    for (unsigned i = 0; i < num_shares; i++)
+        pmvp_core_report(c, shares[i].pe, shares[i].event, shares[i].count, now); /* refused by nothing now */
+    return PMVP_OK;
 }
 
 int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
@@ -915,7 +962,8 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
         return err;
     if (!count)
         return PMVP_ERR_NULL;
-    if (k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+    bool known = route_known(c, pe, event); /* only a reportable event has one */
+    if (!known && k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
         return PMVP_ERR_EVENT;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
@@ -926,7 +974,7 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
         return PMVP_OK;
     }
     pmvp_route *r = &c->route[route_slot(pe, event)];
-    if (!route_known(c, pe, event))
+    if (!known)
         derive_route(c, r, pe, event);
     /* The counters a report reaches do not depend on cycles: their values are
      * current without a sync, as in count_occurrences. */

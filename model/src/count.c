@@ -1292,6 +1292,30 @@ static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, cons
     }
 }
 
+void k_spread_changed(pmvp_core *c)
+{
+    /* Without valid rates the next sync computes them all; with a freeze
+     * armed, a spread may time it (refresh_rates), which the report routes
+     * must see: both as any change of what counts. */
+    if (!c->rates_valid || c->freeze_armed) {
+        k_routes_stale(c);
+        return;
+    }
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        pmvp_pe *pe = &c->pe[p];
+        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+            if (pe->pmu.counter[n].event.cls == PMVP_EVCLASS_OCCURRENCE)
+                take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), NULL);
+        for (unsigned n = 0; c->cfg.feat_amuv1 && n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
+            const pmvp_event_decoded *d = n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n]
+                                                                     : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
+            if (d->cls == PMVP_EVCLASS_OCCURRENCE)
+                take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n,
+                          amu_counter_rate(c, p, n), NULL);
+        }
+    }
+}
+
 /* The AMU counters of PE p over a stretch, in `to`; they wrap at 64 bits
  * (D16.2.1). */
 static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stretch *s)

@@ -75,6 +75,11 @@ static inline void k_routes_stale(pmvp_core *c)
     c->rates_valid = c->own_counts_valid = c->watch_valid = false;
 }
 
+/* The batches' spreads (pmvp_core.spread) changed on a core synced to the
+ * instant: the counters of occurrence events take their rates again, the
+ * others keep theirs (pmvp_core_report_batches). */
+void k_spread_changed(pmvp_core *c);
+
 /* Level input `level` (pmvp_event_level_index) of PE pe takes `value` at
  * `now`: the bracket of a level change. Only the counters whose rate follows
  * it are brought to now (they are then ahead of the core's sync, each from

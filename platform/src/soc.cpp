@@ -505,10 +505,8 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
     pmvp_time from = a;
     for (unsigned k = 0; k < num_cuts; k++) {
         const pmvp_time cut = cuts[k];
-        Input in;
-        in.t = cut;
-        in.kind = Input::SHARES;
-        in.since = from;
+        pmvp_share told[PMVP_MAX_PES];
+        unsigned num_told = 0;
         for (unsigned t = 0; t < T; t++) {
             Thread &x = th[t];
             const Plan &q = plan[t];
@@ -518,12 +516,19 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
             x.retired = q.retired_at_a + (cut == b ? q.retires : q.retires * (double)(cut - a) / (double)(b - a));
             auto whole = (uint64_t)std::floor(x.retired);
             if (whole > x.reported) {
-                in.shares[in.num_shares++] = { t, PMVP_EV_INST_RETIRED, whole - x.reported };
+                told[num_told++] = { t, PMVP_EV_INST_RETIRED, whole - x.reported };
                 x.reported = whole;
             }
         }
-        if (in.num_shares)
+        if (num_told && monitors) {  // (detached, nobody listens)
+            Input in;
+            in.t = cut;
+            in.kind = Input::SHARES;
+            in.since = from;
+            in.num_shares = num_told;
+            std::copy_n(told, num_told, in.shares);
             give(in);
+        }
         for (unsigned t = 0; cut < b && t < T; t++) {  // (a thread without a plan has its ends at 0 < cut)
             const Plan &q = plan[t];
             if (q.mem_end == cut)

@@ -758,6 +758,52 @@ TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
     });
 }
 
+// Kept reports and shares that cannot reach the interrupt wake nothing, yet
+// PMUIRQ rises at the instant of the one that makes the count reach it: 100
+// instructions short, 30 at 1 us, 30 (as shares) at 2 us, 50 at 3 us rise
+// at 3 us. Interleaved with a write ahead of them that brings the overflow
+// nearer (10 short at 4.5 us), the report of 20 at 5 us raises it at 5 us.
+TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
+{
+    in_child([] {
+        sc_signal<bool> irq("irq");
+        Monitors m("m", config());
+        m.pmuirq[0](irq);
+        Initiator bus("bus", m);
+        std::vector<sc_time> rises;
+        sc_spawn([&] {
+            for (;;) {
+                wait(irq.posedge_event());
+                rises.push_back(sc_time_stamp());
+            }
+        });
+        sc_spawn([&] {
+            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_INST_RETIRED);
+            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 99, 8);
+            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            const pmvp_share thirty = { 0, PMVP_EV_INST_RETIRED, 30 };
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 30, sc_time(1, SC_US)), PMVP_OK);
+            EXPECT_EQ(m.report_shares(&thirty, 1, sc_time(1, SC_US), sc_time(2, SC_US)), PMVP_OK);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 50, sc_time(3, SC_US)), PMVP_OK);
+            wait(4, SC_US);
+            EXPECT_TRUE(irq.read());
+            bus.write(0, PMVP_FRAME_PMU, kPmovsclr, 0x1);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 20, sc_time(1, SC_US)), PMVP_OK);  // at 5 us
+            uint64_t ten_short = 0xFFFFFFFFull - 9;
+            EXPECT_EQ(bus.access(tlm::TLM_WRITE_COMMAND, 0, PMVP_FRAME_PMU, kPmevcntr0, ten_short, 8, sc_time(500, SC_NS)),
+                      tlm::TLM_OK_RESPONSE);  // at 4.5 us
+            wait(2, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull + 10);
+        });
+        sc_start(10, SC_US);
+        ASSERT_EQ(rises.size(), 2u);
+        EXPECT_EQ(rises[0], sc_time(3, SC_US));
+        EXPECT_EQ(rises[1], sc_time(5, SC_US));
+    });
+}
+
 // FEAT_SEBEP through the CPU-model interface: the instruction that overflows
 // a counter in synchronous mode sets PSTATE.PPEND, now or ahead in the
 // quantum, and PMUIRQ stays low while the PMU exception is enabled.

@@ -759,9 +759,13 @@ int pmvp_core_cycles_between(const pmvp_core *core, pmvp_time since, pmvp_time n
  * that input (a register read, say), without the shares, which spread over
  * the cycles after it. When no cycle completes in the window, all of it
  * lies in the cycle in progress at `now`, and each share is a report at
- * `now` (pmvp_core_report), which puts it there. PMVP_ERR_PAST for `now`
- * before the last input; other refusals as those calls'; a share of 0
- * occurrences is allowed and counts nothing. */
+ * `now` (pmvp_core_report), which puts it there; so is it when the
+ * processor clock is stopped (every PE in WFI/WFE). PMVP_ERR_NULL,
+ * PMVP_ERR_VALUE for no share, more than PMVP_MAX_BATCHES, `since` after
+ * `now` or more than UINT32_MAX occurrences on a cycle; PMVP_ERR_PAST for
+ * `now` before the last input; otherwise a share is refused exactly when
+ * pmvp_core_report_refusal refuses its PE and event, and the call then
+ * changes nothing. A share of 0 occurrences counts nothing. */
 typedef struct pmvp_share {
     unsigned pe;
     uint16_t event;
@@ -811,6 +815,16 @@ int pmvp_core_set_level_refusal(const pmvp_core *core, unsigned pe, uint16_t eve
  * report or a level change only when it is true. A true answer may be
  * conservative for a report (two events can share the cache's bit). */
 bool pmvp_core_input_may_interrupt(pmvp_core *core, uint16_t event, bool level);
+
+/* Whether, on the core as it is, the cycle on which an occurrence falls
+ * changes what counts: some counter follows an event's per-cycle value
+ * (threshold and edge counting, D13.8) or an overflow can freeze counters
+ * (PMCR.FZO, MDCR_EL2.HPMFZO). When false, a batch spread over cycles
+ * (pmvp_core_report_batches, _shares) counts exactly as a report of its
+ * occurrences at its window's end, and pmvp_core_events_to_interrupt bounds
+ * the occurrences that can be reported before an interrupt whatever their
+ * instants. A query that changes no state (it fills the rate caches). */
+bool pmvp_core_cycle_values_matter(pmvp_core *core);
 
 /* The next instant after `now` at which a PMOVSSET bit of any PE of the core
  * becomes 1 (and so PMUIRQ may rise) if nothing else changes, or

@@ -278,8 +278,14 @@ private:
     enum ChangeKind : uint8_t;
     int apply(pmvp_core *c, pmvp_time t, const Change &ch);
     static bool decide(const pmvp_core &c, const Change &ch, int *err);
-    bool wakes(const Change &ch) const;
+    bool wakes(const Change &ch, bool kept) const;
+    static unsigned occurrences_of(const Change &ch, pmvp_share *shares);
+    // At least the occurrences that kept reports and shares carry, counted
+    // again at each wake-up (update): what they can add to a counter before
+    // the process wakes.
+    uint64_t kept_occurrences_ = 0;
     static bool report_or_level(const Change &ch, unsigned *pe, uint16_t *event);
+    static unsigned shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     bool direct_reads_draw() const;
     int change(const sc_core::sc_time &offset, const Change &ch);
