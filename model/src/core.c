@@ -746,27 +746,20 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     return report_first_or_refused(c, pe, event, count, now);
 }
 
-/* report_refusal of a report of `event` by PE `pe`, after k_check_pe,
- * deriving the route of a reportable event that has none: a batch does not
- * take it, but the next refusal of that event then asks no catalogue. */
-static int refusal_keeping_route(pmvp_core *c, unsigned pe, uint16_t event)
+/* The refusals of a report of `event` by PE `pe` (k_check_pe too). */
+static int share_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
 {
-    bool known = route_known(c, pe, event);
-    int err = report_refusal(c, pe, event, known);
-    if (!err && !known)
-        derive_route(c, &c->route[route_slot(pe, event)], pe, event);
-    return err;
+    int err = k_check_pe(c, pe);
+    return err ? err : report_refusal(c, pe, event, route_known(c, pe, event));
 }
 
 /* The refusals of batch b alone (pmvp_core_report_runs), and its cycles. */
-static int batch_refusal(pmvp_core *c, const pmvp_batch *b, uint64_t *total)
+static int batch_refusal(const pmvp_core *c, const pmvp_batch *b, uint64_t *total)
 {
-    int err = k_check_pe(c, b->pe);
-    if (err)
-        return err;
-    if (!b->runs)
+    if (b->pe < c->cfg.num_pes && !b->runs)
         return PMVP_ERR_NULL;
-    if ((err = refusal_keeping_route(c, b->pe, b->event)))
+    int err = share_refusal(c, b->pe, b->event);
+    if (err)
         return err;
     *total = 0;
     for (unsigned i = 0; i < b->num_runs; i++) {
@@ -814,13 +807,15 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
         if (!err && end - last < total)
             err = PMVP_ERR_PAST;
         if (err)
-            return err;
+            return err; /* nothing changed yet */
         next[i] = end - total;
         run[i] = 0;
-        c->spread[i].per_cycle = 0;
-        c->spread[i].event = batches[i].event;
-        c->spread[i].pe = (uint8_t)batches[i].pe;
     }
+    /* Taken: the routes of the batches' events, so that the next refusal
+     * of each asks no catalogue. */
+    for (unsigned i = 0; i < num_batches; i++)
+        if (!route_known(c, batches[i].pe, batches[i].event))
+            derive_route(c, &c->route[route_slot(batches[i].pe, batches[i].event)], batches[i].pe, batches[i].event);
     /* A quiet window: each batch counts as a report at `now`, without the
      * walk's syncs. */
     if (quiet_window(c)) {
@@ -843,6 +838,11 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
      * input at an edge's instant comes after it), as a PER_CYCLE level
      * input is; the core is brought to each edge where a run starts or a
      * window ends with the runs before it in force. */
+    for (unsigned i = 0; i < num_batches; i++) {
+        c->spread[i].per_cycle = 0;
+        c->spread[i].event = batches[i].event;
+        c->spread[i].pe = (uint8_t)batches[i].pe;
+    }
     c->num_spread = (uint8_t)num_batches;
     for (;;) {
         uint64_t edge = UINT64_MAX;
@@ -922,16 +922,15 @@ int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num
      * report alone, so that a caller can decide a share ahead of its
      * instant (pmvp_core_report_refusal). */
     for (unsigned i = 0; i < num_shares; i++) {
-        int err = k_check_pe(c, shares[i].pe);
-        if (err || (err = refusal_keeping_route(c, shares[i].pe, shares[i].event)))
+        int err = share_refusal(c, shares[i].pe, shares[i].event);
+        if (err)
             return err;
     }
     /* The cycles before the last input were counted, by it, without the
      * shares: the window starts after it. A stopped processor clock (every
-     * PE in WFI/WFE, or off, since that input) runs none; and where no
-     * cycle's value matters (quiet_window), the cycles are not asked. */
+     * PE in WFI/WFE, or off, since that input) runs none. */
     uint64_t cycles = 0;
-    if (!quiet_window(c) && !k_clock_stopped(c))
+    if (!k_clock_stopped(c))
         pmvp_core_cycles_between(c, since > c->last_call ? since : c->last_call, now, &cycles);
     pmvp_run runs[PMVP_MAX_BATCHES][2];
     pmvp_batch batches[PMVP_MAX_BATCHES];

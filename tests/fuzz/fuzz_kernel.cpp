@@ -11,6 +11,7 @@
 //   flag before it, a new one at it;
 // - a checkpoint restores to the same counts; one with a byte changed and
 //   its checksum made right again is taken or refused, never a crash.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -124,6 +125,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const pmvp_batch b[2] = { { pe, ev, runs, 2 },
                                           { (pe + 1) % 4, in.PickValueInArray(kEvents), runs + 1, 1 } };
                 err = pmvp_core_report_batches(&core, b, 1 + (unsigned)(v >> 56 & 1), t);
+            } else if (v >> 60 == 3) {  // two PEs' shares of the cycles since an instant before t
+                const pmvp_share s[2] = { { pe, ev, v & 0xFFFF }, { (pe + 1) % 4, in.PickValueInArray(kEvents), v >> 16 & 0xFF } };
+                pmvp_time since = t - std::min<pmvp_time>(t, v >> 24 & 0xFFFFF);
+                err = pmvp_core_report_shares(&core, s, 1 + (unsigned)(v >> 56 & 1), since, t);
             } else {
                 err = pmvp_core_report(&core, pe, ev, v % 1000, t);
             }
