@@ -940,10 +940,16 @@ int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num
             return err;
         batches[i] = (pmvp_batch){ shares[i].pe, shares[i].event, runs[i], 2 };
     }
-    if (cycles)
+    /* Spread over cycles where they matter (report_batches takes a quiet
+     * window as reports too, but only after checking it again); else, or
+     * with no cycle in the window, each share is a report at `now`, which
+     * nothing refuses now. A quiet window is known without filling the
+     * rate caches, which a refused call must leave as they were. */
+    bool quiet = c->rates_valid && !c->th_any && !c->freeze_armed;
+    if (cycles && !quiet)
         return pmvp_core_report_batches(c, batches, num_shares, now);
     for (unsigned i = 0; i < num_shares; i++)
-        pmvp_core_report(c, shares[i].pe, shares[i].event, shares[i].count, now); /* refused by nothing now */
+        k_count_retired(c, shares[i].pe, shares[i].event, shares[i].count, now, NULL); /* knob (d) does not apply */
     return PMVP_OK;
 }
 

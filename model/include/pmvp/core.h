@@ -760,7 +760,9 @@ int pmvp_core_cycles_between(const pmvp_core *core, pmvp_time since, pmvp_time n
  * the cycles after it. When no cycle completes in the window, all of it
  * lies in the cycle in progress at `now`, and each share is a report at
  * `now` (pmvp_core_report), which puts it there; so is it when the
- * processor clock is stopped (every PE in WFI/WFE). PMVP_ERR_NULL,
+ * processor clock is stopped (every PE in WFI/WFE), and where the cycle of
+ * an occurrence matters to no counter (pmvp_core_cycle_values_matter).
+ * Inaccuracy knob (d) does not apply. PMVP_ERR_NULL,
  * PMVP_ERR_VALUE for no share, more than PMVP_MAX_BATCHES, `since` after
  * `now` or more than UINT32_MAX occurrences on a cycle; PMVP_ERR_PAST for
  * `now` before the last input; otherwise a share is refused exactly when
