@@ -167,6 +167,8 @@ bool set_field(pmvp_pmu_controls &ctl, Monitors::Control field, uint64_t value)
 // not to a replay's.
 int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
 {
+    if (c == core_.get() && (ch.kind == REPORT || ch.kind == REPORT_SHARES))  // no longer kept
+        kept_occurrences_ -= std::min(kept_occurrences_, count_occurrences(ch));
     ChangeReader r(ch);
     // Every change but a clock's and shares' is of one PE, its first argument.
     auto pe = ch.kind == CLOCK || ch.kind == REPORT_SHARES ? 0u : r.next<unsigned>();
@@ -350,14 +352,17 @@ bool Monitors::decide(const pmvp_core &c, const Change &ch, int *err)
 // a corrupt change.
 unsigned Monitors::shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares)
 {
-    ChangeReader r(ch);
-    *since = r.next<pmvp_time>();
-    unsigned n = r.next<unsigned>();
-    if (n == 0 || n > PMVP_MAX_BATCHES)
+    // Read in place (every decision about the change reads it): the
+    // instant, the count, then each share's PE, event and count, as
+    // report_shares wrote them.
+    const uint64_t *a = ch.arg;
+    unsigned n = ch.count >= 2 ? (unsigned)std::min<uint64_t>(a[1], PMVP_MAX_BATCHES + 1) : 0;
+    if (n == 0 || n > PMVP_MAX_BATCHES || ch.count != 2 + 3 * n)
         return 0;
+    *since = a[0];
     for (unsigned i = 0; i < n; i++)
-        shares[i] = { r.next<unsigned>(), r.next<uint16_t>(), r.next<uint64_t>() };
-    return r.ok() ? n : 0;
+        shares[i] = { (unsigned)a[2 + 3 * i], (uint16_t)a[3 + 3 * i], a[4 + 3 * i] };
+    return n;
 }
 
 // The PE and event of a report or a level change; false for a change of
@@ -396,14 +401,26 @@ uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UI
 int Monitors::change(const sc_time &offset, const Change &ch)
 {
     pmvp_time acts = PMVP_TIME_NEVER, now = time_.now();
+    // Counted before the change is made: apply() takes them off again when
+    // it is made on the present kernel, now or when kept until its instant.
+    uint64_t occurrences = count_occurrences(ch);
+    kept_occurrences_ = saturating_add(kept_occurrences_, occurrences);
     int err = timeline_.change(offset, ch, &acts);
-    bool kept = acts != PMVP_TIME_NEVER && acts > now;
-    pmvp_share shares[PMVP_MAX_BATCHES];
-    for (unsigned i = 0, n = kept ? occurrences_of(ch, shares) : 0; i < n; i++)
-        kept_occurrences_ = saturating_add(kept_occurrences_, shares[i].count);
-    if (acts != PMVP_TIME_NEVER && wakes(ch, kept))
+    if (acts == PMVP_TIME_NEVER)  // neither made nor kept
+        kept_occurrences_ -= std::min(kept_occurrences_, occurrences);
+    if (acts != PMVP_TIME_NEVER && wakes(ch, acts > now))
         wake_.notify(time_.to_sc(acts - now));
     return err;
+}
+
+// The occurrences a report or shares change carries, in all.
+uint64_t Monitors::count_occurrences(const Change &ch)
+{
+    pmvp_share shares[PMVP_MAX_BATCHES];
+    uint64_t all = 0;
+    for (unsigned i = 0, n = occurrences_of(ch, shares); i < n; i++)
+        all = saturating_add(all, shares[i].count);
+    return all;
 }
 
 // Whether the process must wake at the instant of change ch, judged on the
@@ -486,13 +503,6 @@ void Monitors::update()
     // Next wake-up: the next interrupting overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
     pmvp_core_next_interrupt(core_.get(), now, &next);
-    kept_occurrences_ = 0;
-    timeline_.next_pending([this](const Change &ch) {
-        pmvp_share shares[PMVP_MAX_BATCHES];
-        for (unsigned i = 0, n = occurrences_of(ch, shares); i < n; i++)
-            kept_occurrences_ = saturating_add(kept_occurrences_, shares[i].count);
-        return false;  // every kept change visited
-    });
     next = std::min(next, timeline_.next_pending([this](const Change &ch) { return wakes(ch, true); }));
     if (next != PMVP_TIME_NEVER)
         wake_.notify(time_.to_sc(next - now));
@@ -618,6 +628,7 @@ void Monitors::reset_changed()
     timeline_.invalidate();
     if (cold && !cold_) {
         timeline_.clear();  // what was reported for after the reset is gone with it
+        kept_occurrences_ = 0;
         pmvp_core_init(core_.get(), &config_);
         pmvp_core_sync(core_.get(), now);  // nothing is enabled: this only moves time on
         for (unsigned p = 0; p < num_pes(); p++)
@@ -943,6 +954,11 @@ void Monitors::restore(const std::vector<uint8_t> &checkpoint)
     std::string why;
     if (!timeline_.restore(checkpoint, &why))
         throw std::invalid_argument(std::string(name()) + ": restore: " + why);
+    kept_occurrences_ = 0;  // the restored changes' occurrences
+    timeline_.next_pending([this](const Change &ch) {
+        kept_occurrences_ = saturating_add(kept_occurrences_, count_occurrences(ch));
+        return false;  // every kept change visited
+    });
     for (unsigned p = 0; p < num_pes(); p++)
         controls_[p] = core_->pe[p].pmu.ctl;
     redrive_ = true;  // PMUIRQ as the restored flags make it, whatever the line shows now

@@ -926,11 +926,18 @@ int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num
         if (err)
             return err;
     }
+    /* Where the cycle of an occurrence matters to no counter, each share is
+     * a report at `now`, at once; known without filling the rate caches,
+     * which a refused call must leave as they were, and taken only where
+     * the even split cannot refuse (no share above UINT32_MAX). */
+    bool quiet = c->rates_valid && !c->th_any && !c->freeze_armed;
+    for (unsigned i = 0; quiet && i < num_shares; i++)
+        quiet = shares[i].count <= UINT32_MAX;
     /* The cycles before the last input were counted, by it, without the
      * shares: the window starts after it. A stopped processor clock (every
      * PE in WFI/WFE, or off, since that input) runs none. */
     uint64_t cycles = 0;
-    if (!k_clock_stopped(c))
+    if (!quiet && !k_clock_stopped(c))
         pmvp_core_cycles_between(c, since > c->last_call ? since : c->last_call, now, &cycles);
     pmvp_run runs[PMVP_MAX_BATCHES][2];
     pmvp_batch batches[PMVP_MAX_BATCHES];
@@ -940,13 +947,7 @@ int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num
             return err;
         batches[i] = (pmvp_batch){ shares[i].pe, shares[i].event, runs[i], 2 };
     }
-    /* Spread over cycles where they matter (report_batches takes a quiet
-     * window as reports too, but only after checking it again); else, or
-     * with no cycle in the window, each share is a report at `now`, which
-     * nothing refuses now. A quiet window is known without filling the
-     * rate caches, which a refused call must leave as they were. */
-    bool quiet = c->rates_valid && !c->th_any && !c->freeze_armed;
-    if (cycles && !quiet)
+    if (cycles)
         return pmvp_core_report_batches(c, batches, num_shares, now);
     for (unsigned i = 0; i < num_shares; i++)
         k_count_retired(c, shares[i].pe, shares[i].event, shares[i].count, now, NULL); /* knob (d) does not apply */

@@ -181,6 +181,10 @@ public:
         pmvp_time run_t0 = 0;            // the current run: its start and the clock it runs at
         uint64_t run_n0 = 0, hz = 1;
         uint64_t retired = 0, reported = 0;
+        // time_of(reported) as the last tell computed it (a 128-bit division
+        // saved), while reported_at_n == reported in the same run; not saved.
+        pmvp_time reported_at = 0;
+        uint64_t reported_at_n = UINT64_MAX;
         uint64_t block_pc = 0, block_start = 0, block_size = 0;
         uint64_t limit = 0;              // the run stops before a block that would pass it
         uint64_t interrupt_at = UINT64_MAX; // the retired count at which PMUIRQ is expected
@@ -429,12 +433,16 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
     // spread evenly over those cycles (Monitors::report_shares): with one
     // instruction every CPI cycles, a threshold sees the same per-cycle
     // values as instruction by instruction, in another order.
-    pmvp_time since = std::max(t.reported > t.run_n0 ? time_of(t, t.reported) : t.run_t0, time_.now());
+    pmvp_time last = t.reported_at_n == t.reported && t.reported > t.run_n0 ? t.reported_at
+                     : t.reported > t.run_n0                                 ? time_of(t, t.reported)
+                                                                             : t.run_t0;
+    pmvp_time since = std::max(last, time_.now()), at = time_of(t, upto);
     const pmvp_share share = { t.pe, PMVP_EV_INST_RETIRED, upto - t.reported };
-    t.reported = upto;
+    t.reported = t.reported_at_n = upto;
+    t.reported_at = at;
     t.result.instructions += share.count;
     if (monitors_) {
-        int err = monitors_->report_shares(&share, 1, offset(since), offset(time_of(t, upto)));
+        int err = monitors_->report_shares(&share, 1, offset(since), offset(at));
         if (err != PMVP_OK)
             SC_REPORT_ERROR("pmvp/iss", (std::string("INST_RETIRED refused: ") + pmvp_strerror(err)).c_str());
     }

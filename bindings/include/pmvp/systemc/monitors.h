@@ -280,9 +280,9 @@ private:
     static bool decide(const pmvp_core &c, const Change &ch, int *err);
     bool wakes(const Change &ch, bool kept) const;
     static unsigned occurrences_of(const Change &ch, pmvp_share *shares);
-    // At least the occurrences that kept reports and shares carry, counted
-    // again at each wake-up (update): what they can add to a counter before
-    // the process wakes.
+    static uint64_t count_occurrences(const Change &ch);
+    // At least the occurrences that kept reports and shares carry: what
+    // they can add to a counter before the process wakes (wakes()).
     uint64_t kept_occurrences_ = 0;
     static bool report_or_level(const Change &ch, unsigned *pe, uint16_t *event);
     static unsigned shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares);
