@@ -376,6 +376,25 @@ void Scenario::step()
     }
     case 10: case 11: {
         uint16_t ev = pick(report_pool);
+        if (coin(15)) { /* shares of the cycles since an instant, maybe before the last input */
+            std::vector<pmvp_share> shares(1 + rnd(3));
+            bool ok_expected = true;
+            for (pmvp_share &sh : shares) {
+                sh.pe = &sh == &shares[0] ? pe : rnd(cfg_.num_pes);
+                sh.event = &sh == &shares[0] ? ev : pick(report_pool);
+                sh.count = coin(70) ? rnd(8) : rnd(20000);
+                const pmvp_event_info *e = pmvp_event_find(sh.event);
+                ok_expected = ok_expected && ref_->reportable(sh.event) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
+                              ref_->state(sh.pe) != PMVP_PE_OFF;
+            }
+            pmvp_time since = now_ - std::min<pmvp_time>(now_, coin(50) ? rnd(3000) : rnd(3000000));
+            int err = pmvp_core_report_shares(&core_, shares.data(), (unsigned)shares.size(), since, now_);
+            if ((err == PMVP_OK) != ok_expected)
+                fail("report_shares of " + std::to_string(shares.size()) + " shares returned " + pmvp_strerror(err));
+            else if (err == PMVP_OK)
+                ref_->report_shares(shares.data(), (unsigned)shares.size(), since, now_);
+            break;
+        }
         if (coin(30)) { /* batches spread over the cycles since the last input, in runs */
             std::vector<Core::Batch> batches(coin(60) ? 1 : 2 + rnd(2));
             std::vector<pmvp_batch> call;

@@ -827,7 +827,7 @@ void Core::report_shares(const pmvp_share *shares, unsigned n, pmvp_time since, 
     const Core &last = at_input_ ? *at_input_ : *this;
     since = std::max(since, last.now_);
     uint64_t cycles = 0;
-    for (Clock c = last.proc_; c.next_edge() <= now; c.since++)
+    for (Clock c = last.proc_; !last.clock_stopped() && c.next_edge() <= now; c.since++)
         cycles += c.next_edge() > since;
     if (cycles == 0) {
         for (unsigned i = 0; i < n; i++)
