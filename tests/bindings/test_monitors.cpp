@@ -726,6 +726,17 @@ TEST(Monitors, SaveAndRestore)
     });
 }
 
+// PE 0's counter 0 counts INST_RETIRED, `before` short of overflowing at
+// 2^32, with its interrupt enabled, through the frame.
+void arm_instructions_to_interrupt(Initiator &bus, uint64_t before)
+{
+    bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_INST_RETIRED);
+    bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0x100000000ull - before, 8);
+    bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
+    bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+    bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+}
+
 // A CPU model reporting ahead of simulated time does not show its future to
 // an initiator reading now; the report counts, and raises PMUIRQ, when
 // simulated time reaches it.
@@ -739,11 +750,7 @@ TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
         sc_time rose = SC_ZERO_TIME;
         when_it_rises(irq, rose);
         sc_spawn([&] {
-            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_INST_RETIRED);
-            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 99, 8);
-            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            arm_instructions_to_interrupt(bus, 100);
             // The CPU model, 5 us ahead in its quantum, retires 100 instructions.
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 100, sc_time(5, SC_US)), PMVP_OK);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0xFFFFFFFFull - 99);
@@ -778,11 +785,7 @@ TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
             }
         });
         sc_spawn([&] {
-            bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_INST_RETIRED);
-            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 99, 8);
-            bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            arm_instructions_to_interrupt(bus, 100);
             const pmvp_share thirty = { 0, PMVP_EV_INST_RETIRED, 30 };
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 30, sc_time(1, SC_US)), PMVP_OK);
             EXPECT_EQ(m.report_shares(&thirty, 1, sc_time(1, SC_US), sc_time(2, SC_US)), PMVP_OK);
