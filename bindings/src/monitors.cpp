@@ -353,15 +353,15 @@ bool Monitors::decide(const pmvp_core &c, const Change &ch, int *err)
 unsigned Monitors::shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares)
 {
     // Read in place (every decision about the change reads it): the
-    // instant, the count, then each share's PE, event and count, as
-    // report_shares wrote them.
+    // instant, the count, then each share's PE and event in one argument
+    // and its count, as report_shares wrote them.
     const uint64_t *a = ch.arg;
-    unsigned n = ch.count >= 2 ? (unsigned)std::min<uint64_t>(a[1], PMVP_MAX_BATCHES + 1) : 0;
-    if (n == 0 || n > PMVP_MAX_BATCHES || ch.count != 2 + 3 * n)
+    if (ch.count < 2 || a[1] == 0 || a[1] > PMVP_MAX_BATCHES || ch.count != 2 + 2 * a[1])
         return 0;
+    unsigned n = (unsigned)a[1];
     *since = a[0];
     for (unsigned i = 0; i < n; i++)
-        shares[i] = { (unsigned)a[2 + 3 * i], (uint16_t)a[3 + 3 * i], a[4 + 3 * i] };
+        shares[i] = { (unsigned)(a[2 + 2 * i] & 0xFFFFFFFF), (uint16_t)(a[2 + 2 * i] >> 32), a[3 + 2 * i] };
     return n;
 }
 
@@ -667,7 +667,7 @@ int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const
     Change ch = make_change(REPORT_SHARES, from, num_shares);
     ChangeWriter w{ ch };
     for (unsigned i = 0; i < num_shares; i++)
-        w << shares[i].pe << shares[i].event << shares[i].count;
+        w << ((uint64_t)shares[i].event << 32 | shares[i].pe) << shares[i].count;
     return change(offset, ch);
 }
 

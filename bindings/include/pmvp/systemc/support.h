@@ -72,8 +72,8 @@ private:
 // (structures field by field, pmvp/systemc/changes.h).
 struct Change {
     // The most any change takes: Monitors::report_shares's instant, count
-    // and three arguments for each of PMVP_MAX_BATCHES shares.
-    static constexpr unsigned kMaxArgs = 2 + 3 * PMVP_MAX_BATCHES;
+    // and two arguments for each of PMVP_MAX_BATCHES shares.
+    static constexpr unsigned kMaxArgs = 2 + 2 * PMVP_MAX_BATCHES;
     uint8_t kind = 0, count = 0;
     uint64_t arg[kMaxArgs];
     explicit Change(uint8_t k) : kind(k) {}
