@@ -116,7 +116,9 @@ public:
     // between sc_time_stamp() + since and sc_time_stamp() + offset, each
     // share's count as evenly as whole numbers allow
     // (pmvp_core_report_shares: an MT == 1 counter sees each cycle's sum).
-    // `since` must not precede any other input to the monitors.
+    // A window reaching back before another input to the monitors starts
+    // after it; up to PMVP_MAX_BATCHES shares; `since` after `offset` is
+    // refused (PMVP_ERR_VALUE).
     [[nodiscard]] int report_shares(const pmvp_share *shares, unsigned num_shares, const sc_core::sc_time &since,
                                     const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_SEBEP: the instruction at `pc` retired, generating `count` of
