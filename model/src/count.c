@@ -846,14 +846,49 @@ static th_controls th_of(const pmvp_pmu_counter *k)
     return t;
 }
 
-bool k_threshold_on(const pmvp_pe *pe, unsigned n)
+/* STALL_SLOT with MT == 1 (D14.3): "for every cycle, the counter counts
+ * all Slots not occupied by any instruction or operation for any PE". A PE
+ * reports its own STALL_SLOT, the Slots it does not occupy on a cycle on
+ * which it is active (MT == 0's count), so on a cycle on which k PEs are
+ * active the Slots none of them occupies are the sum of their values less
+ * (k - 1) x SLOTS, and SLOTS with none active. Such a counter's per-cycle
+ * value is followed, as with the threshold function, with PMMIR_EL1.SLOTS
+ * known (else it counts the sum, as any MT == 1 counter of occurrences).
+ * pmvp's readings (README): the PEs are those the counter counts events of
+ * (its filter in their context), active when neither in WFI/WFE nor off;
+ * with FGMT or SoEMT one PE at most issues on a cycle. */
+static bool slot_rule(const pmvp_core *c, unsigned p, unsigned n)
 {
-    return th_of(&pe->pmu.counter[n]).on;
+    return PMVP_FIELD_GET(PMMIR_EL1_SLOTS, c->cfg.pmmir) != 0 &&
+           k_counter_event(&c->pe[p], n) == PMVP_EV_STALL_SLOT && c->pe[p].pmu.counter[n].event.cls >= 0 &&
+           k_effective_mt(c, p, n);
 }
 
-bool k_threshold_tracked(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
+/* V_B under slot_rule, from the sum `v` of the counted PEs' STALL_SLOT on
+ * the cycle. */
+static uint64_t slot_vb(const pmvp_core *c, unsigned p, unsigned n, uint64_t v)
 {
-    if (k_threshold_on(pe, n))
+    uint64_t slots = PMVP_FIELD_GET(PMMIR_EL1_SLOTS, c->cfg.pmmir);
+    unsigned k = 0;
+    for (unsigned q = 0; q < c->cfg.num_pes; q++)
+        k += c->pe[q].state == PMVP_PE_RUN && k_counts(c, p, n, &c->pe[q].ctx);
+    if (c->cfg.mt_policy != PMVP_MT_SMT && k > 1)
+        k = 1;
+    if (k == 0)
+        return v + slots;
+    uint64_t occupied_by_others = (k - 1) * slots;
+    return v > occupied_by_others ? v - occupied_by_others : 0;
+}
+
+bool k_threshold_on(const pmvp_core *c, unsigned p, unsigned n)
+{
+    return th_of(&c->pe[p].pmu.counter[n]).on || slot_rule(c, p, n);
+}
+
+bool k_threshold_tracked(const pmvp_core *c, unsigned p, unsigned n)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (k_threshold_on(c, p, n))
         return true;
     /* n is the counter n + 1 links to */
     if (n % 2 == 1 || n + 1 >= c->cfg.num_counters)
@@ -865,9 +900,9 @@ bool k_threshold_tracked(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 void k_occurrence_add(pmvp_core *c, unsigned p, unsigned n, uint64_t count)
 {
     pmvp_pe *pe = &c->pe[p];
-    if (k_threshold_tracked(c, pe, n))
+    if (k_threshold_tracked(c, p, n))
         pe->pmu.counter[n].pending += count;
-    if (!k_threshold_on(pe, n))
+    if (!k_threshold_on(c, p, n))
         k_counter_add(c, p, pe, n, count);
 }
 
@@ -946,6 +981,12 @@ static th_run th_run_of(const pmvp_core *c, unsigned p, const pmvp_pe *pe, unsig
     const th_run *l = link && t.tlc ? link : &none;
     unsigned c1 = th_class(c, p, k0 + 1), c2 = th_class(c, p, k0 + 2);
     uint64_t vb1 = vb[c1] + pe->pmu.counter[n].pending;
+    if (slot_rule(c, p, n)) {
+        t.on = true;
+        vb1 = slot_vb(c, p, n, vb1);
+        for (unsigned cls = 0; cls < 2; cls++)
+            vb[cls] = slot_vb(c, p, n, vb[cls]);
+    }
     run.ct_first = th_condition(&t, vb1);
     run.first = th_value(&t, vb1, l->first, pe->th_cp >> n & 1);
     run.second = th_value(&t, vb[c2], l->second, run.ct_first);
@@ -1030,9 +1071,9 @@ static void th_masks(const pmvp_core *c, unsigned p, uint32_t *on, uint32_t *tra
     }
     *on = *tracked = 0;
     for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-        if (k_threshold_on(pe, n))
+        if (k_threshold_on(c, p, n))
             *on |= UINT32_C(1) << n;
-        if (k_threshold_tracked(c, pe, n))
+        if (k_threshold_tracked(c, p, n))
             *tracked |= UINT32_C(1) << n;
     }
 }
@@ -1183,9 +1224,9 @@ static void refresh_rates(pmvp_core *c)
             cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
             if (level_class(&pe->pmu.counter[n].event))
                 pe->level_driven |= bit;
-            if (k_threshold_on(pe, n))
+            if (k_threshold_on(c, p, n))
                 pe->th_on |= bit;
-            if (k_threshold_tracked(c, pe, n)) {
+            if (k_threshold_tracked(c, p, n)) {
                 pe->th_tracked |= bit;
                 if (th_counting_allowed(c, p, n))
                     pe->th_allowed |= bit;
@@ -1605,7 +1646,7 @@ static pmvp_u128 chain_to_overflow(const pmvp_core *c, const pmvp_pe *pe, unsign
 static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    if (k_threshold_on(pe, n))
+    if (k_threshold_on(c, p, n))
         return th_reaches(c, p, n, to_overflow(c, pe, n));
     rate r = counter_rate(c, p, n);
     if (r.src != SRC_NONE)
@@ -1615,7 +1656,7 @@ static pmvp_time event_counter_overflow_time(const pmvp_core *c, unsigned p, uns
      * even counter below it, if that one counts cycles. */
     if (!chain_counts(c, p, n))
         return PMVP_TIME_NEVER;
-    if (k_threshold_on(pe, n - 1))
+    if (k_threshold_on(c, p, n - 1))
         return th_reaches(c, p, n - 1, chain_to_overflow(c, pe, n));
     rate low = counter_rate(c, p, n - 1);
     if (low.src == SRC_NONE)

@@ -219,8 +219,8 @@ static inline uint64_t k_evtyper_writable(const pmvp_core *c, unsigned n)
 /* Threshold and edge counting (D13.8, count.c). Whether counter n of PE
  * state `pe` counts through its threshold function (on), and whether its
  * per-cycle value is followed: on, or the counter n + 1 links to (TLC). */
-bool k_threshold_on(const pmvp_pe *pe, unsigned n);
-bool k_threshold_tracked(const pmvp_core *c, const pmvp_pe *pe, unsigned n);
+bool k_threshold_on(const pmvp_core *c, unsigned p, unsigned n);
+bool k_threshold_tracked(const pmvp_core *c, unsigned p, unsigned n);
 /* Whether some counter of the core is followed so (the rates made valid). */
 bool k_threshold_any(pmvp_core *c);
 /* `count` occurrences of its event for counter n of PE p, at the core's

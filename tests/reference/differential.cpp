@@ -132,6 +132,8 @@ void Scenario::make_config()
     if (cfg_.feat_pmuv3p7 && (threshold_ || coin(15))) /* THWIDTH 1..12, EDGE 0..2 */
         cfg_.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, pick<uint64_t>({ 1, 2, 3, 4, 8, 12 })) |
                      PMVP_FIELD_PREP(PMMIR_EL1_EDGE, rnd(3));
+    if (coin(40)) /* SLOTS: STALL_SLOT with MT == 1 counts the Slots no PE occupies */
+        cfg_.pmmir |= PMVP_FIELD_PREP(PMMIR_EL1_SLOTS, 1 + rnd(8));
     // A feature of a later architecture version than the PMU's is refused.
     pmvp_core_config_limit_to_version(&cfg_);
     cfg_.ss_capture_in_debug = cfg_.ss_capture_in_debug && cfg_.feat_pmuv3_ss;
@@ -232,11 +234,12 @@ void Scenario::step()
         PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, 0x0004, 0x0021, PMVP_EV_SW_INCR,
         PMVP_EV_CHAIN, PMVP_EV_CHAIN, PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
         PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, PMVP_EV_BUS_CYCLES, PMVP_EV_CNT_CYCLES, 0x00C1,
-        0x0040, 0x400D, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_PMU_SNAPSHOT
+        0x0040, 0x400D, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT
     };
     const std::vector<uint16_t> level_pool = { PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
                                                PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320 };
-    const std::vector<uint16_t> report_pool = { PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES };
+    const std::vector<uint16_t> report_pool = { PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES,
+                                                PMVP_EV_STALL_SLOT };
 
     switch (rnd(18)) {
     case 0: {

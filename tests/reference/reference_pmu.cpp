@@ -484,7 +484,26 @@ Core::Threshold Core::threshold(unsigned p, unsigned n) const
     // D24.5.12: of an event the PMU does not support no events are counted.
     t.on = (t.tc || t.th || t.tlc) && cls >= 0 && cls != PMVP_EVCLASS_BUS_CLOCK &&
            cls != PMVP_EVCLASS_SYSTEM_COUNTER && ev != PMVP_EV_CHAIN;
+    // STALL_SLOT with MT == 1 (D14.3) is followed cycle by cycle too.
+    t.slots = ev == PMVP_EV_STALL_SLOT && cls >= 0 && mt(p, n) ? (cfg_.pmmir & 0xFF) : 0;
+    t.on = t.on || t.slots;
     return t;
+}
+
+// D14.3, STALL_SLOT with MT == 1: the Slots no PE occupies on this cycle,
+// from the sum `v` of the STALL_SLOT the PEs it counts put on it, each
+// active PE occupying SLOTS less its own; one PE at most issues a cycle
+// under FGMT or SoEMT (pmvp's reading, README).
+uint64_t Core::unoccupied_slots(unsigned p, unsigned n, uint64_t slots, uint64_t v) const
+{
+    unsigned active = 0;
+    for (unsigned q = 0; q < cfg_.num_pes; q++)
+        if (pe_[q].state == PMVP_PE_RUN && counter_counts(p, n, pe_[q].ctx))
+            active++;
+    if (cfg_.mt_policy != PMVP_MT_SMT)
+        active = std::min(active, 1u);
+    int64_t left = (int64_t)v + (int64_t)slots - (int64_t)active * (int64_t)slots;
+    return left > 0 ? (uint64_t)left : 0;
 }
 
 bool Core::tracked(unsigned p, unsigned n) const
@@ -572,6 +591,8 @@ void Core::processor_edge(pmvp_time t)
             bool ok = allowed(p, n);
             uint64_t vb = w[p][n] + k.pending;
             k.pending = 0;
+            if (th.slots)
+                vb = unoccupied_slots(p, n, th.slots, vb);
             if (!th.on) {
                 v[n] = ok ? vb : 0;
                 if (w[p][n])

@@ -107,6 +107,7 @@ private:
         bool on = false, te = false;
         unsigned tc = 0, tlc = 0;
         uint64_t th = 0;
+        uint64_t slots = 0;  // STALL_SLOT with MT == 1: PMMIR.SLOTS, its V_B the unoccupied Slots
     };
     struct Pe {
         pmvp_pe_state state = PMVP_PE_RUN;
@@ -159,6 +160,7 @@ private:
     // Whether counter n's per-cycle value is followed: its threshold
     // function is on, or counter n + 1 links to it.
     bool tracked(unsigned p, unsigned n) const;
+    uint64_t unoccupied_slots(unsigned p, unsigned n, uint64_t slots, uint64_t v) const;
     // D13.8's "counting allowed" on the current cycle.
     bool allowed(unsigned p, unsigned n) const;
     // `count` occurrences for counter n, counted now or part of V_B.
