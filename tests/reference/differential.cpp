@@ -234,12 +234,13 @@ void Scenario::step()
         PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, 0x0004, 0x0021, PMVP_EV_SW_INCR,
         PMVP_EV_CHAIN, PMVP_EV_CHAIN, PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
         PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, PMVP_EV_BUS_CYCLES, PMVP_EV_CNT_CYCLES, 0x00C1,
-        0x0040, 0x400D, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT
+        0x0040, 0x400D, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT,
+        PMVP_EV_STALL_SLOT
     };
     const std::vector<uint16_t> level_pool = { PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
                                                PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320 };
     const std::vector<uint16_t> report_pool = { PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES,
-                                                PMVP_EV_STALL_SLOT };
+                                                PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT };
 
     switch (rnd(18)) {
     case 0: {
