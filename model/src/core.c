@@ -773,11 +773,19 @@ static int batch_refusal(const pmvp_core *c, const pmvp_batch *b, uint64_t *tota
 /* Whether, on this core now, the cycle on which an occurrence falls within
  * a batch's window changes nothing that the call's instant or a later one
  * shows: no counter follows a cycle's value (threshold and edge counting,
- * k_threshold_any) and no overflow can freeze counters (freeze_armed,
- * valid after it). Then a batch is a report at the window's end. */
+ * th_any) and no overflow can freeze counters (freeze_armed), as the rate
+ * caches know when valid (false when not). Then a batch is a report at the
+ * window's end. */
+static bool quiet_known(const pmvp_core *c)
+{
+    return c->rates_valid && !c->th_any && !c->freeze_armed;
+}
+
+/* quiet_known, filling the rate caches first. */
 static bool quiet_window(pmvp_core *c)
 {
-    return !k_threshold_any(c) && !c->freeze_armed;
+    k_threshold_any(c);
+    return quiet_known(c);
 }
 
 bool pmvp_core_cycle_values_matter(pmvp_core *c)
@@ -927,10 +935,11 @@ int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num
             return err;
     }
     /* Where the cycle of an occurrence matters to no counter, each share is
-     * a report at `now`, at once; known without filling the rate caches,
-     * which a refused call must leave as they were, and taken only where
-     * the even split cannot refuse (no share above UINT32_MAX). */
-    bool quiet = c->rates_valid && !c->th_any && !c->freeze_armed;
+     * a report at `now`, at once; known without filling the rate caches
+     * (quiet_known), which a refused call must leave as they were, and
+     * taken only where the even split cannot refuse (no share above
+     * UINT32_MAX). */
+    bool quiet = quiet_known(c);
     for (unsigned i = 0; quiet && i < num_shares; i++)
         quiet = shares[i].count <= UINT32_MAX;
     /* The cycles before the last input were counted, by it, without the
