@@ -130,7 +130,7 @@ static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
         f64(s, &k->shown);
         f64(s, &k->shown_until);
         f64(s, &k->shadow_until);
-        f32(s, &k->shadow_left);
+        f32(s, &u->shadow_left[n]);
     }
     f32(s, &u->divider);
     walk_controls(s, &u->ctl);

@@ -432,7 +432,7 @@ static void watch_interrupts(pmvp_core *c)
         for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)); m;) {
             unsigned n = pmvp_take_lowest(&m);
             c->events_watched |= UINT64_C(1) << k_counter_event(pe, n) % 64;
-            c->levels_watched |= levels_followed(&pe->pmu.counter[n].event, k_effective_mt(c, p, n));
+            c->levels_watched |= levels_followed(&pe->pmu.event[n], k_effective_mt(c, p, n));
         }
     }
     c->watch_valid = true;
@@ -557,9 +557,24 @@ void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
 /* Which clock a counter's increments follow during a constant stretch. */
 enum source { SRC_NONE, SRC_PROC, SRC_PROC_SLOT, SRC_BUS, SRC_SYSCNT };
 
-typedef pmvp_rate rate; /* src: enum source; slot: SRC_PROC_SLOT's barrel thread */
+/* A rate as count.c computes it; pmvp_rate is its packed form in the caches. */
+typedef struct rate {
+    uint8_t src;              /* enum source */
+    uint8_t slot;             /* SRC_PROC_SLOT's barrel thread */
+    uint64_t weight;          /* increments a counted cycle brings: below 2^37 */
+} rate;
 
 static const rate no_rate = { SRC_NONE, 0, 0 };
+
+static pmvp_rate packed_rate(rate r)
+{
+    return (pmvp_rate){ r.weight << 16 | (uint64_t)r.slot << 8 | r.src };
+}
+
+static rate cached_rate(pmvp_rate p)
+{
+    return (rate){ (uint8_t)p.packed, (uint8_t)(p.packed >> 8), p.packed >> 16 };
+}
 
 static bool in_wfx(const pmvp_pe *pe)
 {
@@ -643,7 +658,7 @@ static rate spread_rate(const pmvp_core *c, unsigned p, unsigned n)
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    const pmvp_event_decoded *d = &pe->pmu.counter[n].event;
+    const pmvp_event_decoded *d = &pe->pmu.event[n];
     bool mt = k_effective_mt(c, p, n);
 
     switch (d->cls) {
@@ -830,9 +845,9 @@ static bool th_applies(const pmvp_event_decoded *d, uint16_t event)
  * fields a feature lacks are 0). The reserved combinations of RMRPVL are
  * CONSTRAINED UNPREDICTABLE; pmvp reads them as TE and TLC 0, the
  * threshold counting of TC and TH alone. */
-static th_controls th_of(const pmvp_pmu_counter *k)
+static th_controls th_of(const pmvp_pmu *u, unsigned n)
 {
-    uint64_t v = k->evtyper;
+    uint64_t v = u->counter[n].evtyper;
     th_controls t = { .te = v & PMEVTYPER_EL0_TE,
                       .tc = (unsigned)PMVP_FIELD_GET(PMEVTYPER_EL0_TC, v),
                       .tlc = (unsigned)PMVP_FIELD_GET(PMEVTYPER_EL0_TLC, v),
@@ -842,7 +857,7 @@ static th_controls th_of(const pmvp_pmu_counter *k)
     if (reserved)
         t.te = false, t.tlc = 0;
     t.on = (t.tc || t.th || t.tlc) &&
-           th_applies(&k->event, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, v));
+           th_applies(&u->event[n], (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, v));
     return t;
 }
 
@@ -860,7 +875,7 @@ static th_controls th_of(const pmvp_pmu_counter *k)
 static bool slot_rule(const pmvp_core *c, unsigned p, unsigned n)
 {
     return PMVP_FIELD_GET(PMMIR_EL1_SLOTS, c->cfg.pmmir) != 0 &&
-           k_counter_event(&c->pe[p], n) == PMVP_EV_STALL_SLOT && c->pe[p].pmu.counter[n].event.cls >= 0 &&
+           k_counter_event(&c->pe[p], n) == PMVP_EV_STALL_SLOT && c->pe[p].pmu.event[n].cls >= 0 &&
            k_effective_mt(c, p, n);
 }
 
@@ -882,7 +897,7 @@ static uint64_t slot_vb(const pmvp_core *c, unsigned p, unsigned n, uint64_t v)
 
 bool k_threshold_on(const pmvp_core *c, unsigned p, unsigned n)
 {
-    return th_of(&c->pe[p].pmu.counter[n]).on || slot_rule(c, p, n);
+    return th_of(&c->pe[p].pmu, n).on || slot_rule(c, p, n);
 }
 
 bool k_threshold_tracked(const pmvp_core *c, unsigned p, unsigned n)
@@ -893,7 +908,7 @@ bool k_threshold_tracked(const pmvp_core *c, unsigned p, unsigned n)
     /* n is the counter n + 1 links to */
     if (n % 2 == 1 || n + 1 >= c->cfg.num_counters)
         return false;
-    th_controls up = th_of(&pe->pmu.counter[n + 1]);
+    th_controls up = th_of(&pe->pmu, n + 1);
     return up.on && up.tlc;
 }
 
@@ -971,7 +986,7 @@ static th_run th_run_of(const pmvp_core *c, unsigned p, const pmvp_pe *pe, unsig
     th_run run = { .allowed = allowed };
     if (!allowed)
         return run;
-    th_controls t = th_of(&pe->pmu.counter[n]);
+    th_controls t = th_of(&pe->pmu, n);
     uint64_t vb[2];
     vb[1] = r.src == SRC_PROC || r.src == SRC_PROC_SLOT ? r.weight : 0;
     vb[0] = r.src == SRC_PROC ? r.weight : 0;
@@ -1051,12 +1066,12 @@ static th_run th_run_from(const pmvp_core *c, unsigned p, const pmvp_pe *from, u
     bool cached = c->rates_valid;
     const pmvp_pe *pe = &c->pe[p];
     th_run link, *l = NULL;
-    if (n % 2 == 1 && th_of(&from->pmu.counter[n]).tlc) {
+    if (n % 2 == 1 && th_of(&from->pmu, n).tlc) {
         link = th_run_from(c, p, from, n - 1, k0);
         l = &link;
     }
     bool allowed = (cached ? pe->th_allowed >> n & 1 : th_counting_allowed(c, p, n)) && !(from->frozen >> n & 1);
-    return th_run_of(c, p, from, n, cached ? pe->rate[n] : counter_rate(c, p, n), allowed, l, k0);
+    return th_run_of(c, p, from, n, cached ? cached_rate(pe->rate[n]) : counter_rate(c, p, n), allowed, l, k0);
 }
 
 /* The counters of PE p whose threshold function is on (*on) and whose
@@ -1188,9 +1203,9 @@ static rate amu_counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 /* Caches rate r of counter n in rates[n], and whether it counts in bit n
  * of *counting: the event counters' (rate, counting) or the AMU's
  * (amu_rate, amu_counting). */
-static void cache_rate(rate *rates, uint32_t *counting, unsigned n, rate r)
+static void cache_rate(pmvp_rate *rates, uint32_t *counting, unsigned n, rate r)
 {
-    rates[n] = r;
+    rates[n] = packed_rate(r);
     *counting = r.weight ? *counting | UINT32_C(1) << n : *counting & ~(UINT32_C(1) << n);
 }
 
@@ -1222,7 +1237,7 @@ static void refresh_rates(pmvp_core *c)
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             uint32_t bit = UINT32_C(1) << n;
             cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
-            if (level_class(&pe->pmu.counter[n].event))
+            if (level_class(&pe->pmu.event[n]))
                 pe->level_driven |= bit;
             if (k_threshold_on(c, p, n))
                 pe->th_on |= bit;
@@ -1285,7 +1300,7 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
         for (uint32_t m = pe->level_driven; m;) {
             unsigned n = pmvp_take_lowest(&m);
             bool mt = k_effective_mt(c, p, n);
-            if ((p == q || mt) && follows_level(&pe->pmu.counter[n].event, level, mt))
+            if ((p == q || mt) && follows_level(&pe->pmu.event[n], level, mt))
                 f->pmu[p] |= UINT32_C(1) << n;
         }
     }
@@ -1303,7 +1318,7 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
 
 /* Counter n (of `rates`) takes rate r; with stretch s (a level change
  * ahead of the core's sync) it stands at the end of s, ahead if it counts. */
-static void take_rate(const pmvp_core *c, rate *rates, uint32_t *counting, uint32_t *ahead, uint64_t *since,
+static void take_rate(const pmvp_core *c, pmvp_rate *rates, uint32_t *counting, uint32_t *ahead, uint64_t *since,
                       unsigned n, rate r, const stretch *s)
 {
     cache_rate(rates, counting, n, r);
@@ -1345,7 +1360,7 @@ void k_spread_changed(pmvp_core *c)
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
-            if (pe->pmu.counter[n].event.cls == PMVP_EVCLASS_OCCURRENCE)
+            if (pe->pmu.event[n].cls == PMVP_EVCLASS_OCCURRENCE)
                 take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), NULL);
         for (unsigned n = 0; c->cfg.feat_amuv1 && n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
             const pmvp_event_decoded *d = n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n]
@@ -1367,7 +1382,7 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
     uint32_t counting = cached ? pe->amu_counting : (UINT32_C(1) << (PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux)) - 1;
     while (counting) {
         unsigned n = pmvp_take_lowest(&counting);
-        rate r = cached ? pe->amu_rate[n] : amu_counter_rate(c, p, n);
+        rate r = cached ? cached_rate(pe->amu_rate[n]) : amu_counter_rate(c, p, n);
         *amu_counter(a, n) += (uint64_t)increments_from(c, r, s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
     }
     to->amu_ahead = 0;
@@ -1411,7 +1426,7 @@ static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch
     uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~(uint32_t)to->frozen & ~on;
     while (counting) {
         unsigned n = pmvp_take_lowest(&counting);
-        rate r = cached ? pe->rate[n] : counter_rate(c, p, n);
+        rate r = cached ? cached_rate(pe->rate[n]) : counter_rate(c, p, n);
         pmvp_u128 inc = increments_from(c, r, s, pe->ahead >> n & 1, pe->since[n]);
         if (inc)
             k_counter_add(c, p, to, n, inc);
@@ -1534,7 +1549,7 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
         pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = f->pmu[p] & pe->counting; m;) {
             unsigned n = pmvp_take_lowest(&m);
-            pmvp_u128 inc = increments_from(c, pe->rate[n], &s, pe->ahead >> n & 1, pe->since[n]);
+            pmvp_u128 inc = increments_from(c, cached_rate(pe->rate[n]), &s, pe->ahead >> n & 1, pe->since[n]);
             if (inc)
                 k_counter_add(c, p, pe, n, inc);
         }
@@ -1543,7 +1558,7 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     for (uint32_t m = f->amu & pe->amu_counting; m;) {
         unsigned n = pmvp_take_lowest(&m);
         *amu_counter(&pe->amu, n) +=
-            (uint64_t)increments_from(c, pe->amu_rate[n], &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
+            (uint64_t)increments_from(c, cached_rate(pe->amu_rate[n]), &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
     }
     pe->level[level] = value;
     follow_level(c, q, f, &s);
@@ -1781,7 +1796,7 @@ void k_rebuild_caches(pmvp_core *c)
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             pmvp_pmu_counter *k = &pe->pmu.counter[n];
             k->evtyper &= k_evtyper_writable(c, n);
-            k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+            pe->pmu.event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
         }
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
             pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);

@@ -74,7 +74,7 @@ static void start_shadows(pmvp_core *c, unsigned p, uint32_t overflowed, pmvp_ti
         if (!left)
             continue;
         u->shadowed |= UINT32_C(1) << n;
-        u->slack[n].shadow_left = left;
+        u->shadow_left[n] = left;
         u->slack[n].shadow_until = a->shadow_time && now <= PMVP_TIME_NEVER - a->shadow_time
                                        ? now + a->shadow_time : PMVP_TIME_NEVER;
     }
@@ -89,9 +89,9 @@ static void shorten_shadows(pmvp_core *c, unsigned p, uint32_t pending, uint64_t
     for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         if (!(pending >> n & 1))
             continue;
-        pmvp_slack *s = &u->slack[n];
-        s->shadow_left = count >= s->shadow_left ? 0 : s->shadow_left - (uint32_t)count;
-        if (s->shadow_left == 0 || now >= s->shadow_until)
+        uint32_t *left = &u->shadow_left[n];
+        *left = count >= *left ? 0 : *left - (uint32_t)count;
+        if (*left == 0 || now >= u->slack[n].shadow_until)
             u->shadowed &= ~(UINT32_C(1) << n);
     }
 }

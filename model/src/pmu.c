@@ -48,9 +48,9 @@ static int selected(const pmvp_core *c, unsigned p, const pmvp_pe *pe, bool cycl
 }
 
 /* PMEVTYPER<n>'s event as counter n counts it (D24.5.12). */
-static void decode_event(const pmvp_core *c, pmvp_pmu_counter *k)
+static void decode_event(const pmvp_core *c, pmvp_pmu *u, unsigned n)
 {
-    k->event = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+    u->event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, u->counter[n].evtyper), false);
 }
 
 /* A write of PMEVTYPER<n> starts the threshold functions it concerns
@@ -318,7 +318,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     case PMVP_PMCCNTR_EL0: counter_written(c, p, PMVP_CYCLE_COUNTER); break;
     case PMVP_PMEVCNTR_EL0: counter_written(c, p, n); break;
     case PMVP_PMEVTYPER_EL0:
-        decode_event(c, &u->counter[n]);
+        decode_event(c, u, n);
         threshold_afresh(pe, n);
         break;
     case PMVP_PMIAR_EL1: u->pmiar = k_pmiar_address(u->pmiar); break;
@@ -417,7 +417,7 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     if (c->cfg.feat_pmuv3_extpmn)
         keep_cold_reset_state(&pe->pmu, &before);
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
-        decode_event(c, &pe->pmu.counter[n]);
+        decode_event(c, &pe->pmu, n);
     /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41);
      * PMCCR only on a Cold reset. */
     pe->ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock, .pmccr = pe->ext.pmccr };

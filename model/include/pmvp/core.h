@@ -423,7 +423,6 @@ typedef struct pmvp_event_decoded {
 typedef struct pmvp_pmu_counter {
     uint64_t value;           /* PMEVCNTR<n>, as of the core's sync instant */
     uint64_t evtyper;         /* PMEVTYPER<n>, implemented bits only */
-    pmvp_event_decoded event; /* evtyper's event, as the PMU counts it */
     /* Threshold and edge counting (D13.8, count.c): the occurrences
      * reported in the processor cycle in progress, part of its V_B, which
      * the cycle's closing edge applies. Kept for the counters whose
@@ -436,8 +435,8 @@ typedef struct pmvp_slack {
     uint64_t base;            /* (b) the value at the previous boundary */
     uint64_t shown;           /* (c) the value the latest direct read returned */
     pmvp_time shown_until;    /* (c) direct reads before this instant return `shown` */
-    pmvp_time shadow_until;   /* (a) the instant the shadow ends */
-    uint32_t shadow_left;     /* (a) occurrences still in the shadow */
+    pmvp_time shadow_until;   /* (a) the instant the shadow ends; pmvp_pmu.shadow_left
+                                 holds the occurrences still in it */
 } pmvp_slack;
 
 typedef struct pmvp_pmu {
@@ -452,6 +451,7 @@ typedef struct pmvp_pmu {
                                  context synchronization event (FEAT_SEBEP) */
     uint32_t shadowed;        /* counters whose overflow is in the shadow (a) */
     pmvp_slack slack[PMVP_MAX_COUNTERS + 1]; /* by P<n>/C bit: 31 is PMCCNTR */
+    uint32_t shadow_left[PMVP_MAX_COUNTERS + 1]; /* (a) occurrences still in the shadow, as slack */
     uint64_t cntenset, intenset, ovsset; /* P<n>, C (bit 31), F0 (bit 32) */
     uint32_t pmselr;
     uint64_t pmccfiltr;
@@ -462,6 +462,9 @@ typedef struct pmvp_pmu {
     uint64_t pmuacr;          /* PMUACR_EL1 (FEAT_PMUv3p9): for the system-register layer */
     pmvp_pmu_controls ctl;
     pmvp_pmu_counter counter[PMVP_MAX_COUNTERS + 1]; /* [PMVP_ICNTR_SLOT].value: PMICNTR_EL0 */
+    /* Each counter's evtyper event, as the PMU counts it (apart from the
+     * counters, which would pad each by 5 bytes). */
+    pmvp_event_decoded event[PMVP_MAX_COUNTERS];
 } pmvp_pmu;
 
 /* The AMUv1 of a PE (D16.2, D24.6). Counters wrap at 64 bits. */
@@ -489,13 +492,13 @@ typedef struct pmvp_pmu_ext {
 } pmvp_pmu_ext;
 
 /* The rate of a counter while nothing that decides what it counts changes
- * (count.c): the clock its increments follow (count.c's enum source), the
- * barrel thread for FGMT's slot cycles, and the increments a counted cycle
- * brings (0: it does not count). */
+ * (count.c), packed in 8 bytes to keep the PE small: bits [7:0] the clock
+ * its increments follow (count.c's enum source), [15:8] the barrel thread
+ * for FGMT's slot cycles, [63:16] the increments a counted cycle brings
+ * (0: it does not count). Those are at most 8 PEs' levels or 16 batches'
+ * occurrences a cycle, each below 2^32, so they fit in 48 bits. */
 typedef struct pmvp_rate {
-    uint8_t src;
-    uint8_t slot;
-    uint64_t weight;
+    uint64_t packed;
 } pmvp_rate;
 
 typedef struct pmvp_pe {
