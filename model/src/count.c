@@ -655,6 +655,31 @@ static rate spread_rate(const pmvp_core *c, unsigned p, unsigned n)
     return w ? (rate){ SRC_PROC, 0, w } : no_rate;
 }
 
+/* The rate of event counter n of PE p, counted with MT == 0, on the
+ * cycles its event holds: CPU_CYCLES', or a level event's with its level at
+ * 1 (level_rate). */
+static rate held_rate(const pmvp_core *c, unsigned p, unsigned n)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    if (!counts_own(c, p, n))
+        return no_rate;
+    if (pe->pmu.event[n].cls == PMVP_EVCLASS_PER_CYCLE)
+        return pe->state != PMVP_PE_OFF ? (rate){ SRC_PROC, 0, 1 } : no_rate;
+    return active_cycles(c, p);
+}
+
+/* The rate of a counter of a level event of its own PE, counted with
+ * MT == 0, while the level's value is `value`, from its held_rate: a
+ * CONDITION or STALL event counts each cycle on which it holds, a PER_CYCLE
+ * event its value a cycle (D14.4.1). A level change's followers keep their
+ * held rates (level_followers). */
+static rate level_rate(rate held, bool per_cycle, uint32_t value)
+{
+    if (!value || !held.weight)
+        return no_rate;
+    return per_cycle ? (rate){ held.src, held.slot, held.weight * value } : held;
+}
+
 static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
@@ -667,14 +692,16 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
     case PMVP_EVCLASS_STALL:
         if (mt)
             return any_pe_condition(c, p, n, d) ? (rate){ SRC_PROC, 0, 1 } : no_rate;
-        if (d->cls != PMVP_EVCLASS_CPU_CYCLES && !pe->level[d->level])
-            return no_rate;
-        return counts_own(c, p, n) ? active_cycles(c, p) : no_rate;
+        if (d->cls == PMVP_EVCLASS_CPU_CYCLES)
+            return held_rate(c, p, n);
+        return level_rate(held_rate(c, p, n), false, pe->level[d->level]);
     case PMVP_EVCLASS_PER_CYCLE: {
+        if (!mt)
+            return level_rate(held_rate(c, p, n), true, pe->level[d->level]);
         uint64_t w = 0;
         for (unsigned q = 0; q < c->cfg.num_pes; q++) {
             const pmvp_pe *pq = &c->pe[q];
-            if ((q == p || mt) && pq->state != PMVP_PE_OFF && (q == p ? counts_own(c, p, n) : k_counts(c, p, n, &pq->ctx)))
+            if (pq->state != PMVP_PE_OFF && (q == p ? counts_own(c, p, n) : k_counts(c, p, n, &pq->ctx)))
                 w += pq->level[d->level];
         }
         return w ? (rate){ SRC_PROC, 0, w } : no_rate;
@@ -1302,6 +1329,10 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
             bool mt = k_effective_mt(c, p, n);
             if ((p == q || mt) && follows_level(&pe->pmu.event[n], level, mt))
                 f->pmu[p] |= UINT32_C(1) << n;
+            if (p == q && !mt && follows_level(&pe->pmu.event[n], level, mt)) {
+                f->own |= UINT32_C(1) << n;
+                f->held[n] = packed_rate(held_rate(c, q, n));
+            }
         }
     }
     if (!c->cfg.feat_amuv1)
@@ -1331,14 +1362,19 @@ static void take_rate(const pmvp_core *c, pmvp_rate *rates, uint32_t *counting, 
     }
 }
 
-/* The followers take their new rates (take_rate). */
+/* The followers take their new rates (take_rate): PE q's own with MT == 0
+ * from their held rates, the others as counter_rate finds them. */
 static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, const stretch *s)
 {
+    uint32_t value = c->pe[q].level[f->level];
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = f->pmu[p]; m;) {
             unsigned n = pmvp_take_lowest(&m);
-            take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), s);
+            rate r = p == q && (f->own >> n & 1) ? level_rate(cached_rate(f->held[n]),
+                                                             pe->pmu.event[n].cls == PMVP_EVCLASS_PER_CYCLE, value)
+                                                 : counter_rate(c, p, n);
+            take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, r, s);
         }
     }
     pmvp_pe *pe = &c->pe[q];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "differential.h"
 
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -235,10 +236,10 @@ void Scenario::step()
         PMVP_EV_CHAIN, PMVP_EV_CHAIN, PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
         PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, PMVP_EV_BUS_CYCLES, PMVP_EV_CNT_CYCLES, 0x00C1,
         0x0040, 0x400D, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT,
-        PMVP_EV_STALL_SLOT
+        PMVP_EV_STALL_SLOT, 0x8320, 0x8320
     };
     const std::vector<uint16_t> level_pool = { PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
-                                               PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320 };
+                                               PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, 0x8320 };
     const std::vector<uint16_t> report_pool = { PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES,
                                                 PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT };
 
@@ -460,7 +461,18 @@ void Scenario::step()
         break;
     }
     case 12: case 13: {
+        // Half the time a level one of the PE's counters counts, if any:
+        // its followers take the rate of the new value.
         uint16_t ev = pick(level_pool);
+        for (unsigned k = 0; k < 4 && cfg_.num_counters && coin(); k++) {
+            unsigned n = (unsigned)rnd(cfg_.num_counters);
+            uint16_t counted =
+                (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, ref_->read(pe, PMVP_PMEVTYPER_EL0, n, now_));
+            if (std::find(level_pool.begin(), level_pool.end(), counted) != level_pool.end()) {
+                ev = counted;
+                break;
+            }
+        }
         uint32_t level = (uint32_t)rnd(4);
         if (pmvp_core_set_level(&core_, pe, ev, level, now_) == PMVP_OK)
             ref_->set_level(pe, ev, level, now_);

@@ -563,13 +563,17 @@ typedef struct pmvp_route {
 
 /* The counters whose rate follows level input `level` (pmvp_event_level_index)
  * of PE `pe` (count.c): each PE's event counters, and pe's AMU counters, by n.
- * Kept as routes are, while their generation is the core's. */
+ * Of pe's own, those counted with MT == 0 (`own`) follow that level alone:
+ * their rate on a cycle it holds (count.c's held_rate, by n) is kept with
+ * them. Kept as routes are, while their generation is the core's. */
 typedef struct pmvp_followers {
     uint64_t generation;
     uint8_t pe;
     uint8_t level;
     uint32_t amu;
     uint32_t pmu[PMVP_MAX_PES];
+    uint32_t own;
+    pmvp_rate held[PMVP_MAX_COUNTERS];
 } pmvp_followers;
 
 #define PMVP_FOLLOWERS 8          /* follower sets kept per core (direct-mapped) */
