@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "levels.h"
 #include "pmvp/amu.h"
 #include "pmvp/error.h"
 #include "pmvp/pmu.h"
@@ -1007,7 +1008,7 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
  * it; else -1. */
 static int level_index(const pmvp_core *c, uint16_t event)
 {
-    int index = pmvp_event_level_index(event);
+    int index = k_level_index(event);
     return index >= 0 && (c->reportable_levels >> index & 1) ? index : -1;
 }
 

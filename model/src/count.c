@@ -1362,11 +1362,11 @@ static void take_rate(const pmvp_core *c, pmvp_rate *rates, uint32_t *counting, 
     }
 }
 
-/* The followers take their new rates (take_rate): PE q's own with MT == 0
- * from their held rates, the others as counter_rate finds them. */
-static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, const stretch *s)
+/* The followers take their new rates (take_rate), the level now `value`:
+ * PE q's own with MT == 0 from their held rates, the others as counter_rate
+ * finds them. */
+static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, uint32_t value, const stretch *s)
 {
-    uint32_t value = c->pe[q].level[f->level];
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = f->pmu[p]; m;) {
@@ -1571,7 +1571,7 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
         if (c->rates_valid && c->freeze_armed)
             k_routes_stale(c); /* the report routes too: they are cached only while no freeze is timed */
         else if (c->rates_valid)
-            follow_level(c, q, level_followers(c, q, level), NULL);
+            follow_level(c, q, level_followers(c, q, level), value, NULL);
         return PMVP_OK;
     }
     /* Only the counters whose rate the level decides are brought to now,
@@ -1597,7 +1597,7 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
             (uint64_t)increments_from(c, cached_rate(pe->amu_rate[n]), &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
     }
     pe->level[level] = value;
-    follow_level(c, q, f, &s);
+    follow_level(c, q, f, value, &s);
     pmvp_clock_reanchor(&c->clock, now);
     return PMVP_OK;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "pmvp/events.h"
 
+#include "levels.h"
+
 #include <string.h>
 
 /* The stall column of a non-STALL event is not used. */
@@ -28,7 +30,7 @@ static const pmvp_event_info catalogue[] = {
 
 /* Level-reported events get a dense index so that per-PE levels are a small
  * array rather than a map. */
-static const uint16_t level_events[] = {
+const uint16_t k_level_events[] = {
 #define PMVP_EVENT(num, name, cls, stall) PMVP_IF_LEVEL_##cls(num, )
 #include "pmu_events.def"
 #undef PMVP_EVENT
@@ -40,16 +42,11 @@ enum level_position {
 #undef PMVP_EVENT
 };
 
-/* A level input finds its event's index in one probe rather than a search:
- * slot LEVEL_HASH(number) holds 1 + the index of the level event of that
- * number, 0 if none. The hash (the top 7 bits of the 16-bit product with an
- * odd multiplier) is collision-free for the catalogue's level events; a
- * level event added later that collides sets a slot twice, which the build
- * refuses (-Werror=override-init), and then another odd multiplier is
- * needed. */
-#define LEVEL_HASH(num) ((uint16_t)((num) * 461u) >> 9)
-static const uint8_t level_slot[128] = {
-#define PMVP_EVENT(num, name, cls, stall) PMVP_IF_LEVEL_##cls([LEVEL_HASH(num)] = LEVEL_POSITION_##name + 1, )
+/* k_level_slot (levels.h): a level event that collides with another sets
+ * a slot twice, which the build refuses (-Werror=override-init); another
+ * odd multiplier of K_LEVEL_HASH is then needed. */
+const uint8_t k_level_slot[K_LEVEL_SLOTS] = {
+#define PMVP_EVENT(num, name, cls, stall) PMVP_IF_LEVEL_##cls([K_LEVEL_HASH(num)] = LEVEL_POSITION_##name + 1, )
 #include "pmu_events.def"
 #undef PMVP_EVENT
 };
@@ -138,11 +135,7 @@ bool pmvp_event_exceptional(uint16_t number)
 
 int pmvp_event_level_count(void)
 {
-    return (int)(sizeof level_events / sizeof level_events[0]);
+    return (int)(sizeof k_level_events / sizeof k_level_events[0]);
 }
 
-int pmvp_event_level_index(uint16_t number)
-{
-    int i = level_slot[LEVEL_HASH(number)] - 1;
-    return i >= 0 && level_events[i] == number ? i : -1;
-}
+int pmvp_event_level_index(uint16_t number) { return k_level_index(number); }

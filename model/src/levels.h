@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The level table (ground floor, events.c): the catalogue's level events
+ * (CONDITION, STALL, PER_CYCLE) by dense index, and the lookup from an
+ * event's number to its index, inline for the level inputs' path
+ * (pmvp_core_set_level), which takes it on every call.
+ */
+#ifndef PMVP_LEVELS_H
+#define PMVP_LEVELS_H
+
+#include <stdint.h>
+
+/* The level events, by index (pmvp_event_level_index). */
+extern const uint16_t k_level_events[];
+
+/* A level event's index in one probe rather than a search: slot
+ * K_LEVEL_HASH(number) holds 1 + the index of the level event of that
+ * number, 0 if none. The hash (the top 7 bits of the 16-bit product with
+ * an odd multiplier) is collision-free for the catalogue's level events. */
+#define K_LEVEL_SLOTS 128
+#define K_LEVEL_HASH(num) ((uint16_t)((num) * 461u) >> 9)
+extern const uint8_t k_level_slot[K_LEVEL_SLOTS];
+
+/* The index of level event `number`, or -1 if it is not one. */
+static inline int k_level_index(uint16_t number)
+{
+    int i = k_level_slot[K_LEVEL_HASH(number)] - 1;
+    return i >= 0 && k_level_events[i] == number ? i : -1;
+}
+
+#endif
