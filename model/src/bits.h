@@ -28,4 +28,11 @@ static inline unsigned pmvp_take_highest(uint32_t *m)
 /* A function called on a rare path (GCC and Clang). */
 #define PMVP_COLD __attribute__((cold, noinline))
 
+/* A step of a hot path that several paths share, made part of each: its
+ * call would cost as much as its work. */
+#define PMVP_INLINE inline __attribute__((always_inline))
+
+/* A function kept out of a hot path's frame: its own is large. */
+#define PMVP_OUT_OF_LINE __attribute__((noinline))
+
 #endif

@@ -100,25 +100,37 @@ void k_ext_map(pmvp_core *c)
     }
 }
 
+/* Where an access lands: the register, its instance, and the word. */
+typedef struct target {
+    const pmvp_ext_reg *reg; /* NULL: reserved */
+    unsigned n, word;
+} target;
+
+/* The decode of `offset` in frame f (both valid), by the frame's map. */
+static inline target decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offset)
+{
+    unsigned i = c->ext_row[f][offset / 4];
+    if (!i)
+        return (target){ NULL, 0, 0 };
+    const pmvp_ext_reg *r = &table[i - 1];
+    uint32_t rel = offset - r->offset;
+    if (!r->stride)
+        return (target){ r, 0, rel / 4 };
+    unsigned shift = (unsigned)__builtin_ctz(r->stride);
+    return (target){ r, rel >> shift, (rel & (r->stride - 1u)) / 4 };
+}
+
 const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offset,
                                     unsigned *n, unsigned *word)
 {
     if ((unsigned)f > PMVP_FRAME_AMU || offset >= PMVP_FRAME_SIZE)
         return NULL;
-    unsigned i = c->ext_row[f][offset / 4];
-    if (!i)
-        return NULL;
-    const pmvp_ext_reg *r = &table[i - 1];
-    uint32_t rel = offset - r->offset;
-    if (!r->stride) {
-        *n = 0;
-        *word = rel / 4;
-    } else {
-        unsigned shift = (unsigned)__builtin_ctz(r->stride);
-        *n = rel >> shift;
-        *word = (rel & (r->stride - 1u)) / 4;
+    target t = decode(c, f, offset);
+    if (t.reg) {
+        *n = t.n;
+        *word = t.word;
     }
-    return r;
+    return t.reg;
 }
 
 int pmvp_ext_find(const pmvp_core *c, enum pmvp_frame f, const char *name, unsigned n,
@@ -390,14 +402,8 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
 
 /* ------------------------------------------------------------- accesses */
 
-/* Where an access lands: the register, its instance, and the word. */
-typedef struct target {
-    const pmvp_ext_reg *reg; /* NULL: reserved */
-    unsigned n, word;
-} target;
-
 /* Validates arguments, size and alignment, and decodes the access. */
-static int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+static PMVP_INLINE int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                   const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
 {
     if (!c || (!a && !debug))
@@ -412,14 +418,12 @@ static int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t of
         return PMVP_ERR_SIZE;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
-    *t = (target){ NULL, 0, 0 };
-    t->reg = pmvp_ext_decode(c, f, offset, &t->n, &t->word);
+    *t = decode(c, f, offset);
     if (size == 8) {
         /* A 64-bit access is to the whole of a 64-bit register, or to
          * reserved space. */
-        unsigned hi_n, hi_word;
         bool whole = t->reg && t->word == 0 && pmvp_ext_reg_width(c, t->reg) == 64;
-        if (!whole && (t->reg || pmvp_ext_decode(c, f, offset + 4, &hi_n, &hi_word)))
+        if (!whole && (t->reg || decode(c, f, offset + 4).reg))
             return PMVP_ERR_SIZE;
     }
     return PMVP_OK;
@@ -450,7 +454,7 @@ static uint64_t hidden_bits(const pmvp_core *c, unsigned p, const pmvp_ext_reg *
 
 /* The access checks of I3.1.4 (PMU) and I4.1.3 (AMU) for a non-debug
  * access to register r: an error, or the effect the access has. */
-static int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
+static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
                  bool write, enum pmvp_ext_effect *effect)
 {
     const pmvp_pe *pe = &c->pe[p];
@@ -498,7 +502,7 @@ static int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pm
 
 /* Decodes and checks an access: an error, or where it lands (*t) and the
  * effect it has (*e). It changes nothing. */
-static int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+static PMVP_INLINE int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                    const pmvp_ext_access *a, bool debug, bool write, pmvp_time now, target *t,
                    enum pmvp_ext_effect *e)
 {
@@ -533,6 +537,16 @@ static lane lane_of(const target *t, unsigned size)
 
 static uint64_t lane_read(lane l, uint64_t view) { return (view & l.mask) >> l.shift; }
 
+/* view_read of PE p as it will be at `now`, after the core's present (the
+ * pure query), on a copy: out of line, so that a read at the present does
+ * not make room for one. */
+static PMVP_OUT_OF_LINE uint64_t view_ahead(const pmvp_core *c, unsigned p, const target *t,
+                                            const pmvp_ext_access *a, pmvp_time now)
+{
+    pmvp_pe scratch;
+    return view_read(c, p, k_pe_at(c, p, now, &scratch), t->reg, t->n, a);
+}
+
 /* A read by a guest (`a`) or through the debug path (`a` NULL). `commit`:
  * the core itself (c), begun at `now`, a guest's read of a counter going
  * through knob (c); NULL: the pure query, on a copy of the PE brought to
@@ -553,15 +567,11 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_fra
     *value = 0;
     if (e != PMVP_EXT_DONE || t.reg->kind == PMVP_EXT_WO)
         return PMVP_OK;
-    pmvp_pe scratch;
-    const pmvp_pe *pe;
-    if (commit) {
+    if (commit)
         k_begin(commit, now);
-        pe = &commit->pe[p];
-    } else {
-        pe = k_pe_at(c, p, now, &scratch);
-    }
-    uint64_t v = view_read(c, p, pe, t.reg, t.n, a) & ~hidden_bits(c, p, t.reg, a);
+    uint64_t v = commit || now <= c->sync_time ? view_read(c, p, &c->pe[p], t.reg, t.n, a)
+                                              : view_ahead(c, p, &t, a, now);
+    v &= ~hidden_bits(c, p, t.reg, a);
     if (commit && a)
         v = direct_read(commit, p, t.reg, t.n, v, now);
     *value = lane_read(lane_of(&t, size), v);
