@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "clocks.h"
 #include "inputs.h"
 #include "levels.h"
 #include "pmvp/amu.h"
@@ -805,7 +806,7 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
     /* Batch i's window is processor cycles (end - total, end]: cycle k ends
      * with edge k. Its first cycle must end after the last input, so that
      * nothing but the batches changes in it. */
-    uint64_t end = pmvp_clock_cycles(&c->clock, now), last = pmvp_clock_cycles(&c->clock, c->last_call);
+    uint64_t end = k_clock_cycles(&c->clock, now), last = k_clock_cycles(&c->clock, c->last_call);
     uint64_t next[PMVP_MAX_BATCHES]; /* the edge that opens batch i's next run */
     unsigned run[PMVP_MAX_BATCHES];  /* that run; num_runs: the window's end */
     for (unsigned i = 0; i < num_batches; i++) {
@@ -912,7 +913,7 @@ int pmvp_core_cycles_between(const pmvp_core *c, pmvp_time since, pmvp_time now,
         return PMVP_ERR_PAST;
     if (now < since)
         return PMVP_ERR_VALUE;
-    *cycles = pmvp_clock_cycles(&c->clock, now) - pmvp_clock_cycles(&c->clock, since);
+    *cycles = k_clock_cycles(&c->clock, now) - k_clock_cycles(&c->clock, since);
     return PMVP_OK;
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "clocks.h"
 #include "engine.h"
 
 /* ------------------------------------------------------------ small rules */
@@ -1428,7 +1429,7 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
  * processor clock only (no bus-clock or System Counter edge in it). */
 static inline stretch processor_stretch_to(const pmvp_core *c, pmvp_time now)
 {
-    uint64_t edges = pmvp_clock_cycles(&c->clock, now);
+    uint64_t edges = k_clock_cycles(&c->clock, now);
     return (stretch){ .k0 = c->proc_cycles, .dk = k_clock_stopped(c) ? 0 : edges - c->clock_edges, .edges = edges };
 }
 
@@ -1436,8 +1437,8 @@ static inline stretch processor_stretch_to(const pmvp_core *c, pmvp_time now)
 static inline stretch stretch_to(const pmvp_core *c, pmvp_time now)
 {
     stretch s = processor_stretch_to(c, now);
-    s.db = pmvp_clock_cycles(&c->bus_clock, now) - c->bus_edges;
-    s.ds = pmvp_clock_cycles(&c->system_counter, now) - c->syscnt_edges;
+    s.db = k_clock_cycles(&c->bus_clock, now) - c->bus_edges;
+    s.ds = k_clock_cycles(&c->system_counter, now) - c->syscnt_edges;
     return s;
 }
 

@@ -6,6 +6,8 @@
 
 #include "pmvp/error.h"
 
+#include "clocks.h"
+
 /* What a counter counts, decoded from its control. */
 enum kind {
     K_OCCURRENCE,   /* reported by the CPU model */
@@ -289,9 +291,9 @@ static void plan_ticks(pmvp_x86_core *c)
 /* Counts every tick from sync_time to now under the state that held. */
 static void sync(pmvp_x86_core *c, pmvp_time now)
 {
-    uint64_t core = pmvp_clock_cycles(&c->core_clock, now);
-    uint64_t tsc = pmvp_clock_cycles(&c->tsc_clock, now);
-    uint64_t xclk = pmvp_clock_cycles(&c->xclk, now);
+    uint64_t core = k_clock_cycles(&c->core_clock, now);
+    uint64_t tsc = k_clock_cycles(&c->tsc_clock, now);
+    uint64_t xclk = k_clock_cycles(&c->xclk, now);
     uint64_t d_core = core - c->core_edges, d_tsc = tsc - c->tsc_edges, d_xclk = xclk - c->xclk_edges;
 
     if (c->cfg.tsc_invariant || !all_in_deep_sleep(c))

@@ -6,6 +6,8 @@
 
 #include "pmvp/clock.h"
 
+#include "clocks.h" // the kernel's inline conversion
+
 namespace {
 
 TEST(Clock, OneMillisecondAt2GHzIs2000000Cycles)
@@ -87,6 +89,35 @@ TEST(Clock, AnchoringAgainMovesNoEdge)
         ASSERT_EQ(pmvp_clock_edge_time(&anchored, next), pmvp_clock_edge_time(&plain, next)) << t;
     }
     EXPECT_GT(moved, 1000u);
+}
+
+// The syncs' inline conversion (k_clock_cycles) agrees with pmvp_clock_cycles
+// at every instant, inside the anchored window where it is a 64-bit product
+// and past it where it hands over, after frequency changes at odd instants
+// that leave a part cycle in the phase.
+TEST(Clock, InlineConversionOfTheSyncsAgreesWithTheFullOne)
+{
+    std::mt19937_64 rng(11);
+    unsigned inside = 0, beyond = 0;
+    for (uint64_t hz : { UINT64_C(1), UINT64_C(32768), UINT64_C(333333333), UINT64_C(2700000000),
+                         UINT64_C(999999999999), PMVP_MAX_CLOCK_HZ }) {
+        pmvp_clock c;
+        pmvp_clock_init(&c, hz, 0);
+        pmvp_time t = 0;
+        for (int i = 0; i < 2000; i++) {
+            t += rng() % (i % 3 ? UINT64_C(5000000) : UINT64_C(50000000000000));
+            if (i % 97 == 0)
+                pmvp_clock_set_hz(&c, hz, t + rng() % 1000);
+            for (pmvp_time at : { c.t0, t, c.anchor_until, c.anchor_until + 1 + rng() % 1000 }) {
+                if (at < c.t0 || at == PMVP_TIME_NEVER)
+                    continue;
+                (at <= c.anchor_until ? inside : beyond)++;
+                ASSERT_EQ(k_clock_cycles(&c, at), pmvp_clock_cycles(&c, at)) << hz << " Hz at " << at;
+            }
+        }
+    }
+    EXPECT_GT(inside, 10000u);
+    EXPECT_GT(beyond, 5000u);
 }
 
 } // namespace
