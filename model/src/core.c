@@ -582,8 +582,11 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
     /* While time alone can freeze counters, or a counter's per-cycle value
      * is followed (threshold and edge counting), a route is not kept: every
      * report then takes count_occurrences, which brings the core to its
-     * instant (an older generation is never current). */
-    uint64_t generation = k_freeze_timed(c) || k_threshold_any(c) ? c->generation - 1 : c->generation;
+     * instant (an older generation is never current). Nor while knob (d)
+     * may drop occurrences, which count_occurrences draws: the common case
+     * of a report then need not ask. */
+    uint64_t generation = k_freeze_timed(c) || k_threshold_any(c) || c->cfg.inaccuracy.drop_ppm ? c->generation - 1
+                                                                                                 : c->generation;
     *r = (pmvp_route){ .generation = generation, .event = event, .pe = (uint8_t)pe };
     const pmvp_context *src = &c->pe[pe].ctx;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
@@ -596,6 +599,9 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
     uint32_t arch;
     k_amu_occurrence_counters(c, pe, event, &arch, &r->amu_aux);
     r->amu_arch = (uint8_t)arch;
+    r->own_only = !r->amu_arch && !r->amu_aux;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        r->own_only &= p == pe || !r->pmu[p];
 }
 
 /* Where the route of `event` reported by `pe` is cached. */
@@ -661,6 +667,9 @@ static PMVP_COLD int carry_on_route(pmvp_core *c, const pmvp_route *r, uint64_t 
 /* Adds `count` occurrences reported by PE pe to the counters of route r. */
 static inline int count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
 {
+    /* The common case first: the reporting PE's own event counters. */
+    if (r->own_only)
+        return k_counters_add(c, &c->pe[pe], r->pmu[pe], count) ? carry_on_route(c, r, count) : PMVP_OK;
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     bool carried = false;
@@ -738,10 +747,9 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
 {
     /* The common case without the refusals' calls: the route is known, so
      * the PE was not off when it was derived and its state has not changed
-     * since (a change makes every route stale); time does not go back;
-     * nothing is dropped. */
-    if (c && pe < c->cfg.num_pes && route_known(c, pe, event) && now >= c->last_call &&
-        !c->cfg.inaccuracy.drop_ppm) {
+     * since (a change makes every route stale), and knob (d) drops nothing
+     * (derive_route); time does not go back. */
+    if (c && pe < c->cfg.num_pes && route_known(c, pe, event) && now >= c->last_call) {
         c->last_call = now;
         return count_on_route(c, &c->route[route_slot(pe, event)], pe, count);
     }

@@ -553,6 +553,7 @@ typedef struct pmvp_route {
     uint64_t generation;
     uint16_t event;
     uint8_t pe;
+    bool own_only;            /* only event counters of `pe`: no AMU counter, no other PE's */
     uint8_t amu_arch;         /* AMU architected counters, by n */
     uint32_t amu_aux;         /* AMU auxiliary counters, by n */
     uint32_t pmu[PMVP_MAX_PES]; /* event counters of each PE, by n; bit PMVP_ICNTR_SLOT:
