@@ -1313,23 +1313,20 @@ static uint64_t *amu_counter(pmvp_amu *a, unsigned n)
     return n < PMVP_AMU_ARCH_COUNTERS ? &a->cnt0[n] : &a->cnt1[n - PMVP_AMU_ARCH_COUNTERS];
 }
 
-/* The counters whose rate follows level input `level` of PE q: each PE's
- * event counters (its own, and with MT == 1 the others'), and q's AMU
- * counters. Found once per generation of what decides them (the events,
- * MT, the controls: k_routes_stale), with the rates valid. */
-static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned level)
+/* Fills f with the followers of level input `level` of PE q (level_followers). */
+static PMVP_OUT_OF_LINE void find_followers(pmvp_core *c, pmvp_followers *f, unsigned q, unsigned level)
 {
-    pmvp_followers *f = &c->followers[(level ^ q * 5u) % PMVP_FOLLOWERS];
-    if (f->generation == c->generation && f->pe == q && f->level == level)
-        return f;
     *f = (pmvp_followers){ .generation = c->generation, .pe = (uint8_t)q, .level = (uint8_t)level };
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = pe->level_driven; m;) {
             unsigned n = pmvp_take_lowest(&m);
             bool mt = k_effective_mt(c, p, n);
-            if ((p == q || mt) && follows_level(&pe->pmu.event[n], level, mt))
+            if ((p == q || mt) && follows_level(&pe->pmu.event[n], level, mt)) {
                 f->pmu[p] |= UINT32_C(1) << n;
+                f->first_pe = f->end_pe ? f->first_pe : (uint8_t)p;
+                f->end_pe = (uint8_t)(p + 1);
+            }
             if (p == q && !mt && follows_level(&pe->pmu.event[n], level, mt)) {
                 f->own |= UINT32_C(1) << n;
                 f->held[n] = packed_rate(held_rate(c, q, n));
@@ -1337,7 +1334,7 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
         }
     }
     if (!c->cfg.feat_amuv1)
-        return f;
+        return;
     const pmvp_pe *pe = &c->pe[q];
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
         const pmvp_event_decoded *d =
@@ -1345,6 +1342,18 @@ static const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned 
         if (follows_level(d, level, false)) /* an AMU counts its own PE's events */
             f->amu |= UINT32_C(1) << n;
     }
+}
+
+/* The counters whose rate follows level input `level` of PE q: each PE's
+ * event counters (its own, and with MT == 1 the others'), and q's AMU
+ * counters. Found once per generation of what decides them (the events,
+ * MT, the controls: k_routes_stale), with the rates valid; found again out
+ * of the level change's path. */
+static inline const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned level)
+{
+    pmvp_followers *f = &c->followers[(level ^ q * 5u) % PMVP_FOLLOWERS];
+    if (f->generation != c->generation || f->pe != q || f->level != level)
+        find_followers(c, f, q, level);
     return f;
 }
 
@@ -1368,7 +1377,7 @@ static void take_rate(const pmvp_core *c, pmvp_rate *rates, uint32_t *counting, 
  * finds them. */
 static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, uint32_t value, const stretch *s)
 {
-    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+    for (unsigned p = f->first_pe; p < f->end_pe; p++) {
         pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = f->pmu[p]; m;) {
             unsigned n = pmvp_take_lowest(&m);
@@ -1582,7 +1591,7 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
      * stretch of the processor clock is all they need. */
     stretch s = processor_stretch_to(c, now);
     const pmvp_followers *f = level_followers(c, q, level);
-    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+    for (unsigned p = f->first_pe; p < f->end_pe; p++) {
         pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = f->pmu[p] & pe->counting; m;) {
             unsigned n = pmvp_take_lowest(&m);

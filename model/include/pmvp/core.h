@@ -571,6 +571,7 @@ typedef struct pmvp_followers {
     uint64_t generation;
     uint8_t pe;
     uint8_t level;
+    uint8_t first_pe, end_pe; /* the PEs with event counters among them: first_pe <= p < end_pe */
     uint32_t amu;
     uint32_t pmu[PMVP_MAX_PES];
     uint32_t own;
