@@ -1322,12 +1322,12 @@ static PMVP_OUT_OF_LINE void find_followers(pmvp_core *c, pmvp_followers *f, uns
         for (uint32_t m = pe->level_driven; m;) {
             unsigned n = pmvp_take_lowest(&m);
             bool mt = k_effective_mt(c, p, n);
-            if ((p == q || mt) && follows_level(&pe->pmu.event[n], level, mt)) {
-                f->pmu[p] |= UINT32_C(1) << n;
-                f->first_pe = f->end_pe ? f->first_pe : (uint8_t)p;
-                f->end_pe = (uint8_t)(p + 1);
-            }
-            if (p == q && !mt && follows_level(&pe->pmu.event[n], level, mt)) {
+            if (!(p == q || mt) || !follows_level(&pe->pmu.event[n], level, mt))
+                continue;
+            f->pmu[p] |= UINT32_C(1) << n;
+            f->first_pe = f->end_pe ? f->first_pe : (uint8_t)p;
+            f->end_pe = (uint8_t)(p + 1);
+            if (!mt) { /* q's own: its rate follows this level alone */
                 f->own |= UINT32_C(1) << n;
                 f->held[n] = packed_rate(held_rate(c, q, n));
             }
