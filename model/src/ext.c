@@ -403,8 +403,8 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
 /* ------------------------------------------------------------- accesses */
 
 /* Validates arguments, size and alignment, and decodes the access. */
-static PMVP_INLINE int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                  const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
+static PMVP_INLINE int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
+                              unsigned size, const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
 {
     if (!c || (!a && !debug))
         return PMVP_ERR_NULL;
@@ -454,8 +454,8 @@ static uint64_t hidden_bits(const pmvp_core *c, unsigned p, const pmvp_ext_reg *
 
 /* The access checks of I3.1.4 (PMU) and I4.1.3 (AMU) for a non-debug
  * access to register r: an error, or the effect the access has. */
-static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
-                 bool write, enum pmvp_ext_effect *effect)
+static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r,
+                             const pmvp_ext_access *a, bool write, enum pmvp_ext_effect *effect)
 {
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
@@ -502,9 +502,9 @@ static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg 
 
 /* Decodes and checks an access: an error, or where it lands (*t) and the
  * effect it has (*e). It changes nothing. */
-static PMVP_INLINE int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                   const pmvp_ext_access *a, bool debug, bool write, pmvp_time now, target *t,
-                   enum pmvp_ext_effect *e)
+static PMVP_INLINE int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
+                               unsigned size, const pmvp_ext_access *a, bool debug, bool write,
+                               pmvp_time now, target *t, enum pmvp_ext_effect *e)
 {
     int err = locate(c, p, f, offset, size, a, debug, now, t);
     if (err)
@@ -537,9 +537,9 @@ static lane lane_of(const target *t, unsigned size)
 
 static uint64_t lane_read(lane l, uint64_t view) { return (view & l.mask) >> l.shift; }
 
-/* view_read of PE p as it will be at `now`, after the core's present (the
- * pure query), on a copy: out of line, so that a read at the present does
- * not make room for one. */
+/* view_read of PE p as it will be at `now`, after the core's sync_time (the
+ * pure query), on a copy (k_pe_at): out of line, so that a read at the
+ * present, which reads the PE itself, does not make room for one. */
 static PMVP_OUT_OF_LINE uint64_t view_ahead(const pmvp_core *c, unsigned p, const target *t,
                                             const pmvp_ext_access *a, pmvp_time now)
 {

@@ -19,6 +19,31 @@ TEST_F(Counting, D14_4_PmccntrCountsProcessorCycles_1msAt2GHz)
     EXPECT_EQ(cycles(0, 1 * kMs), 2000000u);
 }
 
+// A report's route reaches the reporting PE's own event counters, its AMU
+// counters of the event, and other PEs' counters with MT == 1 (D14.4): a
+// route that reached PE 0's own counter alone must widen when an AMU
+// counter, then another PE's MT == 1 counter, start counting the event at
+// later instants, with reports between them and reads at the end.
+TEST_F(Counting, D14_4_ReportsReachCountersThatStartCountingTheEventLater)
+{
+    cfg.num_pes = 2;
+    cfg.feat_mtpmu = true;
+    cfg.feat_amuv1 = true;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 100, 1 * kUs), PMVP_OK); /* PE 0's counter alone */
+    ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 1u << 2, 2 * kUs), PMVP_OK); /* INST_RETIRED */
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 30, 3 * kUs), PMVP_OK);
+    program(1, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT, 4 * kUs);
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, 5 * kUs), PMVP_OK);
+    ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 7, 6 * kUs), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 7 * kUs), 135u); /* MT == 0: not PE 1's 7 */
+    EXPECT_EQ(counter(1, 0, 7 * kUs), 12u);  /* MT == 1: PE 0's 5 after it started, and its own 7 */
+    uint64_t amu = 0;
+    ASSERT_EQ(pmvp_amu_read(&core, 0, PMVP_AMEVCNTR0_EL0, 2, 7 * kUs, &amu), PMVP_OK);
+    EXPECT_EQ(amu, 35u); /* the 30 and the 5 after it was enabled; an AMU counts its own PE's events */
+}
+
 TEST_F(Counting, PMCR_D_DividesBy64_1msAt2GHzGives31250)
 {
     cfg.processor_hz = 2 * kGHz;
