@@ -324,6 +324,65 @@ void BM_MonitorsQuantum(benchmark::State &state)
 }
 BENCHMARK(BM_MonitorsQuantum)->Unit(benchmark::kNanosecond);
 
+pmvp::sc::Monitors *the_smt_monitors;
+
+// A core-quantum of 1 us of large-soc's core as pmvp-soc's analytic CPU
+// model tells it today, both threads running: thread 0 stalls
+// (STALL_BACKEND) for the first 100 ns, thread 1 for 600 ns of which 500 ns
+// on memory (STALL_BACKEND_MEM); the instructions of both threads as
+// shares of each stretch between those instants (Monitors::report_shares).
+// Each thread's counters 0-3 count CPU_CYCLES, INST_RETIRED (interrupt
+// enabled), STALL_BACKEND and STALL_BACKEND_MEM. Time per input (10 per
+// quantum: 6 levels, 4 shares).
+void BM_MonitorsSmtQuantum(benchmark::State &state)
+{
+    pmvp::sc::Monitors &m = *the_smt_monitors;
+    const uint16_t events[] = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND,
+                                PMVP_EV_STALL_BACKEND_MEM };
+    bool ok = true;
+    for (unsigned pe = 0; pe < 2; pe++) {
+        for (unsigned n = 0; n < 4; n++)
+            ok = ok && m.pmu_write(pe, PMVP_PMEVTYPER_EL0, n, events[n]) == PMVP_OK;
+        ok = ok && m.pmu_write(pe, PMVP_PMINTENSET_EL1, 0, 1u << 1) == PMVP_OK &&
+             m.pmu_write(pe, PMVP_PMCNTENSET_EL0, 0, 0xF) == PMVP_OK &&
+             m.pmu_write(pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E) == PMVP_OK;
+    }
+    if (!ok) {
+        state.SkipWithError("the monitors refused the counters' set-up");
+        return;
+    }
+    using sc_core::sc_time;
+    using sc_core::SC_NS;
+    const sc_time cut[] = { sc_time(100, SC_NS), sc_time(500, SC_NS), sc_time(600, SC_NS), sc_time(1000, SC_NS) };
+    const uint64_t retired[2][4] = { { 200, 800, 200, 800 }, { 50, 200, 50, 200 } };
+    for (auto _ : state) {
+        ok = m.set_level(0, PMVP_EV_STALL_BACKEND, 1) == PMVP_OK &&
+             m.set_level(1, PMVP_EV_STALL_BACKEND, 1) == PMVP_OK &&
+             m.set_level(1, PMVP_EV_STALL_BACKEND_MEM, 1) == PMVP_OK;
+        sc_time from = sc_core::SC_ZERO_TIME;
+        for (unsigned k = 0; k < 4 && ok; k++) {
+            const pmvp_share shares[2] = { { 0, PMVP_EV_INST_RETIRED, retired[0][k] },
+                                           { 1, PMVP_EV_INST_RETIRED, retired[1][k] } };
+            ok = m.report_shares(shares, 2, from, cut[k]) == PMVP_OK;
+            if (k == 0)
+                ok = ok && m.set_level(0, PMVP_EV_STALL_BACKEND, 0, cut[k]) == PMVP_OK;
+            if (k == 1)
+                ok = ok && m.set_level(1, PMVP_EV_STALL_BACKEND_MEM, 0, cut[k]) == PMVP_OK;
+            if (k == 2)
+                ok = ok && m.set_level(1, PMVP_EV_STALL_BACKEND, 0, cut[k]) == PMVP_OK;
+            from = cut[k];
+        }
+        if (!ok) {
+            state.SkipWithError("the monitors refused an input");
+            return;
+        }
+        sc_core::sc_start(cut[3]);
+    }
+    state.counters["ns_per_input"] =
+        benchmark::Counter(10.0 * (double)state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_MonitorsSmtQuantum)->Unit(benchmark::kNanosecond);
+
 // An empty quantum: simulated time alone, for BM_MonitorsQuantum's share of
 // the simulation kernel.
 void BM_EmptyQuantum(benchmark::State &state)
@@ -590,6 +649,9 @@ int sc_main(int argc, char **argv)
     pmvp_core_config cfg;
     pmvp_core_config_default(&cfg);
     pmvp::sc::Monitors monitors("monitors", cfg);
+    pmvp_core_config smt = cfg;
+    smt.num_pes = 2;
+    pmvp::sc::Monitors smt_monitors("smt_monitors", smt);
     EmptyTarget empty("empty");
     Initiator a("a"), b("b");
     a.socket.bind(monitors.pmu_socket[0]);
@@ -597,6 +659,7 @@ int sc_main(int argc, char **argv)
     to_monitors = &a;
     to_empty = &b;
     the_monitors = &monitors;
+    the_smt_monitors = &smt_monitors;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
     // --micro: the micro-benchmarks alone, without the whole-process runs

@@ -398,17 +398,22 @@ namespace {
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 }  // namespace
 
-int Monitors::change(const sc_time &offset, const Change &ch)
+int Monitors::change(const sc_time &offset, const Change &ch) { return change(time_.now(), offset, ch); }
+
+int Monitors::change(pmvp_time now, const sc_time &offset, const Change &ch)
 {
-    pmvp_time acts = PMVP_TIME_NEVER, now = time_.now();
+    // The change's occurrences (a report's, shares'), read from it once.
+    pmvp_share shares[PMVP_MAX_BATCHES];
+    unsigned num_shares = occurrences_of(ch, shares);
+    uint64_t occurrences = total(shares, num_shares);
     // Counted before the change is made: apply() takes them off again when
     // it is made on the present kernel, now or when kept until its instant.
-    uint64_t occurrences = count_occurrences(ch);
     kept_occurrences_ = saturating_add(kept_occurrences_, occurrences);
-    int err = timeline_.change(offset, ch, &acts);
+    pmvp_time acts = PMVP_TIME_NEVER;
+    int err = timeline_.change(now, offset, ch, &acts);
     if (acts == PMVP_TIME_NEVER)  // neither made nor kept
         kept_occurrences_ -= std::min(kept_occurrences_, occurrences);
-    if (acts != PMVP_TIME_NEVER && wakes(ch, acts > now))
+    if (acts != PMVP_TIME_NEVER && wakes(ch, shares, num_shares, acts > now, now))
         wake_.notify(time_.to_sc(acts - now));
     return err;
 }
@@ -417,26 +422,33 @@ int Monitors::change(const sc_time &offset, const Change &ch)
 uint64_t Monitors::count_occurrences(const Change &ch)
 {
     pmvp_share shares[PMVP_MAX_BATCHES];
+    return total(shares, occurrences_of(ch, shares));
+}
+
+uint64_t Monitors::total(const pmvp_share *shares, unsigned n)
+{
     uint64_t all = 0;
-    for (unsigned i = 0, n = occurrences_of(ch, shares); i < n; i++)
+    for (unsigned i = 0; i < n; i++)
         all = saturating_add(all, shares[i].count);
     return all;
 }
 
 // Whether the process must wake at the instant of change ch, judged on the
-// kernel's present: to publish what it changes. A report, shares or a level
-// needs no wake-up when no counter that can request an interrupt follows it
+// kernel's present at `now`: to publish what it changes. `shares`: the
+// change's occurrences (occurrences_of). A report, shares or a level needs
+// no wake-up when no counter that can request an interrupt follows it
 // (pmvp_core_input_may_interrupt) and nothing is traced; the kernel takes it
 // at the next call or wake-up. Only a change of the interrupt controls or of
 // PMEVTYPER makes that answer true, and each wakes the process, which asks
 // again for the changes still kept (update). A kept report or shares needs
 // none either while every kept occurrence, its own among them, stays below
-// what any PE can report before an interrupt (pmvp_core_events_to_interrupt)
-// and the cycle of an occurrence matters to no counter
-// (pmvp_core_cycle_values_matter): only such occurrences reach those
-// counters before the next wake-up, and every other change that could
-// bring the interrupt nearer (a counter's write, its controls) wakes it.
-bool Monitors::wakes(const Change &ch, bool kept) const
+// what the PEs can report before an interrupt, in any mix
+// (pmvp_core_events_to_interrupt_any), and the cycle of an occurrence
+// matters to no counter (pmvp_core_cycle_values_matter): only such
+// occurrences reach those counters before the next wake-up, and every other
+// change that could bring the interrupt nearer (a counter's write, its
+// controls) wakes it.
+bool Monitors::wakes(const Change &ch, const pmvp_share *shares, unsigned n, bool kept, pmvp_time now) const
 {
     unsigned pe = 0;
     uint16_t event = 0;
@@ -444,24 +456,27 @@ bool Monitors::wakes(const Change &ch, bool kept) const
         return true;
     if (ch.kind == LEVEL)
         return !report_or_level(ch, &pe, &event) || pmvp_core_input_may_interrupt(core_.get(), event, true);
-    pmvp_share shares[PMVP_MAX_BATCHES];
-    unsigned n = occurrences_of(ch, shares);
     if (n == 0)
         return true;  // another kind of change, or a corrupt one
+    // Each event once: the threads' shares are mostly of one event.
+    uint16_t events[PMVP_MAX_BATCHES];
+    unsigned num_events = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (std::find(events, events + num_events, shares[i].event) == events + num_events)
+            events[num_events++] = shares[i].event;
     bool may = false;
-    for (unsigned i = 0; i < n && !may; i++)
-        may = pmvp_core_input_may_interrupt(core_.get(), shares[i].event, false);
+    for (unsigned i = 0; i < num_events && !may; i++)
+        may = pmvp_core_input_may_interrupt(core_.get(), events[i], false);
     if (!may)
         return false;
     if (!kept || pmvp_core_cycle_values_matter(core_.get()))
         return true;
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned q = 0; q < num_pes(); q++) {
-            uint64_t before = 0;
-            if (pmvp_core_events_to_interrupt(core_.get(), q, shares[i].event, time_.now(), &before) != PMVP_OK ||
-                kept_occurrences_ >= before)
-                return true;
-        }
+    for (unsigned i = 0; i < num_events; i++) {
+        uint64_t before = 0;
+        if (pmvp_core_events_to_interrupt_any(core_.get(), events[i], now, &before) != PMVP_OK ||
+            kept_occurrences_ >= before)
+            return true;
+    }
     return false;
 }
 
@@ -503,7 +518,10 @@ void Monitors::update()
     // Next wake-up: the next interrupting overflow, or the next change kept for later.
     pmvp_time next = PMVP_TIME_NEVER;
     pmvp_core_next_interrupt(core_.get(), now, &next);
-    next = std::min(next, timeline_.next_pending([this](const Change &ch) { return wakes(ch, true); }));
+    next = std::min(next, timeline_.next_pending([&](const Change &ch) {
+        pmvp_share shares[PMVP_MAX_BATCHES];
+        return wakes(ch, shares, occurrences_of(ch, shares), true, now);
+    }));
     if (next != PMVP_TIME_NEVER)
         wake_.notify(time_.to_sc(next - now));
 }
@@ -661,14 +679,14 @@ int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const
         return PMVP_ERR_NULL;
     if (num_shares == 0 || num_shares > PMVP_MAX_BATCHES)
         return PMVP_ERR_VALUE;
-    pmvp_time from = time_.after(time_.now(), since);
-    if (from == PMVP_TIME_NEVER || from > time_.after(time_.now(), offset))
+    pmvp_time now = time_.now(), from = time_.after(now, since);
+    if (from == PMVP_TIME_NEVER || from > time_.after(now, offset))
         return PMVP_ERR_VALUE;
     Change ch = make_change(REPORT_SHARES, from, num_shares);
     ChangeWriter w{ ch };
     for (unsigned i = 0; i < num_shares; i++)
         w << ((uint64_t)shares[i].event << 32 | shares[i].pe) << shares[i].count;
-    return change(offset, ch);
+    return change(now, offset, ch);
 }
 
 int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,

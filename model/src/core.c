@@ -979,37 +979,78 @@ int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, p
     return count_occurrences(c, pe, event, count, now, false, counting);
 }
 
+/* The fewest increments that make one of the counters in pmu[] (by PE, a
+ * route's masks) overflow where that requests an interrupt or freezes
+ * counters, as a count of occurrences (PMVP_EVENTS_NEVER: none). The counters
+ * a report reaches do not depend on cycles: their values are current without
+ * a sync, as in count_occurrences. */
+static uint64_t fewest_to_interrupt(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES])
+{
+    pmvp_u128 best = PMVP_U128_NEVER;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        for (uint32_t m = pmu[p]; m;) {
+            pmvp_u128 k = k_increments_to_interrupt(c, p, pmvp_take_lowest(&m));
+            best = k < best ? k : best;
+        }
+    return best >= PMVP_EVENTS_NEVER ? PMVP_EVENTS_NEVER : (uint64_t)best;
+}
+
+/* The route of a report of `event` by PE `pe`, derived where its slot does
+ * not hold it (`known`: it does). */
+static const pmvp_route *route_of(pmvp_core *c, unsigned pe, uint16_t event, bool known)
+{
+    pmvp_route *r = &c->route[route_slot(pe, event)];
+    if (!known)
+        derive_route(c, r, pe, event);
+    return r;
+}
+
+/* The refusals of pmvp_core_events_to_interrupt and _any that do not
+ * concern a PE. */
+static int interrupt_query_refusal(const pmvp_core *c, uint16_t event, bool known, pmvp_time now, uint64_t *count)
+{
+    if (!count)
+        return PMVP_ERR_NULL;
+    if (!known && k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+        return PMVP_ERR_EVENT;
+    return now < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
+}
+
 int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmvp_time now,
                                   uint64_t *count)
 {
     int err = k_check_pe(c, pe);
     if (err)
         return err;
-    if (!count)
-        return PMVP_ERR_NULL;
     bool known = route_known(c, pe, event); /* only a reportable event has one */
-    if (!known && k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
-        return PMVP_ERR_EVENT;
-    if (now < c->last_call)
-        return PMVP_ERR_PAST;
+    err = interrupt_query_refusal(c, event, known, now, count);
+    if (err)
+        return err;
     /* A PE that is off reports nothing; and a route derived now would let
      * pmvp_core_report's fast path count for it. */
-    if (c->pe[pe].state == PMVP_PE_OFF) {
-        *count = PMVP_EVENTS_NEVER;
-        return PMVP_OK;
+    *count = c->pe[pe].state == PMVP_PE_OFF ? PMVP_EVENTS_NEVER
+                                            : fewest_to_interrupt(c, route_of(c, pe, event, known)->pmu);
+    return PMVP_OK;
+}
+
+int pmvp_core_events_to_interrupt_any(pmvp_core *c, uint16_t event, pmvp_time now, uint64_t *count)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    int err = interrupt_query_refusal(c, event, route_known(c, 0, event), now, count);
+    if (err)
+        return err;
+    /* The least over the PEs is the least over the counters any of them
+     * reaches: each counter is asked once. */
+    uint32_t pmu[PMVP_MAX_PES] = { 0 };
+    for (unsigned q = 0; q < c->cfg.num_pes; q++) {
+        if (c->pe[q].state == PMVP_PE_OFF)
+            continue;
+        const pmvp_route *r = route_of(c, q, event, route_known(c, q, event));
+        for (unsigned p = 0; p < c->cfg.num_pes; p++)
+            pmu[p] |= r->pmu[p];
     }
-    pmvp_route *r = &c->route[route_slot(pe, event)];
-    if (!known)
-        derive_route(c, r, pe, event);
-    /* The counters a report reaches do not depend on cycles: their values are
-     * current without a sync, as in count_occurrences. */
-    pmvp_u128 best = PMVP_U128_NEVER;
-    for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        for (uint32_t m = r->pmu[p]; m;) {
-            pmvp_u128 k = k_increments_to_interrupt(c, p, pmvp_take_lowest(&m));
-            best = k < best ? k : best;
-        }
-    *count = best >= PMVP_EVENTS_NEVER ? PMVP_EVENTS_NEVER : (uint64_t)best;
+    *count = fewest_to_interrupt(c, pmu);
     return PMVP_OK;
 }
 

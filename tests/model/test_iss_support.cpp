@@ -311,6 +311,48 @@ TEST_F(EventsToInterrupt, MtOneCountsTheOtherThreadsOccurrences)
     EXPECT_EQ(left(1, PMVP_EV_INST_RETIRED, kNs), PMVP_EVENTS_NEVER);
 }
 
+// The least over the PEs of what each can report: PE 0's own counter is
+// nearest to its interrupt, PE 1 reaches only PE 0's MT == 1 counter and its
+// own; a PE that is off counts for nothing; the answer follows the reports
+// of either PE.
+TEST_F(EventsToInterrupt, AnyPeTheLeastOverThePes)
+{
+    cfg.num_pes = 3;
+    init();
+    auto any = [&](uint16_t event, pmvp_time t) {
+        uint64_t n = 0;
+        EXPECT_EQ(pmvp_core_events_to_interrupt_any(&core, event, t, &n), PMVP_OK);
+        return n;
+    };
+    EXPECT_EQ(any(PMVP_EV_INST_RETIRED, 0), PMVP_EVENTS_NEVER);
+    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 99, 0, 0);
+    program(0, 1, PMVP_EV_INST_RETIRED);
+    write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 29, 0, 1);
+    program(1, 0, PMVP_EV_INST_RETIRED);
+    write(1, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 59, 0, 0);
+    write(0, PMVP_PMINTENSET_EL1, 3u, 0);
+    write(1, PMVP_PMINTENSET_EL1, 1u, 0);
+    EXPECT_EQ(left(1, PMVP_EV_INST_RETIRED, 0), 60u);
+    EXPECT_EQ(left(2, PMVP_EV_INST_RETIRED, 0), 100u);
+    EXPECT_EQ(any(PMVP_EV_INST_RETIRED, 0), 30u);
+    report(0, PMVP_EV_INST_RETIRED, 29, kNs);  // PE 0's counters: 1 and 71 left
+    EXPECT_EQ(any(PMVP_EV_INST_RETIRED, kNs), 1u);
+    report(0, PMVP_EV_INST_RETIRED, 1, 2 * kNs);  // counter 1 overflows: its flag set
+    EXPECT_EQ(any(PMVP_EV_INST_RETIRED, 2 * kNs), 60u);
+    report(1, PMVP_EV_INST_RETIRED, 20, 3 * kNs);  // PE 1's counter 40 left, PE 0's counter 0 50
+    EXPECT_EQ(any(PMVP_EV_INST_RETIRED, 3 * kNs), 40u);
+    state(1, PMVP_PE_OFF, 4 * kNs);  // PE 1 reports nothing; PE 0's and PE 2's reach counter 0
+    EXPECT_EQ(any(PMVP_EV_INST_RETIRED, 4 * kNs), 50u);
+    EXPECT_EQ(any(0x0021 /* BR_RETIRED */, 4 * kNs), PMVP_EVENTS_NEVER);
+    uint64_t n = 7;
+    EXPECT_EQ(pmvp_core_events_to_interrupt_any(&core, PMVP_EV_CPU_CYCLES, 4 * kNs, &n), PMVP_ERR_EVENT);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_any(&core, PMVP_EV_INST_RETIRED, 4 * kNs, nullptr), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_any(&core, PMVP_EV_INST_RETIRED, 3 * kNs, &n), PMVP_ERR_PAST);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_any(nullptr, PMVP_EV_INST_RETIRED, 4 * kNs, &n), PMVP_ERR_NULL);
+    EXPECT_EQ(n, 7u);
+}
+
 // A PE that is off reports nothing; asking for it leaves the report of the
 // event refused, as it was (the question once cached a route that let the
 // report count).

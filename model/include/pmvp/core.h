@@ -801,6 +801,14 @@ int pmvp_core_report_shares(pmvp_core *core, const pmvp_share *shares, unsigned 
 #define PMVP_EVENTS_NEVER UINT64_MAX
 int pmvp_core_events_to_interrupt(pmvp_core *core, unsigned pe, uint16_t event, pmvp_time now,
                                   uint64_t *count);
+/* The fewest occurrences of `event` that the core's PEs can report from
+ * `now` on, in any mix, nothing else changing, up to and including one that
+ * makes such an overflow: the least of pmvp_core_events_to_interrupt's
+ * answers over the PEs (PMVP_EVENTS_NEVER when every one is). A caller that
+ * holds back occurrences of several PEs (the SystemC bindings, their kept
+ * reports) asks once for all of them. Changes nothing. PMVP_ERR_EVENT,
+ * PMVP_ERR_PAST, PMVP_ERR_NULL as pmvp_core_events_to_interrupt. */
+int pmvp_core_events_to_interrupt_any(pmvp_core *core, uint16_t event, pmvp_time now, uint64_t *count);
 
 /* The condition of level-class event `event` on PE `pe` holds (level != 0;
  * for PER_CYCLE events, `level` is the number in progress) from `now` on. */

@@ -280,9 +280,10 @@ private:
     enum ChangeKind : uint8_t;
     int apply(pmvp_core *c, pmvp_time t, const Change &ch);
     static bool decide(const pmvp_core &c, const Change &ch, int *err);
-    bool wakes(const Change &ch, bool kept) const;
+    bool wakes(const Change &ch, const pmvp_share *shares, unsigned num_shares, bool kept, pmvp_time now) const;
     static unsigned occurrences_of(const Change &ch, pmvp_share *shares);
     static uint64_t count_occurrences(const Change &ch);
+    static uint64_t total(const pmvp_share *shares, unsigned n);
     // At least the occurrences that kept reports and shares carry: what
     // they can add to a counter before the process wakes (wakes()).
     uint64_t kept_occurrences_ = 0;
@@ -291,6 +292,7 @@ private:
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     bool direct_reads_draw() const;
     int change(const sc_core::sc_time &offset, const Change &ch);
+    int change(pmvp_time now, const sc_core::sc_time &offset, const Change &ch);
     void apply_authentication(pmvp_pmu_controls &ctl);
     int put_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time t);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);

@@ -217,8 +217,13 @@ public:
     // now, the kept change's instant, or PMVP_TIME_NEVER (nothing changed).
     int change(const sc_core::sc_time &offset, const Change &ch, pmvp_time *acts)
     {
+        return change(time_.now(), offset, ch, acts);
+    }
+    // The same, for a caller that has read the present instant `now`.
+    int change(pmvp_time now, const sc_core::sc_time &offset, const Change &ch, pmvp_time *acts)
+    {
         *acts = PMVP_TIME_NEVER;
-        pmvp_time now = time_.now(), t = time_.after(now, offset);
+        pmvp_time t = time_.after(now, offset);
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
         catch_up(now);
