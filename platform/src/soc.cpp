@@ -200,12 +200,11 @@ template void Core::monitors_state(Loader &);
 
 void Core::restore_monitors() { pmvp::soc::restore_monitors(*monitors, monitors_checkpoint_); }
 
-// Brings the CPU model to instant t: what it queued goes to the monitors,
-// then it waits for t. An interrupted run (Soc::interrupt) waits no more:
-// the thread ends where it is, so nothing is left on its stack.
+// Brings the CPU model to instant t: it waits for t. An interrupted run
+// (Soc::interrupt) waits no more: the thread ends where it is, so nothing is
+// left on its stack.
 void AnalyticCore::sync_to(pmvp_time t)
 {
-    flush();
     if (t > now_ps() && !soc_.ended_early)
         wait(ps(t - now_ps()), soc_.end_event());
 }
@@ -214,11 +213,10 @@ void AnalyticCore::give(const Input &in)
 {
     if (in.kind != Input::STATE) {
         if (monitors)  // detached: the CPU model's work is done; nobody listens
-            queued_.push_back(in);
+            tell(in);
         return;
     }
     // Signals act now: the caller has synchronised.
-    flush();
     auto st = (pmvp_pe_state)in.value;
     wfi[in.pe].write(st == PMVP_PE_WFI);
     wfe[in.pe].write(st == PMVP_PE_WFE);
@@ -226,39 +224,20 @@ void AnalyticCore::give(const Input &in)
     journal.add(in);
 }
 
-// The CPU model works thread by thread; the monitors are told in time order,
-// which costs them least (a call for an instant before one they have
-// evaluated rebuilds their view of the future).
-void AnalyticCore::flush()
-{
-    // Sorted by (instant, place given): the inputs of one instant in the
-    // order given, with neither an input moved nor a buffer allocated.
-    order_.clear();
-    for (size_t i = 0; i < queued_.size(); i++)
-        order_.emplace_back(queued_[i].t, i);
-    std::sort(order_.begin(), order_.end());
-    for (const auto &o : order_)
-        tell(queued_[o.second]);
-    queued_.clear();
-}
-
 void AnalyticCore::tell(const Input &in)
 {
-    if (in.t < now_ps())
+    const pmvp_time now = now_ps();
+    if (in.t < now || (in.kind == Input::SHARES && in.since < now))
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
     journal.add(in);
     pmvp::sc::Monitors &m = *monitors;
-    sc_time off = ps(in.t - now_ps());
+    sc_time off = ps(in.t - now);
     int err = PMVP_OK;
     switch (in.kind) {
     case Input::CONTEXT: err = m.set_context(in.pe, in.ctx, off); break;
     case Input::ACTIVE: err = m.set_active_thread(in.pe, off); break;
     case Input::CONTROLS: err = m.set_controls(in.pe, in.ctl, off); break;
-    case Input::SHARES:
-        if (in.since < now_ps())
-            SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
-        err = m.report_shares(in.shares, in.num_shares, ps(in.since - now_ps()), off);
-        break;
+    case Input::SHARES: err = m.report_shares(in.shares, in.num_shares, ps(in.since - now), off); break;
     case Input::LEVEL: err = m.set_level(in.pe, in.event, (uint32_t)in.value, off); break;
     case Input::AMU_WRITE: err = m.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
     default: SC_REPORT_ERROR("pmvp-soc", "not a CPU-model input");
@@ -268,22 +247,21 @@ void AnalyticCore::tell(const Input &in)
 
 void AnalyticCore::set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at)
 {
-    Input in;
-    in.t = at;
-    in.kind = Input::LEVEL;
-    in.pe = t;
-    if (stall != th.stall) {
-        in.event = PMVP_EV_STALL_BACKEND;
-        in.value = stall;
+    // An input only for a level that changes (most calls change none).
+    auto set = [&](bool &level, bool value, uint16_t event) {
+        if (level == value)
+            return;
+        Input in;
+        in.t = at;
+        in.kind = Input::LEVEL;
+        in.pe = t;
+        in.event = event;
+        in.value = value;
         give(in);
-        th.stall = stall;
-    }
-    if (mem != th.stall_mem) {
-        in.event = PMVP_EV_STALL_BACKEND_MEM;
-        in.value = mem;
-        give(in);
-        th.stall_mem = mem;
-    }
+        level = value;
+    };
+    set(th.stall, stall, PMVP_EV_STALL_BACKEND);
+    set(th.stall_mem, mem, PMVP_EV_STALL_BACKEND_MEM);
 }
 
 // The CPU model: a loosely-timed ISS for every thread of the core. It runs
@@ -316,8 +294,6 @@ template <class A> void AnalyticCore::state(A &a)
         a.signal("WFE", wfe[t]);
         a.signal("power", power[t]);
     }
-    if (!queued_.empty())  // a pause never falls inside a quantum's telling (sync_to flushes before it waits)
-        throw CheckpointError(std::string(name()) + ": inputs not yet given to the monitors");
 }
 
 // Boot: EL3 and EL2 software set MDCR_EL3/MDCR_EL2 and enable the AMU's
@@ -424,7 +400,7 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
         signalled = true;
     }
     if (signalled && !soc_.ended_early)
-        wait(sc_core::SC_ZERO_TIME);  // (nothing queued: the STATE input flushed)
+        wait(sc_core::SC_ZERO_TIME);
     if (woke)
         soc_.powered_on.notify(sc_core::SC_ZERO_TIME);
 

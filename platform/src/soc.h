@@ -134,10 +134,12 @@ private:
     void run();
     void boot();
     void segment(pmvp_time a, pmvp_time b);
-    // An input for the monitors: queued, or at once for a STATE input (the
-    // signals), which first flushes the queue.
+    // An input for the monitors: told at once, or for a STATE input written
+    // to the signals. The model gives its inputs in time order (each segment
+    // from its start on, each stretch's after the one before), which costs
+    // the monitors least: a call for an instant before one they have
+    // evaluated rebuilds their view of the future.
     void give(const Input &in);
-    void flush();
     // Journals an input and gives it to the monitors.
     void tell(const Input &in);
     void set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at);
@@ -148,8 +150,6 @@ private:
     // which is also the instant its process waits for).
     std::vector<Thread> th_;
     pmvp_time a_ = 0;
-    std::vector<Input> queued_;      // given, not yet told (flush); empty between instants
-    std::vector<std::pair<pmvp_time, size_t>> order_;  // flush's: (instant, place in queued_)
     unsigned active_ = 0;            // SoEMT: the active thread
     pmvp_time next_switch_ = 0;      // SoEMT: the next long-latency event
 };
