@@ -751,6 +751,11 @@ int sc_main(int argc, char **argv)
     if (quantum > 0 && empty_quantum > 0)
         info("4. a quantum of 5 inputs through the bindings, per input",
              fmt("%.1f ns (%.0f ns a quantum, ", quantum / 5, quantum) + fmt("%.0f ns of it sc_start)", empty_quantum));
+    double smt_quantum = c.ns["BM_MonitorsSmtQuantum"];
+    if (smt_quantum > 0 && empty_quantum > 0)
+        info("4. a 2-thread core-quantum of 10 inputs (pmvp-soc's), per input",
+             fmt("%.1f ns (%.0f ns a quantum, ", smt_quantum / 10, smt_quantum) +
+                 fmt("%.0f ns of it sc_start)", empty_quantum));
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
     // and quantum (1 us) of simulated time: the cost of that core's inputs.

@@ -62,14 +62,7 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
       pmuirq("pmuirq"),
       core_(new pmvp_core),
       scratch_(new pmvp_core),
-      timeline_(
-          *core_, *scratch_, [](pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); },
-          [this](pmvp_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); },
-          [](const pmvp_core &c, const Change &ch, int *err) { return decide(c, ch, err); }, time_,
-          [this](int err) {
-              SC_REPORT_WARNING("pmvp/guest",
-                                (std::string(this->name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
-          }),
+      timeline_(*core_, *scratch_, *this, time_),
       config_(config)
 {
     // The kernel's reports of guest oddities become SystemC reports, unless
@@ -307,6 +300,13 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         break;  // a kind no change has (a corrupt checkpoint): refused
     }
     return err;
+}
+
+// A change kept for later that the kernel refused when it came (Timeline):
+// the CPU model was told it was accepted, so it is a warning.
+void Monitors::failed(int err)
+{
+    SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
 }
 
 // The controls `ctl` of the CPU model, with the authentication signals'

@@ -33,6 +33,12 @@ X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_con
 // numbers are in checkpoints: append, never renumber.
 enum X86Monitors::ChangeKind : uint8_t { WRMSR, CONTEXT, STATE, CORE_CLOCK, REPORT, REPORT_CORE };
 
+// A change kept for later that the kernel refused when it came (Timeline).
+void X86Monitors::failed(int err)
+{
+    SC_REPORT_WARNING("pmvp/x86", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
+}
+
 // Makes change `ch` on kernel c at instant t (the present, a replay, or the
 // future view).
 int X86Monitors::apply(pmvp_x86_core *c, pmvp_time t, const Change &ch)

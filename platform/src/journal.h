@@ -7,6 +7,7 @@
 // value read with the value the reference model has at that instant.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,8 +37,20 @@ struct Input {
     // (since, t], each share spread evenly over them
     // (pmvp_core_report_shares).
     pmvp_time since = 0;
-    unsigned num_shares = 0;
-    pmvp_share shares[PMVP_MAX_PES]{};
+    struct Shares {
+        unsigned count = 0;
+        pmvp_share of[PMVP_MAX_PES];  // the first `count` are set
+        // Made and copied by the shares held: every input carries room for
+        // them, and most carry none.
+        Shares() = default;
+        Shares(const Shares &o) : count(o.count) { std::copy_n(o.of, o.count, of); }
+        Shares &operator=(const Shares &o)
+        {
+            count = o.count;
+            std::copy_n(o.of, o.count, of);
+            return *this;
+        }
+    } shares;
 };
 
 class Journal {

@@ -237,7 +237,7 @@ void AnalyticCore::tell(const Input &in)
     case Input::CONTEXT: err = m.set_context(in.pe, in.ctx, off); break;
     case Input::ACTIVE: err = m.set_active_thread(in.pe, off); break;
     case Input::CONTROLS: err = m.set_controls(in.pe, in.ctl, off); break;
-    case Input::SHARES: err = m.report_shares(in.shares, in.num_shares, ps(in.since - now), off); break;
+    case Input::SHARES: err = m.report_shares(in.shares.of, in.shares.count, ps(in.since - now), off); break;
     case Input::LEVEL: err = m.set_level(in.pe, in.event, (uint32_t)in.value, off); break;
     case Input::AMU_WRITE: err = m.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
     default: SC_REPORT_ERROR("pmvp-soc", "not a CPU-model input");
@@ -481,8 +481,11 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
     pmvp_time from = a;
     for (unsigned k = 0; k < num_cuts; k++) {
         const pmvp_time cut = cuts[k];
-        pmvp_share told[PMVP_MAX_PES];
-        unsigned num_told = 0;
+        Input told;
+        told.t = cut;
+        told.kind = Input::SHARES;
+        told.since = from;
+        Input::Shares &shares = told.shares;
         for (unsigned t = 0; t < T; t++) {
             Thread &x = th[t];
             const Plan &q = plan[t];
@@ -492,19 +495,12 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
             x.retired = q.retired_at_a + (cut == b ? q.retires : q.retires * (double)(cut - a) / (double)(b - a));
             auto whole = (uint64_t)std::floor(x.retired);
             if (whole > x.reported) {
-                told[num_told++] = { t, PMVP_EV_INST_RETIRED, whole - x.reported };
+                shares.of[shares.count++] = { t, PMVP_EV_INST_RETIRED, whole - x.reported };
                 x.reported = whole;
             }
         }
-        if (num_told && monitors) {  // (detached, nobody listens)
-            Input in;
-            in.t = cut;
-            in.kind = Input::SHARES;
-            in.since = from;
-            in.num_shares = num_told;
-            std::copy_n(told, num_told, in.shares);
-            give(in);
-        }
+        if (shares.count && monitors)  // (detached, nobody listens)
+            give(told);
         for (unsigned t = 0; cut < b && t < T; t++) {  // (a thread without a plan has its ends at 0 < cut)
             const Plan &q = plan[t];
             if (q.mem_end == cut)

@@ -278,8 +278,11 @@ private:
     void reset_changed();
     void update();
     enum ChangeKind : uint8_t;
+    // The module's part of Timeline (support.h).
+    friend class Timeline<pmvp_core, Monitors>;
     int apply(pmvp_core *c, pmvp_time t, const Change &ch);
     static bool decide(const pmvp_core &c, const Change &ch, int *err);
+    void failed(int err);
     bool wakes(const Change &ch, const pmvp_share *shares, unsigned num_shares, bool kept, pmvp_time now) const;
     static unsigned occurrences_of(const Change &ch, pmvp_share *shares);
     static uint64_t count_occurrences(const Change &ch);
@@ -303,7 +306,7 @@ private:
 
     std::unique_ptr<pmvp_core> core_, scratch_;  // scratch_: the future view (Timeline)
     TimeBase time_;
-    Timeline<pmvp_core> timeline_;
+    Timeline<pmvp_core, Monitors> timeline_;
     pmvp_core_config config_;
     std::vector<uint16_t> events_, sync_events_;     // config_'s lists, for a cold reset
     std::vector<pmvp_sebep_threshold> thresholds_;

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -113,38 +112,38 @@ struct Change {
 //   makes it be built again (a copy of the kernel) when next used;
 // - a checkpoint holds the kept changes (save, load), and so a module can
 //   be saved at any instant, a CPU model ahead of it or not.
-// Core is pmvp_core or pmvp_x86_core; `copy` copies one into the other;
-// `apply` makes a change on a core at an instant (the module's); `decide`
-// (may be empty) tells, for a change the kernel's configuration and present
-// state decide, whether the kernel will refuse it.
+// Core is pmvp_core or pmvp_x86_core. Module is the module whose changes
+// these are, called directly (no indirection on the path of every change):
+//   int apply(Core *c, pmvp_time t, const Change &ch)
+//       makes change ch on core c at instant t;
+//   static bool decide(const Core &present, const Change &ch, int *err)
+//       true, with the kernel's answer in *err, for a change the present
+//       kernel's configuration and state decide (whether it will refuse it);
+//   void failed(int err)
+//       hears of a kept change the kernel refused when it came.
 
 // The kernel's calls a Timeline makes itself (pmvp/core.h, pmvp/x86.h,
 // pmvp/checkpoint.h), by kind of core.
 template <class Core> struct KernelCalls;
 template <> struct KernelCalls<pmvp_core> {
+    static void copy(pmvp_core *dst, const pmvp_core *src) { pmvp_core_copy(dst, src); }
     static constexpr auto sync = pmvp_core_sync;
     static constexpr auto size = pmvp_core_checkpoint_size;
     static constexpr auto save = pmvp_core_save;
     static constexpr auto restore = pmvp_core_restore;
 };
 template <> struct KernelCalls<pmvp_x86_core> {
+    static void copy(pmvp_x86_core *dst, const pmvp_x86_core *src) { *dst = *src; }
     static constexpr auto sync = pmvp_x86_sync;
     static constexpr auto size = pmvp_x86_checkpoint_size;
     static constexpr auto save = pmvp_x86_save;
     static constexpr auto restore = pmvp_x86_restore;
 };
 
-template <class Core> class Timeline {
+template <class Core, class Module> class Timeline {
 public:
-    using Apply = std::function<int(Core *, pmvp_time, const Change &)>;
-    // True, with the kernel's answer in *err, when the present kernel's
-    // configuration and state decide it.
-    using Decide = std::function<bool(const Core &, const Change &, int *err)>;
-    // `failed` hears of a kept change the kernel refused when it came.
-    Timeline(Core &present, Core &view, void (*copy)(Core *, const Core *), Apply apply, Decide decide,
-             const TimeBase &time, std::function<void(int)> failed)
-        : present_(present), view_(view), copy_(copy), apply_(std::move(apply)), decide_(std::move(decide)),
-          time_(time), failed_(std::move(failed))
+    Timeline(Core &present, Core &view, Module &module, const TimeBase &time)
+        : present_(present), view_(view), module_(module), time_(time)
     {
     }
 
@@ -156,8 +155,8 @@ public:
             return;  // nothing kept: the common case of every access
         size_t i = head_;
         for (; i < kept_.size() && kept_[i].t <= now; ++i) {
-            if (int err = apply_(&present_, kept_[i].t, kept_[i].ch))
-                failed_(err);
+            if (int err = module_.apply(&present_, kept_[i].t, kept_[i].ch))
+                module_.failed(err);
             evaluated_ -= !kept_[i].decided;
         }
         size_t done = i - head_;
@@ -230,12 +229,12 @@ public:
         if (t == now) {
             valid_ = false;
             *acts = now;
-            return apply_(&present_, now, ch);
+            return module_.apply(&present_, now, ch);
         }
         int err = PMVP_OK;
-        bool decided = evaluated_ == 0 && decide_ && decide_(present_, ch, &err);
+        bool decided = evaluated_ == 0 && Module::decide(present_, ch, &err);
         if (!decided) {
-            err = apply_(&future(t), t, ch);
+            err = module_.apply(&future(t), t, ch);
             if (err == PMVP_OK)
                 in_view_++;  // the view holds every kept change up to t (future), and now this one
         }
@@ -285,7 +284,7 @@ public:
     {
         using K = KernelCalls<Core>;
         auto restored = std::make_unique<Core>();
-        copy_(restored.get(), &present_);
+        KernelCalls<Core>::copy(restored.get(), &present_);
         size_t kernel = std::min(checkpoint.size(), K::size(&present_));
         const char *refused = nullptr;
         if (int err = K::restore(restored.get(), checkpoint.data(), kernel, &refused))
@@ -297,7 +296,7 @@ public:
                                          " ps: restore at the instant of the save");
         if (!load(checkpoint.data(), checkpoint.size(), kernel, *restored, why))
             return false;
-        copy_(&present_, restored.get());
+        KernelCalls<Core>::copy(&present_, restored.get());
         return true;
     }
 
@@ -366,9 +365,9 @@ private:
         if (at != size)
             return refuse(why, "bytes follow the kept changes");
         valid_ = false;
-        copy_(&view_, &base);
+        KernelCalls<Core>::copy(&view_, &base);
         for (const auto &[t, ch, decided] : loaded)
-            if (int err = apply_(&view_, t, ch))
+            if (int err = module_.apply(&view_, t, ch))
                 return refuse(why, std::string("a kept change for ") + std::to_string(t) +
                                        " ps is refused by the kernel: " + pmvp_strerror(err));
         kept_ = std::move(loaded);
@@ -395,13 +394,13 @@ private:
     Core &future(pmvp_time t)
     {
         if (!valid_ || t < view_.last_call) {
-            copy_(&view_, &present_);
+            KernelCalls<Core>::copy(&view_, &present_);
             in_view_ = 0;
             valid_ = true;
         }
         size_t i = head_ + in_view_;
         for (; i < kept_.size() && kept_[i].t <= t; ++i)
-            apply_(&view_, kept_[i].t, kept_[i].ch);
+            module_.apply(&view_, kept_[i].t, kept_[i].ch);
         in_view_ = i - head_;
         return view_;
     }
@@ -413,13 +412,10 @@ private:
     }
 
     Core &present_, &view_;
-    void (*copy_)(Core *, const Core *);
-    Apply apply_;
-    Decide decide_;
+    Module &module_;
     const TimeBase &time_;
-    std::function<void(int)> failed_;
     // The kept changes, kept_[head_..] in time order (the ones before head_
-    // are applied: their room is reused). `decided`: kept on decide_'s
+    // are applied: their room is reused). `decided`: kept on Module::decide's
     // answer, not evaluated on the view.
     struct Kept {
         Kept(pmvp_time t, const Change &ch, bool decided) : t(t), ch(ch), decided(decided) {}
@@ -433,7 +429,7 @@ private:
     size_t in_view_ = 0;
     bool valid_ = false;
     // How many kept changes were evaluated on the view: any may alter what
-    // decide_ reads, so it is asked only while there are none.
+    // Module::decide reads, so it is asked only while there are none.
     size_t evaluated_ = 0;
 };
 

@@ -77,20 +77,19 @@ private:
     void signals_changed();
     void wake();
     enum ChangeKind : uint8_t;
+    // The module's part of Timeline (support.h). No change of this module is
+    // decided on the present kernel alone: each is made on the future view.
+    friend class Timeline<pmvp_x86_core, X86Monitors>;
     int apply(pmvp_x86_core *c, pmvp_time t, const Change &ch);
+    static bool decide(const pmvp_x86_core &, const Change &, int *) { return false; }
+    void failed(int err);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     int change(const sc_core::sc_time &offset, const Change &ch);
     void update();
 
     pmvp_x86_core core_, view_;  // view_: the future view (Timeline)
     TimeBase time_;
-    Timeline<pmvp_x86_core> timeline_{
-        core_, view_, [](pmvp_x86_core *d, const pmvp_x86_core *s) { *d = *s; },
-        [this](pmvp_x86_core *c, pmvp_time t, const Change &ch) { return apply(c, t, ch); }, nullptr, time_,
-        [this](int err) {
-            SC_REPORT_WARNING("pmvp/x86", (std::string(this->name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
-        }
-    };
+    Timeline<pmvp_x86_core, X86Monitors> timeline_{ core_, view_, *this, time_ };
     sc_core::sc_event wake_;
     std::vector<bool> level_;
     bool redrive_ = false;  // after a restore: wake() writes every PMI line
