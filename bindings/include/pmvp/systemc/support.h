@@ -380,8 +380,11 @@ private:
     // Keeps change ch for instant t, after those kept for t or before.
     void keep(pmvp_time t, const Change &ch, bool decided)
     {
-        auto at = std::upper_bound(kept_.begin() + (std::ptrdiff_t)head_, kept_.end(), t,
-                                   [](pmvp_time x, const Kept &k) { return x < k.t; });
+        // A CPU model tells its changes in time order: most go at the end.
+        auto at = kept_.end();
+        if (head_ < kept_.size() && t < kept_.back().t)
+            at = std::upper_bound(kept_.begin() + (std::ptrdiff_t)head_, kept_.end(), t,
+                                  [](pmvp_time x, const Kept &k) { return x < k.t; });
         // A change the view does not hold, kept before one it holds, leaves
         // the view with a gap.
         if (decided && at < kept_.begin() + (std::ptrdiff_t)(head_ + in_view_))
