@@ -327,22 +327,46 @@ BENCHMARK(BM_MonitorsQuantum)->Unit(benchmark::kNanosecond);
 pmvp::sc::Monitors *the_smt_monitors;
 
 // A core-quantum of 1 us of large-soc's core as pmvp-soc's analytic CPU
-// model tells it today, both threads running: thread 0 stalls
-// (STALL_BACKEND) for the first 100 ns, thread 1 for 600 ns of which 500 ns
-// on memory (STALL_BACKEND_MEM); the instructions of both threads as
-// shares of each stretch between those instants (Monitors::report_shares).
-// Each thread's counters 0-3 count CPU_CYCLES, INST_RETIRED (interrupt
-// enabled), STALL_BACKEND and STALL_BACKEND_MEM. Time per input (10 per
-// quantum: 6 levels, 4 shares).
+// model tells it, both threads running: thread 0 stalls (STALL_BACKEND) for
+// the first 100 ns, thread 1 for 600 ns of which 500 ns on memory
+// (STALL_BACKEND_MEM); the instructions of both threads as shares of each
+// stretch between those instants (report_shares), in the order the model
+// gives them. Each thread's counters 0-3 count CPU_CYCLES, INST_RETIRED
+// (interrupt enabled), STALL_BACKEND and STALL_BACKEND_MEM.
+struct SmtInput {
+    bool shares;                // else a level
+    uint64_t at_ns, since_ns;   // since_ns: the shares' window's start
+    unsigned pe;                // a level's
+    uint16_t event;
+    uint32_t level;
+    uint64_t retired[2];        // the shares of threads 0 and 1 (INST_RETIRED)
+};
+constexpr uint16_t kStall = PMVP_EV_STALL_BACKEND, kMem = PMVP_EV_STALL_BACKEND_MEM;
+const SmtInput kSmtQuantum[] = {
+    { false, 0, 0, 0, kStall, 1, {} },       { false, 0, 0, 1, kStall, 1, {} },
+    { false, 0, 0, 1, kMem, 1, {} },         { true, 100, 0, 0, 0, 0, { 200, 50 } },
+    { false, 100, 0, 0, kStall, 0, {} },     { true, 500, 100, 0, 0, 0, { 800, 200 } },
+    { false, 500, 0, 1, kMem, 0, {} },       { true, 600, 500, 0, 0, 0, { 200, 50 } },
+    { false, 600, 0, 1, kStall, 0, {} },     { true, 1000, 600, 0, 0, 0, { 800, 200 } },
+};
+constexpr unsigned kSmtInputs = sizeof kSmtQuantum / sizeof kSmtQuantum[0];
+constexpr uint16_t kSmtEvents[] = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, kStall, kMem };
+
+void smt_shares(const SmtInput &in, pmvp_share shares[2])
+{
+    for (unsigned t = 0; t < 2; t++)
+        shares[t] = { t, PMVP_EV_INST_RETIRED, in.retired[t] };
+}
+
+// That quantum through pmvp::sc::Monitors, told at its start with offsets,
+// then simulated time brought to its end: time per input.
 void BM_MonitorsSmtQuantum(benchmark::State &state)
 {
     pmvp::sc::Monitors &m = *the_smt_monitors;
-    const uint16_t events[] = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND,
-                                PMVP_EV_STALL_BACKEND_MEM };
     bool ok = true;
     for (unsigned pe = 0; pe < 2; pe++) {
         for (unsigned n = 0; n < 4; n++)
-            ok = ok && m.pmu_write(pe, PMVP_PMEVTYPER_EL0, n, events[n]) == PMVP_OK;
+            ok = ok && m.pmu_write(pe, PMVP_PMEVTYPER_EL0, n, kSmtEvents[n]) == PMVP_OK;
         ok = ok && m.pmu_write(pe, PMVP_PMINTENSET_EL1, 0, 1u << 1) == PMVP_OK &&
              m.pmu_write(pe, PMVP_PMCNTENSET_EL0, 0, 0xF) == PMVP_OK &&
              m.pmu_write(pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E) == PMVP_OK;
@@ -352,36 +376,64 @@ void BM_MonitorsSmtQuantum(benchmark::State &state)
         return;
     }
     using sc_core::sc_time;
-    using sc_core::SC_NS;
-    const sc_time cut[] = { sc_time(100, SC_NS), sc_time(500, SC_NS), sc_time(600, SC_NS), sc_time(1000, SC_NS) };
-    const uint64_t retired[2][4] = { { 200, 800, 200, 800 }, { 50, 200, 50, 200 } };
+    sc_time at[kSmtInputs], since[kSmtInputs];  // (made once: a CPU model has its offsets)
+    for (unsigned i = 0; i < kSmtInputs; i++) {
+        at[i] = sc_time((double)kSmtQuantum[i].at_ns, sc_core::SC_NS);
+        since[i] = sc_time((double)kSmtQuantum[i].since_ns, sc_core::SC_NS);
+    }
     for (auto _ : state) {
-        ok = m.set_level(0, PMVP_EV_STALL_BACKEND, 1) == PMVP_OK &&
-             m.set_level(1, PMVP_EV_STALL_BACKEND, 1) == PMVP_OK &&
-             m.set_level(1, PMVP_EV_STALL_BACKEND_MEM, 1) == PMVP_OK;
-        sc_time from = sc_core::SC_ZERO_TIME;
-        for (unsigned k = 0; k < 4 && ok; k++) {
-            const pmvp_share shares[2] = { { 0, PMVP_EV_INST_RETIRED, retired[0][k] },
-                                           { 1, PMVP_EV_INST_RETIRED, retired[1][k] } };
-            ok = m.report_shares(shares, 2, from, cut[k]) == PMVP_OK;
-            if (k == 0)
-                ok = ok && m.set_level(0, PMVP_EV_STALL_BACKEND, 0, cut[k]) == PMVP_OK;
-            if (k == 1)
-                ok = ok && m.set_level(1, PMVP_EV_STALL_BACKEND_MEM, 0, cut[k]) == PMVP_OK;
-            if (k == 2)
-                ok = ok && m.set_level(1, PMVP_EV_STALL_BACKEND, 0, cut[k]) == PMVP_OK;
-            from = cut[k];
+        for (unsigned i = 0; i < kSmtInputs; i++) {
+            const SmtInput &in = kSmtQuantum[i];
+            pmvp_share shares[2];
+            smt_shares(in, shares);
+            ok = ok && (in.shares ? m.report_shares(shares, 2, since[i], at[i])
+                                  : m.set_level(in.pe, in.event, in.level, at[i])) == PMVP_OK;
         }
         if (!ok) {
             state.SkipWithError("the monitors refused an input");
             return;
         }
-        sc_core::sc_start(cut[3]);
+        sc_core::sc_start(sc_time(1, sc_core::SC_US));
     }
-    state.counters["ns_per_input"] =
-        benchmark::Counter(10.0 * (double)state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_input"] = benchmark::Counter((double)kSmtInputs * (double)state.iterations(),
+                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_MonitorsSmtQuantum)->Unit(benchmark::kNanosecond);
+
+// The same inputs made on the kernel itself (the C API), quantum after
+// quantum: the kernel's part of BM_MonitorsSmtQuantum, with no keeping for
+// later, no wake-up and no simulation kernel.
+void BM_KernelSmtQuantum(benchmark::State &state)
+{
+    static pmvp_core core;
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    cfg.num_pes = 2;
+    bool ok = pmvp_core_init(&core, &cfg) == PMVP_OK;
+    for (unsigned pe = 0; pe < 2; pe++) {
+        for (unsigned n = 0; n < 4; n++)
+            ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMEVTYPER_EL0, n, kSmtEvents[n], 0) == PMVP_OK;
+        ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMINTENSET_EL1, 0, 1u << 1, 0) == PMVP_OK &&
+             pmvp_pmu_write(&core, pe, PMVP_PMCNTENSET_EL0, 0, 0xF, 0) == PMVP_OK &&
+             pmvp_pmu_write(&core, pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E, 0) == PMVP_OK;
+    }
+    pmvp_time start = 0;
+    for (auto _ : state) {
+        for (const SmtInput &in : kSmtQuantum) {
+            pmvp_share shares[2];
+            smt_shares(in, shares);
+            pmvp_time at = start + in.at_ns * 1000;
+            ok = ok && (in.shares ? pmvp_core_report_shares(&core, shares, 2, start + in.since_ns * 1000, at)
+                                  : pmvp_core_set_level(&core, in.pe, in.event, in.level, at)) == PMVP_OK;
+        }
+        start += 1000000;
+    }
+    if (!ok)
+        state.SkipWithError("the kernel refused the set-up or an input");
+    state.counters["ns_per_input"] = benchmark::Counter((double)kSmtInputs * (double)state.iterations(),
+                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_KernelSmtQuantum)->Unit(benchmark::kNanosecond);
 
 // An empty quantum: simulated time alone, for BM_MonitorsQuantum's share of
 // the simulation kernel.
@@ -751,11 +803,11 @@ int sc_main(int argc, char **argv)
     if (quantum > 0 && empty_quantum > 0)
         info("4. a quantum of 5 inputs through the bindings, per input",
              fmt("%.1f ns (%.0f ns a quantum, ", quantum / 5, quantum) + fmt("%.0f ns of it sc_start)", empty_quantum));
-    double smt_quantum = c.ns["BM_MonitorsSmtQuantum"];
-    if (smt_quantum > 0 && empty_quantum > 0)
+    double smt_quantum = c.ns["BM_MonitorsSmtQuantum"], smt_kernel = c.ns["BM_KernelSmtQuantum"];
+    if (smt_quantum > 0 && empty_quantum > 0 && smt_kernel > 0)
         info("4. a 2-thread core-quantum of 10 inputs (pmvp-soc's), per input",
-             fmt("%.1f ns (%.0f ns a quantum, ", smt_quantum / 10, smt_quantum) +
-                 fmt("%.0f ns of it sc_start)", empty_quantum));
+             fmt("%.1f ns, the kernel's %.1f ns", smt_quantum / kSmtInputs, smt_kernel / kSmtInputs) +
+                 fmt(" (%.0f ns a quantum, %.0f of it sc_start)", smt_quantum, empty_quantum));
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
     // and quantum (1 us) of simulated time: the cost of that core's inputs.
