@@ -472,9 +472,16 @@ bool Monitors::wakes(const Change &ch, const pmvp_share *shares, unsigned n, boo
     if (!kept || pmvp_core_cycle_values_matter(core_.get()))
         return true;
     for (unsigned i = 0; i < num_events; i++) {
-        uint64_t before = 0;
-        if (pmvp_core_events_to_interrupt_any(core_.get(), events[i], now, &before) != PMVP_OK ||
-            kept_occurrences_ >= before)
+        // The kernel's answer holds while its present stays as it was: a
+        // CPU model keeping its quantum's shares asks once.
+        uint64_t epoch = timeline_.present_epoch();
+        if (before_.epoch != epoch || before_.event != events[i]) {
+            if (pmvp_core_events_to_interrupt_any(core_.get(), events[i], now, &before_.count) != PMVP_OK)
+                return true;
+            before_.epoch = epoch;
+            before_.event = events[i];
+        }
+        if (kept_occurrences_ >= before_.count)
             return true;
     }
     return false;
@@ -502,6 +509,7 @@ void Monitors::update()
 {
     pmvp_time now = time_.now();
     timeline_.catch_up(now);
+    timeline_.touched();  // the interrupt lines and the next wake-up below read the present
     for (unsigned p = 0; p < num_pes(); p++) {
         bool level = false;
         pmvp_pmu_irq(core_.get(), p, now, &level);

@@ -807,6 +807,62 @@ TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
     });
 }
 
+// The wake-up test keeps the kernel's count of what can be reported before
+// the interrupt while the kernel's present stays as it was: a write made now
+// between two kept shares changes it. Counter 0 100 short; shares of 10 kept
+// for 1 us; then the counter written to 25 short now; shares of 10 for 2 us
+// and 3 us: the third reaches the interrupt, which rises at 3 us.
+TEST(Monitors, WhatChangesThePresentBetweenKeptSharesBringsTheInterruptNearer)
+{
+    in_child([] {
+        sc_signal<bool> irq("irq");
+        Monitors m("m", config());
+        m.pmuirq[0](irq);
+        Initiator bus("bus", m);
+        std::vector<sc_time> rises;
+        sc_spawn([&] {
+            for (;;) {
+                wait(irq.posedge_event());
+                rises.push_back(sc_time_stamp());
+            }
+        });
+        sc_spawn([&] {
+            arm_instructions_to_interrupt(bus, 100);
+            const pmvp_share ten = { 0, PMVP_EV_INST_RETIRED, 10 };
+            EXPECT_EQ(m.report_shares(&ten, 1, SC_ZERO_TIME, sc_time(1, SC_US)), PMVP_OK);
+            bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0x100000000ull - 25, 8);
+            EXPECT_EQ(m.report_shares(&ten, 1, sc_time(1, SC_US), sc_time(2, SC_US)), PMVP_OK);
+            EXPECT_EQ(m.report_shares(&ten, 1, sc_time(2, SC_US), sc_time(3, SC_US)), PMVP_OK);
+            wait(4, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull + 5);
+        });
+        sc_start(5, SC_US);
+        ASSERT_EQ(rises.size(), 1u);
+        EXPECT_EQ(rises[0], sc_time(3, SC_US));
+    });
+    // Kept shares applied when simulated time reaches them change it too:
+    // 100 short, 60 kept for 1 us; at 1.5 us, 50 kept for 2 us cross it.
+    in_child([] {
+        sc_signal<bool> irq("irq");
+        Monitors m("m", config());
+        m.pmuirq[0](irq);
+        Initiator bus("bus", m);
+        sc_time rose = SC_ZERO_TIME;
+        when_it_rises(irq, rose);
+        sc_spawn([&] {
+            arm_instructions_to_interrupt(bus, 100);
+            const pmvp_share sixty = { 0, PMVP_EV_INST_RETIRED, 60 }, fifty = { 0, PMVP_EV_INST_RETIRED, 50 };
+            EXPECT_EQ(m.report_shares(&sixty, 1, SC_ZERO_TIME, sc_time(1, SC_US)), PMVP_OK);
+            wait(1500, SC_NS);
+            EXPECT_EQ(m.report_shares(&fifty, 1, SC_ZERO_TIME, sc_time(500, SC_NS)), PMVP_OK);
+            wait(1, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull + 10);
+        });
+        sc_start(3, SC_US);
+        EXPECT_EQ(rose, sc_time(2, SC_US));
+    });
+}
+
 // FEAT_SEBEP through the CPU-model interface: the instruction that overflows
 // a counter in synchronous mode sets PSTATE.PPEND, now or ahead in the
 // quantum, and PMUIRQ stays low while the PMU exception is enabled.

@@ -290,6 +290,12 @@ private:
     // At least the occurrences that kept reports and shares carry: what
     // they can add to a counter before the process wakes (wakes()).
     uint64_t kept_occurrences_ = 0;
+    // wakes()'s last answer from pmvp_core_events_to_interrupt_any, for
+    // `event`, while the present is at Timeline::present_epoch `epoch`.
+    mutable struct {
+        uint64_t epoch = UINT64_MAX, count = 0;
+        uint16_t event = 0;
+    } before_;
     static bool report_or_level(const Change &ch, unsigned *pe, uint16_t *event);
     static unsigned shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);

@@ -162,6 +162,7 @@ public:
         size_t done = i - head_;
         if (done == 0)
             return;
+        ++present_epoch_;
         // The view holds the kernel plus what it held beyond these.
         if (done <= in_view_)
             in_view_ -= done;
@@ -186,6 +187,7 @@ public:
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
         catch_up(now);
+        present_epoch_ += t == now;
         return op(t == now ? &present_ : &future(t), t);
     }
 
@@ -204,6 +206,7 @@ public:
             // of simulated time, and where it syncs changes no count), so
             // that the query finds nothing to advance: no copy of a PE.
             (void)KernelCalls<Core>::sync(&present_, now);
+            ++present_epoch_;
             return op(&present_, t);
         }
         const Core &at = next_pending() > t ? present_ : future(t);
@@ -228,6 +231,7 @@ public:
         catch_up(now);
         if (t == now) {
             valid_ = false;
+            ++present_epoch_;
             *acts = now;
             return module_.apply(&present_, now, ch);
         }
@@ -256,13 +260,26 @@ public:
         return PMVP_TIME_NEVER;
     }
     // The kernel changed other than through change(): the view must be rebuilt.
-    void invalidate() { valid_ = false; }
+    void invalidate()
+    {
+        valid_ = false;
+        ++present_epoch_;
+    }
+    // The module called the kernel's present itself, changing nothing the
+    // view needs (a sync, the interrupt lines).
+    void touched() { ++present_epoch_; }
+    // Advanced by every call that may change the kernel's present: a change
+    // made on it, a kept change applied, a query or read made on it,
+    // invalidate, touched, clear, restore. A module may keep what the
+    // present answered while it stays the same.
+    uint64_t present_epoch() const { return present_epoch_; }
     // Forgets the kept changes (a reset replaces the kernel).
     void clear()
     {
         kept_.clear();
         head_ = in_view_ = evaluated_ = 0;
         valid_ = false;
+        ++present_epoch_;
     }
 
     // The module's checkpoint at now: the kernel's, then the kept changes.
@@ -271,6 +288,7 @@ public:
         using K = KernelCalls<Core>;
         catch_up();
         K::sync(&present_, time_.now());
+        ++present_epoch_;
         std::vector<uint8_t> buf(K::size(&present_));
         K::save(&present_, buf.data(), buf.size());
         save(buf);
@@ -297,6 +315,7 @@ public:
         if (!load(checkpoint.data(), checkpoint.size(), kernel, *restored, why))
             return false;
         KernelCalls<Core>::copy(&present_, restored.get());
+        ++present_epoch_;
         return true;
     }
 
@@ -434,6 +453,7 @@ private:
     // How many kept changes were evaluated on the view: any may alter what
     // Module::decide reads, so it is asked only while there are none.
     size_t evaluated_ = 0;
+    uint64_t present_epoch_ = 0;
 };
 
 }  // namespace pmvp::sc
