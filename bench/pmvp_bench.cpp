@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -538,30 +540,48 @@ Idle idle_soc()
     return { median(v[0]), median(v[1]) };
 }
 
-// Figure 4 and 6: pmvp-soc on `scenario`, attached or detached: median wall
-// time, and the largest peak RSS seen.
+// Figure 4 and 6: pmvp-soc runs: median wall time, and the largest peak
+// RSS seen.
 struct SocRuns {
     double seconds = -1;
     long max_rss_kib = 0;
 };
 
-SocRuns soc_runs(const std::string &scenario, bool detached, const std::vector<std::string> &options = {})
+// kRuns runs of pmvp-soc with each of `variants` (its arguments after the
+// program), alternating, so that a slow spell of the machine falls on each
+// side of a ratio alike: one SocRuns per variant (seconds -1 where a run
+// failed).
+std::vector<SocRuns> soc_runs(const std::vector<std::vector<std::string>> &variants)
 {
-    std::vector<double> v;
-    SocRuns r;
-    for (int i = 0; i < kRuns; i++) {
-        std::vector<std::string> args = { PMVP_SOC, scenario, "--quiet" };
-        args.insert(args.end(), options.begin(), options.end());
-        if (detached)
-            args.push_back("--detached");
-        Process p = run(args);
-        if (!p.ok)
-            return r;
-        v.push_back(p.seconds);
-        r.max_rss_kib = std::max(r.max_rss_kib, p.max_rss_kib);
-    }
-    r.seconds = median(v);
+    std::vector<std::vector<double>> v(variants.size());
+    std::vector<SocRuns> r(variants.size());
+    std::vector<bool> failed(variants.size());
+    for (int i = 0; i < kRuns; i++)
+        for (size_t k = 0; k < variants.size(); k++) {
+            if (failed[k])
+                continue;
+            std::vector<std::string> args = { PMVP_SOC };
+            args.insert(args.end(), variants[k].begin(), variants[k].end());
+            Process p = run(args);
+            failed[k] = !p.ok;
+            v[k].push_back(p.seconds);
+            r[k].max_rss_kib = std::max(r[k].max_rss_kib, p.max_rss_kib);
+        }
+    for (size_t k = 0; k < variants.size(); k++)
+        r[k].seconds = failed[k] ? -1 : median(v[k]);
     return r;
+}
+
+// `scenario` with the monitors attached and --detached, `options` added.
+std::pair<SocRuns, SocRuns> attached_and_detached(const std::string &scenario,
+                                                  const std::vector<std::string> &options = {})
+{
+    std::vector<std::string> on = { scenario, "--quiet" };
+    on.insert(on.end(), options.begin(), options.end());
+    std::vector<std::string> off = on;
+    off.push_back("--detached");
+    std::vector<SocRuns> r = soc_runs({ on, off });
+    return { r[0], r[1] };
 }
 
 // Figure 5: the clocked baseline once (it is slow), pmvp kRuns times; the
@@ -646,9 +666,9 @@ Iss iss_runs()
     Iss r;
 #ifdef PMVP_HAVE_FIRMWARE
     const std::string dir = PMVP_BENCH_SCENARIOS;
-    r.loop_on = soc_runs(dir + "/iss-loop.json", false);
-    r.loop_off = soc_runs(dir + "/iss-loop.json", true);
-    double mrs = soc_runs(dir + "/iss-mrs.json", false).seconds, alu = soc_runs(dir + "/iss-alu.json", false).seconds;
+    std::tie(r.loop_on, r.loop_off) = attached_and_detached(dir + "/iss-loop.json");
+    std::vector<SocRuns> mrs_alu = soc_runs({ { dir + "/iss-mrs.json", "--quiet" }, { dir + "/iss-alu.json", "--quiet" } });
+    double mrs = mrs_alu[0].seconds, alu = mrs_alu[1].seconds;
     if (mrs > 0 && alu > 0)
         r.pmvp_mrs_ns = (mrs - alu) / kMrsExecuted * 1e9;
     std::string qemu = on_path("qemu-system-aarch64");
@@ -736,8 +756,8 @@ int sc_main(int argc, char **argv)
     Idle idle = idle_soc();
     double idle1 = idle.short_run, idle1000 = idle.long_run;
     const std::string large = PMVP_SCENARIOS "/large-soc.json", dflt = PMVP_SCENARIOS "/default.json";
-    SocRuns large_on = soc_runs(large, false), large_off = soc_runs(large, true);
-    SocRuns dflt_on = soc_runs(dflt, false), dflt_off = soc_runs(dflt, true);
+    auto [large_on, large_off] = attached_and_detached(large);
+    auto [dflt_on, dflt_off] = attached_and_detached(dflt);
     Baseline base = clocked_baseline();
     Iss iss = iss_runs();
 
@@ -813,8 +833,7 @@ int sc_main(int argc, char **argv)
     // and quantum (1 us) of simulated time: the cost of that core's inputs.
     for (const auto &[per_cluster, cores] : std::vector<std::pair<std::string, int>>{ { "1", 4 }, { "16", 64 },
                                                                                       { "64", 256 } }) {
-        std::vector<std::string> options = { "--cores", per_cluster };
-        SocRuns on = soc_runs(large, false, options), off = soc_runs(large, true, options);
+        auto [on, off] = attached_and_detached(large, { "--cores", per_cluster });
         if (on.seconds > 0 && off.seconds > 0)
             info(fmt("4. large-soc with %.0f cores: monitors per core-quantum", cores).c_str(),
                  fmt("%.2f us", (on.seconds - off.seconds) / (cores * kLargeSocQuanta) * 1e6) +
