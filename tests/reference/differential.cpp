@@ -439,6 +439,20 @@ void Scenario::step()
                          count < to_interrupt;
         for (unsigned p = 0; predicted && p < cfg_.num_pes; p++)
             quiet[p] = ref_->read(p, PMVP_PMOVSSET_EL0, 0, now_);
+        // The answer for any PE is the least of the PEs' answers.
+        uint64_t any = 0, least = PMVP_EVENTS_NEVER;
+        bool answered = pmvp_core_events_to_interrupt_any(&core_, ev, now_, &any) == PMVP_OK;
+        for (unsigned q = 0; answered && q < cfg_.num_pes; q++) {
+            uint64_t n = 0;
+            answered = pmvp_core_events_to_interrupt(&core_, q, ev, now_, &n) == PMVP_OK;
+            least = std::min(least, n);
+        }
+        if (answered) {
+            result_.checks++;
+            if (any != least)
+                fail("events_to_interrupt_any said " + std::to_string(any) + " for event " + std::to_string(ev) +
+                     ", the least over the PEs is " + std::to_string(least));
+        }
         int err = pmvp_core_report(&core_, pe, ev, count, now_);
         const pmvp_event_info *e = pmvp_event_find(ev);
         bool ok_expected = ref_->reportable(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
