@@ -187,8 +187,10 @@ public:
         if (t == PMVP_TIME_NEVER)
             return PMVP_ERR_VALUE;
         catch_up(now);
-        present_epoch_ += t == now;
-        return op(t == now ? &present_ : &future(t), t);
+        if (t != now)
+            return op(&future(t), t);
+        ++present_epoch_;  // op may change the present (a draw of knob (c), a sync)
+        return op(&present_, t);
     }
 
     // Runs `op`, a pure query of the kernel (it takes a const core and an
