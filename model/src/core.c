@@ -378,9 +378,15 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     _Static_assert(PMVP_MAX_LEVEL_EVENTS <= 64, "reportable_levels has a bit per level event");
     c->reportable_levels = 0;
     for (size_t i = 0; i < pmvp_event_count(); i++) {
-        uint16_t number = pmvp_event_at(i)->number;
-        int level = pmvp_event_level_index(number), cls = k_reportable_class(c, number);
-        if (level >= 0 && (cls == PMVP_EVCLASS_CONDITION || cls == PMVP_EVCLASS_STALL || cls == PMVP_EVCLASS_PER_CYCLE))
+        /* k_reportable_class by the catalogue's index, without its search:
+         * a supported event, or one the AMU counts architecturally. */
+        const pmvp_event_info *e = pmvp_event_at(i);
+        bool reportable = k_bit(c->supported, (int)i) || (cfg->feat_amuv1 && k_amu_architected_index(e->number) >= 0);
+        if (!reportable ||
+            (e->cls != PMVP_EVCLASS_CONDITION && e->cls != PMVP_EVCLASS_STALL && e->cls != PMVP_EVCLASS_PER_CYCLE))
+            continue;
+        int level = pmvp_event_level_index(e->number);
+        if (level >= 0)
             c->reportable_levels |= UINT64_C(1) << level;
     }
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
