@@ -97,6 +97,17 @@ void when_it_rises(sc_signal<bool> &line, sc_time &rose)
     sc_spawn([&line, &rose] { rose = sc_time_stamp(); }, "watch", &o);
 }
 
+// Every instant at which `line` rises, in `rises`.
+void record_rises(sc_signal<bool> &line, std::vector<sc_time> &rises)
+{
+    sc_spawn([&line, &rises] {
+        for (;;) {
+            wait(line.posedge_event());
+            rises.push_back(sc_time_stamp());
+        }
+    });
+}
+
 // Runs a whole simulation in a child process; the test passes if the child
 // finished with no failed expectation. The child collects its failures and
 // prints them to stderr, where the parent shows them (a death-test child
@@ -778,12 +789,7 @@ TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
         m.pmuirq[0](irq);
         Initiator bus("bus", m);
         std::vector<sc_time> rises;
-        sc_spawn([&] {
-            for (;;) {
-                wait(irq.posedge_event());
-                rises.push_back(sc_time_stamp());
-            }
-        });
+        record_rises(irq, rises);
         sc_spawn([&] {
             arm_instructions_to_interrupt(bus, 100);
             const pmvp_share thirty = { 0, PMVP_EV_INST_RETIRED, 30 };
@@ -820,12 +826,7 @@ TEST(Monitors, WhatChangesThePresentBetweenKeptSharesBringsTheInterruptNearer)
         m.pmuirq[0](irq);
         Initiator bus("bus", m);
         std::vector<sc_time> rises;
-        sc_spawn([&] {
-            for (;;) {
-                wait(irq.posedge_event());
-                rises.push_back(sc_time_stamp());
-            }
-        });
+        record_rises(irq, rises);
         sc_spawn([&] {
             arm_instructions_to_interrupt(bus, 100);
             const pmvp_share ten = { 0, PMVP_EV_INST_RETIRED, 10 };
