@@ -748,6 +748,20 @@ void arm_instructions_to_interrupt(Initiator &bus, uint64_t before)
     bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
 }
 
+// A one-PE module with its bus and PMUIRQ on a line whose rising edges are
+// recorded: what the tests of kept occurrences start from.
+struct RisesBench {
+    sc_signal<bool> irq{ "irq" };
+    Monitors m{ "m", config() };
+    Initiator bus{ "bus", m };
+    std::vector<sc_time> rises;
+    RisesBench()
+    {
+        m.pmuirq[0](irq);
+        record_rises(irq, rises);
+    }
+};
+
 // A CPU model reporting ahead of simulated time does not show its future to
 // an initiator reading now; the report counts, and raises PMUIRQ, when
 // simulated time reaches it.
@@ -784,12 +798,9 @@ TEST(Monitors, ReportsAheadOfTimeTakeEffectAtTheirInstant)
 TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
 {
     in_child([] {
-        sc_signal<bool> irq("irq");
-        Monitors m("m", config());
-        m.pmuirq[0](irq);
-        Initiator bus("bus", m);
-        std::vector<sc_time> rises;
-        record_rises(irq, rises);
+        RisesBench b;
+        Monitors &m = b.m;
+        Initiator &bus = b.bus;
         sc_spawn([&] {
             arm_instructions_to_interrupt(bus, 100);
             const pmvp_share thirty = { 0, PMVP_EV_INST_RETIRED, 30 };
@@ -797,7 +808,7 @@ TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
             EXPECT_EQ(m.report_shares(&thirty, 1, sc_time(1, SC_US), sc_time(2, SC_US)), PMVP_OK);
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 50, sc_time(3, SC_US)), PMVP_OK);
             wait(4, SC_US);
-            EXPECT_TRUE(irq.read());
+            EXPECT_TRUE(b.irq.read());
             bus.write(0, PMVP_FRAME_PMU, kPmovsclr, 0x1);
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 20, sc_time(1, SC_US)), PMVP_OK);  // at 5 us
             uint64_t ten_short = 0xFFFFFFFFull - 9;
@@ -807,9 +818,9 @@ TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull + 10);
         });
         sc_start(10, SC_US);
-        ASSERT_EQ(rises.size(), 2u);
-        EXPECT_EQ(rises[0], sc_time(3, SC_US));
-        EXPECT_EQ(rises[1], sc_time(5, SC_US));
+        ASSERT_EQ(b.rises.size(), 2u);
+        EXPECT_EQ(b.rises[0], sc_time(3, SC_US));
+        EXPECT_EQ(b.rises[1], sc_time(5, SC_US));
     });
 }
 
@@ -821,12 +832,9 @@ TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
 TEST(Monitors, WhatChangesThePresentBetweenKeptSharesBringsTheInterruptNearer)
 {
     in_child([] {
-        sc_signal<bool> irq("irq");
-        Monitors m("m", config());
-        m.pmuirq[0](irq);
-        Initiator bus("bus", m);
-        std::vector<sc_time> rises;
-        record_rises(irq, rises);
+        RisesBench b;
+        Monitors &m = b.m;
+        Initiator &bus = b.bus;
         sc_spawn([&] {
             arm_instructions_to_interrupt(bus, 100);
             const pmvp_share ten = { 0, PMVP_EV_INST_RETIRED, 10 };
@@ -838,18 +846,15 @@ TEST(Monitors, WhatChangesThePresentBetweenKeptSharesBringsTheInterruptNearer)
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull + 5);
         });
         sc_start(5, SC_US);
-        ASSERT_EQ(rises.size(), 1u);
-        EXPECT_EQ(rises[0], sc_time(3, SC_US));
+        ASSERT_EQ(b.rises.size(), 1u);
+        EXPECT_EQ(b.rises[0], sc_time(3, SC_US));
     });
     // Kept shares applied when simulated time reaches them change it too:
     // 100 short, 60 kept for 1 us; at 1.5 us, 50 kept for 2 us cross it.
     in_child([] {
-        sc_signal<bool> irq("irq");
-        Monitors m("m", config());
-        m.pmuirq[0](irq);
-        Initiator bus("bus", m);
-        sc_time rose = SC_ZERO_TIME;
-        when_it_rises(irq, rose);
+        RisesBench b;
+        Monitors &m = b.m;
+        Initiator &bus = b.bus;
         sc_spawn([&] {
             arm_instructions_to_interrupt(bus, 100);
             const pmvp_share sixty = { 0, PMVP_EV_INST_RETIRED, 60 }, fifty = { 0, PMVP_EV_INST_RETIRED, 50 };
@@ -860,7 +865,8 @@ TEST(Monitors, WhatChangesThePresentBetweenKeptSharesBringsTheInterruptNearer)
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull + 10);
         });
         sc_start(3, SC_US);
-        EXPECT_EQ(rose, sc_time(2, SC_US));
+        ASSERT_EQ(b.rises.size(), 1u);
+        EXPECT_EQ(b.rises[0], sc_time(2, SC_US));
     });
 }
 
