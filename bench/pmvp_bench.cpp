@@ -332,39 +332,53 @@ pmvp::sc::Monitors *the_smt_monitors;
 // model tells it, both threads running: thread 0 stalls (STALL_BACKEND) for
 // the first 100 ns, thread 1 for 600 ns of which 500 ns on memory
 // (STALL_BACKEND_MEM); the instructions of both threads as shares of each
-// stretch between those instants (report_shares), in the order the model
-// gives them. Each thread's counters 0-3 count CPU_CYCLES, INST_RETIRED
-// (interrupt enabled), STALL_BACKEND and STALL_BACKEND_MEM.
-struct SmtInput {
-    bool shares;                // else a level
-    uint64_t at_ns, since_ns;   // since_ns: the shares' window's start
-    unsigned pe;                // a level's
-    uint16_t event;
-    uint32_t level;
-    uint64_t retired[2];        // the shares of threads 0 and 1 (INST_RETIRED)
+// stretch between those instants. Each step is one instant: the shares of
+// the stretch that ends there, then the stall levels that change there.
+// Each thread's counters 0-3 count CPU_CYCLES, INST_RETIRED (interrupt
+// enabled), STALL_BACKEND and STALL_BACKEND_MEM.
+struct SmtStep {
+    uint64_t at_ns, since_ns;       // since_ns: the shares' window's start
+    uint64_t retired[2];            // the shares of threads 0 and 1 (INST_RETIRED); none at 0
+    unsigned num_levels;
+    pmvp_level_change levels[3];
 };
 constexpr uint16_t kStall = PMVP_EV_STALL_BACKEND, kMem = PMVP_EV_STALL_BACKEND_MEM;
-const SmtInput kSmtQuantum[] = {
-    { false, 0, 0, 0, kStall, 1, {} },       { false, 0, 0, 1, kStall, 1, {} },
-    { false, 0, 0, 1, kMem, 1, {} },         { true, 100, 0, 0, 0, 0, { 200, 50 } },
-    { false, 100, 0, 0, kStall, 0, {} },     { true, 500, 100, 0, 0, 0, { 800, 200 } },
-    { false, 500, 0, 1, kMem, 0, {} },       { true, 600, 500, 0, 0, 0, { 200, 50 } },
-    { false, 600, 0, 1, kStall, 0, {} },     { true, 1000, 600, 0, 0, 0, { 800, 200 } },
+const SmtStep kSmtQuantum[] = {
+    { 0, 0, { 0, 0 }, 3, { { 0, kStall, 1 }, { 1, kStall, 1 }, { 1, kMem, 1 } } },
+    { 100, 0, { 200, 50 }, 1, { { 0, kStall, 0 } } },
+    { 500, 100, { 800, 200 }, 1, { { 1, kMem, 0 } } },
+    { 600, 500, { 200, 50 }, 1, { { 1, kStall, 0 } } },
+    { 1000, 600, { 800, 200 }, 0, {} },
 };
-constexpr unsigned kSmtInputs = sizeof kSmtQuantum / sizeof kSmtQuantum[0];
+constexpr unsigned kSmtSteps = sizeof kSmtQuantum / sizeof kSmtQuantum[0];
 constexpr uint16_t kSmtEvents[] = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, kStall, kMem };
 
-void smt_shares(const SmtInput &in, pmvp_share shares[2])
+// The quantum's shares (the calls of report_shares) and level changes.
+constexpr unsigned smt_count(bool levels)
+{
+    unsigned n = 0;
+    for (const SmtStep &s : kSmtQuantum)
+        n += levels ? s.num_levels : s.retired[0] != 0;
+    return n;
+}
+constexpr unsigned kSmtShares = smt_count(false), kSmtLevels = smt_count(true);
+
+unsigned smt_shares(const SmtStep &s, pmvp_share shares[2])
 {
     for (unsigned t = 0; t < 2; t++)
-        shares[t] = { t, PMVP_EV_INST_RETIRED, in.retired[t] };
+        shares[t] = { t, PMVP_EV_INST_RETIRED, s.retired[t] };
+    return s.retired[0] ? 2 : 0;
 }
 
 // That quantum through pmvp::sc::Monitors, told at its start with offsets,
-// then simulated time brought to its end: time per input.
+// then simulated time brought to its end. state.range(0) == 1: each step
+// as one input (report_shares with its level changes, or set_levels), as
+// pmvp-soc tells it; 0: each share and level change as an input of its own
+// (report_shares, set_level), as pmvp-soc told it before.
 void BM_MonitorsSmtQuantum(benchmark::State &state)
 {
     pmvp::sc::Monitors &m = *the_smt_monitors;
+    const bool steps = state.range(0) == 1;
     bool ok = true;
     for (unsigned pe = 0; pe < 2; pe++) {
         for (unsigned n = 0; n < 4; n++)
@@ -378,18 +392,24 @@ void BM_MonitorsSmtQuantum(benchmark::State &state)
         return;
     }
     using sc_core::sc_time;
-    sc_time at[kSmtInputs], since[kSmtInputs];  // (made once: a CPU model has its offsets)
-    for (unsigned i = 0; i < kSmtInputs; i++) {
+    sc_time at[kSmtSteps], since[kSmtSteps];  // (made once: a CPU model has its offsets)
+    for (unsigned i = 0; i < kSmtSteps; i++) {
         at[i] = sc_time((double)kSmtQuantum[i].at_ns, sc_core::SC_NS);
         since[i] = sc_time((double)kSmtQuantum[i].since_ns, sc_core::SC_NS);
     }
     for (auto _ : state) {
-        for (unsigned i = 0; i < kSmtInputs; i++) {
-            const SmtInput &in = kSmtQuantum[i];
+        for (unsigned i = 0; i < kSmtSteps; i++) {
+            const SmtStep &s = kSmtQuantum[i];
             pmvp_share shares[2];
-            smt_shares(in, shares);
-            ok = ok && (in.shares ? m.report_shares(shares, 2, since[i], at[i])
-                                  : m.set_level(in.pe, in.event, in.level, at[i])) == PMVP_OK;
+            unsigned n = smt_shares(s, shares);
+            if (steps) {
+                ok = ok && (n ? m.report_shares(shares, n, since[i], at[i], s.levels, s.num_levels)
+                              : m.set_levels(s.levels, s.num_levels, at[i])) == PMVP_OK;
+                continue;
+            }
+            ok = ok && (n == 0 || m.report_shares(shares, n, since[i], at[i]) == PMVP_OK);
+            for (unsigned k = 0; k < s.num_levels; k++)
+                ok = ok && m.set_level(s.levels[k].pe, s.levels[k].event, s.levels[k].level, at[i]) == PMVP_OK;
         }
         if (!ok) {
             state.SkipWithError("the monitors refused an input");
@@ -397,14 +417,16 @@ void BM_MonitorsSmtQuantum(benchmark::State &state)
         }
         sc_core::sc_start(sc_time(1, sc_core::SC_US));
     }
-    state.counters["ns_per_input"] = benchmark::Counter((double)kSmtInputs * (double)state.iterations(),
+    unsigned inputs = steps ? kSmtSteps : kSmtShares + kSmtLevels;
+    state.counters["ns_per_input"] = benchmark::Counter((double)inputs * (double)state.iterations(),
                                                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_MonitorsSmtQuantum)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_MonitorsSmtQuantum)->Arg(0)->Arg(1)->Unit(benchmark::kNanosecond);
 
-// The same inputs made on the kernel itself (the C API), quantum after
-// quantum: the kernel's part of BM_MonitorsSmtQuantum, with no keeping for
-// later, no wake-up and no simulation kernel.
+// The same quantum made on the kernel itself (the C API: each step's
+// shares, then its level changes at once), quantum after quantum: the
+// kernel's part of BM_MonitorsSmtQuantum, with no keeping for later, no
+// wake-up and no simulation kernel.
 void BM_KernelSmtQuantum(benchmark::State &state)
 {
     static pmvp_core core;
@@ -421,19 +443,17 @@ void BM_KernelSmtQuantum(benchmark::State &state)
     }
     pmvp_time start = 0;
     for (auto _ : state) {
-        for (const SmtInput &in : kSmtQuantum) {
+        for (const SmtStep &s : kSmtQuantum) {
             pmvp_share shares[2];
-            smt_shares(in, shares);
-            pmvp_time at = start + in.at_ns * 1000;
-            ok = ok && (in.shares ? pmvp_core_report_shares(&core, shares, 2, start + in.since_ns * 1000, at)
-                                  : pmvp_core_set_level(&core, in.pe, in.event, in.level, at)) == PMVP_OK;
+            unsigned n = smt_shares(s, shares);
+            pmvp_time at = start + s.at_ns * 1000;
+            ok = ok && (n == 0 || pmvp_core_report_shares(&core, shares, n, start + s.since_ns * 1000, at) == PMVP_OK);
+            ok = ok && (s.num_levels == 0 || pmvp_core_set_levels(&core, s.levels, s.num_levels, at) == PMVP_OK);
         }
         start += 1000000;
     }
     if (!ok)
         state.SkipWithError("the kernel refused the set-up or an input");
-    state.counters["ns_per_input"] = benchmark::Counter((double)kSmtInputs * (double)state.iterations(),
-                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_KernelSmtQuantum)->Unit(benchmark::kNanosecond);
 
@@ -823,11 +843,13 @@ int sc_main(int argc, char **argv)
     if (quantum > 0 && empty_quantum > 0)
         info("4. a quantum of 5 inputs through the bindings, per input",
              fmt("%.1f ns (%.0f ns a quantum, ", quantum / 5, quantum) + fmt("%.0f ns of it sc_start)", empty_quantum));
-    double smt_quantum = c.ns["BM_MonitorsSmtQuantum"], smt_kernel = c.ns["BM_KernelSmtQuantum"];
-    if (smt_quantum > 0 && empty_quantum > 0 && smt_kernel > 0)
-        info("4. a 2-thread core-quantum of 10 inputs (pmvp-soc's), per input",
-             fmt("%.1f ns, the kernel's %.1f ns", smt_quantum / kSmtInputs, smt_kernel / kSmtInputs) +
-                 fmt(" (%.0f ns a quantum, %.0f of it sc_start)", smt_quantum, empty_quantum));
+    double smt_alone = c.ns["BM_MonitorsSmtQuantum/0"], smt_steps = c.ns["BM_MonitorsSmtQuantum/1"];
+    double smt_kernel = c.ns["BM_KernelSmtQuantum"];
+    if (smt_alone > 0 && smt_steps > 0 && empty_quantum > 0 && smt_kernel > 0)
+        info("4. a 2-thread core-quantum (pmvp-soc's), through the bindings",
+             fmt("%.0f ns as %u steps, ", smt_steps, kSmtSteps) +
+                 fmt("%.0f ns as %u inputs; ", smt_alone, kSmtShares + kSmtLevels) +
+                 fmt("the kernel's part %.0f ns, sc_start %.0f ns", smt_kernel, empty_quantum));
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
     // and quantum (1 us) of simulated time: the cost of that core's inputs.

@@ -124,8 +124,62 @@ void Monitors::guest_log(void *user, unsigned pe, const char *msg)
 enum Monitors::ChangeKind : uint8_t {
     REPORT, RETIRE, CONTEXT_SYNC, LEVEL, CONTEXT, ACTIVE_THREAD, CONTROLS, SYSREG_WRITE, PE_STATE, CLOCK,
     PMU_WRITE, AMU_WRITE, EXT_WRITE, EXT_DEBUG_WRITE, CONTROL, SNAPSHOT_REQUEST, REPORT_SPREAD,
-    REPORT_SHARES,
+    SHARES_LEVELS,  // shares, then level changes (report_shares, set_levels)
 };
+static_assert(Change::kMaxArgs >= 2 + 2 * PMVP_MAX_BATCHES + Monitors::kMaxLevelChanges,
+              "a Change holds report_shares's largest");
+
+namespace {
+
+// A SHARES_LEVELS change, read in place (every decision about the change
+// reads it): the instant after which the shares' window starts, the number
+// of shares, each share's PE and event in one argument and its count, then
+// each level change in one argument, as write_step wrote them. A
+// checkpoint of a version without level changes has none after its shares.
+// !ok: a corrupt change.
+struct StepView {
+    explicit StepView(const Change &ch) : a(ch.arg)
+    {
+        if (ch.count < 2 || a[1] > PMVP_MAX_BATCHES || ch.count < 2 + 2 * a[1])
+            return;
+        num_shares = (unsigned)a[1];
+        num_levels = ch.count - 2 - 2 * num_shares;
+        ok = num_shares + num_levels > 0 && num_levels <= Monitors::kMaxLevelChanges;
+    }
+    pmvp_time since() const { return a[0]; }
+    pmvp_share share(unsigned i) const
+    {
+        return { (unsigned)(a[2 + 2 * i] & 0xFFFFFFFF), (uint16_t)(a[2 + 2 * i] >> 32), a[3 + 2 * i] };
+    }
+    pmvp_level_change level(unsigned i) const
+    {
+        uint64_t l = a[2 + 2 * num_shares + i];
+        return { (unsigned)(l & 0xFFFF), (uint16_t)(l >> 16), (uint32_t)(l >> 32) };
+    }
+    const uint64_t *a;
+    unsigned num_shares = 0, num_levels = 0;
+    bool ok = false;
+};
+
+// Writes what StepView reads into ch, a SHARES_LEVELS change; PMVP_ERR_PE
+// for a level change of a PE beyond the argument's 16 bits (beyond any
+// core's).
+int write_step(Change &ch, pmvp_time since, const pmvp_share *shares, unsigned num_shares,
+               const pmvp_level_change *levels, unsigned num_levels)
+{
+    ChangeWriter w{ ch };
+    w << since << num_shares;
+    for (unsigned i = 0; i < num_shares; i++)
+        w << ((uint64_t)shares[i].event << 32 | shares[i].pe) << shares[i].count;
+    for (unsigned i = 0; i < num_levels; i++) {
+        if (levels[i].pe > 0xFFFF)
+            return PMVP_ERR_PE;
+        w << ((uint64_t)levels[i].level << 32 | (uint64_t)levels[i].event << 16 | levels[i].pe);
+    }
+    return PMVP_OK;
+}
+
+}  // namespace
 
 namespace {
 
@@ -160,11 +214,11 @@ bool set_field(pmvp_pmu_controls &ctl, Monitors::Control field, uint64_t value)
 // not to a replay's.
 int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
 {
-    if (c == core_.get() && (ch.kind == REPORT || ch.kind == REPORT_SHARES))  // no longer kept
+    if (c == core_.get() && (ch.kind == REPORT || ch.kind == SHARES_LEVELS))  // no longer kept
         kept_occurrences_ -= std::min(kept_occurrences_, count_occurrences(ch));
     ChangeReader r(ch);
-    // Every change but a clock's and shares' is of one PE, its first argument.
-    auto pe = ch.kind == CLOCK || ch.kind == REPORT_SHARES ? 0u : r.next<unsigned>();
+    // Every change but a clock's and a step's is of one PE, its first argument.
+    auto pe = ch.kind == CLOCK || ch.kind == SHARES_LEVELS ? 0u : r.next<unsigned>();
     int err = PMVP_ERR_VALUE;
     switch (ch.kind) {
     case REPORT: {
@@ -182,11 +236,25 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
             err = pmvp_core_report_spread(c, pe, event, count, cycles, t);
         break;
     }
-    case REPORT_SHARES: {
-        pmvp_time since = 0;
+    case SHARES_LEVELS: {
+        StepView v(ch);
+        if (!v.ok)
+            break;
         pmvp_share shares[PMVP_MAX_BATCHES];
-        if (unsigned n = shares_of(ch, &since, shares))
-            err = pmvp_core_report_shares(c, shares, n, since, t);
+        pmvp_level_change levels[kMaxLevelChanges];
+        // Refused as a whole: the level changes' refusals first, which
+        // depend on nothing the shares change (pmvp_core_set_level_refusal).
+        err = PMVP_OK;
+        for (unsigned i = 0; i < v.num_levels && !err; i++) {
+            levels[i] = v.level(i);
+            err = pmvp_core_set_level_refusal(c, levels[i].pe, levels[i].event);
+        }
+        for (unsigned i = 0; i < v.num_shares; i++)
+            shares[i] = v.share(i);
+        if (!err && v.num_shares)
+            err = pmvp_core_report_shares(c, shares, v.num_shares, v.since(), t);
+        if (!err && v.num_levels)
+            err = pmvp_core_set_levels(c, levels, v.num_levels, t);
         break;
     }
     case RETIRE: {
@@ -325,44 +393,30 @@ int Monitors::put_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls &c
 // A report or a level input is refused or not by the kernel's configuration
 // and the PE's power state alone (pmvp_core_report_refusal): kept for a later
 // instant, it need not be made on the future view. So are shares, each as a
-// report, unless one could put more on a cycle than a run holds.
+// report, unless one could put more on a cycle than a run holds, and the
+// level changes that follow them.
 bool Monitors::decide(const pmvp_core &c, const Change &ch, int *err)
 {
     unsigned pe = 0;
     uint16_t event = 0;
-    if (ch.kind == REPORT_SHARES) {
-        pmvp_time since = 0;
-        pmvp_share shares[PMVP_MAX_BATCHES];
-        unsigned n = shares_of(ch, &since, shares);
-        for (unsigned i = 0; i < n; i++)
-            if (shares[i].count > UINT32_MAX)
+    if (ch.kind == SHARES_LEVELS) {
+        StepView v(ch);
+        if (!v.ok)
+            return false;
+        for (unsigned i = 0; i < v.num_shares; i++)
+            if (v.share(i).count > UINT32_MAX)
                 return false;
         *err = PMVP_OK;
-        for (unsigned i = 0; i < n && !*err; i++)
-            *err = pmvp_core_report_refusal(&c, shares[i].pe, shares[i].event);
-        return n != 0;
+        for (unsigned i = 0; i < v.num_levels && !*err; i++)
+            *err = pmvp_core_set_level_refusal(&c, v.level(i).pe, v.level(i).event);
+        for (unsigned i = 0; i < v.num_shares && !*err; i++)
+            *err = pmvp_core_report_refusal(&c, v.share(i).pe, v.share(i).event);
+        return true;
     }
     if (!report_or_level(ch, &pe, &event))
         return false;
     *err = ch.kind == REPORT ? pmvp_core_report_refusal(&c, pe, event) : pmvp_core_set_level_refusal(&c, pe, event);
     return true;
-}
-
-// The shares of a REPORT_SHARES change and where their window starts; 0 for
-// a corrupt change.
-unsigned Monitors::shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares)
-{
-    // Read in place (every decision about the change reads it): the
-    // instant, the count, then each share's PE and event in one argument
-    // and its count, as report_shares wrote them.
-    const uint64_t *a = ch.arg;
-    if (ch.count < 2 || a[1] == 0 || a[1] > PMVP_MAX_BATCHES || ch.count != 2 + 2 * a[1])
-        return 0;
-    unsigned n = (unsigned)a[1];
-    *since = a[0];
-    for (unsigned i = 0; i < n; i++)
-        shares[i] = { (unsigned)(a[2 + 2 * i] & 0xFFFFFFFF), (uint16_t)(a[2 + 2 * i] >> 32), a[3 + 2 * i] };
-    return n;
 }
 
 // The PE and event of a report or a level change; false for a change of
@@ -456,8 +510,18 @@ bool Monitors::wakes(const Change &ch, const pmvp_share *shares, unsigned n, boo
         return true;
     if (ch.kind == LEVEL)
         return !report_or_level(ch, &pe, &event) || pmvp_core_input_may_interrupt(core_.get(), event, true);
+    if (ch.kind == SHARES_LEVELS) {
+        StepView v(ch);
+        if (!v.ok)
+            return true;  // a corrupt change
+        for (unsigned i = 0; i < v.num_levels; i++)
+            if (pmvp_core_input_may_interrupt(core_.get(), v.level(i).event, true))
+                return true;
+        if (n == 0)
+            return false;  // level changes alone
+    }
     if (n == 0)
-        return true;  // another kind of change, or a corrupt one
+        return true;  // another kind of change
     // Each event once: the threads' shares are mostly of one event.
     uint16_t events[PMVP_MAX_BATCHES];
     unsigned num_events = 0;
@@ -491,9 +555,12 @@ bool Monitors::wakes(const Change &ch, const pmvp_share *shares, unsigned n, boo
 // change of another kind, or a corrupt one.
 unsigned Monitors::occurrences_of(const Change &ch, pmvp_share *shares)
 {
-    pmvp_time since = 0;
-    if (ch.kind == REPORT_SHARES)
-        return shares_of(ch, &since, shares);
+    if (ch.kind == SHARES_LEVELS) {
+        StepView v(ch);
+        for (unsigned i = 0; v.ok && i < v.num_shares; i++)
+            shares[i] = v.share(i);
+        return v.ok ? v.num_shares : 0;
+    }
     if (ch.kind != REPORT)
         return 0;
     ChangeReader r(ch);
@@ -683,18 +750,33 @@ int Monitors::report_spread(unsigned pe, uint16_t event, uint64_t count, uint64_
 
 int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const sc_time &since, const sc_time &offset)
 {
-    if (!shares)
+    return report_shares(shares, num_shares, since, offset, nullptr, 0);
+}
+
+int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const sc_time &since,
+                            const sc_time &offset, const pmvp_level_change *levels, unsigned num_levels)
+{
+    if (!shares || (!levels && num_levels))
         return PMVP_ERR_NULL;
-    if (num_shares == 0 || num_shares > PMVP_MAX_BATCHES)
+    if (num_shares == 0 || num_shares > PMVP_MAX_BATCHES || num_levels > kMaxLevelChanges)
         return PMVP_ERR_VALUE;
     pmvp_time now = time_.now(), from = time_.after(now, since);
     if (from == PMVP_TIME_NEVER || from > time_.after(now, offset))
         return PMVP_ERR_VALUE;
-    Change ch = make_change(REPORT_SHARES, from, num_shares);
-    ChangeWriter w{ ch };
-    for (unsigned i = 0; i < num_shares; i++)
-        w << ((uint64_t)shares[i].event << 32 | shares[i].pe) << shares[i].count;
-    return change(now, offset, ch);
+    Change ch(SHARES_LEVELS);
+    int err = write_step(ch, from, shares, num_shares, levels, num_levels);
+    return err ? err : change(now, offset, ch);
+}
+
+int Monitors::set_levels(const pmvp_level_change *levels, unsigned num_levels, const sc_time &offset)
+{
+    if (!levels)
+        return PMVP_ERR_NULL;
+    if (num_levels == 0 || num_levels > kMaxLevelChanges)
+        return PMVP_ERR_VALUE;
+    Change ch(SHARES_LEVELS);
+    int err = write_step(ch, 0, nullptr, 0, levels, num_levels);
+    return err ? err : change(offset, ch);
 }
 
 int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,

@@ -1079,6 +1079,26 @@ int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t leve
     return k_set_level(c, pe, (unsigned)index, level, now);
 }
 
+int pmvp_core_set_levels(pmvp_core *c, const pmvp_level_change *levels, unsigned num_levels, pmvp_time now)
+{
+    if (!c || !levels)
+        return PMVP_ERR_NULL;
+    if (num_levels == 0)
+        return PMVP_ERR_VALUE;
+    /* Every refusal first, so that a refused call changes nothing: after
+     * the first change, the others are at the present instant. */
+    for (unsigned i = 0; i < num_levels; i++) {
+        int err = pmvp_core_set_level_refusal(c, levels[i].pe, levels[i].event);
+        if (err)
+            return err;
+    }
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    for (unsigned i = 0; i < num_levels; i++) /* (k_set_level refuses only the past) */
+        (void)k_set_level(c, levels[i].pe, (unsigned)level_index(c, levels[i].event), levels[i].level, now);
+    return PMVP_OK;
+}
+
 int pmvp_core_set_level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
 {
     int err = k_check_pe(c, pe);

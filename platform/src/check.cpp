@@ -21,8 +21,12 @@ CheckResult check_against_reference(const pmvp_core_config &cfg, const Journal &
         case Input::CONTEXT: ref.set_context(i.pe, i.ctx, i.t); continue;
         case Input::ACTIVE: ref.set_active_thread(i.pe, i.t); continue;
         case Input::CONTROLS: ref.set_controls(i.pe, i.ctl, i.t); continue;
-        case Input::SHARES: ref.report_shares(i.shares.of, i.shares.count, i.since, i.t); continue;
-        case Input::LEVEL: ref.set_level(i.pe, i.event, (uint32_t)i.value, i.t); continue;
+        case Input::STEP:
+            if (i.shares.count)
+                ref.report_shares(i.shares.of, i.shares.count, i.since, i.t);
+            for (unsigned k = 0; k < i.levels.count; k++)
+                ref.set_level(i.levels.of[k].pe, i.levels.of[k].event, i.levels.of[k].level, i.t);
+            continue;
         case Input::PMU_WRITE: ref.write(i.pe, (pmvp_pmu_reg)i.reg, i.n, i.value, i.t); continue;
         case Input::PMU_READ: expected = ref.read(i.pe, (pmvp_pmu_reg)i.reg, i.n, i.t); break;
         case Input::AMU_WRITE: ref.amu_write(i.pe, (pmvp_amu_reg)i.reg, i.n, i.value, i.t); continue;

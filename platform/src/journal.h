@@ -20,37 +20,41 @@ extern "C" {
 
 namespace pmvp::soc {
 
+// Up to N of T, made and copied by those held: every input carries room
+// for its shares and level changes, and most carry none or few.
+template <class T, unsigned N> struct Held {
+    unsigned count = 0;
+    T of[N];  // the first `count` are set
+    Held() = default;
+    Held(const Held &o) : count(o.count) { std::copy_n(o.of, o.count, of); }
+    Held &operator=(const Held &o)
+    {
+        count = o.count;
+        std::copy_n(o.of, o.count, of);
+        return *this;
+    }
+};
+
 struct Input {
-    enum Kind { CLOCK, STATE, CONTEXT, ACTIVE, CONTROLS, SHARES, LEVEL, PMU_WRITE, PMU_READ, AMU_WRITE, AMU_READ,
+    enum Kind { CLOCK, STATE, CONTEXT, ACTIVE, CONTROLS, STEP, PMU_WRITE, PMU_READ, AMU_WRITE, AMU_READ,
                 PMCCR_WRITE };
     pmvp_time t = 0;
     Kind kind = CLOCK;
     unsigned pe = 0;
     unsigned reg = 0, n = 0;     // PMU_*: enum pmvp_pmu_reg; AMU_*: enum pmvp_amu_reg
-    uint16_t event = 0;          // LEVEL
     uint64_t value = 0;          // CLOCK: Hz; STATE: enum pmvp_pe_state;
-                                 // LEVEL: level; PMU_*, AMU_*: the value written or read;
+                                 // PMU_*, AMU_*: the value written or read;
                                  // PMCCR_WRITE: the value the external agent wrote
     pmvp_context ctx{};
     pmvp_pmu_controls ctl{};
-    // SHARES: what the threads generated over the processor cycles of
+    // STEP: what the threads generated over the processor cycles of
     // (since, t], each share spread evenly over them
-    // (pmvp_core_report_shares).
+    // (pmvp_core_report_shares), then the stall levels that change at t
+    // (pmvp_core_set_level each, two a thread at most): one input to the
+    // monitors (Monitors::report_shares, set_levels).
     pmvp_time since = 0;
-    struct Shares {
-        unsigned count = 0;
-        pmvp_share of[PMVP_MAX_PES];  // the first `count` are set
-        // Made and copied by the shares held: every input carries room for
-        // them, and most carry none.
-        Shares() = default;
-        Shares(const Shares &o) : count(o.count) { std::copy_n(o.of, o.count, of); }
-        Shares &operator=(const Shares &o)
-        {
-            count = o.count;
-            std::copy_n(o.of, o.count, of);
-            return *this;
-        }
-    } shares;
+    Held<pmvp_share, PMVP_MAX_PES> shares;
+    Held<pmvp_level_change, 2 * PMVP_MAX_PES> levels;
 };
 
 class Journal {

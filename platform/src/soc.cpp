@@ -227,7 +227,7 @@ void AnalyticCore::give(const Input &in)
 void AnalyticCore::tell(const Input &in)
 {
     const pmvp_time now = now_ps();
-    if (in.t < now || (in.kind == Input::SHARES && in.since < now))
+    if (in.t < now || (in.kind == Input::STEP && in.shares.count && in.since < now))
         SC_REPORT_ERROR("pmvp-soc", (std::string(name()) + ": the CPU model fell behind simulated time").c_str());
     journal.add(in);
     pmvp::sc::Monitors &m = *monitors;
@@ -237,31 +237,48 @@ void AnalyticCore::tell(const Input &in)
     case Input::CONTEXT: err = m.set_context(in.pe, in.ctx, off); break;
     case Input::ACTIVE: err = m.set_active_thread(in.pe, off); break;
     case Input::CONTROLS: err = m.set_controls(in.pe, in.ctl, off); break;
-    case Input::SHARES: err = m.report_shares(in.shares.of, in.shares.count, ps(in.since - now), off); break;
-    case Input::LEVEL: err = m.set_level(in.pe, in.event, (uint32_t)in.value, off); break;
+    case Input::STEP:
+        err = in.shares.count ? m.report_shares(in.shares.of, in.shares.count, ps(in.since - now), off,
+                                                in.levels.of, in.levels.count)
+                              : m.set_levels(in.levels.of, in.levels.count, off);
+        break;
     case Input::AMU_WRITE: err = m.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
     default: SC_REPORT_ERROR("pmvp-soc", "not a CPU-model input");
     }
     check(err, "the monitors refused an input of the CPU model");
 }
 
-void AnalyticCore::set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at)
+namespace {
+
+// A STEP input at instant t, carrying nothing yet.
+Input step_at(pmvp_time t)
 {
-    // An input only for a level that changes (most calls change none).
+    Input in;
+    in.t = t;
+    in.kind = Input::STEP;
+    return in;
+}
+
+}  // namespace
+
+// Thread t's stall levels from `step`'s instant on: a level change in
+// `step` for each that changes (most calls change none).
+void AnalyticCore::set_levels(unsigned t, Thread &th, bool stall, bool mem, Input &step)
+{
     auto set = [&](bool &level, bool value, uint16_t event) {
-        if (level == value)
-            return;
-        Input in;
-        in.t = at;
-        in.kind = Input::LEVEL;
-        in.pe = t;
-        in.event = event;
-        in.value = value;
-        give(in);
+        if (level != value)
+            step.levels.of[step.levels.count++] = { t, event, value };
         level = value;
     };
     set(th.stall, stall, PMVP_EV_STALL_BACKEND);
     set(th.stall_mem, mem, PMVP_EV_STALL_BACKEND_MEM);
+}
+
+// A step is one input to the monitors, for whatever it carries.
+void AnalyticCore::give_step(const Input &step)
+{
+    if (step.shares.count || step.levels.count)
+        give(step);
 }
 
 // The CPU model: a loosely-timed ISS for every thread of the core. It runs
@@ -387,7 +404,9 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
         Phase::Kind k = th[t].now().kind;
         if (k == th[t].state)
             continue;
-        set_levels(t, th[t], false, false, a);
+        Input drop = step_at(a);
+        set_levels(t, th[t], false, false, drop);
+        give_step(drop);
         sync_to(a);
         Input in;
         in.t = a;
@@ -442,6 +461,7 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
     } plan[PMVP_MAX_PES];
     pmvp_time cuts[2 * PMVP_MAX_PES + 1];
     unsigned num_cuts = 0;
+    Input start = step_at(a);  // the stall levels at a, every thread's
     for (unsigned t = 0; t < T; t++) {
         Thread &x = th[t];
         if (x.state != Phase::RUN)
@@ -462,7 +482,7 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
         else if (cluster.config.mt_policy == PMVP_MT_SOEMT && t != active_)
             share = 0.0;
         if (share == 0.0) {
-            set_levels(t, x, false, false, a);
+            set_levels(t, x, false, false, start);
             continue;
         }
         Plan &q = plan[t];
@@ -470,22 +490,22 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
         q.retires = p.ipc * cycles * share;
         q.stall_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend);
         q.mem_end = a + (pmvp_time)std::llround((double)(b - a) * p.stall_backend_mem);
-        set_levels(t, x, q.stall_end > a, q.mem_end > a, a);
+        set_levels(t, x, q.stall_end > a, q.mem_end > a, start);
         for (pmvp_time end : { q.stall_end, q.mem_end })
             if (end > a && end < b)
                 cuts[num_cuts++] = end;
     }
+    give_step(start);
     cuts[num_cuts++] = b;
     std::sort(cuts, cuts + num_cuts);
     num_cuts = (unsigned)(std::unique(cuts, cuts + num_cuts) - cuts);
     pmvp_time from = a;
     for (unsigned k = 0; k < num_cuts; k++) {
         const pmvp_time cut = cuts[k];
-        Input told;
-        told.t = cut;
-        told.kind = Input::SHARES;
+        // The stretch's shares and the stall levels that end at its end.
+        Input told = step_at(cut);
         told.since = from;
-        Input::Shares &shares = told.shares;
+        auto &shares = told.shares;
         for (unsigned t = 0; t < T; t++) {
             Thread &x = th[t];
             const Plan &q = plan[t];
@@ -499,15 +519,14 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
                 x.reported = whole;
             }
         }
-        if (shares.count && monitors)  // (detached, nobody listens)
-            give(told);
         for (unsigned t = 0; cut < b && t < T; t++) {  // (a thread without a plan has its ends at 0 < cut)
             const Plan &q = plan[t];
             if (q.mem_end == cut)
-                set_levels(t, th[t], q.stall_end > cut, false, cut);
+                set_levels(t, th[t], q.stall_end > cut, false, told);
             if (q.stall_end == cut)
-                set_levels(t, th[t], false, false, cut);
+                set_levels(t, th[t], false, false, told);
         }
+        give_step(told);
         from = cut;
     }
 }

@@ -34,6 +34,9 @@
 
 namespace pmvp::soc {
 
+// A STEP input is one input to the monitors.
+static_assert(2 * PMVP_MAX_PES <= pmvp::sc::Monitors::kMaxLevelChanges);
+
 constexpr uint64_t kFramesBase = 0x10000000;
 constexpr uint64_t kPeWindow = 0x2000;
 
@@ -142,7 +145,8 @@ private:
     void give(const Input &in);
     // Journals an input and gives it to the monitors.
     void tell(const Input &in);
-    void set_levels(unsigned t, Thread &th, bool stall, bool mem, pmvp_time at);
+    void set_levels(unsigned t, Thread &th, bool stall, bool mem, Input &step);
+    void give_step(const Input &step);
     void sync_to(pmvp_time t);
     Soc &soc_;
     // The model's state, all of it between two instants (a checkpoint):

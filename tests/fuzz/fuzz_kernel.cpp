@@ -225,7 +225,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             crafted_state = crafted_state || (crafted && err == PMVP_OK);
             break;
         }
-        default: err = pmvp_core_set_level(&core, pe, in.PickValueInArray(kEvents), (uint32_t)(v % 3), t); break;
+        default:
+            if (in.ConsumeBool()) {  // two at once, the second's PE as the input chooses: all or none
+                pmvp_level_change two[2] = { { pe, in.PickValueInArray(kEvents), (uint32_t)(v % 3) },
+                                             { in.ConsumeIntegralInRange<unsigned>(0, 8), in.PickValueInArray(kEvents),
+                                               (uint32_t)(v >> 8 & 3) } };
+                err = pmvp_core_set_levels(&core, two, 2, t);
+            } else {
+                err = pmvp_core_set_level(&core, pe, in.PickValueInArray(kEvents), (uint32_t)(v % 3), t);
+            }
+            break;
         }
         if (err != PMVP_OK) {
             if (std::memcmp(&before, &core, sizeof core) != 0)

@@ -477,20 +477,35 @@ void Scenario::step()
     case 12: case 13: {
         // Half the time a level one of the PE's counters counts, if any:
         // its followers take the rate of the new value.
-        uint16_t ev = pick(level_pool);
-        for (unsigned k = 0; k < 4 && cfg_.num_counters && coin(); k++) {
-            unsigned n = (unsigned)rnd(cfg_.num_counters);
-            uint16_t counted =
-                (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, ref_->read(pe, PMVP_PMEVTYPER_EL0, n, now_));
-            if (std::find(level_pool.begin(), level_pool.end(), counted) != level_pool.end()) {
-                ev = counted;
-                break;
+        auto level_of = [&](unsigned p) {
+            uint16_t ev = pick(level_pool);
+            for (unsigned k = 0; k < 4 && cfg_.num_counters && coin(); k++) {
+                unsigned n = (unsigned)rnd(cfg_.num_counters);
+                uint16_t counted =
+                    (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, ref_->read(p, PMVP_PMEVTYPER_EL0, n, now_));
+                if (std::find(level_pool.begin(), level_pool.end(), counted) != level_pool.end())
+                    return counted;
             }
+            return ev;
+        };
+        // A third of the time, up to three changes of this instant, of any
+        // PEs, at once (pmvp_core_set_levels): all made or none.
+        pmvp_level_change changes[3];
+        unsigned n = rnd(3) == 0 ? 1 + (unsigned)rnd(3) : 1;
+        bool supported = true;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned p = k == 0 ? pe : (unsigned)rnd(cfg_.num_pes);
+            changes[k] = { p, level_of(p), (uint32_t)rnd(4) };
+            supported = supported && ref_->reportable(changes[k].event);
         }
-        uint32_t level = (uint32_t)rnd(4);
-        if (pmvp_core_set_level(&core_, pe, ev, level, now_) == PMVP_OK)
-            ref_->set_level(pe, ev, level, now_);
-        else if (ref_->reportable(ev))
+        int err = n == 1 ? pmvp_core_set_level(&core_, pe, changes[0].event, changes[0].level, now_)
+                         : pmvp_core_set_levels(&core_, changes, n, now_);
+        if (err == PMVP_OK && !supported)
+            fail("set_levels took a level event the core does not report");
+        else if (err == PMVP_OK)
+            for (unsigned k = 0; k < n; k++)
+                ref_->set_level(changes[k].pe, changes[k].event, changes[k].level, now_);
+        if (err != PMVP_OK && supported)
             fail("set_level refused a supported level event");
         break;
     }

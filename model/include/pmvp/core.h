@@ -814,6 +814,18 @@ int pmvp_core_events_to_interrupt_any(pmvp_core *core, uint16_t event, pmvp_time
  * for PER_CYCLE events, `level` is the number in progress) from `now` on. */
 int pmvp_core_set_level(pmvp_core *core, unsigned pe, uint16_t event, uint32_t level, pmvp_time now);
 
+/* Several level changes of one instant, in their order: as
+ * pmvp_core_set_level each, or, where any would be refused, the first such
+ * refusal and nothing changed. PMVP_ERR_VALUE for none, PMVP_ERR_NULL for
+ * NULL. A CPU model whose threads change stall conditions together tells
+ * them at once (the SystemC bindings keep them as one change). */
+typedef struct pmvp_level_change {
+    unsigned pe;
+    uint16_t event;
+    uint32_t level;
+} pmvp_level_change;
+int pmvp_core_set_levels(pmvp_core *core, const pmvp_level_change *levels, unsigned num_levels, pmvp_time now);
+
 /* What pmvp_core_report (pmvp_core_set_level) of `event` by PE `pe` returns
  * when made at an instant not before the core's present, before which
  * nothing changes the PE's power state: PMVP_OK or the refusal. These

@@ -82,6 +82,8 @@ class Monitors : public sc_core::sc_module {
 public:
     // Optional: a platform binds only the frames it maps.
     using socket_type = tlm_utils::simple_target_socket_tagged_optional<Monitors>;
+    // The most level changes one input carries (set_levels, report_shares).
+    static constexpr unsigned kMaxLevelChanges = 16;
 
     // `config` is the kernel's configuration (PEs, counters, features,
     // layouts, initial frequencies). Throws std::invalid_argument if the
@@ -121,6 +123,15 @@ public:
     // refused (PMVP_ERR_VALUE).
     [[nodiscard]] int report_shares(const pmvp_share *shares, unsigned num_shares, const sc_core::sc_time &since,
                                     const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // The same shares, then the level changes `levels` at `offset` in their
+    // order (set_level each), as one input: one kept change, one wake-up
+    // test, one application. What a CPU model tells at the end of a
+    // stretch whose end is a stall's. Refused as a whole, nothing made,
+    // where any part would be; up to kMaxLevelChanges levels (`levels` may
+    // be NULL with none).
+    [[nodiscard]] int report_shares(const pmvp_share *shares, unsigned num_shares, const sc_core::sc_time &since,
+                                    const sc_core::sc_time &offset, const pmvp_level_change *levels,
+                                    unsigned num_levels);
     // FEAT_SEBEP: the instruction at `pc` retired, generating `count` of
     // `event`; `result` says whether it sets PSTATE.PPEND, so that the CPU
     // model takes the PMU exception before the next instruction
@@ -136,6 +147,11 @@ public:
                       const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_level(unsigned pe, uint16_t event, uint32_t level,
                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // Level changes of one instant, in their order, as one input (as
+    // set_level each; refused as a whole, nothing made, where any would be):
+    // 1 to kMaxLevelChanges of them.
+    [[nodiscard]] int set_levels(const pmvp_level_change *levels, unsigned num_levels,
+                                 const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_active_thread(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_PMUv3_SS: the external snapshot request of the PE (the IMPLEMENTATION
@@ -297,7 +313,6 @@ private:
         uint16_t event = 0;
     } before_;
     static bool report_or_level(const Change &ch, unsigned *pe, uint16_t *event);
-    static unsigned shares_of(const Change &ch, pmvp_time *since, pmvp_share *shares);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     bool direct_reads_draw() const;
     int change(const sc_core::sc_time &offset, const Change &ch);

@@ -70,9 +70,10 @@ private:
 // the module's kind of change and its arguments, each widened to 64 bits
 // (structures field by field, pmvp/systemc/changes.h).
 struct Change {
-    // The most any change takes: Monitors::report_shares's instant, count
-    // and two arguments for each of PMVP_MAX_BATCHES shares.
-    static constexpr unsigned kMaxArgs = 2 + 2 * PMVP_MAX_BATCHES;
+    // The most any change takes: Monitors::report_shares's instant, count,
+    // two arguments for each of PMVP_MAX_BATCHES shares and one for each of
+    // 16 level changes (Monitors::kMaxLevelChanges).
+    static constexpr unsigned kMaxArgs = 2 + 2 * PMVP_MAX_BATCHES + 16;
     uint8_t kind = 0, count = 0;
     uint64_t arg[kMaxArgs];
     explicit Change(uint8_t k) : kind(k) {}
