@@ -520,6 +520,71 @@ TEST(Monitors, ReportSharesOfTwoThreadsAtLocalOffsets)
     });
 }
 
+// A CPU model tells a stretch's shares and the stall that ends with it as
+// one input, and the stalls that start together as another: 2 PEs at
+// 1 GHz, both stalling (STALL_BACKEND) from 10 ns; PE 0's stall ends at
+// 110 ns, PE 1's at 410 ns, where the two stretches' instructions are told.
+// What each call refuses it refuses whole, with nothing made.
+TEST(Monitors, AStretchsSharesAndItsStallEndAsOneInput)
+{
+    in_child([] {
+        Monitors m("m", config(2));
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            wait(10, SC_NS);
+            for (unsigned pe = 0; pe < 2; pe++) {
+                ASSERT_EQ(m.pmu_write(pe, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_STALL_BACKEND), PMVP_OK);
+                ASSERT_EQ(m.pmu_write(pe, PMVP_PMEVTYPER_EL0, 1, PMVP_EV_INST_RETIRED), PMVP_OK);
+                ASSERT_EQ(m.pmu_write(pe, PMVP_PMCNTENSET_EL0, 0, 0x3), PMVP_OK);
+                ASSERT_EQ(m.pmu_write(pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E), PMVP_OK);
+            }
+            const sc_time ns(1, SC_NS);
+            const pmvp_level_change on[] = { { 0, PMVP_EV_STALL_BACKEND, 1 }, { 1, PMVP_EV_STALL_BACKEND, 1 } };
+            const pmvp_level_change off0[] = { { 0, PMVP_EV_STALL_BACKEND, 0 } };
+            const pmvp_level_change off1[] = { { 1, PMVP_EV_STALL_BACKEND, 0 } };
+            const pmvp_share first[] = { { 0, PMVP_EV_INST_RETIRED, 300 }, { 1, PMVP_EV_INST_RETIRED, 100 } };
+            const pmvp_share second[] = { { 0, PMVP_EV_INST_RETIRED, 200 } };
+            EXPECT_EQ(m.set_levels(on, 2), PMVP_OK);
+            EXPECT_EQ(m.report_shares(first, 2, SC_ZERO_TIME, 100 * ns, off0, 1), PMVP_OK);
+            EXPECT_EQ(m.report_shares(second, 1, 100 * ns, 400 * ns, off1, 1), PMVP_OK);
+
+            // Refused whole: a level change of a PE the core has not, of an
+            // event that is no level, too many, none, or NULL.
+            const pmvp_level_change no_pe[] = { { 0, PMVP_EV_STALL_BACKEND, 1 }, { 2, PMVP_EV_STALL_BACKEND, 1 } };
+            const pmvp_level_change no_level[] = { { 1, PMVP_EV_INST_RETIRED, 1 } };
+            const pmvp_level_change wide_pe[] = { { 0x10000, PMVP_EV_STALL_BACKEND, 1 } };
+            pmvp_level_change many[Monitors::kMaxLevelChanges + 1];
+            std::fill(std::begin(many), std::end(many), on[0]);
+            EXPECT_EQ(m.report_shares(second, 1, 400 * ns, 500 * ns, no_pe, 2), PMVP_ERR_PE);
+            EXPECT_EQ(m.report_shares(second, 1, 400 * ns, 500 * ns, no_level, 1), PMVP_ERR_EVENT);
+            EXPECT_EQ(m.report_shares(second, 1, 400 * ns, 500 * ns, wide_pe, 1), PMVP_ERR_PE);
+            EXPECT_EQ(m.report_shares(second, 1, 400 * ns, 500 * ns, many, Monitors::kMaxLevelChanges + 1),
+                      PMVP_ERR_VALUE);
+            EXPECT_EQ(m.report_shares(second, 1, 400 * ns, 500 * ns, nullptr, 1), PMVP_ERR_NULL);
+            EXPECT_EQ(m.set_levels(no_pe, 2, 500 * ns), PMVP_ERR_PE);
+            EXPECT_EQ(m.set_levels(no_level, 1, 500 * ns), PMVP_ERR_EVENT);
+            EXPECT_EQ(m.set_levels(on, 0, 500 * ns), PMVP_ERR_VALUE);
+            EXPECT_EQ(m.set_levels(many, Monitors::kMaxLevelChanges + 1, 500 * ns), PMVP_ERR_VALUE);
+            EXPECT_EQ(m.set_levels(nullptr, 1, 500 * ns), PMVP_ERR_NULL);
+            EXPECT_EQ(m.set_levels(many, Monitors::kMaxLevelChanges, 500 * ns), PMVP_OK);  // the most, at once
+            EXPECT_EQ(m.set_levels(off0, 1, 500 * ns), PMVP_OK);
+
+            // Ahead of time, the future view holds the kept steps.
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8, 50 * ns), 50u);
+            EXPECT_EQ(bus.read(1, PMVP_FRAME_PMU, kPmevcntr0, 8, 400 * ns), 400u);
+            wait(1, SC_US);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 100u);  // 10 ns to 110 ns
+            EXPECT_EQ(bus.read(1, PMVP_FRAME_PMU, kPmevcntr0, 8), 400u);  // 10 ns to 410 ns
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0 + 8, 8), 500u);
+            EXPECT_EQ(bus.read(1, PMVP_FRAME_PMU, kPmevcntr0 + 8, 8), 100u);
+            // Made now, refused whole too: the shares count nothing.
+            EXPECT_EQ(m.report_shares(second, 1, SC_ZERO_TIME, SC_ZERO_TIME, no_pe, 2), PMVP_ERR_PE);
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0 + 8, 8), 500u);
+        });
+        sc_start(2, SC_US);
+    });
+}
+
 TEST(Monitors, AmuOverTlm)
 {
     in_child([] {
@@ -761,6 +826,32 @@ struct RisesBench {
         record_rises(irq, rises);
     }
 };
+
+// A stall started by a kept step raises PMUIRQ where its counter
+// overflows: 50 cycles short, the stall told for 100 ns ahead, at 1 GHz, as
+// set_levels and as the level change of report_shares.
+TEST(Monitors, AKeptStepsStallRaisesPmuirqWhereItsCounterOverflows)
+{
+    for (bool with_shares : { false, true })
+        in_child([with_shares] {
+            RisesBench b;
+            sc_spawn([&] {
+                b.bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_STALL_BACKEND);
+                b.bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0x100000000ull - 50, 8);
+                b.bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
+                b.bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
+                b.bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+                const pmvp_level_change on[] = { { 0, PMVP_EV_STALL_BACKEND, 1 } };
+                const pmvp_share share[] = { { 0, PMVP_EV_INST_RETIRED, 10 } };
+                const sc_time at(100, SC_NS);
+                EXPECT_EQ(with_shares ? b.m.report_shares(share, 1, SC_ZERO_TIME, at, on, 1) : b.m.set_levels(on, 1, at),
+                          PMVP_OK);
+            });
+            sc_start(1, SC_US);
+            ASSERT_EQ(b.rises.size(), 1u) << (with_shares ? "report_shares" : "set_levels");
+            EXPECT_EQ(b.rises[0], sc_time(150, SC_NS));
+        });
+}
 
 // A CPU model reporting ahead of simulated time does not show its future to
 // an initiator reading now; the report counts, and raises PMUIRQ, when

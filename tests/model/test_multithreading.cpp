@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Multithreaded counting: PMEVTYPER.MT, SMT, FGMT, SoEMT (D13.6, D14.4.1).
+#include <cstring>
+
 #include "fixture.h"
 
 namespace pmvp::test {
@@ -158,6 +160,51 @@ TEST_F(Multithreading, D14_4_1_Mt1StallNeedsTheStallOnAllPes)
     EXPECT_EQ(counter(0, 0, 2 * kUs), 1000u);
     EXPECT_EQ(counter(0, 1, 2 * kUs), 2000u);
     EXPECT_EQ(counter(0, 2, 2 * kUs), 500u);
+}
+
+// The same stalls told as level changes of one instant at once
+// (pmvp_core_set_levels): both PEs stall from 1 us, PE 1 on memory from
+// 1.5 us, and both stalls end together at 2 us.
+TEST_F(Multithreading, D14_4_1_Mt1StallOfLevelChangesToldAtOnce)
+{
+    cfg.num_pes = 2;
+    init();
+    program(0, 0, PMVP_EV_STALL_BACKEND, PMEVTYPER_EL0_MT);
+    program(0, 1, PMVP_EV_STALL_BACKEND);
+    program(0, 2, PMVP_EV_STALL_BACKEND_MEM, PMEVTYPER_EL0_MT);
+    const pmvp_level_change start[] = { { 0, PMVP_EV_STALL_BACKEND, 1 }, { 1, PMVP_EV_STALL_BACKEND, 1 } };
+    const pmvp_level_change mem[] = { { 1, PMVP_EV_STALL_BACKEND_MEM, 1 } };
+    const pmvp_level_change end[] = { { 1, PMVP_EV_STALL_BACKEND_MEM, 0 },
+                                      { 0, PMVP_EV_STALL_BACKEND, 0 },
+                                      { 1, PMVP_EV_STALL_BACKEND, 0 } };
+    ASSERT_EQ(pmvp_core_set_levels(&core, start, 2, 1 * kUs), PMVP_OK);
+    ASSERT_EQ(pmvp_core_set_levels(&core, mem, 1, 1500 * kNs), PMVP_OK);
+    ASSERT_EQ(pmvp_core_set_levels(&core, end, 3, 2 * kUs), PMVP_OK);
+    EXPECT_EQ(counter(0, 0, 3 * kUs), 1000u);
+    EXPECT_EQ(counter(0, 1, 3 * kUs), 1000u);
+    EXPECT_EQ(counter(0, 2, 3 * kUs), 500u);
+}
+
+// What one change of pmvp_core_set_levels would refuse refuses them all,
+// and the core is as it was, byte for byte.
+TEST_F(Multithreading, LevelChangesToldAtOnceAreRefusedWhole)
+{
+    cfg.num_pes = 2;
+    init();
+    program(0, 0, PMVP_EV_STALL_BACKEND);
+    ASSERT_EQ(pmvp_core_set_level(&core, 0, PMVP_EV_STALL_BACKEND, 1, 1 * kUs), PMVP_OK);
+    const pmvp_core before = core;
+    const pmvp_level_change no_pe[] = { { 0, PMVP_EV_STALL_BACKEND, 0 }, { 2, PMVP_EV_STALL_BACKEND, 1 } };
+    const pmvp_level_change no_level[] = { { 0, PMVP_EV_STALL_BACKEND, 0 }, { 1, PMVP_EV_INST_RETIRED, 1 } };
+    const pmvp_level_change good[] = { { 0, PMVP_EV_STALL_BACKEND, 0 } };
+    EXPECT_EQ(pmvp_core_set_levels(&core, no_pe, 2, 2 * kUs), PMVP_ERR_PE);
+    EXPECT_EQ(pmvp_core_set_levels(&core, no_level, 2, 2 * kUs), PMVP_ERR_EVENT);
+    EXPECT_EQ(pmvp_core_set_levels(&core, good, 1, 500 * kNs), PMVP_ERR_PAST);
+    EXPECT_EQ(pmvp_core_set_levels(&core, good, 0, 2 * kUs), PMVP_ERR_VALUE);
+    EXPECT_EQ(pmvp_core_set_levels(&core, nullptr, 1, 2 * kUs), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_set_levels(nullptr, good, 1, 2 * kUs), PMVP_ERR_NULL);
+    EXPECT_EQ(std::memcmp(&before, &core, sizeof core), 0);
+    EXPECT_EQ(counter(0, 0, 3 * kUs), 2000u);  // the stall from 1 us, never ended
 }
 
 TEST_F(Multithreading, D14_4_1_Mt1ConditionCountsWhenAnyPeHoldsIt)
