@@ -343,7 +343,7 @@ struct SmtStep {
     pmvp_level_change levels[3];
 };
 constexpr uint16_t kStall = PMVP_EV_STALL_BACKEND, kMem = PMVP_EV_STALL_BACKEND_MEM;
-const SmtStep kSmtQuantum[] = {
+constexpr SmtStep kSmtQuantum[] = {
     { 0, 0, { 0, 0 }, 3, { { 0, kStall, 1 }, { 1, kStall, 1 }, { 1, kMem, 1 } } },
     { 100, 0, { 200, 50 }, 1, { { 0, kStall, 0 } } },
     { 500, 100, { 800, 200 }, 1, { { 1, kMem, 0 } } },
