@@ -242,15 +242,18 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
             break;
         pmvp_share shares[PMVP_MAX_BATCHES];
         pmvp_level_change levels[kMaxLevelChanges];
-        // Refused as a whole: the level changes' refusals first, which
-        // depend on nothing the shares change (pmvp_core_set_level_refusal).
+        for (unsigned i = 0; i < v.num_shares; i++)
+            shares[i] = v.share(i);
+        // Refused as a whole: with shares, the level changes' refusals
+        // first, which depend on nothing the shares change
+        // (pmvp_core_set_level_refusal); alone, pmvp_core_set_levels
+        // refuses them whole itself.
         err = PMVP_OK;
         for (unsigned i = 0; i < v.num_levels && !err; i++) {
             levels[i] = v.level(i);
-            err = pmvp_core_set_level_refusal(c, levels[i].pe, levels[i].event);
+            if (v.num_shares)
+                err = pmvp_core_set_level_refusal(c, levels[i].pe, levels[i].event);
         }
-        for (unsigned i = 0; i < v.num_shares; i++)
-            shares[i] = v.share(i);
         if (!err && v.num_shares)
             err = pmvp_core_report_shares(c, shares, v.num_shares, v.since(), t);
         if (!err && v.num_levels)
