@@ -972,7 +972,12 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
 
 Soc::~Soc()
 {
-    cores.clear();  // the ISS engines go before the guest RAM they map
+    // The ISS engines go before the guest RAM they map. Last made, first
+    // gone: SystemC's registry finds a port it removes by searching from its
+    // newest, and the cores' ports are the newest (in order, 64 cores'
+    // ports were a search through all of them each).
+    while (!cores.empty())
+        cores.pop_back();
 }
 
 template <class A> void Soc::state(A &a)
