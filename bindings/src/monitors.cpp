@@ -100,8 +100,7 @@ Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &
         controls_.push_back(core_->pe[p].pmu.ctl);
         for (pmvp_frame f : { PMVP_FRAME_PMU, PMVP_FRAME_AMU }) {
             socket_type &socket = (f == PMVP_FRAME_PMU ? pmu_socket : amu_socket)[p];
-            socket.register_b_transport(this, &Monitors::b_transport, (int)(2 * p + f));
-            socket.register_transport_dbg(this, &Monitors::transport_dbg, (int)(2 * p + f));
+            socket.serve(*this, (int)(2 * p + f));
         }
     }
     irq_.assign(pes, false);
@@ -1009,6 +1008,32 @@ unsigned int Monitors::transport_dbg(int id, tlm::tlm_generic_payload &gp)
     gp.set_response_status(s);
     return s == tlm::TLM_OK_RESPONSE && gp.get_command() != tlm::TLM_IGNORE_COMMAND ? gp.get_data_length() : 0;
 }
+
+FrameSocket::FrameSocket(const char *name) : tlm_target_socket(name)
+{
+    bind(static_cast<tlm::tlm_fw_transport_if<> &>(*this));
+}
+
+void FrameSocket::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay) { monitors_->b_transport(id_, gp, delay); }
+
+tlm::tlm_sync_enum FrameSocket::nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &phase, sc_time &delay)
+{
+    if (phase == tlm::BEGIN_REQ)
+        monitors_->b_transport(id_, gp, delay);
+    else
+        gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+}
+
+// Denied, for the whole address range (tlm_dmi's initial values: no
+// pointer, no access, from 0 to the highest address).
+bool FrameSocket::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &dmi)
+{
+    dmi.init();
+    return false;
+}
+
+unsigned int FrameSocket::transport_dbg(tlm::tlm_generic_payload &gp) { return monitors_->transport_dbg(id_, gp); }
 
 // ------------------------------------------------------------ observability
 

@@ -1411,6 +1411,48 @@ TEST(Monitors, ErrorResponses)
 // access beyond the representable time (2^64 - 1 ps), are answered with an
 // error response and change nothing; the next ordinary access sees the
 // counter as if they had not happened.
+// An approximately-timed initiator's request completes in the call (early
+// completion): the value and the response status as a blocking access
+// gives them, the access latency on the delay; a phase of no transaction in
+// flight is an error, and DMI is denied for every address.
+TEST(Monitors, NonblockingRequestsCompleteAtOnce)
+{
+    in_child([] {
+        Monitors m("m", config());
+        Initiator bus("bus", m);
+        m.access_latency = sc_time(5, SC_NS);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            wait(1, SC_US);
+            tlm::tlm_generic_payload gp;
+            uint64_t v = 0;
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, kPmccntr, &v, 8);
+            tlm::tlm_phase phase = tlm::BEGIN_REQ;
+            sc_time delay = SC_ZERO_TIME;
+            EXPECT_EQ(bus.pmu[0]->nb_transport_fw(gp, phase, delay), tlm::TLM_COMPLETED);
+            EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+            EXPECT_EQ(v, 1000u);
+            EXPECT_EQ(delay, sc_time(5, SC_NS));
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, 0xFFFC, &v, 4);  // beyond the frame
+            phase = tlm::BEGIN_REQ;
+            EXPECT_EQ(bus.pmu[0]->nb_transport_fw(gp, phase, delay), tlm::TLM_COMPLETED);
+            EXPECT_EQ(gp.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, kPmccntr, &v, 8);
+            phase = tlm::END_RESP;
+            EXPECT_EQ(bus.pmu[0]->nb_transport_fw(gp, phase, delay), tlm::TLM_COMPLETED);
+            EXPECT_EQ(gp.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
+            tlm::tlm_dmi dmi;
+            dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
+            dmi.set_end_address(0x1000);
+            EXPECT_FALSE(bus.amu[0]->get_direct_mem_ptr(gp, dmi));
+            EXPECT_EQ(dmi.get_granted_access(), tlm::tlm_dmi::DMI_ACCESS_NONE);
+            EXPECT_EQ(dmi.get_start_address(), 0u);
+            EXPECT_EQ(dmi.get_end_address(), ~(sc_dt::uint64)0);
+        });
+        sc_start(2, SC_US);
+    });
+}
+
 TEST(Monitors, NoDataPointerAndAnEndlessDelayAreRefused)
 {
     in_child([] {

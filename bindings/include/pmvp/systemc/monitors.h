@@ -49,7 +49,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "pmvp/systemc/support.h"
 
@@ -78,10 +77,42 @@ struct AccessExtension : tlm::tlm_extension<AccessExtension> {
     pmvp_ext_access access;
 };
 
+class Monitors;
+
+// The target socket of one frame: TLM's target socket, serving the
+// monitors' blocking and debug transport itself, without the event queue
+// and the conversion process of tlm_utils' simple sockets (four such
+// sockets were most of a 2-PE module's start-up). A nonblocking request
+// completes in the call: nb_transport_fw at BEGIN_REQ makes the access and
+// returns TLM_COMPLETED (the base protocol's early completion), the
+// response status and the delay set as b_transport sets them; any other
+// phase is answered TLM_COMPLETED with TLM_GENERIC_ERROR_RESPONSE, as no
+// transaction is in flight. No DMI. Optional: a platform binds only the
+// frames it maps.
+class FrameSocket : public tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>,
+                    private tlm::tlm_fw_transport_if<> {
+public:
+    explicit FrameSocket(const char *name);
+    // The module and the frame (2 x PE + frame) it serves.
+    void serve(Monitors &m, int id)
+    {
+        monitors_ = &m;
+        id_ = id;
+    }
+
+private:
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay) override;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &phase,
+                                       sc_core::sc_time &delay) override;
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload &gp, tlm::tlm_dmi &dmi) override;
+    unsigned int transport_dbg(tlm::tlm_generic_payload &gp) override;
+    Monitors *monitors_ = nullptr;
+    int id_ = 0;
+};
+
 class Monitors : public sc_core::sc_module {
 public:
-    // Optional: a platform binds only the frames it maps.
-    using socket_type = tlm_utils::simple_target_socket_tagged_optional<Monitors>;
+    using socket_type = FrameSocket;
     // The most level changes one input carries (set_levels, report_shares).
     static constexpr unsigned kMaxLevelChanges = 16;
 

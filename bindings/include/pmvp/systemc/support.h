@@ -14,6 +14,11 @@
 #include <utility>
 #include <vector>
 
+// sc_spawn: the modules spawn their processes at the end of elaboration,
+// and a platform including these headers may spawn its own.
+#ifndef SC_INCLUDE_DYNAMIC_PROCESSES
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#endif
 #include <systemc>
 
 #include "pmvp/systemc/bytes.h"
