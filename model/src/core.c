@@ -1068,6 +1068,15 @@ static int level_index(const pmvp_core *c, uint16_t event)
     return index >= 0 && (c->reportable_levels >> index & 1) ? index : -1;
 }
 
+/* pmvp_core_set_level_refusal, for the calls of this file. */
+static int level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
+{
+    int err = k_check_pe(c, pe);
+    if (err)
+        return err;
+    return level_index(c, event) < 0 ? PMVP_ERR_EVENT : PMVP_OK;
+}
+
 int pmvp_core_set_level(pmvp_core *c, unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
 {
     int err = k_check_pe(c, pe);
@@ -1088,7 +1097,7 @@ int pmvp_core_set_levels(pmvp_core *c, const pmvp_level_change *levels, unsigned
     /* Every refusal first, so that a refused call changes nothing: after
      * the first change, the others are at the present instant. */
     for (unsigned i = 0; i < num_levels; i++) {
-        int err = pmvp_core_set_level_refusal(c, levels[i].pe, levels[i].event);
+        int err = level_refusal(c, levels[i].pe, levels[i].event);
         if (err)
             return err;
     }
@@ -1101,10 +1110,7 @@ int pmvp_core_set_levels(pmvp_core *c, const pmvp_level_change *levels, unsigned
 
 int pmvp_core_set_level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
 {
-    int err = k_check_pe(c, pe);
-    if (err)
-        return err;
-    return level_index(c, event) < 0 ? PMVP_ERR_EVENT : PMVP_OK;
+    return level_refusal(c, pe, event);
 }
 
 bool pmvp_core_input_may_interrupt(pmvp_core *c, uint16_t event, bool level)
