@@ -145,45 +145,39 @@ TEST_F(Multithreading, D13_7_1_Mt1FiltersByTheSourceThreadsContext)
     EXPECT_EQ(counter(0, 0, 1 * kNs), 7u);
 }
 
-TEST_F(Multithreading, D14_4_1_Mt1StallNeedsTheStallOnAllPes)
-{
-    cfg.num_pes = 2;
-    init();
-    program(0, 0, PMVP_EV_STALL_BACKEND, PMEVTYPER_EL0_MT);
-    program(0, 1, PMVP_EV_STALL_BACKEND);
-    program(0, 2, PMVP_EV_STALL_BACKEND_MEM, PMEVTYPER_EL0_MT);
-    ASSERT_EQ(pmvp_core_set_level(&core, 0, PMVP_EV_STALL_BACKEND, 1, 0), PMVP_OK);
-    // 0-1 us: only PE 0 stalls. 1-2 us: both. PE 1 also has the second
-    // condition of STALL_BACKEND_MEM from 1.5 us.
-    ASSERT_EQ(pmvp_core_set_level(&core, 1, PMVP_EV_STALL_BACKEND, 1, 1 * kUs), PMVP_OK);
-    ASSERT_EQ(pmvp_core_set_level(&core, 1, PMVP_EV_STALL_BACKEND_MEM, 1, 1500 * kNs), PMVP_OK);
-    EXPECT_EQ(counter(0, 0, 2 * kUs), 1000u);
-    EXPECT_EQ(counter(0, 1, 2 * kUs), 2000u);
-    EXPECT_EQ(counter(0, 2, 2 * kUs), 500u);
-}
+// Told one change at a time (pmvp_core_set_level) or each instant's changes
+// at once (pmvp_core_set_levels): the same counts.
+class Mt1Stall : public Kernel, public ::testing::WithParamInterface<bool> {
+protected:
+    void tell(pmvp_time t, std::initializer_list<pmvp_level_change> changes)
+    {
+        if (GetParam()) {
+            ASSERT_EQ(pmvp_core_set_levels(&core, changes.begin(), (unsigned)changes.size(), t), PMVP_OK);
+            return;
+        }
+        for (const pmvp_level_change &c : changes)
+            ASSERT_EQ(pmvp_core_set_level(&core, c.pe, c.event, c.level, t), PMVP_OK);
+    }
+};
 
-// The same stalls told as level changes of one instant at once
-// (pmvp_core_set_levels): both PEs stall from 1 us, PE 1 on memory from
-// 1.5 us, and both stalls end together at 2 us.
-TEST_F(Multithreading, D14_4_1_Mt1StallOfLevelChangesToldAtOnce)
+TEST_P(Mt1Stall, D14_4_1_Mt1StallNeedsTheStallOnAllPes)
 {
     cfg.num_pes = 2;
     init();
     program(0, 0, PMVP_EV_STALL_BACKEND, PMEVTYPER_EL0_MT);
     program(0, 1, PMVP_EV_STALL_BACKEND);
     program(0, 2, PMVP_EV_STALL_BACKEND_MEM, PMEVTYPER_EL0_MT);
-    const pmvp_level_change start[] = { { 0, PMVP_EV_STALL_BACKEND, 1 }, { 1, PMVP_EV_STALL_BACKEND, 1 } };
-    const pmvp_level_change mem[] = { { 1, PMVP_EV_STALL_BACKEND_MEM, 1 } };
-    const pmvp_level_change end[] = { { 1, PMVP_EV_STALL_BACKEND_MEM, 0 },
-                                      { 0, PMVP_EV_STALL_BACKEND, 0 },
-                                      { 1, PMVP_EV_STALL_BACKEND, 0 } };
-    ASSERT_EQ(pmvp_core_set_levels(&core, start, 2, 1 * kUs), PMVP_OK);
-    ASSERT_EQ(pmvp_core_set_levels(&core, mem, 1, 1500 * kNs), PMVP_OK);
-    ASSERT_EQ(pmvp_core_set_levels(&core, end, 3, 2 * kUs), PMVP_OK);
+    // 0-1 us: only PE 0 stalls. 1-2 us: both. PE 1 also has the second
+    // condition of STALL_BACKEND_MEM from 1.5 us. At 2 us all three end.
+    tell(0, { { 0, PMVP_EV_STALL_BACKEND, 1 } });
+    tell(1 * kUs, { { 1, PMVP_EV_STALL_BACKEND, 1 } });
+    tell(1500 * kNs, { { 1, PMVP_EV_STALL_BACKEND_MEM, 1 } });
+    tell(2 * kUs, { { 1, PMVP_EV_STALL_BACKEND_MEM, 0 }, { 0, PMVP_EV_STALL_BACKEND, 0 }, { 1, PMVP_EV_STALL_BACKEND, 0 } });
     EXPECT_EQ(counter(0, 0, 3 * kUs), 1000u);
-    EXPECT_EQ(counter(0, 1, 3 * kUs), 1000u);
+    EXPECT_EQ(counter(0, 1, 3 * kUs), 2000u);
     EXPECT_EQ(counter(0, 2, 3 * kUs), 500u);
 }
+INSTANTIATE_TEST_SUITE_P(OneByOneAndAtOnce, Mt1Stall, ::testing::Bool());
 
 // What one change of pmvp_core_set_levels would refuse refuses them all,
 // and the core is as it was, byte for byte.
