@@ -75,10 +75,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             in.ConsumeIntegralInRange<int>(0, 15) ? in.ConsumeIntegralInRange<uint64_t>(0, 1000000)
                                                   : in.ConsumeIntegral<uint64_t>());
         std::memcpy(&before, &monitors->kernel(), sizeof before);
-        if (debug)
+        // A quarter of the others nonblocking, mostly at BEGIN_REQ; another
+        // phase finds no transaction in flight (an error response).
+        bool nonblocking = !debug && in.ConsumeIntegralInRange<int>(0, 3) == 0;
+        if (debug) {
             socket.get_base_interface().transport_dbg(gp);
-        else
+        } else if (nonblocking) {
+            tlm::tlm_phase phase = in.ConsumeIntegralInRange<int>(0, 3) ? tlm::BEGIN_REQ : tlm::END_RESP;
+            if (socket.get_base_interface().nb_transport_fw(gp, phase, delay) != tlm::TLM_COMPLETED)
+                broken("a nonblocking request that did not complete in the call");
+        } else {
             socket.get_base_interface().b_transport(gp, delay);
+        }
         if (with_ext)
             gp.clear_extension(&ext);
         switch (gp.get_response_status()) {
