@@ -847,8 +847,8 @@ int sc_main(int argc, char **argv)
     double smt_kernel = c.ns["BM_KernelSmtQuantum"];
     if (smt_alone > 0 && smt_steps > 0 && empty_quantum > 0 && smt_kernel > 0)
         info("4. a 2-thread core-quantum (pmvp-soc's), through the bindings",
-             fmt("%.0f ns as %u steps, ", smt_steps, kSmtSteps) +
-                 fmt("%.0f ns as %u inputs; ", smt_alone, kSmtShares + kSmtLevels) +
+             fmt("%.0f ns as %.0f steps, ", smt_steps, kSmtSteps) +
+                 fmt("%.0f ns as %.0f inputs; ", smt_alone, kSmtShares + kSmtLevels) +
                  fmt("the kernel's part %.0f ns, sc_start %.0f ns", smt_kernel, empty_quantum));
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
