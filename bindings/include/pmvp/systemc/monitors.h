@@ -81,8 +81,9 @@ class Monitors;
 
 // The target socket of one frame: TLM's target socket, serving the
 // monitors' blocking and debug transport itself, without the event queue
-// and the conversion process of tlm_utils' simple sockets (four such
-// sockets were most of a 2-PE module's start-up). A nonblocking request
+// and the conversion process of tlm_utils' simple sockets (the four of a
+// 2-PE module were the largest part of its construction, in a platform of
+// many cores). A nonblocking request
 // completes in the call: nb_transport_fw at BEGIN_REQ makes the access and
 // returns TLM_COMPLETED (the base protocol's early completion), the
 // response status and the delay set as b_transport sets them; any other
