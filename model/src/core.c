@@ -83,10 +83,17 @@ static const char *init_events(pmvp_core *c, const pmvp_core_config *cfg)
     if (pmvp_event_count() > PMVP_MAX_CATALOGUE_EVENTS || pmvp_event_level_count() > PMVP_MAX_LEVEL_EVENTS)
         return "the event catalogue is larger than this build of pmvp holds (PMVP_MAX_CATALOGUE_EVENTS)";
     if (!cfg->events) {
-        for (size_t i = 0; i < pmvp_event_count(); i++) {
-            const pmvp_event_info *e = pmvp_event_at(i);
-            if (e->cls != PMVP_EVCLASS_PMU_OVERFLOW && e->number <= max_event)
-                k_set_bit(c->supported, (int)i);
+        /* Every event the version can number, which are the catalogue's
+         * first, but the AMU's own. */
+        size_t n = k_events_up_to(max_event);
+        for (size_t w = 0; w < n / 64; w++)
+            c->supported[w] = UINT64_MAX;
+        if (n % 64)
+            c->supported[n / 64] = (UINT64_C(1) << n % 64) - 1;
+        for (size_t k = 0; k < k_num_amu_only_events; k++) {
+            int i = pmvp_event_index(k_amu_only_events[k]);
+            if (i >= 0 && (size_t)i < n)
+                c->supported[i / 64] &= ~(UINT64_C(1) << i % 64);
         }
         return NULL;
     }
@@ -377,16 +384,12 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->rates_valid = c->own_counts_valid = c->watch_valid = false;
     _Static_assert(PMVP_MAX_LEVEL_EVENTS <= 64, "reportable_levels has a bit per level event");
     c->reportable_levels = 0;
-    for (size_t i = 0; i < pmvp_event_count(); i++) {
-        /* k_reportable_class by the catalogue's index, without its search:
-         * a supported event, or one the AMU counts architecturally. */
-        const pmvp_event_info *e = pmvp_event_at(i);
-        bool reportable = k_bit(c->supported, (int)i) || (cfg->feat_amuv1 && k_amu_architected_index(e->number) >= 0);
-        if (!reportable ||
-            (e->cls != PMVP_EVCLASS_CONDITION && e->cls != PMVP_EVCLASS_STALL && e->cls != PMVP_EVCLASS_PER_CYCLE))
-            continue;
-        int level = pmvp_event_level_index(e->number);
-        if (level >= 0)
+    for (int level = 0; level < pmvp_event_level_count(); level++) {
+        /* k_reportable_class of each level event (all are in the
+         * catalogue): a supported event, or one the AMU counts
+         * architecturally. */
+        uint16_t number = k_level_events[level];
+        if (k_bit(c->supported, pmvp_event_index(number)) || (cfg->feat_amuv1 && k_amu_architected_index(number) >= 0))
             c->reportable_levels |= UINT64_C(1) << level;
     }
     for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)

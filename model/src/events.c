@@ -36,6 +36,24 @@ const uint16_t k_level_events[] = {
 #undef PMVP_EVENT
 };
 
+#define PMVP_IF_AMU_ONLY_PMU_OVERFLOW(...) __VA_ARGS__
+#define PMVP_IF_AMU_ONLY_OCCURRENCE(...)
+#define PMVP_IF_AMU_ONLY_CPU_CYCLES(...)
+#define PMVP_IF_AMU_ONLY_CONDITION(...)
+#define PMVP_IF_AMU_ONLY_STALL(...)
+#define PMVP_IF_AMU_ONLY_PER_CYCLE(...)
+#define PMVP_IF_AMU_ONLY_BUS_CLOCK(...)
+#define PMVP_IF_AMU_ONLY_SYSTEM_COUNTER(...)
+#define PMVP_IF_AMU_ONLY_SOFTWARE_INCREMENT(...)
+#define PMVP_IF_AMU_ONLY_CHAIN(...)
+
+const uint16_t k_amu_only_events[] = {
+#define PMVP_EVENT(num, name, cls, stall) PMVP_IF_AMU_ONLY_##cls(num, )
+#include "pmu_events.def"
+#undef PMVP_EVENT
+};
+const size_t k_num_amu_only_events = sizeof k_amu_only_events / sizeof k_amu_only_events[0];
+
 enum level_position {
 #define PMVP_EVENT(num, name, cls, stall) PMVP_IF_LEVEL_##cls(LEVEL_POSITION_##name, )
 #include "pmu_events.def"
@@ -90,23 +108,37 @@ const pmvp_event_info *pmvp_event_at(size_t i)
     return i < pmvp_event_count() ? &catalogue[i] : NULL;
 }
 
-/* The index of `number` among n sorted keys `stride` bytes apart, or -1.
- * The last key not above it is found in log2(n) halvings without a branch
- * on the keys (a conditional move each): level inputs look their event up
- * on every call, and a mispredicted branch per halving cost more than the
- * compares. */
+#define KEY(keys, stride, i) (*(const uint16_t *)((const char *)(keys) + (i) * (stride)))
+
+/* Among n sorted keys `stride` bytes apart (n > 0), the position of the
+ * last key not above `number`, or 0 when every key is above it: found in
+ * log2(n) halvings without a branch on the keys (a conditional move each):
+ * level inputs look their event up on every call, and a mispredicted
+ * branch per halving cost more than the compares. */
+static size_t last_not_above(const uint16_t *keys, size_t stride, size_t n, uint16_t number)
+{
+    size_t lo = 0;
+    while (n > 1) {
+        size_t half = n / 2;
+        lo += KEY(keys, stride, lo + half) <= number ? half : 0;
+        n -= half;
+    }
+    return lo;
+}
+
+/* The index of `number` among n sorted keys `stride` bytes apart, or -1. */
 static int search(const uint16_t *keys, size_t stride, size_t n, uint16_t number)
 {
     if (n == 0)
         return -1;
-    const char *base = (const char *)keys;
-    size_t lo = 0;
-    while (n > 1) {
-        size_t half = n / 2;
-        lo += *(const uint16_t *)(base + (lo + half) * stride) <= number ? half : 0;
-        n -= half;
-    }
-    return *(const uint16_t *)(base + lo * stride) == number ? (int)lo : -1;
+    size_t i = last_not_above(keys, stride, n, number);
+    return KEY(keys, stride, i) == number ? (int)i : -1;
+}
+
+size_t k_events_up_to(uint16_t number)
+{
+    size_t i = last_not_above(&catalogue[0].number, sizeof catalogue[0], pmvp_event_count(), number);
+    return KEY(&catalogue[0].number, sizeof catalogue[0], i) <= number ? i + 1 : 0;
 }
 
 int pmvp_event_index(uint16_t number)

@@ -2,8 +2,12 @@
 // The event catalogue (D14.3) and the classes that drive counting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
+#include "pmvp/core.h"
+#include "pmvp/error.h"
 #include "pmvp/events.h"
 
 namespace {
@@ -87,6 +91,60 @@ TEST(Events, LookupsFindEveryNumberAsAScanDoes)
         levels += level;
     }
     EXPECT_EQ(levels, pmvp_event_level_count());
+}
+
+// A core's events without a list (events NULL): every catalogue event its
+// PMU version can number (0x3FF before PMUv3p1), but the AMU's own
+// (PMU_OVERFLOW, D16.2); its reportable level events are those, and with
+// FEAT_AMUv1 the level events the AMU counts architecturally. Checked by a
+// scan of the catalogue against the core's bitmaps, which pmvp_core_init
+// builds without one.
+TEST(Events, TheDefaultSetIsEveryEventTheVersionNumbersButTheAmusOwn)
+{
+    struct Case {
+        enum pmvp_pmu_version version;
+        bool amu;
+        std::vector<uint16_t> events;  // empty: the default set
+    };
+    const Case cases[] = {
+        { PMVP_PMUV3, false, {} },
+        { PMVP_PMUV3P5, false, {} },
+        { PMVP_PMUV3P5, true, {} },
+        // STALL_BACKEND_MEM not listed, but counted by AMU counter 3.
+        { PMVP_PMUV3P5, true, { PMVP_EV_CPU_CYCLES, PMVP_EV_STALL_BACKEND } },
+    };
+    for (const Case &k : cases) {
+        pmvp_core_config cfg;
+        pmvp_core_config_default(&cfg);
+        cfg.pmu_version = k.version;
+        pmvp_core_config_limit_to_version(&cfg);
+        cfg.feat_amuv1 = cfg.feat_amuv1p1 = k.amu;
+        cfg.events = k.events.empty() ? nullptr : k.events.data();
+        cfg.num_events = (unsigned)k.events.size();
+        static pmvp_core core;
+        const char *why = nullptr;
+        ASSERT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_OK) << k.version << " " << (why ? why : "");
+        unsigned max = k.version >= PMVP_PMUV3P1 ? 0xFFFF : 0x3FF, supported = 0;
+        uint64_t levels = 0;
+        for (size_t i = 0; i < pmvp_event_count(); i++) {
+            const pmvp_event_info *e = pmvp_event_at(i);
+            bool listed = k.events.empty() ? e->number <= max && e->cls != PMVP_EVCLASS_PMU_OVERFLOW
+                                           : std::find(k.events.begin(), k.events.end(), e->number) != k.events.end();
+            ASSERT_EQ(core.supported[i / 64] >> i % 64 & 1, listed) << k.version << " " << e->number;
+            supported += listed;
+            bool by_amu = k.amu && (e->number == PMVP_EV_CPU_CYCLES || e->number == PMVP_EV_CNT_CYCLES ||
+                                    e->number == PMVP_EV_INST_RETIRED || e->number == PMVP_EV_STALL_BACKEND_MEM);
+            int level = pmvp_event_level_index(e->number);
+            if (level >= 0 && (listed || by_amu))
+                levels |= UINT64_C(1) << level;
+        }
+        for (size_t w = (pmvp_event_count() + 63) / 64; w < sizeof core.supported / 8; w++)
+            EXPECT_EQ(core.supported[w], 0u) << w;
+        EXPECT_EQ(core.reportable_levels, levels) << k.version << " " << k.amu;
+        if (k.events.empty()) {
+            EXPECT_GT(supported, k.version >= PMVP_PMUV3P1 ? 1000u : 100u);
+        }
+    }
 }
 
 } // namespace
