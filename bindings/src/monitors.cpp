@@ -213,8 +213,8 @@ bool set_field(pmvp_pmu_controls &ctl, Monitors::Control field, uint64_t value)
 // not to a replay's.
 int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
 {
-    if (c == core_.get() && (ch.kind == REPORT || ch.kind == SHARES_LEVELS))  // no longer kept
-        kept_occurrences_ -= std::min(kept_occurrences_, count_occurrences(ch));
+    // A report or shares made on the present kernel are no longer kept.
+    const bool present = c == core_.get();
     ChangeReader r(ch);
     // Every change but a clock's and a step's is of one PE, its first argument.
     auto pe = ch.kind == CLOCK || ch.kind == SHARES_LEVELS ? 0u : r.next<unsigned>();
@@ -223,6 +223,8 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
     case REPORT: {
         auto event = r.next<uint16_t>();
         auto count = r.next<uint64_t>();
+        if (r.ok() && present)
+            no_longer_kept(count);
         if (r.ok())
             err = pmvp_core_report(c, pe, event, count, t);
         break;
@@ -243,6 +245,8 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
         pmvp_level_change levels[kMaxLevelChanges];
         for (unsigned i = 0; i < v.num_shares; i++)
             shares[i] = v.share(i);
+        if (present)
+            no_longer_kept(total(shares, v.num_shares));
         // Refused as a whole: with shares, the level changes' refusals
         // first, which depend on nothing the shares change
         // (pmvp_core_set_level_refusal); alone, pmvp_core_set_levels
@@ -468,7 +472,7 @@ int Monitors::change(pmvp_time now, const sc_time &offset, const Change &ch)
     pmvp_time acts = PMVP_TIME_NEVER;
     int err = timeline_.change(now, offset, ch, &acts);
     if (acts == PMVP_TIME_NEVER)  // neither made nor kept
-        kept_occurrences_ -= std::min(kept_occurrences_, occurrences);
+        no_longer_kept(occurrences);
     if (acts != PMVP_TIME_NEVER && wakes(ch, shares, num_shares, acts > now, now))
         wake_.notify(time_.to_sc(acts - now));
     return err;
@@ -480,6 +484,8 @@ uint64_t Monitors::count_occurrences(const Change &ch)
     pmvp_share shares[PMVP_MAX_BATCHES];
     return total(shares, occurrences_of(ch, shares));
 }
+
+void Monitors::no_longer_kept(uint64_t occurrences) { kept_occurrences_ -= std::min(kept_occurrences_, occurrences); }
 
 uint64_t Monitors::total(const pmvp_share *shares, unsigned n)
 {

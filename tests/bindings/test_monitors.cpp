@@ -961,6 +961,36 @@ TEST(Monitors, WhatChangesThePresentBetweenKeptSharesBringsTheInterruptNearer)
     });
 }
 
+// What kept reports and shares carry stops counting toward the wake-up test
+// once simulated time reaches them and they are made. A CPU model tells 10
+// instructions a quantum ahead, 60 quanta in a row, with 1000 left before
+// the interrupt: no call schedules a wake-up (the next activity is past the
+// change's instant) and PMUIRQ never rises. Were made occurrences still
+// counted as kept, they would pass what is left before the interrupt after
+// about 50 quanta, and each call from then on would wake the process.
+TEST(Monitors, KeptOccurrencesStopCountingOnceMade)
+{
+    for (bool as_report : { false, true })
+        in_child([as_report] {
+            RisesBench b;
+            sc_spawn([&] {
+                arm_instructions_to_interrupt(b.bus, 1000);
+                wait(1, SC_US);
+                const pmvp_share ten = { 0, PMVP_EV_INST_RETIRED, 10 };
+                for (int q = 0; q < 60; q++) {
+                    int err = as_report ? b.m.report(0, PMVP_EV_INST_RETIRED, 10, sc_time(1, SC_US))
+                                        : b.m.report_shares(&ten, 1, SC_ZERO_TIME, sc_time(1, SC_US));
+                    ASSERT_EQ(err, PMVP_OK);
+                    ASSERT_GT(sc_time_to_pending_activity(), sc_time(1, SC_US)) << "quantum " << q;
+                    wait(1, SC_US);
+                }
+                EXPECT_EQ(b.bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull - 1000 + 600);
+            });
+            sc_start(100, SC_US);
+            EXPECT_TRUE(b.rises.empty());
+        });
+}
+
 // FEAT_SEBEP through the CPU-model interface: the instruction that overflows
 // a counter in synchronous mode sets PSTATE.PPEND, now or ahead in the
 // quantum, and PMUIRQ stays low while the PMU exception is enabled.

@@ -335,6 +335,7 @@ private:
     static unsigned occurrences_of(const Change &ch, pmvp_share *shares);
     static uint64_t count_occurrences(const Change &ch);
     static uint64_t total(const pmvp_share *shares, unsigned n);
+    void no_longer_kept(uint64_t occurrences);
     // At least the occurrences that kept reports and shares carry: what
     // they can add to a counter before the process wakes (wakes()).
     uint64_t kept_occurrences_ = 0;
