@@ -157,31 +157,8 @@ public:
     void catch_up() { catch_up(time_.now()); }
     void catch_up(pmvp_time now)
     {
-        if (head_ == kept_.size())
-            return;  // nothing kept: the common case of every access
-        size_t i = head_;
-        for (; i < kept_.size() && kept_[i].t <= now; ++i) {
-            if (int err = module_.apply(&present_, kept_[i].t, kept_[i].ch))
-                module_.failed(err);
-            evaluated_ -= !kept_[i].decided;
-        }
-        size_t done = i - head_;
-        if (done == 0)
-            return;
-        ++present_epoch_;
-        // The view holds the kernel plus what it held beyond these.
-        if (done <= in_view_)
-            in_view_ -= done;
-        else
-            valid_ = false;
-        head_ = i;
-        if (head_ == kept_.size()) {
-            kept_.clear();
-            head_ = 0;
-        } else if (head_ >= 64 && head_ * 2 >= kept_.size()) {
-            kept_.erase(kept_.begin(), kept_.begin() + (std::ptrdiff_t)head_);
-            head_ = 0;
-        }
+        if (head_ != kept_.size())  // nothing kept: the common case of every access, tested inline
+            apply_kept(now);
     }
 
     // Runs `op`, which changes nothing, at `offset` after now: on the
@@ -402,6 +379,35 @@ private:
         in_view_ = evaluated_ = kept_.size();
         valid_ = true;  // the view holds the restored kernel and every kept change
         return true;
+    }
+
+    // catch_up's work when a change is kept: those for instants up to now,
+    // in time order, made on the kernel.
+    void apply_kept(pmvp_time now)
+    {
+        size_t i = head_;
+        for (; i < kept_.size() && kept_[i].t <= now; ++i) {
+            if (int err = module_.apply(&present_, kept_[i].t, kept_[i].ch))
+                module_.failed(err);
+            evaluated_ -= !kept_[i].decided;
+        }
+        size_t done = i - head_;
+        if (done == 0)
+            return;
+        ++present_epoch_;
+        // The view holds the kernel plus what it held beyond these.
+        if (done <= in_view_)
+            in_view_ -= done;
+        else
+            valid_ = false;
+        head_ = i;
+        if (head_ == kept_.size()) {
+            kept_.clear();
+            head_ = 0;
+        } else if (head_ >= 64 && head_ * 2 >= kept_.size()) {
+            kept_.erase(kept_.begin(), kept_.begin() + (std::ptrdiff_t)head_);
+            head_ = 0;
+        }
     }
 
     // Keeps change ch for instant t, after those kept for t or before.
