@@ -20,10 +20,16 @@ bash scripts/setup.sh valgrind
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPMVP_BUILD_TESTS=OFF >/dev/null
 cmake --build build-release --target pmvp-soc >/dev/null
 
-# The instructions one run executes.
+# The instructions one run executes; a run that fails is named, with its
+# output, and stops the script.
 count() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null ./build-release/platform/pmvp-soc "$@" --quiet 2>&1 |
-    awk '/I *refs:/ { gsub(",", "", $NF); print $NF }'
+  local out
+  if ! out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null ./build-release/platform/pmvp-soc "$@" --quiet 2>&1); then
+    echo "instructions: pmvp-soc $* failed:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  awk '/I *refs:/ { gsub(",", "", $NF); print $NF }' <<<"$out"
 }
 
 printf '%-12s %-9s %15s %15s %7s %15s\n' scenario part attached detached ratio monitors

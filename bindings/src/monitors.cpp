@@ -223,10 +223,11 @@ int Monitors::apply(pmvp_core *c, pmvp_time t, const Change &ch)
     case REPORT: {
         auto event = r.next<uint16_t>();
         auto count = r.next<uint64_t>();
-        if (r.ok() && present)
-            no_longer_kept(count);
-        if (r.ok())
+        if (r.ok()) {
+            if (present)
+                no_longer_kept(count);
             err = pmvp_core_report(c, pe, event, count, t);
+        }
         break;
     }
     case REPORT_SPREAD: {
