@@ -186,6 +186,26 @@ public:
         pmvp_time reported_at = 0;
         uint64_t reported_at_n = UINT64_MAX;
         uint64_t block_pc = 0, block_start = 0, block_size = 0;
+        // A DVFS step inside the run's first block (a run ends at a step, but
+        // runs at least one block): the instructions after the first that
+        // retires at or after the step, `step_n`, retire on the new clock
+        // from its instant `step_t`. UINT64_MAX: no step in this run. A
+        // run's own, set when it starts: not saved.
+        uint64_t step_n = UINT64_MAX, step_hz = 0;
+        pmvp_time step_t = 0;
+        // The PC of the last System-register access of the current block
+        // (Unicorn synchronises the PC there and not at a load or store);
+        // UINT64_MAX: none. Not saved: a block's own.
+        uint64_t sysreg_pc = UINT64_MAX;
+        // The interrupt line is high while PSTATE.I masks it: the run ends
+        // at the first block after an instruction that clears PSTATE.I.
+        // Not saved: a run's own.
+        bool watch_unmask = false;
+        // Asleep in WFI from this instant, and advanced past it to the
+        // quantum's end: a doorbell rung later in the quantum by a thread
+        // that ran after it wakes it from max(slept_from, the ring's
+        // instant) (Guest::ring). Not saved: a quantum's own.
+        pmvp_time slept_from = 0;
         uint64_t limit = 0;              // the run stops before a block that would pass it
         uint64_t interrupt_at = UINT64_MAX; // the retired count at which PMUIRQ is expected
         bool ran_block = false, stopping = false, wfi = false, exited = false;
@@ -194,10 +214,20 @@ public:
     };
     std::vector<Thread> threads;
 
+    // The instant at which instruction `retired` of the current run
+    // retires: k x CPI / f after the run's start, or, past a DVFS step in
+    // the run's first block, k x CPI / f' after the first instruction that
+    // retires at or after the step (a clock stopped by the step stops them
+    // at that instant).
     pmvp_time time_of(const Thread &t, uint64_t retired) const
     {
-        u128 ps = (u128)(retired - t.run_n0) * cluster_.cpu.cpi * 1000000000000ull / t.hz;
-        return t.run_t0 + (pmvp_time)ps;
+        if (retired > t.step_n)
+            return t.step_hz ? t.step_t + cycles_ps(retired - t.step_n, t.step_hz) : t.step_t;
+        return t.run_t0 + cycles_ps(retired - t.run_n0, t.hz);
+    }
+    pmvp_time cycles_ps(uint64_t instructions, uint64_t hz) const
+    {
+        return (pmvp_time)((u128)instructions * cluster_.cpu.cpi * 1000000000000ull / hz);
     }
     // The instructions retired before the one at `pc`, in the current block.
     uint64_t retired_before(const Thread &t, uint64_t pc) const
@@ -205,6 +235,18 @@ public:
         if (pc >= t.block_pc && pc < t.block_pc + t.block_size)
             return t.block_start + (pc - t.block_pc) / 4;
         return t.retired;
+    }
+    // The instructions retired before the load or store the guest makes
+    // now. Unicorn synchronises the PC at the start of a block and at a
+    // System-register access, not at a load or store: the access is timed
+    // at the instruction after the last synchronised one, so a load right
+    // after an MRS or MSR (any register), or first in its block, is timed
+    // exactly (docs/FIRMWARE.md, "Time").
+    uint64_t retired_before_access(const Thread &t) const
+    {
+        uint64_t pc = 0;
+        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+        return retired_before(t, pc == t.sysreg_pc ? pc + 4 : pc);
     }
     sc_time offset(pmvp_time t) const { return time_.to_sc(t - time_.now()); }
     void tell_retired(Thread &t, uint64_t upto);
@@ -228,14 +270,15 @@ public:
     void checkpoint(Loader &a) override { state(a); }
 
     // Runs every thread up to `until`, the end of the current quantum.
-    // False when every thread has exited.
-    bool quantum(pmvp_time until);
+    void quantum(pmvp_time until);
+    bool behind(pmvp_time until) const;  // a thread has not reached `until` (rewound by a doorbell)
+    bool live() const;                   // a thread has not exited
     bool ended = false;             // the core's run is over (Soc::iss_core_ended told)
 
 private:
     template <class A> void state(A &a);
     template <class A> static void registers(A &a, Thread &t);
-    void tell_clock(pmvp_time until);
+    void tell_clock(pmvp_time through);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
     size_t clock_told_ = 0;         // the DVFS steps told to the monitors
@@ -245,18 +288,31 @@ namespace {
 
 // ---- Unicorn callbacks
 
+// PSTATE.I is clear. Every instruction that can clear it ends its
+// translated block (MSR DAIFClr, MSR DAIF and the other System-register
+// writes, ERET, an exception entry), so the block hook sees the change
+// before the next instruction runs.
+bool irq_unmasked(const Aarch64Iss::Thread &t)
+{
+    uint64_t pstate = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    return !(pstate & kPstateI);
+}
+
 void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     uint64_t n = size / 4;
-    // A stop asked for elsewhere in the previous block, or this block passes
-    // the run's limit: stop before it runs (at least one block per run).
-    if (t.stopping || (t.ran_block && t.retired + n > t.limit)) {
+    // A stop asked for elsewhere in the previous block, this block passes
+    // the run's limit, or the previous block unmasked a pending interrupt:
+    // stop before it runs (at least one block per run).
+    if (t.stopping || (t.ran_block && (t.retired + n > t.limit || (t.watch_unmask && irq_unmasked(t))))) {
         t.stopping = true;
         uc_emu_stop(t.uc);
         return;
     }
     t.ran_block = true;
+    t.sysreg_pc = UINT64_MAX;
     t.block_pc = address;
     t.block_start = t.retired;
     t.block_size = size;
@@ -278,6 +334,7 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     Aarch64Iss &iss = *t.iss;
     uint64_t pc = 0;
     uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+    t.sysreg_pc = pc;  // the hook synchronised the PC here
     uint64_t fields = 0, mask = 0;
     if (!write && pmvp_id_fields_a64(&iss.cluster_.config, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &fields,
                                      &mask) == PMVP_OK) {
@@ -484,17 +541,24 @@ uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when, bool at
 }
 
 // In a quantum, every thread runs up to its end (the monitors order what
-// the threads tell them by instant).
-bool Aarch64Iss::quantum(pmvp_time until)
+// the threads tell them by instant); a thread woken by a doorbell after it
+// had slept to the end (Guest::ring) runs again from its wake-up.
+void Aarch64Iss::quantum(pmvp_time until)
 {
-    tell_clock(until);
-    bool all_exited = true;
-    for (Thread &t : threads) {
-        if (!t.exited)
+    tell_clock(until - 1);
+    for (Thread &t : threads)
+        if (!t.exited && t.now < until)
             advance(t, until);
-        all_exited = all_exited && t.exited;
-    }
-    return !all_exited;
+}
+
+bool Aarch64Iss::behind(pmvp_time until) const
+{
+    return std::any_of(threads.begin(), threads.end(), [&](const Thread &t) { return !t.exited && t.now < until; });
+}
+
+bool Aarch64Iss::live() const
+{
+    return std::any_of(threads.begin(), threads.end(), [](const Thread &t) { return !t.exited; });
 }
 
 // The engine's state as named registers (whatever the host's byte order):
@@ -608,12 +672,13 @@ template <class A> void Aarch64Iss::state(A &a)
     }
 }
 
-// The monitors learn each DVFS step before `until` at its instant, once:
-// the threads' runs of a quantum, in any order, then count at the frequency
-// of their instants (a run never spans a step, run_slice).
-void Aarch64Iss::tell_clock(pmvp_time until)
+// The monitors learn each DVFS step up to `through` at its instant, once:
+// the steps of a quantum when it starts, and the next step of a run before
+// the run (its last block may pass it); the threads' runs of a quantum, in
+// any order, then count at the frequency of their instants.
+void Aarch64Iss::tell_clock(pmvp_time through)
 {
-    for (; clock_told_ < cluster_.dvfs.size() && cluster_.dvfs[clock_told_].at < until; clock_told_++) {
+    for (; clock_told_ < cluster_.dvfs.size() && cluster_.dvfs[clock_told_].at <= through; clock_told_++) {
         const DvfsStep &d = cluster_.dvfs[clock_told_];
         if (monitors_ && d.at >= time_.now()) {
             int err = monitors_->set_clock(d.hz, offset(d.at));
@@ -641,6 +706,7 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
                 wake = w;
             }
             if (wake >= until) {
+                t.slept_from = t.now;
                 t.now = until;
                 return;
             }
@@ -659,7 +725,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     uint64_t pstate = 0, pc = 0;
     uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-    if (!(pstate & kPstateI) && irq_line(t, t.now)) {
+    const bool line = irq_line(t, t.now);
+    if (!(pstate & kPstateI) && line) {
         if (t.interrupt_at != UINT64_MAX)
             t.result.max_skid = std::max(t.result.max_skid, t.retired - t.interrupt_at);
         t.interrupt_at = UINT64_MAX;
@@ -667,16 +734,31 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         enter_exception(t, kVectorIrq, pc, nullptr);
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
     }
+    // The interrupt request is a level (D13.3.1): one pending while masked
+    // is taken where the guest unmasks it, so the run ends there.
+    t.watch_unmask = line;
     t.hz = cluster_.hz_at(t.now);
     if (t.hz == 0) {  // the clock is stopped: nothing executes
         t.now = until;
         return;
     }
-    for (const DvfsStep &d : cluster_.dvfs)  // a run keeps one frequency
-        if (d.at > t.now && d.at < until)
-            until = d.at;
+    // A run keeps one frequency: it ends at the next DVFS step. But it runs
+    // at least one block and ends after the block that reaches its end, so
+    // the instructions of that block past the step (one before the
+    // quantum's end, or just after it) take the new clock (time_of), which
+    // the monitors know before the run.
     t.run_t0 = t.now;
     t.run_n0 = t.retired;
+    t.step_n = UINT64_MAX;
+    const auto step = std::find_if(cluster_.dvfs.begin(), cluster_.dvfs.end(),
+                                   [&](const DvfsStep &d) { return d.at > t.now; });
+    if (step != cluster_.dvfs.end()) {
+        until = std::min(until, step->at);
+        tell_clock(step->at);
+        t.step_n = t.retired + instructions_until(t, step->at);
+        t.step_t = time_of(t, t.step_n);
+        t.step_hz = step->hz;
+    }
     uint64_t n = instructions_until(t, until);
     if (monitors_) {
         uint64_t events = PMVP_EVENTS_NEVER;
@@ -728,9 +810,7 @@ void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
-    uint64_t pc = 0;
-    uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
-    uint64_t before = iss.retired_before(t, pc);
+    uint64_t before = iss.retired_before_access(t);
     iss.tell_retired(t, before);
     bool write = type == UC_MEM_WRITE;
     uint64_t data = write ? (uint64_t)value : 0;
@@ -759,11 +839,7 @@ uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned size, void *user)
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
     const Scenario &s = iss.soc_.scenario;
-    auto access_time = [&] {
-        uint64_t pc = 0;
-        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-        return iss.time_of(t, iss.retired_before(t, pc));
-    };
+    auto access_time = [&] { return iss.time_of(t, iss.retired_before_access(t)); };
     switch (off) {
     case SYSCTL_PE: return t.image_pe;
     case SYSCTL_NUM_PES: return iss.guest_.doorbell.size();
@@ -785,7 +861,7 @@ uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned size, void *user)
         return (uint32_t)iss.soc_.core_of(t.selected).cluster.hz_at(access_time());
     case SYSCTL_THREAD: return t.pe;
     case SYSCTL_THREADS: return iss.threads.size();
-    case SYSCTL_CORE_HZ: return (uint32_t)t.hz;
+    case SYSCTL_CORE_HZ: return (uint32_t)iss.cluster_.hz_at(access_time());
     case SYSCTL_CPI: return iss.cluster_.cpu.cpi;
     case SYSCTL_SYSCNT_HZ: return (uint32_t)s.system_counter_hz;
     case SYSCTL_WFX: {  // the core's WFx choices, so the firmware knows what to expect
@@ -810,18 +886,17 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
-    uint64_t pc = 0;
-    uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-    pmvp_time at = iss.time_of(t, iss.retired_before(t, pc));
+    const uint64_t before = iss.retired_before_access(t);
+    pmvp_time at = iss.time_of(t, before);
     switch (off) {
     case SYSCTL_CONSOLE:
         t.result.console += (char)value;
         break;
     case SYSCTL_EXIT:
-        iss.tell_retired(t, iss.retired_before(t, pc));
+        iss.tell_retired(t, before);
         t.exited = true;
         t.result.exited = true;
-        t.result.exit_instructions = iss.retired_before(t, pc);
+        t.result.exit_instructions = before;
         t.result.status = (uint32_t)value;
         t.result.exit_time = at;
         iss.stop(t);
@@ -832,7 +907,7 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
         break;
     case SYSCTL_DOORBELL_SET:
         if (value < iss.guest_.doorbell.size())
-            iss.guest_.doorbell[value] = Guest::Doorbell{ true, at };
+            iss.guest_.ring((unsigned)value, at);
         break;
     case SYSCTL_SELECT:
         t.selected = (uint32_t)value;
@@ -888,11 +963,20 @@ void Guest::run()
     bool go = soc_.resume_at ? pause_until(wake_) : true;
     while (go) {
         wake_ = std::min(end, time_.now() + quantum);
+        // Every core to the quantum's end; again for a core whose sleeping
+        // thread a later core's doorbell woke before that end (ring).
+        for (bool again = true; again;) {
+            for (Aarch64Iss *core : cores)
+                if (!core->ended)
+                    core->quantum(wake_);
+            again = std::any_of(cores.begin(), cores.end(),
+                                [&](const Aarch64Iss *c) { return !c->ended && c->behind(wake_); });
+        }
         bool running = false;
         for (Aarch64Iss *core : cores) {
             if (core->ended)
                 continue;
-            if (core->quantum(wake_) && wake_ < end && !soc_.ended_early) {
+            if (core->live() && wake_ < end && !soc_.ended_early) {
                 running = true;
             } else {
                 core->ended = true;
@@ -906,6 +990,21 @@ void Guest::run()
             core->ended = true;
             soc_.iss_core_ended();
         }
+}
+
+// A doorbell rung at `at` (the earliest instant counts while it stays
+// rung). Its PE, if it slept in WFI past `at` because it ran before the
+// ringing thread in this quantum, is woken at the ring's instant, or at
+// its sleep's start if that came later: it slept past nothing but time.
+void Guest::ring(unsigned pe, pmvp_time at)
+{
+    Doorbell &bell = doorbell[pe];
+    bell.at = bell.rung ? std::min(bell.at, at) : at;
+    bell.rung = true;
+    for (Aarch64Iss *core : cores)
+        for (Aarch64Iss::Thread &t : core->threads)
+            if (t.image_pe == pe && t.wfi && !t.exited && t.now > bell.at)
+                t.now = std::max(bell.at, t.slept_from);
 }
 
 // Waits for instant t (or the end of the SoC's run); false if the run ended.

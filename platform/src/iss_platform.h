@@ -92,6 +92,7 @@ public:
     std::vector<Doorbell> doorbell;  // by PE of the image (SYSCTL PE): one per ISS PE
     unsigned image_pes = 0;          // numbered so far, in the SoC's order
     std::vector<Aarch64Iss *> cores; // the ISS cores, in the SoC's order: one process runs them all
+    void ring(unsigned pe, pmvp_time at);  // DOORBELL_SET of the image's PE `pe`
     template <class A> void state(A &a);  // checkpoint.h
 
 private:

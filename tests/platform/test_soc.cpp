@@ -1410,6 +1410,32 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     EXPECT_GT(pes[0]["exit_instructions"].get<uint64_t>(), 50000u);
 }
 
+// The platform's contract with its guest (firmware/platform_contract.c):
+// a PMUIRQ pending while PSTATE.I masks it is taken before the instruction
+// after MSR DAIFClr, MSR DAIF or ERET unmasks it; a load right after an MRS
+// of a PMU or an AMU register is timed one instruction after it; a doorbell
+// rung by thread 1 wakes thread 0 from WFI at the ring's instant, wherever
+// in the quantum; a loop across a DVFS step up and a step down takes one
+// cycle an instruction at CPI 1, the step falling inside a translated block.
+TEST(PmvpSoc, FirmwarePlatformContractHoldsOnTheIss)
+{
+    SocRun r = pmvp_soc(scenario("firmware-platform-contract"));
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const json &pes = r.result["pes"];
+    ASSERT_EQ(pes.size(), 2u);
+    const std::string console = pes[0]["console"];
+    for (const char *test : { "irq-on-unmask", "access-timing", "smt-doorbell-wake", "dvfs-split" })
+        EXPECT_NE(console.find(std::string("PASS ") + test + "\n"), std::string::npos) << test << "\n" << console;
+    EXPECT_NE(console.find("\n4 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("1 cycles from an MRS to the load after it, TIME loads 2000 ps apart\n"), std::string::npos)
+        << console;
+    EXPECT_NE(console.find("1000000000 -> 2000000000 Hz: "), std::string::npos) << console;
+    EXPECT_NE(console.find("2000000000 -> 500000000 Hz: "), std::string::npos) << console;
+    // Three interrupts, each taken where it was unmasked: no skid.
+    EXPECT_EQ(pes[0]["interrupts"].get<uint64_t>(), 3u);
+    EXPECT_EQ(pes[0]["max_skid"].get<uint64_t>(), 0u);
+}
+
 // The ISS benchmark's guest (bench/scenarios/iss-alu.json) runs to its end
 // with the monitors and without, retiring the same instructions: 250,000
 // iterations of 18 instructions and the runtime's start-up and exit.
