@@ -131,7 +131,9 @@ static const struct later_feature {
     enum pmvp_pmu_version needs;
     const char *refusal;
 } later_features[] = {
-#define LATER(field, version, why) { offsetof(pmvp_core_config, field), version, #field ": " why }
+/* The way out, for code that set pmu_version after the defaults. */
+#define LIMIT_HINT " (pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)"
+#define LATER(field, version, why) { offsetof(pmvp_core_config, field), version, #field ": " why LIMIT_HINT }
     LATER(feat_debugv8p2, PMVP_PMUV3P1, "FEAT_Debugv8p2 (Armv8.2) needs pmu_version PMUv3p1 or later"),
     LATER(feat_debugv8p4, PMVP_PMUV3P4, "FEAT_Debugv8p4 (Armv8.4) needs pmu_version PMUv3p4 or later"),
     LATER(feat_sel2, PMVP_PMUV3P4, "FEAT_SEL2 (Armv8.4) needs pmu_version PMUv3p4 or later"),
@@ -158,9 +160,9 @@ static const struct later_layout {
     const char *refusal;
 } later_layouts[] = {
     { offsetof(pmvp_core_config, pmu_ext_layout),
-      "pmu_ext_layout: EXT64 (FEAT_PMUv3_EXT64, Armv8.8) needs pmu_version PMUv3p5" },
+      "pmu_ext_layout: EXT64 (FEAT_PMUv3_EXT64, Armv8.8) needs pmu_version PMUv3p5" LIMIT_HINT },
     { offsetof(pmvp_core_config, amu_ext_layout),
-      "amu_ext_layout: EXT64 (FEAT_AMU_EXT64, Armv8.8) needs pmu_version PMUv3p5" },
+      "amu_ext_layout: EXT64 (FEAT_AMU_EXT64, Armv8.8) needs pmu_version PMUv3p5" LIMIT_HINT },
 };
 
 void pmvp_core_config_limit_to_version(pmvp_core_config *cfg)

@@ -1078,7 +1078,8 @@ IssResult iss_result(const Soc &soc, double host_seconds)
             if (pmvp::sc::Monitors *m = iss->monitors.get()) {
                 pr.pmccntr = m->peek(t.pe, PMVP_FRAME_PMU, "PMCCNTR_EL0");
                 pr.pmovsset = m->peek(t.pe, PMVP_FRAME_PMU, "PMOVSSET_EL0");
-                for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS; n++)
+                pr.has_amu = iss->cluster.config.feat_amuv1;
+                for (unsigned n = 0; pr.has_amu && n < PMVP_AMU_ARCH_COUNTERS; n++)
                     pr.amu[n] = m->peek(t.pe, PMVP_FRAME_AMU, "AMEVCNTR0<n>", n);
             }
             r.pes.push_back(pr);
@@ -1117,11 +1118,14 @@ void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
                      (unsigned long long)p.instructions, (unsigned long long)p.interrupts,
                      (unsigned long long)p.max_skid, (unsigned long long)p.exceptions,
                      (unsigned long long)p.bus_errors);
-        if (r.attached)
+        if (r.attached && p.has_amu)
             std::fprintf(out, "  PMCCNTR %llu, PMOVSSET 0x%llx, AMU CPU_CYCLES %llu CNT_CYCLES %llu INST_RETIRED %llu "
                               "STALL_BACKEND_MEM %llu\n",
                          (unsigned long long)p.pmccntr, (unsigned long long)p.pmovsset, (unsigned long long)p.amu[0],
                          (unsigned long long)p.amu[1], (unsigned long long)p.amu[2], (unsigned long long)p.amu[3]);
+        else if (r.attached)
+            std::fprintf(out, "  PMCCNTR %llu, PMOVSSET 0x%llx, no AMU\n", (unsigned long long)p.pmccntr,
+                         (unsigned long long)p.pmovsset);
         else
             std::fprintf(out, "  (no monitors: --detached)\n");
         if (!p.console.empty()) {
@@ -1163,8 +1167,11 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
         e["bus_errors"] = p.bus_errors;
         e["pmccntr"] = p.pmccntr;
         e["pmovsset"] = p.pmovsset;
-        e["amu"] = { { "CPU_CYCLES", p.amu[0] }, { "CNT_CYCLES", p.amu[1] }, { "INST_RETIRED", p.amu[2] },
-                     { "STALL_BACKEND_MEM", p.amu[3] } };
+        if (p.has_amu)
+            e["amu"] = { { "CPU_CYCLES", p.amu[0] }, { "CNT_CYCLES", p.amu[1] }, { "INST_RETIRED", p.amu[2] },
+                         { "STALL_BACKEND_MEM", p.amu[3] } };
+        else
+            e["amu"] = nullptr;  // no AMU
         e["console"] = p.console;
         j["pes"].push_back(e);
     }

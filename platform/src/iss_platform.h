@@ -57,6 +57,7 @@ struct IssPeResult {
     uint64_t bus_errors = 0;       // frame accesses the bus refused (read as zero)
     uint64_t max_skid = 0;         // instructions from a PMUIRQ-raising overflow to the IRQ
     uint64_t pmccntr = 0, pmovsset = 0;
+    bool has_amu = false;          // the core implements FEAT_AMUv1: amu[] holds its counters
     uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
 };
 

@@ -763,14 +763,6 @@ int sc_main(int argc, char **argv)
     } else if (run.checked) {
         print_check(out, run);  // the verdict is what --check was asked for
     }
-    if (!o.plot_path.empty()) {
-        try {
-            intervals->plot(o.plot_path);
-        } catch (const std::runtime_error &e) {
-            std::fprintf(stderr, "pmvp-soc: --plot: %s\n", e.what());
-            return 3;
-        }
-    }
     if (!o.json_path.empty()) {
         nlohmann::ordered_json j;
         if (s.has_analytic()) {
@@ -784,6 +776,15 @@ int sc_main(int argc, char **argv)
         }
         if (!write_json(o, j.dump(2) + "\n"))
             return 2;
+    }
+    // After the JSON: a picture that fails costs no data.
+    if (!o.plot_path.empty()) {
+        try {
+            intervals->plot(o.plot_path);
+        } catch (const std::runtime_error &e) {
+            std::fprintf(stderr, "pmvp-soc: --plot: %s\n", e.what());
+            return 3;
+        }
     }
     for (const CheckResult &c : run.checks)
         if (c.num_disagreements)

@@ -773,6 +773,7 @@ void IntervalReport::plot(const std::string &path) const
         rates.push_back("PMEVCNTR" + std::to_string(c.counter) + "_EL0 (" + event_name(c.event) +
                         (c.evtyper & PMEVTYPER_EL0_MT ? ", MT" : "") + ")");
     std::string data;
+    std::vector<bool> has_ipc(m.shown.size(), false);  // a scope with no IPC in any interval is left out
     auto row = [&](pmvp_time at, const Impl::Kept &k) {
         char buf[64];
         const double us = (double)(k.end - k.start) / 1e6;
@@ -787,11 +788,12 @@ void IntervalReport::plot(const std::string &path) const
             cell((double)k.all.pmccntr / us);
         for (uint64_t v : k.all.evcntr)
             cell((double)v / us);
-        for (const Tally &t : k.scopes) {
+        for (size_t i = 0; i < k.scopes.size(); i++) {
             double ipc = NAN;
-            for (const Metric &mt : metrics(m.soc, t))
+            for (const Metric &mt : metrics(m.soc, k.scopes[i]))
                 if (std::string(mt.name) == "ipc")
                     ipc = mt.value;
+            has_ipc[i] = has_ipc[i] || std::isfinite(ipc);
             cell(ipc);
         }
         cell((double)k.all.interrupts);
@@ -817,12 +819,21 @@ void IntervalReport::plot(const std::string &path) const
         g += (i ? ", " : "") + std::string("$D using 1:") + std::to_string(3 + i) + " with steps title " +
              gnuplot_string(rates[i]);
     g += rates.empty() ? "NaN notitle\n" : "\n";
-    g += "set ylabel \"insn per cycle\"\nplot ";
+    // IPC needs CPU_CYCLES: a counter of it or the AMU's (metrics()).
+    std::string ipc_plots;
     for (size_t i = 0; i < m.shown.size(); i++)
-        g += (i ? ", " : "") + std::string("$D using 1:") + std::to_string(3 + rates.size() + i) +
-             " with steps title " + gnuplot_string(m.shown[i].name);
-    g += "\n";
+        if (has_ipc[i])
+            ipc_plots += (ipc_plots.empty() ? "" : ", ") + std::string("$D using 1:") +
+                         std::to_string(3 + rates.size() + i) + " with steps title " + gnuplot_string(m.shown[i].name);
+    g += "set ylabel \"insn per cycle\"\n";
+    if (ipc_plots.empty())
+        g += "set yrange [0:1]\nset label 1 \"no IPC: no counter of CPU_CYCLES and no AMU\" at graph 0.5, graph 0.5 "
+             "center\nplot NaN notitle\nunset label 1\nset yrange [0:*]\n";
+    else
+        g += "plot " + ipc_plots + "\n";
     g += std::string("set xlabel \"simulated time (") + unit.second + ")\"\nset ylabel \"PMUIRQ per interval\"\n";
+    if (std::none_of(m.kept.begin(), m.kept.end(), [](const Impl::Kept &k) { return k.all.interrupts > 0; }))
+        g += "set yrange [0:1]\n";  // no rise to draw: an empty panel, not gnuplot's warning
     g += "plot $D using 2:" + std::to_string(3 + rates.size() + m.shown.size()) +
          " with impulses lw 2 title \"PMUIRQ (SoC)\"\nunset multiplot\n";
     FILE *p = popen("gnuplot", "w");

@@ -608,6 +608,16 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             fail(io.sub("divider"), "expected counted_cycles or all_cycles");
         cfg.divider_mode = d == "all_cycles" ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
     }
+    // A feature turned off takes with it what needs it, unless the
+    // scenario names that too (which the kernel then refuses, naming both).
+    const std::pair<bool pmvp_core_config::*, const char *> needs[] = {
+        { &pmvp_core_config::feat_amuv1, "feat_amuv1p1" },
+        { &pmvp_core_config::feat_fgt, "feat_fgt2" },
+        { &pmvp_core_config::feat_ebep, "feat_sebep" },
+    };
+    for (const auto &[feature, dependent] : needs)
+        if (!(cfg.*feature) && !features_given.count(dependent))
+            cfg.*feature_field(dependent) = false;
     std::string refused = core_refusal(cfg);
     if (!refused.empty())
         fail(o.path(), "the PMU refuses this core: " + refused);
@@ -650,11 +660,12 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             c.config.have_el2 = c.config.have_el3 = false;
             c.config.feat_sel2 = c.config.feat_rme = false;
             // PMCEID advertises the events the ISS gives the monitors and no
-            // others, so no guest counts an event that would stay at zero.
+            // others, so no guest counts an event that would stay at zero;
+            // CNT_CYCLES (0x4004) last, as PMUv3 counts no event above 0x3FF.
             static const uint16_t kIssEvents[] = { PMVP_EV_SW_INCR,    PMVP_EV_INST_RETIRED, PMVP_EV_CPU_CYCLES,
                                                    PMVP_EV_BUS_CYCLES, PMVP_EV_CHAIN,        PMVP_EV_CNT_CYCLES };
             c.config.events = kIssEvents;
-            c.config.num_events = sizeof kIssEvents / sizeof kIssEvents[0];
+            c.config.num_events = sizeof kIssEvents / sizeof kIssEvents[0] - (cfg.pmu_version < PMVP_PMUV3P1 ? 1 : 0);
             c.controls = pmvp_pmu_controls{};
             c.controls.noninvasive_debug = true;
             refused = core_refusal(cfg);

@@ -212,9 +212,11 @@ TEST(CoreFile, RefusalsNameTheKeyAndTheRule)
               "core.json: events: no event named \"CPU_CYCLE\" in the catalogue (did you mean CPU_CYCLES?)");
     // The kernel's rules, by the field they concern.
     EXPECT_EQ(refusal(R"({"pmu_version": "PMUv3", "pmu_ext_layout": "EXT64"})"),
-              "core.json: pmu_ext_layout: EXT64 (FEAT_PMUv3_EXT64, Armv8.8) needs pmu_version PMUv3p5");
+              "core.json: pmu_ext_layout: EXT64 (FEAT_PMUv3_EXT64, Armv8.8) needs pmu_version PMUv3p5"
+              " (pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)");
     EXPECT_EQ(refusal(R"({"pmu_version": "PMUv3", "feat_mtpmu": true})"),
-              "core.json: feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5");
+              "core.json: feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5"
+              " (pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)");
     EXPECT_EQ(refusal(R"({"feat_sebep": true})"), "core.json: feat_sebep: FEAT_SEBEP needs feat_ebep");
     EXPECT_EQ(refusal(R"({"pmcr_idcode": "0x2A"})"),
               "core.json: pmcr_idcode: PMCR.IDCODE is RES0 while PMCR.IMP is 0 (set pmcr_imp)");

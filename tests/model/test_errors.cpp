@@ -100,6 +100,18 @@ TEST_F(Errors, ImpossibleConfigurations)
                  "feat_amuv1: FEAT_AMUv1 (Armv8.4) needs pmu_version PMUv3p4 or later");
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3, c); c.feat_debugv8p2 = true; }),
                  "feat_debugv8p2: FEAT_Debugv8p2 (Armv8.2) needs pmu_version PMUv3p1 or later");
+    // Code that sets pmu_version after the defaults is told the call that
+    // gives that version's core, which pmvp_core_init() then takes.
+    const std::string earlier = why([](pmvp_core_config &c) { c.pmu_version = PMVP_PMUV3; });
+    EXPECT_NE(earlier.find("needs pmu_version PMUv3p"), std::string::npos) << earlier;
+    EXPECT_NE(earlier.find("(pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)"),
+              std::string::npos) << earlier;
+    for (pmvp_pmu_version v : { PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4 }) {
+        pmvp_core_config c;
+        pmvp_core_config_default(&c);
+        on_pmu(v, c);
+        EXPECT_EQ(pmvp_core_init(&core, &c), PMVP_OK) << v;
+    }
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.num_counters = 0; c.feat_hpmn0 = false; }),
                  "num_counters: no event counters with EL2 needs FEAT_HPMN0");  // D13.1
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.el3_aarch32 = true; c.have_aarch32 = false; }),

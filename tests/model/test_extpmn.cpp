@@ -62,7 +62,7 @@ TEST(ExtpmnConfig, RefusedBeforePmuv3p5)
     const char *why = nullptr;
     EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_ERR_CONFIG);
     EXPECT_STREQ(why, "feat_pmuv3_extpmn: FEAT_PMUv3_EXTPMN needs pmu_version PMUv3p5 (its third range overflows "
-                      "at bit 63)");
+                      "at bit 63) (pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)");
     pmvp_core_config_limit_to_version(&cfg);
     EXPECT_FALSE(cfg.feat_pmuv3_extpmn);
 }

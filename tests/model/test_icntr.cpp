@@ -186,7 +186,8 @@ TEST(IcntrConfig, RefusedBeforePmuv3p5)
     pmvp_core core;
     const char *why = nullptr;
     EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_ERR_CONFIG);
-    EXPECT_STREQ(why, "feat_pmuv3_icntr: FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5");
+    EXPECT_STREQ(why, "feat_pmuv3_icntr: FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"
+                      " (pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)");
     pmvp_core_config_limit_to_version(&cfg);
     EXPECT_FALSE(cfg.feat_pmuv3_icntr);
     pmvp_core_config_default(&cfg);

@@ -230,7 +230,8 @@ TEST(SnapshotConfig, RefusalsAndAbsence)
     pmvp_core_config_limit_to_version(&cfg);
     cfg.feat_pmuv3_ss = true;
     EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_ERR_CONFIG);
-    EXPECT_STREQ(why, "feat_pmuv3_ss: FEAT_PMUv3_SS (Armv8.9) needs pmu_version PMUv3p5");
+    EXPECT_STREQ(why, "feat_pmuv3_ss: FEAT_PMUv3_SS (Armv8.9) needs pmu_version PMUv3p5"
+                      " (pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)");
 }
 
 }  // namespace

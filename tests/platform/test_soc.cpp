@@ -204,6 +204,28 @@ TEST(PmvpSoc, SamplingProfiler)
     EXPECT_EQ(pe[1]["interrupts"], 18u);
 }
 
+// A PMUIRQ rise at the run's last instant is a rise the report counts:
+// 150,000 and 110,000 instructions in 100 us, sampled every 10,000, so the
+// 15th and the 11th overflow fall exactly at the end. Their handlers would
+// start after it (no sample), and PMOVSSET holds their flag.
+TEST(PmvpSoc, ARiseAtTheLastInstantIsCounted)
+{
+    for (const auto &[ipc, rises] : { std::pair{ "1.5", 15u }, std::pair{ "1.1", 11u } }) {
+        std::string path = temp_file("last-instant.json");
+        std::ofstream(path) << R"({ "name": "last-instant", "duration": "100 us",
+            "clusters": [ { "frequency": "1 GHz", "workloads": [ { "phases": [ { "run": "100 us", "ipc": )"
+                            << ipc << R"( } ] } ] } ],
+            "firmware": { "counters": [ { "counter": 0, "event": "INST_RETIRED", "sample_period": 10000 } ] } })";
+        SocRun r = pmvp_soc(path + " --check");
+        expect_checked(r);
+        const json &pe = r.result["pes"][0];
+        EXPECT_EQ(counted(pe, 0), rises * 10000u) << ipc;
+        EXPECT_EQ(samples(pe, 0), rises - 1) << ipc;
+        EXPECT_EQ(pe["interrupts"].get<unsigned>(), rises) << ipc;
+        EXPECT_EQ(pe["registers"]["PMOVSSET_EL0"].get<uint64_t>(), 1u) << ipc;
+    }
+}
+
 // D13.5.2.1 (FEAT_PMUv3p7): with PMCR.FZO and PMCR.DP the first range and
 // the cycle counter stand still from each overflow of the sampled counter
 // until its handler clears the flag, 200 ns (400 cycles) later. Overflow k
@@ -1050,6 +1072,10 @@ TEST(PmvpSoc, BadScenarios)
         { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"version": "PMUv3p4", "pmuv3p7": true},
               "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
           "clusters[0]: the PMU refuses this core: feat_pmuv3p7: FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5" },
+        // The AMU turned off takes FEAT_AMUv1p1 with it, unless the scenario asks for both.
+        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "amu": {"enabled": false},
+              "features": {"feat_amuv1p1": true}, "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "clusters[0]: the PMU refuses this core: feat_amuv1p1: FEAT_AMUv1p1 needs feat_amuv1" },
         { R"({"duration": "1 ms", "sebep": {"profiles": [{}]}})", "sebep.sample_period: missing" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 0, "profiles": [{}]}})",
           "sebep.sample_period: expected an integer from 1 to 4294967295" },
@@ -1434,6 +1460,30 @@ TEST(PmvpSoc, FirmwarePlatformContractHoldsOnTheIss)
     // Three interrupts, each taken where it was unmasked: no skid.
     EXPECT_EQ(pes[0]["interrupts"].get<uint64_t>(), 3u);
     EXPECT_EQ(pes[0]["max_skid"].get<uint64_t>(), 0u);
+}
+
+// An ISS core advertises what its configuration counts: PMUv3 (the
+// cortex-a53 preset, or the version alone) counts no event above 0x3FF, so
+// not CNT_CYCLES, and a core without an AMU is reported without one.
+TEST(PmvpSoc, IssClustersOfAnyPmuVersionWithOrWithoutAmu)
+{
+    const std::string image = std::string(PMVP_FIRMWARE_DIR) + "/platform-contract.elf";
+    for (const char *core : { R"("pmu": { "version": "PMUv3" })", R"("core": "cortex-a53")",
+                              R"("pmu": { "version": "PMUv3p1" })", R"("amu": { "enabled": false })" }) {
+        std::string path = temp_file("iss-version.json");
+        std::ofstream(path) << R"({ "name": "iss-version", "duration": "5 ms", "quantum": "10 us",
+            "clusters": [ { "frequency": "1 GHz", )" << core << R"(, "cpu": { "model": "iss", "firmware": ")" << image
+                            << R"(" } } ] })";
+        SocRun r = pmvp_soc(path);
+        ASSERT_EQ(r.status, 0) << core << "\n" << r.out << r.err;
+        const json &pe = r.result["pes"][0];
+        EXPECT_TRUE(pe["amu"].is_null()) << core;
+        const std::string console = pe["console"];
+        EXPECT_NE(console.find("PASS irq-on-unmask\n"), std::string::npos) << console;
+        EXPECT_NE(console.find("SKIP access-timing (AMU): ID_AA64PFR0_EL1.AMU is 0\n"), std::string::npos) << console;
+        SocRun text = pmvp_soc(path, false);
+        EXPECT_NE(text.out.find(", no AMU\n"), std::string::npos) << text.out;
+    }
 }
 
 // The ISS benchmark's guest (bench/scenarios/iss-alu.json) runs to its end
@@ -1994,6 +2044,37 @@ TEST(PmvpSoc, PlotOfTheIntervals)
         EXPECT_NE(slurp(err).find("gnuplot draws the picture and is not installed"), std::string::npos)
             << slurp(err);
     }
+}
+
+// A picture with nothing to draw in a panel leaves the panel empty, with a
+// word; a picture gnuplot fails to draw (exit 3) still leaves the run's
+// JSON whole, written before it.
+TEST(PmvpSoc, PlotWithoutIpcAndAFailedPlotKeepTheData)
+{
+    std::string path = temp_file("no-ipc.json"), svg = temp_file("no-ipc.svg");
+    std::ofstream(path) << R"({ "name": "no-ipc", "duration": "100 us",
+        "clusters": [ { "frequency": "1 GHz", "amu": { "enabled": false },
+          "workloads": [ { "phases": [ { "run": "100 us", "ipc": 1.5 } ] } ] } ],
+        "firmware": { "counters": [ { "counter": 0, "event": "INST_RETIRED" } ] } })";
+    SocRun r = pmvp_soc(path + " --quiet --plot " + svg);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(slurp(svg).find("no IPC: no counter of CPU_CYCLES and no AMU"), std::string::npos);
+    EXPECT_EQ(r.result["intervals"].size(), 100u);
+    EXPECT_EQ(r.err, "");  // nor a word of gnuplot's
+    // A gnuplot that fails.
+    std::string bin = temp_file("failing-gnuplot");
+    std::filesystem::create_directories(bin);
+    std::ofstream(bin + "/gnuplot") << "#!/bin/sh\nexit 1\n";
+    std::filesystem::permissions(bin + "/gnuplot", std::filesystem::perms::owner_all);
+    std::string js = temp_file("kept.json"), err = temp_file("err");
+    int rc = std::system(("PATH=" + bin + ":$PATH " + std::string(PMVP_SOC) + " " + path + " --quiet --plot " + svg +
+                          " --json " + js + " 2>" + err)
+                             .c_str());
+    EXPECT_EQ(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 3);
+    EXPECT_NE(slurp(err).find("pmvp-soc: --plot: gnuplot failed"), std::string::npos) << slurp(err);
+    json kept = json::parse(slurp(js), nullptr, false);
+    ASSERT_FALSE(kept.is_discarded());
+    EXPECT_EQ(counted(kept["pes"][0], 0), 150000u);
 }
 
 TEST(PmvpSoc, IntervalRefusals)
