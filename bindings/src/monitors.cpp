@@ -891,6 +891,10 @@ int Monitors::irq_level(unsigned pe, bool &level, const sc_time &offset)
 
 int Monitors::set_state(unsigned pe, pmvp_pe_state state, const sc_time &offset)
 {
+    // A PE with a bound wfi, wfe or power port follows its signals: they
+    // are its state's only source (as processor_hz is the clock's).
+    if (pe < num_pes() && (wfi[pe].size() || wfe[pe].size() || power[pe].size()))
+        return PMVP_ERR_CONFIG;
     return change(offset, make_change(PE_STATE, pe, state));
 }
 
@@ -1051,10 +1055,16 @@ uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, u
     if (pe >= num_pes())
         throw std::invalid_argument("pmvp::sc::Monitors::peek: no PE " + std::to_string(pe) + " (the core has " +
                                     std::to_string(num_pes()) + ")");
+    const std::string named = reg + (reg.find("<n>") != std::string::npos ? " with n = " + std::to_string(n) : "");
     if (pmvp_ext_find(core_.get(), frame, reg.c_str(), n, &off) != PMVP_OK)
-        throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + reg);
-    unsigned n_unused, word;
-    const pmvp_ext_reg *r = pmvp_ext_decode(core_.get(), frame, off, &n_unused, &word);
+        throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + named);
+    unsigned instance, word;
+    const pmvp_ext_reg *r = pmvp_ext_decode(core_.get(), frame, off, &instance, &word);
+    // The frame reserves slots for counters the core does not implement
+    // (RAZ/WI to a guest); peek names registers, and those are not the core's.
+    if (instance >= pmvp_ext_reg_instances(core_.get(), r))
+        throw std::invalid_argument("pmvp::sc::Monitors::peek: no register " + named + " (the core has " +
+                                    std::to_string(pmvp_ext_reg_instances(core_.get(), r)) + ")");
     int err = timeline_.look(sc_core::SC_ZERO_TIME, [&](const pmvp_core *c, pmvp_time t) {
         return pmvp_ext_debug_read(c, pe, frame, off, pmvp_ext_reg_width(c, r) / 8, t, &v);
     });

@@ -189,9 +189,19 @@ TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
             EXPECT_EQ(v, 2002000u);
             EXPECT_EQ(delay, sc_time(1010, SC_NS));
             m.access_latency = SC_ZERO_TIME;
-            // A PE or a register the core does not have is an error, not 0.
+            // A PE or a register the core does not have is an error, not 0:
+            // counter 9 of 6 too, which the frame reserves a slot for.
             EXPECT_THROW(m.peek(1, PMVP_FRAME_PMU, "PMCCNTR_EL0"), std::invalid_argument);
             EXPECT_THROW(m.peek(0, PMVP_FRAME_PMU, "PMCCNTR"), std::invalid_argument);
+            for (unsigned n : { 9u, 40u })
+                try {
+                    m.peek(0, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", n);
+                    ADD_FAILURE() << "counter " << n << " of 6 was peeked";
+                } catch (const std::invalid_argument &e) {
+                    EXPECT_NE(std::string(e.what()).find("no register PMEVCNTR<n>_EL0 with n = " + std::to_string(n)),
+                              std::string::npos) << e.what();
+                }
+            EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 5), 0u);
         });
         sc_start();
     });
@@ -646,6 +656,9 @@ TEST(Monitors, ControlsForALaterInstantWaitForIt)
         Initiator bus("bus", m);
         sc_spawn([&] {
             const sc_time ns(1, SC_NS);
+            // The bound wfi port is the PE's state's only source.
+            EXPECT_EQ(m.set_state(0, PMVP_PE_WFI), PMVP_ERR_CONFIG);
+            EXPECT_EQ(m.kernel().pe[0].state, PMVP_PE_RUN);
             pmvp_pmu_controls locked = m.kernel().pe[0].pmu.ctl;
             locked.os_lock = true;
             EXPECT_EQ(m.set_controls(0, locked, 100 * ns), PMVP_OK);

@@ -239,7 +239,8 @@ public:
     // The PE's state (running, WFI, WFE, off) from sc_time_stamp() + offset
     // on, for a CPU model that runs ahead of simulated time. A PE whose wfi,
     // wfe and power ports are all unbound takes its state from these calls
-    // only; one with a bound port follows its signals.
+    // only; one with a bound port follows its signals, and this call
+    // returns PMVP_ERR_CONFIG for it.
     [[nodiscard]] int set_state(unsigned pe, pmvp_pe_state state, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The processor clock's frequency from sc_time_stamp() + offset on, for
     // a CPU model that runs ahead of simulated time and owns the clock (an
