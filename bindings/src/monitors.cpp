@@ -752,6 +752,11 @@ int Monitors::report(unsigned pe, uint16_t event, uint64_t count, const sc_time 
     return change(offset, make_change(REPORT, pe, event, count));
 }
 
+const char *Monitors::event_why(uint16_t event, bool level) const
+{
+    return pmvp_core_event_why(core_.get(), event, level);
+}
+
 int Monitors::report_spread(unsigned pe, uint16_t event, uint64_t count, uint64_t cycles, const sc_time &offset)
 {
     return change(offset, make_change(REPORT_SPREAD, pe, event, count, cycles));

@@ -94,7 +94,9 @@ public:
         }
         if (v.is_string() && s.contains("pattern") &&
             !std::regex_search(v.get<std::string>(), std::regex(s["pattern"].get<std::string>())))
-            return where + v.dump() + " does not have the form " + s["pattern"].get<std::string>();
+            return where + v.dump() + " is not " +
+                   (s.contains("description") ? s["description"].get<std::string>()
+                                              : "of the form " + s["pattern"].get<std::string>());
         if (v.is_array()) {
             if (s.contains("minItems") && v.size() < s["minItems"].get<size_t>())
                 return where + "expected at least " + s["minItems"].dump() + " items";

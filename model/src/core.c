@@ -1118,6 +1118,32 @@ int pmvp_core_set_level_refusal(const pmvp_core *c, unsigned pe, uint16_t event)
     return level_refusal(c, pe, event);
 }
 
+const char *pmvp_core_event_why(const pmvp_core *c, uint16_t event, bool level)
+{
+    if (!c)
+        return "core: NULL";
+    if (!pmvp_event_find(event))
+        return "event: no event of the catalogue has this number";
+    int cls = k_reportable_class(c, event);
+    if (cls < 0)
+        return "event: this core does not implement it (its configuration's events and PMU version)";
+    if (level)
+        return level_index(c, event) >= 0 ? NULL
+               : k_level_index(event) >= 0 ? "event: a level event this core has no use for"
+                                           : "event: not a level (stall, condition or per-cycle) event: report it";
+    switch (cls) {
+    case PMVP_EVCLASS_OCCURRENCE: return NULL;
+    case PMVP_EVCLASS_CPU_CYCLES:
+    case PMVP_EVCLASS_BUS_CLOCK:
+    case PMVP_EVCLASS_SYSTEM_COUNTER:
+        return "event: it counts a clock's cycles, which the core's clocks give: nothing to report";
+    case PMVP_EVCLASS_CONDITION:
+    case PMVP_EVCLASS_STALL:
+    case PMVP_EVCLASS_PER_CYCLE: return "event: a level event: set_level, not report";
+    default: return "event: the PMU generates it itself (SW_INCR, CHAIN, an overflow): nothing to report";
+    }
+}
+
 bool pmvp_core_input_may_interrupt(pmvp_core *c, uint16_t event, bool level)
 {
     if (!c)

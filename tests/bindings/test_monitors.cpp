@@ -207,6 +207,36 @@ TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
     });
 }
 
+// Each refusal of an event says why, in words of the argument: the three
+// that share PMVP_ERR_EVENT are told apart.
+TEST(Monitors, EventRefusalsSayWhy)
+{
+    in_child([] {
+        Monitors m("m", config());
+        sc_spawn([&] {
+            const pmvp_share cycles{ 0, PMVP_EV_CPU_CYCLES, 1 };
+            EXPECT_EQ(m.report(0, 0x3FFF, 1), PMVP_ERR_EVENT);
+            EXPECT_STREQ(m.event_why(0x3FFF, false), "event: no event of the catalogue has this number");
+            EXPECT_EQ(m.report(0, PMVP_EV_CPU_CYCLES, 1), PMVP_ERR_EVENT);
+            EXPECT_EQ(m.report_shares(&cycles, 1, SC_ZERO_TIME), PMVP_ERR_EVENT);
+            EXPECT_STREQ(m.event_why(PMVP_EV_CPU_CYCLES, false),
+                         "event: it counts a clock's cycles, which the core's clocks give: nothing to report");
+            EXPECT_EQ(m.set_level(0, PMVP_EV_INST_RETIRED, 1), PMVP_ERR_EVENT);
+            EXPECT_STREQ(m.event_why(PMVP_EV_INST_RETIRED, true),
+                         "event: not a level (stall, condition or per-cycle) event: report it");
+            EXPECT_EQ(m.report(0, PMVP_EV_STALL_BACKEND, 1), PMVP_ERR_EVENT);
+            EXPECT_STREQ(m.event_why(PMVP_EV_STALL_BACKEND, false), "event: a level event: set_level, not report");
+            EXPECT_EQ(m.event_why(PMVP_EV_INST_RETIRED, false), nullptr);
+            EXPECT_EQ(m.event_why(PMVP_EV_STALL_BACKEND, true), nullptr);
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1), PMVP_OK);
+            // since after offset: the window ends at offset.
+            const pmvp_share insts{ 0, PMVP_EV_INST_RETIRED, 1 };
+            EXPECT_EQ(m.report_shares(&insts, 1, sc_time(2, SC_NS), sc_time(1, SC_NS)), PMVP_ERR_VALUE);
+        });
+        sc_start();
+    });
+}
+
 // A configuration the kernel refuses is refused by the constructor, with
 // the field and the rule.
 TEST(Monitors, RefusedConfigurationNamesTheField)

@@ -203,8 +203,13 @@ TEST(CoreFile, RefusalsNameTheKeyAndTheRule)
     EXPECT_EQ(refusal(R"({"num_pes": 9})"), "core.json: num_pes: 9 is above the maximum 8");
     EXPECT_EQ(refusal(R"({"mt_policy": "SMT"})"),
               "core.json: mt_policy: expected one of \"smt\", \"fgmt\", \"soemt\", not \"SMT\"");
-    EXPECT_EQ(refusal(R"({"processor_hz": "2 GHZ"})").rfind("core.json: processor_hz: \"2 GHZ\" does not have the form", 0),
-              0u);
+    EXPECT_EQ(refusal(R"({"processor_hz": "2 GHZ"})"),
+              "core.json: processor_hz: \"2 GHZ\" is not a frequency in Hz, or a string such as \"2.5 GHz\" (GHz, MHz, "
+              "kHz or Hz)");
+    // A form is said in words, not as the schema's regular expression.
+    EXPECT_EQ(refusal(R"({"pmcr_idcode": "0x143"})"),
+              "core.json: pmcr_idcode: \"0x143\" is not an integer from 0 to 255, or a hexadecimal string of 1 or 2 "
+              "digits such as \"0x2A\"");
     EXPECT_EQ(refusal(R"({"inaccuracy": {"drop_ppm": 20000}})"),
               "core.json: inaccuracy.drop_ppm: 20000 is above the maximum 10000");
     EXPECT_EQ(refusal(R"({"sebep_thresholds": [{"event": 8}]})"), "core.json: sebep_thresholds[0].headroom: missing");

@@ -834,6 +834,12 @@ int pmvp_core_set_levels(pmvp_core *core, const pmvp_level_change *levels, unsig
  * answer without making it on a copy of the core. A pure query. */
 int pmvp_core_report_refusal(const pmvp_core *core, unsigned pe, uint16_t event);
 int pmvp_core_set_level_refusal(const pmvp_core *core, unsigned pe, uint16_t event);
+/* Why `event` is refused by pmvp_core_report (level: by
+ * pmvp_core_set_level) with PMVP_ERR_EVENT, as a sentence naming the
+ * argument: not in the catalogue, not implemented by this core, or of a
+ * class the call does not take (a clock's cycles, a level, an occurrence);
+ * NULL when the call takes it. A pure query. */
+const char *pmvp_core_event_why(const pmvp_core *core, uint16_t event, bool level);
 
 /* Whether a report of `event` (level: a change of level input `event`) by
  * any PE of the core as it is can change a PMUIRQ level or the instant of

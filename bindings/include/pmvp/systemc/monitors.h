@@ -138,6 +138,10 @@ public:
     // ---- the CPU-model interface. Each call acts at sc_time_stamp() +
     // offset and returns the kernel's result (PMVP_OK or a PMVP_ERR_*).
     [[nodiscard]] int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // Why report (level: set_level) refuses `event` with PMVP_ERR_EVENT, in
+    // a sentence naming the argument (pmvp_core_event_why); nullptr when
+    // the call takes the event.
+    const char *event_why(uint16_t event, bool level) const;
     // A batch that says how it spread: `count` occurrences over the last
     // `cycles` processor cycles completed by the call's instant, as evenly
     // as whole numbers allow, the extra ones first (pmvp_core_report_spread:
@@ -151,8 +155,9 @@ public:
     // share's count as evenly as whole numbers allow
     // (pmvp_core_report_shares: an MT == 1 counter sees each cycle's sum).
     // A window reaching back before another input to the monitors starts
-    // after it; up to PMVP_MAX_BATCHES shares; `since` after `offset` is
-    // refused (PMVP_ERR_VALUE).
+    // after it. PMVP_ERR_VALUE for no share or more than PMVP_MAX_BATCHES,
+    // and for `since` after `offset` (the window ends at `offset`);
+    // PMVP_ERR_EVENT for a share's event as report() (event_why).
     [[nodiscard]] int report_shares(const pmvp_share *shares, unsigned num_shares, const sc_core::sc_time &since,
                                     const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The same shares, then the level changes `levels` at `offset` in their
