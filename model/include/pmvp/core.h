@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "pmvp/clock.h"
+#include "pmvp/error.h"  /* every call returns PMVP_OK or a PMVP_ERR_* (pmvp_strerror) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -58,6 +58,7 @@ extern "C" {
 #include "pmvp/ebep.h"
 #include "pmvp/events.h"  // the event numbers report() and set_level() take
 #include "pmvp/ext.h"
+#include "pmvp/fields.h"  // the registers' fields (PMCR_EL0_E, ...) a platform writes through the frames
 #include "pmvp/pmu.h"
 #include "pmvp/sysreg.h"
 }
