@@ -186,13 +186,14 @@ public:
         pmvp_time reported_at = 0;
         uint64_t reported_at_n = UINT64_MAX;
         uint64_t block_pc = 0, block_start = 0, block_size = 0;
-        // A DVFS step inside the run's first block (a run ends at a step, but
-        // runs at least one block): the instructions after the first that
-        // retires at or after the step, `step_n`, retire on the new clock
-        // from its instant `step_t`. UINT64_MAX: no step in this run. A
-        // run's own, set when it starts: not saved.
-        uint64_t step_n = UINT64_MAX, step_hz = 0;
-        pmvp_time step_t = 0;
+        // The next DVFS step, at `step_at`, which a run's last block may pass
+        // (a run ends at a step, but runs whole blocks): the instructions
+        // after the `step_n`th retire on the edges of `step_clock`, the
+        // core's clock from the run's start, stepped. UINT64_MAX: no step
+        // ahead. A run's own, set when it starts: not saved.
+        uint64_t step_n = UINT64_MAX;
+        pmvp_time step_at = 0;
+        pmvp_clock step_clock{};
         // The PC of the last System-register access of the current block
         // (Unicorn synchronises the PC there and not at a load or store);
         // UINT64_MAX: none. Not saved: a block's own.
@@ -214,20 +215,17 @@ public:
     };
     std::vector<Thread> threads;
 
-    // The instant at which instruction `retired` of the current run
-    // retires: k x CPI / f after the run's start, or, past a DVFS step in
-    // the run's first block, k x CPI / f' after the first instruction that
-    // retires at or after the step (a clock stopped by the step stops them
-    // at that instant).
+    // The instant at which instruction `retired` retires: instruction k of
+    // the current run at t0 + k x CPI / f, or, past a DVFS step, on the
+    // (k x CPI)th edge of the clock stepped there, as the monitors count
+    // its edges (a clock the step stops holds them at the step).
     pmvp_time time_of(const Thread &t, uint64_t retired) const
     {
-        if (retired > t.step_n)
-            return t.step_hz ? t.step_t + cycles_ps(retired - t.step_n, t.step_hz) : t.step_t;
-        return t.run_t0 + cycles_ps(retired - t.run_n0, t.hz);
-    }
-    pmvp_time cycles_ps(uint64_t instructions, uint64_t hz) const
-    {
-        return (pmvp_time)((u128)instructions * cluster_.cpu.cpi * 1000000000000ull / hz);
+        if (retired > t.step_n) {
+            pmvp_time e = pmvp_clock_edge_time(&t.step_clock, (retired - t.run_n0) * cluster_.cpu.cpi);
+            return e == PMVP_TIME_NEVER ? t.step_at : e;
+        }
+        return t.run_t0 + (pmvp_time)((u128)(retired - t.run_n0) * cluster_.cpu.cpi * 1000000000000ull / t.hz);
     }
     // The instructions retired before the one at `pc`, in the current block.
     uint64_t retired_before(const Thread &t, uint64_t pc) const
@@ -484,6 +482,8 @@ Aarch64Iss::~Aarch64Iss()
 
 void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
 {
+    if (upto > t.step_n)
+        tell_clock(t.step_at);  // a step past the quantum's end, passed by the run's last block
     if (upto <= t.reported)
         return;
     // The instructions retired in (since, time_of(upto)], told as a share
@@ -746,7 +746,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     // at least one block and ends after the block that reaches its end, so
     // the instructions of that block past the step (one before the
     // quantum's end, or just after it) take the new clock (time_of), which
-    // the monitors know before the run.
+    // the monitors learn before they hear of those instructions
+    // (tell_retired).
     t.run_t0 = t.now;
     t.run_n0 = t.retired;
     t.step_n = UINT64_MAX;
@@ -754,10 +755,10 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
                                    [&](const DvfsStep &d) { return d.at > t.now; });
     if (step != cluster_.dvfs.end()) {
         until = std::min(until, step->at);
-        tell_clock(step->at);
-        t.step_n = t.retired + instructions_until(t, step->at);
-        t.step_t = time_of(t, t.step_n);
-        t.step_hz = step->hz;
+        pmvp_clock_init(&t.step_clock, t.hz, t.run_t0);
+        pmvp_clock_set_hz(&t.step_clock, step->hz, step->at);
+        t.step_n = t.run_n0 + pmvp_clock_cycles(&t.step_clock, step->at) / cluster_.cpu.cpi;
+        t.step_at = step->at;
     }
     uint64_t n = instructions_until(t, until);
     if (monitors_) {
@@ -871,6 +872,7 @@ uint64_t on_sysctl_read(uc_engine *, uint64_t off, unsigned size, void *user)
     }
     case SYSCTL_IRQ_ENABLE: return t.irq_enable;
     case SYSCTL_IRQ_STATUS: {
+        iss.tell_retired(t, iss.retired_before_access(t));  // PMUIRQ after the instructions before it
         pmvp_time at = access_time();
         bool pmu = false;
         if (iss.monitors_)

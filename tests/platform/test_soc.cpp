@@ -1460,6 +1460,21 @@ TEST(PmvpSoc, FirmwarePlatformContractHoldsOnTheIss)
     // Three interrupts, each taken where it was unmasked: no skid.
     EXPECT_EQ(pes[0]["interrupts"].get<uint64_t>(), 3u);
     EXPECT_EQ(pes[0]["max_skid"].get<uint64_t>(), 0u);
+    // CPI 3 and steps inside a quantum, off the instructions' grid (the
+    // last at 2003.5 us, a 2 GHz edge but no instruction's instant): each
+    // instruction still retires CPI edges after the one before.
+    std::string path = temp_file("contract-cpi3.json");
+    std::ofstream(path) << R"({ "name": "contract-cpi3", "duration": "10 ms", "quantum": "10 us",
+        "clusters": [ { "cores": 1, "threads": 2, "multithreading": "smt", "frequency": "1 GHz",
+          "dvfs": [ { "at": "1005 us", "frequency": "2 GHz" }, { "at": "2003.5 us", "frequency": "500 MHz" } ],
+          "cpu": { "model": "iss", "firmware": ")" << PMVP_FIRMWARE_DIR << R"(/platform-contract.elf", "cpi": 3 },
+          "pmu": { "counters": 6, "layout": "EXT64" } } ] })";
+    r = pmvp_soc(path);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string cpi3 = r.result["pes"][0]["console"];
+    EXPECT_NE(cpi3.find("\n4 passed, 0 failed\n"), std::string::npos) << cpi3;
+    EXPECT_NE(cpi3.find("3 cycles from an MRS to the load after it, TIME loads 6000 ps apart\n"), std::string::npos)
+        << cpi3;
 }
 
 // An ISS core advertises what its configuration counts: PMUv3 (the
