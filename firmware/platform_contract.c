@@ -252,13 +252,7 @@ int suite_main(void)
 {
     cpi = rt_cpi();
     instruction_ps = cpi * 1000000000000ull / rt_core_hz();
-    rt_puts("pmvp platform contract on PE ");
-    rt_put_dec(rt_pe_index());
-    rt_puts(" of ");
-    rt_put_dec(rt_num_pes());
-    rt_puts(", CPI ");
-    rt_put_dec(cpi);
-    rt_putc('\n');
+    rt_banner("pmvp platform contract");
     irq_on_unmask();
     access_timing();
     smt_doorbell_wake();

@@ -973,15 +973,7 @@ static void smt_mt_counting(void)
 int suite_main(void)
 {
     cpi = rt_cpi();
-    rt_puts("pmvp PMU suite on ");
-    rt_puts(rt_platform_name());
-    rt_puts(", PE ");
-    rt_put_dec(rt_pe_index());
-    rt_puts(" of ");
-    rt_put_dec(rt_num_pes());
-    rt_puts(", CPI ");
-    rt_put_dec(cpi);
-    rt_putc('\n');
+    rt_banner("pmvp PMU suite");
     pmu_cycle_counter();
     pmu_event_introspection();
     pmu_event_counter_config();

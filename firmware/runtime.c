@@ -30,6 +30,20 @@ void rt_put_hex(uint64_t v)
     }
 }
 
+void rt_banner(const char *title)
+{
+    rt_puts(title);
+    rt_puts(" on ");
+    rt_puts(rt_platform_name());
+    rt_puts(", PE ");
+    rt_put_dec(rt_pe_index());
+    rt_puts(" of ");
+    rt_put_dec(rt_num_pes());
+    rt_puts(", CPI ");
+    rt_put_dec(rt_cpi());
+    rt_putc('\n');
+}
+
 static rt_irq_handler irq_handler;
 static rt_sync_handler sync_handler;
 

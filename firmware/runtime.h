@@ -47,6 +47,8 @@ bool rt_has_frames(void);        /* the external PMU and AMU frames are mapped *
 #define RT_WFX_CPU_CYCLES 8u       /* CPU_CYCLES (MT = 0) counts an active sleeping thread */
 uint32_t rt_wfx_choices(void);
 
+/* "<title> on <platform>, PE <i> of <n>, CPI <c>": a suite's first line. */
+void rt_banner(const char *title);
 void rt_putc(char c);
 void rt_puts(const char *s);
 void rt_put_dec(uint64_t v);
