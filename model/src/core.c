@@ -1100,14 +1100,16 @@ int pmvp_core_set_levels(pmvp_core *c, const pmvp_level_change *levels, unsigned
     if (num_levels == 0)
         return PMVP_ERR_VALUE;
     /* Every refusal first, so that a refused call changes nothing: after
-     * the first change, the others are at the present instant. */
+     * the first change, the others are at the present instant. Each
+     * change's own refusal comes before the past, as pmvp_core_set_level
+     * checks them, so the first change's refusal is the call's. */
     for (unsigned i = 0; i < num_levels; i++) {
         int err = level_refusal(c, levels[i].pe, levels[i].event);
+        if (!err && now < c->last_call)
+            err = PMVP_ERR_PAST;
         if (err)
             return err;
     }
-    if (now < c->last_call)
-        return PMVP_ERR_PAST;
     for (unsigned i = 0; i < num_levels; i++) /* (k_set_level refuses only the past) */
         (void)k_set_level(c, levels[i].pe, (unsigned)level_index(c, levels[i].event), levels[i].level, now);
     return PMVP_OK;

@@ -80,7 +80,8 @@ FirmwareImage load_firmware(const std::string &path)
     img.entry = field<uint64_t>(b, 24);
     uint64_t phoff = field<uint64_t>(b, 32);
     uint16_t phentsize = field<uint16_t>(b, 54), phnum = field<uint16_t>(b, 56);
-    if (phentsize < 56 || phoff + (uint64_t)phnum * phentsize > b.size())
+    // Every bound below is checked without a sum that could wrap.
+    if (phentsize < 56 || phoff > b.size() || (uint64_t)phnum * phentsize > b.size() - phoff)
         throw bad("its program headers lie outside the file");
     for (unsigned i = 0; i < phnum; i++) {
         size_t h = phoff + (size_t)i * phentsize;
@@ -88,7 +89,7 @@ FirmwareImage load_firmware(const std::string &path)
             continue;
         uint64_t off = field<uint64_t>(b, h + 8), addr = field<uint64_t>(b, h + 16);
         uint64_t filesz = field<uint64_t>(b, h + 32), memsz = field<uint64_t>(b, h + 40);
-        if (filesz > memsz || off + filesz > b.size() || off + filesz < off)
+        if (filesz > memsz || off > b.size() || filesz > b.size() - off)
             throw bad("segment " + std::to_string(i) + " lies outside the file");
         if (addr < kRamBase || memsz > kRamSize || addr - kRamBase > kRamSize - memsz)
             throw ScenarioError(path + ": segment " + std::to_string(i) + " (" + std::to_string(memsz) +
@@ -777,7 +778,10 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     }
     t.limit = t.retired + n;
     t.ran_block = t.stopping = false;
-    uc_err err = uc_emu_start(t.uc, pc, 0, 0, 0);
+    // No end address: `until` is an address at which the engine stops, and
+    // no instruction is at UINT64_MAX (they are 4-byte aligned), where 0
+    // would stop a guest that jumps to 0 before it faults there.
+    uc_err err = uc_emu_start(t.uc, pc, UINT64_MAX, 0, 0);
     if (err != UC_ERR_OK) {
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
         t.result.console += std::string("[pmvp: the ISS stopped: ") + uc_strerror(err) + " at PC " +
@@ -801,8 +805,11 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     }
     if (t.exited && monitors_)
         check(monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now)), "set_state");  // the PE sleeps from its exit on
+    // A run that retired nothing (an exception entry, taken by the host)
+    // still takes an instruction's time, so a guest that faults forever
+    // costs the host no more per simulated µs than one that computes.
     if (t.now <= t.run_t0 && !t.wfi && !t.exited)
-        t.now = t.run_t0 + 1;  // a run that retired nothing (an exception entry) still moves on
+        t.now = std::max(t.run_t0 + 1, time_of(t, t.run_n0 + 1));
 }
 
 namespace {

@@ -194,6 +194,10 @@ TEST_F(Multithreading, LevelChangesToldAtOnceAreRefusedWhole)
     EXPECT_EQ(pmvp_core_set_levels(&core, no_pe, 2, 2 * kUs), PMVP_ERR_PE);
     EXPECT_EQ(pmvp_core_set_levels(&core, no_level, 2, 2 * kUs), PMVP_ERR_EVENT);
     EXPECT_EQ(pmvp_core_set_levels(&core, good, 1, 500 * kNs), PMVP_ERR_PAST);
+    // From the past with a later change naming a bad event: the first
+    // change's refusal, as pmvp_core_set_level gives it, not the second's.
+    EXPECT_EQ(pmvp_core_set_level(&core, 0, PMVP_EV_STALL_BACKEND, 0, 500 * kNs), PMVP_ERR_PAST);
+    EXPECT_EQ(pmvp_core_set_levels(&core, no_level, 2, 500 * kNs), PMVP_ERR_PAST);
     EXPECT_EQ(pmvp_core_set_levels(&core, good, 0, 2 * kUs), PMVP_ERR_VALUE);
     EXPECT_EQ(pmvp_core_set_levels(&core, nullptr, 1, 2 * kUs), PMVP_ERR_NULL);
     EXPECT_EQ(pmvp_core_set_levels(nullptr, good, 1, 2 * kUs), PMVP_ERR_NULL);

@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -1737,6 +1738,71 @@ TEST(PmvpSoc, BadFirmwareImages)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find(big + ": segment 0 (33554432 bytes at 1073741824) does not fit the RAM"), std::string::npos)
         << r.err;
+
+    // Program headers at an offset near 2^64, which a sum of offset and
+    // size wraps to a small number: refused, not read before the buffer.
+    for (uint64_t phoff : { ~uint64_t(0) - 7, ~uint64_t(0) - 55, uint64_t(1) << 63 }) {
+        std::string wrap = temp_file("wrap.elf");
+        std::string h(64 + 56, '\0');
+        h.replace(0, 4, "\177ELF");
+        h[4] = 2;
+        h[5] = 1;
+        h[18] = (char)183;
+        auto put64 = [&](size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); };
+        auto put16 = [&](size_t at, uint16_t v) { std::memcpy(&h[at], &v, 2); };
+        put64(24, 0x40000000);
+        put64(32, phoff);
+        put16(54, 56);
+        put16(56, 1);
+        std::ofstream(wrap, std::ios::binary) << h;
+        r = run_with(wrap);
+        EXPECT_EQ(r.status, 2) << phoff;
+        EXPECT_NE(r.err.find(wrap + ": not a firmware image for pmvp: its program headers lie outside the file"),
+                  std::string::npos) << r.err;
+    }
+}
+
+// A minimal AArch64 ELF image: `code` at the RAM's base, its entry.
+static std::string tiny_image(const std::vector<uint32_t> &code)
+{
+    std::string h(64 + 56, '\0');
+    h.replace(0, 4, "\177ELF");
+    h[4] = 2;
+    h[5] = 1;
+    h[16] = 2;  // ET_EXEC
+    h[18] = (char)183;
+    auto put64 = [&](size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); };
+    auto put16 = [&](size_t at, uint16_t v) { std::memcpy(&h[at], &v, 2); };
+    put64(24, 0x40000000);  // e_entry
+    put64(32, 64);          // e_phoff
+    put16(54, 56);
+    put16(56, 1);
+    h[64] = 1;  // PT_LOAD
+    put64(64 + 8, 64 + 56);  // p_offset
+    put64(64 + 16, 0x40000000);
+    put64(64 + 32, code.size() * 4);
+    put64(64 + 40, code.size() * 4);
+    for (uint32_t w : code)
+        h.append(reinterpret_cast<const char *>(&w), 4);
+    return h;
+}
+
+// A guest that jumps to address 0 is stopped there (nothing is mapped at
+// 0), and reported, at once: it neither hangs the host nor passes.
+TEST(PmvpSoc, AGuestThatJumpsToZeroIsStopped)
+{
+    std::string image = temp_file("jump-zero.elf"), path = temp_file("jump-zero.json");
+    std::ofstream(image, std::ios::binary) << tiny_image({ 0xD2800000 /* movz x0, #0 */, 0xD61F0000 /* br x0 */ });
+    std::ofstream(path) << R"({ "name": "jump-zero", "duration": "20 ms", "clusters": [ { "frequency": "1 GHz",
+        "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+    SocRun r = pmvp_soc("--time 20ms " + path);  // 2 hours of host time when it hung
+    EXPECT_EQ(r.status, 1) << r.err;
+    const json &pe = r.result["pes"][0];
+    EXPECT_EQ(pe["status"].get<unsigned>(), 0xEEu);
+    EXPECT_EQ(pe["instructions"].get<uint64_t>(), 2u);
+    EXPECT_NE(pe["console"].get<std::string>().find("[pmvp: the ISS stopped: "), std::string::npos)
+        << pe["console"].get<std::string>();
+    EXPECT_NE(pe["console"].get<std::string>().find(" at PC 0]"), std::string::npos) << pe["console"];
 }
 
 // ---------------------------------------------------- checkpoint and restore
