@@ -1020,9 +1020,41 @@ void Monitors::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
 
 unsigned int Monitors::transport_dbg(int id, tlm::tlm_generic_payload &gp)
 {
+    const unsigned len = gp.get_data_length();
+    // A read the one-register path does not serve (a length other than 4
+    // or 8, or unaligned): the frame's bytes.
+    if (gp.is_read() && gp.get_data_ptr() && !gp.get_byte_enable_ptr() && len &&
+        ((len != 4 && len != 8) || gp.get_address() % len))
+        return dump((unsigned)id / 2, (pmvp_frame)(id % 2), gp);
     tlm::tlm_response_status s = access((unsigned)id / 2, (pmvp_frame)(id % 2), gp, sc_core::SC_ZERO_TIME, true);
     gp.set_response_status(s);
-    return s == tlm::TLM_OK_RESPONSE && gp.get_command() != tlm::TLM_IGNORE_COMMAND ? gp.get_data_length() : 0;
+    return s == tlm::TLM_OK_RESPONSE && gp.get_command() != tlm::TLM_IGNORE_COMMAND ? len : 0;
+}
+
+// A debugger's read of any range of the frame (a whole frame's dump): the
+// bytes of each 32-bit word through the debug path, as a 4-byte access
+// reads it, and zero where the frame has no register or the debug path
+// refuses the word; no side effects. The range is cut at the frame's end.
+unsigned int Monitors::dump(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp)
+{
+    const uint64_t from = gp.get_address();
+    if (from >= PMVP_FRAME_SIZE) {
+        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return 0;
+    }
+    const uint64_t to = std::min<uint64_t>(PMVP_FRAME_SIZE, from + gp.get_data_length());
+    unsigned char *data = gp.get_data_ptr();
+    for (uint64_t word = from & ~3ull; word < to; word += 4) {
+        uint64_t value = 0;
+        if (timeline_.look(sc_core::SC_ZERO_TIME, [&](const pmvp_core *c, pmvp_time t) {
+                return pmvp_ext_debug_read(c, pe, f, (uint32_t)word, 4, t, &value);
+            }) != PMVP_OK)
+            value = 0;
+        for (uint64_t a = std::max(word, from); a < std::min(word + 4, to); a++)
+            data[a - from] = (unsigned char)(value >> 8 * (a - word));
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return (unsigned)(to - from);
 }
 
 FrameSocket::FrameSocket(const char *name) : tlm_target_socket(name)

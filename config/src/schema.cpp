@@ -36,6 +36,14 @@ bool has_type(const json &v, const std::string &type)
     return t == type || (type == "number" && t == "integer");
 }
 
+// A value as a message shows it: a scalar as written, an array or an
+// object by its kind alone (dumping one nested 10^5 deep would recurse as
+// deep, and say nothing a user needs).
+std::string shown(const json &v)
+{
+    return v.is_structured() ? std::string(v.is_array() ? "an array" : "an object") : v.dump();
+}
+
 class Checker {
 public:
     explicit Checker(const json &root) : root_(root) {}
@@ -82,7 +90,7 @@ public:
                 names += std::string(names.empty() ? "" : ", ") + one.dump();
             }
             if (!ok)
-                return where + "expected one of " + names + ", not " + v.dump();
+                return where + "expected one of " + names + ", not " + shown(v);
         }
         if (v.is_number()) {
             if (s.contains("minimum") && v.get<double>() < s["minimum"].get<double>())

@@ -1526,6 +1526,56 @@ TEST(Monitors, NonblockingRequestsCompleteAtOnce)
     });
 }
 
+// A debugger dumps a whole frame in one debug transport: every word as a
+// 4-byte debug read gives it (PMCCNTR's count, PMDEVARCH), zero where the
+// frame has no register, nothing changed; a range past the frame's end is
+// cut there, and an unaligned one is read too.
+TEST(Monitors, ADebuggerDumpsAWholeFrame)
+{
+    in_child([] {
+        Monitors m("m", config());
+        Initiator bus("bus", m);
+        sc_spawn([&] {
+            enable_cycle_counter(bus, 0);
+            wait(sc_time(100, SC_NS));
+            std::vector<unsigned char> frame(PMVP_FRAME_SIZE, 0xAA);
+            tlm::tlm_generic_payload gp;
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, 0, frame.data(), PMVP_FRAME_SIZE);
+            gp.set_streaming_width(PMVP_FRAME_SIZE);
+            uint64_t synced = 0;  // the kernel brought to the present, as any read does
+            bus.debug(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, synced, 4);
+            const pmvp_core before = m.kernel();
+            ASSERT_EQ(bus.pmu[0]->transport_dbg(gp), PMVP_FRAME_SIZE);
+            EXPECT_EQ(gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+            EXPECT_EQ(std::memcmp(&before, &m.kernel(), sizeof before), 0);  // no side effect
+            unsigned nonzero = 0;
+            for (uint64_t w = 0; w < PMVP_FRAME_SIZE; w += 4) {
+                uint32_t word;
+                std::memcpy(&word, &frame[w], 4);
+                uint64_t v = 0;
+                bus.debug(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, w, v, 4);
+                EXPECT_EQ(word, (uint32_t)v) << "offset " << w;
+                nonzero += word != 0;
+            }
+            EXPECT_GT(nonzero, 10u);
+            uint32_t ccnt;
+            std::memcpy(&ccnt, &frame[kPmccntr], 4);
+            EXPECT_EQ(ccnt, 100u);  // 100 ns at 1 GHz
+            // 16 bytes from 6 bytes before the end, and 6 bytes at an odd address.
+            std::vector<unsigned char> tail(16, 0xAA);
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, PMVP_FRAME_SIZE - 6, tail.data(), 16);
+            gp.set_streaming_width(16);
+            EXPECT_EQ(bus.pmu[0]->transport_dbg(gp), 6u);
+            EXPECT_EQ(std::memcmp(tail.data(), &frame[PMVP_FRAME_SIZE - 6], 6), 0);
+            Initiator::fill(gp, tlm::TLM_READ_COMMAND, kPmccntr + 1, tail.data(), 6);
+            gp.set_streaming_width(6);
+            EXPECT_EQ(bus.pmu[0]->transport_dbg(gp), 6u);
+            EXPECT_EQ(std::memcmp(tail.data(), &frame[kPmccntr + 1], 6), 0);
+        });
+        sc_start();
+    });
+}
+
 TEST(Monitors, NoDataPointerAndAnEndlessDelayAreRefused)
 {
     in_child([] {

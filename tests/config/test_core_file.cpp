@@ -206,6 +206,10 @@ TEST(CoreFile, RefusalsNameTheKeyAndTheRule)
     EXPECT_EQ(refusal(R"({"processor_hz": "2 GHZ"})"),
               "core.json: processor_hz: \"2 GHZ\" is not a frequency in Hz, or a string such as \"2.5 GHz\" (GHz, MHz, "
               "kHz or Hz)");
+    // A value nested 100,000 deep under an enum key is named by its kind
+    // (its dump recursed as deep and overflowed the stack).
+    const std::string deep = "{\"mt_policy\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    EXPECT_EQ(refusal(deep), "core.json: mt_policy: expected one of \"smt\", \"fgmt\", \"soemt\", not an array");
     // A form is said in words, not as the schema's regular expression.
     EXPECT_EQ(refusal(R"({"pmcr_idcode": "0x143"})"),
               "core.json: pmcr_idcode: \"0x143\" is not an integer from 0 to 255, or a hexadecimal string of 1 or 2 "

@@ -8,7 +8,8 @@
 //   per PE: pmu_socket[p], amu_socket[p]. Addresses are offsets in the 4 KiB
 //   frame (a router subtracts the frame's base). b_transport evaluates the
 //   access at sc_time_stamp() + delay; transport_dbg goes through the
-//   kernel's side-effect-free debug path; DMI is refused.
+//   kernel's side-effect-free debug path, and reads any range of the frame
+//   (a debugger's dump: zero where no register is); DMI is refused.
 // - Signals, all optional (unbound ports keep their defaults): processor,
 //   bus and System Counter frequencies (Hz; a change takes effect at the
 //   current time; 0 stops the clock), per-PE WFI, WFE and power, the NIDEN
@@ -323,6 +324,7 @@ public:
 
     void b_transport(int id, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     unsigned int transport_dbg(int id, tlm::tlm_generic_payload &gp);
+    unsigned int dump(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp);
 
 private:
     struct Traced;
