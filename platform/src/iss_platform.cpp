@@ -752,9 +752,7 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     t.run_t0 = t.now;
     t.run_n0 = t.retired;
     t.step_n = UINT64_MAX;
-    const auto step = std::find_if(cluster_.dvfs.begin(), cluster_.dvfs.end(),
-                                   [&](const DvfsStep &d) { return d.at > t.now; });
-    if (step != cluster_.dvfs.end()) {
+    if (const DvfsStep *step = cluster_.next_step(t.now)) {
         until = std::min(until, step->at);
         pmvp_clock_init(&t.step_clock, t.hz, t.run_t0);
         pmvp_clock_set_hz(&t.step_clock, step->hz, step->at);

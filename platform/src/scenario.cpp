@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -44,13 +45,17 @@ int parse_mt_policy(const std::string &text)
     return -1;
 }
 
+const DvfsStep *Cluster::next_step(pmvp_time t) const
+{
+    auto it = std::upper_bound(dvfs.begin(), dvfs.end(), t, [](pmvp_time x, const DvfsStep &d) { return x < d.at; });
+    return it == dvfs.end() ? nullptr : &*it;
+}
+
 uint64_t Cluster::hz_at(pmvp_time t) const
 {
-    uint64_t hz = config.processor_hz;
-    for (const DvfsStep &d : dvfs)
-        if (d.at <= t)
-            hz = d.hz;
-    return hz;
+    const DvfsStep *next = next_step(t);
+    const size_t before = next ? (size_t)(next - dvfs.data()) : dvfs.size();  // the steps at or before t
+    return before ? dvfs[before - 1].hz : config.processor_hz;
 }
 
 unsigned Scenario::num_cores() const
@@ -402,7 +407,7 @@ private:
     void cluster(Object &o, Cluster &c, const Scenario &s, size_t index);
     void pmu(Object &o, pmvp_core_config &cfg);
     void workload(Object &o, Workload &w, const pmvp_core_config &cfg);
-    void phase(Object &o, Phase &p, const pmvp_core_config &cfg);
+    void phase(Object &o, Phase &p, const pmvp_core_config &cfg, pmvp_core *probe);
     void firmware(Object &o, FirmwareSetup &f);
     void x86(Object &o, X86Setup &x, pmvp_time duration);
     void x86_phase(Object &o, X86Phase &p);
@@ -467,7 +472,7 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     cfg.pmu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
 }
 
-void Reader::phase(Object &o, Phase &p, const pmvp_core_config &cfg)
+void Reader::phase(Object &o, Phase &p, const pmvp_core_config &cfg, pmvp_core *probe)
 {
     static const std::pair<const char *, Phase::Kind> kinds[] = {
         { "run", Phase::RUN }, { "wfi", Phase::WFI }, { "wfe", Phase::WFE }, { "off", Phase::OFF }
@@ -503,9 +508,9 @@ void Reader::phase(Object &o, Phase &p, const pmvp_core_config &cfg)
         }
     if (!found)
         fail(o.sub("security"), "expected non-secure, secure, realm or root");
-    // The kernel knows which contexts this core has.
-    pmvp_core probe;
-    if (pmvp_core_init(&probe, &cfg) == PMVP_OK && pmvp_core_set_context(&probe, 0, &p.ctx, 0) != PMVP_OK)
+    // The kernel knows which contexts this core has (a core made once for
+    // the workload's phases: nothing here grows faster than the phases).
+    if (probe && pmvp_core_set_context(probe, 0, &p.ctx, 0) != PMVP_OK)
         fail(o.path(), "this core cannot execute at EL" + std::to_string(p.ctx.el) + " in " + sec +
                            " state (EL3 is Secure, or Root with FEAT_RME; Secure EL2 needs FEAT_SEL2; "
                            "Realm needs FEAT_RME)");
@@ -518,9 +523,11 @@ void Reader::workload(Object &o, Workload &w, const pmvp_core_config &cfg)
     if (!phases.is_array() || phases.empty())
         fail(o.sub("phases"), "expected a non-empty list of phases");
     w.phases.resize(phases.size());
+    auto probe = std::make_unique<pmvp_core>();
+    const bool made = pmvp_core_init(probe.get(), &cfg) == PMVP_OK;
     for (size_t i = 0; i < phases.size(); i++) {
         Object po(*this, phases[i], o.sub("phases") + "[" + std::to_string(i) + "]");
-        phase(po, w.phases[i], cfg);
+        phase(po, w.phases[i], cfg, made ? probe.get() : nullptr);
     }
 }
 

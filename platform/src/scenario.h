@@ -71,6 +71,9 @@ struct Cluster {
     std::vector<DvfsStep> dvfs;
     // The processor clock's frequency at instant t (DVFS steps included).
     uint64_t hz_at(pmvp_time t) const;
+    // The first DVFS step after instant t, or nullptr (a binary search: a
+    // run's cost grows with its steps, not their square).
+    const DvfsStep *next_step(pmvp_time t) const;
     // SoEMT: the active thread runs this long before a long-latency event
     // switches the core to its next running thread.
     pmvp_time soemt_switch = 0;

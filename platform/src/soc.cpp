@@ -375,9 +375,8 @@ void AnalyticCore::run()
             if (cluster.config.mt_policy == PMVP_MT_SOEMT)
                 b = std::min(b, next_switch_ > a ? next_switch_ : a + cluster.soemt_switch);
         }
-        for (const DvfsStep &d : cluster.dvfs)
-            if (d.at > a)
-                b = std::min(b, d.at);
+        if (const DvfsStep *d = cluster.next_step(a))
+            b = std::min(b, d->at);
         segment(a, b);
         a_ = b;
         if (a_ % s.quantum == 0)
