@@ -779,10 +779,8 @@ int sc_main(int argc, char **argv)
     }
     // After the JSON: a picture that fails costs no data.
     if (!o.plot_path.empty()) {
-        try {
-            intervals->plot(o.plot_path);
-        } catch (const std::runtime_error &e) {
-            std::fprintf(stderr, "pmvp-soc: --plot: %s\n", e.what());
+        if (std::string why = intervals->plot(o.plot_path); !why.empty()) {
+            std::fprintf(stderr, "pmvp-soc: --plot: %s\n", why.c_str());
             return 3;
         }
     }

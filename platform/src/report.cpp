@@ -8,6 +8,7 @@ extern "C" {
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 
@@ -744,20 +745,20 @@ std::string gnuplot_string(const std::string &v)
 
 }  // namespace
 
-void IntervalReport::plot(const std::string &path) const
+std::string IntervalReport::plot(const std::string &path) const
 {
     const Impl &m = *impl_;
     const Scenario &s = m.soc.scenario;
     const FirmwareSetup &fw = s.firmware;
     if (m.kept.empty())
-        throw std::runtime_error("no interval to draw");
+        return "no interval to draw";
     std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
     std::string terminal = ext == ".png" ? "pngcairo size 1200,900"
                            : ext == ".svg" ? "svg size 1200,900"
                            : ext == ".pdf" ? "pdfcairo size 8in,6in"
                                            : "";
     if (terminal.empty())
-        throw std::runtime_error(path + ": the picture's name must end in .png, .svg or .pdf");
+        return path + ": the picture's name must end in .png, .svg or .pdf";
     // The time axis in the unit that suits the run.
     const pmvp_time end = m.kept.back().end;
     const std::pair<double, const char *> unit = end >= 10000000000000ull ? std::make_pair(1e12, "s")
@@ -836,13 +837,20 @@ void IntervalReport::plot(const std::string &path) const
         g += "set yrange [0:1]\n";  // no rise to draw: an empty panel, not gnuplot's warning
     g += "plot $D using 2:" + std::to_string(3 + rates.size() + m.shown.size()) +
          " with impulses lw 2 title \"PMUIRQ (SoC)\"\nunset multiplot\n";
+    // A gnuplot that ends before reading everything is a failure to say,
+    // not a SIGPIPE that ends pmvp-soc.
+    void (*was)(int) = std::signal(SIGPIPE, SIG_IGN);
     FILE *p = popen("gnuplot", "w");
-    if (!p)
-        throw std::runtime_error(std::string("gnuplot could not be started: ") + std::strerror(errno));
+    if (!p) {
+        std::signal(SIGPIPE, was);
+        return std::string("gnuplot could not be started: ") + std::strerror(errno);
+    }
     std::fwrite(g.data(), 1, g.size(), p);
     int status = pclose(p);
+    std::signal(SIGPIPE, was);
     if (status != 0)
-        throw std::runtime_error("gnuplot failed (status " + std::to_string(status) + ")");
+        return "gnuplot failed (status " + std::to_string(status) + ")";
+    return "";
 }
 
 }  // namespace pmvp::soc
