@@ -1139,6 +1139,13 @@ void Monitors::sample_trace()
 
 std::vector<uint8_t> Monitors::save() { return timeline_.checkpoint(); }
 
+void Monitors::check_restore(const std::vector<uint8_t> &checkpoint) const
+{
+    std::string why;
+    if (!timeline_.kernel_takes(checkpoint, &why))
+        throw std::invalid_argument(std::string(name()) + ": restore: " + why);
+}
+
 void Monitors::restore(const std::vector<uint8_t> &checkpoint)
 {
     std::string why;

@@ -162,6 +162,13 @@ int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offs
 
 std::vector<uint8_t> X86Monitors::save() { return timeline_.checkpoint(); }
 
+void X86Monitors::check_restore(const std::vector<uint8_t> &checkpoint) const
+{
+    std::string why;
+    if (!timeline_.kernel_takes(checkpoint, &why))
+        throw std::invalid_argument(std::string(name()) + ": restore: " + why);
+}
+
 void X86Monitors::restore(const std::vector<uint8_t> &checkpoint)
 {
     std::string why;

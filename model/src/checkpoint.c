@@ -11,8 +11,11 @@
  */
 #include "pmvp/checkpoint.h"
 
+#include "clocks.h"
+
 #include <string.h>
 
+#include "clocks.h"
 #include "inputs.h"
 #include "pmvp/error.h"
 #include "pmvp/sysreg.h"
@@ -386,6 +389,20 @@ static uint64_t arm_print(const void *c) { return fingerprint(c); }
 static void arm_copy(void *dst, const void *src) { pmvp_core_copy(dst, src); }
 static void arm_ready(void *c) { k_rebuild_caches(c); }
 
+/* The clocks as pmvp_core_init and the calls leave them, and the edges the
+ * core counted up to its sync where its clocks put them: counting and the
+ * prediction of the next overflow start from there. */
+static const char *clocks_implausible(const pmvp_clock *const clocks[3], const uint64_t edges[3], pmvp_time sync)
+{
+    for (unsigned i = 0; i < 3; i++) {
+        if (!k_clock_plausible(clocks[i]) || clocks[i]->t0 > sync)
+            return "a clock is out of range (above 1 THz, a phase of a cycle or more, or started after the sync)";
+        if (edges[i] != k_clock_cycles(clocks[i], sync))
+            return "a clock's edges disagree with the edges the core counted";
+    }
+    return NULL;
+}
+
 static const char *arm_implausible(const void *core)
 {
     const pmvp_core *c = core;
@@ -393,6 +410,13 @@ static const char *arm_implausible(const void *core)
         return "the active thread is not a PE of the core";
     if (c->sync_time > c->last_call)
         return "the counters are synchronised beyond the core's present";
+    const pmvp_clock *clocks[] = { &c->clock, &c->bus_clock, &c->system_counter };
+    const uint64_t edges[] = { c->clock_edges, c->bus_edges, c->syscnt_edges };
+    const char *why = clocks_implausible(clocks, edges, c->sync_time);
+    if (why)
+        return why;
+    if (c->proc_cycles > c->clock_edges)
+        return "more processor cycles than the clock's edges";
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
         if (pe->state > PMVP_PE_OFF || pe->ctx.el > 3 || pe->ctx.security > PMVP_ROOT)
@@ -432,6 +456,11 @@ static const char *x86_implausible(const void *core)
     const pmvp_x86_core *c = core;
     if (c->sync_time > c->last_call)
         return "the counters are synchronised beyond the core's present";
+    const pmvp_clock *clocks[] = { &c->core_clock, &c->tsc_clock, &c->xclk };
+    const uint64_t edges[] = { c->core_edges, c->tsc_edges, c->xclk_edges };
+    const char *why = clocks_implausible(clocks, edges, c->sync_time);
+    if (why)
+        return why;
     for (unsigned t = 0; t < c->cfg.num_threads; t++)
         if (c->thread[t].state > PMVP_X86_DEEP_SLEEP || c->thread[t].ctx.cpl > 3)
             return "a logical processor's C-state or CPL is out of range";

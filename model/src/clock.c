@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "pmvp/clock.h"
 
+#include "clocks.h"
 #include "u128.h"
 
 /* The last instant at which phase + (t - t0) * hz is within 2^62. */
@@ -25,6 +26,11 @@ void pmvp_clock_init(pmvp_clock *c, uint64_t hz, pmvp_time origin)
 static pmvp_u128 accumulated(const pmvp_clock *c, pmvp_time t)
 {
     return (pmvp_u128)c->phase + (pmvp_u128)(t - c->t0) * c->hz;
+}
+
+bool k_clock_plausible(const pmvp_clock *c)
+{
+    return c->hz <= PMVP_MAX_CLOCK_HZ && c->phase < PMVP_PS_PER_SECOND && c->anchor_until == anchor_until(c);
 }
 
 uint64_t pmvp_clock_cycles(const pmvp_clock *c, pmvp_time t)

@@ -6,6 +6,8 @@
 #ifndef PMVP_CLOCKS_H
 #define PMVP_CLOCKS_H
 
+#include <stdbool.h>
+
 #include "pmvp/clock.h"
 
 /* pmvp_clock_cycles(c, t), inline up to c->anchor_until, where the phase
@@ -19,5 +21,10 @@ static inline uint64_t k_clock_cycles(const pmvp_clock *c, pmvp_time t)
         return c->cycles0 + (c->phase + (t - c->t0) * c->hz) / PMVP_PS_PER_SECOND;
     return pmvp_clock_cycles(c, t);
 }
+
+/* Whether `c` is a clock pmvp_clock_init and pmvp_clock_set_hz could have
+ * made (a restored one is checked): at most PMVP_MAX_CLOCK_HZ, a phase
+ * under one cycle, the anchor its fields imply. */
+bool k_clock_plausible(const pmvp_clock *c);
 
 #endif

@@ -168,7 +168,15 @@ template <class M> void monitors_field(Saver &a, M &monitors, std::vector<uint8_
 {
     a("monitors", monitors.save());
 }
-template <class M> void monitors_field(Loader &a, M &, std::vector<uint8_t> &kept) { a("monitors", kept); }
+template <class M> void monitors_field(Loader &a, M &monitors, std::vector<uint8_t> &kept)
+{
+    a("monitors", kept);
+    try {  // refused before the run to the checkpoint's instant, not at it
+        monitors.check_restore(kept);
+    } catch (const std::invalid_argument &e) {
+        throw CheckpointError(e.what());
+    }
+}
 template <class M> void restore_monitors(M &monitors, std::vector<uint8_t> &kept)
 {
     try {

@@ -771,7 +771,7 @@ TEST(Monitors, SaveAndRestore)
 {
     in_child([] {
         sc_signal<bool> irq_a("irq_a"), irq_b("irq_b"), irq_c("irq_c");
-        Monitors a("a", config()), b("b", config()), c("c", config());
+        Monitors a("a", config()), b("b", config()), c("c", config()), other("other", config(1, 2000000000));
         a.pmuirq[0](irq_a);
         b.pmuirq[0](irq_b);
         c.pmuirq[0](irq_c);
@@ -820,6 +820,16 @@ TEST(Monitors, SaveAndRestore)
             refused(corrupt, "corrupt");
             refused(std::vector<uint8_t>(ck.begin(), ck.begin() + (long)pmvp_core_checkpoint_size(&a.kernel())),
                     "no part of the SystemC module");
+            // Asked before a platform runs to the checkpoint's instant: the
+            // kernel's part of another configuration's checkpoint is refused
+            // (at any instant), a good one taken, nothing changed.
+            EXPECT_NO_THROW(b.check_restore(ck));
+            try {
+                other.check_restore(ck);
+                ADD_FAILURE() << "another configuration's checkpoint passed the check";
+            } catch (const std::invalid_argument &e) {
+                EXPECT_STREQ(e.what(), "other: restore: a checkpoint of a core with another configuration");
+            }
             b.restore(ck);
             EXPECT_EQ(bus_b.read(0, PMVP_FRAME_PMU, kPmccntr, 8), 1000u);
             for (Monitors *m : { &a, &b, &c })

@@ -232,6 +232,30 @@ TEST_F(Checkpoint, BadCheckpointsAreRefusedAndChangeNothing)
     cfg.num_counters = 6;
     cfg.processor_hz = kGHz;
     init();
+    // Checked as a configuration and the calls would check them, with a
+    // good checksum: a clock above 1 THz (PMCCNTR would pass 2^64 without
+    // its overflow flag), a phase of a whole cycle, clock fields that
+    // disagree with the edges the core counted (the next interrupt would
+    // come before now), more processor cycles than edges.
+    auto saved_with = [&](void (*edit)(pmvp_core &)) {
+        auto c = std::make_unique<pmvp_core>();
+        EXPECT_EQ(pmvp_core_init(c.get(), &cfg), PMVP_OK);
+        EXPECT_EQ(pmvp_core_restore(c.get(), good.data(), good.size(), nullptr), PMVP_OK);
+        edit(*c);
+        std::vector<uint8_t> buf(pmvp_core_checkpoint_size(c.get()));
+        EXPECT_EQ(pmvp_core_save(c.get(), buf.data(), buf.size()), PMVP_OK);
+        return buf;
+    };
+    const char *const out_of_range =
+        "a clock is out of range (above 1 THz, a phase of a cycle or more, or started after the sync)";
+    refused(saved_with([](pmvp_core &c) { c.clock.hz = 2 * PMVP_MAX_CLOCK_HZ; }), out_of_range);
+    refused(saved_with([](pmvp_core &c) { c.bus_clock.phase = PMVP_PS_PER_SECOND; }), out_of_range);
+    refused(saved_with([](pmvp_core &c) { c.system_counter.t0 = c.sync_time + 1; }), out_of_range);
+    refused(saved_with([](pmvp_core &c) { c.clock_edges += 5; }), "a clock's edges disagree with the edges the core counted");
+    refused(saved_with([](pmvp_core &c) { c.clock.cycles0 += 5; }),
+            "a clock's edges disagree with the edges the core counted");
+    refused(saved_with([](pmvp_core &c) { c.proc_cycles = c.clock_edges + 1; }),
+            "more processor cycles than the clock's edges");
     ASSERT_EQ(pmvp_core_restore(&core, good.data(), good.size(), nullptr), PMVP_OK);
     EXPECT_EQ(cycles(0, kUs), 1234u);
     EXPECT_EQ(cycles(0, 2 * kUs), 1234u + 1000u);

@@ -309,6 +309,11 @@ public:
     // refusal, the instant, a corrupt or truncated part, a kept change the
     // restored kernel refuses) and changes nothing.
     void restore(const std::vector<uint8_t> &checkpoint);
+    // Throws std::invalid_argument as restore() would for the kernel's part
+    // of `checkpoint` (another configuration, a corrupt or implausible
+    // state), changing nothing: a restoring platform asks before it runs to
+    // the checkpoint's instant.
+    void check_restore(const std::vector<uint8_t> &checkpoint) const;
 
     // Attributes of accesses that carry no AccessExtension: Non-secure,
     // memory-mapped.

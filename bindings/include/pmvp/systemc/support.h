@@ -283,6 +283,21 @@ public:
     // Restores what checkpoint() returned, at the simulated instant it was
     // taken: the kernel, then the kept changes. False, with why, and
     // nothing changed, otherwise.
+    // Whether the kernel's part of `checkpoint` is one this kernel takes
+    // (its configuration, format and invariants), tried on a copy: a
+    // platform checks before it runs to the checkpoint's instant.
+    bool kernel_takes(const std::vector<uint8_t> &checkpoint, std::string *why) const
+    {
+        using K = KernelCalls<Core>;
+        auto scratch = std::make_unique<Core>();
+        K::copy(scratch.get(), &present_);
+        const char *refused = nullptr;
+        if (int err = K::restore(scratch.get(), checkpoint.data(), std::min(checkpoint.size(), K::size(&present_)),
+                                 &refused))
+            return refuse(why, refused ? refused : pmvp_strerror(err));
+        return true;
+    }
+
     bool restore(const std::vector<uint8_t> &checkpoint, std::string *why)
     {
         using K = KernelCalls<Core>;

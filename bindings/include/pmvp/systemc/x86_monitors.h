@@ -67,6 +67,11 @@ public:
     // is wrong and changes nothing.
     std::vector<uint8_t> save();
     void restore(const std::vector<uint8_t> &checkpoint);
+    // Throws std::invalid_argument as restore() would for the kernel's part
+    // of `checkpoint` (another configuration, a corrupt or implausible
+    // state), changing nothing: a restoring platform asks before it runs to
+    // the checkpoint's instant.
+    void check_restore(const std::vector<uint8_t> &checkpoint) const;
 
     unsigned num_threads() const { return core_.cfg.num_threads; }
     // The kernel state, for inspection; not to be modified.
