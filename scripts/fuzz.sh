@@ -15,10 +15,10 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds="$2"; shift 2 ;;
     fuzz_*) targets+=("$1"); shift ;;
-    *) echo "usage: $0 [--time SECONDS] [fuzz_kernel|fuzz_x86|fuzz_scenario|fuzz_tlm|fuzz_core_file ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--time SECONDS] [fuzz_kernel|fuzz_x86|fuzz_scenario|fuzz_tlm|fuzz_core_file|fuzz_elf|fuzz_checkpoint ...]" >&2; exit 2 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_kernel fuzz_x86 fuzz_scenario fuzz_tlm fuzz_core_file)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_kernel fuzz_x86 fuzz_scenario fuzz_tlm fuzz_core_file fuzz_elf fuzz_checkpoint)
 
 bash scripts/setup.sh
 if ! command -v clang++ >/dev/null; then
@@ -36,6 +36,12 @@ for t in "${targets[@]}"; do
   cp -n tests/fuzz/corpus/$t/* "$work"/ 2>/dev/null || true
   dict=()
   [ -f tests/fuzz/${t#fuzz_}.dict ] && dict=(-dict=tests/fuzz/${t#fuzz_}.dict)
+  # The readers of text take files far larger than libFuzzer's 4 KiB
+  # default, and a deep nesting needs room; the others need little.
+  case $t in
+    fuzz_scenario|fuzz_core_file) dict+=(-max_len=262144) ;;
+    fuzz_checkpoint) dict+=(-max_len=65536) ;;
+  esac
   echo "fuzz: $t for $seconds s"
   if ! ASAN_OPTIONS=detect_leaks=0 build-fuzz/tests/fuzz/$t "$work" "${dict[@]}" -max_total_time="$seconds" \
        -print_final_stats=1 -artifact_prefix="$findings/" 2>"build-fuzz/$t.log"; then

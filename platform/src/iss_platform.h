@@ -20,29 +20,15 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "checkpoint.h"
+#include "firmware_image.h"
 #include "pmvp/systemc/support.h"
 #include "scenario.h"
 
 namespace pmvp::soc {
 
-// The guest's memory map (the PMU and AMU frames are at kFramesBase as in
-// every scenario).
-constexpr uint64_t kRamBase = 0x40000000;
-constexpr uint64_t kRamSize = 16u << 20;
+// The guest's memory map: its RAM (firmware_image.h), the system-control
+// device, and the PMU and AMU frames at kFramesBase as in every scenario.
 constexpr uint64_t kSysctlBase = 0x0A000000;
-
-// The image: its loadable segments, checked against the RAM map.
-struct FirmwareImage {
-    uint64_t entry = 0;
-    struct Segment {
-        uint64_t address;
-        std::vector<uint8_t> bytes;  // file bytes, then zeroes up to the memory size
-    };
-    std::vector<Segment> segments;
-};
-// Reads an ELF64 image for AArch64. Throws ScenarioError naming the file if
-// it is missing, not an ELF64 AArch64 executable, or does not fit the RAM.
-FirmwareImage load_firmware(const std::string &path);
 
 struct IssPeResult {
     unsigned pe = 0, cluster = 0, core = 0, thread = 0;  // pe: the global PE
