@@ -80,6 +80,9 @@ constexpr uint32_t kWfi = 0xD503207F;
 constexpr uint64_t kVectorSync = 0x200, kVectorIrq = 0x280;
 constexpr uint64_t kPstateEl1hMasked = 0x3C5;
 constexpr uint64_t kPstateI = 1u << 7;
+// The longest stretch an SMT thread runs before its siblings catch up
+// (Aarch64Iss::quantum): the default quantum's.
+constexpr pmvp_time kSmtSlice = 10000000;  // 10 us
 
 // The CPU's own values of the ID registers whose monitor fields pmvp sets:
 // Unicorn's default CPU is Cortex-A72-like, and these are the Cortex-A72
@@ -341,9 +344,11 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
     uint64_t pc = 0;
     uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
     // QEMU's exception numbers: 1 UNDEFINED (PC at the instruction), 2 SVC (PC after it).
+    // The instructions before it are told with the run's others (at the
+    // next access or the run's end): a guest that takes exceptions in a
+    // loop makes no input of the monitors per exception.
     uint64_t esr;
     if (intno == 1) {
-        t.iss->tell_retired(t, t.iss->retired_before(t, pc));
         esr = 0x02000000;  // EC 0x00, IL
     } else if (intno == 2) {
         esr = 0x15ull << 26 | 0x02000000;  // EC 0x15 SVC from AArch64 (imm16 not recovered)
@@ -492,9 +497,20 @@ uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when, bool at
 void Aarch64Iss::quantum(pmvp_time until)
 {
     tell_clock(until - 1);
-    for (Thread &t : threads)
-        if (!t.exited && t.now < until)
-            advance(t, until);
+    // The threads of an SMT core take turns in slices of at most kSmtSlice,
+    // so what they tell the monitors comes in time order but within a
+    // slice: the monitors keep an input for an earlier instant than those
+    // already kept at a cost that grows with those, so a thread told after
+    // a whole quantum of its sibling's would cost the square of the quantum.
+    pmvp_time from = std::min_element(threads.begin(), threads.end(), [](const Thread &a, const Thread &b) {
+                         return a.now < b.now;
+                     })->now;
+    for (pmvp_time end = from; end < until;) {
+        end = threads.size() == 1 || until - end <= kSmtSlice ? until : end + kSmtSlice;
+        for (Thread &t : threads)
+            if (!t.exited && t.now < end)
+                advance(t, end);
+    }
 }
 
 bool Aarch64Iss::behind(pmvp_time until) const

@@ -1787,6 +1787,59 @@ static std::string tiny_image(const std::vector<uint32_t> &code)
     return h;
 }
 
+// A guest that takes an UNDEFINED exception in a loop, on both threads of
+// an SMT core with a 100 us quantum: each thread retires one instruction a
+// nanosecond, 3 to set VBAR_EL1 and then 6 an exception (UDF, the branch
+// back, the handler's four): the UDFs of its 100,000 instructions are the
+// 4th, the 10th, ..., the 100,000th, 16,667 exceptions.
+// (Its inputs to the monitors no longer grow with the square of the
+// quantum: the threads take turns in 10 us slices, and an exception is no
+// input.)
+TEST(PmvpSoc, AGuestThatFaultsForeverRunsAtItsPace)
+{
+    std::vector<uint32_t> code = { 0x10004001 /* adr x1, +0x800 */, 0xD518C001 /* msr vbar_el1, x1 */,
+                                   0xD5033FDF /* isb */, 0x00000000 /* udf #0 */, 0x17FFFFFF /* b -4 */ };
+    code.resize((0x800 + 0x200) / 4, 0xD503201F /* nop */);
+    for (uint32_t w : { 0xD5384020u /* mrs x0, elr_el1 */, 0x91001000u /* add x0, x0, #4 */,
+                        0xD5184020u /* msr elr_el1, x0 */, 0xD69F03E0u /* eret */ })
+        code.push_back(w);
+    std::string image = temp_file("faults.elf"), path = temp_file("faults.json");
+    std::ofstream(image, std::ios::binary) << tiny_image(code);
+    std::ofstream(path) << R"({ "name": "faults", "duration": "100 us", "quantum": "100 us", "clusters": [
+        { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+    SocRun r = pmvp_soc(path);
+    EXPECT_EQ(r.status, 1) << r.err;  // it never exits
+    for (const json &pe : r.result["pes"]) {
+        EXPECT_EQ(pe["instructions"].get<uint64_t>(), 100000u);
+        EXPECT_EQ(pe["exceptions"].get<uint64_t>(), 16667u);
+        EXPECT_EQ(pe["amu"]["INST_RETIRED"].get<uint64_t>(), 0u);  // the guest never enabled its AMU
+    }
+}
+
+// Guests of random words, on a 2-thread core: each runs until it is
+// stopped (an exception the platform does not model, a fetch from nowhere)
+// or the scenario ends, and is reported; none crashes or hangs the host
+// (each is given 60 s of host time for 200 us).
+TEST(PmvpSoc, RandomGuestsAreStoppedOrRunToTheEnd)
+{
+    std::mt19937 rng(48);
+    for (int i = 0; i < 24; i++) {
+        std::vector<uint32_t> code(256);
+        for (uint32_t &w : code)
+            w = rng();
+        std::string image = temp_file("random.elf"), path = temp_file("random.json"), js = temp_file("random-run.json");
+        std::ofstream(image, std::ios::binary) << tiny_image(code);
+        std::ofstream(path) << R"({ "name": "random", "duration": "200 us", "clusters": [
+            { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+        int rc = std::system(("timeout 60 " + std::string(PMVP_SOC) + " " + path + " --quiet --json " + js).c_str());
+        ASSERT_TRUE(WIFEXITED(rc)) << "guest " << i;
+        EXPECT_EQ(WEXITSTATUS(rc), 1) << "guest " << i;  // 124: the host hung
+        json run = json::parse(slurp(js), nullptr, false);
+        ASSERT_FALSE(run.is_discarded()) << "guest " << i;
+        EXPECT_EQ(run["pes"].size(), 2u) << "guest " << i;
+    }
+}
+
 // A guest that jumps to address 0 is stopped there (nothing is mapped at
 // 0), and reported, at once: it neither hangs the host nor passes.
 TEST(PmvpSoc, AGuestThatJumpsToZeroIsStopped)
