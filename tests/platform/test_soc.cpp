@@ -1681,6 +1681,41 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
 }
 #endif
 
+namespace {
+void put64(std::string &h, size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); }
+
+// An ELF64 AArch64 executable's header, entry at the RAM's base, with one
+// program header (PT_LOAD, all zero) at file offset `phoff`.
+std::string elf_header(uint64_t phoff = 64)
+{
+    std::string h(64 + 56, '\0');
+    h.replace(0, 4, "\177ELF");
+    h[4] = 2;   // ELFCLASS64
+    h[5] = 1;   // little-endian
+    h[16] = 2;  // ET_EXEC
+    h[18] = (char)183;
+    put64(h, 24, 0x40000000);  // e_entry
+    put64(h, 32, phoff);       // e_phoff
+    h[54] = 56;                // e_phentsize
+    h[56] = 1;                 // e_phnum
+    h[64] = 1;                 // PT_LOAD
+    return h;
+}
+
+// A minimal image: `code` at the RAM's base, its entry.
+std::string tiny_image(const std::vector<uint32_t> &code)
+{
+    std::string h = elf_header();
+    put64(h, 64 + 8, 64 + 56);  // p_offset
+    put64(h, 64 + 16, 0x40000000);
+    put64(h, 64 + 32, code.size() * 4);
+    put64(h, 64 + 40, code.size() * 4);
+    for (uint32_t w : code)
+        h.append(reinterpret_cast<const char *>(&w), 4);
+    return h;
+}
+}  // namespace
+
 // A firmware image that is missing, not for AArch64, or too big for the RAM:
 // a scenario error naming the file, exit 2.
 TEST(PmvpSoc, BadFirmwareImages)
@@ -1718,20 +1753,9 @@ TEST(PmvpSoc, BadFirmwareImages)
     // An AArch64 ELF whose one segment is 32 MiB at the RAM base.
     std::string big = temp_file("big.elf");
     {
-        std::string h(64 + 56, '\0');
-        h.replace(0, 4, "\177ELF");
-        h[4] = 2;
-        h[5] = 1;
-        h[18] = (char)183;
-        auto put64 = [&](size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); };
-        auto put16 = [&](size_t at, uint16_t v) { std::memcpy(&h[at], &v, 2); };
-        put64(24, 0x40000000);  // e_entry
-        put64(32, 64);          // e_phoff
-        put16(54, 56);          // e_phentsize
-        put16(56, 1);           // e_phnum
-        h[64] = 1;              // PT_LOAD
-        put64(64 + 16, 0x40000000);
-        put64(64 + 40, 32u << 20);  // p_memsz
+        std::string h = elf_header();
+        put64(h, 64 + 16, 0x40000000);
+        put64(h, 64 + 40, 32u << 20);  // p_memsz
         std::ofstream(big, std::ios::binary) << h;
     }
     r = run_with(big);
@@ -1743,48 +1767,12 @@ TEST(PmvpSoc, BadFirmwareImages)
     // size wraps to a small number: refused, not read before the buffer.
     for (uint64_t phoff : { ~uint64_t(0) - 7, ~uint64_t(0) - 55, uint64_t(1) << 63 }) {
         std::string wrap = temp_file("wrap.elf");
-        std::string h(64 + 56, '\0');
-        h.replace(0, 4, "\177ELF");
-        h[4] = 2;
-        h[5] = 1;
-        h[18] = (char)183;
-        auto put64 = [&](size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); };
-        auto put16 = [&](size_t at, uint16_t v) { std::memcpy(&h[at], &v, 2); };
-        put64(24, 0x40000000);
-        put64(32, phoff);
-        put16(54, 56);
-        put16(56, 1);
-        std::ofstream(wrap, std::ios::binary) << h;
+        std::ofstream(wrap, std::ios::binary) << elf_header(phoff);
         r = run_with(wrap);
         EXPECT_EQ(r.status, 2) << phoff;
         EXPECT_NE(r.err.find(wrap + ": not a firmware image for pmvp: its program headers lie outside the file"),
                   std::string::npos) << r.err;
     }
-}
-
-// A minimal AArch64 ELF image: `code` at the RAM's base, its entry.
-static std::string tiny_image(const std::vector<uint32_t> &code)
-{
-    std::string h(64 + 56, '\0');
-    h.replace(0, 4, "\177ELF");
-    h[4] = 2;
-    h[5] = 1;
-    h[16] = 2;  // ET_EXEC
-    h[18] = (char)183;
-    auto put64 = [&](size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); };
-    auto put16 = [&](size_t at, uint16_t v) { std::memcpy(&h[at], &v, 2); };
-    put64(24, 0x40000000);  // e_entry
-    put64(32, 64);          // e_phoff
-    put16(54, 56);
-    put16(56, 1);
-    h[64] = 1;  // PT_LOAD
-    put64(64 + 8, 64 + 56);  // p_offset
-    put64(64 + 16, 0x40000000);
-    put64(64 + 32, code.size() * 4);
-    put64(64 + 40, code.size() * 4);
-    for (uint32_t w : code)
-        h.append(reinterpret_cast<const char *>(&w), 4);
-    return h;
 }
 
 // A guest that takes an UNDEFINED exception in a loop, on both threads of
