@@ -215,9 +215,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 for (int i = 0; i < 8; i++)
                     ck[ck.size() - 8 + i] = (uint8_t)(h >> (8 * i));
             }
-            err = pmvp_core_restore(&core, ck.data(), ck.size(), nullptr);
-            if (!crafted && err != PMVP_OK)
+            const char *why = nullptr;
+            err = pmvp_core_restore(&core, ck.data(), ck.size(), &why);
+            if (!crafted && err != PMVP_OK) {
+                std::fprintf(stderr, "refused: %s\n", why ? why : "?");
                 broken("a core's own checkpoint was refused");
+            }
             if (!crafted && !(counts(&core, core.last_call).v == counts(&before, core.last_call).v))
                 broken("a restored core counts otherwise");
             // A crafted state need keep no invariant of a run: the calls
