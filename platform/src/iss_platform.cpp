@@ -502,9 +502,10 @@ void Aarch64Iss::quantum(pmvp_time until)
     // slice: the monitors keep an input for an earlier instant than those
     // already kept at a cost that grows with those, so a thread told after
     // a whole quantum of its sibling's would cost the square of the quantum.
-    pmvp_time from = std::min_element(threads.begin(), threads.end(), [](const Thread &a, const Thread &b) {
-                         return a.now < b.now;
-                     })->now;
+    pmvp_time from = until;  // the earliest thread still running (none behind: nothing to do)
+    for (const Thread &t : threads)
+        if (!t.exited)
+            from = std::min(from, std::max(t.now, time_.now()));
     for (pmvp_time end = from; end < until;) {
         end = threads.size() == 1 || until - end <= kSmtSlice ? until : end + kSmtSlice;
         for (Thread &t : threads)
