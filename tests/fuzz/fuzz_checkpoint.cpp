@@ -13,6 +13,8 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "checkpoint_bytes.h"
+
 extern "C" {
 #include "pmvp/checkpoint.h"
 #include "pmvp/core.h"
@@ -74,11 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const size_t header = 28, trailer = 8;
         while (in.remaining_bytes() > 8 && in.ConsumeBool())
             ck[in.ConsumeIntegralInRange<size_t>(header, ck.size() - trailer - 1)] = in.ConsumeIntegral<uint8_t>();
-        uint64_t h = UINT64_C(0xCBF29CE484222325);
-        for (size_t i = 0; i + trailer < ck.size(); i++)
-            h = (h ^ ck[i]) * UINT64_C(0x100000001B3);
-        for (unsigned i = 0; i < 8; i++)
-            ck[ck.size() - trailer + i] = (uint8_t)(h >> 8 * i);
+        make_checksum_good(ck);
     } else {
         ck = in.ConsumeBytes<uint8_t>(ck.size());
     }

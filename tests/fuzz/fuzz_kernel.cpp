@@ -18,6 +18,8 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "checkpoint_bytes.h"
+
 extern "C" {
 #include "pmvp/checkpoint.h"
 #include "pmvp/core.h"
@@ -209,11 +211,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (crafted) {  // one payload byte changed, the checksum made right again
                 size_t at = 28 + v % (ck.size() - 36);
                 ck[at] = (uint8_t)(v >> 32);
-                uint64_t h = UINT64_C(0xCBF29CE484222325);
-                for (size_t i = 0; i < ck.size() - 8; i++)
-                    h = (h ^ ck[i]) * UINT64_C(0x100000001B3);
-                for (int i = 0; i < 8; i++)
-                    ck[ck.size() - 8 + i] = (uint8_t)(h >> (8 * i));
+                make_checksum_good(ck);
             }
             const char *why = nullptr;
             err = pmvp_core_restore(&core, ck.data(), ck.size(), &why);
