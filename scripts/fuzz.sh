@@ -2,14 +2,14 @@
 # Builds the libFuzzer targets of tests/fuzz with clang (ASan, UBSan and
 # libFuzzer's coverage on every source) and runs each for a while from its
 # seed corpus (tests/fuzz/README.md). Without clang it says so and exits 0.
-#   bash scripts/fuzz.sh                 every target, 20 s each (CI)
+#   bash scripts/fuzz.sh                 every target, 10 s each (CI)
 #   bash scripts/fuzz.sh --time 600      every target, 10 minutes each
 #   bash scripts/fuzz.sh --time 600 fuzz_kernel
 # A finding stops the run with the target's report and a crash-* file in
 # build-fuzz/findings/<target>/; the exit status is then 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=20
+seconds=10
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -76,10 +76,15 @@ enum : uint64_t {
 constexpr uint32_t kModelAnalytic = 0, kModelIss = 1, kNoSuchPe = 0xFFFFFFFF;
 constexpr uint32_t kIrqPmu = 1, kIrqDoorbell = 2;
 constexpr uint32_t kWfi = 0xD503207F;
-// Exception vectors (VBAR_EL1 + offset), from the current EL with SP_EL1.
-constexpr uint64_t kVectorSync = 0x200, kVectorIrq = 0x280;
+// Exception vectors: VBAR_EL1 + the offset of where the exception comes
+// from (vector_base) + the offset of its kind.
+constexpr uint64_t kVectorSync = 0x000, kVectorIrq = 0x080;
 constexpr uint64_t kPstateEl1hMasked = 0x3C5;
 constexpr uint64_t kPstateI = 1u << 7;
+// The alias regions an engine makes at most (on_unmapped): each is a
+// region Unicorn searches on an access.
+constexpr unsigned kMaxAliases = 16384;
+constexpr uint64_t kScrNs = 1u << 0, kScrRw = 1u << 10, kHcrRw = 1ull << 31;
 // The longest stretch an SMT thread runs before its siblings catch up
 // (Aarch64Iss::quantum): the default quantum's.
 constexpr pmvp_time kSmtSlice = 10000000;  // 10 us
@@ -99,6 +104,15 @@ constexpr IdBase kIdBase[] = {
     { 1, 2, 0x0000000003010066 },  // ID_DFR0_EL1
     { 3, 5, 0x0000000000000000 },  // ID_DFR1_EL1
 };
+
+// The vector table's quarter for an exception taken to EL1 from PSTATE
+// `pstate`: the current EL with SP_EL0 or SP_EL1, or a lower EL in AArch64.
+uint64_t vector_base(uint64_t pstate)
+{
+    if (((pstate >> 2) & 3) == 0)
+        return 0x400;
+    return (pstate & 1) ? 0x200 : 0x000;
+}
 
 unsigned rt_index(uc_arm64_reg rt)
 {
@@ -159,6 +173,11 @@ public:
         uint64_t limit = 0;              // the run stops before a block that would pass it
         uint64_t interrupt_at = UINT64_MAX; // the retired count at which PMUIRQ is expected
         bool ran_block = false, stopping = false, wfi = false, exited = false;
+        // Powered off (virt: a PE PSCI has not turned on, or CPU_OFF): asleep
+        // until a CPU_ON, its monitors told PMVP_PE_OFF.
+        bool off = false;
+        uint64_t mpidr = 0;              // virt: MPIDR_EL1 (the device tree's cpu reg)
+        unsigned aliases = 0;            // the engine's alias regions (on_unmapped); not saved: remade
         uint32_t irq_enable = 0;
         IssPeResult result;
     };
@@ -203,6 +222,19 @@ public:
     void stop(Thread &t) { t.stopping = true; }
     bool irq_line(Thread &t, pmvp_time at);
     void enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr);
+    bool virt() const { return guest_.machine.kind == Machine::VIRT; }
+    // virt: the PMU's PPI follows PMUIRQ at `at` (the instructions before
+    // it told first).
+    void sync_pmu_line(Thread &t, pmvp_time at);
+    pmvp_time wfi_wake_virt(Thread &t);
+    // virt: the services of a firmware the machine plays (PSCI over HVC or
+    // SMC #0, semihosting over HLT #0xF000) for the instruction at `pc`;
+    // false if it is not one of them.
+    bool firmware_call(Thread &t, uint64_t pc);
+    void psci(Thread &t, pmvp_time at);
+    void semihosting(Thread &t, pmvp_time at);
+    void power(Thread &t, bool on, pmvp_time at);  // a PSCI power change of PE t
+    Thread *pe_of_mpidr(uint64_t mpidr);
     // The instructions from t.now up to the first that retires at or after
     // `when` (at least 1); `at_or_before`: those that retire at or before it.
     uint64_t instructions_until(const Thread &t, pmvp_time when, bool at_or_before = false) const;
@@ -283,6 +315,11 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
     t.sysreg_pc = pc;  // the hook synchronised the PC here
     uint64_t fields = 0, mask = 0;
+    if (!write && iss.virt() && cp->op0 == 3 && cp->op1 == 0 && cp->crn == 0 && cp->crm == 0 && cp->op2 == 5) {
+        if (rt != UC_ARM64_REG_XZR)  // MPIDR_EL1: each engine is CPU 0 to Unicorn
+            uc_reg_write(uc, rt, &t.mpidr);
+        return 1;
+    }
     if (!write && pmvp_id_fields_a64(&iss.cluster_.config, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &fields,
                                      &mask) == PMVP_OK) {
         uint64_t v = fields;
@@ -347,6 +384,8 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
     // The instructions before it are told with the run's others (at the
     // next access or the run's end): a guest that takes exceptions in a
     // loop makes no input of the monitors per exception.
+    if (t.iss->virt() && t.iss->firmware_call(t, pc))
+        return;
     uint64_t esr;
     if (intno == 1) {
         esr = 0x02000000;  // EC 0x00, IL
@@ -366,8 +405,21 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
 // through the bus (their RAM shadow only carries the value to the load).
 void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user);
 
+// An access to an address where Unicorn has no region: with the guest's MMU
+// on, an address the guest's tables map to RAM gets an alias region there
+// (unicorn_alias), as Unicorn 2.0.1 looks its regions up by the virtual
+// address before it translates it.
+bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user);
+
 uint64_t on_sysctl_read(uc_engine *uc, uint64_t off, unsigned size, void *user);
 void on_sysctl_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *user);
+// The virt machine's devices.
+uint64_t on_uart_read(uc_engine *uc, uint64_t off, unsigned size, void *user);
+void on_uart_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *user);
+uint64_t on_gicd_read(uc_engine *uc, uint64_t off, unsigned size, void *user);
+void on_gicd_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *user);
+uint64_t on_gicc_read(uc_engine *uc, uint64_t off, unsigned size, void *user);
+void on_gicc_write(uc_engine *uc, uint64_t off, unsigned size, uint64_t value, void *user);
 
 }  // namespace
 
@@ -405,22 +457,47 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
                 throw std::runtime_error(std::string("Unicorn: ") + what + ": " + uc_strerror(e));
         };
         ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
-        ok(uc_mem_map_ptr(t.uc, kRamBase, kRamSize, UC_PROT_ALL, guest_.ram), "map RAM");
-        ok(uc_mem_map(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE), "map the frames");
-        ok(uc_mmio_map(t.uc, kSysctlBase, 0x1000, on_sysctl_read, &t, on_sysctl_write, &t), "map sysctl");
         uc_hook h;
+        ok(uc_mem_map_ptr(t.uc, kRamBase, guest_.ram_size, UC_PROT_ALL, guest_.ram), "map RAM");
+        ok(uc_mem_map(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE), "map the frames");
+        if (virt()) {
+            ok(uc_mmio_map(t.uc, virt::kUart, virt::kUartSize, on_uart_read, &t, on_uart_write, &t), "map the UART");
+            ok(uc_mmio_map(t.uc, virt::kGicDist, virt::kGicDistSize, on_gicd_read, &t, on_gicd_write, &t),
+               "map the GIC distributor");
+            ok(uc_mmio_map(t.uc, virt::kGicCpu, virt::kGicCpuSize, on_gicc_read, &t, on_gicc_write, &t),
+               "map the GIC CPU interface");
+        } else {
+            ok(uc_mmio_map(t.uc, kSysctlBase, 0x1000, on_sysctl_read, &t, on_sysctl_write, &t), "map sysctl");
+        }
         // Hooks before any code is translated: Unicorn 2.0.1 does not apply a
         // hook to blocks translated before it was added.
         ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, (void *)on_block, &t, 1, 0), "block hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_mrs, &t, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_msr, &t, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INTR, (void *)on_interrupt, &t, 1, 0), "interrupt hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, &t, 1, 0), "unmapped hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_frame_access, &t, kFramesBase,
                        kFramesBase + frames - 1),
            "frame hook");
+        // Unicorn's CPU has EL2 and EL3 and leaves SCR_EL3.RW and
+        // HCR_EL2.RW clear, so its translation regime of EL1 is AArch32 and
+        // an MMU the guest enables faults on every access: EL1 is made
+        // Non-secure AArch64, as on a machine without EL2 and EL3.
+        uc_arm64_cp_reg scr{ 1, 1, 3, 6, 0, kScrNs | kScrRw }, hcr{ 1, 1, 3, 4, 0, kHcrRw };
+        ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &scr), "SCR_EL3");
+        ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &hcr), "HCR_EL2");
         uint64_t pc = guest_.image.entry, pstate = kPstateEl1hMasked;
         uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
         uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+        if (virt()) {
+            // QEMU's direct kernel boot: x0 the DTB's address, x1-x3 zero;
+            // the other PEs wait for PSCI CPU_ON.
+            t.mpidr = guest_.mpidr[t.image_pe];
+            t.off = t.image_pe != 0;
+            uc_reg_write(t.uc, UC_ARM64_REG_X0, &guest_.dtb_at);
+            if (t.off && monitors_)
+                check(monitors_->set_state(t.pe, PMVP_PE_OFF, sc_core::SC_ZERO_TIME), "set_state");
+        }
     }
 }
 
@@ -445,12 +522,16 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
                      : t.reported > t.run_n0                                 ? time_of(t, t.reported)
                                                                              : t.run_t0;
     pmvp_time since = std::max(last, time_.now()), at = time_of(t, upto);
-    const pmvp_share share = { t.pe, PMVP_EV_INST_RETIRED, upto - t.reported };
+    const uint64_t n = upto - t.reported, cpi = cluster_.cpu.cpi;
+    // An instruction issues every CPI cycles: the others are STALL_BACKEND
+    // cycles (counted where the core has the event, from PMUv3p1).
+    const pmvp_share shares[2] = { { t.pe, PMVP_EV_INST_RETIRED, n }, { t.pe, PMVP_EV_STALL_BACKEND, n * (cpi - 1) } };
     t.reported = t.reported_at_n = upto;
     t.reported_at = at;
-    t.result.instructions += share.count;
+    t.result.instructions += n;
     if (monitors_) {
-        int err = monitors_->report_shares(&share, 1, offset(since), offset(at));
+        const bool stalls = cpi > 1 && cluster_.config.pmu_version >= PMVP_PMUV3P1;
+        int err = monitors_->report_shares(shares, stalls ? 2 : 1, offset(since), offset(at));
         if (err != PMVP_OK)
             SC_REPORT_ERROR("pmvp/iss", (std::string("INST_RETIRED refused: ") + pmvp_strerror(err)).c_str());
     }
@@ -458,6 +539,10 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
 
 bool Aarch64Iss::irq_line(Thread &t, pmvp_time at)
 {
+    if (virt()) {
+        sync_pmu_line(t, at);
+        return guest_.gic->signalled(t.image_pe, at);
+    }
     bool pmu = false;
     if ((t.irq_enable & kIrqPmu) && monitors_)
         check(monitors_->irq_level(t.pe, pmu, offset(at)), "irq_level");
@@ -477,9 +562,177 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
         uc_reg_write(t.uc, UC_ARM64_REG_ESR_EL1, esr);
         t.result.exceptions++;
     }
-    uint64_t masked = kPstateEl1hMasked, pc = vbar + vector;
+    uint64_t masked = kPstateEl1hMasked, pc = vbar + vector_base(pstate) + vector;
     uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &masked);
     uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
+}
+
+// A WFI on the virt machine ends when the GIC signals the PE (whatever
+// PSTATE.I): at once, when an interrupt another PE made pending becomes
+// visible, or when PMUIRQ rises if its PPI would be signalled.
+pmvp_time Aarch64Iss::wfi_wake_virt(Thread &t)
+{
+    if (irq_line(t, t.now))
+        return t.now;
+    pmvp_time wake = guest_.gic->next_pending(t.image_pe, t.now);
+    if (monitors_ && guest_.gic->would_signal(t.image_pe, virt::kIntidPmu)) {
+        pmvp_time w = PMVP_TIME_NEVER;
+        check(monitors_->next_interrupt(w, offset(t.now)), "next_interrupt");
+        wake = std::min(wake, w);
+    }
+    return wake;
+}
+
+void Aarch64Iss::sync_pmu_line(Thread &t, pmvp_time at)
+{
+    bool pmu = false;
+    if (monitors_)
+        check(monitors_->irq_level(t.pe, pmu, offset(at)), "irq_level");
+    guest_.gic->set_line(t.image_pe, virt::kIntidPmu, pmu, at);
+}
+
+Aarch64Iss::Thread *Aarch64Iss::pe_of_mpidr(uint64_t mpidr)
+{
+    for (Aarch64Iss *core : guest_.cores)
+        for (Thread &t : core->threads)
+            if ((t.mpidr & 0xFF00FFFFFFull) == (mpidr & 0xFF00FFFFFFull))
+                return &t;
+    return nullptr;
+}
+
+// HVC #0 and SMC #0 (PSCI: the DT's method is hvc, and QEMU takes both),
+// HLT #0xF000 (semihosting): Unicorn reports each as an exception at the
+// instruction (EL2 and EL3 absent, no semihosting of its own); the machine
+// serves it as the firmware would and the guest goes on after it.
+bool Aarch64Iss::firmware_call(Thread &t, uint64_t pc)
+{
+    uint32_t insn = 0;
+    if (uc_mem_read(t.uc, pc, &insn, 4) != UC_ERR_OK)
+        return false;
+    if (insn != virt::kHvc0 && insn != virt::kSmc0 && insn != virt::semihosting::kHlt)
+        return false;
+    uint64_t before = retired_before(t, pc);
+    tell_retired(t, before);
+    pmvp_time at = time_of(t, before);
+    if (insn == virt::semihosting::kHlt)
+        semihosting(t, at);
+    else
+        psci(t, at);
+    uint64_t next = pc + 4;
+    uc_reg_write(t.uc, UC_ARM64_REG_PC, &next);
+    return true;
+}
+
+void Aarch64Iss::psci(Thread &t, pmvp_time at)
+{
+    namespace p = virt::psci;
+    uint64_t x[4] = {};
+    for (int i = 0; i < 4; i++)
+        uc_reg_read(t.uc, UC_ARM64_REG_X0 + i, &x[i]);
+    int64_t ret = p::kNotSupported;
+    switch ((uint32_t)x[0]) {
+    case p::kVersion: ret = (int64_t)p::kVersion1_0; break;
+    case p::kMigrateInfoType: ret = 2; break;  // no Trusted OS
+    case p::kFeatures: {
+        const uint32_t known[] = { p::kVersion, p::kCpuOff, p::kCpuOn, p::kCpuOn32, p::kAffinityInfo,
+                                   p::kAffinityInfo32, p::kMigrateInfoType, p::kSystemOff, p::kSystemReset,
+                                   p::kFeatures };
+        ret = std::find(std::begin(known), std::end(known), (uint32_t)x[1]) != std::end(known) ? p::kSuccess
+                                                                                                : p::kNotSupported;
+        break;
+    }
+    case p::kCpuOn:
+    case p::kCpuOn32: {
+        Thread *target = pe_of_mpidr(x[1]);
+        if (!target) {
+            ret = p::kInvalidParameters;
+        } else if (!target->off) {
+            ret = p::kAlreadyOn;
+        } else {
+            uint64_t pstate = kPstateEl1hMasked;
+            uc_reg_write(target->uc, UC_ARM64_REG_PC, &x[2]);
+            uc_reg_write(target->uc, UC_ARM64_REG_X0, &x[3]);
+            uc_reg_write(target->uc, UC_ARM64_REG_PSTATE, &pstate);
+            target->iss->power(*target, true, at);
+            ret = p::kSuccess;
+        }
+        break;
+    }
+    case p::kCpuOff:
+        power(t, false, at);
+        ret = p::kSuccess;  // not seen: the PE is off
+        break;
+    case p::kAffinityInfo:
+    case p::kAffinityInfo32: {
+        Thread *target = pe_of_mpidr(x[1]);
+        ret = !target || x[2] != 0 ? p::kInvalidParameters : target->off ? p::kOff : p::kOn;
+        break;
+    }
+    case p::kSystemOff:
+        guest_.end_all(at, 0, "PSCI SYSTEM_OFF");
+        break;
+    case p::kSystemReset:
+        guest_.end_all(at, 0, "PSCI SYSTEM_RESET (the run ends: no reboot)");
+        break;
+    default: break;
+    }
+    uint64_t r = (uint64_t)ret;
+    uc_reg_write(t.uc, UC_ARM64_REG_X0, &r);
+}
+
+void Aarch64Iss::power(Thread &t, bool on, pmvp_time at)
+{
+    t.off = !on;
+    if (on) {
+        t.wfi = false;
+        t.now = at;  // from the call on, whether this PE's core ran this quantum before the caller's or not
+    } else {
+        t.now = at;
+        stop(t);
+    }
+    if (monitors_)
+        check(monitors_->set_state(t.pe, on ? PMVP_PE_RUN : PMVP_PE_OFF, offset(t.now)), "set_state");
+}
+
+void Aarch64Iss::semihosting(Thread &t, pmvp_time at)
+{
+    namespace sh = virt::semihosting;
+    uint64_t op = 0, arg = 0, ret = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_X0, &op);
+    uc_reg_read(t.uc, UC_ARM64_REG_X1, &arg);
+    auto byte = [&](uint64_t a) {
+        uint8_t c = 0;
+        return uc_mem_read(t.uc, a, &c, 1) == UC_ERR_OK ? (int)c : -1;
+    };
+    switch (op) {
+    case sh::kSysWritec:
+        if (int c = byte(arg); c >= 0)
+            t.result.console += (char)c;
+        break;
+    case sh::kSysWrite0:
+        for (uint64_t a = arg, n = 0; n < (1u << 16); a++, n++) {  // at most 64 KiB of one string
+            int c = byte(a);
+            if (c <= 0)
+                break;
+            t.result.console += (char)c;
+        }
+        break;
+    case sh::kSysExit:
+    case sh::kSysExitExtended: {
+        // AArch64: x1 points to {reason, subcode}; an application's exit
+        // gives its status, any other reason 1 (as QEMU).
+        uint64_t block[2] = {};
+        uc_mem_read(t.uc, arg, block, sizeof block);
+        uint32_t status = block[0] == sh::kApplicationExit ? (uint32_t)block[1] : 1;
+        guest_.end_all(at, status, op == sh::kSysExit ? "semihosting SYS_EXIT" : "semihosting SYS_EXIT_EXTENDED");
+        break;
+    }
+    default:
+        ret = (uint64_t)-1;  // not implemented
+        t.result.console += "[pmvp: semihosting operation " + std::to_string(op) + " is not implemented]\n";
+        break;
+    }
+    uc_reg_write(t.uc, UC_ARM64_REG_X0, &ret);
 }
 
 uint64_t Aarch64Iss::instructions_until(const Thread &t, pmvp_time when, bool at_or_before) const
@@ -619,11 +872,13 @@ template <class A> void Aarch64Iss::state(A &a)
         a("stopping", t.stopping);
         a("in WFI", t.wfi);
         a("exited", t.exited);
+        a("powered off", t.off);
         a("SYSCTL_IRQ_ENABLE", t.irq_enable);
         IssPeResult &r = t.result;
         a("console", r.console);
         a("exit written", r.exited);
         a("exit status", r.status);
+        a("ended by", r.ended_by);
         a("exit time", r.exit_time);
         a("instructions at exit", r.exit_instructions);
         a("instructions told", r.instructions);
@@ -655,7 +910,22 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
 {
     t.now = std::max(t.now, time_.now());
     while (t.now < until && !t.exited) {
-        if (t.wfi) {
+        if (t.off) {  // until a CPU_ON (psci), which sets its instant
+            t.now = until;
+            return;
+        }
+        if (t.wfi && virt()) {
+            pmvp_time wake = wfi_wake_virt(t);
+            if (wake >= until) {
+                t.slept_from = t.now;
+                t.now = until;
+                return;
+            }
+            t.now = wake;
+            t.wfi = false;
+            if (monitors_)
+                check(monitors_->set_state(t.pe, PMVP_PE_RUN, offset(t.now)), "set_state");
+        } else if (t.wfi) {
             // Asleep until the line rises: by a doorbell, or by an overflow
             // of a counter of cycles at its instant.
             pmvp_time wake = PMVP_TIME_NEVER;
@@ -868,6 +1138,7 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
         t.result.exit_instructions = before;
         t.result.status = (uint32_t)value;
         t.result.exit_time = at;
+        t.result.ended_by = "SYSCTL_EXIT";
         iss.stop(t);
         break;
     case SYSCTL_IRQ_ENABLE:
@@ -889,30 +1160,172 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
     }
 }
 
+// ---- Virtual addresses Unicorn 2.0.1 refuses before it translates them
+
+// The physical address the guest's EL1&0 stage 1 tables give `va`
+// (VMSAv8-64, D8.2: 4, 16 or 64 KiB granules, TTBR0 or TTBR1 by bit 55),
+// or UINT64_MAX: a fault. Only to decide whether to alias: the access itself
+// is translated by the engine, which faults as the architecture says.
+uint64_t translate(uc_engine *uc, uint64_t va)
+{
+    uc_arm64_cp_reg sctlr{ 1, 0, 3, 0, 0, 0 }, tcr{ 2, 0, 3, 0, 2, 0 };
+    uc_reg_read(uc, UC_ARM64_REG_CP_REG, &sctlr);
+    if (!(sctlr.val & 1))
+        return UINT64_MAX;  // MMU off: the address is physical, and not mapped
+    uc_reg_read(uc, UC_ARM64_REG_CP_REG, &tcr);
+    const bool upper = (va >> 55) & 1;
+    const unsigned tsz = (unsigned)(tcr.val >> (upper ? 16 : 0)) & 0x3F;
+    const unsigned tg = (unsigned)(tcr.val >> (upper ? 30 : 14)) & 3;
+    // TG0: 0 4K, 1 64K, 2 16K; TG1: 1 16K, 2 4K, 3 64K.
+    unsigned grain = upper ? (tg == 1 ? 14 : tg == 3 ? 16 : 12) : (tg == 1 ? 16 : tg == 2 ? 14 : 12);
+    if ((tcr.val >> (upper ? 23 : 7)) & 1)
+        return UINT64_MAX;  // EPDn: walks disabled
+    const unsigned inputsize = 64 - tsz, stride = grain - 3;
+    uint64_t ttbr = 0;
+    uc_reg_read(uc, upper ? UC_ARM64_REG_TTBR1_EL1 : UC_ARM64_REG_TTBR0_EL1, &ttbr);
+    uint64_t table = ttbr & 0x0000FFFFFFFFFFFEull & ~((1ull << 12) - 1);
+    int level = 4 - (int)((inputsize - 4) / stride);
+    for (; level <= 3; level++) {
+        const unsigned shift = grain + (unsigned)(3 - level) * stride;
+        const unsigned bits = level == 4 - (int)((inputsize - 4) / stride) ? inputsize - shift : stride;
+        const uint64_t index = (va >> shift) & ((1ull << bits) - 1);
+        uint64_t d = 0;
+        if (uc_mem_read(uc, table + index * 8, &d, 8) != UC_ERR_OK || !(d & 1))
+            return UINT64_MAX;
+        const uint64_t out = d & 0x0000FFFFFFFFFFFFull & ~((1ull << grain) - 1);
+        if (level == 3 || !(d & 2))  // a page, or a block
+            return (level == 3 ? out : d & 0x0000FFFFFFFFFFFFull & ~((1ull << shift) - 1)) | (va & ((1ull << shift) - 1));
+        table = out;
+    }
+    return UINT64_MAX;
+}
+
+bool on_unmapped(uc_engine *uc, uc_mem_type, uint64_t address, int, int64_t, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Guest &g = t.iss->guest_;
+    constexpr uint64_t kPage = 4096;
+    const uint64_t va = address & ~(kPage - 1), pa = translate(uc, va);
+    if (pa == UINT64_MAX || pa < kRamBase || pa - kRamBase >= g.ram_size || t.aliases >= kMaxAliases)
+        return false;  // the engine stops the PE (docs/FIRMWARE.md)
+    if (uc_mem_map_ptr(uc, va, kPage, UC_PROT_ALL, g.ram + (pa & ~(kPage - 1)) - kRamBase) != UC_ERR_OK)
+        return false;
+    t.aliases++;
+    return true;
+}
+
+// ---- The virt machine's devices: each access at its instruction's instant.
+
+uint64_t on_uart_read(uc_engine *, uint64_t off, unsigned, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    return t.iss->guest_.uart.read(off);
+}
+
+void on_uart_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    char c = 0;
+    if (t.iss->guest_.uart.write(off, (uint32_t)value, &c))
+        t.result.console += c;
+}
+
+// The instant of the access the guest makes now, the instructions before it
+// told to the monitors (so PMUIRQ is as they leave it).
+pmvp_time access_instant(Aarch64Iss::Thread &t)
+{
+    Aarch64Iss &iss = *t.iss;
+    uint64_t before = iss.retired_before_access(t);
+    iss.tell_retired(t, before);
+    return iss.time_of(t, before);
+}
+
+uint64_t on_gicd_read(uc_engine *, uint64_t off, unsigned size, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    iss.sync_pmu_line(t, access_instant(t));  // GICD_ISPENDR shows the PPI's line
+    return iss.guest_.gic->dist_read(t.image_pe, off, size);
+}
+
+void on_gicd_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    pmvp_time at = access_instant(t);
+    uint32_t sgi = iss.guest_.gic->dist_write(t.image_pe, off, size, (uint32_t)value, at);
+    for (unsigned pe = 0; pe < virt::Gicv2::kMaxCpus; pe++)
+        if (sgi & (1u << pe))
+            iss.guest_.wake(pe, at);
+    iss.stop(t);  // what the GIC signals may have changed: the line anew
+}
+
+uint64_t on_gicc_read(uc_engine *, uint64_t off, unsigned, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    pmvp_time at = access_instant(t);
+    iss.sync_pmu_line(t, at);
+    if (off == 0x0C)  // GICC_IAR changes the running priority
+        iss.stop(t);
+    return iss.guest_.gic->cpu_read(t.image_pe, off, at);
+}
+
+void on_gicc_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    pmvp_time at = access_instant(t);
+    iss.guest_.gic->cpu_write(t.image_pe, off, (uint32_t)value, at);
+    iss.stop(t);
+}
+
 }  // namespace
 
 // ----------------------------------------------------------------- Guest
 
 Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
-    : sc_module(name), bus("bus"), soc_(soc)
+    : sc_module(name), machine(soc.scenario.machine), ram_size(machine.ram()), bus("bus"), soc_(soc)
 {
     const Scenario &s = soc.scenario;
     for (const Cluster &c : s.clusters)
         if (c.iss())
             doorbell.resize(doorbell.size() + (size_t)c.cores * c.config.num_pes);
+    for (size_t i = 0; i < s.clusters.size(); i++)
+        if (const Cluster &c = s.clusters[i]; c.iss() && c.cpu.firmware.empty())
+            throw ScenarioError("clusters[" + std::to_string(i) + "].cpu.firmware: missing (the image the ISS runs; "
+                                "or give --kernel IMAGE)");
     for (const Cluster &c : s.clusters)
         if (c.iss()) {
-            image = load_firmware(c.cpu.firmware);  // one image for every ISS cluster (parse_scenario)
+            // One image for every ISS cluster (parse_scenario).
+            image = machine.kind == Machine::VIRT ? load_kernel(c.cpu.firmware, ram_size)
+                                                  : load_firmware(c.cpu.firmware, ram_size);
             path_ = c.cpu.firmware;
             break;
         }
-    ram = static_cast<uint8_t *>(std::aligned_alloc(4096, kRamSize));
+    ram = static_cast<uint8_t *>(std::aligned_alloc(4096, ram_size));
     if (!ram)
         throw std::runtime_error("cannot allocate the guest RAM");
-    std::memset(ram, 0, kRamSize);
-    for (const FirmwareImage::Segment &seg : image.segments)
-        std::memcpy(ram + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    std::memset(ram, 0, ram_size);
+    load_ram(ram);
+    if (machine.kind == Machine::VIRT) {
+        mpidr = virt_mpidrs(s);
+        gic = std::make_unique<virt::Gicv2>((unsigned)mpidr.size());
+        dtb = machine_dtb(s);
+        dtb_at = dtb_address(image, ram_size, dtb.size());
+        if (dtb_at)
+            std::memcpy(ram + (dtb_at - kRamBase), dtb.data(), dtb.size());
+    }
     SC_THREAD(run);
+}
+
+// The RAM as loaded: the image, and the device tree where it goes.
+void Guest::load_ram(uint8_t *to) const
+{
+    for (const FirmwareImage::Segment &seg : image.segments)
+        std::memcpy(to + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    if (dtb_at)
+        std::memcpy(to + (dtb_at - kRamBase), dtb.data(), dtb.size());
 }
 
 Guest::~Guest()
@@ -970,10 +1383,30 @@ void Guest::ring(unsigned pe, pmvp_time at)
     Doorbell &bell = doorbell[pe];
     bell.at = bell.rung ? std::min(bell.at, at) : at;
     bell.rung = true;
+    wake(pe, bell.at);
+}
+
+void Guest::wake(unsigned pe, pmvp_time at)
+{
     for (Aarch64Iss *core : cores)
         for (Aarch64Iss::Thread &t : core->threads)
-            if (t.image_pe == pe && t.wfi && !t.exited && t.now > bell.at)
-                t.now = std::max(bell.at, t.slept_from);
+            if (t.image_pe == pe && t.wfi && !t.exited && t.now > at)
+                t.now = std::max(at, t.slept_from);
+}
+
+void Guest::end_all(pmvp_time at, uint32_t status, const std::string &by)
+{
+    for (Aarch64Iss *core : cores)
+        for (Aarch64Iss::Thread &t : core->threads) {
+            if (t.exited)
+                continue;
+            t.exited = t.result.exited = true;
+            t.result.status = status;
+            t.result.exit_time = at;
+            t.result.exit_instructions = t.reported;
+            t.result.ended_by = by;
+            core->stop(t);
+        }
 }
 
 // Waits for instant t (or the end of the SoC's run); false if the run ended.
@@ -996,9 +1429,11 @@ template <class A> void Guest::state(A &a)
         a("doorbell rung", d.rung);
         a("doorbell instant", d.at);
     }
-    std::vector<uint8_t> loaded(kRamSize, 0);
-    for (const FirmwareImage::Segment &seg : image.segments)
-        std::memcpy(loaded.data() + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    if (gic)
+        gic->state(a);
+    uart.state(a);
+    std::vector<uint8_t> loaded(ram_size, 0);
+    load_ram(loaded.data());
     uint64_t fingerprint = pmvp::sc::fnv1a(loaded.data(), loaded.size()), saved = fingerprint;
     a("firmware image", saved);
     if (saved != fingerprint)
@@ -1006,12 +1441,12 @@ template <class A> void Guest::state(A &a)
     constexpr size_t kPage = 4096;
     std::vector<uint64_t> pages;
     if constexpr (!A::loading)
-        for (size_t p = 0; p < kRamSize / kPage; p++)
+        for (size_t p = 0; p < ram_size / kPage; p++)
             if (std::memcmp(ram + p * kPage, loaded.data() + p * kPage, kPage) != 0)
                 pages.push_back(p);
     a("RAM pages written", pages);
     for (uint64_t p : pages) {
-        if (p >= kRamSize / kPage)
+        if (p >= ram_size / kPage)
             throw CheckpointError("the checkpoint has a RAM page outside the guest's RAM");
         std::vector<uint8_t> bytes;
         if constexpr (!A::loading)
@@ -1031,6 +1466,33 @@ std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &so
 {
     return std::make_unique<Aarch64Iss>(name, soc, cluster, index, cluster_index, core_in_cluster, first_pe,
                                         attached);
+}
+
+std::vector<uint64_t> virt_mpidrs(const Scenario &s)
+{
+    constexpr uint64_t kRes1 = 1ull << 31, kMt = 1ull << 24;
+    std::vector<uint64_t> m;
+    unsigned cluster = 0;
+    for (const Cluster &c : s.clusters) {
+        if (!c.iss())
+            continue;
+        const unsigned threads = c.config.num_pes;
+        for (unsigned core = 0; core < c.cores; core++)
+            for (unsigned t = 0; t < threads; t++)
+                m.push_back(threads > 1 ? kRes1 | kMt | (uint64_t)cluster << 16 | (uint64_t)core << 8 | t
+                                        : kRes1 | (uint64_t)cluster << 8 | core);
+        cluster++;
+    }
+    return m;
+}
+
+std::vector<uint8_t> machine_dtb(const Scenario &s)
+{
+    virt::DtbSpec spec;
+    spec.memory = s.machine.ram();
+    spec.mpidr = virt_mpidrs(s);
+    spec.bootargs = s.machine.append;
+    return virt::build_dtb(spec);
 }
 
 IssResult iss_result(const Soc &soc, double host_seconds)
@@ -1079,7 +1541,8 @@ void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
         std::fprintf(out, "\nPE %u (cluster %s, core %u, thread %u): ", p.pe, s.clusters[p.cluster].name.c_str(),
                      p.core, p.thread);
         if (p.exited)
-            std::fprintf(out, "exited with status %u at %s\n", p.status, time_text(p.exit_time).c_str());
+            std::fprintf(out, "exited with status %u at %s (%s)\n", p.status, time_text(p.exit_time).c_str(),
+                         p.ended_by.c_str());
         else
             std::fprintf(out, "still running at the end of the scenario (stopped)\n");
         std::fprintf(out, "  %llu instructions, %llu interrupts (largest skid %llu instructions), %llu exceptions, "
@@ -1127,6 +1590,7 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
         e["thread"] = p.thread;
         e["exited"] = p.exited;
         e["status"] = p.status;
+        e["ended_by"] = p.ended_by;
         e["exit_time_ps"] = p.exit_time;
         e["exit_instructions"] = p.exit_instructions;
         e["instructions"] = p.instructions;

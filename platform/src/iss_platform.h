@@ -23,6 +23,7 @@
 #include "firmware_image.h"
 #include "pmvp/systemc/support.h"
 #include "scenario.h"
+#include "virt.h"
 
 namespace pmvp::soc {
 
@@ -42,6 +43,7 @@ struct IssPeResult {
     uint64_t exceptions = 0;       // synchronous exceptions taken (UNDEFINED, traps, SVC)
     uint64_t bus_errors = 0;       // frame accesses the bus refused (read as zero)
     uint64_t max_skid = 0;         // instructions from a PMUIRQ-raising overflow to the IRQ
+    std::string ended_by;          // what ended its run: "SYSCTL_EXIT", "PSCI SYSTEM_OFF", "semihosting SYS_EXIT", ...
     uint64_t pmccntr = 0, pmovsset = 0;
     bool has_amu = false;          // the core implements FEAT_AMUv1: amu[] holds its counters
     uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
@@ -71,6 +73,14 @@ public:
     ~Guest() override;
     FirmwareImage image;
     uint8_t *ram = nullptr;
+    const Machine machine;
+    const uint64_t ram_size;
+    // The virt machine's devices and device tree (null / empty on pmvp's).
+    std::unique_ptr<virt::Gicv2> gic;
+    virt::Pl011 uart;
+    std::vector<uint8_t> dtb;
+    uint64_t dtb_at = 0;             // its address in RAM (0: none, as QEMU when the image leaves no room)
+    std::vector<uint64_t> mpidr;     // virt: each PE's MPIDR_EL1, by PE of the image
     tlm_utils::simple_initiator_socket_optional<Guest> bus;  // unbound when detached
     struct Doorbell {
         bool rung = false;
@@ -80,11 +90,18 @@ public:
     unsigned image_pes = 0;          // numbered so far, in the SoC's order
     std::vector<Aarch64Iss *> cores; // the ISS cores, in the SoC's order: one process runs them all
     void ring(unsigned pe, pmvp_time at);  // DOORBELL_SET of the image's PE `pe`
+    // Wakes the image's PE `pe` from a WFI it slept past `at` because it ran
+    // earlier in the quantum (a doorbell, an SGI, a CPU_ON).
+    void wake(unsigned pe, pmvp_time at);
+    // The whole machine's run ends at `at` (PSCI SYSTEM_OFF, a semihosting
+    // exit): every PE stops there with `status`.
+    void end_all(pmvp_time at, uint32_t status, const std::string &by);
     template <class A> void state(A &a);  // checkpoint.h
 
 private:
     void run();
     bool pause_until(pmvp_time t);
+    void load_ram(uint8_t *to) const;
     Soc &soc_;
     pmvp::sc::TimeBase time_;
     std::string path_;               // the image's file
@@ -98,6 +115,14 @@ private:
 std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster,
                                     unsigned index, unsigned cluster_index, unsigned core_in_cluster,
                                     unsigned first_pe, bool attached);
+
+// The virt machine's device tree for the scenario: its RAM, the ISS PEs
+// with their MPIDRs, the devices, /chosen/bootargs.
+std::vector<uint8_t> machine_dtb(const Scenario &s);
+// MPIDR_EL1 of each ISS PE on the virt machine, in the guest's order: Aff0
+// the core and Aff1 the cluster, or, in a multithreaded core, Aff0 the
+// thread, Aff1 the core, Aff2 the cluster with MT set.
+std::vector<uint64_t> virt_mpidrs(const Scenario &s);
 
 // What the ISS PEs of a SoC did, after its run.
 IssResult iss_result(const Soc &soc, double host_seconds);

@@ -157,7 +157,7 @@ bool append_final_values(const std::string &path, pmvp_time at,
 }
 
 struct Options {
-    std::string scenario_path, json_path, vcd_path, save_path, restore_path, plot_path;
+    std::string scenario_path, json_path, vcd_path, save_path, restore_path, plot_path, dumpdtb_path;
     std::string csv;                 // -x: the CSV separator; empty: readable
     pmvp_time save_at = 0, interval = 0;
     Overrides overrides;
@@ -260,6 +260,36 @@ Options parse_options(int argc, char **argv)
             }
         throw std::invalid_argument("expected pe, core or soc");
     });
+    valued("--machine", "MACHINE",
+           "the machine the ISS clusters make: pmvp (its own devices) or virt (QEMU's virt board, so images built "
+           "for qemu-system-aarch64 -M virt boot unchanged; without a scenario file, one core)",
+           [&](const std::string &v) {
+               o.overrides.machine = parse_machine(v);
+               if (o.overrides.machine < 0)
+                   throw std::invalid_argument("expected pmvp or virt");
+           });
+    valued("--kernel", "IMAGE",
+           "the image every ISS cluster runs: an ELF file; on the virt machine also an arm64 Linux Image or a raw "
+           "binary, loaded as QEMU's -kernel loads it",
+           [&](const std::string &v) {
+               if (v.empty())
+                   throw std::invalid_argument("expected a file");
+               o.overrides.kernel = v;
+           });
+    valued("--append", "ARGS", "the virt machine's kernel command line (/chosen/bootargs), as QEMU's -append",
+           [&](const std::string &v) {
+               o.overrides.has_append = true;
+               o.overrides.append = v;
+           });
+    valued("-m,--memory", "SIZE", "the virt machine's RAM, as QEMU's -m: 256M, 1G (MiB without a suffix; "
+                                  "default 128M)",
+           [&](const std::string &v) { o.overrides.memory = parse_memory(v); });
+    valued("--smp", "N", "the PEs of the one ISS cluster (cores x its threads), as QEMU's -smp",
+           [&](const std::string &v) { o.overrides.smp = (unsigned)integer(v, 1, 8); });
+    app.add_option("--dumpdtb", o.dumpdtb_path,
+                   "write the virt machine's device tree blob to FILE and exit without running, as QEMU's "
+                   "-machine dumpdtb=FILE")
+        ->type_name("FILE");
     app.add_option("-j,--json", o.json_path,
                    "also write the results as JSON (- for stdout, the readable report then going to stderr)")
         ->type_name("FILE");
@@ -359,9 +389,11 @@ Options parse_options(int argc, char **argv)
         const Overrides &v = o.overrides;
         if (!o.scenario_path.empty() || v.cores != none.cores || v.threads != none.threads ||
             v.mt_policy != none.mt_policy || v.hz != none.hz || v.duration != none.duration ||
-            v.quantum != none.quantum)
+            v.quantum != none.quantum || v.machine != none.machine || !v.kernel.empty() || v.has_append ||
+            v.memory || v.smp)
             usage_error("--restore: the checkpoint holds the run's scenario and overrides: give no scenario file, "
-                        "--cores, --threads, --mt, --frequency, --time or --quantum with it");
+                        "--cores, --threads, --mt, --frequency, --time, --quantum, --machine, --kernel, --append, "
+                        "--memory or --smp with it");
         if (o.check)
             usage_error("--check: the per-cycle reference model replays a run's inputs from its start, which a "
                         "checkpoint does not hold; it does not apply with --restore");
@@ -389,6 +421,12 @@ template <class A> void run_header(A &a, std::string &text, std::string &source,
     a("--frequency", ov.hz);
     a("--time", ov.duration);
     a("--quantum", ov.quantum);
+    a("--machine", ov.machine);
+    a("--kernel", ov.kernel);
+    a("--append given", ov.has_append);
+    a("--append", ov.append);
+    a("--memory", ov.memory);
+    a("--smp", ov.smp);
     a("instant", at);
 }
 
@@ -436,6 +474,9 @@ Run load(const Options &o)
         } catch (const CheckpointError &e) {
             throw ScenarioError(o.restore_path + ": " + e.what());
         }
+    } else if (o.scenario_path.empty() && (o.overrides.machine == Machine::VIRT || !o.overrides.kernel.empty())) {
+        r.text = kVirtScenario;
+        r.source = "virt scenario";
     } else if (!o.scenario_path.empty()) {
         struct stat st {};
         if (stat(o.scenario_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
@@ -573,6 +614,20 @@ int sc_main(int argc, char **argv)
             return 2;
         }
         std::fclose(f);
+    }
+    if (!o.dumpdtb_path.empty()) {
+        if (s.machine.kind != Machine::VIRT)
+            usage_error("--dumpdtb: the pmvp machine has no device tree; the virt machine has (--machine virt)");
+        std::vector<uint8_t> dtb = machine_dtb(s);
+        FILE *f = std::fopen(o.dumpdtb_path.c_str(), "wb");
+        bool written = f && std::fwrite(dtb.data(), 1, dtb.size(), f) == dtb.size();
+        if (f)
+            written = std::fclose(f) == 0 && written;
+        if (!written) {
+            std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", o.dumpdtb_path.c_str(), std::strerror(errno));
+            return 2;
+        }
+        return 0;
     }
     if (o.show_config) {
         if (s.clusters.empty())

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cmath>
 #include <memory>
@@ -13,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "firmware_image.h"
 #include "pmvp/config/core_file.h"
 #include "pmvp/config/json_text.h"
 #include "pmvp/config/units.h"
@@ -44,6 +47,57 @@ int parse_mt_policy(const std::string &text)
             return p;
     return -1;
 }
+
+int parse_machine(const std::string &text)
+{
+    return text == "pmvp" ? Machine::PMVP : text == "virt" ? Machine::VIRT : -1;
+}
+
+uint64_t Machine::ram() const
+{
+    return kind == PMVP ? kRamSize : memory ? memory : kVirtRamSize;
+}
+
+uint64_t parse_memory(const std::string &text)
+{
+    const char *expected = "expected a RAM size from 16 MiB to 4 GiB in MiB, such as 256M or \"1 GiB\"";
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || !std::isdigit((unsigned char)text[0]) || errno)
+        throw std::invalid_argument(expected);
+    std::string unit = end;
+    unit.erase(0, unit.find_first_not_of(' '));
+    static const std::pair<const char *, unsigned> kUnits[] = {
+        { "", 20 },  { "M", 20 },  { "MiB", 20 }, { "MB", 20 }, { "G", 30 },
+        { "GiB", 30 }, { "GB", 30 }, { "K", 10 }, { "KiB", 10 }, { "KB", 10 },
+    };
+    for (const auto &[name, shift] : kUnits)
+        if (unit == name) {
+            if (n > (4ull << 30) >> shift || (n << shift) < (16u << 20) || (n << shift) % 4096)
+                throw std::invalid_argument(std::string(expected) + " (a whole number of 4 KiB pages)");
+            return n << shift;
+        }
+    throw std::invalid_argument(expected);
+}
+
+// The built-in scenario of `pmvp-soc --machine virt --kernel IMAGE`.
+const char *const kVirtScenario = R"({
+  "name": "virt",
+  "description": "QEMU's virt board on the AArch64 ISS: one core at 1 GHz, one instruction per cycle, whose clock runs in WFI as QEMU's does, booting the image --kernel names",
+  "duration": "10 s",
+  "quantum": "10 us",
+  "machine": { "type": "virt" },
+  "clusters": [
+    {
+      "name": "cpu",
+      "cores": 1,
+      "frequency": "1 GHz",
+      "cpu": { "model": "iss" },
+      "implementation": { "clock_stops_in_wfx": false, "wfx_thread_active": true, "cpu_cycles_in_wfx": true }
+    }
+  ]
+})";
 
 const DvfsStep *Cluster::next_step(pmvp_time t) const
 {
@@ -409,6 +463,7 @@ private:
     void workload(Object &o, Workload &w, const pmvp_core_config &cfg);
     void phase(Object &o, Phase &p, const pmvp_core_config &cfg, pmvp_core *probe);
     void firmware(Object &o, FirmwareSetup &f);
+    void machine(Object &&o, Machine &m);
     void x86(Object &o, X86Setup &x, pmvp_time duration);
     void x86_phase(Object &o, X86Phase &p);
     void sebep(Object &o, SebepSetup &x);
@@ -653,8 +708,11 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         std::string model = mo.str("model", "analytic");
         if (model == "iss") {
             c.cpu.kind = CpuModel::ISS;
-            mo.need("firmware");
-            c.cpu.firmware = find_firmware(mo.str("firmware", ""));
+            // (or given by --kernel: the platform refuses a run without one)
+            if (mo.has("firmware"))
+                c.cpu.firmware = find_firmware(mo.str("firmware", ""));
+            else
+                mo.get("firmware");
             c.cpu.cpi = mo.integer("cpi", 1, 1, 1000);
             // Unicorn runs its guest at EL1 and has no usable EL2 or EL3: the
             // cores have none, so EL1 is the highest Exception level, and
@@ -667,12 +725,18 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             c.config.have_el2 = c.config.have_el3 = false;
             c.config.feat_sel2 = c.config.feat_rme = false;
             // PMCEID advertises the events the ISS gives the monitors and no
-            // others, so no guest counts an event that would stay at zero;
-            // CNT_CYCLES (0x4004) last, as PMUv3 counts no event above 0x3FF.
-            static const uint16_t kIssEvents[] = { PMVP_EV_SW_INCR,    PMVP_EV_INST_RETIRED, PMVP_EV_CPU_CYCLES,
-                                                   PMVP_EV_BUS_CYCLES, PMVP_EV_CHAIN,        PMVP_EV_CNT_CYCLES };
+            // others, so no guest counts an event that would stay at zero.
+            // From PMUv3p1 the architecture requires STALL_FRONTEND and
+            // STALL_BACKEND: the ISS's timing defines them (an instruction
+            // issues every CPI cycles; the CPI - 1 others are backend
+            // stalls, none is a frontend one) and CNT_CYCLES. Those come
+            // last, CNT_CYCLES (0x4004) at the end, as PMUv3 counts no event
+            // above 0x3FF.
+            static const uint16_t kIssEvents[] = { PMVP_EV_SW_INCR,        PMVP_EV_INST_RETIRED,  PMVP_EV_CPU_CYCLES,
+                                                   PMVP_EV_BUS_CYCLES,     PMVP_EV_CHAIN,         PMVP_EV_STALL_FRONTEND,
+                                                   PMVP_EV_STALL_BACKEND, PMVP_EV_CNT_CYCLES };
             c.config.events = kIssEvents;
-            c.config.num_events = sizeof kIssEvents / sizeof kIssEvents[0] - (cfg.pmu_version < PMVP_PMUV3P1 ? 1 : 0);
+            c.config.num_events = sizeof kIssEvents / sizeof kIssEvents[0] - (cfg.pmu_version < PMVP_PMUV3P1 ? 3 : 0);
             c.controls = pmvp_pmu_controls{};
             c.controls.noninvasive_debug = true;
             refused = core_refusal(cfg);
@@ -691,6 +755,28 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         Object wo(*this, w[i], o.sub("workloads") + "[" + std::to_string(i) + "]");
         workload(wo, c.workloads[i], cfg);
     }
+}
+
+void Reader::machine(Object &&o, Machine &m)
+{
+    int kind = parse_machine(o.str("type", "pmvp"));
+    if (kind < 0)
+        fail(o.sub("type"), "expected pmvp (the platform's own system-control device) or virt (QEMU's virt board)");
+    m.kind = (Machine::Kind)kind;
+    if (const json *v = o.get("memory")) {
+        if (m.kind != Machine::VIRT)
+            fail(o.sub("memory"), "the pmvp machine's RAM is 16 MiB; memory is the virt machine's");
+        if (!v->is_string())
+            fail(o.sub("memory"), "expected a string such as \"256 MiB\"");
+        try {
+            m.memory = parse_memory(v->get<std::string>());
+        } catch (const std::invalid_argument &e) {
+            fail(o.sub("memory"), e.what());
+        }
+    }
+    if (o.has("append") && m.kind != Machine::VIRT)
+        fail(o.sub("append"), "only the virt machine gives its image a command line");
+    m.append = o.str("append", "");
 }
 
 void Reader::firmware(Object &o, FirmwareSetup &f)
@@ -882,6 +968,8 @@ Scenario Reader::scenario(const json &root)
         fail("quantum", "must be longer than 0 ps");
     s.system_counter_hz = o.hz("system_counter", 100000000);
     s.bus_hz = o.hz("bus_clock", 500000000);
+    if (const json *v = o.get("machine"))
+        machine(Object(*this, *v, "machine"), s.machine);
     const json &cl = o.need("clusters");
     if (!cl.is_array() || cl.empty())
         fail("clusters", "expected a non-empty list of clusters");
@@ -896,7 +984,8 @@ Scenario Reader::scenario(const json &root)
         const Cluster &c = s.clusters[i];
         if (!c.iss())
             continue;
-        if (first_iss && c.cpu.firmware != first_iss->cpu.firmware)
+        if (first_iss && c.cpu.firmware != first_iss->cpu.firmware && !c.cpu.firmware.empty() &&
+            !first_iss->cpu.firmware.empty())
             fail("clusters[" + std::to_string(i) + "].cpu.firmware",
                  "the ISS clusters share one RAM and so run one image: " + first_iss->cpu.firmware);
         first_iss = first_iss ? first_iss : &c;
@@ -1012,6 +1101,51 @@ static std::string threshold_refusal(const CounterSetup &c, const pmvp_core_conf
     return "";
 }
 
+// The machine's overrides, then what the machine needs of the scenario.
+static void apply_machine(Scenario &s, const Overrides &o)
+{
+    Machine &m = s.machine;
+    if (o.machine >= 0)
+        m.kind = (Machine::Kind)o.machine;
+    if (o.memory)
+        m.memory = o.memory;
+    if (o.has_append)
+        m.append = o.append;
+    if (m.kind != Machine::VIRT && (o.memory || o.has_append))
+        throw ScenarioError(std::string(o.memory ? "--memory" : "--append") +
+                            ": only the virt machine takes it (--machine virt, or the scenario's machine.type)");
+    std::vector<Cluster *> iss;
+    for (Cluster &c : s.clusters)
+        if (c.iss())
+            iss.push_back(&c);
+    if (m.kind == Machine::VIRT && iss.empty())
+        throw ScenarioError("machine: the virt machine's PEs are the ISS clusters' and this scenario has none "
+                            "(a cluster's cpu.model \"iss\")");
+    if (!o.kernel.empty() && iss.empty())
+        throw ScenarioError("--kernel: this scenario has no ISS cluster to run it (a cluster's cpu.model \"iss\")");
+    if (o.smp) {
+        if (iss.size() != 1)
+            throw ScenarioError("--smp: it sets the PEs of the one ISS cluster, and this scenario has " +
+                                std::to_string(iss.size()));
+        if (o.smp % iss[0]->config.num_pes)
+            throw ScenarioError("--smp " + std::to_string(o.smp) + ": the ISS cluster's cores have " +
+                                std::to_string(iss[0]->config.num_pes) + " threads each");
+        iss[0]->cores = o.smp / iss[0]->config.num_pes;
+    }
+    unsigned pes = 0;
+    for (size_t i = 0; i < s.clusters.size(); i++) {
+        Cluster &c = s.clusters[i];
+        if (!c.iss())
+            continue;
+        if (!o.kernel.empty())
+            c.cpu.firmware = o.kernel;
+        pes += c.cores * c.config.num_pes;
+    }
+    if (m.kind == Machine::VIRT && pes > 8)
+        throw ScenarioError("machine: the virt machine's GICv2 has 8 CPU interfaces and the ISS clusters have " +
+                            std::to_string(pes) + " PEs");
+}
+
 void apply_overrides(Scenario &s, const Overrides &o)
 {
     if (o.duration)
@@ -1026,6 +1160,10 @@ void apply_overrides(Scenario &s, const Overrides &o)
                 runs = runs || p.kind == Phase::RUN;
     if (runs)
         check_steps(s, "quantum", s.quantum, "quanta");
+    const bool machine_given = o.machine >= 0 || !o.kernel.empty() || o.has_append || o.memory || o.smp;
+    if ((s.sebep || s.x86) && machine_given)
+        throw ScenarioError(std::string(s.x86 ? "x86" : "sebep") +
+                            ": --machine, --kernel, --append, --memory and --smp apply to ISS clusters only");
     if (s.sebep) {
         check_steps(s, "sebep.instruction_time", s.sebep->instruction_time, "retired instructions");
         if (o.cores || o.threads || o.mt_policy >= 0)
@@ -1066,6 +1204,7 @@ void apply_overrides(Scenario &s, const Overrides &o)
         if (!refused.empty())
             throw ScenarioError(where + ": the PMU refuses this core: " + refused);
     }
+    apply_machine(s, o);
     // Settings that the run's duration makes moot: said, not refused (a
     // shorter --time is a normal use of a longer scenario). Found again at
     // each application: the last duration is the run's.

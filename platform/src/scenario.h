@@ -143,8 +143,18 @@ struct SebepSetup {
     std::vector<SebepProfile> profiles;
 };
 
+// The machine the ISS clusters' PEs make (docs/FIRMWARE.md): pmvp's own
+// (its system-control device) or one compatible with QEMU's `virt` board.
+struct Machine {
+    enum Kind { PMVP, VIRT } kind = PMVP;
+    uint64_t memory = 0;           // virt: the RAM's size in bytes (0: 128 MiB)
+    std::string append;            // virt: the kernel's command line (/chosen/bootargs)
+    uint64_t ram() const;          // the RAM's size the machine has
+};
+
 struct Scenario {
     std::string name, description;
+    Machine machine;
     pmvp_time duration = 0;
     // An x86 scenario has this and no clusters or firmware.
     std::optional<X86Setup> x86;
@@ -176,6 +186,12 @@ struct Overrides {
     uint64_t hz = 0;                           // initial processor frequency (DVFS steps kept)
     pmvp_time duration = 0;
     pmvp_time quantum = 0;                     // how far the CPU models run ahead (0: keep)
+    int machine = -1;                          // Machine::Kind, -1: keep
+    std::string kernel;                        // every ISS cluster's image (empty: keep)
+    bool has_append = false;                   // append: the virt machine's command line
+    std::string append;
+    uint64_t memory = 0;                       // the virt machine's RAM (0: keep)
+    unsigned smp = 0;                          // the ISS PEs, in the one ISS cluster (0: keep)
 };
 // Applies them, then checks the result again; throws ScenarioError.
 void apply_overrides(Scenario &s, const Overrides &o);
@@ -186,5 +202,13 @@ using config::parse_time;
 using config::time_text;
 const char *mt_policy_name(pmvp_mt_policy p);
 int parse_mt_policy(const std::string &text);  // -1 if unknown
+int parse_machine(const std::string &text);    // Machine::Kind, -1 if unknown
+// A RAM size as QEMU's -m writes it: a number with a K, M or G suffix
+// (KiB, MiB, GiB; "MiB" and the like too), MiB without one. Throws
+// std::invalid_argument saying what is expected.
+uint64_t parse_memory(const std::string &text);
+// A scenario for the virt machine alone (pmvp-soc --machine virt without a
+// scenario file): one ISS cluster of one core, its image given by --kernel.
+extern const char *const kVirtScenario;
 
 }  // namespace pmvp::soc

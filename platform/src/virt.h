@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The devices of the virt machine (docs/FIRMWARE.md, "The virt machine"):
+// what QEMU's `virt` board gives a guest at the same addresses, so images
+// built for `qemu-system-aarch64 -M virt` boot unchanged. Without SystemC or
+// Unicorn: the ISS (iss_platform.cpp) maps them and calls them with each
+// access's instant.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "pmvp/clock.h"
+}
+
+namespace pmvp::soc::virt {
+
+// QEMU's virt memory map (hw/arm/virt.c).
+constexpr uint64_t kGicDist = 0x08000000, kGicDistSize = 0x10000;
+constexpr uint64_t kGicCpu = 0x08010000, kGicCpuSize = 0x10000;
+constexpr uint64_t kUart = 0x09000000, kUartSize = 0x1000;
+
+// The interrupts the platform wires (PPIs, as INTIDs).
+constexpr unsigned kIntidPmu = 23, kIntidVirtTimer = 27, kIntidPhysTimer = 30;
+
+// A GICv2 (Arm IHI 0048B) with one CPU interface per PE and 256 SPIs,
+// security extensions absent (every interrupt in one group), 8 priority
+// bits. Interrupts: SGIs are edge-triggered, PPIs level-sensitive (their
+// lines set by the platform), SPIs as GICD_ICFGR says (no SPI line is wired
+// on this machine: a guest makes them pending through GICD_ISPENDR).
+// Pending state set by software or a line remembers its instant: a PE that
+// ran ahead of the writer in the quantum does not see it before then.
+class Gicv2 {
+public:
+    static constexpr unsigned kIntids = 288, kMaxCpus = 8;
+    explicit Gicv2(unsigned cpus);
+    unsigned cpus() const { return cpus_; }
+
+    // Register accesses of PE `cpu` at instant `at`: 1, 2 or 4 bytes (byte
+    // access where the architecture allows it, the rest as words).
+    uint32_t dist_read(unsigned cpu, uint64_t off, unsigned size) const;
+    // Returns the CPU interfaces an SGI was sent to (bit n: CPU n).
+    uint32_t dist_write(unsigned cpu, uint64_t off, unsigned size, uint32_t value, pmvp_time at);
+    uint32_t cpu_read(unsigned cpu, uint64_t off, pmvp_time at);  // GICC_IAR acknowledges
+    void cpu_write(unsigned cpu, uint64_t off, uint32_t value, pmvp_time at);
+
+    // A PPI's line on CPU `cpu` (level-sensitive), from instant `at`.
+    void set_line(unsigned cpu, unsigned intid, bool high, pmvp_time at);
+    // Whether the CPU interface signals an interrupt to PE `cpu` at `at`
+    // (highest pending priority above the mask and the running priority).
+    bool signalled(unsigned cpu, pmvp_time at) const;
+    // The earliest instant after `at` at which software-made pending state
+    // already written becomes visible to `cpu` (PMVP_TIME_NEVER: none).
+    pmvp_time next_pending(unsigned cpu, pmvp_time at) const;
+    // Whether PPI `intid` of `cpu`, once its line is high, is signalled
+    // (enabled, priority above the mask and the running priority).
+    bool would_signal(unsigned cpu, unsigned intid) const;
+
+    template <class A> void state(A &a);  // checkpoint.h
+
+private:
+    struct Irq {  // one interrupt's state (an SGI or PPI: one per CPU interface)
+        bool enabled = false, active = false, line = false, latched = false;
+        uint8_t priority = 0, targets = 0, sources = 0;  // sources: SGI senders (bit n: CPU n)
+        bool edge = false;
+        pmvp_time since = 0;  // the instant the latched or line pending state began
+    };
+    struct CpuIf {
+        uint32_t ctlr = 0, pmr = 0, bpr = 2;
+        std::vector<uint8_t> running;  // the priorities of active interrupts, by acknowledgement
+        std::vector<uint32_t> acked;   // their IAR values
+    };
+    Irq &irq(unsigned cpu, unsigned id) { return id < 32 ? banked_[cpu][id] : spi_[id - 32]; }
+    const Irq &irq(unsigned cpu, unsigned id) const { return id < 32 ? banked_[cpu][id] : spi_[id - 32]; }
+    bool pending(const Irq &q, pmvp_time at) const;
+    // The highest-priority pending, enabled, inactive interrupt for `cpu`
+    // (1023: none), its IAR value in *iar.
+    unsigned highest(unsigned cpu, pmvp_time at, uint32_t *iar) const;
+    uint8_t running_priority(unsigned cpu) const;
+    uint8_t group_mask(unsigned cpu) const;
+    void deactivate(unsigned cpu, uint32_t iar);
+    uint32_t bits(unsigned cpu, uint64_t base, uint64_t off, bool Irq::*field) const;
+    void set_bits(unsigned cpu, unsigned first, uint32_t v, bool set, bool Irq::*field, pmvp_time at);
+
+    unsigned cpus_;
+    uint32_t dctlr_ = 0;
+    std::vector<std::array<Irq, 32>> banked_;
+    std::vector<Irq> spi_;
+    std::vector<CpuIf> cpu_;
+};
+
+// A PL011 UART (Arm DDI 0183): what a driver probes (its PrimeCell ID) and
+// writes (UARTDR); its transmit FIFO never fills, its receive FIFO stays
+// empty; the other registers read as written and do nothing.
+class Pl011 {
+public:
+    uint32_t read(uint64_t off) const;
+    // A write of UARTDR returns true with the character in *c.
+    bool write(uint64_t off, uint32_t value, char *c);
+    template <class A> void state(A &a);
+
+private:
+    std::array<uint32_t, 0x50 / 4> regs_{};
+};
+
+// PSCI (Arm DEN 0022, version 1.0) over HVC and SMC: the function IDs and
+// return codes the machine implements.
+namespace psci {
+constexpr uint32_t kVersion = 0x84000000, kCpuSuspend = 0xC4000001, kCpuOff = 0x84000002, kCpuOn = 0xC4000003,
+                   kAffinityInfo = 0xC4000004, kMigrateInfoType = 0x84000006, kSystemOff = 0x84000008,
+                   kSystemReset = 0x84000009, kFeatures = 0x8400000A;
+constexpr uint32_t kCpuOn32 = 0x84000003, kAffinityInfo32 = 0x84000004;
+constexpr int64_t kSuccess = 0, kNotSupported = -1, kInvalidParameters = -2, kAlreadyOn = -4, kOnPending = -5;
+constexpr uint64_t kVersion1_0 = 0x00010000;
+constexpr int64_t kOn = 0, kOff = 1;  // AFFINITY_INFO
+}  // namespace psci
+
+// Arm semihosting (Arm IHI 0056, over HLT #0xF000 in AArch64): the
+// operations the machine implements.
+namespace semihosting {
+constexpr uint32_t kHlt = 0xD45E0000;  // HLT #0xF000
+constexpr uint64_t kSysWritec = 0x03, kSysWrite0 = 0x04, kSysExit = 0x18, kSysExitExtended = 0x20;
+constexpr uint64_t kApplicationExit = 0x20026;  // ADP_Stopped_ApplicationExit
+}  // namespace semihosting
+
+// What the device tree describes.
+struct DtbSpec {
+    uint64_t memory = 0;             // the RAM's size at 0x40000000
+    std::vector<uint64_t> mpidr;     // one per PE, in the guest's order (CPU n of the GIC)
+    std::string bootargs;
+    bool pmu = true;                 // the arm,armv8-pmuv3 node
+};
+// The DTB, built with libfdt. Throws std::runtime_error on a libfdt failure.
+std::vector<uint8_t> build_dtb(const DtbSpec &spec);
+
+// The HVC and SMC instructions with immediate 0 (PSCI's conduit).
+constexpr uint32_t kHvc0 = 0xD4000002, kSmc0 = 0xD4000003;
+
+}  // namespace pmvp::soc::virt
