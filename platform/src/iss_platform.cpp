@@ -178,6 +178,7 @@ public:
         bool off = false;
         uint64_t mpidr = 0;              // virt: MPIDR_EL1 (the device tree's cpu reg)
         unsigned aliases = 0;            // the engine's alias regions (on_unmapped); not saved: remade
+        uint64_t fault_address = 0;      // the last access where nothing is (on_unmapped); a run's own
         uint32_t irq_enable = 0;
         IssPeResult result;
     };
@@ -234,6 +235,9 @@ public:
     void psci(Thread &t, pmvp_time at);
     void semihosting(Thread &t, pmvp_time at);
     void power(Thread &t, bool on, pmvp_time at);  // a PSCI power change of PE t
+    // virt: a fetch where nothing is modelled (the run stopped with the PC
+    // at it): a synchronous external abort on the fetch, as on QEMU.
+    void instruction_abort(Thread &t);
     Thread *pe_of_mpidr(uint64_t mpidr);
     // The instructions from t.now up to the first that retires at or after
     // `when` (at least 1); `at_or_before`: those that retire at or before it.
@@ -390,7 +394,9 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
     if (intno == 1) {
         esr = 0x02000000;  // EC 0x00, IL
     } else if (intno == 2) {
-        esr = 0x15ull << 26 | 0x02000000;  // EC 0x15 SVC from AArch64 (imm16 not recovered)
+        uint32_t svc = 0;  // the SVC before the PC: its imm16 goes to ESR.ISS
+        uc_mem_read(uc, pc - 4, &svc, 4);
+        esr = 0x15ull << 26 | 0x02000000 | ((svc >> 5) & 0xFFFF);  // EC 0x15 SVC from AArch64
     } else {
         t.result.console += "[pmvp: exception " + std::to_string(intno) + " the platform does not model: PE stopped]\n";
         t.exited = true;
@@ -563,7 +569,19 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
         t.result.exceptions++;
     }
     uint64_t masked = kPstateEl1hMasked, pc = vbar + vector_base(pstate) + vector;
+    // The engine's SP is the one PSTATE selected: from EL0 or EL1t it is
+    // SP_EL0's value, kept there, and EL1h runs on SP_EL1 (a PSTATE write
+    // alone does not switch them).
+    const bool on_sp_el0 = !(pstate & 1) || ((pstate >> 2) & 3) == 0;
+    uint64_t sp = 0;
+    if (on_sp_el0) {
+        uc_reg_read(t.uc, UC_ARM64_REG_SP, &sp);
+        uc_reg_write(t.uc, UC_ARM64_REG_SP_EL0, &sp);
+        uc_reg_read(t.uc, UC_ARM64_REG_SP_EL1, &sp);
+    }
     uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &masked);
+    if (on_sp_el0)
+        uc_reg_write(t.uc, UC_ARM64_REG_SP, &sp);
     uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
 }
 
@@ -678,6 +696,18 @@ void Aarch64Iss::psci(Thread &t, pmvp_time at)
     }
     uint64_t r = (uint64_t)ret;
     uc_reg_write(t.uc, UC_ARM64_REG_X0, &r);
+}
+
+void Aarch64Iss::instruction_abort(Thread &t)
+{
+    uint64_t pc = 0, pstate = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    const uint64_t ec = ((pstate >> 2) & 3) == 0 ? 0x20 : 0x21;  // Instruction Abort from a lower EL / the same EL
+    const uint64_t esr = ec << 26 | 0x02000000 | 0x10;         // IL, FSC: synchronous external abort
+    uc_reg_write(t.uc, UC_ARM64_REG_FAR_EL1, &pc);
+    enter_exception(t, kVectorSync, pc, &esr);
+    t.result.aborts++;
 }
 
 void Aarch64Iss::power(Thread &t, bool on, pmvp_time at)
@@ -1012,10 +1042,21 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     // no instruction is at UINT64_MAX (they are 4-byte aligned), where 0
     // would stop a guest that jumps to 0 before it faults there.
     uc_err err = uc_emu_start(t.uc, pc, UINT64_MAX, 0, 0);
-    if (err != UC_ERR_OK) {
+    if (err == UC_ERR_FETCH_UNMAPPED && virt()) {
+        instruction_abort(t);
+        err = UC_ERR_OK;
+    } else if (err != UC_ERR_OK) {
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-        t.result.console += std::string("[pmvp: the ISS stopped: ") + uc_strerror(err) + " at PC " +
-                            std::to_string(pc) + "]\n";
+        char where[64];
+        std::snprintf(where, sizeof where, " at PC 0x%llx", (unsigned long long)pc);
+        std::string what = uc_strerror(err) + std::string(where);
+        if (err == UC_ERR_READ_UNMAPPED || err == UC_ERR_WRITE_UNMAPPED) {
+            // Unicorn 2.0.1 leaves the PC at its block's last synchronised
+            // instruction here, so no precise data abort can be taken.
+            std::snprintf(where, sizeof where, " (address 0x%llx; PC of its block)", (unsigned long long)t.fault_address);
+            what = uc_strerror(err) + std::string(where);
+        }
+        t.result.console += "[pmvp: the ISS stopped: " + what + "]\n";
         t.exited = true;
         t.result.status = 0xEE;
     }
@@ -1204,6 +1245,7 @@ bool on_unmapped(uc_engine *uc, uc_mem_type, uint64_t address, int, int64_t, voi
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Guest &g = t.iss->guest_;
+    t.fault_address = address;
     constexpr uint64_t kPage = 4096;
     const uint64_t va = address & ~(kPage - 1), pa = translate(uc, va);
     if (pa == UINT64_MAX || pa < kRamBase || pa - kRamBase >= g.ram_size || t.aliases >= kMaxAliases)

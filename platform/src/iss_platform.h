@@ -44,6 +44,7 @@ struct IssPeResult {
     uint64_t bus_errors = 0;       // frame accesses the bus refused (read as zero)
     uint64_t max_skid = 0;         // instructions from a PMUIRQ-raising overflow to the IRQ
     std::string ended_by;          // what ended its run: "SYSCTL_EXIT", "PSCI SYSTEM_OFF", "semihosting SYS_EXIT", ...
+    uint64_t aborts = 0;           // virt: instruction fetches where nothing is, taken as external aborts
     uint64_t pmccntr = 0, pmovsset = 0;
     bool has_amu = false;          // the core implements FEAT_AMUv1: amu[] holds its counters
     uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
