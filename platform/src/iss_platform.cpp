@@ -84,6 +84,10 @@ constexpr uint64_t kPstateI = 1u << 7;
 // The alias regions an engine makes at most (on_unmapped): each is a
 // region Unicorn searches on an access.
 constexpr unsigned kMaxAliases = 16384;
+constexpr uint64_t kCntCtlEnable = 1, kCntCtlImask = 2, kCntCtlIstatus = 4;
+// The generic timer's PPIs on the virt machine: the EL1 physical timer
+// (Non-secure), the virtual timer.
+constexpr unsigned kTimerIntid[2] = { 30, 27 };
 constexpr uint64_t kScrNs = 1u << 0, kScrRw = 1u << 10, kHcrRw = 1ull << 31;
 // The longest stretch an SMT thread runs before its siblings catch up
 // (Aarch64Iss::quantum): the default quantum's.
@@ -178,6 +182,11 @@ public:
         bool off = false;
         uint64_t mpidr = 0;              // virt: MPIDR_EL1 (the device tree's cpu reg)
         unsigned aliases = 0;            // the engine's alias regions (on_unmapped); not saved: remade
+        // The generic timer's EL1 physical and virtual timers (CNTP_*,
+        // CNTV_*; CNTVOFF is 0), on the System Counter.
+        struct Timer {
+            uint64_t ctl = 0, cval = 0;  // CNTx_CTL_EL0.{ENABLE, IMASK}, CNTx_CVAL_EL0
+        } timer[2];
         uint64_t fault_address = 0;      // the last access where nothing is (on_unmapped); a run's own
         uint32_t irq_enable = 0;
         IssPeResult result;
@@ -222,6 +231,16 @@ public:
     // block from its start, so the block's accesses would run again.
     void stop(Thread &t) { t.stopping = true; }
     bool irq_line(Thread &t, pmvp_time at);
+    // The System Counter (the generic timer's, the AMU's CNT_CYCLES'): its
+    // count at instant `at`, and the first instant it holds `count`.
+    uint64_t counter_at(pmvp_time at) const;
+    pmvp_time counter_reaches(uint64_t count) const;
+    // The generic timer's registers (D12.8): true if `cp` is one, served.
+    bool timer_access(Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t pc, uint64_t &value);
+    // The instant timer k of PE t fires (its condition holds and it is
+    // enabled and not masked), PMVP_TIME_NEVER if it never does as set.
+    pmvp_time timer_fires(const Thread &t, unsigned k) const;
+    pmvp_time next_timer(const Thread &t, pmvp_time after) const;  // virt: one that would be signalled
     void enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr);
     bool virt() const { return guest_.machine.kind == Machine::VIRT; }
     // virt: the PMU's PPI follows PMUIRQ at `at` (the instructions before
@@ -322,6 +341,11 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     if (!write && iss.virt() && cp->op0 == 3 && cp->op1 == 0 && cp->crn == 0 && cp->crm == 0 && cp->op2 == 5) {
         if (rt != UC_ARM64_REG_XZR)  // MPIDR_EL1: each engine is CPU 0 to Unicorn
             uc_reg_write(uc, rt, &t.mpidr);
+        return 1;
+    }
+    if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v)) {
+        if (!write && rt != UC_ARM64_REG_XZR)
+            uc_reg_write(uc, rt, &v);
         return 1;
     }
     if (!write && pmvp_id_fields_a64(&iss.cluster_.config, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &fields,
@@ -592,7 +616,7 @@ pmvp_time Aarch64Iss::wfi_wake_virt(Thread &t)
 {
     if (irq_line(t, t.now))
         return t.now;
-    pmvp_time wake = guest_.gic->next_pending(t.image_pe, t.now);
+    pmvp_time wake = std::min(guest_.gic->next_pending(t.image_pe, t.now), next_timer(t, t.now));
     if (monitors_ && guest_.gic->would_signal(t.image_pe, virt::kIntidPmu)) {
         pmvp_time w = PMVP_TIME_NEVER;
         check(monitors_->next_interrupt(w, offset(t.now)), "next_interrupt");
@@ -607,6 +631,81 @@ void Aarch64Iss::sync_pmu_line(Thread &t, pmvp_time at)
     if (monitors_)
         check(monitors_->irq_level(t.pe, pmu, offset(at)), "irq_level");
     guest_.gic->set_line(t.image_pe, virt::kIntidPmu, pmu, at);
+    for (unsigned k = 0; k < 2; k++)
+        guest_.gic->set_line(t.image_pe, kTimerIntid[k], timer_fires(t, k) <= at, at);
+}
+
+uint64_t Aarch64Iss::counter_at(pmvp_time at) const
+{
+    return (uint64_t)((u128)at * soc_.scenario.system_counter_hz / 1000000000000ull);
+}
+
+pmvp_time Aarch64Iss::counter_reaches(uint64_t count) const
+{
+    if (soc_.scenario.system_counter_hz == 0)
+        return PMVP_TIME_NEVER;
+    u128 t = ((u128)count * 1000000000000ull + soc_.scenario.system_counter_hz - 1) / soc_.scenario.system_counter_hz;
+    return t >= PMVP_TIME_NEVER ? PMVP_TIME_NEVER : (pmvp_time)t;
+}
+
+pmvp_time Aarch64Iss::timer_fires(const Thread &t, unsigned k) const
+{
+    const Thread::Timer &tm = t.timer[k];
+    return (tm.ctl & kCntCtlEnable) && !(tm.ctl & kCntCtlImask) ? counter_reaches(tm.cval) : PMVP_TIME_NEVER;
+}
+
+pmvp_time Aarch64Iss::next_timer(const Thread &t, pmvp_time after) const
+{
+    pmvp_time next = PMVP_TIME_NEVER;
+    for (unsigned k = 0; k < 2; k++)
+        if (pmvp_time f = timer_fires(t, k); f > after && guest_.gic->would_signal(t.image_pe, kTimerIntid[k]))
+            next = std::min(next, f);
+    return next;
+}
+
+// CNTFRQ_EL0, CNTPCT_EL0, CNTVCT_EL0, CNTP_{TVAL,CTL,CVAL}_EL0 and
+// CNTV_{TVAL,CTL,CVAL}_EL0 (op0 3, op1 3, CRn 14). The counter is the
+// System Counter at the access's instant; CNTFRQ_EL0 reads its frequency
+// and ignores writes (the platform sets it); the rest as D12.8 says.
+bool Aarch64Iss::timer_access(Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t pc, uint64_t &value)
+{
+    if (cp->op0 != 3 || cp->op1 != 3 || cp->crn != 14)
+        return false;
+    const uint64_t before = retired_before(t, pc);
+    const uint64_t now = counter_at(time_of(t, before));
+    if (cp->crm == 0 && cp->op2 <= 2) {  // CNTFRQ, CNTPCT, CNTVCT
+        if (!write)
+            value = cp->op2 == 0 ? soc_.scenario.system_counter_hz : now;
+        return true;
+    }
+    if ((cp->crm != 2 && cp->crm != 3) || cp->op2 > 2)
+        return false;
+    Thread::Timer &tm = t.timer[cp->crm - 2];  // CRm 2: physical, 3: virtual
+    switch (cp->op2) {
+    case 0:  // TVAL: CVAL - count, a signed 32-bit value
+        if (write)
+            tm.cval = now + (uint64_t)(int64_t)(int32_t)(uint32_t)value;
+        else
+            value = (uint64_t)(uint32_t)(tm.cval - now);
+        break;
+    case 1:  // CTL: ISTATUS read-only
+        if (write)
+            tm.ctl = value & (kCntCtlEnable | kCntCtlImask);
+        else
+            value = tm.ctl | ((tm.ctl & kCntCtlEnable) && now >= tm.cval ? kCntCtlIstatus : 0);
+        break;
+    default:  // CVAL
+        if (write)
+            tm.cval = value;
+        else
+            value = tm.cval;
+        break;
+    }
+    if (write) {
+        tell_retired(t, before);  // the timer's line changes from here
+        stop(t);
+    }
+    return true;
 }
 
 Aarch64Iss::Thread *Aarch64Iss::pe_of_mpidr(uint64_t mpidr)
@@ -903,6 +1002,10 @@ template <class A> void Aarch64Iss::state(A &a)
         a("in WFI", t.wfi);
         a("exited", t.exited);
         a("powered off", t.off);
+        for (Thread::Timer &tm : t.timer) {
+            a("CNTx_CTL_EL0", tm.ctl);
+            a("CNTx_CVAL_EL0", tm.cval);
+        }
         a("SYSCTL_IRQ_ENABLE", t.irq_enable);
         IssPeResult &r = t.result;
         a("console", r.console);
@@ -1035,6 +1138,11 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         }
         if (freeze != PMVP_TIME_NEVER) // those up to a freeze are told at their instant, before it
             n = std::min(n, std::max<uint64_t>(1, instructions_until(t, freeze, true)));
+    }
+    if (virt()) {  // a timer's interrupt is taken between blocks, as PMUIRQ's
+        pmvp_time fires = next_timer(t, t.now);
+        if (fires != PMVP_TIME_NEVER)
+            n = std::min(n, instructions_until(t, fires));
     }
     t.limit = t.retired + n;
     t.ran_block = t.stopping = false;
