@@ -776,7 +776,9 @@ void Aarch64Iss::psci(Thread &t, pmvp_time at)
         break;
     }
     case p::kCpuOff:
-        power(t, false, at);
+        // The HVC retires; the PE is off after it.
+        tell_retired(t, t.retired);
+        power(t, false, time_of(t, t.retired));
         ret = p::kSuccess;  // not seen: the PE is off
         break;
     case p::kAffinityInfo:
