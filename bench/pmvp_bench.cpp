@@ -698,8 +698,8 @@ Iss iss_runs()
             std::vector<std::string> extra;
             if (icount)
                 extra = { "-icount", "shift=0" };
-            double q_mrs = qemu_seconds(qemu, fw + "/iss-mrs-qemu.elf", extra);
-            double q_alu = qemu_seconds(qemu, fw + "/iss-alu-qemu.elf", extra);
+            double q_mrs = qemu_seconds(qemu, fw + "/iss-mrs-virt.elf", extra);
+            double q_alu = qemu_seconds(qemu, fw + "/iss-alu-virt.elf", extra);
             if (q_mrs > 0 && q_alu > 0)
                 (icount ? r.qemu_icount_mrs_ns : r.qemu_mrs_ns) = (q_mrs - q_alu) / kMrsExecuted * 1e9;
         }

@@ -31,7 +31,7 @@ static inline void mmio_write64(uint64_t a, uint64_t v) { *(volatile uint64_t *)
 
 /* ---- what the platform is. Two builds of the runtime: the pmvp platform
  * (platform_pmvp.c: its system-control device, docs/FIRMWARE.md) and QEMU's
- * `virt` machine (platform_qemu.c: PL011, GICv2, semihosting), chosen by
+ * `virt` machine (platform_virt.c: PL011, GICv2, semihosting), chosen by
  * firmware/CMakeLists.txt. */
 const char *rt_platform_name(void);
 unsigned rt_num_pes(void);       /* PEs that run this image */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The firmware PMU suite on pmvp and on QEMU side by side (docs/FIRMWARE.md).
-# Installs what is missing (QEMU included), builds pmvp and the two images of
-# the suite, runs pmu-suite.elf on pmvp's ISS (platform/scenarios/
-# firmware-pmu-suite.json) and pmu-suite-qemu.elf on QEMU's virt machine with
-# one instruction per virtual nanosecond, and prints one table:
+# Installs what is missing (QEMU included), builds pmvp and the suite's image
+# for the virt machine, runs that one file, pmu-suite-virt.elf, on pmvp's virt
+# machine (platform/scenarios/firmware-pmu-suite-virt.json) and on QEMU's
+# with one instruction per virtual nanosecond, and prints one table:
 # test | pmvp | QEMU, a failure with the first expectation it missed.
 # Options: --logs DIR keeps both consoles there.
 set -euo pipefail
@@ -18,15 +18,15 @@ done
 bash scripts/setup.sh qemu-system-arm
 cmake -S . -B build -G Ninja >/dev/null
 cmake --build build --target pmvp-soc firmware >/dev/null
-[ -f build/firmware/pmu-suite-qemu.elf ] || { echo "compare-qemu: the firmware was not built (no aarch64-linux-gnu-gcc)" >&2; exit 1; }
+[ -f build/firmware/pmu-suite-virt.elf ] || { echo "compare-qemu: the firmware was not built (no aarch64-linux-gnu-gcc)" >&2; exit 1; }
 
 dir=${logs:-$(mktemp -d)}
 mkdir -p "$dir"
 # Each run fails (exit 1) when a test fails: that is what the table shows.
-./build/platform/pmvp-soc platform/scenarios/firmware-pmu-suite.json >"$dir/pmvp.log" 2>&1 || true
+./build/platform/pmvp-soc platform/scenarios/firmware-pmu-suite-virt.json >"$dir/pmvp.log" 2>&1 || true
 qemu_status=0
 timeout 300 qemu-system-aarch64 -M virt -cpu max -smp 1 -icount shift=0 -nographic -no-reboot \
-  -semihosting-config enable=on,target=native -kernel build/firmware/pmu-suite-qemu.elf \
+  -semihosting-config enable=on,target=native -kernel build/firmware/pmu-suite-virt.elf \
   >"$dir/qemu.log" 2>&1 </dev/null || qemu_status=$?
 [ "$qemu_status" -eq 124 ] && echo "compare-qemu: QEMU did not finish in 300 s" >&2
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The runtime on QEMU's `virt` machine (scripts/compare-qemu.sh): the PL011
- * UART for the console, semihosting for the exit status, the GICv2 for the
- * PMU's interrupt (PPI 7, INTID 23). One PE: QEMU starts only CPU 0 of a
- * bare-metal image. The timing facts hold under `-icount shift=0`, where
- * an instruction takes one virtual nanosecond and QEMU's PMU counts cycles
- * at a fixed 1 GHz.
+ * The runtime on a `virt` machine, pmvp's (pmvp-soc --machine virt) or
+ * QEMU's (scripts/compare-qemu.sh): the PL011 UART for the console,
+ * semihosting for the exit status, the GICv2 for the PMU's interrupt (PPI
+ * 7, INTID 23), PSCI over HVC to start another PE. The image runs on one PE
+ * (rt_num_pes); rt_start_on turns PE n (MPIDR_EL1 affinity n) on for one
+ * job, after which it turns itself off. On QEMU the timing facts hold under
+ * `-icount shift=0`, where an instruction takes one virtual nanosecond and
+ * QEMU's PMU counts cycles at a fixed 1 GHz.
  */
 #include "runtime.h"
 
@@ -26,7 +28,7 @@
 #define SEMIHOSTING_SYS_EXIT 0x18
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026
 
-const char *rt_platform_name(void) { return "QEMU virt"; }
+const char *rt_platform_name(void) { return "virt"; }
 unsigned rt_num_pes(void) { return 1; }
 unsigned rt_threads(void) { return 1; }
 uint64_t rt_core_hz(void) { return 1000000000u; }
@@ -76,22 +78,69 @@ void rt_irq_take(void)
     mmio_write32(GICC_EOIR, iar);
 }
 
-static __attribute__((noreturn)) void no_other_pe(unsigned pe)
+#define PSCI_CPU_OFF 0x84000002ul
+#define PSCI_CPU_ON 0xC4000003ul
+#define PSCI_AFFINITY_INFO 0xC4000004ul
+
+static uint64_t psci(uint64_t fn, uint64_t a1, uint64_t a2)
 {
-    rt_puts("no PE ");
-    rt_put_dec(pe);
-    rt_puts(" on QEMU virt\n");
-    rt_exit(98);
+    register uint64_t x0 __asm__("x0") = fn, x1 __asm__("x1") = a1, x2 __asm__("x2") = a2;
+    __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2) : : "x3", "memory");
+    return x0;
 }
+
+/* One job per PE that PE 0 starts (the image's other PEs are off). */
+static volatile struct {
+    rt_job fn;
+    uint64_t arg;
+    bool done;
+} mailbox[8];
+
+extern char _start[];
 
 void rt_start_on(unsigned pe, rt_job fn, uint64_t arg)
 {
-    (void)fn;
-    (void)arg;
-    no_other_pe(pe);
+    if (pe == 0 || pe >= 8) {
+        rt_puts("rt_start_on: no PE ");
+        rt_put_dec(pe);
+        rt_putc('\n');
+        rt_exit(98);
+    }
+    mailbox[pe].fn = fn;
+    mailbox[pe].arg = arg;
+    mailbox[pe].done = false;
+    __asm__ volatile("dsb sy" : : : "memory");
+    uint64_t r = psci(PSCI_CPU_ON, pe, (uint64_t)_start);
+    if (r != 0) {
+        rt_puts("rt_start_on: PSCI CPU_ON refused: ");
+        rt_put_hex(r);
+        rt_putc('\n');
+        rt_exit(98);
+    }
 }
 
-void rt_wait_on(unsigned pe) { no_other_pe(pe); }
-void rt_run_on(unsigned pe, rt_job fn, uint64_t arg) { rt_start_on(pe, fn, arg); }
+/* Until the PE finished its job and PSCI reports it off. */
+void rt_wait_on(unsigned pe)
+{
+    while (!mailbox[pe].done || psci(PSCI_AFFINITY_INFO, pe, 0) != 1)
+        __asm__ volatile("yield" : : : "memory");
+}
+
+void rt_run_on(unsigned pe, rt_job fn, uint64_t arg)
+{
+    rt_start_on(pe, fn, arg);
+    rt_wait_on(pe);
+}
+
 void rt_stop_others(void) {}
-void rt_secondary(unsigned pe) { no_other_pe(pe); }
+
+void rt_secondary(unsigned pe)
+{
+    mailbox[pe].fn(mailbox[pe].arg);
+    __asm__ volatile("dsb sy" : : : "memory");
+    mailbox[pe].done = true;
+    __asm__ volatile("dsb sy" : : : "memory");
+    psci(PSCI_CPU_OFF, 0, 0);
+    for (;;)
+        __asm__ volatile("wfi");
+}

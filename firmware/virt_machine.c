@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The virt machine's devices as a guest sees them (docs/FIRMWARE.md, "The
+ * virt machine"), each count or instant stated and checked: the PL011, the
+ * GICv2 (an SGI to itself, the generic timer's PPI at its instant through
+ * WFI and IAR/EOIR), PSCI (CPU_ON of PE 1, AFFINITY_INFO, CPU_OFF) and a
+ * fetch from an address where nothing is (a synchronous external abort).
+ * Built with platform_virt.c; run by platform/scenarios/firmware-virt-machine.json
+ * (2 PEs, 1 GHz, one instruction per cycle, a 100 MHz System Counter).
+ */
+#include "expect.h"
+#include "runtime.h"
+
+#define UART 0x09000000ul
+#define UARTFR (UART + 0x18)
+#define UARTPERIPHID0 (UART + 0xFE0)
+#define GICD 0x08000000ul
+#define GICD_TYPER (GICD + 0x004)
+#define GICD_ISENABLER0 (GICD + 0x100)
+#define GICD_ICENABLER0 (GICD + 0x180)
+#define GICD_ISPENDR0 (GICD + 0x200)
+#define GICD_IPRIORITYR(n) (GICD + 0x400 + (n))
+#define GICD_SGIR (GICD + 0xF00)
+#define GICD_CTLR (GICD + 0x000)
+#define GICC 0x08010000ul
+#define GICC_CTLR (GICC + 0x00)
+#define GICC_PMR (GICC + 0x04)
+#define GICC_IAR (GICC + 0x0C)
+#define GICC_EOIR (GICC + 0x10)
+#define GICC_RPR (GICC + 0x14)
+#define GICC_HPPIR (GICC + 0x18)
+#define INTID_VTIMER 27u
+#define SPURIOUS 1023u
+
+#define PSCI_AFFINITY_INFO 0xC4000004ul
+#define PSCI_CPU_ON 0xC4000003ul
+#define PSCI_CPU_OFF 0x84000002ul
+#define PSCI_VERSION 0x84000000ul
+
+static uint64_t psci(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    register uint64_t x0 __asm__("x0") = fn, x1 __asm__("x1") = a1, x2 __asm__("x2") = a2, x3 __asm__("x3") = a3;
+    __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) : : "memory");
+    return x0;
+}
+
+/* The PL011 as a driver probes it: its PrimeCell identity, a transmit FIFO
+ * that never fills and an empty receive FIFO. */
+static void uart_probe(void)
+{
+    const char *name = "virt-uart-probe";
+    bool ok = true;
+    const uint8_t ids[8] = { 0x11, 0x10, 0x14, 0x00, 0x0D, 0xF0, 0x05, 0xB1 };
+    for (unsigned i = 0; i < 8; i++)
+        EXPECT_EQ(mmio_read32(UARTPERIPHID0 + 4 * i), ids[i], "UARTPeriphID/PCellID");
+    EXPECT_EQ(mmio_read32(UARTFR) & 0xB0, 0x90, "UARTFR: TXFE and RXFE set, TXFF clear");
+    report(name, ok);
+}
+
+/* An SGI to this PE (GICD_SGIR TargetListFilter 0b10): pending at once,
+ * acknowledged with its sender in IAR, the running priority its priority
+ * until EOIR, then idle again. Interrupts stay masked: the GIC is polled. */
+static void gic_sgi_self(void)
+{
+    const char *name = "virt-gic-sgi-self";
+    bool ok = true;
+    EXPECT_EQ(mmio_read32(GICD_TYPER) & 0x1F, 8, "GICD_TYPER.ITLinesNumber: 288 INTIDs");
+    *(volatile uint8_t *)GICD_IPRIORITYR(5) = 0x40;
+    mmio_write32(GICD_SGIR, 2u << 24 | 5);
+    EXPECT_EQ(mmio_read32(GICC_HPPIR), 5, "GICC_HPPIR: SGI 5 from CPU 0");
+    uint32_t iar = mmio_read32(GICC_IAR);
+    EXPECT_EQ(iar, 5, "GICC_IAR: SGI 5, sender CPU 0");
+    EXPECT_EQ(mmio_read32(GICC_RPR), 0x40, "GICC_RPR while SGI 5 is active");
+    EXPECT_EQ(mmio_read32(GICC_IAR), SPURIOUS, "GICC_IAR: nothing else pending");
+    mmio_write32(GICC_EOIR, iar);
+    EXPECT_EQ(mmio_read32(GICC_RPR), 0xFF, "GICC_RPR after EOIR: idle");
+    report(name, ok);
+}
+
+/* The virtual timer's interrupt at its instant: CNTV_CVAL 2,000 ticks (20 us
+ * at 100 MHz) ahead, a WFI with PSTATE.I set wakes when the GIC signals
+ * PPI 27, and the PE reads the counter right after: CVAL, the tick the
+ * timer fired at (a tick is 10 instructions here, the reads take fewer). */
+static void timer_at_its_instant(void)
+{
+    const char *name = "virt-timer-instant";
+    bool ok = true;
+    *(volatile uint8_t *)GICD_IPRIORITYR(INTID_VTIMER) = 0x80;
+    mmio_write32(GICD_ISENABLER0, 1u << INTID_VTIMER);
+    uint64_t cval = SYSREG_READ(cntvct_el0) + 2000;
+    SYSREG_WRITE(cntv_cval_el0, cval);
+    SYSREG_WRITE(cntv_ctl_el0, 1);  /* ENABLE, not masked */
+    ISB();
+    EXPECT_EQ(mmio_read32(GICD_ISPENDR0) >> INTID_VTIMER & 1, 0, "PPI 27 not pending before CVAL");
+    __asm__ volatile("wfi" : : : "memory");
+    uint64_t woke = SYSREG_READ(cntvct_el0);
+    EXPECT_EQ(woke, cval, "CNTVCT_EL0 right after the wake: the timer's tick");
+    EXPECT_EQ(SYSREG_READ(cntv_ctl_el0), 5, "CNTV_CTL_EL0: ENABLE and ISTATUS");
+    uint32_t iar = mmio_read32(GICC_IAR);
+    EXPECT_EQ(iar, INTID_VTIMER, "GICC_IAR: the virtual timer's PPI");
+    SYSREG_WRITE(cntv_ctl_el0, 0);
+    ISB();
+    mmio_write32(GICC_EOIR, iar);
+    EXPECT_EQ(mmio_read32(GICD_ISPENDR0) >> INTID_VTIMER & 1, 0, "PPI 27 not pending once the timer is off");
+    mmio_write32(GICD_ICENABLER0, 1u << INTID_VTIMER);
+    report(name, ok);
+}
+
+static volatile uint64_t pe1_ran, pe1_mpidr;
+
+static void on_pe1(uint64_t arg)
+{
+    pe1_mpidr = SYSREG_READ(mpidr_el1);
+    pe1_ran = arg;
+}
+
+/* PSCI: PE 1 is off until CPU_ON, runs its job on its own stack, and is off
+ * again after its CPU_OFF (rt_secondary). */
+static void psci_cpu_on(void)
+{
+    const char *name = "virt-psci-cpu-on";
+    bool ok = true;
+    EXPECT_EQ(psci(PSCI_VERSION, 0, 0, 0) >> 16, 1, "PSCI_VERSION: 1.x");
+    EXPECT_EQ(psci(PSCI_AFFINITY_INFO, 1, 0, 0), 1, "AFFINITY_INFO of PE 1 before CPU_ON: OFF");
+    rt_start_on(1, on_pe1, 42);
+    rt_wait_on(1);
+    EXPECT_EQ(pe1_ran, 42, "PE 1 ran its job");
+    EXPECT_EQ(pe1_mpidr & 0xFFFFFF, 1, "PE 1's MPIDR_EL1 affinity");
+    EXPECT_EQ(psci(PSCI_AFFINITY_INFO, 1, 0, 0), 1, "AFFINITY_INFO of PE 1 after its CPU_OFF: OFF");
+    EXPECT_EQ(psci(PSCI_AFFINITY_INFO, 7, 0, 0), (uint64_t)-2, "AFFINITY_INFO of no PE: INVALID_PARAMETERS");
+    report(name, ok);
+}
+
+static volatile uint64_t abort_esr, abort_far, resume_at;
+
+static bool on_abort(uint64_t esr)
+{
+    abort_esr = esr;
+    abort_far = SYSREG_READ(far_el1);
+    SYSREG_WRITE(elr_el1, resume_at - 4);  /* the runtime adds 4 */
+    return true;
+}
+
+/* A branch to an address where nothing is: a synchronous external abort
+ * on the instruction fetch, ELR and FAR the address. */
+static void fetch_from_nothing(void)
+{
+    const char *name = "virt-fetch-abort";
+    bool ok = true;
+    rt_set_sync_handler(on_abort);
+    const uint64_t nowhere = 0x0E000000;  /* nothing here, on QEMU's virt either */
+    __asm__ volatile("adr x9, 1f\n\t"
+                     "str x9, %0\n\t"
+                     "br %1\n"
+                     "1:"
+                     : "=m"(resume_at) : "r"(nowhere) : "x9", "memory");
+    rt_set_sync_handler(0);
+    EXPECT_EQ(abort_esr >> 26, 0x21, "ESR_EL1.EC: Instruction Abort from the same EL");
+    EXPECT_EQ(abort_esr & 0x3F, 0x10, "ESR_EL1.IFSC: synchronous external abort");
+    EXPECT_EQ(abort_far, nowhere, "FAR_EL1");
+    report(name, ok);
+}
+
+int suite_main(void)
+{
+    rt_banner("pmvp virt machine");
+    mmio_write32(GICD_CTLR, 1);  /* the distributor and this CPU interface on, no priority masked */
+    mmio_write32(GICC_PMR, 0xFF);
+    mmio_write32(GICC_CTLR, 1);
+    uart_probe();
+    gic_sgi_self();
+    timer_at_its_instant();
+    psci_cpu_on();
+    fetch_from_nothing();
+    return expect_summary();
+}
