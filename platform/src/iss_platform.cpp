@@ -1020,6 +1020,7 @@ template <class A> void Aarch64Iss::state(A &a)
         a("interrupts taken", r.interrupts);
         a("exceptions taken", r.exceptions);
         a("bus errors", r.bus_errors);
+        a("external aborts", r.aborts);
         a("largest skid", r.max_skid);
         registers(a, t);
     }
@@ -1698,10 +1699,10 @@ void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
         else
             std::fprintf(out, "still running at the end of the scenario (stopped)\n");
         std::fprintf(out, "  %llu instructions, %llu interrupts (largest skid %llu instructions), %llu exceptions, "
-                          "%llu bus errors\n",
+                          "%llu bus errors, %llu external aborts\n",
                      (unsigned long long)p.instructions, (unsigned long long)p.interrupts,
                      (unsigned long long)p.max_skid, (unsigned long long)p.exceptions,
-                     (unsigned long long)p.bus_errors);
+                     (unsigned long long)p.bus_errors, (unsigned long long)p.aborts);
         if (r.attached && p.has_amu)
             std::fprintf(out, "  PMCCNTR %llu, PMOVSSET 0x%llx, AMU CPU_CYCLES %llu CNT_CYCLES %llu INST_RETIRED %llu "
                               "STALL_BACKEND_MEM %llu\n",
@@ -1750,6 +1751,7 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
         e["max_skid"] = p.max_skid;
         e["exceptions"] = p.exceptions;
         e["bus_errors"] = p.bus_errors;
+        e["aborts"] = p.aborts;
         e["pmccntr"] = p.pmccntr;
         e["pmovsset"] = p.pmovsset;
         if (p.has_amu)

@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "checkpoint.h"
 
 extern "C" {
 #include <libfdt.h>
@@ -347,36 +346,6 @@ void Gicv2::cpu_write(unsigned cpu, uint64_t off, uint32_t value, pmvp_time)
     }
 }
 
-template <class A> void Gicv2::state(A &a)
-{
-    a("GICD_CTLR", dctlr_);
-    auto one = [&](Irq &q) {
-        a("enabled", q.enabled);
-        a("active", q.active);
-        a("line", q.line);
-        a("pending", q.latched);
-        a("priority", q.priority);
-        a("targets", q.targets);
-        a("SGI sources", q.sources);
-        a("edge", q.edge);
-        a("pending since", q.since);
-    };
-    for (auto &b : banked_)
-        for (Irq &q : b)
-            one(q);
-    for (Irq &q : spi_)
-        one(q);
-    for (CpuIf &c : cpu_) {
-        a("GICC_CTLR", c.ctlr);
-        a("GICC_PMR", c.pmr);
-        a("GICC_BPR", c.bpr);
-        a("running priorities", c.running);
-        a("acknowledged", c.acked);
-        if (c.running.size() != c.acked.size())
-            throw std::runtime_error("the GIC's acknowledged interrupts and running priorities differ in number");
-    }
-}
-
 // ------------------------------------------------------------------ PL011
 
 namespace {
@@ -406,12 +375,6 @@ bool Pl011::write(uint64_t off, uint32_t value, char *c)
     if (off != UARTFR && off / 4 < regs_.size() && off % 4 == 0)
         regs_[off / 4] = value;
     return false;
-}
-
-template <class A> void Pl011::state(A &a)
-{
-    for (uint32_t &r : regs_)
-        a("PL011 register", r);
 }
 
 // ------------------------------------------------------------- device tree
@@ -550,10 +513,5 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
     buf.resize(fdt_totalsize(fdt));
     return buf;
 }
-
-template void Gicv2::state(Saver &);
-template void Gicv2::state(Loader &);
-template void Pl011::state(Saver &);
-template void Pl011::state(Loader &);
 
 }  // namespace pmvp::soc::virt

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <stdexcept>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -135,6 +136,43 @@ struct DtbSpec {
 };
 // The DTB, built with libfdt. Throws std::runtime_error on a libfdt failure.
 std::vector<uint8_t> build_dtb(const DtbSpec &spec);
+
+// Checkpoints (checkpoint.h's Saver and Loader).
+template <class A> void Gicv2::state(A &a)
+{
+    a("GICD_CTLR", dctlr_);
+    auto one = [&](Irq &q) {
+        a("enabled", q.enabled);
+        a("active", q.active);
+        a("line", q.line);
+        a("pending", q.latched);
+        a("priority", q.priority);
+        a("targets", q.targets);
+        a("SGI sources", q.sources);
+        a("edge", q.edge);
+        a("pending since", q.since);
+    };
+    for (auto &b : banked_)
+        for (Irq &q : b)
+            one(q);
+    for (Irq &q : spi_)
+        one(q);
+    for (CpuIf &c : cpu_) {
+        a("GICC_CTLR", c.ctlr);
+        a("GICC_PMR", c.pmr);
+        a("GICC_BPR", c.bpr);
+        a("running priorities", c.running);
+        a("acknowledged", c.acked);
+        if (c.running.size() != c.acked.size())
+            throw std::runtime_error("the GIC's acknowledged interrupts and running priorities differ in number");
+    }
+}
+
+template <class A> void Pl011::state(A &a)
+{
+    for (uint32_t &r : regs_)
+        a("PL011 register", r);
+}
 
 // The HVC and SMC instructions with immediate 0 (PSCI's conduit).
 constexpr uint32_t kHvc0 = 0xD4000002, kSmc0 = 0xD4000003;

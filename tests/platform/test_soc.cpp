@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "journal.h"
+#include "soc_run.h"
 #include "pmvp/version.h"
 #include "scenario.h"
 
@@ -30,50 +31,6 @@ using nlohmann::json;
 #endif
 
 namespace {
-
-struct SocRun {
-    int status = -1;
-    std::string out, err;
-    json result;  // the --json output, when there is one
-};
-
-std::string slurp(const std::string &path)
-{
-    std::ifstream f(path);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-std::string scenario(const std::string &name) { return std::string(PMVP_SCENARIOS) + "/" + name + ".json"; }
-
-// A file of its own for the running test: CTest runs tests in parallel, and
-// two builds' suites may run at once on one machine (the process id).
-std::string temp_file(const std::string &what)
-{
-    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(test.begin(), test.end(), '/', '_');  // a parameterised test's name
-    return ::testing::TempDir() + "pmvp_soc_" + std::to_string(getpid()) + "_" + test + "_" + what;
-}
-
-// Runs pmvp-soc with `args` (JSON output requested), as a shell would.
-SocRun pmvp_soc(const std::string &args, bool want_json = true)
-{
-    std::string out = temp_file("out"), err = temp_file("err"), js = temp_file("result.json");
-    std::remove(js.c_str());
-    std::string cmd = std::string(PMVP_SOC) + " " + args + (want_json ? " --json " + js : "") + " >" + out +
-                      " 2>" + err;
-    SocRun r;
-    int rc = std::system(cmd.c_str());
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    if (want_json && r.status <= 1) {
-        std::string text = slurp(js);
-        r.result = json::parse(text, nullptr, false);
-    }
-    return r;
-}
 
 // The value counted by the counter the firmware set up as entry `i`.
 uint64_t counted(const json &pe, size_t i) { return pe["pmu"]["counters"][i]["counted"].get<uint64_t>(); }

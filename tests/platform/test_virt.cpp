@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The virt machine (docs/FIRMWARE.md, "The virt machine"): its GICv2 rule by
+// rule, its device tree and loading rules, and pmvp-soc --machine virt
+// booting guests: the project's firmware, and tiny raw images that end the
+// run with what they saw.
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+extern "C" {
+#include <libfdt.h>
+}
+
+#include "firmware_image.h"
+#include "scenario.h"
+#include "soc_run.h"
+#include "virt.h"
+
+namespace {
+
+using pmvp::soc::FirmwareImage;
+using pmvp::soc::virt::Gicv2;
+
+// GICv2 register offsets the tests use.
+constexpr uint64_t D_CTLR = 0x000, D_ISENABLER = 0x100, D_ISPENDR = 0x200, D_ICPENDR = 0x280,
+                   D_ISACTIVER = 0x300, D_IPRIORITYR = 0x400, D_ITARGETSR = 0x800, D_SGIR = 0xF00;
+constexpr uint64_t C_CTLR = 0x00, C_PMR = 0x04, C_IAR = 0x0C, C_EOIR = 0x10, C_RPR = 0x14, C_DIR = 0x1000;
+
+// A GIC with the distributor and every CPU interface on, nothing masked.
+Gicv2 gic_on(unsigned cpus)
+{
+    Gicv2 g(cpus);
+    g.dist_write(0, D_CTLR, 4, 1, 0);
+    for (unsigned c = 0; c < cpus; c++) {
+        g.cpu_write(c, C_PMR, 0xFF, 0);
+        g.cpu_write(c, C_CTLR, 1, 0);
+    }
+    return g;
+}
+
+void enable(Gicv2 &g, unsigned cpu, unsigned id, uint8_t priority)
+{
+    g.dist_write(cpu, D_ISENABLER + id / 32 * 4, 4, 1u << (id % 32), 0);
+    g.dist_write(cpu, D_IPRIORITYR + id, 1, priority, 0);
+}
+
+TEST(VirtGic, APpiLineIsSignalledFromItsInstantWhileEnabledAndAboveTheMask)
+{
+    Gicv2 g = gic_on(1);
+    g.set_line(0, 23, true, 1000);
+    EXPECT_FALSE(g.signalled(0, 1000)) << "not enabled";
+    enable(g, 0, 23, 0x80);
+    EXPECT_FALSE(g.signalled(0, 999)) << "before the line rose";
+    EXPECT_TRUE(g.signalled(0, 1000));
+    g.cpu_write(0, C_PMR, 0x80, 0);
+    EXPECT_FALSE(g.signalled(0, 1000)) << "priority 0x80 is not above the mask 0x80";
+    g.cpu_write(0, C_PMR, 0x81, 0);
+    EXPECT_TRUE(g.signalled(0, 1000));
+    g.dist_write(0, D_CTLR, 4, 0, 0);
+    EXPECT_FALSE(g.signalled(0, 1000)) << "distributor off";
+}
+
+TEST(VirtGic, ALevelPpiAcknowledgedStaysPendingWhileItsLineIsHigh)
+{
+    Gicv2 g = gic_on(1);
+    enable(g, 0, 23, 0x80);
+    g.set_line(0, 23, true, 10);
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 10), 23u);
+    EXPECT_EQ(g.cpu_read(0, C_RPR, 10), 0x80u);
+    EXPECT_FALSE(g.signalled(0, 11)) << "active: not signalled again";
+    EXPECT_EQ(g.dist_read(0, D_ISPENDR, 4) >> 23 & 1, 1u) << "active and pending";
+    g.cpu_write(0, C_EOIR, 23, 12);
+    EXPECT_EQ(g.cpu_read(0, C_RPR, 12), 0xFFu);
+    EXPECT_TRUE(g.signalled(0, 12)) << "the line is still high";
+    g.set_line(0, 23, false, 13);
+    EXPECT_FALSE(g.signalled(0, 13));
+    EXPECT_EQ(g.dist_read(0, D_ISPENDR, 4) >> 23 & 1, 0u);
+}
+
+TEST(VirtGic, OnlyAHigherGroupPriorityPreemptsTheRunningOne)
+{
+    Gicv2 g = gic_on(1);
+    enable(g, 0, 40, 0x80);
+    enable(g, 0, 41, 0x84);  // the same group priority as 0x80 with BPR 2 (bits [7:3])
+    enable(g, 0, 42, 0x40);
+    g.dist_write(0, D_ITARGETSR + 40, 4, 0x01010101, 0);
+    g.dist_write(0, D_ISPENDR + 4, 4, 1u << (40 - 32), 5);
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 5), 40u);
+    g.dist_write(0, D_ISPENDR + 4, 4, 1u << (41 - 32), 6);
+    EXPECT_FALSE(g.signalled(0, 6)) << "0x84 does not preempt 0x80";
+    g.dist_write(0, D_ISPENDR + 4, 4, 1u << (42 - 32), 7);
+    EXPECT_TRUE(g.signalled(0, 7));
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 7), 42u);
+    EXPECT_EQ(g.cpu_read(0, C_RPR, 7), 0x40u);
+    g.cpu_write(0, C_EOIR, 42, 8);
+    EXPECT_EQ(g.cpu_read(0, C_RPR, 8), 0x80u) << "back to the preempted interrupt's priority";
+    g.cpu_write(0, C_EOIR, 40, 9);
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 9), 41u);
+}
+
+TEST(VirtGic, WithEoiModeTheDeactivationWaitsForDir)
+{
+    Gicv2 g = gic_on(1);
+    g.cpu_write(0, C_CTLR, 0x201, 0);  // Enable, EOImodeNS
+    enable(g, 0, 5, 0x10);
+    g.dist_write(0, D_SGIR, 4, 2u << 24 | 5, 0);
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 0), 5u);
+    g.cpu_write(0, C_EOIR, 5, 1);
+    EXPECT_EQ(g.cpu_read(0, C_RPR, 1), 0xFFu) << "the priority dropped";
+    EXPECT_EQ(g.dist_read(0, D_ISACTIVER, 4) & (1u << 5), 1u << 5) << "still active";
+    g.cpu_write(0, C_DIR, 5, 2);
+    EXPECT_EQ(g.dist_read(0, D_ISACTIVER, 4) & (1u << 5), 0u);
+}
+
+TEST(VirtGic, SgisCarryTheirSenderAndEachSendersRequestIsTakenOnce)
+{
+    Gicv2 g = gic_on(3);
+    enable(g, 0, 3, 0x20);
+    EXPECT_EQ(g.dist_write(1, D_SGIR, 4, 1u << 16 | 3, 100), 1u) << "target list: CPU 0";
+    EXPECT_EQ(g.dist_write(2, D_SGIR, 4, 1u << 24 | 3, 200), 0b011u) << "all but the sender";
+    EXPECT_FALSE(g.signalled(0, 99)) << "not before it was sent";
+    EXPECT_EQ(g.next_pending(0, 99), 100u);
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 200), 1u << 10 | 3) << "the lowest sender first";
+    g.cpu_write(0, C_EOIR, 1u << 10 | 3, 201);
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 202), 2u << 10 | 3);
+    g.cpu_write(0, C_EOIR, 2u << 10 | 3, 203);
+    EXPECT_EQ(g.cpu_read(0, C_IAR, 204), 1023u) << "spurious";
+}
+
+TEST(VirtGic, ClearingASoftwarePendingStateLeavesALineHigh)
+{
+    Gicv2 g = gic_on(1);
+    enable(g, 0, 27, 0x80);
+    g.dist_write(0, D_ISPENDR, 4, 1u << 27, 10);
+    g.set_line(0, 27, true, 20);
+    g.dist_write(0, D_ICPENDR, 4, 1u << 27, 30);
+    EXPECT_TRUE(g.signalled(0, 30)) << "the line is high";
+    g.set_line(0, 27, false, 40);
+    EXPECT_FALSE(g.signalled(0, 40)) << "the line fell and the latch was cleared";
+}
+
+TEST(VirtGic, RefusesMoreThanEightCpuInterfaces)
+{
+    EXPECT_THROW(Gicv2(9), std::invalid_argument);
+    EXPECT_THROW(Gicv2(0), std::invalid_argument);
+}
+
+// ---- the device tree
+
+std::string prop_string(const void *fdt, const char *path, const char *name)
+{
+    int node = fdt_path_offset(fdt, path), len = 0;
+    const char *v = node < 0 ? nullptr : static_cast<const char *>(fdt_getprop(fdt, node, name, &len));
+    return v ? std::string(v, (size_t)len) : "(none)";
+}
+
+std::vector<uint32_t> prop_cells(const void *fdt, const char *path, const char *name)
+{
+    int node = fdt_path_offset(fdt, path), len = 0;
+    const fdt32_t *v = node < 0 ? nullptr : static_cast<const fdt32_t *>(fdt_getprop(fdt, node, name, &len));
+    std::vector<uint32_t> cells;
+    for (int i = 0; v && i < len / 4; i++)
+        cells.push_back(fdt32_to_cpu(v[i]));
+    return cells;
+}
+
+TEST(VirtDtb, DescribesTheMachineAsQemusVirtDoes)
+{
+    pmvp::soc::virt::DtbSpec spec;
+    spec.memory = 256u << 20;
+    spec.mpidr = { 0x81000000, 0x81000001, 0x81000100, 0x81000101 };  // 2 SMT cores of 2 threads
+    spec.bootargs = "pmu-sw-incr";
+    std::vector<uint8_t> dtb = pmvp::soc::virt::build_dtb(spec);
+    const void *fdt = dtb.data();
+    ASSERT_EQ(fdt_check_header(fdt), 0);
+    EXPECT_EQ(prop_string(fdt, "/chosen", "bootargs"), std::string("pmu-sw-incr\0", 12));
+    EXPECT_EQ(prop_string(fdt, "/chosen", "stdout-path"), std::string("/pl011@9000000\0", 15));
+    EXPECT_EQ(prop_cells(fdt, "/memory@40000000", "reg"), (std::vector<uint32_t>{ 0, 0x40000000, 0, 256u << 20 }));
+    EXPECT_EQ(prop_cells(fdt, "/cpus/cpu@101", "reg"), (std::vector<uint32_t>{ 0, 0x101 }))
+        << "MPIDR's affinity fields (core 1, thread 1), as QEMU's: MT and RES1 left out";
+    EXPECT_EQ(prop_string(fdt, "/cpus/cpu@0", "enable-method"), std::string("psci\0", 5));
+    EXPECT_EQ(prop_string(fdt, "/cpus/cpu@102", "enable-method"), "(none)") << "no third thread";
+    EXPECT_EQ(prop_string(fdt, "/psci", "method"), std::string("hvc\0", 4));
+    EXPECT_EQ(prop_string(fdt, "/pl011@9000000", "compatible"), std::string("arm,pl011\0arm,primecell\0", 24));
+    EXPECT_EQ(prop_string(fdt, "/intc@8000000", "compatible"), std::string("arm,cortex-a15-gic\0", 19));
+    EXPECT_EQ(prop_cells(fdt, "/intc@8000000", "reg"),
+              (std::vector<uint32_t>{ 0, 0x08000000, 0, 0x10000, 0, 0x08010000, 0, 0x10000 }));
+    EXPECT_EQ(prop_cells(fdt, "/pmu", "interrupts"), (std::vector<uint32_t>{ 1, 7, 0xF04 }))
+        << "PPI 7 (INTID 23), the 4 CPUs' mask, level-high";
+    EXPECT_EQ(prop_cells(fdt, "/timer", "interrupts")[4], 14u) << "the Non-secure physical timer: PPI 14 (INTID 30)";
+}
+
+// ---- loading as QEMU loads -kernel
+
+TEST(VirtLoading, ImagesGoWhereQemusVirtPutsThem)
+{
+    using pmvp::soc::dtb_address;
+    using pmvp::soc::parse_kernel;
+    const uint64_t mib = 1u << 20;
+    std::vector<uint8_t> raw(4096, 0x1F);
+    FirmwareImage img = parse_kernel(raw, "raw.bin", 128 * mib);
+    EXPECT_EQ(img.format, FirmwareImage::RAW);
+    EXPECT_EQ(img.entry, 0x40080000u);
+    EXPECT_EQ(dtb_address(img, 128 * mib, 8192), 0x44000000u) << "the RAM's middle, 2 MiB aligned";
+    EXPECT_EQ(dtb_address(img, 1024 * mib, 8192), 0x48000000u) << "at most 128 MiB in";
+    // An arm64 Image: text_offset 0x80000 and image_size 1 MiB.
+    std::vector<uint8_t> image(4096, 0);
+    uint64_t fields[2] = { 0x80000, mib };
+    std::memcpy(image.data() + 8, fields, sizeof fields);
+    std::memcpy(image.data() + 56, "ARM\x64", 4);
+    img = parse_kernel(image, "Image", 128 * mib);
+    EXPECT_EQ(img.format, FirmwareImage::ARM64_IMAGE);
+    EXPECT_EQ(img.entry, 0x40080000u);
+    EXPECT_EQ(img.high, 0x40180000u) << "image_size counts, not the file's length";
+    fields[0] = 0;  // an offset under 4 KiB: 2 MiB further, past QEMU's boot stub
+    std::memcpy(image.data() + 8, fields, sizeof fields);
+    EXPECT_EQ(parse_kernel(image, "Image", 128 * mib).entry, 0x40200000u);
+    fields[1] = 200 * mib;
+    std::memcpy(image.data() + 16, &fields[1], 8);
+    EXPECT_THROW(parse_kernel(image, "Image", 128 * mib), pmvp::soc::ScenarioError);
+    EXPECT_THROW(parse_kernel({}, "empty", 128 * mib), pmvp::soc::ScenarioError);
+    // An ELF leaves room for the DTB at the RAM's base only below itself.
+    FirmwareImage elf;
+    elf.low = 0x40000000;
+    elf.high = 0x40010000;
+    EXPECT_EQ(dtb_address(elf, 128 * mib, 8192), 0u);
+    elf.low = 0x40100000;
+    elf.high = 0x40200000;
+    EXPECT_EQ(dtb_address(elf, 128 * mib, 8192), 0x40000000u);
+    EXPECT_EQ(dtb_address(elf, 128 * mib, 2 * mib), 0u) << "the DTB would reach the image";
+}
+
+#ifdef PMVP_HAVE_FIRMWARE
+
+// A raw image of AArch64 words, written for the test.
+std::string raw_image(const std::string &what, const std::vector<uint32_t> &words)
+{
+    std::string path = temp_file(what + ".bin");
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(words.data()),
+                                                (std::streamsize)(words.size() * 4));
+    return path;
+}
+
+// Reads the word at x0 and ends the run by semihosting SYS_EXIT with x0's
+// bits [63:24] if that word is the DTB's magic (big-endian 0xD00DFEED), 1
+// otherwise.
+const std::vector<uint32_t> kDtbProbe = { 0xb9400002, 0x18000143, 0xd358fc04, 0xd2800025, 0x6b03005f, 0x9a850084,
+                                          0x100000c1, 0xf9000424, 0xd2800300, 0xd45e0000, 0x14000000, 0xedfe0dd0,
+                                          0x00020026, 0x00000000, 0x00000000, 0x00000000 };
+
+TEST(VirtMachine, ARawImageFindsTheDeviceTreeInX0AndExitsBySemihosting)
+{
+    std::string image = raw_image("dtb-probe", kDtbProbe);
+    SocRun r = pmvp_soc("--machine virt --kernel " + image + " -t 1ms");
+    ASSERT_EQ(r.status, 1) << "a status other than 0: not all passed\n" << r.out << r.err;
+    const json &pe = r.result["pes"][0];
+    EXPECT_EQ(pe["status"], 0x44) << "the DTB at 0x44000000 with 128 MiB";
+    EXPECT_EQ(pe["ended_by"], "semihosting SYS_EXIT");
+    EXPECT_EQ(pe["instructions"], 10) << "through the HLT";
+    r = pmvp_soc("--machine virt --memory 512M --kernel " + image + " -t 1ms");
+    EXPECT_EQ(r.result["pes"][0]["status"], 0x48) << "128 MiB in with 512 MiB";
+}
+
+TEST(VirtMachine, PsciSystemOffEndsTheRunWithStatusZero)
+{
+    // ldr x0, =SYSTEM_OFF; hvc #0; b .
+    std::string image = raw_image("system-off", { 0x58000080, 0xd4000002, 0x14000000, 0, 0x84000008, 0 });
+    SocRun r = pmvp_soc("--machine virt --smp 2 --kernel " + image + " -t 1ms");
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    for (const json &pe : r.result["pes"]) {
+        EXPECT_EQ(pe["status"], 0);
+        EXPECT_EQ(pe["ended_by"], "PSCI SYSTEM_OFF");
+        EXPECT_EQ(pe["exit_time_ps"], 1000) << "the HVC, the second instruction, starts at 1 ns (1 GHz)";
+    }
+    EXPECT_EQ(r.result["pes"][1]["instructions"], 0) << "PE 1 was never turned on";
+}
+
+TEST(VirtMachine, ALoadWhereNothingIsStopsThePeAndSaysWhere)
+{
+    // mov x1, #0x0E000000; ldr w2, [x1]; b .
+    std::string image = raw_image("nothing", { 0xd2a1c001, 0xb9400022, 0x14000000 });
+    SocRun r = pmvp_soc("--machine virt --kernel " + image + " -t 1ms");
+    ASSERT_EQ(r.status, 1) << r.out << r.err;
+    const json &pe = r.result["pes"][0];
+    EXPECT_EQ(pe["status"], 0xEE);
+    EXPECT_NE(pe["console"].get<std::string>().find("address 0xe000000"), std::string::npos) << pe["console"];
+}
+
+TEST(VirtMachine, TheDevicesHoldTheirRulesForAGuest)
+{
+    SocRun r = pmvp_soc(scenario("firmware-virt-machine"));
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string console = r.result["pes"][0]["console"];
+    for (const char *test : { "virt-uart-probe", "virt-gic-sgi-self", "virt-timer-instant", "virt-psci-cpu-on",
+                              "virt-fetch-abort" })
+        EXPECT_NE(console.find(std::string("PASS ") + test + "\n"), std::string::npos) << test << "\n" << console;
+    EXPECT_NE(console.find("\n5 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_EQ(r.result["pes"][0]["aborts"], 1);
+}
+
+TEST(VirtMachine, TheSuitesImageForQemuPassesOnPmvp)
+{
+    SocRun r = pmvp_soc(scenario("firmware-pmu-suite-virt"));
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string console = r.result["pes"][0]["console"];
+    EXPECT_NE(console.find("PASS pmu-overflow-interrupt\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n14 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_EQ(r.result["pes"][0]["ended_by"], "semihosting SYS_EXIT");
+}
+
+TEST(VirtMachine, DumpdtbWritesWhatDtcDecompiles)
+{
+    std::string dtb = temp_file("virt.dtb");
+    SocRun r = pmvp_soc("--machine virt --smp 2 --append 'a b' --dumpdtb " + dtb, false);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    if (std::system("command -v dtc >/dev/null") != 0)
+        GTEST_SKIP() << "dtc (device-tree-compiler) is not installed";
+    std::string dts = temp_file("virt.dts");
+    ASSERT_EQ(std::system(("dtc -q -I dtb -O dts -o " + dts + " " + dtb).c_str()), 0);
+    std::string text = slurp(dts);
+    for (const char *want : { "bootargs = \"a b\";", "cpu@1 {", "compatible = \"arm,armv8-pmuv3\";",
+                              "method = \"hvc\";", "reg = <0x00 0x40000000 0x00 0x8000000>;" })
+        EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
+}
+
+#endif  // PMVP_HAVE_FIRMWARE
+
+TEST(VirtMachine, BadInputIsRefusedBeforeTheRunNamingTheField)
+{
+    struct Case {
+        std::string args, says;
+    };
+    const Case cases[] = {
+        { "--machine foo", "--machine: expected pmvp or virt" },
+        { "--append x", "--append: only the virt machine takes it" },
+        { "--machine virt --memory 8M", "--memory: expected a RAM size from 16 MiB to 4 GiB" },
+        { "--machine virt --smp 9", "--smp: expected an integer from 1 to 8" },
+        { "--machine virt --kernel /nonexistent.elf", "/nonexistent.elf: the firmware image cannot be read" },
+        { "--dumpdtb x.dtb", "--dumpdtb: the pmvp machine has no device tree" },
+        { "--machine virt", "cpu.firmware: missing" },
+        { "--kernel " + std::string(PMVP_SCENARIOS) + "/default.json --machine virt --memory 16M -t 1ms",
+          "" },  // a text file is a raw image: it loads and faults, no refusal
+    };
+    for (const Case &c : cases) {
+        SocRun r = pmvp_soc(c.args, false);
+        if (c.says.empty()) {
+            EXPECT_NE(r.status, 2) << c.args << "\n" << r.err;
+            continue;
+        }
+        EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << "\n" << r.err;
+    }
+    // An image larger than the RAM.
+    std::string big = temp_file("big.bin");
+    std::ofstream(big, std::ios::binary).write(std::string(17u << 20, '\0').data(), 17u << 20);
+    SocRun r = pmvp_soc("--machine virt --memory 16M --kernel " + big, false);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("does not fit the RAM (16 MiB at 0x40000000)"), std::string::npos) << r.err;
+}
+
+}  // namespace
