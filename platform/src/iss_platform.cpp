@@ -552,16 +552,12 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
                      : t.reported > t.run_n0                                 ? time_of(t, t.reported)
                                                                              : t.run_t0;
     pmvp_time since = std::max(last, time_.now()), at = time_of(t, upto);
-    const uint64_t n = upto - t.reported, cpi = cluster_.cpu.cpi;
-    // An instruction issues every CPI cycles: the others are STALL_BACKEND
-    // cycles (counted where the core has the event, from PMUv3p1).
-    const pmvp_share shares[2] = { { t.pe, PMVP_EV_INST_RETIRED, n }, { t.pe, PMVP_EV_STALL_BACKEND, n * (cpi - 1) } };
+    const pmvp_share share = { t.pe, PMVP_EV_INST_RETIRED, upto - t.reported };
     t.reported = t.reported_at_n = upto;
     t.reported_at = at;
-    t.result.instructions += n;
+    t.result.instructions += share.count;
     if (monitors_) {
-        const bool stalls = cpi > 1 && cluster_.config.pmu_version >= PMVP_PMUV3P1;
-        int err = monitors_->report_shares(shares, stalls ? 2 : 1, offset(since), offset(at));
+        int err = monitors_->report_shares(&share, 1, offset(since), offset(at));
         if (err != PMVP_OK)
             SC_REPORT_ERROR("pmvp/iss", (std::string("INST_RETIRED refused: ") + pmvp_strerror(err)).c_str());
     }

@@ -725,18 +725,23 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             c.config.have_el2 = c.config.have_el3 = false;
             c.config.feat_sel2 = c.config.feat_rme = false;
             // PMCEID advertises the events the ISS gives the monitors and no
-            // others, so no guest counts an event that would stay at zero.
-            // From PMUv3p1 the architecture requires STALL_FRONTEND and
-            // STALL_BACKEND: the ISS's timing defines them (an instruction
-            // issues every CPI cycles; the CPI - 1 others are backend
-            // stalls, none is a frontend one) and CNT_CYCLES. Those come
-            // last, CNT_CYCLES (0x4004) at the end, as PMUv3 counts no event
-            // above 0x3FF.
+            // others, so no guest counts an event that would stay at zero;
+            // CNT_CYCLES (0x4004, from PMUv3p1) last, as PMUv3 counts no
+            // event above 0x3FF. From PMUv3p1 the architecture requires
+            // STALL_FRONTEND and STALL_BACKEND: at CPI 1 an instruction
+            // issues every cycle, so the ISS's timing defines both, and
+            // both count nothing; at a higher CPI it has no model of which
+            // cycles stall, and they are not advertised (docs/FIRMWARE.md).
             static const uint16_t kIssEvents[] = { PMVP_EV_SW_INCR,        PMVP_EV_INST_RETIRED,  PMVP_EV_CPU_CYCLES,
                                                    PMVP_EV_BUS_CYCLES,     PMVP_EV_CHAIN,         PMVP_EV_STALL_FRONTEND,
                                                    PMVP_EV_STALL_BACKEND, PMVP_EV_CNT_CYCLES };
-            c.config.events = kIssEvents;
-            c.config.num_events = sizeof kIssEvents / sizeof kIssEvents[0] - (cfg.pmu_version < PMVP_PMUV3P1 ? 3 : 0);
+            static const uint16_t kIssEventsNoStalls[] = { PMVP_EV_SW_INCR,    PMVP_EV_INST_RETIRED, PMVP_EV_CPU_CYCLES,
+                                                           PMVP_EV_BUS_CYCLES, PMVP_EV_CHAIN,        PMVP_EV_CNT_CYCLES };
+            const bool stalls = c.cpu.cpi == 1 && cfg.pmu_version >= PMVP_PMUV3P1;
+            c.config.events = stalls ? kIssEvents : kIssEventsNoStalls;
+            c.config.num_events = stalls ? sizeof kIssEvents / sizeof kIssEvents[0]
+                                         : sizeof kIssEventsNoStalls / sizeof kIssEventsNoStalls[0] -
+                                               (cfg.pmu_version < PMVP_PMUV3P1 ? 1 : 0);
             c.controls = pmvp_pmu_controls{};
             c.controls.noninvasive_debug = true;
             refused = core_refusal(cfg);

@@ -1800,7 +1800,7 @@ TEST(PmvpSoc, AGuestThatJumpsToZeroIsStopped)
     EXPECT_EQ(pe["instructions"].get<uint64_t>(), 2u);
     EXPECT_NE(pe["console"].get<std::string>().find("[pmvp: the ISS stopped: "), std::string::npos)
         << pe["console"].get<std::string>();
-    EXPECT_NE(pe["console"].get<std::string>().find(" at PC 0]"), std::string::npos) << pe["console"];
+    EXPECT_NE(pe["console"].get<std::string>().find(" at PC 0x0]"), std::string::npos) << pe["console"];
 }
 
 // ---------------------------------------------------- checkpoint and restore
