@@ -303,6 +303,22 @@ TEST(VirtMachine, TheDevicesHoldTheirRulesForAGuest)
     EXPECT_EQ(r.result["pes"][0]["aborts"], 1);
 }
 
+TEST(VirtMachine, ACheckpointInThePsciTestGoesOnAsTheRunDid)
+{
+    // At 20 us PE 0 has turned PE 1 on; the timer test, the SGI and the
+    // abort come before or after: the restored run ends as the whole one.
+    SocRun whole = pmvp_soc(scenario("firmware-virt-machine"));
+    ASSERT_EQ(whole.status, 0) << whole.out << whole.err;
+    std::string ckpt = temp_file("virt.ckpt");
+    SocRun saved = pmvp_soc(scenario("firmware-virt-machine") + " --save-at 20us " + ckpt);
+    ASSERT_EQ(saved.status, 0) << saved.err;
+    SocRun restored = pmvp_soc("--restore " + ckpt);
+    ASSERT_EQ(restored.status, 0) << restored.out << restored.err;
+    for (size_t pe = 0; pe < 2; pe++)
+        for (const char *key : { "instructions", "exit_time_ps", "console", "exceptions", "aborts", "ended_by" })
+            EXPECT_EQ(restored.result["pes"][pe][key], whole.result["pes"][pe][key]) << "PE " << pe << " " << key;
+}
+
 TEST(VirtMachine, TheSuitesImageForQemuPassesOnPmvp)
 {
     SocRun r = pmvp_soc(scenario("firmware-pmu-suite-virt"));
