@@ -372,6 +372,25 @@ TEST(VirtMachine, BadInputIsRefusedBeforeTheRunNamingTheField)
         EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out << r.err;
         EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << "\n" << r.err;
     }
+    // The scenario's machine object.
+    const std::pair<const char *, const char *> machines[] = {
+        { R"({ "type": "qemu" })", "machine.type: expected pmvp" },
+        { R"({ "memory": "1 GiB" })", "machine.memory: the pmvp machine's RAM is 16 MiB" },
+        { R"({ "type": "virt", "memory": "3 MiB" })", "machine.memory: expected a RAM size" },
+        { R"({ "type": "virt", "append": 5 })", "machine.append: expected a string" },
+        { R"({ "type": "virt", "smp": 2 })", "machine.smp: unknown field" },
+    };
+    for (const auto &[machine, says] : machines) {
+        std::string path = temp_file("machine.json");
+        std::ofstream(path) << R"({ "name": "m", "duration": "1 ms", "machine": )" << machine
+                            << R"(, "clusters": [ { "cpu": { "model": "iss", "firmware": "x.elf" } } ] })";
+        SocRun r = pmvp_soc(path, false);
+        EXPECT_EQ(r.status, 2) << machine << "\n" << r.err;
+        EXPECT_NE(r.err.find(says), std::string::npos) << machine << "\n" << r.err;
+    }
+    SocRun analytic = pmvp_soc(scenario("default") + " --machine virt", false);
+    EXPECT_EQ(analytic.status, 2);
+    EXPECT_NE(analytic.err.find("the virt machine's PEs are the ISS clusters'"), std::string::npos) << analytic.err;
     // An image larger than the RAM.
     std::string big = temp_file("big.bin");
     std::ofstream(big, std::ios::binary).write(std::string(17u << 20, '\0').data(), 17u << 20);
