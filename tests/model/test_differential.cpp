@@ -6,6 +6,13 @@
 
 #include "differential.h"
 
+#ifndef PMVP_DIFF_FIRST_SEED
+#define PMVP_DIFF_FIRST_SEED 1
+#endif
+#ifndef PMVP_DIFF_SCENARIOS
+#define PMVP_DIFF_SCENARIOS 10000
+#endif
+
 namespace {
 
 uint64_t env_or(const char *name, uint64_t fallback)
@@ -17,8 +24,8 @@ uint64_t env_or(const char *name, uint64_t fallback)
 TEST(Differential, LazyKernelMatchesPerCycleReference)
 {
     // PMVP_DIFF_SEED / PMVP_DIFF_COUNT choose another range of scenarios.
-    const uint64_t seed = env_or("PMVP_DIFF_SEED", 1);
-    const uint64_t count = env_or("PMVP_DIFF_COUNT", 10000);
+    const uint64_t seed = env_or("PMVP_DIFF_SEED", PMVP_DIFF_FIRST_SEED);
+    const uint64_t count = env_or("PMVP_DIFF_COUNT", PMVP_DIFF_SCENARIOS);
     uint64_t checks = 0, frozen = 0;
     for (uint64_t i = 0; i < count; i++) {
         pmvp::ref::ScenarioResult r = pmvp::ref::run_scenario(seed + i);
