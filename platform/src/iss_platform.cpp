@@ -246,6 +246,9 @@ public:
     // virt: the PMU's PPI follows PMUIRQ at `at` (the instructions before
     // it told first).
     void sync_pmu_line(Thread &t, pmvp_time at);
+    // When a PE in WFI wakes, at or after t.now (PMVP_TIME_NEVER: not as
+    // things stand), on each machine.
+    pmvp_time wfi_wake_pmvp(Thread &t);
     pmvp_time wfi_wake_virt(Thread &t);
     // virt: the services of a firmware the machine plays (PSCI over HVC or
     // SMC #0, semihosting over HLT #0xF000) for the instruction at `pc`;
@@ -603,6 +606,20 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
     if (on_sp_el0)
         uc_reg_write(t.uc, UC_ARM64_REG_SP, &sp);
     uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
+}
+
+// A WFI on the pmvp machine ends when the PE's line rises: by a doorbell,
+// or by an overflow of a counter of cycles at its instant.
+pmvp_time Aarch64Iss::wfi_wake_pmvp(Thread &t)
+{
+    if (irq_line(t, t.now))
+        return t.now;
+    if (guest_.doorbell[t.image_pe].rung && (t.irq_enable & kIrqDoorbell))
+        return std::max(t.now, guest_.doorbell[t.image_pe].at);
+    pmvp_time wake = PMVP_TIME_NEVER;
+    if ((t.irq_enable & kIrqPmu) && monitors_)
+        check(monitors_->next_interrupt(wake, offset(t.now)), "next_interrupt");
+    return wake;
 }
 
 // A WFI on the virt machine ends when the GIC signals the PE (whatever
@@ -1046,30 +1063,8 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
             t.now = until;
             return;
         }
-        if (t.wfi && virt()) {
-            pmvp_time wake = wfi_wake_virt(t);
-            if (wake >= until) {
-                t.slept_from = t.now;
-                t.now = until;
-                return;
-            }
-            t.now = wake;
-            t.wfi = false;
-            if (monitors_)
-                check(monitors_->set_state(t.pe, PMVP_PE_RUN, offset(t.now)), "set_state");
-        } else if (t.wfi) {
-            // Asleep until the line rises: by a doorbell, or by an overflow
-            // of a counter of cycles at its instant.
-            pmvp_time wake = PMVP_TIME_NEVER;
-            if (irq_line(t, t.now))
-                wake = t.now;
-            else if (guest_.doorbell[t.image_pe].rung && (t.irq_enable & kIrqDoorbell))
-                wake = std::max(t.now, guest_.doorbell[t.image_pe].at);
-            else if ((t.irq_enable & kIrqPmu) && monitors_) {
-                pmvp_time w = PMVP_TIME_NEVER;
-                check(monitors_->next_interrupt(w, offset(t.now)), "next_interrupt");
-                wake = w;
-            }
+        if (t.wfi) {
+            pmvp_time wake = virt() ? wfi_wake_virt(t) : wfi_wake_pmvp(t);
             if (wake >= until) {
                 t.slept_from = t.now;
                 t.now = until;
