@@ -1327,10 +1327,10 @@ uint64_t translate(uc_engine *uc, uint64_t va)
     uint64_t ttbr = 0;
     uc_reg_read(uc, upper ? UC_ARM64_REG_TTBR1_EL1 : UC_ARM64_REG_TTBR0_EL1, &ttbr);
     uint64_t table = ttbr & 0x0000FFFFFFFFFFFEull & ~((1ull << 12) - 1);
-    int level = 4 - (int)((inputsize - 4) / stride);
-    for (; level <= 3; level++) {
+    const int start = 4 - (int)((inputsize - 4) / stride);  // the walk's first level (D8.2.6)
+    for (int level = start; level <= 3; level++) {
         const unsigned shift = grain + (unsigned)(3 - level) * stride;
-        const unsigned bits = level == 4 - (int)((inputsize - 4) / stride) ? inputsize - shift : stride;
+        const unsigned bits = level == start ? inputsize - shift : stride;
         const uint64_t index = (va >> shift) & ((1ull << bits) - 1);
         uint64_t d = 0;
         if (uc_mem_read(uc, table + index * 8, &d, 8) != UC_ERR_OK || !(d & 1))
@@ -1410,7 +1410,7 @@ uint64_t on_gicc_read(uc_engine *, uint64_t off, unsigned, void *user)
     Aarch64Iss &iss = *t.iss;
     pmvp_time at = access_instant(t);
     iss.sync_pmu_line(t, at);
-    if (off == 0x0C)  // GICC_IAR changes the running priority
+    if (off == virt::kGiccIar)  // an acknowledgement changes the running priority
         iss.stop(t);
     return iss.guest_.gic->cpu_read(t.image_pe, off, at);
 }

@@ -193,6 +193,42 @@ uint64_t integer(const std::string &v, uint64_t lo, uint64_t hi)
     return n;
 }
 
+// The options of the ISS's machine, QEMU's names for QEMU's meanings
+// (docs/FIRMWARE.md, "The virt machine"); `valued` as in parse_options.
+template <class Valued> void machine_options(CLI::App &app, Options &o, const Valued &valued)
+{
+    valued("--machine", "MACHINE",
+           "the machine the ISS clusters make: pmvp (its own devices) or virt (QEMU's virt board, so images built "
+           "for qemu-system-aarch64 -M virt boot unchanged; without a scenario file, one core)",
+           [&](const std::string &v) {
+               o.overrides.machine = parse_machine(v);
+               if (o.overrides.machine < 0)
+                   throw std::invalid_argument("expected pmvp or virt");
+           });
+    valued("--kernel", "IMAGE",
+           "the image every ISS cluster runs: an ELF file; on the virt machine also an arm64 Linux Image or a raw "
+           "binary, loaded as QEMU's -kernel loads it",
+           [&](const std::string &v) {
+               if (v.empty())
+                   throw std::invalid_argument("expected a file");
+               o.overrides.kernel = v;
+           });
+    valued("--append", "ARGS", "the virt machine's kernel command line (/chosen/bootargs), as QEMU's -append",
+           [&](const std::string &v) {
+               o.overrides.has_append = true;
+               o.overrides.append = v;
+           });
+    valued("-m,--memory", "SIZE", "the virt machine's RAM, as QEMU's -m: 256M, 1G (MiB without a suffix; "
+                                  "default 128M)",
+           [&](const std::string &v) { o.overrides.memory = parse_memory(v); });
+    valued("--smp", "N", "the PEs of the one ISS cluster (cores x its threads), as QEMU's -smp",
+           [&](const std::string &v) { o.overrides.smp = (unsigned)integer(v, 1, 8); });
+    app.add_option("--dumpdtb", o.dumpdtb_path,
+                   "write the virt machine's device tree blob to FILE and exit without running, as QEMU's "
+                   "-machine dumpdtb=FILE")
+        ->type_name("FILE");
+}
+
 // The command line, parsed by CLI11: --opt value, --opt=value, short
 // options, a --config file. Every value is read by pmvp's own parsers,
 // whose refusals name the option; an unknown option gets the nearest one.
@@ -260,36 +296,7 @@ Options parse_options(int argc, char **argv)
             }
         throw std::invalid_argument("expected pe, core or soc");
     });
-    valued("--machine", "MACHINE",
-           "the machine the ISS clusters make: pmvp (its own devices) or virt (QEMU's virt board, so images built "
-           "for qemu-system-aarch64 -M virt boot unchanged; without a scenario file, one core)",
-           [&](const std::string &v) {
-               o.overrides.machine = parse_machine(v);
-               if (o.overrides.machine < 0)
-                   throw std::invalid_argument("expected pmvp or virt");
-           });
-    valued("--kernel", "IMAGE",
-           "the image every ISS cluster runs: an ELF file; on the virt machine also an arm64 Linux Image or a raw "
-           "binary, loaded as QEMU's -kernel loads it",
-           [&](const std::string &v) {
-               if (v.empty())
-                   throw std::invalid_argument("expected a file");
-               o.overrides.kernel = v;
-           });
-    valued("--append", "ARGS", "the virt machine's kernel command line (/chosen/bootargs), as QEMU's -append",
-           [&](const std::string &v) {
-               o.overrides.has_append = true;
-               o.overrides.append = v;
-           });
-    valued("-m,--memory", "SIZE", "the virt machine's RAM, as QEMU's -m: 256M, 1G (MiB without a suffix; "
-                                  "default 128M)",
-           [&](const std::string &v) { o.overrides.memory = parse_memory(v); });
-    valued("--smp", "N", "the PEs of the one ISS cluster (cores x its threads), as QEMU's -smp",
-           [&](const std::string &v) { o.overrides.smp = (unsigned)integer(v, 1, 8); });
-    app.add_option("--dumpdtb", o.dumpdtb_path,
-                   "write the virt machine's device tree blob to FILE and exit without running, as QEMU's "
-                   "-machine dumpdtb=FILE")
-        ->type_name("FILE");
+    machine_options(app, o, valued);
     app.add_option("-j,--json", o.json_path,
                    "also write the results as JSON (- for stdout, the readable report then going to stderr)")
         ->type_name("FILE");
@@ -584,6 +591,24 @@ int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, c
     return interrupted ? 130 : 0;
 }
 
+// --dumpdtb: the virt machine's device tree to `path`, as QEMU's
+// -machine dumpdtb=; pmvp-soc's exit status.
+int dump_dtb(const Scenario &s, const std::string &path)
+{
+    if (s.machine.kind != Machine::VIRT)
+        usage_error("--dumpdtb: the pmvp machine has no device tree; the virt machine has (--machine virt)");
+    std::vector<uint8_t> dtb = machine_dtb(s);
+    FILE *f = std::fopen(path.c_str(), "wb");
+    bool written = f && std::fwrite(dtb.data(), 1, dtb.size(), f) == dtb.size();
+    if (f)
+        written = std::fclose(f) == 0 && written;
+    if (!written) {
+        std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", path.c_str(), std::strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int sc_main(int argc, char **argv)
@@ -615,20 +640,8 @@ int sc_main(int argc, char **argv)
         }
         std::fclose(f);
     }
-    if (!o.dumpdtb_path.empty()) {
-        if (s.machine.kind != Machine::VIRT)
-            usage_error("--dumpdtb: the pmvp machine has no device tree; the virt machine has (--machine virt)");
-        std::vector<uint8_t> dtb = machine_dtb(s);
-        FILE *f = std::fopen(o.dumpdtb_path.c_str(), "wb");
-        bool written = f && std::fwrite(dtb.data(), 1, dtb.size(), f) == dtb.size();
-        if (f)
-            written = std::fclose(f) == 0 && written;
-        if (!written) {
-            std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", o.dumpdtb_path.c_str(), std::strerror(errno));
-            return 2;
-        }
-        return 0;
-    }
+    if (!o.dumpdtb_path.empty())
+        return dump_dtb(s, o.dumpdtb_path);
     if (o.show_config) {
         if (s.clusters.empty())
             usage_error("--show-config: this scenario has no Arm clusters, whose cores it shows");

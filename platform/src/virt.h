@@ -23,6 +23,7 @@ namespace pmvp::soc::virt {
 constexpr uint64_t kGicDist = 0x08000000, kGicDistSize = 0x10000;
 constexpr uint64_t kGicCpu = 0x08010000, kGicCpuSize = 0x10000;
 constexpr uint64_t kUart = 0x09000000, kUartSize = 0x1000;
+constexpr uint64_t kGiccIar = 0x0C;  // GICC_IAR's offset: reading it acknowledges
 
 // The interrupts the platform wires (PPIs, as INTIDs).
 constexpr unsigned kIntidPmu = 23, kIntidVirtTimer = 27, kIntidPhysTimer = 30;
