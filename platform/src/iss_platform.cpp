@@ -42,6 +42,7 @@
 extern "C" {
 #include "pmvp/error.h"
 }
+#include "iss_events.h"
 #include "report.h"
 #include "soc.h"
 
@@ -153,6 +154,25 @@ public:
         pmvp_time reported_at = 0;
         uint64_t reported_at_n = UINT64_MAX;
         uint64_t block_pc = 0, block_start = 0, block_size = 0;
+        // The events (docs/FIRMWARE.md, "Events"): the current block as
+        // classified, with the instructions of it already in `pending` or
+        // told (`block_told`) and those that retire (`block_retires`: fewer
+        // than its instructions when one takes an exception); the events
+        // not yet told; the blocks classified. None saved: a run tells all
+        // its events before it ends, and blocks are classified again.
+        const IssBlock *block = nullptr;
+        unsigned block_told = 0, block_retires = 0;
+        IssTally pending;
+        IssBlockCache blocks;
+        // The events whose next occurrences raise PMUIRQ or freeze counters
+        // (pmvp_core_events_to_interrupt), each with the occurrences left
+        // to it in the current run: the run ends before a block that would
+        // pass one. A run's own.
+        struct Watch {
+            a64::Event event;
+            uint64_t left;
+        } watch[a64::kNumEvents];
+        unsigned watching = 0;
         // The next DVFS step, at `step_at`, which a run's last block may pass
         // (a run ends at a step, but runs whole blocks): the instructions
         // after the `step_n`th retire on the edges of `step_clock`, the
@@ -225,7 +245,21 @@ public:
         return retired_before(t, pc == t.sysreg_pc ? pc + 4 : pc);
     }
     sc_time offset(pmvp_time t) const { return time_.to_sc(t - time_.now()); }
+    // Tells the monitors the instructions retired up to `upto` (at least
+    // those told) and every event pending: its instructions' and the
+    // exceptions and bus accesses since the last tell.
     void tell_retired(Thread &t, uint64_t upto);
+    // The current block ran (the next one starts at `next_pc`): its events
+    // not yet told become pending, with its conditional branch's
+    // PC_WRITE_RETIRED if it was taken.
+    void close_block(Thread &t, uint64_t next_pc);
+    // The instruction at `pc` of the current block took an exception (an
+    // UNDEFINED instruction, a refused access): it and those after it did
+    // not retire.
+    void retire_before(Thread &t, uint64_t pc);
+    // An occurrence of `e` that is no instruction's own (an exception, a bus
+    // access): pending, and the run ends after it if it interrupts.
+    void occur(Thread &t, a64::Event e);
     // Ends the run before the next block. Only the block hook calls
     // uc_emu_stop: called from an MMIO callback it restarts the current
     // block from its start, so the block's accesses would run again.
@@ -284,6 +318,9 @@ private:
     template <class A> void state(A &a);
     template <class A> static void registers(A &a, Thread &t);
     void tell_clock(pmvp_time through);
+    // The events other than INST_RETIRED whose occurrences can interrupt in
+    // the run about to start (Thread::watch).
+    void watch_events(Thread &t);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
     size_t clock_told_ = 0;         // the DVFS steps told to the monitors
@@ -304,24 +341,69 @@ bool irq_unmasked(const Aarch64Iss::Thread &t)
     return !(pstate & kPstateI);
 }
 
+uint64_t translate(uc_engine *uc, uint64_t va);  // the guest's stage 1 tables (below)
+
+// Where a block's instructions are now (IssBlockCache::Locate): in the
+// guest's RAM when its physical address is there (one page of it with the
+// MMU on), or read.
+IssBlockCache::Code locate_code(void *ctx, uint64_t pc, unsigned n, uint32_t *buf)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(ctx);
+    const Guest &g = t.iss->guest_;
+    uc_arm64_cp_reg sctlr{ 1, 0, 3, 0, 0, 0 };
+    uc_reg_read(t.uc, UC_ARM64_REG_CP_REG, &sctlr);
+    const bool mmu = sctlr.val & 1;
+    const uint64_t pa = mmu ? translate(t.uc, pc) : pc, bytes = 4ull * n;
+    if (pa != UINT64_MAX && pa >= kRamBase && pa - kRamBase <= g.ram_size - bytes &&
+        (!mmu || (pc & 0xFFF) + bytes <= 0x1000))
+        return { reinterpret_cast<const uint32_t *>(g.ram + (pa - kRamBase)), true };
+    if (uc_mem_read(t.uc, pc, buf, bytes) != UC_ERR_OK)
+        std::memset(buf, 0, bytes);  // it ran, so it is there: not reached
+    return { buf, false };
+}
+
+// The block would pass an occurrence of a watched event (Thread::watch).
+// A conditional branch at its end is taken as taken.
+bool passes_watch(const Aarch64Iss::Thread &t, const IssBlock *b)
+{
+    for (unsigned i = 0; i < t.watching && b; i++) {
+        const auto &w = t.watch[i];
+        const uint64_t c = b->count[w.event] + (w.event == a64::PC_WRITE_RETIRED && b->conditional_last);
+        if (w.left == 0 || c > w.left)
+            return true;
+    }
+    return false;
+}
+
 void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     uint64_t n = size / 4;
+    const IssBlock *b = t.iss->monitors_ ? &t.blocks.get(address, size, locate_code, &t) : nullptr;
     // A stop asked for elsewhere in the previous block, this block passes
-    // the run's limit, or the previous block unmasked a pending interrupt:
-    // stop before it runs (at least one block per run).
-    if (t.stopping || (t.ran_block && (t.retired + n > t.limit || (t.watch_unmask && irq_unmasked(t))))) {
+    // the run's limit or an occurrence that interrupts, or the previous
+    // block unmasked a pending interrupt: stop before it runs (at least one
+    // block per run).
+    if (t.stopping ||
+        (t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) || (t.watch_unmask && irq_unmasked(t))))) {
         t.stopping = true;
         uc_emu_stop(t.uc);
         return;
     }
+    t.iss->close_block(t, address);
     t.ran_block = true;
     t.sysreg_pc = UINT64_MAX;
     t.block_pc = address;
     t.block_start = t.retired;
     t.block_size = size;
     t.retired += n;
+    t.block = b;
+    t.block_told = 0;
+    t.block_retires = (unsigned)n;
+    for (unsigned i = 0; i < t.watching && b; i++) {
+        auto &w = t.watch[i];
+        w.left -= std::min<uint64_t>(w.left, b->count[w.event]);
+    }
 }
 
 // A refused access, or an access QEMU does not know (which ends its block
@@ -341,6 +423,10 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
     t.sysreg_pc = pc;  // the hook synchronised the PC here
     uint64_t fields = 0, mask = 0;
+    // SCTLR_EL1, TTBR0_EL1, TTBR1_EL1, TCR_EL1: the blocks' code may move.
+    if (write && cp->op0 == 3 && cp->op1 == 0 && cp->crm == 0 &&
+        ((cp->crn == 1 && cp->op2 == 0) || (cp->crn == 2 && cp->op2 <= 2)))
+        t.blocks.clear();
     if (!write && iss.virt() && cp->op0 == 3 && cp->op1 == 0 && cp->crn == 0 && cp->crm == 0 && cp->op2 == 5) {
         if (rt != UC_ARM64_REG_XZR)  // MPIDR_EL1: each engine is CPU 0 to Unicorn
             uc_reg_write(uc, rt, &t.mpidr);
@@ -392,6 +478,7 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
         t.result.console += "[pmvp: a refused System-register access in mid-block was left to the ISS]\n";
         return 0;
     }
+    iss.retire_before(t, pc);  // not executed
     iss.enter_exception(t, kVectorSync, pc, &out.esr);
     return 1;
 }
@@ -420,6 +507,7 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
     uint64_t esr;
     if (intno == 1) {
         esr = 0x02000000;  // EC 0x00, IL
+        t.iss->retire_before(t, pc);  // not executed
     } else if (intno == 2) {
         uint32_t svc = 0;  // the SVC before the PC: its imm16 goes to ESR.ISS
         uc_mem_read(uc, pc - 4, &svc, 4);
@@ -545,25 +633,131 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
 {
     if (upto > t.step_n)
         tell_clock(t.step_at);  // a step past the quantum's end, passed by the run's last block
-    if (upto <= t.reported)
+    upto = std::max(upto, t.reported);
+    if (t.block && upto > t.block_start + t.block_told) {
+        const unsigned to = (unsigned)(upto - t.block_start);
+        t.pending.add(*t.block, t.block_told, to);
+        t.block_told = to;
+    }
+    if (upto == t.reported && t.pending.empty())
         return;
-    // The instructions retired in (since, time_of(upto)], told as a share
-    // spread evenly over those cycles (Monitors::report_shares): with one
-    // instruction every CPI cycles, a threshold sees the same per-cycle
-    // values as instruction by instruction, in another order.
+    // The instructions retired in (since, time_of(upto)], and their events,
+    // told as shares spread evenly over those cycles
+    // (Monitors::report_shares): with one instruction every CPI cycles, a
+    // threshold sees the same per-cycle values as instruction by
+    // instruction, in another order.
     pmvp_time last = t.reported_at_n == t.reported && t.reported > t.run_n0 ? t.reported_at
                      : t.reported > t.run_n0                                 ? time_of(t, t.reported)
                                                                              : t.run_t0;
     pmvp_time since = std::max(last, time_.now()), at = time_of(t, upto);
-    const pmvp_share share = { t.pe, PMVP_EV_INST_RETIRED, upto - t.reported };
+    t.result.instructions += upto - t.reported;
     t.reported = t.reported_at_n = upto;
     t.reported_at = at;
-    t.result.instructions += share.count;
-    if (monitors_) {
-        int err = monitors_->report_shares(&share, 1, offset(since), offset(at));
-        if (err != PMVP_OK)
-            SC_REPORT_ERROR("pmvp/iss", (std::string("INST_RETIRED refused: ") + pmvp_strerror(err)).c_str());
+    if (!monitors_)
+        return;
+    t.pending.n[a64::MEM_ACCESS] = t.pending.n[a64::MEM_ACCESS_RD] + t.pending.n[a64::MEM_ACCESS_WR];
+    // At most PMVP_MAX_BATCHES shares a call: a later call's shares are
+    // told at the window's end (a64::Event puts the most used first).
+    pmvp_share shares[PMVP_MAX_BATCHES];
+    unsigned num = 0;
+    for (unsigned e = 0; e <= a64::kNumEvents; e++) {
+        if (num == PMVP_MAX_BATCHES || (e == a64::kNumEvents && num)) {
+            int err = monitors_->report_shares(shares, num, offset(since), offset(at));
+            if (err != PMVP_OK)
+                SC_REPORT_ERROR("pmvp/iss", (std::string("the ISS's events refused: ") + pmvp_strerror(err)).c_str());
+            num = 0;
+        }
+        if (e < a64::kNumEvents && t.pending.n[e])
+            shares[num++] = { t.pe, a64::kNumber[e], t.pending.n[e] };
     }
+    t.pending = IssTally{};
+}
+
+namespace {
+
+uint64_t xreg(uc_engine *uc, unsigned n)
+{
+    if (n == 31)
+        return 0;  // XZR
+    uint64_t v = 0;
+    uc_reg_read(uc, n <= 28 ? (int)UC_ARM64_REG_X0 + (int)n : n == 29 ? (int)UC_ARM64_REG_X29 : (int)UC_ARM64_REG_X30, &v);
+    return v;
+}
+
+// ConditionHolds() of the A64 pseudocode, on PSTATE.{N, Z, C, V} in `nzcv`'s bits 31:28.
+bool condition_holds(unsigned cond, uint64_t nzcv)
+{
+    const bool n = (nzcv >> 31) & 1, z = (nzcv >> 30) & 1, c = (nzcv >> 29) & 1, v = (nzcv >> 28) & 1;
+    bool r = true;
+    switch (cond >> 1) {
+    case 0: r = z; break;
+    case 1: r = c; break;
+    case 2: r = n; break;
+    case 3: r = v; break;
+    case 4: r = c && !z; break;
+    case 5: r = n == v; break;
+    case 6: r = n == v && !z; break;
+    default: break;
+    }
+    return (cond & 1) && cond != 0xF ? !r : r;
+}
+
+int64_t sext(uint64_t v, unsigned bits)
+{
+    return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+// Whether conditional branch `insn` at `pc`, the last of its block, was
+// taken, the PE's next instruction being at `next_pc`. Where its target is
+// not the next instruction, `next_pc` says; otherwise its condition does,
+// on the registers as it left them (as it was last, those it read).
+bool branch_taken(uc_engine *uc, uint32_t insn, uint64_t pc, uint64_t next_pc)
+{
+    const bool test = (insn & 0x7E000000) == 0x36000000, compare = (insn & 0x7E000000) == 0x34000000;
+    const uint64_t target = pc + 4 * (uint64_t)(test ? sext((insn >> 5) & 0x3FFF, 14) : sext((insn >> 5) & 0x7FFFF, 19));
+    if (target != pc + 4)
+        return next_pc == target;
+    if (compare || test) {  // CBZ, CBNZ, TBZ, TBNZ: bit 24 the non-zero form
+        const uint64_t x = xreg(uc, insn & 31);
+        const bool zero = compare ? ((insn >> 31) ? x : (uint32_t)x) == 0 : !((x >> ((insn >> 31) << 5 | ((insn >> 19) & 31))) & 1);
+        return zero != (bool)((insn >> 24) & 1);
+    }
+    uint64_t nzcv = 0;  // B.cond, BC.cond
+    uc_reg_read(uc, UC_ARM64_REG_NZCV, &nzcv);
+    return condition_holds(insn & 0xF, nzcv);
+}
+
+}  // namespace
+
+void Aarch64Iss::close_block(Thread &t, uint64_t next_pc)
+{
+    const IssBlock *b = t.block;
+    if (!b)
+        return;
+    t.pending.add(*b, t.block_told, t.block_retires);
+    t.block = nullptr;
+    if (b->conditional_last && t.block_retires == b->instructions() &&
+        branch_taken(t.uc, b->words.back(), t.block_pc + t.block_size - 4, next_pc))
+        occur(t, a64::PC_WRITE_RETIRED);
+}
+
+void Aarch64Iss::retire_before(Thread &t, uint64_t pc)
+{
+    const uint64_t n = retired_before(t, pc);
+    if (pc < t.block_pc || pc >= t.block_pc + t.block_size || n < t.reported)
+        return;  // not the current block's, or told already (not reached: no access tells its own instruction)
+    t.retired = n;
+    t.block_retires = (unsigned)(n - t.block_start);
+}
+
+void Aarch64Iss::occur(Thread &t, a64::Event e)
+{
+    if (!monitors_)
+        return;
+    t.pending.n[e]++;
+    for (unsigned i = 0; i < t.watching; i++)
+        if (t.watch[i].event == e && t.watch[i].left && --t.watch[i].left == 0)
+            stop(t);
 }
 
 bool Aarch64Iss::irq_line(Thread &t, pmvp_time at)
@@ -591,6 +785,11 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
         uc_reg_write(t.uc, UC_ARM64_REG_ESR_EL1, esr);
         t.result.exceptions++;
     }
+    // EXC_TAKEN and the kind: an IRQ, an SVC, an Instruction Abort, or
+    // another synchronous exception (an UNDEFINED instruction, a trap).
+    const uint64_t ec = esr ? *esr >> 26 : 0;
+    occur(t, a64::EXC_TAKEN);
+    occur(t, !esr ? a64::EXC_IRQ : ec == 0x15 ? a64::EXC_SVC : ec == 0x20 || ec == 0x21 ? a64::EXC_PABORT : a64::EXC_UNDEF);
     uint64_t masked = kPstateEl1hMasked, pc = vbar + vector_base(pstate) + vector;
     // The engine's SP is the one PSTATE selected: from EL0 or EL1t it is
     // SP_EL0's value, kept there, and EL1h runs on SP_EL1 (a PSTATE write
@@ -1079,6 +1278,18 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
     }
 }
 
+void Aarch64Iss::watch_events(Thread &t)
+{
+    t.watching = 0;
+    for (unsigned e = 0; e < a64::kNumEvents; e++) {
+        uint64_t left = PMVP_EVENTS_NEVER;
+        if (e != a64::INST_RETIRED)  // the run's limit
+            check(monitors_->events_to_interrupt(t.pe, a64::kNumber[e], left, offset(t.now)), "events_to_interrupt");
+        if (left != PMVP_EVENTS_NEVER)
+            t.watch[t.watching++] = { (a64::Event)e, left };
+    }
+}
+
 void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
 {
     // An interrupt between blocks: taken if the line is high and PSTATE.I clear.
@@ -1093,6 +1304,7 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         t.result.interrupts++;
         enter_exception(t, kVectorIrq, pc, nullptr);
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+        tell_retired(t, t.retired);  // EXC_TAKEN, EXC_IRQ, before the run's watches
     }
     // The interrupt request is a level (D13.3.1): one pending while masked
     // is taken where the guest unmasks it, so the run ends there.
@@ -1132,6 +1344,7 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         }
         if (freeze != PMVP_TIME_NEVER) // those up to a freeze are told at their instant, before it
             n = std::min(n, std::max<uint64_t>(1, instructions_until(t, freeze, true)));
+        watch_events(t);
     }
     if (virt()) {  // a timer's interrupt is taken between blocks, as PMUIRQ's
         pmvp_time fires = next_timer(t, t.now);
@@ -1144,6 +1357,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     // no instruction is at UINT64_MAX (they are 4-byte aligned), where 0
     // would stop a guest that jumps to 0 before it faults there.
     uc_err err = uc_emu_start(t.uc, pc, UINT64_MAX, 0, 0);
+    uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    close_block(t, pc);
     if (err == UC_ERR_FETCH_UNMAPPED && virt()) {
         instruction_abort(t);
         err = UC_ERR_OK;
@@ -1194,6 +1409,10 @@ void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size
     uint64_t before = iss.retired_before_access(t);
     iss.tell_retired(t, before);
     bool write = type == UC_MEM_WRITE;
+    // One beat on the platform's bus (BUS_ACCESS), told with its
+    // instruction's events.
+    iss.occur(t, a64::BUS_ACCESS);
+    iss.occur(t, write ? a64::BUS_ACCESS_WR : a64::BUS_ACCESS_RD);
     uint64_t data = write ? (uint64_t)value : 0;
     tlm::tlm_generic_payload gp;
     gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);

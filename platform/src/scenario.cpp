@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "a64_events.h"
 #include "firmware_image.h"
 #include "pmvp/config/core_file.h"
 #include "pmvp/config/json_text.h"
@@ -131,6 +132,30 @@ bool Scenario::has_analytic() const
 }
 
 namespace {
+
+// The events an ISS core implements, so PMCEID advertises them and no
+// guest counts an event that would stay at zero: those the ISS tells
+// (a64_events.h), and those the monitors make (SW_INCR, the cycles,
+// CHAIN). From PMUv3p1 (`v3p1`), CNT_CYCLES (0x4004: PMUv3 counts no
+// event above 0x3FF) and the STALL_FRONTEND and STALL_BACKEND the
+// architecture requires: at CPI 1 (`cpi1`) an instruction issues every
+// cycle, so the ISS's timing defines both, and both count nothing; at a
+// higher CPI it has no model of which cycles stall, and they are not
+// advertised (docs/FIRMWARE.md).
+const std::vector<uint16_t> &iss_events(bool cpi1, bool v3p1)
+{
+    static std::vector<uint16_t> lists[2][2];
+    std::vector<uint16_t> &l = lists[cpi1][v3p1];
+    if (l.empty()) {
+        l = { PMVP_EV_SW_INCR, PMVP_EV_CPU_CYCLES, PMVP_EV_BUS_CYCLES, PMVP_EV_CHAIN };
+        l.insert(l.end(), pmvp::soc::a64::kNumber, pmvp::soc::a64::kNumber + pmvp::soc::a64::kNumEvents);
+        if (v3p1)
+            l.push_back(PMVP_EV_CNT_CYCLES);
+        if (v3p1 && cpi1)
+            l.insert(l.end(), { PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND });
+    }
+    return l;
+}
 // Why the kernel refuses a core's configuration (the field of
 // pmvp_core_config and the rule), or "" when it takes it.
 std::string core_refusal(const pmvp_core_config &cfg)
@@ -724,24 +749,9 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
                 fail(o.sub("controls"), "an ISS cluster has no EL2 or EL3 whose controls these would be");
             c.config.have_el2 = c.config.have_el3 = false;
             c.config.feat_sel2 = c.config.feat_rme = false;
-            // PMCEID advertises the events the ISS gives the monitors and no
-            // others, so no guest counts an event that would stay at zero;
-            // CNT_CYCLES (0x4004, from PMUv3p1) last, as PMUv3 counts no
-            // event above 0x3FF. From PMUv3p1 the architecture requires
-            // STALL_FRONTEND and STALL_BACKEND: at CPI 1 an instruction
-            // issues every cycle, so the ISS's timing defines both, and
-            // both count nothing; at a higher CPI it has no model of which
-            // cycles stall, and they are not advertised (docs/FIRMWARE.md).
-            static const uint16_t kIssEvents[] = { PMVP_EV_SW_INCR,        PMVP_EV_INST_RETIRED,  PMVP_EV_CPU_CYCLES,
-                                                   PMVP_EV_BUS_CYCLES,     PMVP_EV_CHAIN,         PMVP_EV_STALL_FRONTEND,
-                                                   PMVP_EV_STALL_BACKEND, PMVP_EV_CNT_CYCLES };
-            static const uint16_t kIssEventsNoStalls[] = { PMVP_EV_SW_INCR,    PMVP_EV_INST_RETIRED, PMVP_EV_CPU_CYCLES,
-                                                           PMVP_EV_BUS_CYCLES, PMVP_EV_CHAIN,        PMVP_EV_CNT_CYCLES };
-            const bool stalls = c.cpu.cpi == 1 && cfg.pmu_version >= PMVP_PMUV3P1;
-            c.config.events = stalls ? kIssEvents : kIssEventsNoStalls;
-            c.config.num_events = stalls ? sizeof kIssEvents / sizeof kIssEvents[0]
-                                         : sizeof kIssEventsNoStalls / sizeof kIssEventsNoStalls[0] -
-                                               (cfg.pmu_version < PMVP_PMUV3P1 ? 1 : 0);
+            const std::vector<uint16_t> &events = iss_events(c.cpu.cpi == 1, cfg.pmu_version >= PMVP_PMUV3P1);
+            c.config.events = events.data();
+            c.config.num_events = (unsigned)events.size();
             c.controls = pmvp_pmu_controls{};
             c.controls.noninvasive_debug = true;
             refused = core_refusal(cfg);

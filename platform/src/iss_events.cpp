@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "iss_events.h"
+
+#include <cstring>
+
+namespace pmvp::soc {
+
+void IssTally::add(a64::Mask m)
+{
+    while (m) {
+        n[__builtin_ctzll(m)]++;
+        m &= m - 1;
+    }
+}
+
+void IssTally::add(const IssBlock &b)
+{
+    for (const auto &[e, c] : b.totals)
+        n[e] += c;
+}
+
+void IssTally::add(const IssBlock &b, unsigned from, unsigned to)
+{
+    if (from == 0 && to == b.instructions()) {
+        add(b);
+        return;
+    }
+    for (unsigned i = from; i < to && i < b.instructions(); i++)
+        add(b.masks[i]);
+}
+
+bool IssTally::empty() const
+{
+    for (uint64_t c : n)
+        if (c)
+            return false;
+    return true;
+}
+
+void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
+{
+    b.words.assign(words, words + n);
+    b.masks.resize(n);
+    std::memset(b.count, 0, sizeof b.count);
+    b.conditional_last = false;
+    for (unsigned i = 0; i < n; i++) {
+        const a64::Insn in = a64::classify(words[i]);
+        b.masks[i] = in.events;
+        for (a64::Mask m = in.events; m; m &= m - 1)
+            b.count[__builtin_ctzll(m)]++;
+        b.conditional_last = in.conditional_branch && i + 1 == n;
+    }
+    b.totals.clear();
+    for (unsigned e = 0; e < a64::kNumEvents; e++)
+        if (b.count[e])
+            b.totals.emplace_back((a64::Event)e, b.count[e]);
+}
+
+const IssBlock &IssBlockCache::get(uint64_t pc, uint32_t size, Locate locate, void *ctx)
+{
+    const unsigned n = size / 4;
+    IssBlock *&slot = front_[(pc >> 2) % kFront];
+    IssBlock *b = slot && slot->pc == pc ? slot : nullptr;
+    if (!b) {
+        b = &blocks_[pc];
+        slot = b;
+    }
+    if (b->size == size && b->code && std::memcmp(b->code, b->words.data(), size) == 0)
+        return *b;  // the common case: classified, and its code unchanged
+    buf_.resize(n);
+    const Code code = locate(ctx, pc, n, buf_.data());
+    if (b->size != size || b->words.size() != n || std::memcmp(code.words, b->words.data(), size) != 0) {
+        b->pc = pc;
+        b->size = size;
+        classify(*b, code.words, n);
+        classified_++;
+    }
+    b->code = code.in_ram ? code.words : nullptr;
+    return *b;
+}
+
+void IssBlockCache::clear()
+{
+    for (auto &[pc, b] : blocks_)
+        b.code = nullptr;  // checked by reading them at their next execution
+}
+
+}  // namespace pmvp::soc
