@@ -54,6 +54,9 @@ void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
     for (unsigned e = 0; e < a64::kNumEvents; e++)
         if (b.count[e])
             b.totals.emplace_back((a64::Event)e, b.count[e]);
+    // MEM_ACCESS is told as MEM_ACCESS_RD + MEM_ACCESS_WR; its count here
+    // is for the runs that watch it.
+    b.count[a64::MEM_ACCESS] = b.count[a64::MEM_ACCESS_RD] + b.count[a64::MEM_ACCESS_WR];
 }
 
 const IssBlock &IssBlockCache::get(uint64_t pc, uint32_t size, Locate locate, void *ctx)

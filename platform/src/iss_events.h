@@ -22,7 +22,7 @@ struct IssBlock {
     std::vector<uint32_t> words;       // the instructions it was classified from
     std::vector<a64::Mask> masks;      // each instruction's events
     std::vector<std::pair<a64::Event, uint32_t>> totals;  // the block's events, each with its count
-    uint32_t count[a64::kNumEvents] = {};                 // the same, by event
+    uint32_t count[a64::kNumEvents] = {};                 // the same, by event, with MEM_ACCESS
     bool conditional_last = false;     // it ends with a conditional branch
     // Where its instructions are in the guest's RAM, to check them against
     // at each execution (self-modifying code); null: read them each time.

@@ -303,6 +303,21 @@ TEST(VirtMachine, TheDevicesHoldTheirRulesForAGuest)
     EXPECT_EQ(r.result["pes"][0]["aborts"], 1);
 }
 
+// firmware/iss_events.c: each event's count per iteration of a loop of
+// known instructions, the MEM_ACCESS overflow's interrupt at its block,
+// PMCEID (docs/FIRMWARE.md, "Events").
+TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
+{
+    SocRun r = pmvp_soc(scenario("firmware-iss-events"));
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const std::string console = r.result["pes"][0]["console"];
+    for (const char *test : { "memory", "branches", "simd-fp", "barriers-exclusives-sysregs", "svc", "undefined",
+                              "irq", "mem-access-overflow-interrupt", "pmceid" })
+        EXPECT_NE(console.find(std::string("PASS iss-events-") + test + "\n"), std::string::npos) << test << "\n"
+                                                                                             << console;
+    EXPECT_NE(console.find("\n9 passed, 0 failed\n"), std::string::npos) << console;
+}
+
 TEST(VirtMachine, ACheckpointInThePsciTestGoesOnAsTheRunDid)
 {
     // At 20 us PE 0 has turned PE 1 on; the timer test, the SGI and the
