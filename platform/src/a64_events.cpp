@@ -166,6 +166,14 @@ Insn simd_fp(uint32_t insn)
 
 }  // namespace
 
+uint64_t branch_target(uint32_t insn, uint64_t pc)
+{
+    const bool test = is(insn, 0x7E000000, 0x36000000);  // TBZ, TBNZ: imm14; the others imm19
+    const unsigned bits = test ? 14 : 19;
+    const int64_t imm = (int64_t)((uint64_t)((insn >> 5) & ((1u << bits) - 1)) << (64 - bits)) >> (64 - bits);
+    return pc + 4 * (uint64_t)imm;
+}
+
 Insn classify(uint32_t insn)
 {
     const unsigned op0 = (insn >> 25) & 0xF;

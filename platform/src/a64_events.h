@@ -63,5 +63,8 @@ struct Insn {
     bool conditional_branch = false;  // B.cond, BC.cond, CBZ, CBNZ, TBZ, TBNZ
 };
 Insn classify(uint32_t insn);
+// The target of conditional branch `insn` at `pc` (B.cond, BC.cond, CBZ,
+// CBNZ, TBZ, TBNZ).
+uint64_t branch_target(uint32_t insn, uint64_t pc);
 
 }  // namespace pmvp::soc::a64

@@ -13,10 +13,17 @@ void IssTally::add(a64::Mask m)
     }
 }
 
-void IssTally::add(const IssBlock &b)
+void IssTally::add(const IssBlock &b, uint64_t times)
 {
     for (const auto &[e, c] : b.totals)
-        n[e] += c;
+        n[e] += c * times;
+}
+
+void IssTally::add_runs(IssBlock &b)
+{
+    add(b, b.runs);
+    n[a64::PC_WRITE_RETIRED] += b.taken;
+    b.runs = b.taken = 0;
 }
 
 void IssTally::add(const IssBlock &b, unsigned from, unsigned to)
@@ -50,6 +57,12 @@ void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
             b.count[__builtin_ctzll(m)]++;
         b.conditional_last = in.conditional_branch && i + 1 == n;
     }
+    b.target = IssBlock::kNoTarget;
+    if (b.conditional_last) {
+        const uint64_t last = b.pc + 4ull * (n - 1), to = a64::branch_target(words[n - 1], last);
+        if (to != last + 4)
+            b.target = to;
+    }
     b.totals.clear();
     for (unsigned e = 0; e < a64::kNumEvents; e++)
         if (b.count[e])
@@ -59,7 +72,7 @@ void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
     b.count[a64::MEM_ACCESS] = b.count[a64::MEM_ACCESS_RD] + b.count[a64::MEM_ACCESS_WR];
 }
 
-const IssBlock &IssBlockCache::get(uint64_t pc, uint32_t size, Locate locate, void *ctx)
+IssBlock &IssBlockCache::lookup(uint64_t pc, uint32_t size, Locate locate, void *ctx, IssTally &pending)
 {
     const unsigned n = size / 4;
     IssBlock *&slot = front_[(pc >> 2) % kFront];
@@ -68,11 +81,12 @@ const IssBlock &IssBlockCache::get(uint64_t pc, uint32_t size, Locate locate, vo
         b = &blocks_[pc];
         slot = b;
     }
-    if (b->size == size && b->code && std::memcmp(b->code, b->words.data(), size) == 0)
-        return *b;  // the common case: classified, and its code unchanged
+    if (b->size == size && b->code)
+        return *b;  // the common case: classified, and not to be checked
     buf_.resize(n);
     const Code code = locate(ctx, pc, n, buf_.data());
     if (b->size != size || b->words.size() != n || std::memcmp(code.words, b->words.data(), size) != 0) {
+        pending.add_runs(*b);  // executed as it was (its entry in ran_ adds nothing more)
         b->pc = pc;
         b->size = size;
         classify(*b, code.words, n);
@@ -82,10 +96,17 @@ const IssBlock &IssBlockCache::get(uint64_t pc, uint32_t size, Locate locate, vo
     return *b;
 }
 
+void IssBlockCache::drain(IssTally &pending)
+{
+    for (IssBlock *b : ran_)
+        pending.add_runs(*b);
+    ran_.clear();
+}
+
 void IssBlockCache::clear()
 {
     for (auto &[pc, b] : blocks_)
-        b.code = nullptr;  // checked by reading them at their next execution
+        b.code = nullptr;
 }
 
 }  // namespace pmvp::soc

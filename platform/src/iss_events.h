@@ -24,9 +24,16 @@ struct IssBlock {
     std::vector<std::pair<a64::Event, uint32_t>> totals;  // the block's events, each with its count
     uint32_t count[a64::kNumEvents] = {};                 // the same, by event, with MEM_ACCESS
     bool conditional_last = false;     // it ends with a conditional branch
-    // Where its instructions are in the guest's RAM, to check them against
-    // at each execution (self-modifying code); null: read them each time.
+    // That branch's target, where it is not the next instruction (so the
+    // next block's address says whether it was taken); else kNoTarget.
+    static constexpr uint64_t kNoTarget = UINT64_MAX;
+    uint64_t target = kNoTarget;
+    // Where its instructions are in the guest's RAM, checked when the
+    // guest may have changed them; null: to be checked at its next
+    // execution (read there when they are not in RAM).
     const uint32_t *code = nullptr;
+    uint64_t runs = 0;                 // whole executions not yet in a tally (IssBlockCache::ran)
+    uint64_t taken = 0;                // of those, the ones whose conditional branch was taken
     unsigned instructions() const { return (unsigned)masks.size(); }
 };
 
@@ -34,16 +41,23 @@ struct IssBlock {
 struct IssTally {
     uint64_t n[a64::kNumEvents] = {};
     void add(a64::Mask m);
-    void add(const IssBlock &b);
+    void add(const IssBlock &b, uint64_t times = 1);
+    // Block b's executions not yet in a tally, and its branch's takings.
+    void add_runs(IssBlock &b);
     // Instructions [from, to) of block b.
     void add(const IssBlock &b, unsigned from, unsigned to);
     bool empty() const;
 };
 
 // One engine's classified blocks (its translation cache's shadow), by
-// address. Unicorn translates by virtual address and may retranslate a
-// block (its code changed, its cache was cleared): a block is checked
-// against its code at each execution and classified again when it differs.
+// address, and the whole executions of each not yet in a tally: a block
+// that runs again costs a lookup and an increment. Unicorn translates by
+// virtual address and retranslates a block whose code changed: a block is
+// checked against its code at its first execution after clear(), which
+// the ISS calls where the architecture makes changed code or a changed
+// translation visible (an instruction cache invalidation, a TLB
+// invalidation, a write to SCTLR_EL1, TCR_EL1 or TTBRn_EL1), and
+// classified again if it differs.
 class IssBlockCache {
 public:
     // Where the `n` instructions at `pc` are now: a pointer into the guest's
@@ -54,9 +68,22 @@ public:
         bool in_ram;
     };
     using Locate = Code (*)(void *ctx, uint64_t pc, unsigned n, uint32_t *buf);
-    const IssBlock &get(uint64_t pc, uint32_t size, Locate locate, void *ctx);
-    // The guest changed its translation (TTBRn, TCR, SCTLR): the pointers
-    // into RAM may no longer be where the addresses are.
+    // The block at `pc` of `size` bytes; a block classified again first
+    // adds its executions not yet told to `pending`.
+    IssBlock &get(uint64_t pc, uint32_t size, Locate locate, void *ctx, IssTally &pending)
+    {
+        IssBlock *b = front_[(pc >> 2) % kFront];
+        return b && b->pc == pc && b->size == size && b->code ? *b : lookup(pc, size, locate, ctx, pending);
+    }
+    // Block b ran whole once more.
+    void ran(IssBlock &b)
+    {
+        if (b.runs++ == 0)
+            ran_.push_back(&b);
+    }
+    // Adds every block's executions to `pending`.
+    void drain(IssTally &pending);
+    // Every block is checked against its code at its next execution.
     void clear();
     uint64_t classified() const { return classified_; }  // blocks classified so far (first or again)
 
@@ -64,9 +91,11 @@ private:
     static constexpr unsigned kFront = 1024;  // a direct-mapped front to the map
     IssBlock *front_[kFront] = {};
     std::unordered_map<uint64_t, IssBlock> blocks_;
+    std::vector<IssBlock *> ran_;  // the blocks whose runs are not 0
     std::vector<uint32_t> buf_;
     uint64_t classified_ = 0;
     static void classify(IssBlock &b, const uint32_t *words, unsigned n);
+    IssBlock &lookup(uint64_t pc, uint32_t size, Locate locate, void *ctx, IssTally &pending);
 };
 
 }  // namespace pmvp::soc

@@ -6,19 +6,21 @@
 // loosely timed in quanta by one SystemC process. Its rules:
 // - Instruction k of a run (started at instant t0 with the core's clock at
 //   f Hz) retires at t0 + k * CPI / f. Retired instructions are counted per
-//   translated block (its size / 4, in the block hook) and told to the
-//   monitors as INST_RETIRED, lazily: before any access the guest makes to
-//   the monitors (so an access sees exactly the instructions before it), at
-//   WFI and at the end of each run.
+//   translated block (its size / 4, in the block hook), each block
+//   classified once by the events its instructions generate
+//   (iss_events.h), and told to the monitors with those events and the
+//   exceptions and bus accesses between them, lazily: before any access
+//   the guest makes to the monitors (so an access sees exactly the events
+//   before it), at WFI and at the end of each run.
 // - A run keeps one frequency: it ends at the cluster's next DVFS step,
 //   which the core tells its monitors at its instant (the ISS owns the
 //   clock, Monitors::set_clock).
 // - A run ends at the quantum's end, or at the first block that would pass
-//   the next instruction that raises PMUIRQ or freezes counters
-//   (pmvp_core_events_to_interrupt for INST_RETIRED, pmvp_core_next_interrupt
-//   and pmvp_core_next_freeze for counters of cycles): an interrupt is taken
-//   between blocks, so the skid is under one block, and so is the count of a
-//   frozen counter past its freeze.
+//   the next occurrence that raises PMUIRQ or freezes counters
+//   (pmvp_core_events_to_interrupt for each event the ISS counts,
+//   pmvp_core_next_interrupt and pmvp_core_next_freeze for counters of
+//   cycles): an interrupt is taken between blocks, so the skid is under one
+//   block, and so is the count of a frozen counter past its freeze.
 // - MRS/MSR go to the monitors' one-call access (Monitors::execute_a64); a
 //   refused access is taken by the guest as the exception the kernel names.
 //   The ID registers' monitor fields come from the core's configuration.
@@ -160,8 +162,9 @@ public:
         // than its instructions when one takes an exception); the events
         // not yet told; the blocks classified. None saved: a run tells all
         // its events before it ends, and blocks are classified again.
-        const IssBlock *block = nullptr;
+        IssBlock *block = nullptr;
         unsigned block_told = 0, block_retires = 0;
+        bool classify = false;  // the core has monitors: the blocks are classified
         IssTally pending;
         IssBlockCache blocks;
         // The events whose next occurrences raise PMUIRQ or freeze counters
@@ -251,8 +254,27 @@ public:
     void tell_retired(Thread &t, uint64_t upto);
     // The current block ran (the next one starts at `next_pc`): its events
     // not yet told become pending, with its conditional branch's
-    // PC_WRITE_RETIRED if it was taken.
-    void close_block(Thread &t, uint64_t next_pc);
+    // PC_WRITE_RETIRED if it was taken. In the block hook: the common case
+    // (a block run whole, told nothing) inline.
+    void close_block(Thread &t, uint64_t next_pc)
+    {
+        IssBlock *b = t.block;
+        if (!b)
+            return;
+        t.block = nullptr;
+        const bool whole = t.block_told == 0 && t.block_retires == b->instructions();
+        if (whole)
+            t.blocks.ran(*b);
+        else
+            t.pending.add(*b, t.block_told, t.block_retires);
+        if (!b->conditional_last || t.block_retires != b->instructions())
+            return;
+        if (whole && b->target != IssBlock::kNoTarget && !t.watching)
+            b->taken += next_pc == b->target;  // counted with its runs
+        else
+            close_branch(t, *b, next_pc);
+    }
+    void close_branch(Thread &t, const IssBlock &b, uint64_t next_pc);
     // The instruction at `pc` of the current block took an exception (an
     // UNDEFINED instruction, a refused access): it and those after it did
     // not retire.
@@ -375,21 +397,40 @@ bool passes_watch(const Aarch64Iss::Thread &t, const IssBlock *b)
     return false;
 }
 
+// Whether the run stops before block b of n instructions: a stop asked for
+// elsewhere in the previous block, or the block passes the run's limit or
+// an occurrence that interrupts, or the previous block unmasked a pending
+// interrupt (at least one block per run). Out of the block hook's way.
+__attribute__((noinline)) bool stops_before(Aarch64Iss::Thread &t, const IssBlock *b, uint64_t n)
+{
+    if (!t.stopping && !(t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) ||
+                                         (t.watch_unmask && irq_unmasked(t)))))
+        return false;
+    t.stopping = true;
+    uc_emu_stop(t.uc);
+    return true;
+}
+
+// The watched events' occurrences left, after block b.
+__attribute__((noinline)) void watch_block(Aarch64Iss::Thread &t, const IssBlock &b)
+{
+    for (unsigned i = 0; i < t.watching; i++) {
+        auto &w = t.watch[i];
+        w.left -= std::min<uint64_t>(w.left, b.count[w.event]);
+    }
+}
+
 void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
-    uint64_t n = size / 4;
-    const IssBlock *b = t.iss->monitors_ ? &t.blocks.get(address, size, locate_code, &t) : nullptr;
-    // A stop asked for elsewhere in the previous block, this block passes
-    // the run's limit or an occurrence that interrupts, or the previous
-    // block unmasked a pending interrupt: stop before it runs (at least one
-    // block per run).
-    if (t.stopping ||
-        (t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) || (t.watch_unmask && irq_unmasked(t))))) {
-        t.stopping = true;
-        uc_emu_stop(t.uc);
+    const uint64_t n = size / 4;
+    IssBlock *b = t.classify ? &t.blocks.get(address, size, locate_code, &t, t.pending) : nullptr;
+    // The common case decided with one test: no stop asked for, the limit
+    // not passed, nothing watched.
+    if (__builtin_expect(t.stopping | (t.ran_block & ((t.retired + n > t.limit) | (t.watching != 0) | t.watch_unmask)),
+                         0) &&
+        stops_before(t, b, n))
         return;
-    }
     t.iss->close_block(t, address);
     t.ran_block = true;
     t.sysreg_pc = UINT64_MAX;
@@ -400,10 +441,8 @@ void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
     t.block = b;
     t.block_told = 0;
     t.block_retires = (unsigned)n;
-    for (unsigned i = 0; i < t.watching && b; i++) {
-        auto &w = t.watch[i];
-        w.left -= std::min<uint64_t>(w.left, b->count[w.event]);
-    }
+    if (t.watching && b)
+        watch_block(t, *b);
 }
 
 // A refused access, or an access QEMU does not know (which ends its block
@@ -481,6 +520,18 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     iss.retire_before(t, pc);  // not executed
     iss.enter_exception(t, kVectorSync, pc, &out.esr);
     return 1;
+}
+
+// SYS: an instruction cache invalidation (IC IALLUIS, IC IALLU, IC IVAU)
+// makes changed code visible, a TLB invalidation a changed translation:
+// the blocks are checked against their code again (IssBlockCache). QEMU
+// executes the instruction.
+uint32_t on_sys(uc_engine *, uc_arm64_reg, const uc_arm64_cp_reg *cp, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    if ((cp->crn == 7 && (cp->crm == 1 || cp->crm == 5) && cp->op2 <= 1) || cp->crn == 8)
+        t.blocks.clear();
+    return 0;
 }
 
 uint32_t on_mrs(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void *user)
@@ -566,6 +617,7 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
     for (unsigned p = 0; p < threads.size(); p++) {
         Thread &t = threads[p];
         t.iss = this;
+        t.classify = monitors_ != nullptr;
         t.pe = p;
         t.g = first_pe + p;
         t.image_pe = guest_.image_pes++;
@@ -595,6 +647,7 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, (void *)on_block, &t, 1, 0), "block hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_mrs, &t, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_msr, &t, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_sys, &t, 1, 0, UC_ARM64_INS_SYS), "SYS hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INTR, (void *)on_interrupt, &t, 1, 0), "interrupt hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, &t, 1, 0), "unmapped hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_frame_access, &t, kFramesBase,
@@ -639,6 +692,7 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
         t.pending.add(*t.block, t.block_told, to);
         t.block_told = to;
     }
+    t.blocks.drain(t.pending);
     if (upto == t.reported && t.pending.empty())
         return;
     // The instructions retired in (since, time_of(upto)], and their events,
@@ -702,21 +756,12 @@ bool condition_holds(unsigned cond, uint64_t nzcv)
     return (cond & 1) && cond != 0xF ? !r : r;
 }
 
-int64_t sext(uint64_t v, unsigned bits)
-{
-    return (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-
-// Whether conditional branch `insn` at `pc`, the last of its block, was
-// taken, the PE's next instruction being at `next_pc`. Where its target is
-// not the next instruction, `next_pc` says; otherwise its condition does,
-// on the registers as it left them (as it was last, those it read).
-bool branch_taken(uc_engine *uc, uint32_t insn, uint64_t pc, uint64_t next_pc)
+// Whether conditional branch `insn`, the last of its block, whose target
+// is the next instruction, was taken: its condition, on the registers as it
+// left them (as it was last, those it read).
+bool branch_taken(uc_engine *uc, uint32_t insn)
 {
     const bool test = (insn & 0x7E000000) == 0x36000000, compare = (insn & 0x7E000000) == 0x34000000;
-    const uint64_t target = pc + 4 * (uint64_t)(test ? sext((insn >> 5) & 0x3FFF, 14) : sext((insn >> 5) & 0x7FFFF, 19));
-    if (target != pc + 4)
-        return next_pc == target;
     if (compare || test) {  // CBZ, CBNZ, TBZ, TBNZ: bit 24 the non-zero form
         const uint64_t x = xreg(uc, insn & 31);
         const bool zero = compare ? ((insn >> 31) ? x : (uint32_t)x) == 0 : !((x >> ((insn >> 31) << 5 | ((insn >> 19) & 31))) & 1);
@@ -729,15 +774,9 @@ bool branch_taken(uc_engine *uc, uint32_t insn, uint64_t pc, uint64_t next_pc)
 
 }  // namespace
 
-void Aarch64Iss::close_block(Thread &t, uint64_t next_pc)
+void Aarch64Iss::close_branch(Thread &t, const IssBlock &b, uint64_t next_pc)
 {
-    const IssBlock *b = t.block;
-    if (!b)
-        return;
-    t.pending.add(*b, t.block_told, t.block_retires);
-    t.block = nullptr;
-    if (b->conditional_last && t.block_retires == b->instructions() &&
-        branch_taken(t.uc, b->words.back(), t.block_pc + t.block_size - 4, next_pc))
+    if (b.target != IssBlock::kNoTarget ? next_pc == b.target : branch_taken(t.uc, b.words.back()))
         occur(t, a64::PC_WRITE_RETIRED);
 }
 

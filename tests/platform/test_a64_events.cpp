@@ -192,34 +192,46 @@ IssBlockCache::Code locate(void *ctx, uint64_t, unsigned n, uint32_t *buf)
 
 }  // namespace
 
-// A block is classified once; code that changes under it (self-modifying
-// code, another mapping) is classified again at its next execution.
+// A block is classified once and trusted until clear() (the guest
+// invalidated its instruction cache or changed its translation); then it is
+// checked against its code once, and classified again if the code changed,
+// its executions of the old code added to the tally first.
 TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
 {
     IssBlockCache cache;
+    IssTally pending;
     Code code{ { 0xf9400023 /* ldr */, 0xf9000023 /* str */, 0x540004c1 /* b.ne */ } };
-    const IssBlock &b = cache.get(0x40001000, 12, locate, &code);
+    IssBlock &b = cache.get(0x40001000, 12, locate, &code, pending);
     EXPECT_EQ(b.count[a64::LD_RETIRED], 1u);
     EXPECT_EQ(b.count[a64::MEM_ACCESS], 2u);
     EXPECT_TRUE(b.conditional_last);
-    cache.get(0x40001000, 12, locate, &code);
+    cache.ran(b);
+    cache.ran(cache.get(0x40001000, 12, locate, &code, pending));
     EXPECT_EQ(cache.classified(), 1u);
-    EXPECT_EQ(code.located, 1);  // checked against its code in place
+    EXPECT_EQ(code.located, 1);  // trusted: not read again
     code.words[1] = 0xf9400023;  // str -> ldr, written by the guest
-    const IssBlock &c = cache.get(0x40001000, 12, locate, &code);
+    cache.clear();               // ... which invalidates its instruction cache
+    IssBlock &c = cache.get(0x40001000, 12, locate, &code, pending);
     EXPECT_EQ(cache.classified(), 2u);
+    EXPECT_EQ(pending.n[a64::ST_RETIRED], 2u);  // the two runs of the old code
     EXPECT_EQ(c.count[a64::LD_RETIRED], 2u);
     EXPECT_EQ(c.count[a64::ST_RETIRED], 0u);
-    cache.clear();  // the guest's translation changed: located again, same code
-    cache.get(0x40001000, 12, locate, &code);
+    cache.ran(c);
+    cache.drain(pending);
+    EXPECT_EQ(pending.n[a64::LD_RETIRED], 4u);
+    EXPECT_EQ(pending.n[a64::INST_RETIRED], 9u);
+    cache.drain(pending);  // drained once
+    EXPECT_EQ(pending.n[a64::INST_RETIRED], 9u);
+    cache.clear();  // the translation changed: located again, same code
+    cache.get(0x40001000, 12, locate, &code, pending);
     EXPECT_EQ(code.located, 3);
     EXPECT_EQ(cache.classified(), 2u);
     code.in_ram = false;  // code read, not in RAM: located at each execution
     cache.clear();
-    cache.get(0x40001000, 12, locate, &code);
-    cache.get(0x40001000, 12, locate, &code);
+    cache.get(0x40001000, 12, locate, &code, pending);
+    cache.get(0x40001000, 12, locate, &code, pending);
     EXPECT_EQ(code.located, 5);
-    const IssBlock &d = cache.get(0x40001000, 8, locate, &code);  // retranslated shorter
+    IssBlock &d = cache.get(0x40001000, 8, locate, &code, pending);  // retranslated shorter
     EXPECT_EQ(d.instructions(), 2u);
     EXPECT_FALSE(d.conditional_last);
 }
@@ -227,8 +239,9 @@ TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
 TEST(IssBlocks, ATallyTakesPartOfABlock)
 {
     IssBlockCache cache;
+    IssTally pending;
     Code code{ { 0xf9400023 /* ldr */, 0xf9000023 /* str */, 0x8b020020 /* add */, 0xd65f03c0 /* ret */ } };
-    const IssBlock &b = cache.get(0x1000, 16, locate, &code);
+    IssBlock &b = cache.get(0x1000, 16, locate, &code, pending);
     IssTally t;
     EXPECT_TRUE(t.empty());
     t.add(b, 0, 1);

@@ -561,7 +561,7 @@ typedef struct pmvp_route {
                                    the reporting PE's instruction counter */
 } pmvp_route;
 
-#define PMVP_ROUTES 16            /* routes kept per core (direct-mapped) */
+#define PMVP_ROUTES 64            /* routes kept per core (direct-mapped): an ISS tells some 40 events */
 
 /* The counters whose rate follows level input `level` (pmvp_event_level_index)
  * of PE `pe` (count.c): each PE's event counters, and pe's AMU counters, by n.
