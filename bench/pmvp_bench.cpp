@@ -644,6 +644,7 @@ constexpr double kMrsExecuted = 250e3 * 16;       // iss-mrs: 250,000 iterations
 
 struct Iss {
     SocRuns loop_on, loop_off;
+    SocRuns events_on, events_off;  // iss-loop-events: every event counter counting the ISS's events
     double pmvp_mrs_ns = -1, qemu_mrs_ns = -1, qemu_icount_mrs_ns = -1;
 };
 
@@ -687,6 +688,7 @@ Iss iss_runs()
 #ifdef PMVP_HAVE_FIRMWARE
     const std::string dir = PMVP_BENCH_SCENARIOS;
     std::tie(r.loop_on, r.loop_off) = attached_and_detached(dir + "/iss-loop.json");
+    std::tie(r.events_on, r.events_off) = attached_and_detached(dir + "/iss-loop-events.json");
     std::vector<SocRuns> mrs_alu = soc_runs({ { dir + "/iss-mrs.json", "--quiet" }, { dir + "/iss-alu.json", "--quiet" } });
     double mrs = mrs_alu[0].seconds, alu = mrs_alu[1].seconds;
     if (mrs > 0 && alu > 0)
@@ -830,12 +832,16 @@ int sc_main(int argc, char **argv)
     if (large_on.max_rss_kib > 0)
         std::printf("| %-56s | %-40s | %-10s | %-4s |\n", "6. peak RSS, pmvp-soc large-soc (64 cores x 2 threads)",
                     fmt("%.1f MiB", (double)large_on.max_rss_kib / 1024).c_str(), "", "");
-    if (iss.loop_on.seconds > 0 && iss.loop_off.seconds > 0)
-        row("7. ISS loop, guest instructions per host s, attached/detached",
-            fmt("%.0f M / %.0f M", kLoopInstructions / iss.loop_on.seconds / 1e6,
-                kLoopInstructions / iss.loop_off.seconds / 1e6) +
-                fmt(" = %.3fx slower", iss.loop_on.seconds / iss.loop_off.seconds),
-            "<= 1.03x", iss.loop_on.seconds / iss.loop_off.seconds <= 1.03);
+    // Figure 7's rows: guest instructions per host second, attached and detached.
+    auto iss_row = [&](const char *figure, const SocRuns &on, const SocRuns &off, double target) {
+        if (on.seconds > 0 && off.seconds > 0)
+            row(figure,
+                fmt("%.0f M / %.0f M", kLoopInstructions / on.seconds / 1e6, kLoopInstructions / off.seconds / 1e6) +
+                    fmt(" = %.3fx slower", on.seconds / off.seconds),
+                fmt("<= %.2fx", target).c_str(), on.seconds / off.seconds <= target);
+    };
+    iss_row("7. ISS loop, guest instructions per host s, attached/detached", iss.loop_on, iss.loop_off, 1.03);
+    iss_row("7. the same, 31 counters counting the ISS's events", iss.events_on, iss.events_off, 1.05);
     auto info = [](const char *figure, const std::string &measured) {
         std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, measured.c_str(), "", "");
     };
