@@ -6,7 +6,8 @@
  * between the same enabling and disabling of the counters; the difference
  * of the two counts is N iterations' exactly, whatever the code around the
  * loop counts. Then an overflow of a MEM_ACCESS counter interrupts at the
- * block that makes it, and PMCEID advertises the events.
+ * block that makes it, code the guest rewrites counts as rewritten, and
+ * PMCEID advertises the events.
  * Built with platform_virt.c; run by platform/scenarios/firmware-iss-events.json.
  */
 #include "expect.h"
@@ -273,6 +274,34 @@ static void exceptions(void)
     rt_set_sync_handler(0);
 }
 
+/* Code the guest writes into RAM and makes visible as the architecture
+ * requires (DC CVAU, DSB, IC IVAU, DSB, ISB): the ISS classifies it again,
+ * and its events are the new code's. */
+static uint32_t smc_code[4] __attribute__((aligned(64)));
+
+static void publish(void)
+{
+    __asm__ volatile("dc cvau, %0\n\tdsb ish\n\tic ivau, %0\n\tdsb ish\n\tisb" : : "r"(smc_code) : "memory");
+}
+
+static void self_modifying(void)
+{
+    const loop_fn loop = (loop_fn)(uintptr_t)smc_code;
+    smc_code[0] = 0xF9400023; /* ldr x3, [x1] */
+    smc_code[1] = 0xF1000400; /* subs x0, x0, #1 */
+    smc_code[2] = 0x54FFFFC1; /* b.ne the ldr */
+    smc_code[3] = 0xD65F03C0; /* ret */
+    publish();
+    static const struct per_iteration loads[] = { { 0x08, "INST_RETIRED", 3 }, { 0x06, "LD_RETIRED", 1 },
+                                                  { 0x07, "ST_RETIRED", 0 } };
+    check_loop("iss-events-code-written", loop, buffer, loads, COUNT(loads));
+    smc_code[0] = 0xF9000023; /* str x3, [x1] */
+    publish();
+    static const struct per_iteration stores[] = { { 0x08, "INST_RETIRED", 3 }, { 0x06, "LD_RETIRED", 0 },
+                                                   { 0x07, "ST_RETIRED", 1 } };
+    check_loop("iss-events-code-rewritten", loop, buffer, stores, COUNT(stores));
+}
+
 static volatile uint64_t sgis;
 static void on_sgi(void) { sgis++; }
 
@@ -361,6 +390,7 @@ int suite_main(void)
     simd_fp();
     barriers();
     exceptions();
+    self_modifying();
     irqs();
     overflow_interrupt();
     introspection();

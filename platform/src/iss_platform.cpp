@@ -712,6 +712,8 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
     t.pending.n[a64::MEM_ACCESS] = t.pending.n[a64::MEM_ACCESS_RD] + t.pending.n[a64::MEM_ACCESS_WR];
     // At most PMVP_MAX_BATCHES shares a call: a later call's shares are
     // told at the window's end (a64::Event puts the most used first).
+    for (unsigned e = 0; e < a64::kNumEvents; e++)
+        t.result.events[e] += t.pending.n[e];
     pmvp_share shares[PMVP_MAX_BATCHES];
     unsigned num = 0;
     for (unsigned e = 0; e <= a64::kNumEvents; e++) {
@@ -1273,6 +1275,8 @@ template <class A> void Aarch64Iss::state(A &a)
         a("bus errors", r.bus_errors);
         a("external aborts", r.aborts);
         a("largest skid", r.max_skid);
+        for (unsigned e = 0; e < a64::kNumEvents; e++)
+            a(a64::name((a64::Event)e), r.events[e]);
         registers(a, t);
     }
 }
@@ -1962,6 +1966,14 @@ void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
                          (unsigned long long)p.pmovsset);
         else
             std::fprintf(out, "  (no monitors: --detached)\n");
+        if (r.attached) {
+            std::string told;
+            for (unsigned e = 0; e < a64::kNumEvents; e++)
+                if (p.events[e])
+                    told += (told.empty() ? "" : ", ") + std::string(a64::name((a64::Event)e)) + " " +
+                            std::to_string(p.events[e]);
+            std::fprintf(out, "  events told: %s\n", told.empty() ? "none" : told.c_str());
+        }
         if (!p.console.empty()) {
             std::fprintf(out, "  console:\n");
             size_t a = 0;
@@ -2003,6 +2015,12 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
         e["aborts"] = p.aborts;
         e["pmccntr"] = p.pmccntr;
         e["pmovsset"] = p.pmovsset;
+        if (r.attached) {
+            nlohmann::ordered_json told;
+            for (unsigned k = 0; k < a64::kNumEvents; k++)
+                told[a64::name((a64::Event)k)] = p.events[k];
+            e["events"] = told;
+        }
         if (p.has_amu)
             e["amu"] = { { "CPU_CYCLES", p.amu[0] }, { "CNT_CYCLES", p.amu[1] }, { "INST_RETIRED", p.amu[2] },
                          { "STALL_BACKEND_MEM", p.amu[3] } };

@@ -19,6 +19,7 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "a64_events.h"
 #include "checkpoint.h"
 #include "firmware_image.h"
 #include "pmvp/systemc/support.h"
@@ -46,6 +47,9 @@ struct IssPeResult {
     std::string ended_by;          // what ended its run: "SYSCTL_EXIT", "PSCI SYSTEM_OFF", "semihosting SYS_EXIT", ...
     uint64_t aborts = 0;           // virt: instruction fetches where nothing is, taken as external aborts
     uint64_t pmccntr = 0, pmovsset = 0;
+    // Each event the ISS told the monitors (a64_events.h), by a64::Event;
+    // none when detached.
+    uint64_t events[a64::kNumEvents] = {};
     bool has_amu = false;          // the core implements FEAT_AMUv1: amu[] holds its counters
     uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
 };

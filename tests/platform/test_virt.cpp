@@ -310,12 +310,27 @@ TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
 {
     SocRun r = pmvp_soc(scenario("firmware-iss-events"));
     ASSERT_EQ(r.status, 0) << r.out << r.err;
-    const std::string console = r.result["pes"][0]["console"];
+    const json &pe = r.result["pes"][0];
+    const std::string console = pe["console"];
     for (const char *test : { "memory", "branches", "simd-fp", "barriers-exclusives-sysregs", "svc", "undefined",
-                              "irq", "mem-access-overflow-interrupt", "pmceid" })
+                              "code-written", "code-rewritten", "irq", "mem-access-overflow-interrupt", "pmceid" })
         EXPECT_NE(console.find(std::string("PASS iss-events-") + test + "\n"), std::string::npos) << test << "\n"
                                                                                              << console;
-    EXPECT_NE(console.find("\n9 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n11 passed, 0 failed\n"), std::string::npos) << console;
+    // The events told: every instruction told once, of one class; every
+    // access a read or a write; every exception of one kind.
+    const json &ev = pe["events"];
+    EXPECT_EQ(ev["INST_RETIRED"], pe["instructions"]);
+    EXPECT_EQ(ev["DP_SPEC"].get<uint64_t>() + ev["ASE_SPEC"].get<uint64_t>() + ev["VFP_SPEC"].get<uint64_t>() +
+                  ev["CRYPTO_SPEC"].get<uint64_t>() + ev["LDST_SPEC"].get<uint64_t>() +
+                  ev["PC_WRITE_SPEC"].get<uint64_t>(),
+              ev["INST_RETIRED"].get<uint64_t>());
+    EXPECT_EQ(ev["MEM_ACCESS"].get<uint64_t>(), ev["MEM_ACCESS_RD"].get<uint64_t>() + ev["MEM_ACCESS_WR"].get<uint64_t>());
+    EXPECT_EQ(ev["EXC_TAKEN"].get<uint64_t>(),
+              ev["EXC_IRQ"].get<uint64_t>() + ev["EXC_SVC"].get<uint64_t>() + ev["EXC_UNDEF"].get<uint64_t>() +
+                  ev["EXC_PABORT"].get<uint64_t>());
+    EXPECT_EQ(ev["EXC_IRQ"], pe["interrupts"]);
+    EXPECT_EQ(ev["EXC_SVC"].get<uint64_t>() + ev["EXC_UNDEF"].get<uint64_t>(), pe["exceptions"].get<uint64_t>());
 }
 
 TEST(VirtMachine, ACheckpointInThePsciTestGoesOnAsTheRunDid)
