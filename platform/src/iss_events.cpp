@@ -7,6 +7,7 @@ namespace pmvp::soc {
 
 void IssTally::add(a64::Mask m)
 {
+    touched |= m;
     while (m) {
         n[__builtin_ctzll(m)]++;
         m &= m - 1;
@@ -17,12 +18,13 @@ void IssTally::add(const IssBlock &b, uint64_t times)
 {
     for (const auto &[e, c] : b.totals)
         n[e] += c * times;
+    touched |= b.events;
 }
 
 void IssTally::add_runs(IssBlock &b)
 {
     add(b, b.runs);
-    n[a64::PC_WRITE_RETIRED] += b.taken;
+    n[a64::PC_WRITE_RETIRED] += b.taken;  // in b.events if it can be taken
     b.runs = b.taken = 0;
 }
 
@@ -36,12 +38,11 @@ void IssTally::add(const IssBlock &b, unsigned from, unsigned to)
         add(b.masks[i]);
 }
 
-bool IssTally::empty() const
+void IssTally::clear()
 {
-    for (uint64_t c : n)
-        if (c)
-            return false;
-    return true;
+    for (a64::Mask m = touched; m; m &= m - 1)
+        n[__builtin_ctzll(m)] = 0;
+    touched = 0;
 }
 
 void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
@@ -64,9 +65,14 @@ void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
             b.target = to;
     }
     b.totals.clear();
+    b.events = 0;
     for (unsigned e = 0; e < a64::kNumEvents; e++)
-        if (b.count[e])
+        if (b.count[e]) {
             b.totals.emplace_back((a64::Event)e, b.count[e]);
+            b.events |= a64::bit((a64::Event)e);
+        }
+    if (b.conditional_last)
+        b.events |= a64::bit(a64::PC_WRITE_RETIRED);
     // MEM_ACCESS is told as MEM_ACCESS_RD + MEM_ACCESS_WR; its count here
     // is for the runs that watch it.
     b.count[a64::MEM_ACCESS] = b.count[a64::MEM_ACCESS_RD] + b.count[a64::MEM_ACCESS_WR];

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -23,6 +24,8 @@ struct IssBlock {
     std::vector<a64::Mask> masks;      // each instruction's events
     std::vector<std::pair<a64::Event, uint32_t>> totals;  // the block's events, each with its count
     uint32_t count[a64::kNumEvents] = {};                 // the same, by event, with MEM_ACCESS
+    a64::Mask events = 0;              // the events it generates (its totals'), and
+                                       // PC_WRITE_RETIRED if it ends with a conditional branch
     bool conditional_last = false;     // it ends with a conditional branch
     // That branch's target, where it is not the next instruction (so the
     // next block's address says whether it was taken); else kNoTarget.
@@ -37,16 +40,25 @@ struct IssBlock {
     unsigned instructions() const { return (unsigned)masks.size(); }
 };
 
-// The occurrences of each event not yet told.
+// The occurrences of each event not yet told, and which may be non-zero
+// (so a tell visits those only).
 struct IssTally {
     uint64_t n[a64::kNumEvents] = {};
+    a64::Mask touched = 0;
     void add(a64::Mask m);
+    void add(a64::Event e, uint64_t count = 1)
+    {
+        n[e] += count;
+        touched |= a64::bit(e);
+    }
     void add(const IssBlock &b, uint64_t times = 1);
     // Block b's executions not yet in a tally, and its branch's takings.
     void add_runs(IssBlock &b);
     // Instructions [from, to) of block b.
     void add(const IssBlock &b, unsigned from, unsigned to);
-    bool empty() const;
+    bool empty() const { return touched == 0; }
+    // Zeroes the events touched.
+    void clear();
 };
 
 // One engine's classified blocks (its translation cache's shadow), by
@@ -88,8 +100,8 @@ public:
     uint64_t classified() const { return classified_; }  // blocks classified so far (first or again)
 
 private:
-    static constexpr unsigned kFront = 1024;  // a direct-mapped front to the map
-    IssBlock *front_[kFront] = {};
+    static constexpr unsigned kFront = 1024;  // a direct-mapped front to the map (not in line: the PE's
+    std::unique_ptr<IssBlock *[]> front_{ new IssBlock *[kFront]() };  // hot fields stay close)
     std::unordered_map<uint64_t, IssBlock> blocks_;
     std::vector<IssBlock *> ran_;  // the blocks whose runs are not 0
     std::vector<uint32_t> buf_;

@@ -709,24 +709,26 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
     t.reported_at = at;
     if (!monitors_)
         return;
-    t.pending.n[a64::MEM_ACCESS] = t.pending.n[a64::MEM_ACCESS_RD] + t.pending.n[a64::MEM_ACCESS_WR];
+    IssTally &p = t.pending;
+    if (p.touched & (a64::bit(a64::MEM_ACCESS_RD) | a64::bit(a64::MEM_ACCESS_WR)))
+        p.add(a64::MEM_ACCESS, p.n[a64::MEM_ACCESS_RD] + p.n[a64::MEM_ACCESS_WR]);
     // At most PMVP_MAX_BATCHES shares a call: a later call's shares are
     // told at the window's end (a64::Event puts the most used first).
-    for (unsigned e = 0; e < a64::kNumEvents; e++)
-        t.result.events[e] += t.pending.n[e];
     pmvp_share shares[PMVP_MAX_BATCHES];
     unsigned num = 0;
-    for (unsigned e = 0; e <= a64::kNumEvents; e++) {
-        if (num == PMVP_MAX_BATCHES || (e == a64::kNumEvents && num)) {
+    for (a64::Mask m = p.touched; m; m &= m - 1) {
+        const unsigned e = __builtin_ctzll(m);
+        t.result.events[e] += p.n[e];
+        if (p.n[e])
+            shares[num++] = { t.pe, a64::kNumber[e], p.n[e] };
+        if (num == PMVP_MAX_BATCHES || ((m & (m - 1)) == 0 && num)) {
             int err = monitors_->report_shares(shares, num, offset(since), offset(at));
             if (err != PMVP_OK)
                 SC_REPORT_ERROR("pmvp/iss", (std::string("the ISS's events refused: ") + pmvp_strerror(err)).c_str());
             num = 0;
         }
-        if (e < a64::kNumEvents && t.pending.n[e])
-            shares[num++] = { t.pe, a64::kNumber[e], t.pending.n[e] };
     }
-    t.pending = IssTally{};
+    p.clear();
 }
 
 namespace {
@@ -795,7 +797,7 @@ void Aarch64Iss::occur(Thread &t, a64::Event e)
 {
     if (!monitors_)
         return;
-    t.pending.n[e]++;
+    t.pending.add(e);
     for (unsigned i = 0; i < t.watching; i++)
         if (t.watch[i].event == e && t.watch[i].left && --t.watch[i].left == 0)
             stop(t);
