@@ -333,6 +333,22 @@ TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
     EXPECT_EQ(ev["EXC_SVC"].get<uint64_t>() + ev["EXC_UNDEF"].get<uint64_t>(), pe["exceptions"].get<uint64_t>());
 }
 
+// A checkpoint in the middle of the events suite (300 us of its 740): the
+// restored run tells the same events and passes the same tests; its blocks
+// are classified again after the restore.
+TEST(VirtMachine, ACheckpointInTheEventsSuiteGoesOnAsTheRunDid)
+{
+    SocRun whole = pmvp_soc(scenario("firmware-iss-events"));
+    ASSERT_EQ(whole.status, 0) << whole.out << whole.err;
+    std::string ckpt = temp_file("events.ckpt");
+    SocRun saved = pmvp_soc(scenario("firmware-iss-events") + " --save-at 300us " + ckpt);
+    ASSERT_EQ(saved.status, 0) << saved.err;
+    SocRun restored = pmvp_soc("--restore " + ckpt);
+    ASSERT_EQ(restored.status, 0) << restored.out << restored.err;
+    for (const char *key : { "instructions", "exit_time_ps", "console", "exceptions", "interrupts", "events" })
+        EXPECT_EQ(restored.result["pes"][0][key], whole.result["pes"][0][key]) << key;
+}
+
 TEST(VirtMachine, ACheckpointInThePsciTestGoesOnAsTheRunDid)
 {
     // At 20 us PE 0 has turned PE 1 on; the timer test, the SGI and the
@@ -345,7 +361,7 @@ TEST(VirtMachine, ACheckpointInThePsciTestGoesOnAsTheRunDid)
     SocRun restored = pmvp_soc("--restore " + ckpt);
     ASSERT_EQ(restored.status, 0) << restored.out << restored.err;
     for (size_t pe = 0; pe < 2; pe++)
-        for (const char *key : { "instructions", "exit_time_ps", "console", "exceptions", "aborts", "ended_by" })
+        for (const char *key : { "instructions", "exit_time_ps", "console", "exceptions", "aborts", "ended_by", "events" })
             EXPECT_EQ(restored.result["pes"][pe][key], whole.result["pes"][pe][key]) << "PE " << pe << " " << key;
 }
 
