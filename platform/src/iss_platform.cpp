@@ -164,18 +164,7 @@ public:
         // its events before it ends, and blocks are classified again.
         IssBlock *block = nullptr;
         unsigned block_told = 0, block_retires = 0;
-        bool classify = false;  // the core has monitors: the blocks are classified
-        IssTally pending;
-        IssBlockCache blocks;
-        // The events whose next occurrences raise PMUIRQ or freeze counters
-        // (pmvp_core_events_to_interrupt), each with the occurrences left
-        // to it in the current run: the run ends before a block that would
-        // pass one. A run's own.
-        struct Watch {
-            a64::Event event;
-            uint64_t left;
-        } watch[a64::kNumEvents];
-        unsigned watching = 0;
+        unsigned watching = 0;           // the events in `watch` (below)
         // The next DVFS step, at `step_at`, which a run's last block may pass
         // (a run ends at a step, but runs whole blocks): the instructions
         // after the `step_n`th retire on the edges of `step_clock`, the
@@ -212,6 +201,17 @@ public:
         } timer[2];
         uint64_t fault_address = 0;      // the last access where nothing is (on_unmapped); a run's own
         uint32_t irq_enable = 0;
+        // Large: after the fields the block hook reads.
+        IssTally pending;
+        IssBlockCache blocks;
+        // The events whose next occurrences raise PMUIRQ or freeze counters
+        // (pmvp_core_events_to_interrupt), each with the occurrences left
+        // to it in the current run: the run ends before a block that would
+        // pass one. A run's own.
+        struct Watch {
+            a64::Event event;
+            uint64_t left;
+        } watch[a64::kNumEvents];
         IssPeResult result;
     };
     std::vector<Thread> threads;
@@ -420,28 +420,33 @@ __attribute__((noinline)) void watch_block(Aarch64Iss::Thread &t, const IssBlock
     }
 }
 
-void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
+// The block hook, of a core with monitors (`classify`: its blocks are
+// classified) and of a detached one (which has no use for the events).
+template <bool classify> void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     const uint64_t n = size / 4;
-    IssBlock *b = t.classify ? &t.blocks.get(address, size, locate_code, &t, t.pending) : nullptr;
+    IssBlock *b = classify ? &t.blocks.get(address, size, locate_code, &t, t.pending) : nullptr;
     // The common case decided with one test: no stop asked for, the limit
     // not passed, nothing watched.
     if (__builtin_expect(t.stopping | (t.ran_block & ((t.retired + n > t.limit) | (t.watching != 0) | t.watch_unmask)),
                          0) &&
         stops_before(t, b, n))
         return;
-    t.iss->close_block(t, address);
+    if (classify)
+        t.iss->close_block(t, address);
     t.ran_block = true;
     t.sysreg_pc = UINT64_MAX;
     t.block_pc = address;
     t.block_start = t.retired;
     t.block_size = size;
     t.retired += n;
+    if (!classify)
+        return;
     t.block = b;
     t.block_told = 0;
     t.block_retires = (unsigned)n;
-    if (t.watching && b)
+    if (t.watching)
         watch_block(t, *b);
 }
 
@@ -617,7 +622,6 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
     for (unsigned p = 0; p < threads.size(); p++) {
         Thread &t = threads[p];
         t.iss = this;
-        t.classify = monitors_ != nullptr;
         t.pe = p;
         t.g = first_pe + p;
         t.image_pe = guest_.image_pes++;
@@ -644,7 +648,8 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         }
         // Hooks before any code is translated: Unicorn 2.0.1 does not apply a
         // hook to blocks translated before it was added.
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, (void *)on_block, &t, 1, 0), "block hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, monitors_ ? (void *)on_block<true> : (void *)on_block<false>, &t, 1, 0),
+           "block hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_mrs, &t, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_msr, &t, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_sys, &t, 1, 0, UC_ARM64_INS_SYS), "SYS hook");
