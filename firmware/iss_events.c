@@ -21,6 +21,7 @@
 #define GICD_ISENABLER0 (GICD + 0x100)
 #define GICD_IPRIORITYR(n) (GICD + 0x400 + (n))
 #define GICD_SGIR (GICD + 0xF00)
+#define INTID_VTIMER 27u
 
 /* The loops: x0 the iterations (at least 1), x1 a buffer of 32 bytes or the
  * address the loop needs. Their events per iteration are in the tables
@@ -323,6 +324,46 @@ static void irqs(void)
     rt_set_irq_handler(0);
 }
 
+/* The virtual timer wakes a WFI 2,000 ticks on, IRQs unmasked: the
+ * interrupt taken after the sleep is one EXC_TAKEN and one EXC_IRQ, told at
+ * the wake-up (no instruction retires between the two). */
+static volatile uint64_t timer_irqs;
+static void on_timer(void)
+{
+    timer_irqs++;
+    SYSREG_WRITE(cntv_ctl_el0, 0); /* the timer off: its level falls */
+}
+
+static void wfi_then_irq(uint64_t n, void *arg)
+{
+    (void)arg;
+    for (uint64_t i = 0; i < n; i++) {
+        SYSREG_WRITE(cntv_cval_el0, SYSREG_READ(cntvct_el0) + 2000);
+        SYSREG_WRITE(cntv_ctl_el0, 1); /* ENABLE, not masked */
+        ISB();
+        while (SYSREG_READ(cntv_ctl_el0) & 1)
+            __asm__ volatile("wfi");
+    }
+}
+
+static void irq_after_wfi(void)
+{
+    rt_irq_enable(0);
+    *(volatile uint8_t *)GICD_IPRIORITYR(INTID_VTIMER) = 0x40;
+    mmio_write32(GICD_ISENABLER0, 1u << INTID_VTIMER);
+    rt_set_irq_handler(on_timer);
+    rt_irq_unmask();
+    static const struct per_iteration rows[] = { { 0x09, "EXC_TAKEN", 1 }, { 0x86, "EXC_IRQ", 1 },
+                                                 { 0x0A, "EXC_RETURN", 1 } };
+    check_loop("iss-events-irq-after-wfi", wfi_then_irq, 0, rows, COUNT(rows));
+    rt_irq_mask();
+    rt_set_irq_handler(0);
+    const char *name = "iss-events-irq-after-wfi-count";
+    bool ok = true;
+    EXPECT_EQ(timer_irqs, 3 * N, "timer interrupts over the N and 2N runs");
+    report(name, ok);
+}
+
 /* A MEM_ACCESS counter 100 accesses before its overflow, with its
  * interrupt enabled, over a loop of two accesses an iteration, one
  * translated block each: the interrupt is taken right after the block of
@@ -392,6 +433,7 @@ int suite_main(void)
     exceptions();
     self_modifying();
     irqs();
+    irq_after_wfi();
     overflow_interrupt();
     introspection();
     return expect_summary();

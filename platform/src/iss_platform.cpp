@@ -709,6 +709,8 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
                      : t.reported > t.run_n0                                 ? time_of(t, t.reported)
                                                                              : t.run_t0;
     pmvp_time since = std::max(last, time_.now()), at = time_of(t, upto);
+    if (upto == t.reported)  // events of no instruction (an interrupt taken after a WFI): at the PE's present
+        at = std::max({ at, since, t.now });
     t.result.instructions += upto - t.reported;
     t.reported = t.reported_at_n = upto;
     t.reported_at = at;

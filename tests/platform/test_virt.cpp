@@ -313,10 +313,11 @@ TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
     const json &pe = r.result["pes"][0];
     const std::string console = pe["console"];
     for (const char *test : { "memory", "branches", "simd-fp", "barriers-exclusives-sysregs", "svc", "undefined",
-                              "code-written", "code-rewritten", "irq", "mem-access-overflow-interrupt", "pmceid" })
+                              "code-written", "code-rewritten", "irq", "irq-after-wfi", "irq-after-wfi-count",
+                              "mem-access-overflow-interrupt", "pmceid" })
         EXPECT_NE(console.find(std::string("PASS iss-events-") + test + "\n"), std::string::npos) << test << "\n"
                                                                                              << console;
-    EXPECT_NE(console.find("\n11 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n13 passed, 0 failed\n"), std::string::npos) << console;
     // The events told: every instruction told once, of one class; every
     // access a read or a write; every exception of one kind.
     const json &ev = pe["events"];
