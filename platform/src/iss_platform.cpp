@@ -420,29 +420,26 @@ __attribute__((noinline)) void watch_block(Aarch64Iss::Thread &t, const IssBlock
     }
 }
 
-// The block hook, of a core with monitors (`classify`: its blocks are
-// classified) and of a detached one (which has no use for the events).
-template <bool classify> void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
+// The block hook. A detached core classifies its blocks too: it is the same
+// CPU model, producing the same inputs, given to no monitors.
+void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     const uint64_t n = size / 4;
-    IssBlock *b = classify ? &t.blocks.get(address, size, locate_code, &t, t.pending) : nullptr;
+    IssBlock *b = &t.blocks.get(address, size, locate_code, &t, t.pending);
     // The common case decided with one test: no stop asked for, the limit
     // not passed, nothing watched.
     if (__builtin_expect(t.stopping | (t.ran_block & ((t.retired + n > t.limit) | (t.watching != 0) | t.watch_unmask)),
                          0) &&
         stops_before(t, b, n))
         return;
-    if (classify)
-        t.iss->close_block(t, address);
+    t.iss->close_block(t, address);
     t.ran_block = true;
     t.sysreg_pc = UINT64_MAX;
     t.block_pc = address;
     t.block_start = t.retired;
     t.block_size = size;
     t.retired += n;
-    if (!classify)
-        return;
     t.block = b;
     t.block_told = 0;
     t.block_retires = (unsigned)n;
@@ -648,8 +645,7 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         }
         // Hooks before any code is translated: Unicorn 2.0.1 does not apply a
         // hook to blocks translated before it was added.
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, monitors_ ? (void *)on_block<true> : (void *)on_block<false>, &t, 1, 0),
-           "block hook");
+        ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, (void *)on_block, &t, 1, 0), "block hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_mrs, &t, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_msr, &t, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
         ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_sys, &t, 1, 0, UC_ARM64_INS_SYS), "SYS hook");
@@ -714,9 +710,11 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
     t.result.instructions += upto - t.reported;
     t.reported = t.reported_at_n = upto;
     t.reported_at = at;
-    if (!monitors_)
-        return;
     IssTally &p = t.pending;
+    if (!monitors_) {  // detached: told to no one
+        p.clear();
+        return;
+    }
     if (p.touched & (a64::bit(a64::MEM_ACCESS_RD) | a64::bit(a64::MEM_ACCESS_WR)))
         p.add(a64::MEM_ACCESS, p.n[a64::MEM_ACCESS_RD] + p.n[a64::MEM_ACCESS_WR]);
     // At most PMVP_MAX_BATCHES shares a call: a later call's shares are
@@ -802,8 +800,6 @@ void Aarch64Iss::retire_before(Thread &t, uint64_t pc)
 
 void Aarch64Iss::occur(Thread &t, a64::Event e)
 {
-    if (!monitors_)
-        return;
     t.pending.add(e);
     for (unsigned i = 0; i < t.watching; i++)
         if (t.watch[i].event == e && t.watch[i].left && --t.watch[i].left == 0)
