@@ -13,7 +13,7 @@
 #include "expect.h"
 #include "runtime.h"
 
-#define N 1000u
+#define N 200u
 #define MAX_GROUP 6u /* counters used at once */
 #define PMCR_E 1u
 #define PMCR_P 2u
@@ -324,7 +324,7 @@ static void irqs(void)
     rt_set_irq_handler(0);
 }
 
-/* The virtual timer wakes a WFI 2,000 ticks on, IRQs unmasked: the
+/* The virtual timer wakes a WFI 200 ticks (2 us) on, IRQs unmasked: the
  * interrupt taken after the sleep is one EXC_TAKEN and one EXC_IRQ, told at
  * the wake-up (no instruction retires between the two). */
 static volatile uint64_t timer_irqs;
@@ -338,7 +338,7 @@ static void wfi_then_irq(uint64_t n, void *arg)
 {
     (void)arg;
     for (uint64_t i = 0; i < n; i++) {
-        SYSREG_WRITE(cntv_cval_el0, SYSREG_READ(cntvct_el0) + 2000);
+        SYSREG_WRITE(cntv_cval_el0, SYSREG_READ(cntvct_el0) + 200);
         SYSREG_WRITE(cntv_ctl_el0, 1); /* ENABLE, not masked */
         ISB();
         while (SYSREG_READ(cntv_ctl_el0) & 1)

@@ -334,7 +334,7 @@ TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
     EXPECT_EQ(ev["EXC_SVC"].get<uint64_t>() + ev["EXC_UNDEF"].get<uint64_t>(), pe["exceptions"].get<uint64_t>());
 }
 
-// A checkpoint in the middle of the events suite (300 us of its 740): the
+// A checkpoint in the middle of the events suite (300 us of its 1,400): the
 // restored run tells the same events and passes the same tests; its blocks
 // are classified again after the restore.
 TEST(VirtMachine, ACheckpointInTheEventsSuiteGoesOnAsTheRunDid)
