@@ -879,6 +879,19 @@ int Monitors::events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count, 
     });
 }
 
+int Monitors::events_to_interrupt(unsigned pe, const uint16_t *events, unsigned num, uint64_t *counts,
+                                  const sc_time &offset)
+{
+    if (!events || !counts)
+        return PMVP_ERR_NULL;
+    return query(offset, [&](pmvp_core *c, pmvp_time t) {
+        for (unsigned i = 0; i < num; i++)
+            if (int err = pmvp_core_events_to_interrupt(c, pe, events[i], t, &counts[i]))
+                return err;
+        return (int)PMVP_OK;
+    });
+}
+
 int Monitors::next_interrupt(pmvp_time &when, const sc_time &offset)
 {
     return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_next_interrupt(c, t, &when); });

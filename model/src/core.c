@@ -615,10 +615,12 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
         r->own_only &= p == pe || !r->pmu[p];
 }
 
-/* Where the route of `event` reported by `pe` is cached. */
+/* Where the route of `event` reported by `pe` is cached: a multiplicative
+ * hash that gives the 47 events an instruction-set simulator tells or
+ * counts (the ISS's and the cycle, CHAIN and stall events) 47 slots of 64. */
 static unsigned route_slot(unsigned pe, uint16_t event)
 {
-    return (event ^ pe * 5u) % PMVP_ROUTES;
+    return ((event * 1799u) >> 7 ^ pe * 5u) % PMVP_ROUTES;
 }
 
 /* Whether its slot holds that route, of the current generation. */

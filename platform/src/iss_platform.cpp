@@ -352,8 +352,9 @@ private:
     template <class A> static void registers(A &a, Thread &t);
     void tell_clock(pmvp_time through);
     // The events other than INST_RETIRED whose occurrences can interrupt in
-    // the run about to start (Thread::watch).
-    void watch_events(Thread &t);
+    // the run about to start (Thread::watch), asked in one query with
+    // INST_RETIRED, whose count it returns.
+    uint64_t watch_events(Thread &t);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
     size_t clock_told_ = 0;         // the DVFS steps told to the monitors
@@ -1337,16 +1338,16 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
     }
 }
 
-void Aarch64Iss::watch_events(Thread &t)
+uint64_t Aarch64Iss::watch_events(Thread &t)
 {
+    uint64_t left[a64::kNumEvents];
+    check(monitors_->events_to_interrupt(t.pe, a64::kNumber, a64::kNumEvents, left, offset(t.now)),
+          "events_to_interrupt");
     t.watching = 0;
-    for (unsigned e = 0; e < a64::kNumEvents; e++) {
-        uint64_t left = PMVP_EVENTS_NEVER;
-        if (e != a64::INST_RETIRED)  // the run's limit
-            check(monitors_->events_to_interrupt(t.pe, a64::kNumber[e], left, offset(t.now)), "events_to_interrupt");
-        if (left != PMVP_EVENTS_NEVER)
-            t.watch[t.watching++] = { (a64::Event)e, left };
-    }
+    for (unsigned e = 0; e < a64::kNumEvents; e++)
+        if (e != a64::INST_RETIRED && left[e] != PMVP_EVENTS_NEVER)  // INST_RETIRED: the run's limit
+            t.watch[t.watching++] = { (a64::Event)e, left[e] };
+    return left[a64::INST_RETIRED];
 }
 
 void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
@@ -1391,9 +1392,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     }
     uint64_t n = instructions_until(t, until);
     if (monitors_) {
-        uint64_t events = PMVP_EVENTS_NEVER;
+        const uint64_t events = watch_events(t);
         pmvp_time when = PMVP_TIME_NEVER, freeze = PMVP_TIME_NEVER;
-        check(monitors_->events_to_interrupt(t.pe, PMVP_EV_INST_RETIRED, events, offset(t.now)), "events_to_interrupt");
         check(monitors_->next_interrupt(when, offset(t.now)), "next_interrupt");
         check(monitors_->next_freeze(freeze, offset(t.now)), "next_freeze");
         uint64_t to_interrupt = std::min(events, when == PMVP_TIME_NEVER ? UINT64_MAX : instructions_until(t, when));
@@ -1403,7 +1403,6 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         }
         if (freeze != PMVP_TIME_NEVER) // those up to a freeze are told at their instant, before it
             n = std::min(n, std::max<uint64_t>(1, instructions_until(t, freeze, true)));
-        watch_events(t);
     }
     if (virt()) {  // a timer's interrupt is taken between blocks, as PMUIRQ's
         pmvp_time fires = next_timer(t, t.now);
