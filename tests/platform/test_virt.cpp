@@ -334,36 +334,42 @@ TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
     EXPECT_EQ(ev["EXC_SVC"].get<uint64_t>() + ev["EXC_UNDEF"].get<uint64_t>(), pe["exceptions"].get<uint64_t>());
 }
 
+namespace {
+
+// Scenario `name` run whole, and saved at `at` then restored: each of its
+// PEs' `keys` the same in both.
+void restores_as_it_ran(const std::string &name, const std::string &at, std::initializer_list<const char *> keys)
+{
+    SocRun whole = pmvp_soc(scenario(name));
+    ASSERT_EQ(whole.status, 0) << whole.out << whole.err;
+    std::string ckpt = temp_file(name + ".ckpt");
+    SocRun saved = pmvp_soc(scenario(name) + " --save-at " + at + " " + ckpt);
+    ASSERT_EQ(saved.status, 0) << saved.err;
+    SocRun restored = pmvp_soc("--restore " + ckpt);
+    ASSERT_EQ(restored.status, 0) << restored.out << restored.err;
+    ASSERT_EQ(restored.result["pes"].size(), whole.result["pes"].size());
+    for (size_t pe = 0; pe < whole.result["pes"].size(); pe++)
+        for (const char *key : keys)
+            EXPECT_EQ(restored.result["pes"][pe][key], whole.result["pes"][pe][key]) << "PE " << pe << " " << key;
+}
+
+}  // namespace
+
 // A checkpoint in the middle of the events suite (300 us of its 1,400): the
 // restored run tells the same events and passes the same tests; its blocks
 // are classified again after the restore.
 TEST(VirtMachine, ACheckpointInTheEventsSuiteGoesOnAsTheRunDid)
 {
-    SocRun whole = pmvp_soc(scenario("firmware-iss-events"));
-    ASSERT_EQ(whole.status, 0) << whole.out << whole.err;
-    std::string ckpt = temp_file("events.ckpt");
-    SocRun saved = pmvp_soc(scenario("firmware-iss-events") + " --save-at 300us " + ckpt);
-    ASSERT_EQ(saved.status, 0) << saved.err;
-    SocRun restored = pmvp_soc("--restore " + ckpt);
-    ASSERT_EQ(restored.status, 0) << restored.out << restored.err;
-    for (const char *key : { "instructions", "exit_time_ps", "console", "exceptions", "interrupts", "events" })
-        EXPECT_EQ(restored.result["pes"][0][key], whole.result["pes"][0][key]) << key;
+    restores_as_it_ran("firmware-iss-events", "300us",
+                       { "instructions", "exit_time_ps", "console", "exceptions", "interrupts", "events" });
 }
 
+// At 20 us PE 0 has turned PE 1 on; the timer test, the SGI and the abort
+// come before or after: the restored run ends as the whole one.
 TEST(VirtMachine, ACheckpointInThePsciTestGoesOnAsTheRunDid)
 {
-    // At 20 us PE 0 has turned PE 1 on; the timer test, the SGI and the
-    // abort come before or after: the restored run ends as the whole one.
-    SocRun whole = pmvp_soc(scenario("firmware-virt-machine"));
-    ASSERT_EQ(whole.status, 0) << whole.out << whole.err;
-    std::string ckpt = temp_file("virt.ckpt");
-    SocRun saved = pmvp_soc(scenario("firmware-virt-machine") + " --save-at 20us " + ckpt);
-    ASSERT_EQ(saved.status, 0) << saved.err;
-    SocRun restored = pmvp_soc("--restore " + ckpt);
-    ASSERT_EQ(restored.status, 0) << restored.out << restored.err;
-    for (size_t pe = 0; pe < 2; pe++)
-        for (const char *key : { "instructions", "exit_time_ps", "console", "exceptions", "aborts", "ended_by", "events" })
-            EXPECT_EQ(restored.result["pes"][pe][key], whole.result["pes"][pe][key]) << "PE " << pe << " " << key;
+    restores_as_it_ran("firmware-virt-machine", "20us",
+                       { "instructions", "exit_time_ps", "console", "exceptions", "aborts", "ended_by", "events" });
 }
 
 TEST(VirtMachine, TheSuitesImageForQemuPassesOnPmvp)
