@@ -398,11 +398,11 @@ IssBlockCache::Code locate_code(void *ctx, uint64_t pc, unsigned n, uint32_t *bu
 
 // The block would pass an occurrence of a watched event (Thread::watch).
 // A conditional branch at its end is taken as taken.
-bool passes_watch(const Aarch64Iss::Thread &t, const IssBlock *b)
+bool passes_watch(const Aarch64Iss::Thread &t, const IssBlock &b)
 {
-    for (unsigned i = 0; i < t.watching && b; i++) {
+    for (unsigned i = 0; i < t.watching; i++) {
         const auto &w = t.watch[i];
-        const uint64_t c = b->count[w.event] + (w.event == a64::PC_WRITE_RETIRED && b->conditional_last);
+        const uint64_t c = b.count[w.event] + (w.event == a64::PC_WRITE_RETIRED && b.conditional_last);
         if (w.left == 0 || c > w.left)
             return true;
     }
@@ -413,7 +413,7 @@ bool passes_watch(const Aarch64Iss::Thread &t, const IssBlock *b)
 // elsewhere in the previous block, or the block passes the run's limit or
 // an occurrence that interrupts, or the previous block unmasked a pending
 // interrupt (at least one block per run). Out of the block hook's way.
-__attribute__((noinline)) bool stops_before(Aarch64Iss::Thread &t, const IssBlock *b, uint64_t n)
+__attribute__((noinline)) bool stops_before(Aarch64Iss::Thread &t, const IssBlock &b, uint64_t n)
 {
     if (!t.stopping && !(t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) ||
                                          (t.watch_unmask && irq_unmasked(t)))))
@@ -438,7 +438,7 @@ void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     const uint64_t n = size / 4;
-    IssBlock *b = &t.blocks.get(address, size, locate_code, &t, t.pending);
+    IssBlock &b = t.blocks.get(address, size, locate_code, &t, t.pending);
     // The common case decided with one test: no stop asked for, the limit
     // not passed, nothing watched.
     if (__builtin_expect(t.stopping | (t.ran_block & ((t.retired + n > t.limit) | (t.watching != 0) | t.watch_unmask)),
@@ -452,11 +452,11 @@ void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
     t.block_start = t.retired;
     t.block_size = size;
     t.retired += n;
-    t.block = b;
+    t.block = &b;
     t.block_told = 0;
     t.block_retires = (unsigned)n;
     if (t.watching)
-        watch_block(t, *b);
+        watch_block(t, b);
 }
 
 // A refused access, or an access QEMU does not know (which ends its block
