@@ -1,4 +1,4 @@
-/* The names README.md's C snippets assume, as its prose introduces them
+/* The names docs/KERNEL.md's C snippets assume, as its prose introduces them
  * (the headers it names, a core, the instant and the values a CPU model
  * holds): declared here so that each snippet compiles as written. */
 #include <stdint.h>

@@ -897,7 +897,7 @@ static th_controls th_of(const pmvp_pmu *u, unsigned n)
  * (k - 1) x SLOTS, and SLOTS with none active. Such a counter's per-cycle
  * value is followed, as with the threshold function, with PMMIR_EL1.SLOTS
  * known (else it counts the sum, as any MT == 1 counter of occurrences).
- * pmvp's readings (README): the PEs are those the counter counts events of
+ * pmvp's readings (docs/SEMANTICS.md): the PEs are those the counter counts events of
  * (its filter in their context), active when neither in WFI/WFE nor off;
  * with FGMT or SoEMT one PE at most issues on a cycle. */
 static bool slot_rule(const pmvp_core *c, unsigned p, unsigned n)

@@ -212,7 +212,7 @@ TEST_F(Threshold, AWriteOfTheTypeStartsAfresh)
 }
 
 // The threshold function does not apply to BUS_CYCLES (pmvp does not model
-// its V_B on a processor cycle, README): counted as without it.
+// its V_B on a processor cycle, docs/SEMANTICS.md): counted as without it.
 TEST_F(Threshold, EventsOfAnotherClockCountWithoutIt)
 {
     cfg.bus_hz = 250000000;

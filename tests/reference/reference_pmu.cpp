@@ -466,7 +466,7 @@ void Core::add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge
 // written (its writable bits are PMMIR.THWIDTH's), TLC is kept 0 in even
 // counters. A reserved combination (RMRPVL) is read as TE and TLC 0, and the
 // threshold function does not apply to the events of another clock or to
-// CHAIN: pmvp's choices (README).
+// CHAIN: pmvp's choices (docs/SEMANTICS.md).
 Core::Threshold Core::threshold(unsigned p, unsigned n) const
 {
     uint64_t v = pe_[p].c[n].evtyper;
