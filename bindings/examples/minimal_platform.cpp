@@ -84,7 +84,7 @@ struct Firmware : sc_module {
         arm();
         write(0xC40, 0x2);                   // PMINTENSET: counter 1
         write(0xC00, 0x3 | PMVP_PMU_C);      // PMCNTENSET
-        write(0xE04, PMCR_EL0_E | PMCR_EL0_LC);
+        write(0xE04, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC);
         wait(2, SC_MS);
         pmccntr_at_2ms = read(0x0F8, 8);     // PMU.PMCCNTR_EL0, over the bus
     }

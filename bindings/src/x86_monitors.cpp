@@ -3,11 +3,12 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "pmvp/systemc/x86_monitors.h"
 
-#include "changes.h"
+#include "timeline.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 extern "C" {
 #include "pmvp/checkpoint.h"
@@ -20,7 +21,8 @@ using sc_core::sc_time;
 
 X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_config &config)
     : sc_module(name), halt("halt", config.num_threads), deep_sleep("deep_sleep", config.num_threads),
-      pmi("pmi", config.num_threads)
+      pmi("pmi", config.num_threads),
+      timeline_(std::make_unique<Timeline<pmvp_x86_core, X86Monitors>>(core_, view_, *this, time_))
 {
     const char *why = nullptr;
     int err = pmvp_x86_init_why(&core_, &config, &why);
@@ -29,9 +31,61 @@ X86Monitors::X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_con
     level_.assign(config.num_threads, false);
 }
 
-// The kinds of change kept for a later instant (Timeline, support.h). Their
-// numbers are in checkpoints: append, never renumber.
-enum X86Monitors::ChangeKind : uint8_t { WRMSR, CONTEXT, STATE, CORE_CLOCK, REPORT, REPORT_CORE };
+X86Monitors::~X86Monitors() = default;
+
+// The inputs of the module, one type each, as Monitors's (arm_inputs.h
+// says what each member is for): made on the kernel, kept for their
+// instant (timeline.h), or saved in a checkpoint by their tag.
+struct X86Monitors::Input {
+    struct Wrmsr {
+        static constexpr const char *tag = "wrmsr";
+        unsigned lp;
+        uint32_t msr;
+        uint64_t value;
+        template <class S, class F> static void fields(S &s, F &&f) { f(s.lp), f(s.msr), f(s.value); }
+        int apply(pmvp_x86_core *c, pmvp_time t) const { return pmvp_x86_wrmsr(c, lp, msr, value, t); }
+    };
+    struct Context {
+        static constexpr const char *tag = "context";
+        unsigned lp;
+        pmvp_x86_context ctx;
+        template <class S, class F> static void fields(S &s, F &&f) { f(s.lp), f(s.ctx); }
+        int apply(pmvp_x86_core *c, pmvp_time t) const { return pmvp_x86_set_context(c, lp, &ctx, t); }
+    };
+    struct State {
+        static constexpr const char *tag = "state";
+        unsigned lp;
+        pmvp_x86_state state;
+        template <class S, class F> static void fields(S &s, F &&f) { f(s.lp), f(s.state); }
+        int apply(pmvp_x86_core *c, pmvp_time t) const { return pmvp_x86_set_state(c, lp, state, t); }
+    };
+    struct CoreClock {
+        static constexpr const char *tag = "core_clock";
+        uint64_t hz;
+        template <class S, class F> static void fields(S &s, F &&f) { f(s.hz); }
+        int apply(pmvp_x86_core *c, pmvp_time t) const { return pmvp_x86_set_core_clock(c, hz, t); }
+    };
+    struct Report {
+        static constexpr const char *tag = "report";
+        unsigned lp;
+        uint16_t event;
+        uint64_t count;
+        template <class S, class F> static void fields(S &s, F &&f) { f(s.lp), f(s.event), f(s.count); }
+        int apply(pmvp_x86_core *c, pmvp_time t) const { return pmvp_x86_report(c, lp, event, count, t); }
+    };
+    struct ReportCore {
+        static constexpr const char *tag = "report_core";
+        uint16_t event;
+        uint64_t count;
+        template <class S, class F> static void fields(S &s, F &&f) { f(s.event), f(s.count); }
+        int apply(pmvp_x86_core *c, pmvp_time t) const { return pmvp_x86_report_core(c, event, count, t); }
+    };
+    using Kind = std::variant<Wrmsr, Context, State, CoreClock, Report, ReportCore>;
+    Kind kind;
+
+    Input() = default;
+    template <class T> Input(const T &x) : kind(x) {}
+};
 
 // A change kept for later that the kernel refused when it came (Timeline).
 void X86Monitors::failed(int err)
@@ -39,75 +93,26 @@ void X86Monitors::failed(int err)
     SC_REPORT_WARNING("pmvp/x86", (std::string(name()) + ": deferred call failed: " + pmvp_strerror(err)).c_str());
 }
 
-// Makes change `ch` on kernel c at instant t (the present, a replay, or the
+// Makes input `in` on kernel c at instant t (the present, a replay, or the
 // future view).
-int X86Monitors::apply(pmvp_x86_core *c, pmvp_time t, const Change &ch)
+int X86Monitors::apply(pmvp_x86_core *c, pmvp_time t, const Input &in)
 {
-    ChangeReader r(ch);
-    int err = PMVP_ERR_VALUE;
-    switch (ch.kind) {
-    case WRMSR: {
-        auto lp = r.next<unsigned>();
-        auto msr = r.next<uint32_t>();
-        auto value = r.next<uint64_t>();
-        if (r.ok())
-            err = pmvp_x86_wrmsr(c, lp, msr, value, t);
-        break;
-    }
-    case CONTEXT: {
-        auto lp = r.next<unsigned>();
-        auto ctx = r.next<pmvp_x86_context>();
-        if (r.ok())
-            err = pmvp_x86_set_context(c, lp, &ctx, t);
-        break;
-    }
-    case STATE: {
-        auto lp = r.next<unsigned>();
-        auto st = r.next<pmvp_x86_state>();
-        if (r.ok())
-            err = pmvp_x86_set_state(c, lp, st, t);
-        break;
-    }
-    case CORE_CLOCK: {
-        auto hz = r.next<uint64_t>();
-        if (r.ok())
-            err = pmvp_x86_set_core_clock(c, hz, t);
-        break;
-    }
-    case REPORT: {
-        auto lp = r.next<unsigned>();
-        auto event = r.next<uint16_t>();
-        auto count = r.next<uint64_t>();
-        if (r.ok())
-            err = pmvp_x86_report(c, lp, event, count, t);
-        break;
-    }
-    case REPORT_CORE: {
-        auto event = r.next<uint16_t>();
-        auto count = r.next<uint64_t>();
-        if (r.ok())
-            err = pmvp_x86_report_core(c, event, count, t);
-        break;
-    }
-    default:
-        break;  // a kind no change has (a corrupt checkpoint): refused
-    }
-    return err;
+    return std::visit([&](const auto &x) { return x.apply(c, t); }, in.kind);
 }
 
 // Runs `op`, which changes nothing, at sc_time_stamp() + offset by the
 // policy of Timeline (support.h).
 template <class F> int X86Monitors::query(const sc_time &offset, const F &op)
 {
-    return timeline_.query(offset, op);
+    return timeline_->query(offset, op);
 }
 
 // Makes change `ch` at sc_time_stamp() + offset, then publishes what
 // changed: now, or at the instant of a change kept for later.
-int X86Monitors::change(const sc_time &offset, const Change &ch)
+int X86Monitors::change(const sc_time &offset, const Input &ch)
 {
     pmvp_time acts = PMVP_TIME_NEVER, now = time_.now();
-    int err = timeline_.change(offset, ch, &acts);
+    int err = timeline_->change(offset, ch, &acts);
     if (acts == now)
         update();
     else if (acts != PMVP_TIME_NEVER)
@@ -122,7 +127,7 @@ int X86Monitors::rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_time
 
 int X86Monitors::wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_time &offset)
 {
-    return change(offset, make_change(WRMSR, lp, msr, value));
+    return change(offset, Input::Wrmsr{ lp, msr, value });
 }
 
 int X86Monitors::rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_time &offset)
@@ -137,42 +142,42 @@ int X86Monitors::rdtsc(unsigned lp, uint64_t &value, const sc_time &offset)
 
 int X86Monitors::set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_time &offset)
 {
-    return change(offset, make_change(CONTEXT, lp, ctx));
+    return change(offset, Input::Context{ lp, ctx });
 }
 
 int X86Monitors::set_state(unsigned lp, pmvp_x86_state st, const sc_time &offset)
 {
-    return change(offset, make_change(STATE, lp, st));
+    return change(offset, Input::State{ lp, st });
 }
 
 int X86Monitors::set_core_clock(uint64_t hz, const sc_time &offset)
 {
-    return change(offset, make_change(CORE_CLOCK, hz));
+    return change(offset, Input::CoreClock{ hz });
 }
 
 int X86Monitors::report(unsigned lp, uint16_t event, uint64_t count, const sc_time &offset)
 {
-    return change(offset, make_change(REPORT, lp, event, count));
+    return change(offset, Input::Report{ lp, event, count });
 }
 
 int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offset)
 {
-    return change(offset, make_change(REPORT_CORE, event, count));
+    return change(offset, Input::ReportCore{ event, count });
 }
 
-std::vector<uint8_t> X86Monitors::save() { return timeline_.checkpoint(); }
+std::vector<uint8_t> X86Monitors::save() { return timeline_->checkpoint(); }
 
 void X86Monitors::check_restore(const std::vector<uint8_t> &checkpoint) const
 {
     std::string why;
-    if (!timeline_.kernel_takes(checkpoint, &why))
+    if (!timeline_->kernel_takes(checkpoint, &why))
         throw std::invalid_argument(std::string(name()) + ": restore: " + why);
 }
 
 void X86Monitors::restore(const std::vector<uint8_t> &checkpoint)
 {
     std::string why;
-    if (!timeline_.restore(checkpoint, &why))
+    if (!timeline_->restore(checkpoint, &why))
         throw std::invalid_argument(std::string(name()) + ": restore: " + why);
     redrive_ = true;    // PMI as the restored flags make it, whatever the line shows now
     signals_changed();  // the bound signals apply as they are
@@ -191,7 +196,7 @@ void X86Monitors::update()
     }
     pmvp_time when = PMVP_TIME_NEVER;
     pmvp_x86_next_interrupt(&core_, core_.last_call, &when);
-    when = std::min(when, timeline_.next_pending());
+    when = std::min(when, timeline_->next_pending());
     if (when != PMVP_TIME_NEVER)
         wake_.notify(time_.to_sc(when - time_.now()));
 }
@@ -201,7 +206,7 @@ void X86Monitors::update()
 void X86Monitors::wake()
 {
     pmvp_time now = time_.now();
-    timeline_.catch_up(now);
+    timeline_->catch_up(now);
     pmvp_x86_sync(&core_, now);
     for (unsigned lp = 0; lp < num_threads(); lp++) {
         bool level = pmvp_x86_pmi(&core_, lp);
@@ -218,8 +223,8 @@ void X86Monitors::wake()
 void X86Monitors::signals_changed()
 {
     pmvp_time now = time_.now();
-    timeline_.catch_up(now);
-    timeline_.invalidate();
+    timeline_->catch_up(now);
+    timeline_->invalidate();
     if (core_hz.size() && core_hz->read() != core_.core_clock.hz &&
         pmvp_x86_set_core_clock(&core_, core_hz->read(), now) != PMVP_OK)
         SC_REPORT_WARNING("pmvp/clock", (std::string(name()) + ": core_hz = " + std::to_string(core_hz->read()) +

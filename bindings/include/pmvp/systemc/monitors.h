@@ -59,7 +59,7 @@ extern "C" {
 #include "pmvp/ebep.h"
 #include "pmvp/events.h"  // the event numbers report() and set_level() take
 #include "pmvp/ext.h"
-#include "pmvp/fields.h"  // the registers' fields (PMCR_EL0_E, ...) a platform writes through the frames
+#include "pmvp/fields.h"  // the registers' fields (PMVP_PMCR_EL0_E, ...) a platform writes through the frames
 #include "pmvp/pmu.h"
 #include "pmvp/sysreg.h"
 }
@@ -344,15 +344,15 @@ private:
     void inputs_changed();
     void reset_changed();
     void update();
-    enum ChangeKind : uint8_t;
-    // The module's part of Timeline (support.h).
+    // The inputs, one type each (bindings/src/arm_inputs.h), and the
+    // module's part of the Timeline that keeps them (bindings/src/timeline.h).
+    struct Input;
     friend class Timeline<pmvp_core, Monitors>;
-    int apply(pmvp_core *c, pmvp_time t, const Change &ch);
-    static bool decide(const pmvp_core &c, const Change &ch, int *err);
+    int apply(pmvp_core *c, pmvp_time t, const Input &in);
+    static bool decide(const pmvp_core &c, const Input &in, int *err);
     void failed(int err);
-    bool wakes(const Change &ch, const pmvp_share *shares, unsigned num_shares, bool kept, pmvp_time now) const;
-    static unsigned occurrences_of(const Change &ch, pmvp_share *shares);
-    static uint64_t count_occurrences(const Change &ch);
+    bool wakes(const Input &in, const pmvp_share *shares, unsigned num_shares, bool kept, pmvp_time now) const;
+    static uint64_t count_occurrences(const Input &in);
     static uint64_t total(const pmvp_share *shares, unsigned n);
     void no_longer_kept(uint64_t occurrences);
     // At least the occurrences that kept reports and shares carry: what
@@ -364,11 +364,10 @@ private:
         uint64_t epoch = UINT64_MAX, count = 0;
         uint16_t event = 0;
     } before_;
-    static bool report_or_level(const Change &ch, unsigned *pe, uint16_t *event);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
     bool direct_reads_draw() const;
-    int change(const sc_core::sc_time &offset, const Change &ch);
-    int change(pmvp_time now, const sc_core::sc_time &offset, const Change &ch);
+    int change(const sc_core::sc_time &offset, const Input &in);
+    int change(pmvp_time now, const sc_core::sc_time &offset, const Input &in);
     void apply_authentication(pmvp_pmu_controls &ctl);
     int put_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time t);
     static pmvp_pe_state state_of(bool on, bool wfi, bool wfe);
@@ -379,7 +378,7 @@ private:
 
     std::unique_ptr<pmvp_core> core_, scratch_;  // scratch_: the future view (Timeline)
     TimeBase time_;
-    Timeline<pmvp_core, Monitors> timeline_;
+    std::unique_ptr<Timeline<pmvp_core, Monitors>> timeline_;
     pmvp_core_config config_;
     std::vector<uint16_t> events_, sync_events_;     // config_'s lists, for a cold reset
     std::vector<pmvp_sebep_threshold> thresholds_;

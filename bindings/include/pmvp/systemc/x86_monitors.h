@@ -44,6 +44,7 @@ class X86Monitors : public sc_core::sc_module {
 public:
     // Throws std::invalid_argument if the kernel refuses `config`.
     X86Monitors(const sc_core::sc_module_name &name, const pmvp_x86_config &config);
+    ~X86Monitors() override;
 
     // ---- signals
     optional_in<uint64_t> core_hz;
@@ -81,20 +82,21 @@ private:
     void end_of_elaboration() override;
     void signals_changed();
     void wake();
-    enum ChangeKind : uint8_t;
-    // The module's part of Timeline (support.h). No change of this module is
+    // The inputs, one type each, and the module's part of the Timeline that
+    // keeps them (bindings/src/timeline.h). No input of this module is
     // decided on the present kernel alone: each is made on the future view.
+    struct Input;
     friend class Timeline<pmvp_x86_core, X86Monitors>;
-    int apply(pmvp_x86_core *c, pmvp_time t, const Change &ch);
-    static bool decide(const pmvp_x86_core &, const Change &, int *) { return false; }
+    int apply(pmvp_x86_core *c, pmvp_time t, const Input &in);
+    static bool decide(const pmvp_x86_core &, const Input &, int *) { return false; }
     void failed(int err);
     template <class F> int query(const sc_core::sc_time &offset, const F &op);
-    int change(const sc_core::sc_time &offset, const Change &ch);
+    int change(const sc_core::sc_time &offset, const Input &in);
     void update();
 
     pmvp_x86_core core_, view_;  // view_: the future view (Timeline)
     TimeBase time_;
-    Timeline<pmvp_x86_core, X86Monitors> timeline_{ core_, view_, *this, time_ };
+    std::unique_ptr<Timeline<pmvp_x86_core, X86Monitors>> timeline_;
     sc_core::sc_event wake_;
     std::vector<bool> level_;
     bool redrive_ = false;  // after a restore: wake() writes every PMI line
