@@ -154,8 +154,8 @@ private:
     {
         static const uint64_t evtyper[] = {
             PMVP_EV_CPU_CYCLES,    PMVP_EV_INST_RETIRED,
-            PMVP_EV_STALL_BACKEND, PMVP_EV_CPU_CYCLES | PMEVTYPER_EL0_MT,
-            PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_U, PMVP_EV_BUS_CYCLES,
+            PMVP_EV_STALL_BACKEND, PMVP_EV_CPU_CYCLES | PMVP_PMEVTYPER_EL0_MT,
+            PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_U, PMVP_EV_BUS_CYCLES,
         };
         const unsigned num = sizeof evtyper / sizeof evtyper[0];
         for (unsigned p = 0; p < kPes; p++) {
@@ -163,7 +163,7 @@ private:
                 for (unsigned n = 0; n < num; n++)
                     s.write(p, PMVP_PMEVTYPER_EL0, n, evtyper[n]);
                 s.write(p, PMVP_PMCNTENSET_EL0, 0, ((1u << num) - 1) | PMVP_PMU_C);
-                s.write(p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC);
+                s.write(p, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC);
             });
         }
         bool asleep = false;

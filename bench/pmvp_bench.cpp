@@ -54,9 +54,9 @@ struct CountingCore {
                                         PMVP_EV_INST_RETIRED, PMVP_EV_BUS_CYCLES, PMVP_EV_STALL_BACKEND_MEM };
         for (unsigned p = 0; p < 2; p++) {
             for (unsigned n = 0; n < 6; n++)
-                pmvp_pmu_write(&core, p, PMVP_PMEVTYPER_EL0, n, ev[n] | (n == 3 ? PMEVTYPER_EL0_U : 0), 0);
+                pmvp_pmu_write(&core, p, PMVP_PMEVTYPER_EL0, n, ev[n] | (n == 3 ? PMVP_PMEVTYPER_EL0_U : 0), 0);
             pmvp_pmu_write(&core, p, PMVP_PMCNTENSET_EL0, 0, 0x3F | PMVP_PMU_C, 0);
-            pmvp_pmu_write(&core, p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC, 0);
+            pmvp_pmu_write(&core, p, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC, 0);
         }
     }
 };
@@ -103,13 +103,13 @@ void BM_LevelChange(benchmark::State &state)
         pmvp_core_init(&wide, &cfg);
         for (unsigned p = 0; p < 2; p++) {
             pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 31);
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 31);
             pmvp_core_set_controls(&wide, p, &ctl, 0);
             for (unsigned n = 0; n < 31; n++)
                 pmvp_pmu_write(&wide, p, PMVP_PMEVTYPER_EL0, n, n < 2 ? PMVP_EV_STALL_BACKEND : PMVP_EV_INST_RETIRED,
                                0);
             pmvp_pmu_write(&wide, p, PMVP_PMCNTENSET_EL0, 0, 0x7FFFFFFF | PMVP_PMU_C, 0);
-            pmvp_pmu_write(&wide, p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC, 0);
+            pmvp_pmu_write(&wide, p, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC, 0);
         }
         core = &wide;
     }
@@ -140,13 +140,13 @@ void BM_LevelChangeScale(benchmark::State &state)
     pmvp_core_init(&core, &cfg);
     for (unsigned p = 0; p < pes; p++) {
         pmvp_pmu_controls ctl{};
-        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, counters);
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, counters);
         pmvp_core_set_controls(&core, p, &ctl, 0);
         for (unsigned n = 0; n < counters; n++)
             pmvp_pmu_write(&core, p, PMVP_PMEVTYPER_EL0, n,
                            n == 0 ? PMVP_EV_STALL_BACKEND : n == 1 ? PMVP_EV_CPU_CYCLES : PMVP_EV_INST_RETIRED, 0);
         pmvp_pmu_write(&core, p, PMVP_PMCNTENSET_EL0, 0, 0x7FFFFFFF | PMVP_PMU_C, 0);
-        pmvp_pmu_write(&core, p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC, 0);
+        pmvp_pmu_write(&core, p, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC, 0);
     }
     pmvp_time now = 0;
     uint32_t level = 0;
@@ -301,7 +301,7 @@ void BM_MonitorsQuantum(benchmark::State &state)
         ok = ok && m.pmu_write(0, PMVP_PMEVTYPER_EL0, n, events[n]) == PMVP_OK;
     ok = ok && m.pmu_write(0, PMVP_PMINTENSET_EL1, 0, 1u << 1) == PMVP_OK &&
          m.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 0xF) == PMVP_OK &&
-         m.pmu_write(0, PMVP_PMCR_EL0, 0, PMCR_EL0_E) == PMVP_OK;
+         m.pmu_write(0, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E) == PMVP_OK;
     if (!ok) {
         state.SkipWithError("the monitors refused the counters' set-up");
         return;
@@ -385,7 +385,7 @@ void BM_MonitorsSmtQuantum(benchmark::State &state)
             ok = ok && m.pmu_write(pe, PMVP_PMEVTYPER_EL0, n, kSmtEvents[n]) == PMVP_OK;
         ok = ok && m.pmu_write(pe, PMVP_PMINTENSET_EL1, 0, 1u << 1) == PMVP_OK &&
              m.pmu_write(pe, PMVP_PMCNTENSET_EL0, 0, 0xF) == PMVP_OK &&
-             m.pmu_write(pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E) == PMVP_OK;
+             m.pmu_write(pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E) == PMVP_OK;
     }
     if (!ok) {
         state.SkipWithError("the monitors refused the counters' set-up");
@@ -439,7 +439,7 @@ void BM_KernelSmtQuantum(benchmark::State &state)
             ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMEVTYPER_EL0, n, kSmtEvents[n], 0) == PMVP_OK;
         ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMINTENSET_EL1, 0, 1u << 1, 0) == PMVP_OK &&
              pmvp_pmu_write(&core, pe, PMVP_PMCNTENSET_EL0, 0, 0xF, 0) == PMVP_OK &&
-             pmvp_pmu_write(&core, pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E, 0) == PMVP_OK;
+             pmvp_pmu_write(&core, pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E, 0) == PMVP_OK;
     }
     pmvp_time start = 0;
     for (auto _ : state) {

@@ -39,9 +39,9 @@ int sc_main(int argc, char **argv)
         const pmvp_core_config &c = core.config();
         std::printf("%s: %u PE(s), %u event counters; PMCR_EL0 = 0x%08llX\n%s\n", name.c_str(), c.num_pes,
                     c.num_counters, (unsigned long long)pmcr, core.id_registers().dump(2).c_str());
-        bool as_described = PMVP_FIELD_GET(PMCR_EL0_N, pmcr) == c.num_counters &&
-                            (c.feat_pmuv3p7 || (PMVP_FIELD_GET(PMCR_EL0_IMP, pmcr) == c.pmcr_imp &&
-                                                PMVP_FIELD_GET(PMCR_EL0_IDCODE, pmcr) == c.pmcr_idcode));
+        bool as_described = PMVP_FIELD_GET(PMVP_PMCR_EL0_N, pmcr) == c.num_counters &&
+                            (c.feat_pmuv3p7 || (PMVP_FIELD_GET(PMVP_PMCR_EL0_IMP, pmcr) == c.pmcr_imp &&
+                                                PMVP_FIELD_GET(PMVP_PMCR_EL0_IDCODE, pmcr) == c.pmcr_idcode));
         status = as_described ? 0 : 1;
     });
     sc_core::sc_start();

@@ -24,16 +24,16 @@ int k_amu_look(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, uns
     switch (reg) { /* the registers whose read is not a value they hold */
     case PMVP_AMCFGR_EL0:
         /* N counts every counter of both groups, minus one; HDBG is mandatory. */
-        *value = PMVP_FIELD_PREP(AMCFGR_EL0_N, PMVP_AMU_ARCH_COUNTERS + aux - 1) |
-                 AMCFGR_EL0_SIZE | AMCFGR_EL0_HDBG |
-                 PMVP_FIELD_PREP(AMCFGR_EL0_NCG, aux ? 1 : 0);
+        *value = PMVP_FIELD_PREP(PMVP_AMCFGR_EL0_N, PMVP_AMU_ARCH_COUNTERS + aux - 1) |
+                 PMVP_AMCFGR_EL0_SIZE | PMVP_AMCFGR_EL0_HDBG |
+                 PMVP_FIELD_PREP(PMVP_AMCFGR_EL0_NCG, aux ? 1 : 0);
         return PMVP_OK;
     case PMVP_AMCGCR_EL0:
-        *value = PMVP_FIELD_PREP(AMCGCR_EL0_CG0NC, PMVP_AMU_ARCH_COUNTERS) |
-                 PMVP_FIELD_PREP(AMCGCR_EL0_CG1NC, aux);
+        *value = PMVP_FIELD_PREP(PMVP_AMCGCR_EL0_CG0NC, PMVP_AMU_ARCH_COUNTERS) |
+                 PMVP_FIELD_PREP(PMVP_AMCGCR_EL0_CG1NC, aux);
         return PMVP_OK;
     case PMVP_AMCG1IDR_EL0:
-        *value = k_amu_aux_mask(c) | PMVP_FIELD_PREP(AMCG1IDR_EL0_CG1VOFF, c->cfg.amu_aux_offsets);
+        *value = k_amu_aux_mask(c) | PMVP_FIELD_PREP(PMVP_AMCG1IDR_EL0_CG1VOFF, c->cfg.amu_aux_offsets);
         return PMVP_OK;
     case PMVP_AMEVTYPER0_EL0: *value = k_amu_architected_event(n); return PMVP_OK;
     default:

@@ -39,7 +39,7 @@ void pmvp_core_config_default(pmvp_core_config *cfg)
     cfg->feat_debugv8p4 = true;
     cfg->pmiidr = 0x43B;
     cfg->amiidr = 0x43B;
-    cfg->mpidr = MPIDR_EL1_RES1;
+    cfg->mpidr = PMVP_MPIDR_EL1_RES1;
     cfg->sebep_headroom = 1;
 }
 
@@ -174,7 +174,7 @@ void pmvp_core_config_limit_to_version(pmvp_core_config *cfg)
         for (size_t i = 0; i < sizeof later_layouts / sizeof later_layouts[0]; i++)
             *(enum pmvp_ext_layout *)((char *)cfg + later_layouts[i].field) = PMVP_EXT32;
         /* FEAT_PMUv3_TH (Armv8.8), as PMMIR shows it */
-        cfg->pmmir &= ~(PMMIR_EL1_THWIDTH | PMMIR_EL1_EDGE);
+        cfg->pmmir &= ~(PMVP_PMMIR_EL1_THWIDTH | PMVP_PMMIR_EL1_EDGE);
     }
 }
 
@@ -261,8 +261,8 @@ static const char *check_config(const pmvp_core_config *cfg)
         return "feat_sebep: FEAT_SEBEP needs feat_ebep";
     /* PMMIR.THWIDTH and EDGE say which of FEAT_PMUv3_TH, EDGE and TH2 the
      * PMU has (D24.5.19): the configuration's value is the features. */
-    unsigned thwidth = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg->pmmir);
-    unsigned edge = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg->pmmir);
+    unsigned thwidth = (unsigned)PMVP_FIELD_GET(PMVP_PMMIR_EL1_THWIDTH, cfg->pmmir);
+    unsigned edge = (unsigned)PMVP_FIELD_GET(PMVP_PMMIR_EL1_EDGE, cfg->pmmir);
     if (thwidth > 12)
         return "pmmir: THWIDTH above 0b1100 is reserved (PMEVTYPER<n>_EL0.TH has at most 12 bits, D24.5.19)";
     if (edge > 2)
@@ -292,47 +292,47 @@ static const char *check_config(const pmvp_core_config *cfg)
 /* Writable bits of PMEVTYPER (with_event) or PMCCFILTR in this configuration. */
 static uint64_t filter_mask(const pmvp_core_config *cfg, bool with_event)
 {
-    uint64_t m = PMEVTYPER_EL0_P | PMEVTYPER_EL0_U;
+    uint64_t m = PMVP_PMEVTYPER_EL0_P | PMVP_PMEVTYPER_EL0_U;
     if (cfg->have_el3)
-        m |= PMEVTYPER_EL0_NSK | PMEVTYPER_EL0_NSU | PMEVTYPER_EL0_M;
+        m |= PMVP_PMEVTYPER_EL0_NSK | PMVP_PMEVTYPER_EL0_NSU | PMVP_PMEVTYPER_EL0_M;
     if (cfg->have_el2)
-        m |= PMEVTYPER_EL0_NSH;
+        m |= PMVP_PMEVTYPER_EL0_NSH;
     if (cfg->feat_sel2)
-        m |= PMEVTYPER_EL0_SH;
+        m |= PMVP_PMEVTYPER_EL0_SH;
     if (cfg->feat_rme)
-        m |= PMEVTYPER_EL0_RLK | PMEVTYPER_EL0_RLU | PMEVTYPER_EL0_RLH;
+        m |= PMVP_PMEVTYPER_EL0_RLK | PMVP_PMEVTYPER_EL0_RLU | PMVP_PMEVTYPER_EL0_RLH;
     if (with_event) {
-        m |= cfg->pmu_version >= PMVP_PMUV3P1 ? PMEVTYPER_EL0_evtCount : PMEVTYPER_EL0_evtCount_9_0;
+        m |= cfg->pmu_version >= PMVP_PMUV3P1 ? PMVP_PMEVTYPER_EL0_evtCount : PMVP_PMEVTYPER_EL0_evtCount_9_0;
         if (cfg->feat_mtpmu)
-            m |= PMEVTYPER_EL0_MT;
+            m |= PMVP_PMEVTYPER_EL0_MT;
         if (cfg->feat_sebep)
-            m |= PMEVTYPER_EL0_SYNC;
+            m |= PMVP_PMEVTYPER_EL0_SYNC;
         /* D24.5.12: TC and TH[THWIDTH-1:0] with FEAT_PMUv3_TH, TE with
          * FEAT_PMUv3_EDGE, TLC with FEAT_PMUv3_TH2 (odd counters only:
          * k_evtyper_writable). */
-        unsigned thwidth = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg->pmmir);
-        unsigned edge = (unsigned)PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg->pmmir);
+        unsigned thwidth = (unsigned)PMVP_FIELD_GET(PMVP_PMMIR_EL1_THWIDTH, cfg->pmmir);
+        unsigned edge = (unsigned)PMVP_FIELD_GET(PMVP_PMMIR_EL1_EDGE, cfg->pmmir);
         if (thwidth)
-            m |= PMEVTYPER_EL0_TC | PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, (UINT64_C(1) << thwidth) - 1);
+            m |= PMVP_PMEVTYPER_EL0_TC | PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, (UINT64_C(1) << thwidth) - 1);
         if (edge >= 1)
-            m |= PMEVTYPER_EL0_TE;
+            m |= PMVP_PMEVTYPER_EL0_TE;
         if (edge >= 2)
-            m |= PMEVTYPER_EL0_TLC;
+            m |= PMVP_PMEVTYPER_EL0_TLC;
     }
     return m;
 }
 
 static uint64_t pmcr_mask(const pmvp_core_config *cfg)
 {
-    uint64_t m = PMCR_EL0_E;
+    uint64_t m = PMVP_PMCR_EL0_E;
     if (cfg->have_aarch32)
-        m |= PMCR_EL0_D | PMCR_EL0_LC;
+        m |= PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_LC;
     if (cfg->have_el3 || (cfg->pmu_version >= PMVP_PMUV3P1 && cfg->have_el2) || cfg->feat_pmuv3p7)
-        m |= PMCR_EL0_DP;
+        m |= PMVP_PMCR_EL0_DP;
     if (cfg->pmu_version >= PMVP_PMUV3P5)
-        m |= PMCR_EL0_LP;
+        m |= PMVP_PMCR_EL0_LP;
     if (cfg->feat_pmuv3p7)
-        m |= PMCR_EL0_FZO; /* RES0 without FEAT_PMUv3p7 (I5.3.11 PMCFGR.FZO) */
+        m |= PMVP_PMCR_EL0_FZO; /* RES0 without FEAT_PMUv3p7 (I5.3.11 PMCFGR.FZO) */
     /* PMCR.X: no PMU event export bus is modelled, so X is RAZ/WI. */
     return m;
 }
@@ -379,7 +379,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->evtyper_mask = filter_mask(cfg, true);
     c->ccfiltr_mask = filter_mask(cfg, false);
     /* PMICFILTR: no MT, no threshold; SYNC with FEAT_SEBEP (D24.5.14) */
-    c->icfiltr_mask = cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) | (cfg->feat_sebep ? PMEVTYPER_EL0_SYNC : 0) : 0;
+    c->icfiltr_mask = cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) | (cfg->feat_sebep ? PMVP_PMEVTYPER_EL0_SYNC : 0) : 0;
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
@@ -406,14 +406,14 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
         pe->state = PMVP_PE_RUN;
         pe->ctx.el = 1;
         pe->ctx.security = PMVP_NONSECURE;
-        pe->pmu.ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg->num_counters);
+        pe->pmu.ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg->num_counters);
         pe->pmu.ctl.noninvasive_debug = true;
         pmvp_pmu_reset(c, p, 0);
         pmvp_amu_reset(c, p, 0);
         /* PMCCR's Cold reset, EPMN = N, with the counters the IMPLEMENTATION
          * DEFINED mechanism reserves (HVGXL); the third range disabled. */
         if (cfg->feat_pmuv3_extpmn)
-            pe->ext.pmccr = (uint32_t)PMVP_FIELD_PREP(PMCCR_EPMN, cfg->num_counters - cfg->extpmn_reserved);
+            pe->ext.pmccr = (uint32_t)PMVP_FIELD_PREP(PMVP_PMCCR_EPMN, cfg->num_counters - cfg->extpmn_reserved);
     }
     return PMVP_OK;
 }
@@ -528,7 +528,7 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
         return PMVP_ERR_NULL;
     if ((err = k_begin(c, now)))
         return err;
-    unsigned hpmn = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, ctl->mdcr_el2);
+    unsigned hpmn = (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL2_HPMN, ctl->mdcr_el2);
     if (c->cfg.have_el2 && hpmn > c->cfg.num_counters)
         k_log(c, pe, "MDCR_EL2.HPMN > PMCR.N is CONSTRAINED UNPREDICTABLE: treated as PMCR.N");
     if (c->cfg.have_el2 && hpmn == 0 && !c->cfg.feat_hpmn0)
@@ -753,7 +753,7 @@ int pmvp_core_snapshot_request(pmvp_core *c, unsigned pe, pmvp_time now)
 {
     uint64_t pmsscr = 0;
     int err = pmvp_pmu_read(c, pe, PMVP_PMSSCR_EL1, 0, now, &pmsscr);
-    return err ? err : pmvp_pmu_write(c, pe, PMVP_PMSSCR_EL1, 0, pmsscr | PMSSCR_EL1_SS, now);
+    return err ? err : pmvp_pmu_write(c, pe, PMVP_PMSSCR_EL1, 0, pmsscr | PMVP_PMSSCR_EL1_SS, now);
 }
 
 int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)

@@ -28,7 +28,7 @@ unsigned k_epmn_of(const pmvp_core_config *cfg, uint64_t pmccr)
 {
     if (!cfg->feat_pmuv3_extpmn)
         return cfg->num_counters; /* no third range */
-    unsigned e = (unsigned)PMVP_FIELD_GET(PMCCR_EPMN, pmccr);
+    unsigned e = (unsigned)PMVP_FIELD_GET(PMVP_PMCCR_EPMN, pmccr);
     /* EPMN > N is reserved, its Effective value CONSTRAINED UNPREDICTABLE
      * (at most N): pmvp takes N. */
     return e > cfg->num_counters ? cfg->num_counters : e;
@@ -43,7 +43,7 @@ unsigned k_hpmn_of(const pmvp_core_config *cfg, uint64_t mdcr_el2, unsigned epmn
 {
     if (!cfg->have_el2)
         return epmn; /* no second range */
-    unsigned h = (unsigned)PMVP_FIELD_GET(MDCR_EL2_HPMN, mdcr_el2);
+    unsigned h = (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL2_HPMN, mdcr_el2);
     /* MFYQC: above EPMN, the Effective value is EPMN. Without
      * FEAT_PMUv3_EXTPMN, HPMN > N is CONSTRAINED UNPREDICTABLE; pmvp treats
      * it as N (logged by pmvp_core_set_controls). HPMN == 0 without
@@ -63,7 +63,7 @@ unsigned k_range_of(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 
 uint16_t k_counter_event(const pmvp_pe *pe, unsigned n)
 {
-    return (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, pe->pmu.counter[n].evtyper);
+    return (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, pe->pmu.counter[n].evtyper);
 }
 
 /* EL3 (and, without FEAT_RME, every Secure EL) is "Secure state" for the
@@ -81,7 +81,7 @@ bool k_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_
         return true;
     switch (security) {
     case PMVP_NONSECURE: case PMVP_REALM: return true;
-    case PMVP_SECURE: return cfg->feat_sel2 && !cfg->el3_aarch32 && (scr_el3 & SCR_EL3_EEL2);
+    case PMVP_SECURE: return cfg->feat_sel2 && !cfg->el3_aarch32 && (scr_el3 & PMVP_SCR_EL3_EEL2);
     default: return false;
     }
 }
@@ -108,13 +108,13 @@ static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool se
     bool at_el3 = x->el == 3;
 
     if (cfg->have_el3 && (at_el3 || x->security == PMVP_SECURE)) {
-        bool spme = ctl->mdcr_el3 & MDCR_EL3_SPME;
+        bool spme = ctl->mdcr_el3 & PMVP_MDCR_EL3_SPME;
         bool suniden = x->el == 0 && (cfg->el3_aarch32 || cfg->el1_aarch32) &&
-                       (ctl->sder32_el3 & SDER32_EL3_SUNIDEN);
+                       (ctl->sder32_el3 & PMVP_SDER32_EL3_SUNIDEN);
         bool allowed;
         if (cfg->feat_pmuv3p7 && !cfg->el3_aarch32) {
             /* RGNGCW with EL3 using AArch64. */
-            bool mpmx = ctl->mdcr_el3 & MDCR_EL3_MPMX;
+            bool mpmx = ctl->mdcr_el3 & PMVP_MDCR_EL3_MPMX;
             if (at_el3)
                 allowed = spme && (!mpmx || second_range);
             else
@@ -132,7 +132,7 @@ static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool se
     /* RMMZLZ: EL2, unless the counter is in the second range. Secure EL2 is
      * allowed only when both Secure state and EL2 are, which the two checks
      * together give. */
-    if (cfg->have_el2 && x->el == 2 && is_v3p1(c) && (ctl->mdcr_el2 & MDCR_EL2_HPMD) &&
+    if (cfg->have_el2 && x->el == 2 && is_v3p1(c) && (ctl->mdcr_el2 & PMVP_MDCR_EL2_HPMD) &&
         !second_range)
         return true;
     return false;
@@ -143,11 +143,11 @@ static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool se
  * every configuration (e.g. NSU is 0 without EL3, so U alone decides). */
 static bool filtered(uint64_t f, const pmvp_context *x)
 {
-    bool p = f & PMEVTYPER_EL0_P, u = f & PMEVTYPER_EL0_U;
-    bool nsk = f & PMEVTYPER_EL0_NSK, nsu = f & PMEVTYPER_EL0_NSU;
-    bool nsh = f & PMEVTYPER_EL0_NSH, m = f & PMEVTYPER_EL0_M;
-    bool sh = f & PMEVTYPER_EL0_SH;
-    bool rlk = f & PMEVTYPER_EL0_RLK, rlu = f & PMEVTYPER_EL0_RLU, rlh = f & PMEVTYPER_EL0_RLH;
+    bool p = f & PMVP_PMEVTYPER_EL0_P, u = f & PMVP_PMEVTYPER_EL0_U;
+    bool nsk = f & PMVP_PMEVTYPER_EL0_NSK, nsu = f & PMVP_PMEVTYPER_EL0_NSU;
+    bool nsh = f & PMVP_PMEVTYPER_EL0_NSH, m = f & PMVP_PMEVTYPER_EL0_M;
+    bool sh = f & PMVP_PMEVTYPER_EL0_SH;
+    bool rlk = f & PMVP_PMEVTYPER_EL0_RLK, rlu = f & PMVP_PMEVTYPER_EL0_RLU, rlh = f & PMVP_PMEVTYPER_EL0_RLH;
 
     switch (x->el) {
     case 0:
@@ -167,9 +167,9 @@ static bool counter_enabled(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
     if (!(pe->pmu.cntenset >> n & 1))
         return false;
     switch (k_range_of(c, pe, n)) {
-    case 0: return pe->pmu.pmcr & PMCR_EL0_E;
-    case 1: return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME;
-    default: return pe->ext.pmccr & PMCCR_EPME;
+    case 0: return pe->pmu.pmcr & PMVP_PMCR_EL0_E;
+    case 1: return pe->pmu.ctl.mdcr_el2 & PMVP_MDCR_EL2_HPME;
+    default: return pe->ext.pmccr & PMVP_PMCCR_EPME;
     }
 }
 
@@ -200,22 +200,22 @@ bool k_cycle_counter_counts(const pmvp_core *c, unsigned p)
         return false;
     if ((pe->state == PMVP_PE_WFI || pe->state == PMVP_PE_WFE) && !c->cfg.pmccntr_counts_in_wfx)
         return false;
-    if (!(pe->pmu.pmcr & PMCR_EL0_E) || !(pe->pmu.cntenset & PMVP_PMU_C) || x->halted)
+    if (!(pe->pmu.pmcr & PMVP_PMCR_EL0_E) || !(pe->pmu.cntenset & PMVP_PMU_C) || x->halted)
         return false;
     /* PMCR.DP: disabled where first-range event counting is prohibited, and
      * while it is frozen (k_frozen sets bit 31 only with DP). */
-    if ((pe->pmu.pmcr & PMCR_EL0_DP) && prohibited(c, ctl, false, x))
+    if ((pe->pmu.pmcr & PMVP_PMCR_EL0_DP) && prohibited(c, ctl, false, x))
         return false;
     if (pe->frozen & PMVP_PMU_C)
         return false;
     if (is_v3p5(c)) {
-        if (c->cfg.have_el3 && in_secure_state(c, x) && (ctl->mdcr_el3 & MDCR_EL3_SCCD))
+        if (c->cfg.have_el3 && in_secure_state(c, x) && (ctl->mdcr_el3 & PMVP_MDCR_EL3_SCCD))
             return false;
-        if (c->cfg.have_el2 && x->el == 2 && (ctl->mdcr_el2 & MDCR_EL2_HCCD))
+        if (c->cfg.have_el2 && x->el == 2 && (ctl->mdcr_el2 & PMVP_MDCR_EL2_HCCD))
             return false;
     }
     if (c->cfg.feat_pmuv3p7 && x->el == 3 && !c->cfg.el3_aarch32 &&
-        (ctl->mdcr_el3 & (MDCR_EL3_SCCD | MDCR_EL3_MCCD)))
+        (ctl->mdcr_el3 & (PMVP_MDCR_EL3_SCCD | PMVP_MDCR_EL3_MCCD)))
         return false;
     return !filtered(pe->pmu.pmccfiltr, x);
 }
@@ -228,7 +228,7 @@ bool k_cycle_counter_counts(const pmvp_core *c, unsigned p)
 bool k_instruction_counter_counts(const pmvp_core *c, unsigned p, const pmvp_context *src)
 {
     const pmvp_pe *pe = &c->pe[p];
-    if (pe->state == PMVP_PE_OFF || !(pe->pmu.pmcr & PMCR_EL0_E) || !(pe->pmu.cntenset & PMVP_PMU_F0))
+    if (pe->state == PMVP_PE_OFF || !(pe->pmu.pmcr & PMVP_PMCR_EL0_E) || !(pe->pmu.cntenset & PMVP_PMU_F0))
         return false;
     if (src->halted || (pe->frozen & PMVP_PMU_F0))
         return false;
@@ -240,15 +240,15 @@ bool k_instruction_counter_counts(const pmvp_core *c, unsigned p, const pmvp_con
 static bool mtpmu_enabled_on(const pmvp_core *c, const pmvp_pe *pe)
 {
     if (c->cfg.have_el3)
-        return pe->pmu.ctl.mdcr_el3 & MDCR_EL3_MTPME;
+        return pe->pmu.ctl.mdcr_el3 & PMVP_MDCR_EL3_MTPME;
     if (c->cfg.have_el2)
-        return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_MTPME;
+        return pe->pmu.ctl.mdcr_el2 & PMVP_MDCR_EL2_MTPME;
     return true;
 }
 
 bool k_effective_mt(const pmvp_core *c, unsigned p, unsigned n)
 {
-    if (!(c->pe[p].pmu.counter[n].evtyper & PMEVTYPER_EL0_MT))
+    if (!(c->pe[p].pmu.counter[n].evtyper & PMVP_PMEVTYPER_EL0_MT))
         return false; /* also RES0 without FEAT_MTPMU */
     if (!c->cfg.mtpmu_disable_core_wide)
         return mtpmu_enabled_on(c, &c->pe[p]);
@@ -263,8 +263,8 @@ bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
     if (!is_v3p5(c))
         return false;
     switch (k_range_of(c, pe, n)) {
-    case 0: return pe->pmu.pmcr & PMCR_EL0_LP;
-    case 1: return pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HLP;
+    case 0: return pe->pmu.pmcr & PMVP_PMCR_EL0_LP;
+    case 1: return pe->pmu.ctl.mdcr_el2 & PMVP_MDCR_EL2_HLP;
     default: return true; /* D13.3: the third range overflows at bit 63 */
     }
 }
@@ -275,7 +275,7 @@ uint64_t k_enabled_counters(const pmvp_core *c, const pmvp_pe *pe)
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
         if (counter_enabled(c, pe, n))
             m |= UINT32_C(1) << n;
-    if (pe->pmu.pmcr & PMCR_EL0_E)
+    if (pe->pmu.pmcr & PMVP_PMCR_EL0_E)
         m |= pe->pmu.cntenset & (PMVP_PMU_C | PMVP_PMU_F0);
     return m;
 }
@@ -284,9 +284,9 @@ uint64_t k_sync_mode(const pmvp_core *c, const pmvp_pe *pe)
 {
     uint64_t m = 0;
     for (unsigned n = 0; n < c->cfg.num_counters; n++)
-        if (pe->pmu.counter[n].evtyper & PMEVTYPER_EL0_SYNC) /* RES0 without FEAT_SEBEP */
+        if (pe->pmu.counter[n].evtyper & PMVP_PMEVTYPER_EL0_SYNC) /* RES0 without FEAT_SEBEP */
             m |= UINT64_C(1) << n;
-    if (pe->pmu.pmicfiltr & PMEVTYPER_EL0_SYNC) /* likewise; 0 without FEAT_PMUv3_ICNTR */
+    if (pe->pmu.pmicfiltr & PMVP_PMEVTYPER_EL0_SYNC) /* likewise; 0 without FEAT_PMUv3_ICNTR */
         m |= PMVP_PMU_F0;
     return m;
 }
@@ -325,8 +325,8 @@ static unsigned freeze_controls(const pmvp_core *c, const pmvp_pe *pe)
 {
     if (!c->cfg.feat_pmuv3p7)
         return 0;
-    return ((pe->pmu.pmcr & PMCR_EL0_FZO) ? 1u : 0u) |
-           (c->cfg.have_el2 && (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPMFZO) ? 2u : 0u);
+    return ((pe->pmu.pmcr & PMVP_PMCR_EL0_FZO) ? 1u : 0u) |
+           (c->cfg.have_el2 && (pe->pmu.ctl.mdcr_el2 & PMVP_MDCR_EL2_HPMFZO) ? 2u : 0u);
 }
 
 /* The counters of each range (index as freeze_controls' bits) whose flag
@@ -346,7 +346,7 @@ uint64_t k_frozen(const pmvp_core *c, const pmvp_pe *pe)
     uint64_t range[2], first = first_range(c, pe) | k_instruction_counter(c), frozen = 0;
     freezing_flags(c, pe, range);
     if ((on & 1) && (pe->pmu.ovsset & range[0]))
-        frozen |= first | ((pe->pmu.pmcr & PMCR_EL0_DP) ? PMVP_PMU_C : 0);
+        frozen |= first | ((pe->pmu.pmcr & PMVP_PMCR_EL0_DP) ? PMVP_PMU_C : 0);
     if ((on & 2) && (pe->pmu.ovsset & range[1]))
         frozen |= second_range(c, pe);
     return frozen;
@@ -404,11 +404,11 @@ static uint64_t interrupt_requesters(const pmvp_core *c, const pmvp_pe *pe)
     uint32_t first = first_range(c, pe), second = second_range(c, pe);
     uint64_t ranges = 0;
 
-    if (pe->pmu.pmcr & PMCR_EL0_E)
+    if (pe->pmu.pmcr & PMVP_PMCR_EL0_E)
         ranges |= first | PMVP_PMU_C | k_instruction_counter(c);
-    if (pe->pmu.ctl.mdcr_el2 & MDCR_EL2_HPME)
+    if (pe->pmu.ctl.mdcr_el2 & PMVP_MDCR_EL2_HPME)
         ranges |= second;
-    if (pe->ext.pmccr & PMCCR_EPME)
+    if (pe->ext.pmccr & PMVP_PMCCR_EPME)
         ranges |= k_counters_mask(c) & ~(first | second);
     return pe->pmu.intenset & ranges;
 }
@@ -459,8 +459,8 @@ int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
     const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
     bool el2 = k_pe_el2_enabled(c, p);
     /* RGWLVY: a missing or disabled EL2, or EL3, leaves the choice below. */
-    unsigned el3_pmee = c->cfg.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMEE, ctl->mdcr_el3) : PMVP_PMEE_LOWER;
-    unsigned el2_pmee = el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMEE, ctl->mdcr_el2) : PMVP_PMEE_LOWER;
+    unsigned el3_pmee = c->cfg.have_el3 ? (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL3_PMEE, ctl->mdcr_el3) : PMVP_PMEE_LOWER;
+    unsigned el2_pmee = el2 ? (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL2_PMEE, ctl->mdcr_el2) : PMVP_PMEE_LOWER;
     unsigned pmee, target;
     if (el3_pmee != PMVP_PMEE_LOWER) {
         pmee = el3_pmee;
@@ -469,8 +469,8 @@ int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
         pmee = el2_pmee;
         target = 2;
     } else {
-        pmee = (unsigned)PMVP_FIELD_GET(PMECR_EL1_PMEE, pe->pmu.pmecr);
-        target = el2 && (ctl->hcr_el2 & HCR_EL2_TGE) ? 2 : 1;
+        pmee = (unsigned)PMVP_FIELD_GET(PMVP_PMECR_EL1_PMEE, pe->pmu.pmecr);
+        target = el2 && (ctl->hcr_el2 & PMVP_HCR_EL2_TGE) ? 2 : 1;
         if (pmee == PMVP_PMEE_LOWER) /* reserved in PMECR_EL1: pmvp reads it as 0b00 */
             pmee = PMVP_PMEE_IRQ;
     }
@@ -483,7 +483,7 @@ int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
     /* RSCBDZ */
     bool masked = x->halted || x->el > target ||
                   (x->el == 2 && target == 2 && el2_pmee != PMVP_PMEE_ENABLED) ||
-                  (x->el == target && (x->pm || !(pe->pmu.pmecr & PMECR_EL1_KPME)));
+                  (x->el == target && (x->pm || !(pe->pmu.pmecr & PMVP_PMECR_EL1_KPME)));
     return masked ? PMVP_PMUEXC_MASKED : PMVP_PMUEXC_UNMASKED;
 }
 
@@ -546,7 +546,7 @@ void k_counters_carried(pmvp_core *c, unsigned p, uint32_t which, uint64_t count
 void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
 {
     uint64_t old = pe->pmu.pmccntr;
-    bool overflow = (pe->pmu.pmcr & PMCR_EL0_LC) ? ((pmvp_u128)old + inc) >> 64 != 0
+    bool overflow = (pe->pmu.pmcr & PMVP_PMCR_EL0_LC) ? ((pmvp_u128)old + inc) >> 64 != 0
                                                   : ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32 != 0;
     pe->pmu.pmccntr = (uint64_t)(old + inc);
     if (overflow)
@@ -810,7 +810,7 @@ bool k_clock_stopped(const pmvp_core *c)
 
 static bool divided(const pmvp_core *c, const pmvp_pe *pe)
 {
-    return c->cfg.have_aarch32 && !(pe->pmu.pmcr & PMCR_EL0_LC) && (pe->pmu.pmcr & PMCR_EL0_D);
+    return c->cfg.have_aarch32 && !(pe->pmu.pmcr & PMVP_PMCR_EL0_LC) && (pe->pmu.pmcr & PMVP_PMCR_EL0_D);
 }
 
 /* PMCCNTR over a stretch of dk processor cycles, through the PMCR.D divider. */
@@ -876,16 +876,16 @@ static bool th_applies(const pmvp_event_decoded *d, uint16_t event)
 static th_controls th_of(const pmvp_pmu *u, unsigned n)
 {
     uint64_t v = u->counter[n].evtyper;
-    th_controls t = { .te = v & PMEVTYPER_EL0_TE,
-                      .tc = (unsigned)PMVP_FIELD_GET(PMEVTYPER_EL0_TC, v),
-                      .tlc = (unsigned)PMVP_FIELD_GET(PMEVTYPER_EL0_TLC, v),
-                      .th = PMVP_FIELD_GET(PMEVTYPER_EL0_TH, v) };
+    th_controls t = { .te = v & PMVP_PMEVTYPER_EL0_TE,
+                      .tc = (unsigned)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TC, v),
+                      .tlc = (unsigned)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TLC, v),
+                      .th = PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TH, v) };
     bool reserved = t.tlc == 3 || (t.tc % 2 == 1 && !t.te && t.tlc == 2) || (t.te && t.tlc == 1) ||
                     (t.te && t.tc % 4 == 0);
     if (reserved)
         t.te = false, t.tlc = 0;
     t.on = (t.tc || t.th || t.tlc) &&
-           th_applies(&u->event[n], (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, v));
+           th_applies(&u->event[n], (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, v));
     return t;
 }
 
@@ -902,7 +902,7 @@ static th_controls th_of(const pmvp_pmu *u, unsigned n)
  * with FGMT or SoEMT one PE at most issues on a cycle. */
 static bool slot_rule(const pmvp_core *c, unsigned p, unsigned n)
 {
-    return PMVP_FIELD_GET(PMMIR_EL1_SLOTS, c->cfg.pmmir) != 0 &&
+    return PMVP_FIELD_GET(PMVP_PMMIR_EL1_SLOTS, c->cfg.pmmir) != 0 &&
            k_counter_event(&c->pe[p], n) == PMVP_EV_STALL_SLOT && c->pe[p].pmu.event[n].cls >= 0 &&
            k_effective_mt(c, p, n);
 }
@@ -911,7 +911,7 @@ static bool slot_rule(const pmvp_core *c, unsigned p, unsigned n)
  * the cycle. */
 static uint64_t slot_vb(const pmvp_core *c, unsigned p, unsigned n, uint64_t v)
 {
-    uint64_t slots = PMVP_FIELD_GET(PMMIR_EL1_SLOTS, c->cfg.pmmir);
+    uint64_t slots = PMVP_FIELD_GET(PMVP_PMMIR_EL1_SLOTS, c->cfg.pmmir);
     unsigned k = 0;
     for (unsigned q = 0; q < c->cfg.num_pes; q++)
         k += c->pe[q].state == PMVP_PE_RUN && k_counts(c, p, n, &c->pe[q].ctx);
@@ -1155,7 +1155,7 @@ void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, u
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_amu *a = &pe->amu;
     *arch = *aux = 0;
-    if (!c->cfg.feat_amuv1 || (pe->ctx.halted && (a->amcr & AMCR_EL0_HDBG)))
+    if (!c->cfg.feat_amuv1 || (pe->ctx.halted && (a->amcr & PMVP_AMCR_EL0_HDBG)))
         return;
     int n0 = k_amu_architected_index(event);
     if (n0 >= 0 && (a->cntenset0 >> n0 & 1) && pmvp_event_find(event)->cls == PMVP_EVCLASS_OCCURRENCE)
@@ -1170,7 +1170,7 @@ void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, u
  * Debug state; no authentication, prohibition or filter applies. */
 static rate amu_rate(const pmvp_pe *pe, const pmvp_event_decoded *d)
 {
-    if (pe->state != PMVP_PE_RUN || (pe->ctx.halted && (pe->amu.amcr & AMCR_EL0_HDBG)))
+    if (pe->state != PMVP_PE_RUN || (pe->ctx.halted && (pe->amu.amcr & PMVP_AMCR_EL0_HDBG)))
         return no_rate;
     switch (d->cls) {
     case PMVP_EVCLASS_CPU_CYCLES: return (rate){ SRC_PROC, 0, 1 };
@@ -1193,7 +1193,7 @@ static rate amu_spread_rate(const pmvp_core *c, unsigned p, uint16_t event)
 {
     const pmvp_pe *pe = &c->pe[p];
     uint64_t w = spread_of(c, p, event);
-    if (!w || (pe->ctx.halted && (pe->amu.amcr & AMCR_EL0_HDBG)))
+    if (!w || (pe->ctx.halted && (pe->amu.amcr & PMVP_AMCR_EL0_HDBG)))
         return no_rate;
     return (rate){ SRC_PROC, 0, w };
 }
@@ -1792,7 +1792,7 @@ static pmvp_time cycle_counter_overflow_time(const pmvp_core *c, unsigned p)
     if (!k_cycle_counter_counts(c, p))
         return PMVP_TIME_NEVER;
     uint64_t v = pe->pmu.pmccntr;
-    pmvp_u128 need = (pe->pmu.pmcr & PMCR_EL0_LC) ? ((pmvp_u128)1 << 64) - v
+    pmvp_u128 need = (pe->pmu.pmcr & PMVP_PMCR_EL0_LC) ? ((pmvp_u128)1 << 64) - v
                                                  : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
     if (divided(c, pe))
         need = (need - 1) * 64 + (64 - pe->pmu.divider);
@@ -1835,14 +1835,14 @@ void k_rebuild_caches(pmvp_core *c)
         pe->pmu.pmcr &= c->pmcr_mask;
         pe->pmu.pmccfiltr &= c->ccfiltr_mask;
         pe->pmu.pmicfiltr &= c->icfiltr_mask;
-        pe->ext.pmccr &= c->cfg.feat_pmuv3_extpmn ? (uint32_t)(PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN) : 0;
+        pe->ext.pmccr &= c->cfg.feat_pmuv3_extpmn ? (uint32_t)(PMVP_PMCCR_OSLO | PMVP_PMCCR_EPME | PMVP_PMCCR_EPMN) : 0;
         pe->pmu.cntenset &= k_counter_bits(c);
         pe->pmu.intenset &= k_counter_bits(c);
         pe->pmu.ovsset &= k_counter_bits(c);
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             pmvp_pmu_counter *k = &pe->pmu.counter[n];
             k->evtyper &= k_evtyper_writable(c, n);
-            pe->pmu.event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, k->evtyper), false);
+            pe->pmu.event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, k->evtyper), false);
         }
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
             pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
@@ -1867,7 +1867,7 @@ static pmvp_time pe_next(const pmvp_core *c, unsigned p, enum next_kind kind)
     pmvp_time best = PMVP_TIME_NEVER;
     if (watched & PMVP_PMU_C) {
         pmvp_time t = cycle_counter_overflow_time(c, p);
-        if ((pe->pmu.pmcr & PMCR_EL0_DP) && (freeze_controls(c, pe) & 1) && t > tf[0])
+        if ((pe->pmu.pmcr & PMVP_PMCR_EL0_DP) && (freeze_controls(c, pe) & 1) && t > tf[0])
             t = PMVP_TIME_NEVER; /* frozen with the first range first */
         best = t < best ? t : best;
     }

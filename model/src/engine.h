@@ -213,7 +213,7 @@ void k_counters_carried(pmvp_core *c, unsigned p, uint32_t which, uint64_t count
 /* The writable bits of PMEVTYPER<n>: TLC only in odd counters (D24.5.12). */
 static inline uint64_t k_evtyper_writable(const pmvp_core *c, unsigned n)
 {
-    return n % 2 ? c->evtyper_mask : c->evtyper_mask & ~PMEVTYPER_EL0_TLC;
+    return n % 2 ? c->evtyper_mask : c->evtyper_mask & ~PMVP_PMEVTYPER_EL0_TLC;
 }
 
 /* Threshold and edge counting (D13.8, count.c). Whether counter n of PE

@@ -155,9 +155,9 @@ int pmvp_ext_find(const pmvp_core *c, enum pmvp_frame f, const char *name, unsig
 /* MPIDR_EL1 of PE p, which PMDEVAFF and AMDEVAFF copy (configuration). */
 static uint64_t mpidr(const pmvp_core *c, unsigned p)
 {
-    uint64_t m = c->cfg.mpidr | MPIDR_EL1_RES1;
-    m = (m & ~MPIDR_EL1_Aff0) | PMVP_FIELD_PREP(MPIDR_EL1_Aff0, PMVP_FIELD_GET(MPIDR_EL1_Aff0, m) + p);
-    return c->cfg.num_pes > 1 ? m | MPIDR_EL1_MT : m;
+    uint64_t m = c->cfg.mpidr | PMVP_MPIDR_EL1_RES1;
+    m = (m & ~PMVP_MPIDR_EL1_Aff0) | PMVP_FIELD_PREP(PMVP_MPIDR_EL1_Aff0, PMVP_FIELD_GET(PMVP_MPIDR_EL1_Aff0, m) + p);
+    return c->cfg.num_pes > 1 ? m | PMVP_MPIDR_EL1_MT : m;
 }
 
 static uint32_t iidr(const pmvp_core *c, unsigned frame)
@@ -169,13 +169,13 @@ static uint32_t iidr(const pmvp_core *c, unsigned frame)
  * (I5.5.24: PART, DES, REVISION, REVAND), with JEDEC = 1 and SIZE = 0. */
 static uint32_t pidr(uint32_t id, unsigned i)
 {
-    uint32_t product = (uint32_t)PMVP_FIELD_GET(PMIIDR_ProductID, id);
-    uint32_t designer = (uint32_t)PMVP_FIELD_GET(PMIIDR_Implementer, id);
+    uint32_t product = (uint32_t)PMVP_FIELD_GET(PMVP_PMIIDR_ProductID, id);
+    uint32_t designer = (uint32_t)PMVP_FIELD_GET(PMVP_PMIIDR_Implementer, id);
     switch (i) {
     case 0: return product & 0xFF;
     case 1: return (designer & 0xF) << 4 | (product >> 8 & 0xF);
-    case 2: return (uint32_t)PMVP_FIELD_GET(PMIIDR_Variant, id) << 4 | 1u << 3 | (designer >> 4 & 0x7);
-    case 3: return (uint32_t)PMVP_FIELD_GET(PMIIDR_Revision, id) << 4;
+    case 2: return (uint32_t)PMVP_FIELD_GET(PMVP_PMIIDR_Variant, id) << 4 | 1u << 3 | (designer >> 4 & 0x7);
+    case 3: return (uint32_t)PMVP_FIELD_GET(PMVP_PMIIDR_Revision, id) << 4;
     default: return designer >> 8 & 0xF;
     }
 }
@@ -217,23 +217,23 @@ static unsigned reachable_counters(const pmvp_core *c, const pmvp_pe *pe, const 
 static uint64_t pmcfgr(const pmvp_core *c, unsigned reachable)
 {
     bool icntr = c->cfg.feat_pmuv3_icntr;
-    return PMVP_FIELD_PREP(PMCFGR_N, reachable + icntr) | PMCFGR_SIZE | PMCFGR_CC |
-           (c->cfg.have_aarch32 ? PMCFGR_CCD : 0) | (c->cfg.feat_pmuv3p7 ? PMCFGR_FZO : 0) |
-           PMVP_FIELD_PREP(PMCFGR_NCG, icntr);
+    return PMVP_FIELD_PREP(PMVP_PMCFGR_N, reachable + icntr) | PMVP_PMCFGR_SIZE | PMVP_PMCFGR_CC |
+           (c->cfg.have_aarch32 ? PMVP_PMCFGR_CCD : 0) | (c->cfg.feat_pmuv3p7 ? PMVP_PMCFGR_FZO : 0) |
+           PMVP_FIELD_PREP(PMVP_PMCFGR_NCG, icntr);
 }
 
 /* PMCGCR0 (I5.3.10), FEAT_PMUv3_ICNTR: group 0 holds the event counters the
  * access reaches and the cycle counter, group 1 the instruction counter. */
 static uint64_t pmcgcr0(unsigned reachable)
 {
-    return PMVP_FIELD_PREP(PMCGCR0_CG0NC, reachable + 1) | PMVP_FIELD_PREP(PMCGCR0_CG1NC, 1);
+    return PMVP_FIELD_PREP(PMVP_PMCGCR0_CG0NC, reachable + 1) | PMVP_FIELD_PREP(PMVP_PMCGCR0_CG1NC, 1);
 }
 
 /* PMDEVID (I5.3.26): FEAT_PMUv3_EXTPMN, FEAT_PMUv3_SS; no PC sampling. */
 static uint64_t pmdevid(const pmvp_core *c)
 {
-    return PMVP_FIELD_PREP(PMDEVID_EXTPMN, c->cfg.feat_pmuv3_extpmn) |
-           PMVP_FIELD_PREP(PMDEVID_PMSS, c->cfg.feat_pmuv3_ss);
+    return PMVP_FIELD_PREP(PMVP_PMDEVID_EXTPMN, c->cfg.feat_pmuv3_extpmn) |
+           PMVP_FIELD_PREP(PMVP_PMDEVID_PMSS, c->cfg.feat_pmuv3_ss);
 }
 
 /* AllowExternalPMUAccess(): with FEAT_Debugv8p4 a Most secure access is
@@ -248,7 +248,7 @@ static bool allow_external_pmu_access(const pmvp_core *c, const pmvp_pmu_control
     bool allow_secure = c->cfg.feat_debugv8p4 ? most_secure(c, a) : ctl->secure_noninvasive_debug;
     if (allow_secure)
         return true;
-    return !c->cfg.have_el3 || !(ctl->mdcr_el3 & MDCR_EL3_EPMAD);
+    return !c->cfg.have_el3 || !(ctl->mdcr_el3 & PMVP_MDCR_EL3_EPMAD);
 }
 
 /* PMAUTHSTATUS (I5.3.1): the PMU is non-invasive, so the invasive fields
@@ -259,7 +259,7 @@ static uint32_t pmauthstatus(const pmvp_core *c, const pmvp_pmu_controls *ctl)
 {
     uint32_t ns = c->cfg.feat_debugv8p4 || ctl->noninvasive_debug ? 3 : 2;
     uint32_t s = c->cfg.have_el3 ? (ctl->secure_noninvasive_debug ? 3 : 2) : 0;
-    return (uint32_t)(PMVP_FIELD_PREP(PMAUTHSTATUS_NSNID, ns) | PMVP_FIELD_PREP(PMAUTHSTATUS_SNID, s));
+    return (uint32_t)(PMVP_FIELD_PREP(PMVP_PMAUTHSTATUS_NSNID, ns) | PMVP_FIELD_PREP(PMVP_PMAUTHSTATUS_SNID, s));
 }
 
 /* --------------------------------------------------------- reading a view */
@@ -310,7 +310,7 @@ static uint64_t view_read(const pmvp_core *c, unsigned p, const pmvp_pe *pe, con
         /* SLI and SLK only for a memory-mapped access (I5.3.41). */
         if (!c->cfg.pmu_software_lock || !a || a->debugger)
             return 0;
-        return PMLSR_SLI | (pe->ext.software_locked ? PMLSR_SLK : 0);
+        return PMVP_PMLSR_SLI | (pe->ext.software_locked ? PMVP_PMLSR_SLK : 0);
     case V_PMAUTHSTATUS: return pmauthstatus(c, &pe->pmu.ctl);
     case V_AMEVCNTR: return amu_reg(c, pe, r->arg ? PMVP_AMEVCNTR1_EL0 : PMVP_AMEVCNTR0_EL0, n);
     case V_AMEVTYPER: return amu_reg(c, pe, r->arg ? PMVP_AMEVTYPER1_EL0 : PMVP_AMEVTYPER0_EL0, n);
@@ -381,8 +381,8 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
         /* P and C are actions, not values: the debug path leaves them out.
          * An external P resets the event counters the access reaches
          * (I5.3.21), whatever the PE's Exception level. */
-        k_pmu_write(c, p, PMVP_PMCR_EL0, 0, a ? v & ~PMCR_EL0_P : v & ~(PMCR_EL0_P | PMCR_EL0_C));
-        if (a && (v & PMCR_EL0_P))
+        k_pmu_write(c, p, PMVP_PMCR_EL0, 0, a ? v & ~PMVP_PMCR_EL0_P : v & ~(PMVP_PMCR_EL0_P | PMVP_PMCR_EL0_C));
+        if (a && (v & PMVP_PMCR_EL0_P))
             k_pmcr_p_reset(c, p, reachable_counters(c, pe, a));
         break;
     case V_PMCCR: k_pmccr_write(c, p, v); break;
@@ -472,7 +472,7 @@ static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg 
             return PMVP_ERR_DENIED;
         /* PMCCR.OSLO: a Most secure access ignores the OS Lock (I3.1.4). */
         if (ctl->os_lock && r->domain == PMVP_EXT_CORE &&
-            !((pe->ext.pmccr & PMCCR_OSLO) && most_secure(c, a)))
+            !((pe->ext.pmccr & PMVP_PMCCR_OSLO) && most_secure(c, a)))
             return PMVP_ERR_LOCKED;
         /* The Software Lock makes memory-mapped writes ignored (I3.1.4 SLK). */
         if (write && c->cfg.pmu_software_lock && !a->debugger && pe->ext.software_locked)

@@ -33,7 +33,7 @@ static uint64_t pmceid(const pmvp_core *c, uint16_t base)
  * CONSTRAINED UNPREDICTABLE; pmvp makes it RAZ/WI: selected() logs it). */
 static int selection(const pmvp_core *c, const pmvp_pe *pe, bool cycle_counter_allowed)
 {
-    unsigned sel = (unsigned)PMVP_FIELD_GET(PMSELR_EL0_SEL, pe->pmu.pmselr);
+    unsigned sel = (unsigned)PMVP_FIELD_GET(PMVP_PMSELR_EL0_SEL, pe->pmu.pmselr);
     if (sel < c->cfg.num_counters || (sel == PMVP_CYCLE_COUNTER && cycle_counter_allowed))
         return (int)sel;
     return -1;
@@ -50,7 +50,7 @@ static int selected(const pmvp_core *c, unsigned p, const pmvp_pe *pe, bool cycl
 /* PMEVTYPER<n>'s event as counter n counts it (D24.5.12). */
 static void decode_event(const pmvp_core *c, pmvp_pmu *u, unsigned n)
 {
-    u->event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, u->counter[n].evtyper), false);
+    u->event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, u->counter[n].evtyper), false);
 }
 
 /* A write of PMEVTYPER<n> starts the threshold functions it concerns
@@ -77,13 +77,13 @@ static enum pmvp_pmu_reg selected_reg(enum pmvp_pmu_reg reg, int sel)
 
 static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
 {
-    uint64_t v = pe->pmu.pmcr | PMVP_FIELD_PREP(PMCR_EL0_N, c->cfg.num_counters);
+    uint64_t v = pe->pmu.pmcr | PMVP_FIELD_PREP(PMVP_PMCR_EL0_N, c->cfg.num_counters);
     if (!c->cfg.have_aarch32)
-        v |= PMCR_EL0_LC; /* RES1 without AArch32 */
+        v |= PMVP_PMCR_EL0_LC; /* RES1 without AArch32 */
     if (!c->cfg.feat_pmuv3p7) { /* IMP RAZ from PMUv3p7 */
-        v |= PMVP_FIELD_PREP(PMCR_EL0_IMP, c->cfg.pmcr_imp);
+        v |= PMVP_FIELD_PREP(PMVP_PMCR_EL0_IMP, c->cfg.pmcr_imp);
         if (c->cfg.pmcr_imp)
-            v |= PMVP_FIELD_PREP(PMCR_EL0_IDCODE, c->cfg.pmcr_idcode);
+            v |= PMVP_FIELD_PREP(PMVP_PMCR_EL0_IDCODE, c->cfg.pmcr_idcode);
     }
     return v;
 }
@@ -99,7 +99,7 @@ int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_
     case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); return PMVP_OK;
     case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; return PMVP_OK;
     case PMVP_PMICFILTR_EL0: /* evtCount reads as INST_RETIRED (D24.5.14) */
-        *value = pe->pmu.pmicfiltr | PMVP_FIELD_PREP(PMEVTYPER_EL0_evtCount, PMVP_EV_INST_RETIRED);
+        *value = pe->pmu.pmicfiltr | PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_evtCount, PMVP_EV_INST_RETIRED);
         return PMVP_OK;
     case PMVP_PMXEVTYPER_EL0:
     case PMVP_PMXEVCNTR_EL0:
@@ -212,11 +212,11 @@ static unsigned capture_control(const pmvp_core *c, const pmvp_pe *pe)
 {
     unsigned v = SSE_LOWER;
     if (c->cfg.have_el3)
-        v = (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMSSE, pe->pmu.ctl.mdcr_el3);
+        v = (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL3_PMSSE, pe->pmu.ctl.mdcr_el3);
     if (v == SSE_LOWER && c->cfg.have_el2)
-        v = (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMSSE, pe->pmu.ctl.mdcr_el2);
+        v = (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL2_PMSSE, pe->pmu.ctl.mdcr_el2);
     if (v == SSE_LOWER)
-        v = (unsigned)PMVP_FIELD_GET(PMECR_EL1_SSE, pe->pmu.pmecr);
+        v = (unsigned)PMVP_FIELD_GET(PMVP_PMECR_EL1_SSE, pe->pmu.pmecr);
     return v == SSE_LOWER ? SSE_PROHIBITED : v;
 }
 
@@ -245,7 +245,7 @@ void k_capture(pmvp_core *c, unsigned p)
         return; /* RMFJWS: PMSSCR_EL1.SS ignores the write */
     bool allowed = control == SSE_ALLOWED && !pe->pmu.ctl.os_lock && (!pe->ctx.halted || c->cfg.ss_capture_in_debug);
     if (!allowed) {
-        pe->pmu.pmsscr = PMSSCR_EL1_NC; /* {NC, SS} = {1, 0}: completed, nothing captured */
+        pe->pmu.pmsscr = PMVP_PMSSCR_EL1_NC; /* {NC, SS} = {1, 0}: completed, nothing captured */
         return;
     }
     /* The values a read at this instant returns, without the delay of the
@@ -297,10 +297,10 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     bool holds = k_state_write(c, pe, PMVP_SYSREG_PMU, reg, n, value);
     switch (reg) { /* what a write does beyond storing its value */
     case PMVP_PMCR_EL0:
-        if (value & PMCR_EL0_P) /* in the view of the PE's context */
+        if (value & PMVP_PMCR_EL0_P) /* in the view of the PE's context */
             k_pmcr_p_reset(c, p, k_counters_accessible(&c->cfg, pe->ctx.el, k_pe_el2_enabled(c, p),
                                                        u->ctl.mdcr_el2, pe->ext.pmccr));
-        if (value & PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
+        if (value & PMVP_PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
             set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
         break;
     case PMVP_PMOVSCLR_EL0:
@@ -312,7 +312,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
     case PMVP_PMZR_EL0: zero_counters(c, p, value); break;
     case PMVP_PMSSCR_EL1:
-        if (value & PMSSCR_EL1_SS)
+        if (value & PMVP_PMSSCR_EL1_SS)
             k_capture(c, p);
         break;
     case PMVP_PMCCNTR_EL0: counter_written(c, p, PMVP_CYCLE_COUNTER); break;
@@ -343,7 +343,7 @@ void k_pmccr_write(pmvp_core *c, unsigned p, uint64_t value)
 {
     pmvp_pe *pe = &c->pe[p];
     uint64_t enabled = k_enabled_counters(c, pe);
-    pe->ext.pmccr = (uint32_t)(value & (PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN));
+    pe->ext.pmccr = (uint32_t)(value & (PMVP_PMCCR_OSLO | PMVP_PMCCR_EPME | PMVP_PMCCR_EPMN));
     k_routes_stale(c);    /* EPMN moves counters between ranges, EPME enables the third */
     k_freeze_update(c, p); /* the third range neither freezes nor is frozen */
     k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));

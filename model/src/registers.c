@@ -88,7 +88,7 @@ bool pmvp_gate_open(const pmvp_core_config *cfg, enum pmvp_gate gate)
     case PMVP_GATE_SS: return cfg->feat_pmuv3_ss;
     case PMVP_GATE_SS_ICNTR: return cfg->feat_pmuv3_ss && cfg->feat_pmuv3_icntr;
     case PMVP_GATE_EBEP_OR_SS: return cfg->feat_ebep || cfg->feat_pmuv3_ss;
-    case PMVP_GATE_TOP_HALVES: return PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg->pmmir) != 0 || cfg->feat_pmuv3p9;
+    case PMVP_GATE_TOP_HALVES: return PMVP_FIELD_GET(PMVP_PMMIR_EL1_THWIDTH, cfg->pmmir) != 0 || cfg->feat_pmuv3p9;
     case PMVP_GATE_EXTPMN: return cfg->feat_pmuv3_extpmn;
     case PMVP_GATE_WIDE_BITMAPS: return cfg->feat_pmuv3_icntr || cfg->feat_pmuv3p9;
     case PMVP_GATE_NARROW_BITMAPS: return !cfg->feat_pmuv3_icntr && !cfg->feat_pmuv3p9;

@@ -235,16 +235,16 @@ static uint64_t el0_enables(const pmvp_core_config *cfg, const pmvp_sysreg_conte
 {
     uint64_t e = x->pmuserenr;
     if (!cfg->feat_pmuv3p9)
-        e &= ~(PMUSERENR_EL0_UEN | PMUSERENR_EL0_TID);
+        e &= ~(PMVP_PMUSERENR_EL0_UEN | PMVP_PMUSERENR_EL0_TID);
     else if (cfg->el1_aarch32)
-        e &= ~PMUSERENR_EL0_UEN;
+        e &= ~PMVP_PMUSERENR_EL0_UEN;
     return e;
 }
 
 /* HCR_EL2.{E2H, TGE} == {1, 1} with an AArch64 EL2: ELIsInHost(EL0). */
 static bool el0_in_host(const check *k)
 {
-    uint64_t both = HCR_EL2_E2H | HCR_EL2_TGE;
+    uint64_t both = PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE;
     return k->el2_enabled && k->el2_a64 && (k->x->hcr_el2 & both) == both;
 }
 
@@ -252,7 +252,7 @@ static bool el0_in_host(const check *k)
  * PMXEVTYPER with SEL == 31, which selects PMCCFILTR). */
 static int counter_of(const pmvp_sysreg *r, const rule *u, const pmvp_sysreg_context *x)
 {
-    unsigned sel = (unsigned)PMVP_FIELD_GET(PMSELR_EL0_SEL, x->pmselr);
+    unsigned sel = (unsigned)PMVP_FIELD_GET(PMVP_PMSELR_EL0_SEL, x->pmselr);
     switch (u->counter) {
     case INDEXED: return r->n;
     case SELECTED: return (int)sel;
@@ -281,11 +281,11 @@ static bool el3_trap_bit(const check *k)
     if (!k->el3_a64)
         return false;
     if (!k->pmu)
-        return (k->x->cptr_el3 & CPTR_EL3_TAM) ||
-               ((k->rule->flags & VIRTUAL_OFFSET) && !(k->x->scr_el3 & SCR_EL3_AMVOFFEN));
+        return (k->x->cptr_el3 & PMVP_CPTR_EL3_TAM) ||
+               ((k->rule->flags & VIRTUAL_OFFSET) && !(k->x->scr_el3 & PMVP_SCR_EL3_AMVOFFEN));
     if (k->rule->flags & SNAPSHOT)
-        return !(k->x->mdcr_el3 & MDCR_EL3_EnPMSS);
-    return (k->x->mdcr_el3 & MDCR_EL3_TPM) || ((k->rule->flags & EN_PM2) && !(k->x->mdcr_el3 & MDCR_EL3_EnPM2));
+        return !(k->x->mdcr_el3 & PMVP_MDCR_EL3_EnPMSS);
+    return (k->x->mdcr_el3 & PMVP_MDCR_EL3_TPM) || ((k->rule->flags & EN_PM2) && !(k->x->mdcr_el3 & PMVP_MDCR_EL3_EnPM2));
 }
 
 static bool sdd(const check *k) { return k->x->halted && k->x->edscr_sdd; }
@@ -300,7 +300,7 @@ static bool el3_sdd_undefined_first(const check *k)
  * to EL1, to EL2 under HCR_EL2.TGE, or UNDEFINED under an AArch32 EL1. */
 static pmvp_sysreg_outcome el0_disabled(const check *k)
 {
-    bool tge = k->el2_enabled && (k->x->hcr_el2 & HCR_EL2_TGE);
+    bool tge = k->el2_enabled && (k->x->hcr_el2 & PMVP_HCR_EL2_TGE);
     if (!k->cfg->el1_aarch32)
         return trap(tge ? 2 : 1, k->ec);
     if (tge)
@@ -336,9 +336,9 @@ static bool fgt_traps(const check *k)
         return false;
     if (fgt2) {
         uint64_t reg = k->write ? k->x->hdfgwtr2_el2 : k->x->hdfgrtr2_el2;
-        return (k->cfg->have_el3 && !(k->x->scr_el3 & SCR_EL3_FGTEn2)) || !((reg >> (bit - 1)) & 1);
+        return (k->cfg->have_el3 && !(k->x->scr_el3 & PMVP_SCR_EL3_FGTEn2)) || !((reg >> (bit - 1)) & 1);
     }
-    if (k->cfg->have_el3 && !(k->x->scr_el3 & SCR_EL3_FGTEn))
+    if (k->cfg->have_el3 && !(k->x->scr_el3 & PMVP_SCR_EL3_FGTEn))
         return false;
     bit = bit - 1 + (unsigned)u->fgt_stride * k->r->n;
     uint64_t reg = !k->pmu ? k->x->hafgrtr_el2 : k->write ? k->x->hdfgwtr_el2 : k->x->hdfgrtr_el2;
@@ -352,8 +352,8 @@ static bool el2_traps(const check *k)
     if (!k->el2_enabled || (k->rule->flags & SNAPSHOT))
         return false;
     if (!k->pmu)
-        return k->x->cptr_el2 & CPTR_EL2_TAM;
-    return (k->x->mdcr_el2 & MDCR_EL2_TPM) || ((k->rule->flags & TPMCR) && (k->x->mdcr_el2 & MDCR_EL2_TPMCR));
+        return k->x->cptr_el2 & PMVP_CPTR_EL2_TAM;
+    return (k->x->mdcr_el2 & PMVP_MDCR_EL2_TPM) || ((k->rule->flags & TPMCR) && (k->x->mdcr_el2 & PMVP_MDCR_EL2_TPMCR));
 }
 
 /* The last rung: MDCR_EL3.TPM / CPTR_EL3.TAM, UNDEFINED in Debug state with
@@ -412,8 +412,8 @@ static pmvp_sysreg_outcome decide(const check *k)
             return el0_disabled(k);
         /* With FEAT_PMUv3p9, UEN closes PMCR to EL0, and TID traps the
          * reads of PMCEID<n>: rungs of the EL0 enable's kind. */
-        if (((k->rule->flags & UEN_TRAPS) && (enable & PMUSERENR_EL0_UEN)) ||
-            ((k->rule->flags & TID_TRAPS) && (enable & PMUSERENR_EL0_TID)))
+        if (((k->rule->flags & UEN_TRAPS) && (enable & PMVP_PMUSERENR_EL0_UEN)) ||
+            ((k->rule->flags & TID_TRAPS) && (enable & PMVP_PMUSERENR_EL0_TID)))
             return el0_disabled(k);
         return below_el2(k);
     }
@@ -501,14 +501,14 @@ static uint64_t user_counters(const pmvp_core *c, const pmvp_sysreg *r, const pm
                               bool write)
 {
     uint64_t enables = el0_enables(&c->cfg, x);
-    if (x->el != 0 || is_a32(r) || !(enables & PMUSERENR_EL0_UEN))
+    if (x->el != 0 || is_a32(r) || !(enables & PMVP_PMUSERENR_EL0_UEN))
         return UINT64_MAX;
     uint64_t open = x->pmuacr;
     if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMSWINC_EL0)
-        return (enables & PMUSERENR_EL0_SW) ? UINT64_MAX : open;
+        return (enables & PMVP_PMUSERENR_EL0_SW) ? UINT64_MAX : open;
     if (write)
-        open &= ~(((enables & PMUSERENR_EL0_ER) ? PMVP_PMU_P : 0) | ((enables & PMUSERENR_EL0_CR) ? PMVP_PMU_C : 0) |
-                  ((enables & PMUSERENR_EL0_IR) ? PMVP_PMU_F0 : 0));
+        open &= ~(((enables & PMVP_PMUSERENR_EL0_ER) ? PMVP_PMU_P : 0) | ((enables & PMVP_PMUSERENR_EL0_CR) ? PMVP_PMU_C : 0) |
+                  ((enables & PMVP_PMUSERENR_EL0_IR) ? PMVP_PMU_F0 : 0));
     return open;
 }
 
@@ -522,8 +522,8 @@ static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg *r, const
                                  bool write)
 {
     uint64_t v = (PMVP_BIT(accessible_counters(&c->cfg, x)) - 1) | PMVP_PMU_C;
-    bool el3_closes = c->cfg.have_el3 && x->el != 3 && !(x->mdcr_el3 & MDCR_EL3_EnPM2);
-    if (c->cfg.feat_pmuv3_icntr && !el3_closes && (x->el != 0 || (el0_enables(&c->cfg, x) & PMUSERENR_EL0_UEN)))
+    bool el3_closes = c->cfg.have_el3 && x->el != 3 && !(x->mdcr_el3 & PMVP_MDCR_EL3_EnPM2);
+    if (c->cfg.feat_pmuv3_icntr && !el3_closes && (x->el != 0 || (el0_enables(&c->cfg, x) & PMVP_PMUSERENR_EL0_UEN)))
         v |= PMVP_PMU_F0;
     return v & user_counters(c, r, x, write);
 }
@@ -573,11 +573,11 @@ static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_c
  * set, EL2 enabled and HCR_EL2.{E2H, TGE} not {1, 1}. */
 static bool virtual_offsets_apply(const pmvp_core_config *cfg, const pmvp_sysreg_context *x)
 {
-    uint64_t host = HCR_EL2_E2H | HCR_EL2_TGE;
+    uint64_t host = PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE;
     /* The offsets and AMVOFFEN are an AArch64 EL2's. */
     return cfg->feat_amuv1p1 && x->el <= 1 && !cfg->el2_aarch32 && el2_enabled(cfg, x) &&
-           (x->hcr_el2 & HCR_EL2_AMVOFFEN) &&
-           (x->hcr_el2 & host) != host && (!cfg->have_el3 || (x->scr_el3 & SCR_EL3_AMVOFFEN));
+           (x->hcr_el2 & PMVP_HCR_EL2_AMVOFFEN) &&
+           (x->hcr_el2 & host) != host && (!cfg->have_el3 || (x->scr_el3 & PMVP_SCR_EL3_AMVOFFEN));
 }
 
 /* The offset of counter n read through `reg`: its AMEVCNTVOFF0/1<n>_EL2, or
@@ -664,9 +664,9 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_s
     if (is_bitmap(r))
         v &= visible_counters(c, r, x, false);
     if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0) /* PMCR.N reads HPMN at EL0/EL1 */
-        v = (v & ~PMCR_EL0_N) | PMVP_FIELD_PREP(PMCR_EL0_N, accessible_counters(&c->cfg, x));
+        v = (v & ~PMVP_PMCR_EL0_N) | PMVP_FIELD_PREP(PMVP_PMCR_EL0_N, accessible_counters(&c->cfg, x));
     if (r->family == PMVP_SYSREG_AMU && r->reg == PMVP_AMEVCNTR1_EL0 && x->el != highest_el(&c->cfg) &&
-        (c->pe[pe].amu.amcr & AMCR_EL0_CG1RZ))
+        (c->pe[pe].amu.amcr & PMVP_AMCR_EL0_CG1RZ))
         v = 0; /* AMCR.CG1RZ: auxiliary counters read as zero below the highest EL */
     else if (r->family == PMVP_SYSREG_AMU && virtual_offsets_apply(&c->cfg, x))
         v -= virtual_offset(&c->cfg, &c->pe[pe].amu, r->reg, n);
@@ -715,9 +715,9 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
     }
     if (is_bitmap(r))
         value &= visible_counters(c, r, x, true);
-    bool reset_counters = r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0 && (value & PMCR_EL0_P);
+    bool reset_counters = r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0 && (value & PMVP_PMCR_EL0_P);
     if (reset_counters)
-        value &= ~PMCR_EL0_P;
+        value &= ~PMVP_PMCR_EL0_P;
     err = r->family == PMVP_SYSREG_PMU ? k_pmu_write(c, pe, (enum pmvp_pmu_reg)reg, n, value)
                                        : k_amu_write(c, pe, (enum pmvp_amu_reg)reg, n, value);
     /* PMCR.P, in the view of the access's context rather than the PE's. */
@@ -770,7 +770,7 @@ static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool 
         x.cptr_el3 = higher->cptr_el3;
         /* EEL2 is the PE's (its controls): EL2Enabled() has one answer for
          * counting and for access checks. */
-        x.scr_el3 = (higher->scr_el3 & ~SCR_EL3_EEL2) | (x.scr_el3 & SCR_EL3_EEL2);
+        x.scr_el3 = (higher->scr_el3 & ~PMVP_SCR_EL3_EEL2) | (x.scr_el3 & PMVP_SCR_EL3_EEL2);
         x.hdfgrtr_el2 = higher->hdfgrtr_el2;
         x.hdfgwtr_el2 = higher->hdfgwtr_el2;
         x.hafgrtr_el2 = higher->hafgrtr_el2;
@@ -796,7 +796,7 @@ static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool 
     }
     /* An UNDEFINED exception is taken to the current Exception level, or from
      * EL0 to EL1, or to EL2 when HCR_EL2.TGE routes EL0's exceptions there. */
-    unsigned el = x.el ? x.el : el2_enabled(&c->cfg, &x) && (x.hcr_el2 & HCR_EL2_TGE) ? 2 : 1;
+    unsigned el = x.el ? x.el : el2_enabled(&c->cfg, &x) && (x.hcr_el2 & PMVP_HCR_EL2_TGE) ? 2 : 1;
     *out = (pmvp_sysreg_execution){ PMVP_SYSREG_UNDEFINED, (uint8_t)el, ESR_IL };
     return PMVP_OK;
 }

@@ -193,9 +193,41 @@ uint64_t integer(const std::string &v, uint64_t lo, uint64_t hi)
     return n;
 }
 
+// An option whose value `take` reads; its refusal names the option.
+class Valued {
+public:
+    explicit Valued(CLI::App &app) : app_(app) {}
+    void operator()(const std::string &names, const char *type, const std::string &help,
+                    std::function<void(const std::string &)> take) const
+    {
+        std::string name = names.substr(names.find("--"));
+        app_.add_option_function<std::string>(
+                names,
+                [name, take](const std::string &v) {
+                    try {
+                        take(v);
+                    } catch (const std::invalid_argument &e) {
+                        throw std::invalid_argument(name + ": " + e.what());
+                    }
+                },
+                help)
+            ->type_name(type);
+    }
+
+private:
+    CLI::App &app_;
+};
+
+uint64_t above_zero(uint64_t v, const char *what)
+{
+    if (!v)
+        throw std::invalid_argument(what);
+    return v;
+}
+
 // The options of the ISS's machine, QEMU's names for QEMU's meanings
-// (docs/FIRMWARE.md, "The virt machine"); `valued` as in parse_options.
-template <class Valued> void machine_options(CLI::App &app, Options &o, const Valued &valued)
+// (docs/FIRMWARE.md, "The virt machine").
+void machine_options(CLI::App &app, Options &o, const Valued &valued)
 {
     valued("--machine", "MACHINE",
            "the machine the ISS clusters make: pmvp (its own devices) or virt (QEMU's virt board, so images built "
@@ -229,43 +261,9 @@ template <class Valued> void machine_options(CLI::App &app, Options &o, const Va
         ->type_name("FILE");
 }
 
-// The command line, parsed by CLI11: --opt value, --opt=value, short
-// options, a --config file. Every value is read by pmvp's own parsers,
-// whose refusals name the option; an unknown option gets the nearest one.
-Options parse_options(int argc, char **argv)
+// The options that override the scenario's SoC.
+void soc_options(Options &o, const Valued &valued)
 {
-    Options o;
-    CLI::App app("Runs a scenario on the example SoC and reports what its PMUs and AMUs saw. Without "
-                 "SCENARIO.json, runs the built-in default scenario (docs/PMVP-SOC.md).",
-                 "pmvp-soc");
-    app.footer(kFooter);
-    app.set_version_flag("-V,--version", std::string("pmvp-soc ") + pmvp_version(), "the pmvp version");
-    app.set_config("--config", "", "read options from FILE (TOML or INI), before the command line's")
-        ->type_name("FILE");
-    app.allow_extras();  // an unknown option or a second scenario is said below, with a suggestion
-    app.add_option("scenario", o.scenario_path, "a scenario file; without one, the built-in default")
-        ->type_name("SCENARIO.json");
-    // An option whose value `take` reads; its refusal names the option.
-    auto valued = [&app](const std::string &names, const char *type, const std::string &help,
-                         std::function<void(const std::string &)> take) {
-        std::string name = names.substr(names.find("--"));
-        app.add_option_function<std::string>(
-               names,
-               [name, take](const std::string &v) {
-                   try {
-                       take(v);
-                   } catch (const std::invalid_argument &e) {
-                       throw std::invalid_argument(name + ": " + e.what());
-                   }
-               },
-               help)
-            ->type_name(type);
-    };
-    auto above_zero = [](uint64_t v, const char *what) {
-        if (!v)
-            throw std::invalid_argument(what);
-        return v;
-    };
     valued("--cores", "N", "cores per cluster",
            [&](const std::string &v) { o.overrides.cores = (unsigned)integer(v, 1, 1024); });
     valued("--threads", "T", "PE threads per core (1-8)",
@@ -296,7 +294,11 @@ Options parse_options(int argc, char **argv)
             }
         throw std::invalid_argument("expected pe, core or soc");
     });
-    machine_options(app, o, valued);
+}
+
+// What the run writes, and how.
+void output_options(CLI::App &app, Options &o, const Valued &valued)
+{
     app.add_option("-j,--json", o.json_path,
                    "also write the results as JSON (- for stdout, the readable report then going to stderr)")
         ->type_name("FILE");
@@ -317,6 +319,15 @@ Options parse_options(int argc, char **argv)
     app.add_option("--vcd", o.vcd_path, "trace counters, PMUIRQ and WFx to a VCD file")->type_name("FILE");
     valued("--vcd-limit", "MIB", "stop tracing when the VCD file passes this size (default 1024 MiB; 0: no limit)",
            [&](const std::string &v) { o.vcd_limit_mib = integer(v, 0, UINT64_MAX / (1024 * 1024)); });
+    app.add_flag("--detached", o.detached,
+                 "run the CPU models without the monitors (no bus, firmware or counts): the platform's own cost, "
+                 "for comparison");
+    app.add_flag("-q,--quiet", o.quiet, "no readable report (a --check verdict still prints)");
+}
+
+// --check and its limit, and the options that run no simulation.
+void check_options(CLI::App &app, Options &o, const Valued &valued, bool &presets)
+{
     app.add_flag("--check", o.check,
                  "run the per-cycle reference model beside the lazy model and compare every value the firmware read");
     valued("--check-limit", "N",
@@ -325,13 +336,12 @@ Options parse_options(int argc, char **argv)
     app.add_flag("--show-config", o.show_config,
                  "print each cluster's core as it would run (every key of a core description, docs/CORE.md) and "
                  "the ID registers it implies, as JSON, and exit without running");
-    bool presets = false;
     app.add_flag("--presets", presets, "list the core descriptions built in (a cluster's \"core\")");
-    app.add_flag("--detached", o.detached,
-                 "run the CPU models without the monitors (no bus, firmware or counts): the platform's own cost, "
-                 "for comparison");
-    app.add_flag("-q,--quiet", o.quiet, "no readable report (a --check verdict still prints)");
-    std::vector<std::string> save;
+}
+
+// --save-at and --restore.
+void checkpoint_options(CLI::App &app, Options &o, std::vector<std::string> &save)
+{
     app.add_option("--save-at", save,
                    "T FILE: save a checkpoint of the run at simulated time T to FILE, and go on to the end")
         ->expected(2)
@@ -340,15 +350,12 @@ Options parse_options(int argc, char **argv)
                    "go on from the checkpoint in FILE: the run it was taken from (its scenario and overrides), "
                    "from its instant")
         ->type_name("FILE");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::Success &e) {  // --help, --version
-        std::exit(app.exit(e));
-    } catch (const CLI::ParseError &e) {
-        usage_error(e.what());
-    } catch (const std::invalid_argument &e) {
-        usage_error(e.what());
-    }
+}
+
+// What CLI11 left: a second scenario, or an unknown option, said with the
+// nearest known one.
+void refuse_extras(const CLI::App &app, const Options &o)
+{
     for (const std::string &extra : app.remaining()) {
         if (extra.empty() || extra[0] != '-')
             usage_error("more than one scenario file (" + o.scenario_path + ", " + extra + ")");
@@ -365,11 +372,12 @@ Options parse_options(int argc, char **argv)
         usage_error("unknown option " + option +
                     (best <= option.size() / 3 ? " (did you mean " + nearest + "?)" : ""));
     }
-    if (presets) {
-        for (const std::string &name : pmvp::config::CoreDescription::presets())
-            std::printf("%-16s %s\n", name.c_str(), pmvp::config::CoreDescription::load(name).description().c_str());
-        std::exit(0);
-    }
+}
+
+// The options against one another, once parsed; --save-at's pair read.
+// Exits with status 2, naming the option, for a combination refused.
+void check_combinations(Options &o, const std::vector<std::string> &save)
+{
     if (!save.empty()) {
         try {
             o.save_at = parse_time(save[0]);
@@ -407,6 +415,48 @@ Options parse_options(int argc, char **argv)
         if (o.detached)
             usage_error("--detached: a checkpoint holds the monitors' state; it does not apply with --restore");
     }
+}
+
+// The command line, parsed by CLI11: --opt value, --opt=value, short
+// options, a --config file. Every value is read by pmvp's own parsers,
+// whose refusals name the option; an unknown option gets the nearest one.
+Options parse_options(int argc, char **argv)
+{
+    Options o;
+    CLI::App app("Runs a scenario on the example SoC and reports what its PMUs and AMUs saw. Without "
+                 "SCENARIO.json, runs the built-in default scenario (docs/PMVP-SOC.md).",
+                 "pmvp-soc");
+    app.footer(kFooter);
+    app.set_version_flag("-V,--version", std::string("pmvp-soc ") + pmvp_version(), "the pmvp version");
+    app.set_config("--config", "", "read options from FILE (TOML or INI), before the command line's")
+        ->type_name("FILE");
+    app.allow_extras();  // an unknown option or a second scenario is said below, with a suggestion
+    app.add_option("scenario", o.scenario_path, "a scenario file; without one, the built-in default")
+        ->type_name("SCENARIO.json");
+    const Valued valued(app);
+    bool presets = false;
+    std::vector<std::string> save;
+    soc_options(o, valued);
+    machine_options(app, o, valued);
+    output_options(app, o, valued);
+    check_options(app, o, valued, presets);
+    checkpoint_options(app, o, save);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success &e) {  // --help, --version
+        std::exit(app.exit(e));
+    } catch (const CLI::ParseError &e) {
+        usage_error(e.what());
+    } catch (const std::invalid_argument &e) {
+        usage_error(e.what());
+    }
+    refuse_extras(app, o);
+    if (presets) {
+        for (const std::string &name : pmvp::config::CoreDescription::presets())
+            std::printf("%-16s %s\n", name.c_str(), pmvp::config::CoreDescription::load(name).description().c_str());
+        std::exit(0);
+    }
+    check_combinations(o, save);
     return o;
 }
 
@@ -609,24 +659,19 @@ int dump_dtb(const Scenario &s, const std::string &path)
     return 0;
 }
 
-}  // namespace
-
-int sc_main(int argc, char **argv)
+// Stage 2 of pmvp-soc: the run's scenario (a file, the default, or a
+// checkpoint's), its warnings, and the output files, which are found
+// unwritable before the run rather than after it; 0, or the exit status.
+int load_run(const Options &o, Run &job)
 {
-    using sc_core::sc_report_handler;
-    sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user" & co
-    Options o = parse_options(argc, argv);
-    Run job;
     try {
         job = load(o);
     } catch (const ScenarioError &e) {
         std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
         return 2;
     }
-    Scenario &s = job.s;
-    for (const std::string &w : s.warnings)
+    for (const std::string &w : job.s.warnings)
         std::fprintf(stderr, "pmvp-soc: warning: %s\n", w.c_str());
-    // Output files that cannot be written are found before the run, not after.
     for (const std::string &path : { o.json_path == "-" ? std::string() : o.json_path,
                                       o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd",
                                       o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".gtkw",
@@ -640,22 +685,27 @@ int sc_main(int argc, char **argv)
         }
         std::fclose(f);
     }
-    if (!o.dumpdtb_path.empty())
-        return dump_dtb(s, o.dumpdtb_path);
-    if (o.show_config) {
-        if (s.clusters.empty())
-            usage_error("--show-config: this scenario has no Arm clusters, whose cores it shows");
-        nlohmann::ordered_json j;
-        j["schema"] = "pmvp-soc-config/1";
-        for (const Cluster &c : s.clusters)
-            j["clusters"].push_back({ { "name", c.name }, { "cores", c.cores }, { "core", core_json(c) } });
-        std::printf("%s\n", j.dump(2).c_str());
-        return 0;
-    }
-    if (s.x86)
-        return run_standalone(job, o, run_x86, print_x86_report, x86_report_json);
-    if (s.sebep)
-        return run_standalone(job, o, run_sebep, print_sebep_report, sebep_report_json);
+    return 0;
+}
+
+// --show-config: each Arm cluster's core as it would run, as JSON.
+int show_config(const Scenario &s)
+{
+    if (s.clusters.empty())
+        usage_error("--show-config: this scenario has no Arm clusters, whose cores it shows");
+    nlohmann::ordered_json j;
+    j["schema"] = "pmvp-soc-config/1";
+    for (const Cluster &c : s.clusters)
+        j["clusters"].push_back({ { "name", c.name }, { "cores", c.cores }, { "core", core_json(c) } });
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+}
+
+// The options that apply to some SoCs only, against this one; --interval
+// made from --plot's default. Exits with status 2 for one that does not apply.
+void check_soc_options(Options &o, const Run &job)
+{
+    const Scenario &s = job.s;
     // The ISS's inputs are not journalled, and a guest's accesses to the
     // analytic cores' frames are not the firmware agent's: --check compares
     // the analytic model alone.
@@ -684,143 +734,110 @@ int sc_main(int argc, char **argv)
                      "pmvp-soc: --check: this run is %llu processor cycles, more than the per-cycle reference "
                      "model is allowed (--check-limit %llu); shorten it with --time or raise the limit\n",
                      (unsigned long long)reference_cycles(s), (unsigned long long)o.check_limit);
-        return 2;
+        std::exit(2);
     }
-    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
-        std::fprintf(stderr, "pmvp-soc: SystemC's time resolution must be 1 ps\n");
-        return 2;
-    }
+}
 
-    std::unique_ptr<Soc> soc_holder;
-    try {
-        soc_holder = std::make_unique<Soc>("soc", s, o.check, !o.detached, job.resume_at);
-    } catch (const ScenarioError &e) {  // a firmware image that cannot be loaded
-        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
-        return 2;
+// --vcd: the counters, PMUIRQ and WFx of every core to a VCD file (and a
+// GTKWave save file beside it), which stops growing past --vcd-limit.
+class VcdTrace {
+public:
+    VcdTrace(const Options &o, Soc &soc) : o_(o), soc_(soc) {}
+    ~VcdTrace()
+    {
+        if (file_)
+            sc_core::sc_close_vcd_trace_file(file_);
     }
-    Soc &soc = *soc_holder;
-    soc.progress = true;
-    sc_core::sc_trace_file *vcd = nullptr;
-    std::vector<pmvp::sc::Monitors::TracedSignal> signals;
-    if (!o.vcd_path.empty()) {
-        vcd = sc_core::sc_create_vcd_trace_file(vcd_base(o.vcd_path).c_str());
-        for (auto &core : soc.cores) {
-            // The analytic cores' counters are named after the events the
-            // firmware agent programs into them; the ISS cores' guests
-            // program theirs.
-            if (!core->cluster.iss()) {
-                std::vector<std::string> events(core->cluster.config.num_counters);
-                for (const CounterSetup &c : s.firmware.counters)
-                    if (c.counter < events.size())
-                        events[c.counter] = event_name(c.event) + (c.evtyper & PMEVTYPER_EL0_MT ? "_MT" : "");
-                core->monitors->name_traced_counters(events);
-            }
-            core->monitors->trace(vcd);
-            const auto &traced = core->monitors->traced_signals();
-            signals.insert(signals.end(), traced.begin(), traced.end());
-        }
-        std::string gtkw = vcd_base(o.vcd_path) + ".gtkw";
-        if (!write_gtkwave_save(gtkw, vcd_base(o.vcd_path) + ".vcd", signals)) {
-            std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", gtkw.c_str(), std::strerror(errno));
-            return 2;
-        }
-    }
-    // SIGINT ends the run where it is, with a report of what was counted;
-    // a VCD past its limit stops growing.
-    bool vcd_capped = false;
-    soc.watch = [&] {
-        if (interrupt_requested())
-            soc.interrupt();
-        struct stat st {};
-        if (vcd && !vcd_capped && o.vcd_limit_mib &&
-            stat((vcd_base(o.vcd_path) + ".vcd").c_str(), &st) == 0 &&
-            (uint64_t)st.st_size > o.vcd_limit_mib * 1024 * 1024) {
-            vcd_capped = true;
-            for (auto &core : soc.cores)
-                core->monitors->stop_tracing();
-            std::fprintf(stderr, "pmvp-soc: %s passed %llu MiB at %s of simulated time: tracing stops there "
-                                 "(--vcd-limit)\n",
-                         o.vcd_path.c_str(), (unsigned long long)o.vcd_limit_mib,
-                         time_text(sc_core::sc_time_stamp().value()).c_str());
-        }
-    };
-    std::unique_ptr<IntervalReport> intervals;
-    if (o.interval) {
-        intervals = std::make_unique<IntervalReport>(soc, o.detail, o.interval,
-                                                     o.quiet ? nullptr : report_stream(o), o.csv,
-                                                     !o.json_path.empty() || !o.plot_path.empty());
-        soc.sample_every(o.interval, [&](pmvp_time t) { intervals->sample(t); });
-    }
-    catch_interrupts(true);
+    // Opens the file and names the traced signals; false if the GTKWave
+    // file cannot be written.
+    bool open(const Scenario &s);
+    // Called as the run goes: stops tracing past the size limit.
+    void watch();
+    // Closes the file, with the values at the end of the run; false if they
+    // cannot be added.
+    bool close();
 
-    auto start = std::chrono::steady_clock::now();
-    try {
-        simulate(soc, job.plan(o));
-    } catch (const CheckpointError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(),
-                     e.what());
-        return 2;
-    } catch (const sc_core::sc_report &e) {
-        // A platform component refused to go on (the message says which).
-        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
-        return 3;
-    }
-    catch_interrupts(false);
-    RunInfo run;
-    run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (vcd) {
-        sc_core::sc_close_vcd_trace_file(vcd);
-        if (!vcd_capped)
-            for (auto &core : soc.cores)
-                core->monitors->sample_trace();
-        if (!vcd_capped && !append_final_values(vcd_base(o.vcd_path) + ".vcd", sc_core::sc_time_stamp().value(),
-                                                signals)) {
-            std::fprintf(stderr, "pmvp-soc: %s: the values at the end of the run could not be added\n",
-                         o.vcd_path.c_str());
-            return 3;
+private:
+    std::string vcd() const { return vcd_base(o_.vcd_path) + ".vcd"; }
+    const Options &o_;
+    Soc &soc_;
+    sc_core::sc_trace_file *file_ = nullptr;
+    std::vector<pmvp::sc::Monitors::TracedSignal> signals_;
+    bool capped_ = false;
+};
+
+bool VcdTrace::open(const Scenario &s)
+{
+    file_ = sc_core::sc_create_vcd_trace_file(vcd_base(o_.vcd_path).c_str());
+    for (auto &core : soc_.cores) {
+        // The analytic cores' counters are named after the events the
+        // firmware agent programs into them; the ISS cores' guests program
+        // theirs.
+        if (!core->cluster.iss()) {
+            std::vector<std::string> events(core->cluster.config.num_counters);
+            for (const CounterSetup &c : s.firmware.counters)
+                if (c.counter < events.size())
+                    events[c.counter] = event_name(c.event) + (c.evtyper & PMVP_PMEVTYPER_EL0_MT ? "_MT" : "");
+            core->monitors->name_traced_counters(events);
         }
+        core->monitors->trace(file_);
+        const auto &traced = core->monitors->traced_signals();
+        signals_.insert(signals_.end(), traced.begin(), traced.end());
     }
-    if (soc.interrupted) {
-        pmvp_time at = sc_core::sc_time_stamp().value();
-        std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
-                     time_text(at).c_str(), time_text(s.duration).c_str());
-        s.duration = at;  // what the report and the JSON describe
-        run.interrupted = true;
+    std::string gtkw = vcd_base(o_.vcd_path) + ".gtkw";
+    if (write_gtkwave_save(gtkw, vcd(), signals_))
+        return true;
+    std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", gtkw.c_str(), std::strerror(errno));
+    return false;
+}
+
+void VcdTrace::watch()
+{
+    struct stat st {};
+    if (!file_ || capped_ || !o_.vcd_limit_mib || stat(vcd().c_str(), &st) != 0 ||
+        (uint64_t)st.st_size <= o_.vcd_limit_mib * 1024 * 1024)
+        return;
+    capped_ = true;
+    for (auto &core : soc_.cores)
+        core->monitors->stop_tracing();
+    std::fprintf(stderr, "pmvp-soc: %s passed %llu MiB at %s of simulated time: tracing stops there (--vcd-limit)\n",
+                 o_.vcd_path.c_str(), (unsigned long long)o_.vcd_limit_mib,
+                 time_text(sc_core::sc_time_stamp().value()).c_str());
+}
+
+bool VcdTrace::close()
+{
+    sc_core::sc_close_vcd_trace_file(file_);
+    file_ = nullptr;
+    if (capped_)
+        return true;
+    for (auto &core : soc_.cores)
+        core->monitors->sample_trace();
+    if (append_final_values(vcd(), sc_core::sc_time_stamp().value(), signals_))
+        return true;
+    std::fprintf(stderr, "pmvp-soc: %s: the values at the end of the run could not be added\n", o_.vcd_path.c_str());
+    return false;
+}
+
+// --check: every core's journal replayed into the per-cycle reference model.
+void check_cores(Soc &soc, RunInfo &run)
+{
+    run.checked = true;
+    // The per-cycle replay is slow: its progress, core by core.
+    Progress shown(0, soc.cores.size(), [&](uint64_t done) {
+        return "--check: " + std::to_string(done) + " of " + std::to_string(soc.cores.size()) + " cores replayed";
+    });
+    for (auto &core : soc.cores) {
+        run.checks.push_back(check_against_reference(core->monitors->kernel().cfg, core->journal));
+        shown.at(run.checks.size());
     }
-    std::optional<IssResult> iss;
-    if (s.has_iss())
-        iss = iss_result(soc, run.host_seconds);
+}
+
+// The readable report of a finished SoC run, and its JSON; 0, or the exit status.
+int write_soc_outputs(const Options &o, const Scenario &s, Soc &soc, const RunInfo &run,
+                      const std::optional<IssResult> &iss, IntervalReport *intervals)
+{
     FILE *out = report_stream(o);
-    if (o.detached) {
-        if (run.interrupted)
-            return 130;
-        if (!o.quiet && s.has_analytic())
-            std::fprintf(out, "pmvp-soc: %s: %zu PEs, %s simulated without monitors in %.2f s\n", s.name.c_str(),
-                         soc.pes.size(), time_text(s.duration).c_str(), run.host_seconds);
-        if (!o.quiet && iss)
-            print_iss_report(out, s, *iss);
-        return sc_core::sc_time_stamp().value() == s.duration || soc.ended_early ? 0 : 3;
-    }
-    // The run ends at the scenario's end, or earlier when SIGINT came or
-    // every guest exited (and nothing else runs).
-    if (!soc.ended_early && soc.firmware->finished != s.duration) {
-        std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
-        return 3;
-    }
-    if (intervals)
-        intervals->finish();
-    if (o.check) {
-        run.checked = true;
-        // The per-cycle replay is slow: its progress, core by core.
-        Progress shown(0, soc.cores.size(), [&](uint64_t done) {
-            return "--check: " + std::to_string(done) + " of " + std::to_string(soc.cores.size()) +
-                   " cores replayed";
-        });
-        for (auto &core : soc.cores) {
-            run.checks.push_back(check_against_reference(core->monitors->kernel().cfg, core->journal));
-            shown.at(run.checks.size());
-        }
-    }
     if (!o.quiet) {
         if (s.has_analytic())
             print_report(out, soc, run, o.detail, o.csv);
@@ -852,6 +869,28 @@ int sc_main(int argc, char **argv)
             return 3;
         }
     }
+    return 0;
+}
+
+// A --detached run's short report; its exit status.
+int finish_detached(const Options &o, const Scenario &s, Soc &soc, const RunInfo &run,
+                    const std::optional<IssResult> &iss)
+{
+    if (run.interrupted)
+        return 130;
+    FILE *out = report_stream(o);
+    if (!o.quiet && s.has_analytic())
+        std::fprintf(out, "pmvp-soc: %s: %zu PEs, %s simulated without monitors in %.2f s\n", s.name.c_str(),
+                     soc.pes.size(), time_text(s.duration).c_str(), run.host_seconds);
+    if (!o.quiet && iss)
+        print_iss_report(out, s, *iss);
+    return sc_core::sc_time_stamp().value() == s.duration || soc.ended_early ? 0 : 3;
+}
+
+// The exit status of a finished run that wrote its outputs: the firmware's
+// or the reference model's verdict, or the interruption.
+int verdict(const RunInfo &run, const std::optional<IssResult> &iss)
+{
     for (const CheckResult &c : run.checks)
         if (c.num_disagreements)
             return 1;
@@ -860,4 +899,105 @@ int sc_main(int argc, char **argv)
     if (iss && !iss->all_exited())
         std::fprintf(stderr, "pmvp-soc: the firmware of some PE did not exit by the end of the scenario\n");
     return iss && !iss->all_passed() ? 1 : 0;
+}
+
+// Stage 3 for an SoC of Arm clusters (analytic, ISS, the virt machine):
+// the platform, the run (SIGINT ends it where it is, with a report of what
+// was counted), the outputs; the exit status.
+int run_soc(Options &o, Run &job)
+{
+    check_soc_options(o, job);
+    Scenario &s = job.s;
+    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
+        std::fprintf(stderr, "pmvp-soc: SystemC's time resolution must be 1 ps\n");
+        return 2;
+    }
+    std::unique_ptr<Soc> soc_holder;
+    try {
+        soc_holder = std::make_unique<Soc>("soc", s, o.check, !o.detached, job.resume_at);
+    } catch (const ScenarioError &e) {  // a firmware image that cannot be loaded
+        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
+        return 2;
+    }
+    Soc &soc = *soc_holder;
+    soc.progress = true;
+    VcdTrace vcd(o, soc);
+    if (!o.vcd_path.empty() && !vcd.open(s))
+        return 2;
+    soc.watch = [&] {
+        if (interrupt_requested())
+            soc.interrupt();
+        vcd.watch();
+    };
+    std::unique_ptr<IntervalReport> intervals;
+    if (o.interval) {
+        intervals = std::make_unique<IntervalReport>(soc, o.detail, o.interval, o.quiet ? nullptr : report_stream(o),
+                                                     o.csv, !o.json_path.empty() || !o.plot_path.empty());
+        soc.sample_every(o.interval, [&](pmvp_time t) { intervals->sample(t); });
+    }
+    catch_interrupts(true);
+    auto start = std::chrono::steady_clock::now();
+    try {
+        simulate(soc, job.plan(o));
+    } catch (const CheckpointError &e) {
+        std::fprintf(stderr, "pmvp-soc: %s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(),
+                     e.what());
+        return 2;
+    } catch (const sc_core::sc_report &e) {
+        // A platform component refused to go on (the message says which).
+        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        return 3;
+    }
+    catch_interrupts(false);
+    RunInfo run;
+    run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!o.vcd_path.empty() && !vcd.close())
+        return 3;
+    if (soc.interrupted) {
+        pmvp_time at = sc_core::sc_time_stamp().value();
+        std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
+                     time_text(at).c_str(), time_text(s.duration).c_str());
+        s.duration = at;  // what the report and the JSON describe
+        run.interrupted = true;
+    }
+    std::optional<IssResult> iss;
+    if (s.has_iss())
+        iss = iss_result(soc, run.host_seconds);
+    if (o.detached)
+        return finish_detached(o, s, soc, run, iss);
+    // The run ends at the scenario's end, or earlier when SIGINT came or
+    // every guest exited (and nothing else runs).
+    if (!soc.ended_early && soc.firmware->finished != s.duration) {
+        std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
+        return 3;
+    }
+    if (intervals)
+        intervals->finish();
+    if (o.check)
+        check_cores(soc, run);
+    if (int status = write_soc_outputs(o, s, soc, run, iss, intervals.get()))
+        return status;
+    return verdict(run, iss);
+}
+
+}  // namespace
+
+// pmvp-soc in stages: the options, the run's scenario, then the platform
+// of its kind, which runs it and writes its outputs.
+int sc_main(int argc, char **argv)
+{
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user" & co
+    Options o = parse_options(argc, argv);
+    Run job;
+    if (int status = load_run(o, job))
+        return status;
+    if (!o.dumpdtb_path.empty())
+        return dump_dtb(job.s, o.dumpdtb_path);
+    if (o.show_config)
+        return show_config(job.s);
+    if (job.s.x86)
+        return run_standalone(job, o, run_x86, print_x86_report, x86_report_json);
+    if (job.s.sebep)
+        return run_standalone(job, o, run_sebep, print_sebep_report, sebep_report_json);
+    return run_soc(o, job);
 }

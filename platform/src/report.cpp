@@ -269,16 +269,16 @@ std::vector<Line> lines(const Soc &soc, const Tally &t, std::string (*number)(ui
     for (size_t i = 0; i < fw.counters.size(); i++) {
         const CounterSetup &c = fw.counters[i];
         std::string what = event_name(c.event);
-        if (c.evtyper & PMEVTYPER_EL0_MT)
+        if (c.evtyper & PMVP_PMEVTYPER_EL0_MT)
             what += " (MT)";
-        uint64_t thresholds = PMEVTYPER_EL0_TC | PMEVTYPER_EL0_TE | PMEVTYPER_EL0_TLC | PMEVTYPER_EL0_TH;
-        if (c.evtyper & ~(uint64_t)(PMEVTYPER_EL0_evtCount | PMEVTYPER_EL0_MT | thresholds))
+        uint64_t thresholds = PMVP_PMEVTYPER_EL0_TC | PMVP_PMEVTYPER_EL0_TE | PMVP_PMEVTYPER_EL0_TLC | PMVP_PMEVTYPER_EL0_TH;
+        if (c.evtyper & ~(uint64_t)(PMVP_PMEVTYPER_EL0_evtCount | PMVP_PMEVTYPER_EL0_MT | thresholds))
             what += " (filtered)";
         if (c.threshold) /* D13.8 */
-            what += " (TC " + std::to_string(PMVP_FIELD_GET(PMEVTYPER_EL0_TC, c.evtyper)) + ", TH " +
-                    std::to_string(PMVP_FIELD_GET(PMEVTYPER_EL0_TH, c.evtyper)) +
-                    (c.evtyper & PMEVTYPER_EL0_TE ? ", TE" : "") +
-                    (c.evtyper & PMEVTYPER_EL0_TLC ? ", TLC " + std::to_string(PMVP_FIELD_GET(PMEVTYPER_EL0_TLC, c.evtyper))
+            what += " (TC " + std::to_string(PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TC, c.evtyper)) + ", TH " +
+                    std::to_string(PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TH, c.evtyper)) +
+                    (c.evtyper & PMVP_PMEVTYPER_EL0_TE ? ", TE" : "") +
+                    (c.evtyper & PMVP_PMEVTYPER_EL0_TLC ? ", TLC " + std::to_string(PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TLC, c.evtyper))
                                                    : std::string()) +
                     ")";
         if (c.sample_period)
@@ -772,7 +772,7 @@ std::string IntervalReport::plot(const std::string &path) const
         rates.push_back("PMCCNTR_EL0 (cycle counter)");
     for (const CounterSetup &c : fw.counters)
         rates.push_back("PMEVCNTR" + std::to_string(c.counter) + "_EL0 (" + event_name(c.event) +
-                        (c.evtyper & PMEVTYPER_EL0_MT ? ", MT" : "") + ")");
+                        (c.evtyper & PMVP_PMEVTYPER_EL0_MT ? ", MT" : "") + ")");
     std::string data;
     std::vector<bool> has_ipc(m.shown.size(), false);  // a scope with no IPC in any interval is left out
     auto row = [&](pmvp_time at, const Impl::Kept &k) {

@@ -184,35 +184,35 @@ using BitNames = std::vector<std::pair<const char *, uint64_t>>;
 
 const BitNames &filter_bits()
 {
-    static const BitNames b = { { "P", PMEVTYPER_EL0_P },     { "U", PMEVTYPER_EL0_U },
-                                { "NSK", PMEVTYPER_EL0_NSK }, { "NSU", PMEVTYPER_EL0_NSU },
-                                { "NSH", PMEVTYPER_EL0_NSH }, { "M", PMEVTYPER_EL0_M },
-                                { "SH", PMEVTYPER_EL0_SH },   { "RLK", PMEVTYPER_EL0_RLK },
-                                { "RLU", PMEVTYPER_EL0_RLU }, { "RLH", PMEVTYPER_EL0_RLH } };
+    static const BitNames b = { { "P", PMVP_PMEVTYPER_EL0_P },     { "U", PMVP_PMEVTYPER_EL0_U },
+                                { "NSK", PMVP_PMEVTYPER_EL0_NSK }, { "NSU", PMVP_PMEVTYPER_EL0_NSU },
+                                { "NSH", PMVP_PMEVTYPER_EL0_NSH }, { "M", PMVP_PMEVTYPER_EL0_M },
+                                { "SH", PMVP_PMEVTYPER_EL0_SH },   { "RLK", PMVP_PMEVTYPER_EL0_RLK },
+                                { "RLU", PMVP_PMEVTYPER_EL0_RLU }, { "RLH", PMVP_PMEVTYPER_EL0_RLH } };
     return b;
 }
 
 const BitNames &pmcr_bits()
 {
     // E is the firmware's to set last; P and C are actions, not settings.
-    static const BitNames b = { { "D", PMCR_EL0_D }, { "X", PMCR_EL0_X },   { "DP", PMCR_EL0_DP },
-                                { "LC", PMCR_EL0_LC }, { "LP", PMCR_EL0_LP }, { "FZO", PMCR_EL0_FZO } };
+    static const BitNames b = { { "D", PMVP_PMCR_EL0_D }, { "X", PMVP_PMCR_EL0_X },   { "DP", PMVP_PMCR_EL0_DP },
+                                { "LC", PMVP_PMCR_EL0_LC }, { "LP", PMVP_PMCR_EL0_LP }, { "FZO", PMVP_PMCR_EL0_FZO } };
     return b;
 }
 
 const BitNames &mdcr_el2_bits()
 {
-    static const BitNames b = { { "HPME", MDCR_EL2_HPME }, { "HPMD", MDCR_EL2_HPMD }, { "HCCD", MDCR_EL2_HCCD },
-                                { "HLP", MDCR_EL2_HLP },   { "MTPME", MDCR_EL2_MTPME }, { "HPMFZO", MDCR_EL2_HPMFZO },
+    static const BitNames b = { { "HPME", PMVP_MDCR_EL2_HPME }, { "HPMD", PMVP_MDCR_EL2_HPMD }, { "HCCD", PMVP_MDCR_EL2_HCCD },
+                                { "HLP", PMVP_MDCR_EL2_HLP },   { "MTPME", PMVP_MDCR_EL2_MTPME }, { "HPMFZO", PMVP_MDCR_EL2_HPMFZO },
                                 { "PMSSE0", PMVP_BIT(30) }, { "PMSSE1", PMVP_BIT(31) } };
     return b;
 }
 
 const BitNames &mdcr_el3_bits()
 {
-    static const BitNames b = { { "SPME", MDCR_EL3_SPME }, { "SCCD", MDCR_EL3_SCCD }, { "MTPME", MDCR_EL3_MTPME },
-                                { "MCCD", MDCR_EL3_MCCD }, { "MPMX", MDCR_EL3_MPMX }, { "EnPM2", MDCR_EL3_EnPM2 },
-                                { "EnPMSS", MDCR_EL3_EnPMSS }, { "PMSSE0", PMVP_BIT(30) }, { "PMSSE1", PMVP_BIT(31) } };
+    static const BitNames b = { { "SPME", PMVP_MDCR_EL3_SPME }, { "SCCD", PMVP_MDCR_EL3_SCCD }, { "MTPME", PMVP_MDCR_EL3_MTPME },
+                                { "MCCD", PMVP_MDCR_EL3_MCCD }, { "MPMX", PMVP_MDCR_EL3_MPMX }, { "EnPM2", PMVP_MDCR_EL3_EnPM2 },
+                                { "EnPMSS", PMVP_MDCR_EL3_EnPMSS }, { "PMSSE0", PMVP_BIT(30) }, { "PMSSE1", PMVP_BIT(31) } };
     return b;
 }
 
@@ -233,11 +233,11 @@ bool has_snapshots(const pmvp_core_config &c) { return c.feat_pmuv3_ss; }
 const BitNeeds &pmcr_needs()
 {
     static const BitNeeds b = {
-        { PMCR_EL0_FZO, "FZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
-        { PMCR_EL0_D, "D (the cycle counter's divider)", "features.have_aarch32",
+        { PMVP_PMCR_EL0_FZO, "FZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
+        { PMVP_PMCR_EL0_D, "D (the cycle counter's divider)", "features.have_aarch32",
           [](const pmvp_core_config &c) { return c.have_aarch32; } },
-        { PMCR_EL0_DP, "DP (the cycle counter disabled where counting is prohibited)",
+        { PMVP_PMCR_EL0_DP, "DP (the cycle counter disabled where counting is prohibited)",
           "features.have_el3, or features.have_el2 from PMUv3p1, or pmu.pmuv3p7",
           [](const pmvp_core_config &c) { return c.have_el3 || (is_v3p1(c) && c.have_el2) || c.feat_pmuv3p7; } },
     };
@@ -247,12 +247,12 @@ const BitNeeds &pmcr_needs()
 const BitNeeds &mdcr_el2_needs()
 {
     static const BitNeeds b = {
-        { MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu.version PMUv3p1 or later", is_v3p1 },
-        { MDCR_EL2_PMSSE, "PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
-        { MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu.version PMUv3p5", is_v3p5 },
-        { MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
-        { MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
+        { PMVP_MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu.version PMUv3p1 or later", is_v3p1 },
+        { PMVP_MDCR_EL2_PMSSE, "PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
+        { PMVP_MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu.version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
     };
     return b;
 }
@@ -260,14 +260,14 @@ const BitNeeds &mdcr_el2_needs()
 const BitNeeds &mdcr_el3_needs()
 {
     static const BitNeeds b = {
-        { MDCR_EL3_EnPM2, "EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3)",
+        { PMVP_MDCR_EL3_EnPM2, "EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3)",
           "pmu.icntr, pmu.pmuv3p9 or features.feat_ebep",
           [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr || c.feat_pmuv3p9 || c.feat_ebep; } },
-        { MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu.version PMUv3p5", is_v3p5 },
-        { MDCR_EL3_EnPMSS | MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
-        { MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
+        { PMVP_MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu.version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL3_EnPMSS | PMVP_MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
+        { PMVP_MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
     };
     return b;
 }
@@ -484,6 +484,15 @@ public:
 
 private:
     void cluster(Object &o, Cluster &c, const Scenario &s, size_t index);
+    void core_description(Object &o, Cluster &c);
+    void threads_and_clocks(Object &o, Cluster &c, const Scenario &s, size_t index);
+    void amu(Object &ao, pmvp_core_config &cfg);
+    std::set<std::string> features(Object &o, pmvp_core_config &cfg);
+    void implementation(Object &io, pmvp_core_config &cfg);
+    void refuse_core(Object &o, const pmvp_core_config &cfg, const std::string &what);
+    void controls(Object &o, Cluster &c);
+    bool iss_cpu(Object &o, Cluster &c, const std::set<std::string> &features_given);
+    void workloads(Object &o, Cluster &c);
     void pmu(Object &o, pmvp_core_config &cfg);
     void workload(Object &o, Workload &w, const pmvp_core_config &cfg);
     void phase(Object &o, Phase &p, const pmvp_core_config &cfg, pmvp_core *probe);
@@ -541,10 +550,10 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     cfg.extpmn_reserved = (unsigned)o.integer("external_counters", cfg.extpmn_reserved, 0, PMVP_MAX_COUNTERS);
     // Threshold and edge counting (D13.8), as PMMIR shows them: THWIDTH
     // 1..12 is FEAT_PMUv3_TH, EDGE 1 FEAT_PMUv3_EDGE, 2 FEAT_PMUv3_TH2.
-    uint64_t thwidth = o.integer("threshold_width", PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg.pmmir), 0, 12);
-    uint64_t edge = o.integer("edge", PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg.pmmir), 0, 2);
-    cfg.pmmir = (cfg.pmmir & ~(PMMIR_EL1_THWIDTH | PMMIR_EL1_EDGE)) | PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, thwidth) |
-                PMVP_FIELD_PREP(PMMIR_EL1_EDGE, edge);
+    uint64_t thwidth = o.integer("threshold_width", PMVP_FIELD_GET(PMVP_PMMIR_EL1_THWIDTH, cfg.pmmir), 0, 12);
+    uint64_t edge = o.integer("edge", PMVP_FIELD_GET(PMVP_PMMIR_EL1_EDGE, cfg.pmmir), 0, 2);
+    cfg.pmmir = (cfg.pmmir & ~(PMVP_PMMIR_EL1_THWIDTH | PMVP_PMMIR_EL1_EDGE)) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, thwidth) |
+                PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, edge);
     cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
     std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
     if (layout != "EXT32" && layout != "EXT64")
@@ -611,12 +620,52 @@ void Reader::workload(Object &o, Workload &w, const pmvp_core_config &cfg)
     }
 }
 
+// A feature turned off takes with it what needs it, unless the scenario
+// names that too (which the kernel then refuses, naming both).
+static void drop_dependents(pmvp_core_config &cfg, const std::set<std::string> &features_given)
+{
+    const std::pair<bool pmvp_core_config::*, const char *> needs[] = {
+        { &pmvp_core_config::feat_amuv1, "feat_amuv1p1" },
+        { &pmvp_core_config::feat_fgt, "feat_fgt2" },
+        { &pmvp_core_config::feat_ebep, "feat_sebep" },
+    };
+    for (const auto &[feature, dependent] : needs)
+        if (!(cfg.*feature) && !features_given.count(dependent))
+            cfg.*feature_field(dependent) = false;
+}
+
+// A cluster (docs/PMVP-SOC.md, "clusters"): its core, then the keys that
+// override what the core description says, then its CPU model's workload.
 void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
 {
     pmvp_core_config &cfg = c.config;
     pmvp_core_config_default(&cfg);
-    // A core description (a preset, a file or an object, docs/CORE.md)
-    // sets the core; the cluster's keys below override what they name.
+    core_description(o, c);
+    threads_and_clocks(o, c, s, index);
+    if (const json *v = o.get("pmu")) {
+        Object po(*this, *v, o.sub("pmu"));
+        pmu(po, cfg);
+    }
+    if (const json *v = o.get("amu")) {
+        Object ao(*this, *v, o.sub("amu"));
+        amu(ao, cfg);
+    }
+    std::set<std::string> features_given = features(o, cfg);
+    if (const json *v = o.get("implementation")) {
+        Object io(*this, *v, o.sub("implementation"));
+        implementation(io, cfg);
+    }
+    drop_dependents(cfg, features_given);
+    refuse_core(o, cfg, "the PMU refuses this core: ");
+    controls(o, c);
+    if (!iss_cpu(o, c, features_given))
+        workloads(o, c);
+}
+
+// "core": a core description (a preset, a file or an object, docs/CORE.md)
+// sets the core; the cluster's keys override what they name.
+void Reader::core_description(Object &o, Cluster &c)
+{
     if (const json *v = o.get("core")) {
         try {
             if (v->is_string())
@@ -628,8 +677,15 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
         } catch (const config::Error &e) {
             fail(o.sub("core"), e.what());
         }
-        cfg = c.core->config();
+        c.config = c.core->config();
     }
+}
+
+// The cluster's name, cores, threads and their multithreading, its clock
+// and DVFS steps; the SoC's bus and System Counter clocks.
+void Reader::threads_and_clocks(Object &o, Cluster &c, const Scenario &s, size_t index)
+{
+    pmvp_core_config &cfg = c.config;
     c.name = o.str("name", "cluster" + std::to_string(index));
     c.cores = (unsigned)o.integer("cores", 1, 1, 1024);
     cfg.num_pes = (unsigned)o.integer("threads", cfg.num_pes, 1, PMVP_MAX_PES);
@@ -658,23 +714,24 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
     c.soemt_switch = o.time("soemt_switch", cfg.mt_policy == PMVP_MT_SOEMT ? 1000000 : 0);
     if (cfg.mt_policy == PMVP_MT_SOEMT && c.soemt_switch == 0)
         fail(o.sub("soemt_switch"), "must be longer than 0 ps");
+}
 
-    if (const json *v = o.get("pmu")) {
-        Object po(*this, *v, o.sub("pmu"));
-        pmu(po, cfg);
-    }
-    if (const json *v = o.get("amu")) {
-        Object ao(*this, *v, o.sub("amu"));
-        cfg.feat_amuv1 = ao.boolean("enabled", cfg.feat_amuv1);
-        cfg.amu_always_on = ao.boolean("always_on", cfg.amu_always_on);
-        std::string layout = ao.str("layout", cfg.amu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
-        if (layout != "EXT32" && layout != "EXT64")
-            fail(ao.sub("layout"), "expected EXT32 or EXT64");
-        cfg.amu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
-    }
-    // The architecture's options the keys above do not cover, by the names
-    // of pmvp_core_config (core.h), so that a refusal by the kernel names
-    // the key the scenario used.
+// "amu": the Activity Monitors.
+void Reader::amu(Object &ao, pmvp_core_config &cfg)
+{
+    cfg.feat_amuv1 = ao.boolean("enabled", cfg.feat_amuv1);
+    cfg.amu_always_on = ao.boolean("always_on", cfg.amu_always_on);
+    std::string layout = ao.str("layout", cfg.amu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
+    if (layout != "EXT32" && layout != "EXT64")
+        fail(ao.sub("layout"), "expected EXT32 or EXT64");
+    cfg.amu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
+}
+
+// "features": the architecture's options the keys above do not cover, by
+// the names of pmvp_core_config (core.h), so that a refusal by the kernel
+// names the key the scenario used; the keys given.
+std::set<std::string> Reader::features(Object &o, pmvp_core_config &cfg)
+{
     std::set<std::string> features_given;
     if (const json *v = o.get("features")) {
         Object fo(*this, *v, o.sub("features"));
@@ -684,40 +741,42 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
                 features_given.insert(key);
             }
     }
-    if (const json *v = o.get("implementation")) {
-        Object io(*this, *v, o.sub("implementation"));
-        cfg.clock_stops_in_wfx = io.boolean("clock_stops_in_wfx", cfg.clock_stops_in_wfx);
-        cfg.pmccntr_counts_in_wfx = io.boolean("pmccntr_counts_in_wfx", cfg.pmccntr_counts_in_wfx);
-        cfg.wfx_thread_active = io.boolean("wfx_thread_active", cfg.wfx_thread_active);
-        cfg.cpu_cycles_in_wfx = io.boolean("cpu_cycles_in_wfx", cfg.cpu_cycles_in_wfx);
-        std::string d = io.str("divider", cfg.divider_mode == PMVP_DIVIDER_ALL_CYCLES ? "all_cycles" : "counted_cycles");
-        if (d != "counted_cycles" && d != "all_cycles")
-            fail(io.sub("divider"), "expected counted_cycles or all_cycles");
-        cfg.divider_mode = d == "all_cycles" ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
-    }
-    // A feature turned off takes with it what needs it, unless the
-    // scenario names that too (which the kernel then refuses, naming both).
-    const std::pair<bool pmvp_core_config::*, const char *> needs[] = {
-        { &pmvp_core_config::feat_amuv1, "feat_amuv1p1" },
-        { &pmvp_core_config::feat_fgt, "feat_fgt2" },
-        { &pmvp_core_config::feat_ebep, "feat_sebep" },
-    };
-    for (const auto &[feature, dependent] : needs)
-        if (!(cfg.*feature) && !features_given.count(dependent))
-            cfg.*feature_field(dependent) = false;
+    return features_given;
+}
+
+// "implementation": IMPLEMENTATION DEFINED choices (docs/SEMANTICS.md).
+void Reader::implementation(Object &io, pmvp_core_config &cfg)
+{
+    cfg.clock_stops_in_wfx = io.boolean("clock_stops_in_wfx", cfg.clock_stops_in_wfx);
+    cfg.pmccntr_counts_in_wfx = io.boolean("pmccntr_counts_in_wfx", cfg.pmccntr_counts_in_wfx);
+    cfg.wfx_thread_active = io.boolean("wfx_thread_active", cfg.wfx_thread_active);
+    cfg.cpu_cycles_in_wfx = io.boolean("cpu_cycles_in_wfx", cfg.cpu_cycles_in_wfx);
+    std::string d = io.str("divider", cfg.divider_mode == PMVP_DIVIDER_ALL_CYCLES ? "all_cycles" : "counted_cycles");
+    if (d != "counted_cycles" && d != "all_cycles")
+        fail(io.sub("divider"), "expected counted_cycles or all_cycles");
+    cfg.divider_mode = d == "all_cycles" ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
+}
+
+// The kernel's refusal of the core, if any, said after `what`.
+void Reader::refuse_core(Object &o, const pmvp_core_config &cfg, const std::string &what)
+{
     std::string refused = core_refusal(cfg);
     if (!refused.empty())
-        fail(o.path(), "the PMU refuses this core: " + refused);
+        fail(o.path(), what + refused);
+}
 
-    // EL2 and EL3 software's settings; HPMN stays N.
-    c.controls.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
+// "controls": EL2 and EL3 software's settings; HPMN stays N.
+void Reader::controls(Object &o, Cluster &c)
+{
+    const pmvp_core_config &cfg = c.config;
+    c.controls.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters);
     c.controls.noninvasive_debug = true;
     if (const json *v = o.get("controls")) {
         Object co(*this, *v, o.sub("controls"));
         c.controls.mdcr_el2 |= co.bits("MDCR_EL2", mdcr_el2_bits());
         c.controls.mdcr_el3 = co.bits("MDCR_EL3", mdcr_el3_bits());
-        c.controls.scr_el3 = co.bits("SCR_EL3", { { "EEL2", SCR_EL3_EEL2 } });
-        if ((c.controls.scr_el3 & SCR_EL3_EEL2) && !cfg.feat_sel2)
+        c.controls.scr_el3 = co.bits("SCR_EL3", { { "EEL2", PMVP_SCR_EL3_EEL2 } });
+        if ((c.controls.scr_el3 & PMVP_SCR_EL3_EEL2) && !cfg.feat_sel2)
             fail(co.sub("SCR_EL3"), "EEL2 enables Secure EL2, which needs features.feat_sel2");
         const std::pair<const char *, std::pair<uint64_t, const BitNeeds *>> registers[] = {
             { "MDCR_EL2", { c.controls.mdcr_el2, &mdcr_el2_needs() } },
@@ -727,48 +786,60 @@ void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
             if (const BitNeed *n = lacking(reg.first, *reg.second, cfg))
                 fail(co.sub(name), std::string(n->name) + " needs " + n->needs + "; without it the bit is RES0");
     }
+}
 
-    if (const json *v = o.get("cpu")) {
-        Object mo(*this, *v, o.sub("cpu"));
-        std::string model = mo.str("model", "analytic");
-        if (model == "iss") {
-            c.cpu.kind = CpuModel::ISS;
-            // (or given by --kernel: the platform refuses a run without one)
-            if (mo.has("firmware"))
-                c.cpu.firmware = find_firmware(mo.str("firmware", ""));
-            else
-                mo.get("firmware");
-            c.cpu.cpi = mo.integer("cpi", 1, 1, 1000);
-            // Unicorn runs its guest at EL1 and has no usable EL2 or EL3: the
-            // cores have none, so EL1 is the highest Exception level, and
-            // nothing may say otherwise.
-            for (const char *key : { "have_el2", "have_el3", "feat_sel2", "feat_rme" })
-                if (features_given.count(key) && cfg.*feature_field(key))
-                    fail(o.sub("features") + "." + key, "an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)");
-            if (o.has("controls"))
-                fail(o.sub("controls"), "an ISS cluster has no EL2 or EL3 whose controls these would be");
-            c.config.have_el2 = c.config.have_el3 = false;
-            c.config.feat_sel2 = c.config.feat_rme = false;
-            const std::vector<uint16_t> &events = iss_events(c.cpu.cpi == 1, cfg.pmu_version >= PMVP_PMUV3P1);
-            c.config.events = events.data();
-            c.config.num_events = (unsigned)events.size();
-            c.controls = pmvp_pmu_controls{};
-            c.controls.noninvasive_debug = true;
-            refused = core_refusal(cfg);
-            if (!refused.empty())
-                fail(o.path(), "the PMU refuses this core without EL2 and EL3: " + refused);
-            return;  // the firmware is the workload
-        }
-        if (model != "analytic")
-            fail(mo.sub("model"), "expected analytic or iss");
+// "cpu": an ISS's firmware, which is then the workload (true), or the
+// analytic model (false).
+bool Reader::iss_cpu(Object &o, Cluster &c, const std::set<std::string> &features_given)
+{
+    pmvp_core_config &cfg = c.config;
+    const json *v = o.get("cpu");
+    if (!v)
+        return false;
+    Object mo(*this, *v, o.sub("cpu"));
+    std::string model = mo.str("model", "analytic");
+    if (model == "iss") {
+        c.cpu.kind = CpuModel::ISS;
+        // (or given by --kernel: the platform refuses a run without one)
+        if (mo.has("firmware"))
+            c.cpu.firmware = find_firmware(mo.str("firmware", ""));
+        else
+            mo.get("firmware");
+        c.cpu.cpi = mo.integer("cpi", 1, 1, 1000);
+        // Unicorn runs its guest at EL1 and has no usable EL2 or EL3: the
+        // cores have none, so EL1 is the highest Exception level, and
+        // nothing may say otherwise.
+        for (const char *key : { "have_el2", "have_el3", "feat_sel2", "feat_rme" })
+            if (features_given.count(key) && cfg.*feature_field(key))
+                fail(o.sub("features") + "." + key, "an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)");
+        if (o.has("controls"))
+            fail(o.sub("controls"), "an ISS cluster has no EL2 or EL3 whose controls these would be");
+        c.config.have_el2 = c.config.have_el3 = false;
+        c.config.feat_sel2 = c.config.feat_rme = false;
+        const std::vector<uint16_t> &events = iss_events(c.cpu.cpi == 1, cfg.pmu_version >= PMVP_PMUV3P1);
+        c.config.events = events.data();
+        c.config.num_events = (unsigned)events.size();
+        c.controls = pmvp_pmu_controls{};
+        c.controls.noninvasive_debug = true;
+        refuse_core(o, cfg, "the PMU refuses this core without EL2 and EL3: ");
+        return true;  // the firmware is the workload
     }
+    if (model != "analytic")
+        fail(mo.sub("model"), "expected analytic or iss");
+    return false;
+}
+
+// "workloads": the analytic model's, thread t running workload t modulo
+// their number.
+void Reader::workloads(Object &o, Cluster &c)
+{
     const json &w = o.need("workloads");
     if (!w.is_array() || w.empty())
         fail(o.sub("workloads"), "expected a non-empty list (thread t runs workload t modulo its length)");
     c.workloads.resize(w.size());
     for (size_t i = 0; i < w.size(); i++) {
         Object wo(*this, w[i], o.sub("workloads") + "[" + std::to_string(i) + "]");
-        workload(wo, c.workloads[i], cfg);
+        workload(wo, c.workloads[i], c.config);
     }
 }
 
@@ -809,15 +880,15 @@ void Reader::firmware(Object &o, FirmwareSetup &f)
             c.event = event(co, "event");
             c.evtyper = c.event | co.bits("filter", filter_bits());
             if (co.boolean("mt", false))
-                c.evtyper |= PMEVTYPER_EL0_MT;
+                c.evtyper |= PMVP_PMEVTYPER_EL0_MT;
             c.sample_period = co.integer("sample_period", 0, 0, UINT32_MAX);
             // D13.8: PMEVTYPER<n>.{TC, TE, TLC, TH}, checked against each
             // cluster's PMU once the clusters are read (check_threshold).
             c.threshold = co.has("TC") || co.has("TE") || co.has("TLC") || co.has("TH");
-            c.evtyper |= PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, co.integer("TC", 0, 0, 7)) |
-                         (co.boolean("TE", false) ? PMEVTYPER_EL0_TE : 0) |
-                         PMVP_FIELD_PREP(PMEVTYPER_EL0_TLC, co.integer("TLC", 0, 0, 2)) |
-                         PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, co.integer("TH", 0, 0, 0xFFF));
+            c.evtyper |= PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TC, co.integer("TC", 0, 0, 7)) |
+                         (co.boolean("TE", false) ? PMVP_PMEVTYPER_EL0_TE : 0) |
+                         PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TLC, co.integer("TLC", 0, 0, 2)) |
+                         PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, co.integer("TH", 0, 0, 0xFFF));
             c.external = co.boolean("external", false);
             if (c.external && c.sample_period)
                 fail(co.sub("sample_period"), "the external agent's counters do not sample: their overflow "
@@ -1098,13 +1169,13 @@ static std::string threshold_refusal(const CounterSetup &c, const pmvp_core_conf
 {
     if (!c.threshold)
         return "";
-    uint64_t v = c.evtyper, width = PMVP_FIELD_GET(PMMIR_EL1_THWIDTH, cfg.pmmir);
-    uint64_t edge = PMVP_FIELD_GET(PMMIR_EL1_EDGE, cfg.pmmir);
-    uint64_t tc = PMVP_FIELD_GET(PMEVTYPER_EL0_TC, v), tlc = PMVP_FIELD_GET(PMEVTYPER_EL0_TLC, v);
-    bool te = v & PMEVTYPER_EL0_TE;
+    uint64_t v = c.evtyper, width = PMVP_FIELD_GET(PMVP_PMMIR_EL1_THWIDTH, cfg.pmmir);
+    uint64_t edge = PMVP_FIELD_GET(PMVP_PMMIR_EL1_EDGE, cfg.pmmir);
+    uint64_t tc = PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TC, v), tlc = PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TLC, v);
+    bool te = v & PMVP_PMEVTYPER_EL0_TE;
     if (!width)
         return "TC: no FEAT_PMUv3_TH in this PMU (pmu.threshold_width, which needs pmu.pmuv3p7)";
-    if (PMVP_FIELD_GET(PMEVTYPER_EL0_TH, v) >> width)
+    if (PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TH, v) >> width)
         return "TH: at most 2^THWIDTH - 1 = " + std::to_string((1u << width) - 1) + " (pmu.threshold_width " +
                std::to_string(width) + ")";
     if (te && edge < 1)

@@ -131,17 +131,17 @@ struct SebepRun : sc_core::sc_module {
     void set_up(sc_time &local)
     {
         pmvp_pmu_controls ctl{};
-        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6) | PMVP_FIELD_PREP(MDCR_EL2_PMEE, PMVP_PMEE_LOWER);
-        ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6) | PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMEE, PMVP_PMEE_LOWER);
+        ctl.mdcr_el3 = PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
         must(monitors_.set_controls(0, ctl), "set_controls");
-        write(PMVP_PMECR_EL1, 0, PMECR_EL1_KPME | PMVP_PMEE_ENABLED, local);
+        write(PMVP_PMECR_EL1, 0, PMVP_PMECR_EL1_KPME | PMVP_PMEE_ENABLED, local);
         if (x_.instruction_counter)
-            write(PMVP_PMICFILTR_EL0, 0, PMEVTYPER_EL0_SYNC, local);
+            write(PMVP_PMICFILTR_EL0, 0, PMVP_PMEVTYPER_EL0_SYNC, local);
         else
-            write(PMVP_PMEVTYPER_EL0, 0, x_.event | PMEVTYPER_EL0_SYNC, local);
+            write(PMVP_PMEVTYPER_EL0, 0, x_.event | PMVP_PMEVTYPER_EL0_SYNC, local);
         write(PMVP_PMINTENSET_EL1, 0, counter_bit(), local);
         write(PMVP_PMCNTENSET_EL0, 0, counter_bit(), local);
-        write(PMVP_PMCR_EL0, 0, PMCR_EL0_E, local);
+        write(PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E, local);
         arm(local);
     }
 

@@ -133,7 +133,7 @@ pmvp_core_config core_config(const Cluster &c, unsigned cluster, unsigned core_i
 {
     pmvp_core_config cfg = c.config;
     // Aff0: the thread (the kernel adds it), Aff1: the core, Aff2: the cluster.
-    cfg.mpidr = MPIDR_EL1_RES1 | (uint64_t)(core_in_cluster & 0xFF) << 8 | (uint64_t)(cluster & 0xFF) << 16;
+    cfg.mpidr = PMVP_MPIDR_EL1_RES1 | (uint64_t)(core_in_cluster & 0xFF) << 8 | (uint64_t)(cluster & 0xFF) << 16;
     return cfg;
 }
 
@@ -389,17 +389,24 @@ void AnalyticCore::run()
 // change of the segment, and what it did before that wait (the stall
 // conditions of that thread dropped) it does not do again: so a segment
 // started again from its beginning, after a restore, goes on as it would have.
+// One segment [a, b) of the workloads' phases: the PE states, then the
+// active SoEMT thread, then what each running thread retires and stalls.
 void AnalyticCore::segment(pmvp_time a, pmvp_time b)
 {
-    std::vector<Thread> &th = th_;
-    const unsigned T = (unsigned)th.size();
-    static const pmvp_pe_state of_kind[] = { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
+    change_states(a);
+    switch_soemt(a);
+    retire(a, b);
+}
 
-    // 1. PE states: a thread that stops running drops its stall conditions;
-    // the state signals change at `a`, and the monitors see them a delta
-    // cycle later, before anything else the CPU model tells them.
+// PE states: a thread that stops running drops its stall conditions; the
+// state signals change at `a`, and the monitors see them a delta cycle
+// later, before anything else the CPU model tells them.
+void AnalyticCore::change_states(pmvp_time a)
+{
+    std::vector<Thread> &th = th_;
+    static const pmvp_pe_state of_kind[] = { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
     bool signalled = false, woke = false;
-    for (unsigned t = 0; t < T; t++) {
+    for (unsigned t = 0; t < (unsigned)th.size(); t++) {
         Phase::Kind k = th[t].now().kind;
         if (k == th[t].state)
             continue;
@@ -421,9 +428,14 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
         wait(sc_core::SC_ZERO_TIME);
     if (woke)
         soc_.powered_on.notify(sc_core::SC_ZERO_TIME);
+}
 
-    // 2. SoEMT: a long-latency event every soemt_switch, or the active
-    // thread stopping, switches the core to the next running thread.
+// SoEMT: a long-latency event every soemt_switch, or the active thread
+// stopping, switches the core to the next running thread.
+void AnalyticCore::switch_soemt(pmvp_time a)
+{
+    std::vector<Thread> &th = th_;
+    const unsigned T = (unsigned)th.size();
     if (cluster.config.mt_policy == PMVP_MT_SOEMT) {
         bool expired = a >= next_switch_;
         if (expired || th[active_].state != Phase::RUN) {
@@ -444,21 +456,39 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
             next_switch_ = a + cluster.soemt_switch;
         }
     }
+}
 
-    // 3. Each executing thread retires instructions and stalls for its
-    // share of the segment's processor cycles. The stalls take the first
-    // part of the segment, memory stalls first; the instructions retire
-    // evenly over its cycles. The monitors are told them stretch by
-    // stretch, a stretch ending wherever a thread's stall ends (or at b),
-    // as one batch of every thread's instructions spread over the stretch's
-    // cycles (pmvp_core_report_shares): a threshold on INST_RETIRED sees
-    // each cycle's count, an MT == 1 counter the sum of the threads'.
-    const double cycles = (double)(b - a) * (double)cluster.hz_at(a) / 1e12;
-    struct Plan {
-        double retired_at_a = 0, retires = 0;  // the thread's count at a, and what it retires by b
-        pmvp_time stall_end = 0, mem_end = 0;
-    } plan[PMVP_MAX_PES];
+// Each executing thread retires instructions and stalls for its share of
+// the segment's processor cycles. The stalls take the first part of the
+// segment, memory stalls first; the instructions retire evenly over its
+// cycles. The monitors are told them stretch by stretch, a stretch ending
+// wherever a thread's stall ends (or at b), as one batch of every thread's
+// instructions spread over the stretch's cycles
+// (pmvp_core_report_shares): a threshold on INST_RETIRED sees each cycle's
+// count, an MT == 1 counter the sum of the threads'.
+void AnalyticCore::retire(pmvp_time a, pmvp_time b)
+{
+    Plan plan[PMVP_MAX_PES];
     pmvp_time cuts[2 * PMVP_MAX_PES + 1];
+    unsigned num_cuts = plan_threads(a, b, plan, cuts);
+    cuts[num_cuts++] = b;
+    std::sort(cuts, cuts + num_cuts);
+    num_cuts = (unsigned)(std::unique(cuts, cuts + num_cuts) - cuts);
+    pmvp_time from = a;
+    for (unsigned k = 0; k < num_cuts; k++) {
+        tell_stretch(a, b, from, cuts[k], plan);
+        from = cuts[k];
+    }
+}
+
+// Each running thread's plan for [a, b), its context and the stall levels
+// at a told; the instants inside (a, b) where a stall ends, in `cuts`, and
+// their number.
+unsigned AnalyticCore::plan_threads(pmvp_time a, pmvp_time b, Plan *plan, pmvp_time *cuts)
+{
+    std::vector<Thread> &th = th_;
+    const unsigned T = (unsigned)th.size();
+    const double cycles = (double)(b - a) * (double)cluster.hz_at(a) / 1e12;
     unsigned num_cuts = 0;
     Input start = step_at(a);  // the stall levels at a, every thread's
     for (unsigned t = 0; t < T; t++) {
@@ -495,39 +525,39 @@ void AnalyticCore::segment(pmvp_time a, pmvp_time b)
                 cuts[num_cuts++] = end;
     }
     give_step(start);
-    cuts[num_cuts++] = b;
-    std::sort(cuts, cuts + num_cuts);
-    num_cuts = (unsigned)(std::unique(cuts, cuts + num_cuts) - cuts);
-    pmvp_time from = a;
-    for (unsigned k = 0; k < num_cuts; k++) {
-        const pmvp_time cut = cuts[k];
-        // The stretch's shares and the stall levels that end at its end.
-        Input told = step_at(cut);
-        told.since = from;
-        auto &shares = told.shares;
-        for (unsigned t = 0; t < T; t++) {
-            Thread &x = th[t];
-            const Plan &q = plan[t];
-            if (q.retires == 0.0)
-                continue;
-            // At b exactly what the segment retires, whatever the rounding of the stretches.
-            x.retired = q.retired_at_a + (cut == b ? q.retires : q.retires * (double)(cut - a) / (double)(b - a));
-            auto whole = (uint64_t)std::floor(x.retired);
-            if (whole > x.reported) {
-                shares.of[shares.count++] = { t, PMVP_EV_INST_RETIRED, whole - x.reported };
-                x.reported = whole;
-            }
+    return num_cuts;
+}
+
+// The stretch [from, cut) of segment [a, b): every thread's instructions
+// as shares of its cycles, and the stall levels that end at its end.
+void AnalyticCore::tell_stretch(pmvp_time a, pmvp_time b, pmvp_time from, pmvp_time cut, const Plan *plan)
+{
+    std::vector<Thread> &th = th_;
+    const unsigned T = (unsigned)th.size();
+    Input told = step_at(cut);
+    told.since = from;
+    auto &shares = told.shares;
+    for (unsigned t = 0; t < T; t++) {
+        Thread &x = th[t];
+        const Plan &q = plan[t];
+        if (q.retires == 0.0)
+            continue;
+        // At b exactly what the segment retires, whatever the rounding of the stretches.
+        x.retired = q.retired_at_a + (cut == b ? q.retires : q.retires * (double)(cut - a) / (double)(b - a));
+        auto whole = (uint64_t)std::floor(x.retired);
+        if (whole > x.reported) {
+            shares.of[shares.count++] = { t, PMVP_EV_INST_RETIRED, whole - x.reported };
+            x.reported = whole;
         }
-        for (unsigned t = 0; cut < b && t < T; t++) {  // (a thread without a plan has its ends at 0 < cut)
-            const Plan &q = plan[t];
-            if (q.mem_end == cut)
-                set_levels(t, th[t], q.stall_end > cut, false, told);
-            if (q.stall_end == cut)
-                set_levels(t, th[t], false, false, told);
-        }
-        give_step(told);
-        from = cut;
     }
+    for (unsigned t = 0; cut < b && t < T; t++) {  // (a thread without a plan has its ends at 0 < cut)
+        const Plan &q = plan[t];
+        if (q.mem_end == cut)
+            set_levels(t, th[t], q.stall_end > cut, false, told);
+        if (q.stall_end == cut)
+            set_levels(t, th[t], false, false, told);
+    }
+    give_step(told);
 }
 
 }  // namespace pmvp::soc
@@ -681,7 +711,7 @@ uint64_t Firmware::overflow_modulus(unsigned g, bool cycle_counter) const
 {
     const pmvp_core_config &cfg = soc_.core_of(g).cluster.config;
     uint64_t pmcr = soc_.scenario.firmware.pmcr;
-    bool wide = cycle_counter ? (pmcr & PMCR_EL0_LC) : (cfg.pmu_version >= PMVP_PMUV3P5 && (pmcr & PMCR_EL0_LP));
+    bool wide = cycle_counter ? (pmcr & PMVP_PMCR_EL0_LC) : (cfg.pmu_version >= PMVP_PMUV3P5 && (pmcr & PMVP_PMCR_EL0_LP));
     return wide ? 0 : UINT64_C(1) << 32;
 }
 
@@ -717,7 +747,7 @@ void Firmware::program(unsigned g)
     // The external agent first reserves its counters, [EPMN, N), and
     // enables the third range (PMCCR, I5.3.47).
     if (f.epmn != PMVP_MAX_COUNTERS) {
-        uint64_t pmccr = PMVP_FIELD_PREP(PMCCR_EPMN, f.epmn) | PMCCR_EPME;
+        uint64_t pmccr = PMVP_FIELD_PREP(PMVP_PMCCR_EPMN, f.epmn) | PMVP_PMCCR_EPME;
         access(g, PMVP_FRAME_PMU, "PMCCR", 0, true, pmccr, false, false, true);
         journal(g, Input::PMCCR_WRITE, 0, 0, pmccr);
     }
@@ -747,7 +777,7 @@ void Firmware::program(unsigned g)
     if (inten)
         pmu_write(g, PMVP_PMINTENSET_EL1, 0, inten);
     pmu_write(g, PMVP_PMCNTENSET_EL0, 0, cnten);
-    pmu_write(g, PMVP_PMCR_EL0, 0, f.pmcr | PMCR_EL0_E);
+    pmu_write(g, PMVP_PMCR_EL0, 0, f.pmcr | PMVP_PMCR_EL0_E);
 }
 
 // The PMUIRQ handler of a profiler: take the overflows of the sampling

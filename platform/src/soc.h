@@ -137,6 +137,17 @@ private:
     void run();
     void boot();
     void segment(pmvp_time a, pmvp_time b);
+    void change_states(pmvp_time a);
+    void switch_soemt(pmvp_time a);
+    void retire(pmvp_time a, pmvp_time b);
+    // A running thread's part of a segment: its count at a and what it
+    // retires by b; the instants its stalls end.
+    struct Plan {
+        double retired_at_a = 0, retires = 0;
+        pmvp_time stall_end = 0, mem_end = 0;
+    };
+    unsigned plan_threads(pmvp_time a, pmvp_time b, Plan *plan, pmvp_time *cuts);
+    void tell_stretch(pmvp_time a, pmvp_time b, pmvp_time from, pmvp_time cut, const Plan *plan);
     // An input for the monitors: told at once, or for a STATE input written
     // to the signals. The model gives its inputs in time order (each segment
     // from its start on, each stretch's after the one before), which costs

@@ -154,7 +154,7 @@ pmvp_core_config config(unsigned pes = 1, uint64_t hz = 1000000000)
 void enable_cycle_counter(Initiator &bus, unsigned pe)
 {
     bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, PMVP_PMU_C);
-    bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E | PMCR_EL0_LC);
+    bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC);
 }
 
 // Event counter 0 of PE pe counts CPU_CYCLES (MT = 0), enabled over TLM.
@@ -162,7 +162,7 @@ void count_cpu_cycles(Initiator &bus, unsigned pe)
 {
     bus.write(pe, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
     bus.write(pe, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-    bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+    bus.write(pe, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
 }
 
 TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
@@ -346,7 +346,7 @@ TEST(Monitors, OverflowRaisesPmuirqAtTheExactInstant)
             bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 999, 8);
             bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
             wait(2, SC_US);
             bus.write(0, PMVP_FRAME_PMU, kPmovsclr, 0x1);
             wait(1, SC_US);
@@ -379,7 +379,7 @@ TEST(Monitors, NextFreezeIsWhereCyclesFreezeCounters)
             bus.write(0, PMVP_FRAME_PMU, kPmevcntr0 + 8, 0xFFFFFFFFull - 1999, 8);
             bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x2);
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x3);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E | PMCR_EL0_FZO);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO);
             pmvp_time when = 0;
             ASSERT_EQ(m.next_freeze(when), PMVP_OK);
             EXPECT_EQ(when, 1010000u); // enabled at 10 ns, the 1000th cycle
@@ -415,7 +415,7 @@ TEST(Monitors, InstructionCounterOverTlmRaisesPmuirq)
             bus.write(0, PMVP_FRAME_PMU, 0x100, ~0ull - 99, 8); // PMICNTR_EL0
             bus.write(0, PMVP_FRAME_PMU, kPmintenset + 4, 0x1);  // PMINTENSET_EL1[63:32]: F0
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset + 4, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
             uint64_t left = 0;
             ASSERT_EQ(m.events_to_interrupt(0, PMVP_EV_INST_RETIRED, left), PMVP_OK);
             EXPECT_EQ(left, 100u);
@@ -443,13 +443,13 @@ TEST(Monitors, SnapshotRequestCapturesAtItsInstant)
         sc_spawn([&] {
             wait(10, SC_NS);
             pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, c.num_counters);
-            ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMSSE, 3); // Capture events allowed
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, c.num_counters);
+            ctl.mdcr_el3 = PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, 3); // Capture events allowed
             ctl.noninvasive_debug = true;
             ASSERT_EQ(m.set_controls(0, ctl), PMVP_OK);
             bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1 | PMVP_PMU_C);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
             wait(1, SC_US);
             ASSERT_EQ(m.snapshot_request(0, sc_time(2, SC_US)), PMVP_OK); // at 3010 ns
             wait(5, SC_US);
@@ -470,7 +470,7 @@ pmvp_core_config threshold_config()
 {
     pmvp_core_config c = config(1, 1000000000);
     c.feat_pmuv3p7 = true;
-    c.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4);
+    c.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 4);
     return c;
 }
 
@@ -479,12 +479,12 @@ pmvp_core_config threshold_config()
 // top half at 0xA00), with `more` bits of PMEVTYPER0; its PMEVTYPER0 value.
 uint64_t count_cycles_with_two_instructions(Initiator &bus, uint64_t more = 0)
 {
-    uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, 0b101) |
-                    PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, 2) | more;
+    uint64_t type = PMVP_EV_INST_RETIRED | PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TC, 0b101) |
+                    PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, 2) | more;
     bus.write(0, PMVP_FRAME_PMU, 0xA00, type >> 32);
     bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, type & 0xFFFFFFFF);
     bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-    bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+    bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
     return type;
 }
 
@@ -542,9 +542,9 @@ TEST(Monitors, ReportSharesOfTwoThreadsAtLocalOffsets)
         Monitors m("m", c);
         Initiator bus("bus", m);
         sc_spawn([&] {
-            EXPECT_EQ(m.set_control(0, Monitors::Control::MDCR_EL3, MDCR_EL3_MTPME), PMVP_OK); // FEAT_MTPMU enabled
+            EXPECT_EQ(m.set_control(0, Monitors::Control::MDCR_EL3, PMVP_MDCR_EL3_MTPME), PMVP_OK); // FEAT_MTPMU enabled
             wait(10, SC_NS);
-            count_cycles_with_two_instructions(bus, PMEVTYPER_EL0_MT);
+            count_cycles_with_two_instructions(bus, PMVP_PMEVTYPER_EL0_MT);
             const pmvp_share s[] = { { 0, PMVP_EV_INST_RETIRED, 1000 }, { 1, PMVP_EV_INST_RETIRED, 500 } };
             EXPECT_EQ(m.report_shares(s, 2, SC_ZERO_TIME, sc_time(1000, SC_NS)), PMVP_OK);
             // Reaching back into the first's window: it starts after the first, at
@@ -576,7 +576,7 @@ TEST(Monitors, AStretchsSharesAndItsStallEndAsOneInput)
                 ASSERT_EQ(m.pmu_write(pe, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_STALL_BACKEND), PMVP_OK);
                 ASSERT_EQ(m.pmu_write(pe, PMVP_PMEVTYPER_EL0, 1, PMVP_EV_INST_RETIRED), PMVP_OK);
                 ASSERT_EQ(m.pmu_write(pe, PMVP_PMCNTENSET_EL0, 0, 0x3), PMVP_OK);
-                ASSERT_EQ(m.pmu_write(pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E), PMVP_OK);
+                ASSERT_EQ(m.pmu_write(pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E), PMVP_OK);
             }
             const sc_time ns(1, SC_NS);
             const pmvp_level_change on[] = { { 0, PMVP_EV_STALL_BACKEND, 1 }, { 1, PMVP_EV_STALL_BACKEND, 1 } };
@@ -657,7 +657,7 @@ TEST(Monitors, DebugAccessesChangeNothing)
             wait(1, SC_US);
             uint64_t v = 0;
             // A debug write of PMCR.C does not reset the cycle counter.
-            uint64_t pmcr = PMCR_EL0_E | PMCR_EL0_LC | PMCR_EL0_C;
+            uint64_t pmcr = PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_C;
             EXPECT_EQ(bus.debug(tlm::TLM_WRITE_COMMAND, 0, PMVP_FRAME_PMU, kPmcr, pmcr), 4u);
             EXPECT_EQ(bus.debug(tlm::TLM_READ_COMMAND, 0, PMVP_FRAME_PMU, kPmccntr, v, 8), 8u);
             EXPECT_EQ(v, 1000u);
@@ -726,7 +726,7 @@ TEST(Monitors, ControlsOneFieldAtATime)
         Initiator bus("bus", m);
         sc_spawn([&] {
             const sc_time ns(1, SC_NS);
-            const uint64_t hpmn3 = 3, sccd = MDCR_EL3_SCCD;
+            const uint64_t hpmn3 = 3, sccd = PMVP_MDCR_EL3_SCCD;
             const uint64_t reset_mdcr_el2 = m.kernel().pe[0].pmu.ctl.mdcr_el2;  // HPMN = N
             ASSERT_NE(reset_mdcr_el2, hpmn3);
             EXPECT_EQ(m.set_control(0, C::MDCR_EL3, sccd), PMVP_OK);
@@ -863,7 +863,7 @@ void arm_instructions_to_interrupt(Initiator &bus, uint64_t before)
     bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0x100000000ull - before, 8);
     bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
     bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-    bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+    bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
 }
 
 // A one-PE module with its bus and PMUIRQ on a line whose rising edges are
@@ -893,7 +893,7 @@ TEST(Monitors, AKeptStepsStallRaisesPmuirqWhereItsCounterOverflows)
                 b.bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0x100000000ull - 50, 8);
                 b.bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
                 b.bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-                b.bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+                b.bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
                 const pmvp_level_change on[] = { { 0, PMVP_EV_STALL_BACKEND, 1 } };
                 const pmvp_share share[] = { { 0, PMVP_EV_INST_RETIRED, 10 } };
                 const sc_time at(100, SC_NS);
@@ -1061,22 +1061,22 @@ TEST(Monitors, RetiringInstructionSetsPpendOnSynchronousOverflow)
             // EL3 and EL2 leave the choice to PMECR_EL1 (RGWLVY), which
             // enables the exception at EL1, unmasked for EL0 and EL1.
             pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters) |
-                           PMVP_FIELD_PREP(MDCR_EL2_PMEE, PMVP_PMEE_LOWER);
-            ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters) |
+                           PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMEE, PMVP_PMEE_LOWER);
+            ctl.mdcr_el3 = PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMEE, PMVP_PMEE_LOWER);
             ctl.noninvasive_debug = true;
             EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
-            EXPECT_EQ(m.pmu_write(0, PMVP_PMECR_EL1, 0, PMECR_EL1_KPME | PMVP_PMEE_ENABLED), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMECR_EL1, 0, PMVP_PMECR_EL1_KPME | PMVP_PMEE_ENABLED), PMVP_OK);
             pmvp_pmu_exception state{};
             EXPECT_EQ(m.pmu_exception(0, state), PMVP_OK);
             EXPECT_EQ(state.state, PMVP_PMUEXC_UNMASKED);
             EXPECT_EQ(state.target_el, 1u);
             // SYNC is bit 58: beyond the 32-bit EXT32 view, so an MSR sets it.
-            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_SYNC), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_SYNC), PMVP_OK);
             bus.write(0, PMVP_FRAME_PMU, kPmevcntr0, 0xFFFFFFFFull - 1, 8);
             bus.write(0, PMVP_FRAME_PMU, kPmintenset, 0x1);
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1);
-            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMCR_EL0_E);
+            bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
             pmvp_retire_result r{ 99, true };
             EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, 0x4000, r), PMVP_OK);
             EXPECT_EQ(r.overflows, 0u);
@@ -1120,7 +1120,7 @@ TEST(Monitors, ChangesForLaterInstantsInAnyOrder)
             };
             EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED), PMVP_OK);
             EXPECT_EQ(m.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 1), PMVP_OK);
-            EXPECT_EQ(m.pmu_write(0, PMVP_PMCR_EL0, 0, PMCR_EL0_E), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E), PMVP_OK);
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 10, 3 * us), PMVP_OK);
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 20, 1 * us), PMVP_OK);  // earlier than the last
             EXPECT_EQ(at(2), 20u);
@@ -1160,7 +1160,7 @@ TEST(Monitors, ReportsAheadAreRefusedAsThePowerStateThenSays)
             uint64_t v = 0;
             EXPECT_EQ(m.pmu_write(0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED), PMVP_OK);
             EXPECT_EQ(m.pmu_write(0, PMVP_PMCNTENSET_EL0, 0, 1), PMVP_OK);
-            EXPECT_EQ(m.pmu_write(0, PMVP_PMCR_EL0, 0, PMCR_EL0_E), PMVP_OK);
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E), PMVP_OK);
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, 1 * us), PMVP_OK);
             EXPECT_EQ(m.report(0, 0x3FFF, 1, 1 * us), PMVP_ERR_EVENT);
             EXPECT_EQ(m.set_level(0, PMVP_EV_INST_RETIRED, 1, 1 * us), PMVP_ERR_EVENT);  // not a level
@@ -1399,7 +1399,7 @@ TEST(Monitors, GuestOdditiesAreSystemCReports)
         Monitors m("m", config());
         sc_spawn([&] {
             pmvp_pmu_controls ctl = m.kernel().pe[0].pmu.ctl;
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 20);  // HPMN > N = 6
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 20);  // HPMN > N = 6
             EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
         });
         sc_start();
@@ -1475,7 +1475,7 @@ TEST(Monitors, ErrorResponses)
             EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
             EXPECT_EQ(status(kPmccntr, 8), tlm::TLM_GENERIC_ERROR_RESPONSE);
             ctl.os_lock = false;
-            ctl.mdcr_el3 = MDCR_EL3_EPMAD;
+            ctl.mdcr_el3 = PMVP_MDCR_EL3_EPMAD;
             EXPECT_EQ(m.set_controls(0, ctl), PMVP_OK);
             EXPECT_EQ(status(kPmccntr, 8), tlm::TLM_GENERIC_ERROR_RESPONSE);
             AccessExtension secure({ PMVP_SECURE, false });

@@ -20,7 +20,7 @@ int main(void)
     if (!err)
         err = pmvp_pmu_write(&core, 0, PMVP_PMCNTENSET_EL0, 0, PMVP_PMU_C, 0);
     if (!err)
-        err = pmvp_pmu_write(&core, 0, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_D, 0);
+        err = pmvp_pmu_write(&core, 0, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_D, 0);
     uint64_t cycles = 0;
     if (!err) /* 1 ms later */
         err = pmvp_pmu_read(&core, 0, PMVP_PMCCNTR_EL0, 0, 1000000000, &cycles);

@@ -82,8 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.feat_pmuv3_icntr = in.ConsumeBool();  // with SEBEP: PMICFILTR_EL0.SYNC
     if (in.ConsumeBool() && cfg.pmu_version == PMVP_PMUV3P5) {  // threshold and edge counting (D13.8)
         cfg.feat_pmuv3p7 = true;
-        cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, in.ConsumeIntegralInRange<unsigned>(0, 12)) |
-                    PMVP_FIELD_PREP(PMMIR_EL1_EDGE, in.ConsumeIntegralInRange<unsigned>(0, 2));
+        cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, in.ConsumeIntegralInRange<unsigned>(0, 12)) |
+                    PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, in.ConsumeIntegralInRange<unsigned>(0, 2));
     }
     pmvp_core_config_limit_to_version(&cfg);  // no feature of a later version than the PMU's
     cfg.processor_hz = in.ConsumeIntegralInRange<uint64_t>(0, PMVP_MAX_CLOCK_HZ);

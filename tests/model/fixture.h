@@ -61,10 +61,10 @@ inline void scribble(pmvp_core *c, unsigned pe, pmvp_time t, std::mt19937_64 &rn
 // PMEVTYPER<n>'s threshold fields (D24.5.12), and TC's values: the
 // comparison in TC[2:1]; TC[0] 1 counts 1 rather than V_B, or with TE
 // chooses rising edges (kRising) over any (kBoth).
-inline uint64_t tc(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TC, v); }
-inline uint64_t th(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, v); }
-inline uint64_t tlc(uint64_t v) { return PMVP_FIELD_PREP(PMEVTYPER_EL0_TLC, v); }
-constexpr uint64_t kTe = PMEVTYPER_EL0_TE;
+inline uint64_t tc(uint64_t v) { return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TC, v); }
+inline uint64_t th(uint64_t v) { return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, v); }
+inline uint64_t tlc(uint64_t v) { return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TLC, v); }
+constexpr uint64_t kTe = PMVP_PMEVTYPER_EL0_TE;
 constexpr uint64_t kNe = 0b000, kEqCount = 0b011, kEq = 0b010, kGe = 0b100, kGeCount = 0b101, kLtCount = 0b111;
 constexpr uint64_t kRising = 0b001, kBoth = 0b010, kFalling = 0b011;
 
@@ -78,8 +78,8 @@ protected:
         for (unsigned pe = 0; pe < cfg.num_pes; pe++) {
             // Let every PE's counters see the same MT enables as real firmware would set.
             pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
-            ctl.mdcr_el3 = MDCR_EL3_MTPME;
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters);
+            ctl.mdcr_el3 = PMVP_MDCR_EL3_MTPME;
             ASSERT_EQ(pmvp_core_set_controls(&core, pe, &ctl, 0), PMVP_OK);
         }
     }
@@ -100,12 +100,12 @@ protected:
     {
         write(pe, PMVP_PMEVTYPER_EL0, event | extra, t, n);
         write(pe, PMVP_PMCNTENSET_EL0, 1u << n, t);
-        write(pe, PMVP_PMCR_EL0, read(pe, PMVP_PMCR_EL0, t) | PMCR_EL0_E, t);
+        write(pe, PMVP_PMCR_EL0, read(pe, PMVP_PMCR_EL0, t) | PMVP_PMCR_EL0_E, t);
     }
-    void enable_cycle_counter(unsigned pe, uint64_t pmcr_extra = PMCR_EL0_LC, pmvp_time t = 0)
+    void enable_cycle_counter(unsigned pe, uint64_t pmcr_extra = PMVP_PMCR_EL0_LC, pmvp_time t = 0)
     {
         write(pe, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, t);
-        write(pe, PMVP_PMCR_EL0, PMCR_EL0_E | pmcr_extra, t);
+        write(pe, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | pmcr_extra, t);
     }
     void state(unsigned pe, pmvp_pe_state s, pmvp_time t)
     {

@@ -39,7 +39,7 @@ std::vector<uint64_t> workload(pmvp_core &core)
     pmvp_pmu_write(&core, 0, PMVP_PMEVTYPER_EL0, 0, PMVP_EV_INST_RETIRED, 0);
     pmvp_pmu_write(&core, 0, PMVP_PMEVTYPER_EL0, 1, kExcTaken, 0);
     pmvp_pmu_write(&core, 0, PMVP_PMEVTYPER_EL0, 2, PMVP_EV_CPU_CYCLES, 0);
-    pmvp_pmu_write(&core, 0, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_LC, 0);
+    pmvp_pmu_write(&core, 0, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC, 0);
     for (unsigned i = 0; i < 50; i++) {
         pmvp_time t = i * 100 * kNs;
         pmvp_pmu_write(&core, 0, i % 3 ? PMVP_PMCNTENSET_EL0 : PMVP_PMCNTENCLR_EL0, 0, 0x80000007u, t);
@@ -103,7 +103,7 @@ TEST_F(Accuracy, BoundaryDeviationWithinItsBound)
             init();
             write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED, 0);
             write(0, PMVP_PMEVTYPER_EL0, kExcTaken, 0, 1);
-            write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 0);
+            write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 0);
             enable(0x3, 10 * kNs);
             report(PMVP_EV_INST_RETIRED, n_events, 20 * kNs);
             report(kExcTaken, 5, 20 * kNs);
@@ -130,7 +130,7 @@ TEST_F(Accuracy, BoundaryAtTheBoundForCycleCounterAndSecurityChange)
     // 1 GHz: 1 us is 1000 cycles. The enable, the change to Secure state
     // (where PMCCNTR still counts: PMCR.DP and MDCR_EL3.SCCD are 0) and the
     // disable each add the bound, 10.
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LC, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC, 0);
     write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 0);
     EXPECT_EQ(cycles(0, 0), 10u);
     context(0, 1, PMVP_SECURE, 500 * kNs);
@@ -192,7 +192,7 @@ TEST_F(Accuracy, BoundaryNeverGoesBelowThePreviousBoundaryOrWrite)
             cfg.inaccuracy.seed = (uint64_t)seed;
             init();
             write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED, 0);
-            write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 0);
+            write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 0);
             write(0, PMVP_PMEVCNTR_EL0, kPreset, 0);
             enable(0x1, 10 * kNs);
             uint64_t at_enable = 0;

@@ -123,7 +123,7 @@ TEST_F(Amu, D16_2_2_HdbgHaltsCountingInDebugState)
     halted.halted = true;
     ASSERT_EQ(pmvp_core_set_context(&core, 0, &halted, 1 * kMs), PMVP_OK);
     report(0, PMVP_EV_INST_RETIRED, 5, 1 * kMs);  // HDBG = 0: counts
-    amu_write(0, PMVP_AMCR_EL0, AMCR_EL0_HDBG, 2 * kMs);
+    amu_write(0, PMVP_AMCR_EL0, PMVP_AMCR_EL0_HDBG, 2 * kMs);
     report(0, PMVP_EV_INST_RETIRED, 9, 2 * kMs);  // HDBG = 1: does not
     context(0, 1, PMVP_NONSECURE, 3 * kMs);
     EXPECT_EQ(arch(0, 0, 4 * kMs), 3000000u);  // the 1 ms halted with HDBG is missing
@@ -240,7 +240,7 @@ TEST_F(Amu, D16_2_3_ResetZeroesCountersAndEnables)
     init();
     enable_all(0);
     amu_write(0, PMVP_AMEVTYPER1_EL0, PMVP_EV_CPU_CYCLES, 0, 0);
-    amu_write(0, PMVP_AMCR_EL0, AMCR_EL0_HDBG, 0);
+    amu_write(0, PMVP_AMCR_EL0, PMVP_AMCR_EL0_HDBG, 0);
     ASSERT_EQ(pmvp_amu_reset(&core, 0, kMs), PMVP_OK);
     EXPECT_EQ(arch(0, 0, 2 * kMs), 0u);
     EXPECT_EQ(aux(0, 0, 2 * kMs), 0u);
@@ -272,7 +272,7 @@ TEST_F(Amu, D24_6_WritableBitsAndErrors)
     cfg.amu_aux_programmable = false;
     init();
     amu_write(0, PMVP_AMCR_EL0, ~UINT64_C(0), 0);
-    EXPECT_EQ(amu_read(0, PMVP_AMCR_EL0, 0), AMCR_EL0_HDBG | AMCR_EL0_CG1RZ);
+    EXPECT_EQ(amu_read(0, PMVP_AMCR_EL0, 0), PMVP_AMCR_EL0_HDBG | PMVP_AMCR_EL0_CG1RZ);
     amu_write(0, PMVP_AMUSERENR_EL0, ~UINT64_C(0), 0);
     EXPECT_EQ(amu_read(0, PMVP_AMUSERENR_EL0, 0), 1u);
     for (pmvp_amu_reg r : { PMVP_AMCFGR_EL0, PMVP_AMCGCR_EL0, PMVP_AMCG1IDR_EL0, PMVP_AMEVTYPER0_EL0,
@@ -288,7 +288,7 @@ TEST_F(Amu, D24_6_WritableBitsAndErrors)
     cfg.feat_amuv1p1 = false;
     init();
     amu_write(0, PMVP_AMCR_EL0, ~UINT64_C(0), 0);
-    EXPECT_EQ(amu_read(0, PMVP_AMCR_EL0, 0), AMCR_EL0_HDBG);  // CG1RZ is RES0
+    EXPECT_EQ(amu_read(0, PMVP_AMCR_EL0, 0), PMVP_AMCR_EL0_HDBG);  // CG1RZ is RES0
     EXPECT_EQ(pmvp_amu_read(&core, 0, PMVP_AMCG1IDR_EL0, 0, 0, &v), PMVP_ERR_REGISTER);
 
     cfg.feat_amuv1 = false;

@@ -50,7 +50,7 @@ protected:
                   PMVP_OK);
         return out;
     }
-    uint64_t mrs(Enc e, pmvp_time t, uint64_t hcr_el2 = HCR_EL2_AMVOFFEN, uint64_t scr_el3 = SCR_EL3_AMVOFFEN)
+    uint64_t mrs(Enc e, pmvp_time t, uint64_t hcr_el2 = PMVP_HCR_EL2_AMVOFFEN, uint64_t scr_el3 = PMVP_SCR_EL3_AMVOFFEN)
     {
         uint64_t v = 0;
         EXPECT_EQ(exec(false, e, v, t, hcr_el2, scr_el3).verdict, PMVP_SYSREG_PERMITTED);
@@ -58,7 +58,7 @@ protected:
     }
     void msr(Enc e, uint64_t v, pmvp_time t)
     {
-        EXPECT_EQ(exec(true, e, v, t, 0, SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_PERMITTED);
+        EXPECT_EQ(exec(true, e, v, t, 0, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_PERMITTED);
     }
 };
 
@@ -86,8 +86,8 @@ TEST_F(AmuOffsets, D24_6_9_El1ReadsThePhysicalCountLessTheOffset)
     EXPECT_EQ(mrs(amevcntr1(2), kUs), 950u);
     // Without either AMVOFFEN, or in the EL2&0 host, EL1 reads the physical count.
     EXPECT_EQ(mrs(amevcntr0(0), kUs, 0), 1000u);
-    EXPECT_EQ(mrs(amevcntr0(0), kUs, HCR_EL2_AMVOFFEN, 0), 1000u);
-    EXPECT_EQ(mrs(amevcntr0(0), kUs, HCR_EL2_AMVOFFEN | HCR_EL2_E2H | HCR_EL2_TGE, SCR_EL3_AMVOFFEN), 1000u);
+    EXPECT_EQ(mrs(amevcntr0(0), kUs, PMVP_HCR_EL2_AMVOFFEN, 0), 1000u);
+    EXPECT_EQ(mrs(amevcntr0(0), kUs, PMVP_HCR_EL2_AMVOFFEN | PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE, PMVP_SCR_EL3_AMVOFFEN), 1000u);
     // EL2, the register file and the external frame see the physical count.
     context(0, 2, PMVP_NONSECURE, kUs);
     EXPECT_EQ(mrs(amevcntr0(0), kUs), 1000u);
@@ -116,7 +116,7 @@ TEST_F(AmuOffsets, D24_6_10_Cg1rzReadsZeroBeforeAnyOffset)
     init();
     context(0, 2, PMVP_NONSECURE, 0);
     msr(amevcntvoff1(0), 100, 0);
-    ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCR_EL0, 0, AMCR_EL0_CG1RZ, 0), PMVP_OK);
+    ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCR_EL0, 0, PMVP_AMCR_EL0_CG1RZ, 0), PMVP_OK);
     context(0, 1, PMVP_NONSECURE, 0);
     EXPECT_EQ(mrs(amevcntr1(0), kUs), 0u);
 }
@@ -126,9 +126,9 @@ TEST_F(AmuOffsets, D24_6_11_AccessibleAtEl2AndEl3Only)
     init();
     uint64_t v = 0;
     // EL1: UNDEFINED (FEAT_NV is not modelled), as at EL0.
-    EXPECT_EQ(exec(false, amevcntvoff0(0), v, 0, HCR_EL2_AMVOFFEN, SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
+    EXPECT_EQ(exec(false, amevcntvoff0(0), v, 0, PMVP_HCR_EL2_AMVOFFEN, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
     context(0, 0, PMVP_NONSECURE, 0);
-    EXPECT_EQ(exec(false, amevcntvoff0(0), v, 0, 0, SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
+    EXPECT_EQ(exec(false, amevcntvoff0(0), v, 0, 0, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
     // EL2: SCR_EL3.AMVOFFEN == 0 traps to EL3.
     context(0, 2, PMVP_NONSECURE, 0);
     pmvp_sysreg_execution o = exec(true, amevcntvoff0(0), v, 0, 0, 0);
@@ -136,9 +136,9 @@ TEST_F(AmuOffsets, D24_6_11_AccessibleAtEl2AndEl3Only)
     EXPECT_EQ(o.target_el, 3u);
     // Counter 1 (CNT_CYCLES) has no offset register, nor do auxiliary
     // counters outside amu_aux_offsets or beyond amu_num_aux.
-    EXPECT_EQ(exec(false, amevcntvoff0(1), v, 0, 0, SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
-    EXPECT_EQ(exec(false, amevcntvoff1(1), v, 0, 0, SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
-    EXPECT_EQ(exec(false, amevcntvoff1(3), v, 0, 0, SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
+    EXPECT_EQ(exec(false, amevcntvoff0(1), v, 0, 0, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
+    EXPECT_EQ(exec(false, amevcntvoff1(1), v, 0, 0, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
+    EXPECT_EQ(exec(false, amevcntvoff1(3), v, 0, 0, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
     EXPECT_EQ(pmvp_amu_write(&core, 0, PMVP_AMEVCNTVOFF0_EL2, 1, 5, 0), PMVP_ERR_COUNTER);
     EXPECT_EQ(pmvp_amu_write(&core, 0, PMVP_AMEVCNTVOFF1_EL2, 1, 5, 0), PMVP_ERR_COUNTER);
     // EL3: permitted whatever SCR_EL3.AMVOFFEN.

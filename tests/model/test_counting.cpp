@@ -34,7 +34,7 @@ TEST_F(Counting, D14_4_ReportsReachCountersThatStartCountingTheEventLater)
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 100, 1 * kUs), PMVP_OK); /* PE 0's counter alone */
     ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 1u << 2, 2 * kUs), PMVP_OK); /* INST_RETIRED */
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 30, 3 * kUs), PMVP_OK);
-    program(1, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT, 4 * kUs);
+    program(1, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT, 4 * kUs);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, 5 * kUs), PMVP_OK);
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 7, 6 * kUs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 7 * kUs), 135u); /* MT == 0: not PE 1's 7 */
@@ -48,14 +48,14 @@ TEST_F(Counting, PMCR_D_DividesBy64_1msAt2GHzGives31250)
 {
     cfg.processor_hz = 2 * kGHz;
     init();
-    enable_cycle_counter(0, PMCR_EL0_D);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_D);
     EXPECT_EQ(cycles(0, 1 * kMs), 31250u);
 }
 
 TEST_F(Counting, PMCR_D_CountsEvery64thCycleExactly)
 {
     init(); // 1 GHz: one cycle per ns
-    enable_cycle_counter(0, PMCR_EL0_D);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_D);
     EXPECT_EQ(cycles(0, 63 * kNs), 0u);
     EXPECT_EQ(cycles(0, 64 * kNs), 1u);
     EXPECT_EQ(cycles(0, 127 * kNs), 1u);
@@ -66,7 +66,7 @@ TEST_F(Counting, PMCR_D_IgnoredWhenLCIsOne)
 {
     cfg.processor_hz = 2 * kGHz;
     init();
-    enable_cycle_counter(0, PMCR_EL0_D | PMCR_EL0_LC);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_LC);
     EXPECT_EQ(cycles(0, 1 * kMs), 2000000u);
 }
 
@@ -74,7 +74,7 @@ TEST_F(Counting, PMCR_D_DividerModeAllCyclesKeepsAdvancingWhileDisabled)
 {
     cfg.divider_mode = PMVP_DIVIDER_ALL_CYCLES;
     init();
-    enable_cycle_counter(0, PMCR_EL0_D);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_D);
     write(0, PMVP_PMCNTENCLR_EL0, PMVP_PMU_C, 40 * kNs); // 40 cycles into the divider
     write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 100 * kNs); // 60 more pass uncounted
     // The divider saw 100 cycles: its 64th was uncounted, its 128th is at 128 ns.
@@ -155,7 +155,7 @@ TEST_F(Counting, RNTZHW_LC0_OverflowsAt2Pow32AndKeepsUpperBits)
 TEST_F(Counting, RNTZHW_LC1_OverflowsOnlyAt2Pow64)
 {
     init();
-    enable_cycle_counter(0, PMCR_EL0_LC);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_LC);
     write(0, PMVP_PMCCNTR_EL0, 0xFFFFFFFFull - 9, 0);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 20 * kNs), 0u);
     write(0, PMVP_PMCCNTR_EL0, ~0ull - 4, 20 * kNs);
@@ -177,7 +177,7 @@ TEST_F(Counting, RQZJKS_LP1_EventCounterOverflowsAt2Pow64)
 {
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LP, 0);
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 99, 0, 0);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 200 * kNs), 0u);
     write(0, PMVP_PMEVCNTR_EL0, ~0ull, 200 * kNs, 0);
@@ -193,7 +193,7 @@ TEST_F(Counting, RQZJKS_LP1_NoOverflowAtBit63OrAtTheLowWordsWrap)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_INST_RETIRED);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LP, 0);
     write(0, PMVP_PMINTENSET_EL1, 0x3, 0);
     write(0, PMVP_PMEVCNTR_EL0, (UINT64_C(1) << 63) - 10, 0, 0);           // crosses bit 63 at 10 ns
     write(0, PMVP_PMEVCNTR_EL0, (UINT64_C(1) << 63) | 0xFFFFFFF0u, 0, 1);  // low word wraps at 16
@@ -213,7 +213,7 @@ TEST_F(Counting, RQZJKS_LP1_NoOverflowAtBit63OrAtTheLowWordsWrap)
 TEST_F(Counting, PMCR_D_OverflowPredictedAtThe64thCycle)
 {
     init();  // 1 GHz
-    enable_cycle_counter(0, PMCR_EL0_D);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_D);
     write(0, PMVP_PMINTENSET_EL1, PMVP_PMU_C, 0);
     write(0, PMVP_PMCCNTR_EL0, 0xFFFFFFFFu, 10 * kNs);
     pmvp_time when = 0;
@@ -257,7 +257,7 @@ TEST_F(Counting, CHAIN_DoesNotCountWhenEvenCounterIsLong)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CHAIN);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LP, 0);
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFF0u, 0, 0);
     EXPECT_EQ(counter(0, 1, 100 * kNs), 0u);
     EXPECT_EQ(counter(0, 0, 100 * kNs), 0xFFFFFFF0ull + 100);
@@ -284,7 +284,7 @@ TEST_F(Counting, SW_INCR_CountsOnlyWhenEnabled)
     write(0, PMVP_PMCNTENSET_EL0, 1u << 2, 0);
     write(0, PMVP_PMSWINC_EL0, 1u << 2, 1 * kNs); // PMCR.E == 0
     EXPECT_EQ(counter(0, 2, 1 * kNs), 0u);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 2 * kNs);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 2 * kNs);
     write(0, PMVP_PMSWINC_EL0, 1u << 2, 3 * kNs);
     write(0, PMVP_PMSWINC_EL0, 0x7F, 3 * kNs); // twice without synchronization: counted twice
     EXPECT_EQ(counter(0, 2, 3 * kNs), 2u);
@@ -294,7 +294,7 @@ TEST_F(Counting, SW_INCR_CountsOnlyWhenEnabled)
 TEST_F(Counting, SW_INCR_IsFilteredByTheWritersExceptionLevel)
 {
     init();
-    program(0, 0, PMVP_EV_SW_INCR, PMEVTYPER_EL0_U);
+    program(0, 0, PMVP_EV_SW_INCR, PMVP_PMEVTYPER_EL0_U);
     context(0, 0, PMVP_NONSECURE, 0);
     write(0, PMVP_PMSWINC_EL0, 1, 1 * kNs);
     context(0, 1, PMVP_NONSECURE, 2 * kNs);
@@ -320,7 +320,7 @@ TEST_P(Filtering, EventCountedOrFiltered)
     cfg.feat_sel2 = true;
     cfg.feat_rme = true;
     init();
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), MDCR_EL3_SPME, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME, 0);
     program(0, 0, PMVP_EV_INST_RETIRED, fc.filter);
     write(0, PMVP_PMCCFILTR_EL0, fc.filter, 0);
     enable_cycle_counter(0);
@@ -333,27 +333,27 @@ TEST_P(Filtering, EventCountedOrFiltered)
 INSTANTIATE_TEST_SUITE_P(
     D24_5_12, Filtering,
     ::testing::Values(
-        FilterCase{ "U filters NS EL0", PMEVTYPER_EL0_U, 0, PMVP_NONSECURE, false },
-        FilterCase{ "NSU == U counts NS EL0", PMEVTYPER_EL0_U | PMEVTYPER_EL0_NSU, 0, PMVP_NONSECURE, true },
-        FilterCase{ "NSU != U filters NS EL0", PMEVTYPER_EL0_NSU, 0, PMVP_NONSECURE, false },
-        FilterCase{ "U filters Secure EL0", PMEVTYPER_EL0_U, 0, PMVP_SECURE, false },
-        FilterCase{ "NSU does not affect Secure EL0", PMEVTYPER_EL0_NSU, 0, PMVP_SECURE, true },
-        FilterCase{ "P filters NS EL1", PMEVTYPER_EL0_P, 1, PMVP_NONSECURE, false },
-        FilterCase{ "NSK == P counts NS EL1", PMEVTYPER_EL0_P | PMEVTYPER_EL0_NSK, 1, PMVP_NONSECURE, true },
-        FilterCase{ "NSK != P filters NS EL1", PMEVTYPER_EL0_NSK, 1, PMVP_NONSECURE, false },
-        FilterCase{ "P filters Secure EL1", PMEVTYPER_EL0_P, 1, PMVP_SECURE, false },
+        FilterCase{ "U filters NS EL0", PMVP_PMEVTYPER_EL0_U, 0, PMVP_NONSECURE, false },
+        FilterCase{ "NSU == U counts NS EL0", PMVP_PMEVTYPER_EL0_U | PMVP_PMEVTYPER_EL0_NSU, 0, PMVP_NONSECURE, true },
+        FilterCase{ "NSU != U filters NS EL0", PMVP_PMEVTYPER_EL0_NSU, 0, PMVP_NONSECURE, false },
+        FilterCase{ "U filters Secure EL0", PMVP_PMEVTYPER_EL0_U, 0, PMVP_SECURE, false },
+        FilterCase{ "NSU does not affect Secure EL0", PMVP_PMEVTYPER_EL0_NSU, 0, PMVP_SECURE, true },
+        FilterCase{ "P filters NS EL1", PMVP_PMEVTYPER_EL0_P, 1, PMVP_NONSECURE, false },
+        FilterCase{ "NSK == P counts NS EL1", PMVP_PMEVTYPER_EL0_P | PMVP_PMEVTYPER_EL0_NSK, 1, PMVP_NONSECURE, true },
+        FilterCase{ "NSK != P filters NS EL1", PMVP_PMEVTYPER_EL0_NSK, 1, PMVP_NONSECURE, false },
+        FilterCase{ "P filters Secure EL1", PMVP_PMEVTYPER_EL0_P, 1, PMVP_SECURE, false },
         FilterCase{ "NSH == 0 filters NS EL2", 0, 2, PMVP_NONSECURE, false },
-        FilterCase{ "NSH == 1 counts NS EL2", PMEVTYPER_EL0_NSH, 2, PMVP_NONSECURE, true },
-        FilterCase{ "SH == NSH filters Secure EL2", PMEVTYPER_EL0_NSH | PMEVTYPER_EL0_SH, 2, PMVP_SECURE, false },
-        FilterCase{ "SH != NSH counts Secure EL2", PMEVTYPER_EL0_SH, 2, PMVP_SECURE, true },
-        FilterCase{ "M != P filters EL3", PMEVTYPER_EL0_M, 3, PMVP_ROOT, false },
-        FilterCase{ "M == P counts EL3", PMEVTYPER_EL0_M | PMEVTYPER_EL0_P, 3, PMVP_ROOT, true },
-        FilterCase{ "P alone filters EL3", PMEVTYPER_EL0_P, 3, PMVP_ROOT, false },
-        FilterCase{ "RLK != P filters Realm EL1", PMEVTYPER_EL0_RLK, 1, PMVP_REALM, false },
-        FilterCase{ "RLK == P counts Realm EL1", PMEVTYPER_EL0_RLK | PMEVTYPER_EL0_P, 1, PMVP_REALM, true },
-        FilterCase{ "RLU != U filters Realm EL0", PMEVTYPER_EL0_RLU, 0, PMVP_REALM, false },
-        FilterCase{ "RLH != NSH counts Realm EL2", PMEVTYPER_EL0_RLH, 2, PMVP_REALM, true },
-        FilterCase{ "RLH == NSH filters Realm EL2", PMEVTYPER_EL0_RLH | PMEVTYPER_EL0_NSH, 2, PMVP_REALM, false }),
+        FilterCase{ "NSH == 1 counts NS EL2", PMVP_PMEVTYPER_EL0_NSH, 2, PMVP_NONSECURE, true },
+        FilterCase{ "SH == NSH filters Secure EL2", PMVP_PMEVTYPER_EL0_NSH | PMVP_PMEVTYPER_EL0_SH, 2, PMVP_SECURE, false },
+        FilterCase{ "SH != NSH counts Secure EL2", PMVP_PMEVTYPER_EL0_SH, 2, PMVP_SECURE, true },
+        FilterCase{ "M != P filters EL3", PMVP_PMEVTYPER_EL0_M, 3, PMVP_ROOT, false },
+        FilterCase{ "M == P counts EL3", PMVP_PMEVTYPER_EL0_M | PMVP_PMEVTYPER_EL0_P, 3, PMVP_ROOT, true },
+        FilterCase{ "P alone filters EL3", PMVP_PMEVTYPER_EL0_P, 3, PMVP_ROOT, false },
+        FilterCase{ "RLK != P filters Realm EL1", PMVP_PMEVTYPER_EL0_RLK, 1, PMVP_REALM, false },
+        FilterCase{ "RLK == P counts Realm EL1", PMVP_PMEVTYPER_EL0_RLK | PMVP_PMEVTYPER_EL0_P, 1, PMVP_REALM, true },
+        FilterCase{ "RLU != U filters Realm EL0", PMVP_PMEVTYPER_EL0_RLU, 0, PMVP_REALM, false },
+        FilterCase{ "RLH != NSH counts Realm EL2", PMVP_PMEVTYPER_EL0_RLH, 2, PMVP_REALM, true },
+        FilterCase{ "RLH == NSH filters Realm EL2", PMVP_PMEVTYPER_EL0_RLH | PMVP_PMEVTYPER_EL0_NSH, 2, PMVP_REALM, false }),
     [](const ::testing::TestParamInfo<FilterCase> &info) {
         std::string name;
         for (const char *c = info.param.rule; *c; c++)
@@ -366,10 +366,10 @@ TEST_F(Counting, D13_1_1_HpmnPartitionsTheCountersBetweenPmcrEAndHpme)
     init(); // 6 counters
     for (unsigned n : { 0u, 5u })
         program(0, n, PMVP_EV_CPU_CYCLES);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), MDCR_EL3_MTPME, 0); // HPME = 0
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), PMVP_MDCR_EL3_MTPME, 0); // HPME = 0
     EXPECT_EQ(counter(0, 0, 1 * kUs), 1000u);
     EXPECT_EQ(counter(0, 5, 1 * kUs), 0u);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4) | MDCR_EL2_HPME, MDCR_EL3_MTPME, 1 * kUs);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4) | PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL3_MTPME, 1 * kUs);
     write(0, PMVP_PMCR_EL0, 0, 1 * kUs); // PMCR.E = 0
     EXPECT_EQ(counter(0, 0, 2 * kUs), 1000u);
     EXPECT_EQ(counter(0, 5, 2 * kUs), 1000u);
@@ -382,17 +382,17 @@ TEST_F(Counting, OneControlChangedAloneKeepsTheOthers)
 {
     init();
     program(0, 5, PMVP_EV_CPU_CYCLES);
-    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL2, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), 0), PMVP_OK);
-    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL3, MDCR_EL3_MTPME, 0), PMVP_OK);
+    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL2, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), 0), PMVP_OK);
+    ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL3, PMVP_MDCR_EL3_MTPME, 0), PMVP_OK);
     ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_OS_LOCK, 1, 0), PMVP_OK);
     pmvp_pmu_controls ctl{};
     ASSERT_EQ(pmvp_core_controls(&core, 0, &ctl), PMVP_OK);
-    EXPECT_EQ(ctl.mdcr_el2, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4));
-    EXPECT_EQ(ctl.mdcr_el3, MDCR_EL3_MTPME);
+    EXPECT_EQ(ctl.mdcr_el2, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4));
+    EXPECT_EQ(ctl.mdcr_el3, PMVP_MDCR_EL3_MTPME);
     EXPECT_TRUE(ctl.os_lock);
     EXPECT_EQ(counter(0, 5, kUs), 0u);  // second range, HPME clear
     ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_MDCR_EL2,
-                                    PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4) | MDCR_EL2_HPME, kUs),
+                                    PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4) | PMVP_MDCR_EL2_HPME, kUs),
               PMVP_OK);
     EXPECT_EQ(counter(0, 5, 2 * kUs), 1000u);
     pmvp_context x{};
@@ -408,8 +408,8 @@ TEST_F(Counting, RMMZLZ_HpmdProhibitsEl2OnlyInTheFirstRange)
 {
     init();
     for (unsigned n : { 0u, 5u })
-        program(0, n, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_NSH);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4) | MDCR_EL2_HPME | MDCR_EL2_HPMD, 0, 0);
+        program(0, n, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_NSH);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4) | PMVP_MDCR_EL2_HPME | PMVP_MDCR_EL2_HPMD, 0, 0);
     context(0, 2, PMVP_NONSECURE, 0);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 3, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kNs), 0u);
@@ -423,7 +423,7 @@ TEST_F(Counting, RJDWFF_SpmeAllowsSecureCounting)
     context(0, 1, PMVP_SECURE, 0);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 3, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kNs), 0u);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), MDCR_EL3_SPME, 1 * kNs);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME, 1 * kNs);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 3, 2 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 2 * kNs), 3u);
 }
@@ -435,7 +435,7 @@ TEST_F(Counting, RJRYNM_AuthenticationInterfaceAllowsSecureCountingBeforeDebugv8
     program(0, 0, PMVP_EV_INST_RETIRED);
     context(0, 1, PMVP_SECURE, 0);
     pmvp_pmu_controls ctl{};
-    ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6);
+    ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6);
     ctl.secure_noninvasive_debug = true;
     ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 3, 1 * kNs), PMVP_OK);
@@ -445,7 +445,7 @@ TEST_F(Counting, RJRYNM_AuthenticationInterfaceAllowsSecureCountingBeforeDebugv8
 TEST_F(Counting, PMCR_DP_StopsCycleCounterWhereCountingIsProhibited)
 {
     init();
-    enable_cycle_counter(0, PMCR_EL0_LC | PMCR_EL0_DP);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_DP);
     context(0, 1, PMVP_SECURE, 1 * kUs); // SPME == 0: prohibited
     context(0, 1, PMVP_NONSECURE, 3 * kUs);
     EXPECT_EQ(cycles(0, 4 * kUs), 2000u);
@@ -454,7 +454,7 @@ TEST_F(Counting, PMCR_DP_StopsCycleCounterWhereCountingIsProhibited)
 TEST_F(Counting, PMCR_DP0_CycleCounterCountsInProhibitedRegions)
 {
     init();
-    enable_cycle_counter(0, PMCR_EL0_LC);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_LC);
     context(0, 1, PMVP_SECURE, 1 * kUs);
     EXPECT_EQ(cycles(0, 4 * kUs), 4000u);
 }
@@ -463,7 +463,7 @@ TEST_F(Counting, SCCD_And_HCCD_StopTheCycleCounter)
 {
     init();
     enable_cycle_counter(0);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6) | MDCR_EL2_HCCD, MDCR_EL3_SPME | MDCR_EL3_SCCD, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6) | PMVP_MDCR_EL2_HCCD, PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_SCCD, 0);
     context(0, 1, PMVP_SECURE, 1 * kUs);   // SCCD
     context(0, 2, PMVP_NONSECURE, 2 * kUs); // HCCD
     context(0, 1, PMVP_NONSECURE, 3 * kUs);
@@ -474,10 +474,10 @@ TEST_F(Counting, MCCD_And_MPMX_WithPMUv3p7Controls)
 {
     cfg.feat_pmuv3p7 = true;
     init();
-    enable_cycle_counter(0, PMCR_EL0_LC);
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_M | PMEVTYPER_EL0_P);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), MDCR_EL3_SPME | MDCR_EL3_MCCD | MDCR_EL3_MPMX, 0);
-    write(0, PMVP_PMCCFILTR_EL0, PMEVTYPER_EL0_M | PMEVTYPER_EL0_P, 0);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_LC);
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_M | PMVP_PMEVTYPER_EL0_P);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_MCCD | PMVP_MDCR_EL3_MPMX, 0);
+    write(0, PMVP_PMCCFILTR_EL0, PMVP_PMEVTYPER_EL0_M | PMVP_PMEVTYPER_EL0_P, 0);
     context(0, 3, PMVP_SECURE, 0);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 3, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kUs), 0u); // RGNGCW: {SPME, MPMX} = {1, 1}, first range
@@ -515,13 +515,13 @@ TEST_F(Counting, D13_3_1_IrqRisesAtThePredictedOverflowInstant)
 TEST_F(Counting, D13_3_1_IrqNeedsTheRangesGlobalEnable)
 {
     init();
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), 0, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), 0, 0);
     write(0, PMVP_PMINTENSET_EL1, 0x21, 0);
     write(0, PMVP_PMOVSSET_EL0, 0x20, 0); // counter 5: second range, HPME == 0
     EXPECT_FALSE(irq(0, 0));
     write(0, PMVP_PMOVSSET_EL0, 0x01, 0); // counter 0: first range, PMCR.E == 0
     EXPECT_FALSE(irq(0, 0));
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 0);
     EXPECT_TRUE(irq(0, 0));
 }
 
@@ -533,11 +533,11 @@ TEST_F(Counting, D13_2_DisableRule_ReadsReturnTheValueAtTheDisablePoint)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_INST_RETIRED);
-    enable_cycle_counter(0, PMCR_EL0_E | PMCR_EL0_LC);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC);
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 1499, 0, 0); // would overflow at 1500 ns
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 7, 400 * kNs), PMVP_OK);
     write(0, PMVP_PMCNTENCLR_EL0, 0x3, 1000 * kNs);           // counters 0 and 1 off
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_LC, 1000 * kNs);         // and everything, by PMCR.E
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_LC, 1000 * kNs);         // and everything, by PMCR.E
     for (pmvp_time t : { 1000 * kNs, 1500 * kNs, 2 * kMs }) {
         // Events after the disable point, at it and later.
         ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, t), PMVP_OK);
@@ -592,7 +592,7 @@ TEST_F(Counting, InputsMayInterruptOnlyThroughCountersThatRequestOne)
     auto report = [&](uint16_t e) { return pmvp_core_input_may_interrupt(&core, e, false); };
     auto level = [&](uint16_t e) { return pmvp_core_input_may_interrupt(&core, e, true); };
     program(0, 0, PMVP_EV_INST_RETIRED);
-    program(1, 1, PMVP_EV_STALL_BACKEND_MEM, PMEVTYPER_EL0_MT);
+    program(1, 1, PMVP_EV_STALL_BACKEND_MEM, PMVP_PMEVTYPER_EL0_MT);
     program(1, 2, kL1dCache);
     program(1, 3, PMVP_EV_CHAIN);
     EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));
@@ -603,7 +603,7 @@ TEST_F(Counting, InputsMayInterruptOnlyThroughCountersThatRequestOne)
     EXPECT_FALSE(level(PMVP_EV_STALL_BACKEND));
     write(0, PMVP_PMCR_EL0, 0, 0);  // PMCR.E = 0: the first range requests nothing
     EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 0);
     EXPECT_TRUE(report(PMVP_EV_INST_RETIRED));
     write(0, PMVP_PMINTENCLR_EL1, 1u << 0, 0);
     EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));

@@ -233,7 +233,7 @@ TEST_F(Errors, HpmnAboveNIsLoggedAndTreatedAsN)
     cfg.log_user = &logged;
     init();
     program(0, 5, PMVP_EV_CPU_CYCLES);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 20), 0, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 20), 0, 0);
     EXPECT_EQ(logged, 1);
     EXPECT_EQ(counter(0, 5, 1 * kUs), 1000u); // first range: PMCR.E enables it
 }

@@ -47,7 +47,7 @@ protected:
     {
         wr(PMVP_FRAME_PMU, at(PMVP_FRAME_PMU, name, n), v, t, size);
     }
-    void debug_controls(bool os_lock, bool double_lock, uint64_t mdcr_el3 = MDCR_EL3_MTPME)
+    void debug_controls(bool os_lock, bool double_lock, uint64_t mdcr_el3 = PMVP_MDCR_EL3_MTPME)
     {
         pmvp_pmu_controls ctl = core.pe[0].pmu.ctl;
         ctl.os_lock = os_lock;
@@ -66,19 +66,19 @@ protected:
 TEST_F(Ext, I5_3_11_FreezeOnOverflowThroughTheFrame)
 {
     init();
-    EXPECT_EQ(pmu("PMCFGR", 0) & PMCFGR_FZO, 0u);
-    set_pmu("PMCR_EL0", PMCR_EL0_E | PMCR_EL0_FZO, 0);
-    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMCR_EL0_FZO, 0u); // RES0 without FEAT_PMUv3p7
+    EXPECT_EQ(pmu("PMCFGR", 0) & PMVP_PMCFGR_FZO, 0u);
+    set_pmu("PMCR_EL0", PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
+    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMVP_PMCR_EL0_FZO, 0u); // RES0 without FEAT_PMUv3p7
 
     cfg.feat_pmuv3p7 = true;
     init();
-    EXPECT_EQ(pmu("PMCFGR", 0) & PMCFGR_FZO, PMCFGR_FZO);
+    EXPECT_EQ(pmu("PMCFGR", 0) & PMVP_PMCFGR_FZO, PMVP_PMCFGR_FZO);
     set_pmu("PMEVTYPER<n>_EL0", PMVP_EV_CPU_CYCLES, 0, 0);
     set_pmu("PMEVTYPER<n>_EL0", PMVP_EV_CPU_CYCLES, 0, 1);
     set_pmu("PMEVCNTR<n>_EL0", 0xFFFFFFFFu - 999, 0, 0);
     set_pmu("PMCNTENSET_EL0", 0x3, 0);
-    set_pmu("PMCR_EL0", PMCR_EL0_E | PMCR_EL0_FZO, 0);
-    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMCR_EL0_FZO, PMCR_EL0_FZO);
+    set_pmu("PMCR_EL0", PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
+    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMVP_PMCR_EL0_FZO, PMVP_PMCR_EL0_FZO);
     EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 3 * kUs, 1), 1000u); // 1 GHz: frozen at the overflow, 1 us
     set_pmu("PMOVSCLR_EL0", 0x1, 3 * kUs);
     EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 5 * kUs, 1), 3000u);
@@ -94,7 +94,7 @@ TEST_F(Ext, I5_3_4_PmccntrAt0x0F8InBothLayouts)
         init();
         ASSERT_EQ(at(PMVP_FRAME_PMU, "PMCCNTR_EL0"), 0x0F8u);
         set_pmu("PMCNTENSET_EL0", PMVP_PMU_C, 0);
-        set_pmu("PMCR_EL0", PMCR_EL0_E | PMCR_EL0_D, 0);
+        set_pmu("PMCR_EL0", PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_D, 0);
         EXPECT_EQ(rd(PMVP_FRAME_PMU, 0x0F8, kMs), 31250u);
         EXPECT_EQ(rd(PMVP_FRAME_PMU, 0x0F8, kMs, 8), 31250u);
         EXPECT_EQ(rd(PMVP_FRAME_PMU, 0x0FC, kMs), 0u);
@@ -169,7 +169,7 @@ TEST_F(Ext, I5_3_WritableBitsOfThePmuFrame)
         const Case cases[] = {
             { "PMEVTYPER<n>_EL0", 0xFE00FFFF },  // P U NSK NSU NSH M MT, evtCount
             { "PMCCFILTR_EL0", 0xFC000000 },
-            { "PMCR_EL0", PMCR_EL0_E | PMCR_EL0_D | PMCR_EL0_DP | PMCR_EL0_LC | PMCR_EL0_LP },
+            { "PMCR_EL0", PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_DP | PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_LP },
             { "PMCNTENSET_EL0", 0x8000003F },
             { "PMINTENSET_EL1", 0x8000003F },
             { "PMOVSSET_EL0", 0x8000003F },
@@ -257,10 +257,10 @@ TEST_F(Ext, I5_3_21_ExternalPmcr)
     program(0, 0, PMVP_EV_CPU_CYCLES);
     enable_cycle_counter(0);
     EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", kUs), 1000u);
-    set_pmu("PMCR_EL0", PMCR_EL0_E | PMCR_EL0_P | PMCR_EL0_C | PMCR_EL0_LC, kUs);
+    set_pmu("PMCR_EL0", PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_P | PMVP_PMCR_EL0_C | PMVP_PMCR_EL0_LC, kUs);
     EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 2 * kUs), 1000u);
     EXPECT_EQ(pmu("PMCCNTR_EL0", 2 * kUs), 1000u);
-    EXPECT_EQ(pmu("PMCR_EL0", 2 * kUs), PMCR_EL0_E | PMCR_EL0_LC);
+    EXPECT_EQ(pmu("PMCR_EL0", 2 * kUs), PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC);
 }
 
 // Identification registers derived from the configuration.
@@ -425,7 +425,7 @@ TEST_F(Ext, I3_1_4_AccessErrors)
     debug_controls(true, false);
     EXPECT_EQ(read(0x0F8), PMVP_ERR_LOCKED);
     EXPECT_EQ(read(0xFE0), PMVP_OK);  // the OS Lock does not apply to management registers
-    debug_controls(false, false, MDCR_EL3_EPMAD);
+    debug_controls(false, false, PMVP_MDCR_EL3_EPMAD);
     EXPECT_EQ(read(0x0F8), PMVP_ERR_DENIED);
     EXPECT_EQ(read(0x0F8, kSecure), PMVP_OK);  // a Most secure access is always allowed
     debug_controls(false, false);
@@ -439,7 +439,7 @@ TEST_F(Ext, I3_1_4_AccessErrors)
     ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
     EXPECT_EQ(read(0x0F8, kSecure), PMVP_ERR_DENIED);
     ctl.noninvasive_debug = true;
-    ctl.mdcr_el3 = MDCR_EL3_EPMAD;
+    ctl.mdcr_el3 = PMVP_MDCR_EL3_EPMAD;
     ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
     EXPECT_EQ(read(0x0F8, kSecure), PMVP_ERR_DENIED);
     ctl.secure_noninvasive_debug = true;
@@ -459,7 +459,7 @@ TEST_F(Ext, I5_3_40_SoftwareLock)
 {
     cfg.pmu_software_lock = true;
     init();
-    EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB4, 0), PMLSR_SLI | PMLSR_SLK);
+    EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB4, 0), PMVP_PMLSR_SLI | PMVP_PMLSR_SLK);
     EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB4, 0, 4, kDebugger), 0u);
     wr(PMVP_FRAME_PMU, 0x0F8, 77, 0);
     EXPECT_EQ(effect, PMVP_EXT_IGNORED);
@@ -467,12 +467,12 @@ TEST_F(Ext, I5_3_40_SoftwareLock)
     wr(PMVP_FRAME_PMU, 0x0F8, 77, 0, 4, kDebugger);
     EXPECT_EQ(rd(PMVP_FRAME_PMU, 0x0F8, 0), 77u);
     wr(PMVP_FRAME_PMU, 0xFB0, PMVP_PMLAR_KEY, 0);
-    EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB4, 0), PMLSR_SLI);
+    EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB4, 0), PMVP_PMLSR_SLI);
     wr(PMVP_FRAME_PMU, 0x0F8, 78, 0);
     EXPECT_EQ(rd(PMVP_FRAME_PMU, 0x0F8, 0), 78u);
     EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB0, 0), 0u);  // PMLAR is write-only
     wr(PMVP_FRAME_PMU, 0xFB0, 0, 0);
-    EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB4, 0), PMLSR_SLI | PMLSR_SLK);
+    EXPECT_EQ(rd(PMVP_FRAME_PMU, 0xFB4, 0), PMVP_PMLSR_SLI | PMVP_PMLSR_SLK);
     // Not implemented: PMLSR reads zero and PMLAR does nothing.
     cfg.pmu_software_lock = false;
     init();
@@ -508,7 +508,7 @@ TEST_F(Ext, I5_4_AmuFrameIsAReadOnlyView)
         init();
         ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 0x3, 0), PMVP_OK);
         ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET1_EL0, 0, 0x2, 0), PMVP_OK);
-        ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCR_EL0, 0, AMCR_EL0_HDBG, 0), PMVP_OK);
+        ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCR_EL0, 0, PMVP_AMCR_EL0_HDBG, 0), PMVP_OK);
         EXPECT_EQ(rd(PMVP_FRAME_AMU, 0x000, kMs, 8), 2000000u);  // AMEVCNTR0<0>
         EXPECT_EQ(rd(PMVP_FRAME_AMU, 0x008, kMs), 100000u);      // AMEVCNTR0<1>, low word
         EXPECT_EQ(rd(PMVP_FRAME_AMU, 0x108, kMs, 8), 2000000u);  // AMEVCNTR1<1>: CPU_CYCLES
@@ -520,12 +520,12 @@ TEST_F(Ext, I5_4_AmuFrameIsAReadOnlyView)
         if (layout == PMVP_EXT64) {
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xC00, kMs, 8), 0x200000003u);  // AMCNTENSET
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xC10, kMs, 8), 0x200000003u);  // AMCNTEN
-            EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xE10, kMs, 8), AMCR_EL0_HDBG);
+            EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xE10, kMs, 8), PMVP_AMCR_EL0_HDBG);
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xFBC, kMs), 0x47700A67u);
         } else {
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xC04, kMs), 0x2u);  // AMCNTENSET1
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xC24, kMs), 0x2u);  // AMCNTENCLR1
-            EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xE04, kMs), AMCR_EL0_HDBG);
+            EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xE04, kMs), PMVP_AMCR_EL0_HDBG);
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xFBC, kMs), 0x47700A66u);
         }
         EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xCE0, kMs), 0x0204u);  // AMCGCR
@@ -569,7 +569,7 @@ TEST_F(Ext, DebugPathHasNoSideEffects)
         return out;
     };
     auto before = dump(kUs);
-    ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xE04, 4, PMCR_EL0_E | PMCR_EL0_P | PMCR_EL0_C, kUs),
+    ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xE04, 4, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_P | PMVP_PMCR_EL0_C, kUs),
               PMVP_OK);
     ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xCA0, 4, 0x1, kUs), PMVP_OK);
     ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xE00, 4, 0, kUs), PMVP_OK);
@@ -588,7 +588,7 @@ TEST_F(Ext, DebugPathHasNoSideEffects)
     debug_controls(true, true);
     uint64_t v = 0;
     EXPECT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, 0xE04, 4, kUs, &v), PMVP_OK);
-    EXPECT_EQ(v, PMCR_EL0_E);
+    EXPECT_EQ(v, PMVP_PMCR_EL0_E);
 }
 
 // A debug read is a pure query: it shows the value at a later instant and
@@ -670,7 +670,7 @@ TEST_F(Ext, FuzzEveryAccessHasADocumentedOutcome)
                 ctl.os_double_lock = rng() % 8 == 0;
                 ctl.noninvasive_debug = rng() % 2;
                 ctl.secure_noninvasive_debug = rng() % 2;
-                ctl.mdcr_el3 = rng() % 2 ? MDCR_EL3_EPMAD : 0;
+                ctl.mdcr_el3 = rng() % 2 ? PMVP_MDCR_EL3_EPMAD : 0;
                 ASSERT_EQ(pmvp_core_set_controls(&core, pe, &ctl, t), PMVP_OK);
                 ASSERT_EQ(pmvp_core_set_pe_state(&core, pe, (pmvp_pe_state)(rng() % 4), t), PMVP_OK);
             }

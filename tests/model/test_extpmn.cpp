@@ -41,7 +41,7 @@ protected:
     // The external agent reserves counters [epmn, N), EPME as given.
     void reserve(unsigned epmn, bool epme, pmvp_time t = 0)
     {
-        ext_write(kPmccr, PMVP_FIELD_PREP(PMCCR_EPMN, epmn) | (epme ? PMCCR_EPME : 0), PMVP_SECURE, t);
+        ext_write(kPmccr, PMVP_FIELD_PREP(PMVP_PMCCR_EPMN, epmn) | (epme ? PMVP_PMCCR_EPME : 0), PMVP_SECURE, t);
     }
     pmvp_sysreg_execution msr_mrs(bool write, unsigned crn, unsigned crm, unsigned op2, uint64_t *v, pmvp_time t)
     {
@@ -80,15 +80,15 @@ TEST_F(Extpmn, I5_3_47_PmccrColdResetsToNoThirdRangeAndOnlyAMostSecureAccessReac
     EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0), 6u);
     // RES0 bits stay 0; a 64-bit access reaches the whole register.
     ext_write(kPmccr, ~UINT64_C(0), PMVP_SECURE, 0, nullptr, 8);
-    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, nullptr, 8), PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN);
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, nullptr, 8), PMVP_PMCCR_OSLO | PMVP_PMCCR_EPME | PMVP_PMCCR_EPMN);
     // PMDEVID.EXTPMN says the feature is there.
-    EXPECT_EQ(PMVP_FIELD_GET(PMDEVID_EXTPMN, ext_read(0xFC8, PMVP_NONSECURE, 0)), 1u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMDEVID_EXTPMN, ext_read(0xFC8, PMVP_NONSECURE, 0)), 1u);
     // Off or with the OS Double Lock: an error; the OS Lock does not apply.
     pmvp_pmu_controls ctl{};
     ASSERT_EQ(pmvp_core_controls(&core, 0, &ctl), PMVP_OK);
     ctl.os_lock = true;
     ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
-    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, &e), PMCCR_OSLO | PMCCR_EPME | 31u);
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, &e), PMVP_PMCCR_OSLO | PMVP_PMCCR_EPME | 31u);
     ctl.os_double_lock = true;
     ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
     pmvp_ext_access a = access(PMVP_SECURE);
@@ -103,11 +103,11 @@ TEST_F(Extpmn, HVGXL_CountersReservedBeforeSoftwareRuns)
     EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0), 4u); // EPMN = 6 - 2, EPME 0
     uint64_t v = 0;
     EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED);
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, v), 4u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, v), 4u);
     // A Warm reset leaves PMCCR as the agent left it.
     reserve(5, true, 1 * kUs);
     ASSERT_EQ(pmvp_pmu_reset(&core, 0, 2 * kUs), PMVP_OK);
-    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 2 * kUs), PMCCR_EPME | 5u);
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 2 * kUs), PMVP_PMCCR_EPME | 5u);
 }
 
 TEST(ExtpmnConfig, ReservedCountersNeedTheFeatureAndAtMostN)
@@ -133,10 +133,10 @@ TEST_F(Extpmn, WithoutTheFeatureThereIsNoPmccrAndNoThirdRange)
     cfg.feat_pmuv3_extpmn = false;
     init();
     pmvp_ext_effect e{};
-    ext_write(kPmccr, 2 | PMCCR_EPME, PMVP_SECURE, 0, &e);
+    ext_write(kPmccr, 2 | PMVP_PMCCR_EPME, PMVP_SECURE, 0, &e);
     EXPECT_EQ(e, PMVP_EXT_RAZ_WI);
     EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, &e), 0u);
-    EXPECT_EQ(PMVP_FIELD_GET(PMDEVID_EXTPMN, ext_read(0xFC8, PMVP_SECURE, 0)), 0u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMDEVID_EXTPMN, ext_read(0xFC8, PMVP_SECURE, 0)), 0u);
     program(0, 5, PMVP_EV_CPU_CYCLES);
     EXPECT_EQ(counter(0, 5, 1 * kUs), 1000u); // the first range's, enabled by PMCR.E
 }
@@ -149,7 +149,7 @@ TEST_F(Extpmn, TableD13_4_EpmeEnablesTheThirdRangeAlone)
     program(0, 4, PMVP_EV_CPU_CYCLES); // third range
     write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_CPU_CYCLES, 0, 5);
     write(0, PMVP_PMCNTENSET_EL0, 1u << 5, 0);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6) | MDCR_EL2_HPME, MDCR_EL3_MTPME, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6) | PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL3_MTPME, 0);
     EXPECT_EQ(counter(0, 1, 1 * kUs), 1000u);
     EXPECT_EQ(counter(0, 4, 1 * kUs), 0u); // neither PMCR.E nor HPME enables it
     reserve(4, true, 1 * kUs);
@@ -170,15 +170,15 @@ TEST_F(Extpmn, MFYQC_HpmnAboveEpmnIsEpmn)
     // HPMN 6 > EPMN 4: the Effective HPMN is 4, as EL1 sees it in PMCR.N,
     // and PMEVCNTR4_EL0 is beyond the self-hosted counters (UNDEFINED), not
     // beyond HPMN (a trap to EL2).
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6) | MDCR_EL2_HPME, MDCR_EL3_MTPME, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6) | PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL3_MTPME, 0);
     uint64_t v = 0;
     EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED);
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, v), 4u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, v), 4u);
     EXPECT_EQ(msr_mrs(false, 14, 8, 4, &v, 0).verdict, PMVP_SYSREG_UNDEFINED);
     // PMCR.P written at EL1 resets the four counters EL1 has.
     program(0, 3, PMVP_EV_CPU_CYCLES);
     program(0, 4, PMVP_EV_CPU_CYCLES);
-    v = PMCR_EL0_E | PMCR_EL0_P;
+    v = PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_P;
     EXPECT_EQ(msr_mrs(true, 9, 12, 0, &v, 1 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(counter(0, 3, 2 * kUs), 1000u);
     EXPECT_EQ(counter(0, 4, 2 * kUs), 2000u);
@@ -188,9 +188,9 @@ TEST_F(Extpmn, D13_5_4_SpmeMpmxAndHpmdDoNotProhibitTheThirdRange)
 {
     init();
     reserve(3, true);
-    program(0, 0, PMVP_EV_CPU_CYCLES, PMEVTYPER_EL0_NSH); // first range; M == P: EL3 not filtered
-    program(0, 3, PMVP_EV_CPU_CYCLES, PMEVTYPER_EL0_NSH); // third range
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 3) | MDCR_EL2_HPMD, MDCR_EL3_MTPME | MDCR_EL3_MPMX, 0);
+    program(0, 0, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_NSH); // first range; M == P: EL3 not filtered
+    program(0, 3, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_NSH); // third range
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 3) | PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL3_MTPME | PMVP_MDCR_EL3_MPMX, 0);
     context(0, 1, PMVP_SECURE, 0); // Secure EL1 without SPME (MPMX allows it: RGNGCW)
     context(0, 3, PMVP_SECURE, 1 * kUs); // EL3 with MPMX and without SPME: prohibited
     context(0, 2, PMVP_NONSECURE, 2 * kUs); // EL2 with HPMD: prohibited for the first range
@@ -223,10 +223,10 @@ TEST_F(Extpmn, D13_5_2_1_TheThirdRangeNeitherFreezesNorIsFrozen)
 {
     init();
     reserve(2, true);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 1) | MDCR_EL2_HPME | MDCR_EL2_HPMFZO, MDCR_EL3_MTPME, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 1) | PMVP_MDCR_EL2_HPME | PMVP_MDCR_EL2_HPMFZO, PMVP_MDCR_EL3_MTPME, 0);
     for (unsigned n : { 0u, 1u, 2u, 3u })
         program(0, n, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     // Counter 2, third range, overflows at 1 us: nothing freezes.
     write(0, PMVP_PMEVCNTR_EL0, UINT64_MAX - 999, 0, 2);
     EXPECT_EQ(counter(0, 0, 2 * kUs), 2000u);
@@ -264,14 +264,14 @@ TEST_F(Extpmn, ZCCDD_NNBYQ_PmcrNReadsEpmnOrHpmnAndTheThirdRangeIsUndefinedToSyst
 {
     init();
     reserve(4, true);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 2), MDCR_EL3_MTPME, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 2), PMVP_MDCR_EL3_MTPME, 0);
     uint64_t v = 0;
     context(0, 2, PMVP_NONSECURE, 0);
     EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED); // PMCR_EL0
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, v), 4u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, v), 4u);
     context(0, 1, PMVP_NONSECURE, 0);
     EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED);
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, v), 2u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, v), 2u);
     // PMEVCNTR4_EL0 (CRm 0b1000, op2 4): GetNumEventCountersSelfHosted() is
     // EPMN, so UNDEFINED at every Exception level with FEAT_FGT.
     for (uint8_t el : { 1, 2, 3 }) {
@@ -309,12 +309,12 @@ TEST_F(Extpmn, TableI3_3_RDQYGL_TheThirdRangeIsRazWiToAnAccessNotMostSecure)
     ext_write(0xC20, 0x3F, PMVP_NONSECURE, 1 * kUs); // PMCNTENCLR_EL0
     EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 1 * kUs), 1u << 5);
     // PMCFGR.N: EPMN to the one, N to the other.
-    EXPECT_EQ(PMVP_FIELD_GET(PMCFGR_N, ext_read(0xE00, PMVP_NONSECURE, 1 * kUs)), 4u);
-    EXPECT_EQ(PMVP_FIELD_GET(PMCFGR_N, ext_read(0xE00, PMVP_SECURE, 1 * kUs)), 6u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCFGR_N, ext_read(0xE00, PMVP_NONSECURE, 1 * kUs)), 4u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCFGR_N, ext_read(0xE00, PMVP_SECURE, 1 * kUs)), 6u);
     // PMCR.P (0xE04) from the other side leaves the third range.
-    ext_write(0xE04, PMCR_EL0_P, PMVP_NONSECURE, 2 * kUs);
+    ext_write(0xE04, PMVP_PMCR_EL0_P, PMVP_NONSECURE, 2 * kUs);
     EXPECT_EQ(counter(0, 5, 3 * kUs), 3000u);
-    ext_write(0xE04, PMCR_EL0_P, PMVP_SECURE, 3 * kUs);
+    ext_write(0xE04, PMVP_PMCR_EL0_P, PMVP_SECURE, 3 * kUs);
     EXPECT_EQ(counter(0, 5, 4 * kUs), 1000u);
 }
 
@@ -328,7 +328,7 @@ TEST_F(Extpmn, I3_1_4_OsloLetsAMostSecureAccessIgnoreTheOsLock)
     uint64_t v = 0;
     pmvp_ext_access s = access(PMVP_SECURE), ns = access(PMVP_NONSECURE);
     EXPECT_EQ(pmvp_ext_read(&core, 0, PMVP_FRAME_PMU, 0xE04, 4, &s, 0, &v, nullptr), PMVP_ERR_LOCKED);
-    ext_write(kPmccr, PMCCR_OSLO | 6, PMVP_SECURE, 0);
+    ext_write(kPmccr, PMVP_PMCCR_OSLO | 6, PMVP_SECURE, 0);
     EXPECT_EQ(pmvp_ext_read(&core, 0, PMVP_FRAME_PMU, 0xE04, 4, &s, 0, &v, nullptr), PMVP_OK);
     EXPECT_EQ(pmvp_ext_read(&core, 0, PMVP_FRAME_PMU, 0xE04, 4, &ns, 0, &v, nullptr), PMVP_ERR_LOCKED);
 }
@@ -343,11 +343,11 @@ TEST_F(Extpmn, D24_5_AWarmResetLeavesTheCountersOfTheExternalAgent)
     ASSERT_EQ(pmvp_pmu_reset(&core, 0, 1 * kUs), PMVP_OK);
     // PMCCR is reset by a Cold reset only; the counter, its filter and its
     // enable bits are kept with FEAT_PMUv3_EXTPMN; PMCR.E resets to 0.
-    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 1 * kUs), PMCCR_EPME | 4u);
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 1 * kUs), PMVP_PMCCR_EPME | 4u);
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 1 * kUs, 5), PMVP_EV_CPU_CYCLES);
     EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 1 * kUs), (1u << 5) | PMVP_PMU_C);
     EXPECT_EQ(read(0, PMVP_PMINTENSET_EL1, 1 * kUs), 1u << 5);
-    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 1 * kUs) & PMCR_EL0_E, 0u);
+    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 1 * kUs) & PMVP_PMCR_EL0_E, 0u);
     EXPECT_EQ(counter(0, 5, 3 * kUs), 3000u); // EPME still enables it
     // Without the feature, the same reset clears them.
     cfg.feat_pmuv3_extpmn = false;
@@ -363,7 +363,7 @@ TEST_F(Extpmn, PmccrSurvivesACheckpoint)
     init();
     reserve(3, true);
     save_and_restore();
-    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0), PMCCR_EPME | 3u);
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0), PMVP_PMCCR_EPME | 3u);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ protected:
         cfg.feat_pmuv3p7 = true;
     }
     // Counters 0..5 in the first range (HPMN = 6) unless set otherwise.
-    void hpmn(unsigned h, uint64_t extra = 0) { controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, h) | MDCR_EL2_HPME | extra, 0, 0); }
+    void hpmn(unsigned h, uint64_t extra = 0) { controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, h) | PMVP_MDCR_EL2_HPME | extra, 0, 0); }
     uint64_t peek(pmvp_pmu_reg r, pmvp_time t, unsigned n = 0)
     {
         uint64_t v = 0;
@@ -44,7 +44,7 @@ TEST_F(Freeze, RMZPBW_FirstRangeStopsAfterTheOverflowsInstant)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    enable_cycle_counter(0, PMCR_EL0_LC | PMCR_EL0_FZO);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_FZO);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0); // overflows on cycle 1000
     EXPECT_EQ(next_event(0), 1000 * kNs);
     // The pure query splits its stretch at the overflow as a read does.
@@ -62,7 +62,7 @@ TEST_F(Freeze, PMCR_DP_FreezesTheCycleCounterWithTheFirstRange)
 {
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
-    enable_cycle_counter(0, PMCR_EL0_LC | PMCR_EL0_FZO | PMCR_EL0_DP);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_FZO | PMVP_PMCR_EL0_DP);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     EXPECT_EQ(cycles(0, 5 * kUs), 1000u);
 }
@@ -72,12 +72,12 @@ TEST_F(Freeze, ClearingTheFlagResumesCounting)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     write(0, PMVP_PMOVSCLR_EL0, 1, 3 * kUs);
     EXPECT_EQ(counter(0, 1, 5 * kUs), 1000u + 2000u);
     // Without FZO an overflow freezes nothing.
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 5 * kUs);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 5 * kUs);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 5 * kUs, 0);
     EXPECT_EQ(counter(0, 1, 7 * kUs), 5000u);
 }
@@ -85,7 +85,7 @@ TEST_F(Freeze, ClearingTheFlagResumesCounting)
 TEST_F(Freeze, HPMFZO_FreezesTheSecondRangeOnly)
 {
     init();
-    hpmn(2, MDCR_EL2_HPMFZO);
+    hpmn(2, PMVP_MDCR_EL2_HPMFZO);
     for (unsigned n = 0; n < 4; n++)
         program(0, n, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 2); // second range
@@ -100,7 +100,7 @@ TEST_F(Freeze, HPMFZO_IsIgnoredWithoutPMUv3p7)
 {
     cfg.feat_pmuv3p7 = false;
     init();
-    hpmn(2, MDCR_EL2_HPMFZO);
+    hpmn(2, PMVP_MDCR_EL2_HPMFZO);
     program(0, 2, PMVP_EV_CPU_CYCLES);
     program(0, 3, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 2);
@@ -111,22 +111,22 @@ TEST_F(Freeze, FZO_IsRes0WithoutPMUv3p7)
 {
     cfg.feat_pmuv3p7 = false;
     init();
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
-    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 0) & PMCR_EL0_FZO, 0u);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
+    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 0) & PMVP_PMCR_EL0_FZO, 0u);
 }
 
 TEST_F(Freeze, FZO_IsReadWriteWithPMUv3p7)
 {
     init();
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
-    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 0) & PMCR_EL0_FZO, PMCR_EL0_FZO);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
+    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 0) & PMVP_PMCR_EL0_FZO, PMVP_PMCR_EL0_FZO);
 }
 
 TEST_F(Freeze, AFlagSoftwareSetsFreezesToo)
 {
     init();
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMOVSSET_EL0, 1u << 4, 2 * kUs);
     EXPECT_EQ(counter(0, 1, 5 * kUs), 2000u);
 }
@@ -135,9 +135,9 @@ TEST_F(Freeze, IDKYFT_FlagsOfSynchronousCountersDoNotFreeze)
 {
     cfg.feat_ebep = cfg.feat_sebep = true;
     init();
-    program(0, 0, PMVP_EV_CPU_CYCLES, PMEVTYPER_EL0_SYNC);
+    program(0, 0, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_SYNC);
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     EXPECT_EQ(counter(0, 1, 3 * kUs), 3000u);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 3 * kUs), 1u);
@@ -152,7 +152,7 @@ TEST_F(Freeze, AReportThatOverflowsIsCountedWholeThenFreezes)
     program(0, 0, PMVP_EV_INST_RETIRED);
     program(0, 1, PMVP_EV_INST_RETIRED);
     program(0, 2, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 4, 0, 0);
     report(PMVP_EV_INST_RETIRED, 10, 2 * kUs); // counter 0 overflows on the 5th
     report(PMVP_EV_INST_RETIRED, 10, 3 * kUs);
@@ -168,7 +168,7 @@ TEST_F(Freeze, ReportsAfterACycleOverflowAreNotCounted)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_INST_RETIRED);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     report(PMVP_EV_INST_RETIRED, 7, 999 * kNs);
     report(PMVP_EV_INST_RETIRED, 7, 1000 * kNs); // after the edge that overflowed: frozen
@@ -183,7 +183,7 @@ TEST_F(Freeze, ALevelChangedWhileArmedKeepsItsSplit)
     init();
     program(0, 0, PMVP_EV_STALL_BACKEND);
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     ASSERT_EQ(pmvp_core_set_level(&core, 0, PMVP_EV_STALL_BACKEND, 1, 0), PMVP_OK);
     ASSERT_EQ(pmvp_core_set_level(&core, 0, PMVP_EV_STALL_BACKEND, 0, 500 * kNs), PMVP_OK);
@@ -198,7 +198,7 @@ TEST_F(Freeze, ITLHSZ_TheChainCounterTakesTheFreezingOverflow)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CHAIN);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     EXPECT_EQ(counter(0, 1, 3 * kUs), 1u);
 }
@@ -210,10 +210,10 @@ TEST_F(Freeze, AChainCounterAtHpmnStopsWithTheFirstRange)
     // counter 1, one wrap from overflowing after it, never overflows, and
     // no interrupt is predicted for it.
     init();
-    hpmn(1, MDCR_EL2_HPMFZO);
+    hpmn(1, PMVP_MDCR_EL2_HPMFZO);
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CHAIN);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 1, 0, 1);
     write(0, PMVP_PMINTENSET_EL1, 1u << 1, 0);
@@ -228,7 +228,7 @@ TEST_F(Freeze, AFrozenChainCounterTakesNoCarry)
     // range, not frozen: FZO is 0) wraps at 2 us and does not feed frozen
     // CHAIN counter 1. The pure query splits as the read does.
     init();
-    hpmn(1, MDCR_EL2_HPMFZO);
+    hpmn(1, PMVP_MDCR_EL2_HPMFZO);
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CHAIN);
     program(0, 2, PMVP_EV_CPU_CYCLES);
@@ -245,7 +245,7 @@ TEST_F(Freeze, TheNextInterruptSkipsAnOverflowAFreezeStops)
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    enable_cycle_counter(0, PMCR_EL0_FZO | PMCR_EL0_DP);
+    enable_cycle_counter(0, PMVP_PMCR_EL0_FZO | PMVP_PMCR_EL0_DP);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);  // freezes at 1 us, no interrupt
     write(0, PMVP_PMEVCNTR_EL0, k32 - 1999, 0, 1); // would overflow at 2 us
     write(0, PMVP_PMCCNTR_EL0, k32 - 2999, 0);     // would overflow at 3 us
@@ -265,7 +265,7 @@ TEST_F(Freeze, ACpuModelLearnsWhereToEndItsBatches)
     program(0, 0, PMVP_EV_INST_RETIRED);
     program(0, 1, PMVP_EV_INST_RETIRED);
     program(0, 2, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 41, 0, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 2999, 0, 2);
     uint64_t count = 0;
@@ -287,7 +287,7 @@ TEST_F(Freeze, ACheckpointKeepsTheFreeze)
 {
     init();
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMOVSSET_EL0, 1, 1 * kUs);
     save_and_restore();
     EXPECT_EQ(counter(0, 1, 4 * kUs), 1000u);

@@ -27,7 +27,7 @@ protected:
     void enable(pmvp_time t = 0)
     {
         write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, t);
-        write(0, PMVP_PMCR_EL0, read(0, PMVP_PMCR_EL0, t) | PMCR_EL0_E, t);
+        write(0, PMVP_PMCR_EL0, read(0, PMVP_PMCR_EL0, t) | PMVP_PMCR_EL0_E, t);
     }
     void retire(uint64_t count, pmvp_time t)
     {
@@ -57,7 +57,7 @@ TEST_F(Icntr, IWMNXT_CountsTheInstructionsItsPeRetiresWhileEnabled)
     write(0, PMVP_PMCR_EL0, 0, 6 * kUs);
     retire(10, 7 * kUs);
     EXPECT_EQ(instructions(8 * kUs), 1007u);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E, 9 * kUs);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 9 * kUs);
     write(0, PMVP_PMCNTENCLR_EL0, PMVP_PMU_F0, 9 * kUs);
     retire(10, 10 * kUs);
     EXPECT_EQ(instructions(11 * kUs), 1007u);
@@ -85,7 +85,7 @@ TEST_F(Icntr, RFBGFH_AnOverflowOfBits63To0SetsF0AndRequestsTheInterrupt)
     write(0, PMVP_PMOVSCLR_EL0, PMVP_PMU_F0, 3 * kUs);
     EXPECT_FALSE(irq(0, 3 * kUs));
     // Neither PMCR.P nor PMCR.C resets it (D24.5.8).
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_P | PMCR_EL0_C, 4 * kUs);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_P | PMVP_PMCR_EL0_C, 4 * kUs);
     EXPECT_EQ(instructions(4 * kUs), 5u);
 }
 
@@ -93,18 +93,18 @@ TEST_F(Icntr, D24_5_14_PmicfiltrFiltersAndReadsInstRetired)
 {
     init();
     enable();
-    write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_U | PMEVTYPER_EL0_MT | 0x11, 0);
+    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_U | PMVP_PMEVTYPER_EL0_MT | 0x11, 0);
     // evtCount reads 0x0008 whatever is written; MT is RES0 here (D24.5.14).
-    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMEVTYPER_EL0_U | 0x08);
+    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMVP_PMEVTYPER_EL0_U | 0x08);
     retire(10, 1 * kUs); // EL1: counted
     context(0, 0, PMVP_NONSECURE, 2 * kUs);
     retire(20, 3 * kUs); // EL0: filtered
     EXPECT_EQ(instructions(4 * kUs), 10u);
     // Non-secure EL0 is filtered out when NSU != U: U and NSU both set count it.
-    write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_U | PMEVTYPER_EL0_NSU, 5 * kUs);
+    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_U | PMVP_PMEVTYPER_EL0_NSU, 5 * kUs);
     retire(30, 6 * kUs);
     EXPECT_EQ(instructions(7 * kUs), 40u);
-    write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_NSU, 8 * kUs);
+    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_NSU, 8 * kUs);
     retire(30, 9 * kUs);
     EXPECT_EQ(instructions(10 * kUs), 40u);
     write(0, PMVP_PMICFILTR_EL0, 0, 11 * kUs);
@@ -116,11 +116,11 @@ TEST_F(Icntr, RCSRMB_ProhibitedAsTheFirstRangeWhateverHpmn)
 {
     init();
     enable();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_NSH);
-    write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_NSH, 0); // EL2 not filtered out
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_NSH);
+    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_NSH, 0); // EL2 not filtered out
     // HPMN = 0: counter 0 is in the second range; HPMD prohibits EL2 for the
     // first range only, and the instruction counter with it.
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 0) | MDCR_EL2_HPME | MDCR_EL2_HPMD, MDCR_EL3_EnPM2, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 0) | PMVP_MDCR_EL2_HPME | PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL3_EnPM2, 0);
     context(0, 2, PMVP_NONSECURE, 0);
     retire(10, 1 * kUs);
     EXPECT_EQ(instructions(2 * kUs), 0u);
@@ -129,7 +129,7 @@ TEST_F(Icntr, RCSRMB_ProhibitedAsTheFirstRangeWhateverHpmn)
     context(0, 1, PMVP_SECURE, 3 * kUs);
     retire(10, 4 * kUs);
     EXPECT_EQ(instructions(5 * kUs), 0u);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 0) | MDCR_EL2_HPME, MDCR_EL3_SPME, 6 * kUs);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 0) | PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL3_SPME, 6 * kUs);
     retire(10, 7 * kUs);
     EXPECT_EQ(instructions(8 * kUs), 10u);
 }
@@ -141,7 +141,7 @@ TEST_F(Icntr, RMZPBW_F0FreezesTheFirstRangeAndIsFrozenWithIt)
     enable();
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_INST_RETIRED);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LP | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMICNTR_EL0, UINT64_MAX - 99, 0);
     EXPECT_EQ(to_interrupt(0), 100u); // a source of the freeze, without its interrupt enabled
     retire(100, 1000 * kNs); // the 100th overflows PMICNTR at 1 us
@@ -219,7 +219,7 @@ TEST_F(IcntrAccess, D24_5_15_MdcrEl3EnPM2AndTheEl0EnableGateIt)
     // PMCNTENSET.F0 is RAZ/WI there.
     EXPECT_EQ(mrs(12, 1, &v, 2 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(v & PMVP_PMU_F0, 0u);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), MDCR_EL3_EnPM2, 3 * kUs);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_EnPM2, 3 * kUs);
     EXPECT_EQ(mrs(4, 0, &v, 3 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(v, 42u);
     EXPECT_EQ(mrs(12, 1, &v, 3 * kUs).verdict, PMVP_SYSREG_PERMITTED);
@@ -230,8 +230,8 @@ TEST_F(IcntrAccess, D24_5_15_MdcrEl3EnPM2AndTheEl0EnableGateIt)
     EXPECT_EQ(mrs(6, 0, &v, 3 * kUs).verdict, PMVP_SYSREG_PERMITTED); // PMICFILTR_EL0
     EXPECT_EQ(v, 0x08u);
     // EL0: PMUSERENR_EL0.UEN (FEAT_PMUv3p9) is RES0, so EN alone does not open it.
-    write(0, PMVP_PMUSERENR_EL0, PMUSERENR_EL0_EN | PMUSERENR_EL0_IR, 4 * kUs);
-    EXPECT_EQ(read(0, PMVP_PMUSERENR_EL0, 4 * kUs), PMUSERENR_EL0_EN | PMUSERENR_EL0_IR);
+    write(0, PMVP_PMUSERENR_EL0, PMVP_PMUSERENR_EL0_EN | PMVP_PMUSERENR_EL0_IR, 4 * kUs);
+    EXPECT_EQ(read(0, PMVP_PMUSERENR_EL0, 4 * kUs), PMVP_PMUSERENR_EL0_EN | PMVP_PMUSERENR_EL0_IR);
     context(0, 0, PMVP_NONSECURE, 4 * kUs);
     o = mrs(4, 0, &v, 5 * kUs);
     EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
@@ -240,7 +240,7 @@ TEST_F(IcntrAccess, D24_5_15_MdcrEl3EnPM2AndTheEl0EnableGateIt)
     EXPECT_EQ(v & PMVP_PMU_F0, 0u);
     // At EL3 nothing gates it.
     context(0, 3, PMVP_SECURE, 6 * kUs);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), 0, 6 * kUs);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), 0, 6 * kUs);
     EXPECT_EQ(mrs(4, 0, &v, 6 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(v, 0x500u);
 }
@@ -261,12 +261,12 @@ TEST_F(Icntr, I5_2_TheExternalFrameShowsItAndItsF0Bits)
     EXPECT_EQ(rd(0x100, 8), 0x1234u);
     EXPECT_EQ(rd(0xC04, 4), 1u); // PMCNTENSET_EL0[63:32]: F0
     EXPECT_EQ(rd(0xC00, 8), PMVP_PMU_F0);
-    EXPECT_EQ(rd(0xE00, 4) & (PMCFGR_N | PMCFGR_NCG), 7u | 1u << 28); // 6 + the cycle and instruction counters - 1
+    EXPECT_EQ(rd(0xE00, 4) & (PMVP_PMCFGR_N | PMVP_PMCFGR_NCG), 7u | 1u << 28); // 6 + the cycle and instruction counters - 1
     EXPECT_EQ(rd(0xCE0, 4), 7u | 1u << 8);                              // CG0NC 7, CG1NC 1
     // PMICFILTR_EL0: [31:0] at 0x480, [63:32] at 0xA80; evtCount reads 8.
     now = 3 * kUs;
-    ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0x480, 4, PMEVTYPER_EL0_P, &a, 3 * kUs, nullptr), PMVP_OK);
-    EXPECT_EQ(rd(0x480, 4), PMEVTYPER_EL0_P | 0x08);
+    ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0x480, 4, PMVP_PMEVTYPER_EL0_P, &a, 3 * kUs, nullptr), PMVP_OK);
+    EXPECT_EQ(rd(0x480, 4), PMVP_PMEVTYPER_EL0_P | 0x08);
     EXPECT_EQ(rd(0xA80, 4), 0u);
     ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0xC24, 4, 1, &a, 3 * kUs, nullptr), PMVP_OK);
     EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 3 * kUs) & PMVP_PMU_F0, 0u); // cleared by PMCNTENCLR[63:32]
@@ -276,13 +276,13 @@ TEST_F(Icntr, ACheckpointKeepsTheCounterAndItsControls)
 {
     init();
     enable();
-    write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_U, 0);
+    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_U, 0);
     write(0, PMVP_PMINTENSET_EL1, PMVP_PMU_F0, 0);
     retire(77, 1 * kUs);
     save_and_restore();
     retire(3, 2 * kUs);
     EXPECT_EQ(instructions(2 * kUs), 80u);
-    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 2 * kUs), PMEVTYPER_EL0_U | 0x08);
+    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 2 * kUs), PMVP_PMEVTYPER_EL0_U | 0x08);
     EXPECT_EQ(read(0, PMVP_PMINTENSET_EL1, 2 * kUs), PMVP_PMU_F0);
 }
 

@@ -38,7 +38,7 @@ TEST_F(IssSupport, ExecuteReadsAndWritesAPermittedRegister)
     uint64_t v = PMVP_PMU_C;
     ASSERT_EQ(exec(true, { 3, 3, 9, 12, 1 }, 0, v, out, 0), PMVP_OK);  // MSR PMCNTENSET_EL0
     EXPECT_EQ(out.verdict, PMVP_SYSREG_PERMITTED);
-    v = PMCR_EL0_E | PMCR_EL0_D;  // the divider applies with PMCR.LC == 0
+    v = PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_D;  // the divider applies with PMCR.LC == 0
     ASSERT_EQ(exec(true, kPmcr, 1, v, out, 0), PMVP_OK);
     // 1 ms at 2 GHz, PMCR.D = 1: 2,000,000 cycles / 64.
     ASSERT_EQ(exec(false, kPmccntr, 2, v, out, kMs), PMVP_OK);
@@ -58,14 +58,14 @@ TEST_F(IssSupport, SecureEl2EnabledBySCR_EL3_EEL2ForEveryPath)
     for (bool eel2 : { false, true }) {
         for (bool msr : { false, true }) {
             pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, 2);
-            ctl.scr_el3 = eel2 ? SCR_EL3_EEL2 : 0;
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 2);
+            ctl.scr_el3 = eel2 ? PMVP_SCR_EL3_EEL2 : 0;
             ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
             context(0, 1, PMVP_SECURE, 0);
             for (unsigned n = 0; n < cfg.num_counters; n++)
                 write(0, PMVP_PMEVCNTR_EL0, 100 + n, 0, n);
             pmvp_sysreg_execution out{};
-            uint64_t v = PMCR_EL0_P;
+            uint64_t v = PMVP_PMCR_EL0_P;
             if (msr) {
                 ASSERT_EQ(exec(true, kPmcr, 0, v, out, 0), PMVP_OK);
                 ASSERT_EQ(out.verdict, PMVP_SYSREG_PERMITTED);
@@ -77,7 +77,7 @@ TEST_F(IssSupport, SecureEl2EnabledBySCR_EL3_EEL2ForEveryPath)
                 EXPECT_EQ(read(0, PMVP_PMEVCNTR_EL0, 0, n), n < accessible ? 0u : 100u + n)
                     << "EEL2 " << eel2 << (msr ? " MSR" : " input") << " counter " << n;
             ASSERT_EQ(exec(false, kPmcr, 0, v, out, 0), PMVP_OK);
-            EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, v), accessible) << "EEL2 " << eel2;
+            EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, v), accessible) << "EEL2 " << eel2;
         }
     }
 }
@@ -109,7 +109,7 @@ TEST_F(IssSupport, El0ExceptionsGoToEl2UnderHcrTge)
     init();
     context(0, 0, PMVP_NONSECURE, 0);
     pmvp_sysreg_context higher{};
-    higher.hcr_el2 = HCR_EL2_TGE;
+    higher.hcr_el2 = PMVP_HCR_EL2_TGE;
     pmvp_sysreg_execution out{};
     uint64_t v = 0;
     ASSERT_EQ(exec(false, kPmintenset, 0, v, out, 0, &higher), PMVP_OK);
@@ -123,7 +123,7 @@ TEST_F(IssSupport, El0ExceptionsGoToEl2UnderHcrTge)
 TEST_F(IssSupport, TrapToEl2CarriesTheMsrMrsSyndrome)
 {
     init();
-    controls(0, MDCR_EL2_TPM | PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters), 0, 0);
+    controls(0, PMVP_MDCR_EL2_TPM | PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters), 0, 0);
     pmvp_sysreg_execution out{};
     uint64_t v = 0;
     // MRS X7, PMEVCNTR3_EL0 at EL1 with MDCR_EL2.TPM: EC 0x18 to EL2.
@@ -267,16 +267,16 @@ TEST_F(EventsToInterrupt, LongCountersFilteringAndDisable)
     init();
     program(0, 0, PMVP_EV_INST_RETIRED);
     write(0, PMVP_PMINTENSET_EL1, 1u, 0);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LP, 0);
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFFFFFFF00ull, 0, 0);
     EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, 0), 256u);  // overflow at bit 63 (PMCR.LP)
     // PMEVTYPER.U filters EL0 out: an EL0 PE's occurrences reach no counter.
-    write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_U, 0, 0);
+    write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_U, 0, 0);
     context(0, 0, PMVP_NONSECURE, 0);
     EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, 0), PMVP_EVENTS_NEVER);
     context(0, 1, PMVP_NONSECURE, 0);
     EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, 0), 256u);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_LP, 0);  // PMCR.E = 0
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_LP, 0);  // PMCR.E = 0
     EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, 0), PMVP_EVENTS_NEVER);
 }
 
@@ -301,7 +301,7 @@ TEST_F(EventsToInterrupt, MtOneCountsTheOtherThreadsOccurrences)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 49, 0, 0);
     write(0, PMVP_PMINTENSET_EL1, 1u, 0);
     EXPECT_EQ(left(1, PMVP_EV_INST_RETIRED, 0), 50u);  // PE 1's occurrences reach PE 0's counter
@@ -325,7 +325,7 @@ TEST_F(EventsToInterrupt, AnyPeTheLeastOverThePes)
         return n;
     };
     EXPECT_EQ(any(PMVP_EV_INST_RETIRED, 0), PMVP_EVENTS_NEVER);
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 99, 0, 0);
     program(0, 1, PMVP_EV_INST_RETIRED);
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 29, 0, 1);

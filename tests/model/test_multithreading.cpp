@@ -16,7 +16,7 @@ TEST_F(Multithreading, D14_4_1_SmtThreadInWfiIsNotActive)
     for (unsigned pe = 0; pe < 2; pe++) {
         enable_cycle_counter(pe);
         program(pe, 0, PMVP_EV_CPU_CYCLES);
-        program(pe, 1, PMVP_EV_CPU_CYCLES, PMEVTYPER_EL0_MT);
+        program(pe, 1, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_MT);
     }
     state(1, PMVP_PE_WFI, 1 * kUs);
     EXPECT_EQ(counter(1, 0, 4 * kUs), 1000u);  // MT=0: only while PE 1 runs
@@ -30,7 +30,7 @@ TEST_F(Multithreading, D14_4_1_AllThreadsInWfxStopEvenMt1)
     cfg.num_pes = 2;
     cfg.clock_stops_in_wfx = false; // the clock runs, yet MT=1 must not count
     init();
-    program(0, 1, PMVP_EV_CPU_CYCLES, PMEVTYPER_EL0_MT);
+    program(0, 1, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_MT);
     state(0, PMVP_PE_WFI, 1 * kUs);
     state(1, PMVP_PE_WFE, 1 * kUs);
     EXPECT_EQ(counter(0, 1, 4 * kUs), 1000u);
@@ -46,7 +46,7 @@ TEST_P(Barrel, D14_4_1_FgmtCpuCyclesMt0CountsEveryTthCycle)
     init();
     for (unsigned pe = 0; pe < t; pe++) {
         program(pe, 0, PMVP_EV_CPU_CYCLES);
-        program(pe, 1, PMVP_EV_CPU_CYCLES, PMEVTYPER_EL0_MT);
+        program(pe, 1, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_MT);
         enable_cycle_counter(pe);
     }
     // 1000 processor cycles: thread p owns cycles p+1, p+1+T, ...
@@ -90,7 +90,7 @@ TEST_F(Multithreading, D13_6_Mt1SumsOccurrencesOverThePes)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     program(0, 1, PMVP_EV_INST_RETIRED);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 40, 1 * kNs), PMVP_OK);
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 2, 1 * kNs), PMVP_OK);
@@ -102,8 +102,8 @@ TEST_F(Multithreading, D13_6_Mt1IsZeroWhenMtpmeIsZero)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), 0, 0); // MDCR_EL3.MTPME = 0
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), 0, 0); // MDCR_EL3.MTPME = 0
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 2, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kNs), 0u);
 }
@@ -113,8 +113,8 @@ TEST_F(Multithreading, D13_6_MtpmuDisabledCoreWideWhenConfigured)
     cfg.num_pes = 2;
     cfg.mtpmu_disable_core_wide = true;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
-    controls(1, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), 0, 0); // PE 1 disables FEAT_MTPMU
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
+    controls(1, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), 0, 0); // PE 1 disables FEAT_MTPMU
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 2, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kNs), 0u);
 }
@@ -123,10 +123,10 @@ TEST_F(Multithreading, D13_6_ExampleD13_1_NoSecureEventsFromOtherPe)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
-    program(0, 1, PMVP_EV_CPU_CYCLES, PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
+    program(0, 1, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_MT);
     context(1, 1, PMVP_SECURE, 0);
-    controls(1, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 6), MDCR_EL3_SPME | MDCR_EL3_MTPME, 0); // SPME on PE B only
+    controls(1, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_MTPME, 0); // SPME on PE B only
     state(0, PMVP_PE_WFI, 0);
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 2, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kUs), 0u);
@@ -138,7 +138,7 @@ TEST_F(Multithreading, D13_7_1_Mt1FiltersByTheSourceThreadsContext)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT | PMEVTYPER_EL0_U); // not EL0
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT | PMVP_PMEVTYPER_EL0_U); // not EL0
     context(1, 0, PMVP_NONSECURE, 0);
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 5, 1 * kNs), PMVP_OK); // PE 1 at EL0
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 7, 1 * kNs), PMVP_OK); // PE 0 at EL1
@@ -164,9 +164,9 @@ TEST_P(Mt1Stall, D14_4_1_Mt1StallNeedsTheStallOnAllPes)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_STALL_BACKEND, PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_STALL_BACKEND, PMVP_PMEVTYPER_EL0_MT);
     program(0, 1, PMVP_EV_STALL_BACKEND);
-    program(0, 2, PMVP_EV_STALL_BACKEND_MEM, PMEVTYPER_EL0_MT);
+    program(0, 2, PMVP_EV_STALL_BACKEND_MEM, PMVP_PMEVTYPER_EL0_MT);
     // 0-1 us: only PE 0 stalls. 1-2 us: both. PE 1 also has the second
     // condition of STALL_BACKEND_MEM from 1.5 us. At 2 us all three end.
     tell(0, { { 0, PMVP_EV_STALL_BACKEND, 1 } });
@@ -209,7 +209,7 @@ TEST_F(Multithreading, D14_4_1_Mt1ConditionCountsWhenAnyPeHoldsIt)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, 0x8380, PMEVTYPER_EL0_MT); // ZA_ACTIVE
+    program(0, 0, 0x8380, PMVP_PMEVTYPER_EL0_MT); // ZA_ACTIVE
     program(0, 1, 0x8380);
     ASSERT_EQ(pmvp_core_set_level(&core, 1, 0x8380, 1, 1 * kUs), PMVP_OK);
     ASSERT_EQ(pmvp_core_set_level(&core, 0, 0x8380, 1, 2 * kUs), PMVP_OK);
@@ -221,7 +221,7 @@ TEST_F(Multithreading, D13_6_Mt1PerCycleEventSumsTheLevels)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, 0x8320, PMEVTYPER_EL0_MT);
+    program(0, 0, 0x8320, PMVP_PMEVTYPER_EL0_MT);
     ASSERT_EQ(pmvp_core_set_level(&core, 0, 0x8320, 2, 0), PMVP_OK);
     ASSERT_EQ(pmvp_core_set_level(&core, 1, 0x8320, 3, 0), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kUs), 5000u);
@@ -232,7 +232,7 @@ TEST_F(Multithreading, FeatMtpmuAbsentMakesMtRes0)
     cfg.num_pes = 2;
     cfg.feat_mtpmu = false;
     init();
-    write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_MT, 0, 0);
+    write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_MT, 0, 0);
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 0), (uint64_t)PMVP_EV_INST_RETIRED);
 }
 

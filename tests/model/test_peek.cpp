@@ -24,7 +24,7 @@ protected:
         cfg.pmu_version = PMVP_PMUV3P4;
         pmvp_core_config_limit_to_version(&cfg);
         init();
-        enable_cycle_counter(0, PMCR_EL0_D);
+        enable_cycle_counter(0, PMVP_PMCR_EL0_D);
         program(0, 0, PMVP_EV_CPU_CYCLES);
         program(0, 1, PMVP_EV_CHAIN);
         program(0, 2, PMVP_EV_INST_RETIRED);
@@ -119,7 +119,7 @@ TEST(PeekAll, EveryPureQueryIsTheCommittedCallOnACopy)
         std::mt19937_64 rng(seed);
         for (unsigned pe = 0; pe < 2; pe++) {
             scribble(core.get(), pe, kUs, rng);
-            ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E, kUs), PMVP_OK);
+            ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E, kUs), PMVP_OK);
             ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMCNTENSET_EL0, 0, 0xFFFFFFFF, kUs), PMVP_OK);
             ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMINTENSET_EL1, 0, 0xFFFFFFFF, kUs), PMVP_OK);
             ASSERT_EQ(pmvp_pmu_write(core.get(), pe, PMVP_PMOVSCLR_EL0, 0, 0xFFFFFFFF, kUs), PMVP_OK);

@@ -78,7 +78,7 @@ TEST_F(Pmuv3p9, D24_5_29_AnEl1WriteZeroesTheFirstRangeOnly)
 {
     init();
     count_everything();
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 2) | MDCR_EL2_HPME, MDCR_EL3_EnPM2, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 2) | PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL3_EnPM2, 0);
     uint64_t v = 0xF | PMVP_PMU_C;
     EXPECT_EQ(access(true, 13, 4, &v, 10 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(counter(0, 0, 12 * kUs), 2000u);
@@ -128,11 +128,11 @@ TEST_F(Pmuv3p9, D13_11_3_El0SeesTheCountersPmuacrOpens)
 {
     init();
     count_everything();
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), MDCR_EL3_EnPM2, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), PMVP_MDCR_EL3_EnPM2, 0);
     uint64_t v = PMVP_PMU_C | 0x2;
     EXPECT_EQ(access(true, 14, 4, &v, 1 * kUs, 0).verdict, PMVP_SYSREG_PERMITTED); // MSR PMUACR_EL1 at EL1
     EXPECT_EQ(read(0, PMVP_PMUACR_EL1, 1 * kUs), PMVP_PMU_C | 0x2u);
-    write(0, PMVP_PMUSERENR_EL0, PMUSERENR_EL0_UEN | PMUSERENR_EL0_ER, 1 * kUs);
+    write(0, PMVP_PMUSERENR_EL0, PMVP_PMUSERENR_EL0_UEN | PMVP_PMUSERENR_EL0_ER, 1 * kUs);
     context(0, 0, PMVP_NONSECURE, 2 * kUs);
     // PMCNTENSET_EL0 reads the bits of counter 1 and PMCCNTR only.
     EXPECT_EQ(access(false, 12, 1, &v, 3 * kUs).verdict, PMVP_SYSREG_PERMITTED);
@@ -161,12 +161,12 @@ TEST_F(Pmuv3p9, D13_11_3_El0SeesTheCountersPmuacrOpens)
     EXPECT_EQ(counter(0, 1, 5 * kUs), 5000u);
     EXPECT_EQ(cycles(0, 6 * kUs), 1000u); // zeroed at 5 us
     // UEN traps PMCR_EL0 (EN alone would open it), and TID the reads of PMCEID<n>.
-    write(0, PMVP_PMUSERENR_EL0, PMUSERENR_EL0_UEN | PMUSERENR_EL0_EN | PMUSERENR_EL0_TID, 7 * kUs);
+    write(0, PMVP_PMUSERENR_EL0, PMVP_PMUSERENR_EL0_UEN | PMVP_PMUSERENR_EL0_EN | PMVP_PMUSERENR_EL0_TID, 7 * kUs);
     o = access(false, 12, 0, &v, 7 * kUs);
     EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
     EXPECT_EQ(o.target_el, 1u);
     EXPECT_EQ(access(false, 12, 6, &v, 7 * kUs).verdict, PMVP_SYSREG_TRAP);
-    write(0, PMVP_PMUSERENR_EL0, PMUSERENR_EL0_EN, 8 * kUs);
+    write(0, PMVP_PMUSERENR_EL0, PMVP_PMUSERENR_EL0_EN, 8 * kUs);
     EXPECT_EQ(access(false, 12, 0, &v, 8 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(access(false, 12, 6, &v, 8 * kUs).verdict, PMVP_SYSREG_PERMITTED);
 }

@@ -38,7 +38,7 @@ void input(pmvp_core *c, std::mt19937_64 &rng, pmvp_time t)
     }
     case 4: (void)pmvp_core_set_active_thread(c, pe, t); break;
     case 5: {
-        uint64_t mt = rnd(2) ? PMEVTYPER_EL0_MT : 0, u = rnd(3) == 0 ? PMEVTYPER_EL0_U : 0;
+        uint64_t mt = rnd(2) ? PMVP_PMEVTYPER_EL0_MT : 0, u = rnd(3) == 0 ? PMVP_PMEVTYPER_EL0_U : 0;
         (void)pmvp_pmu_write(c, pe, PMVP_PMEVTYPER_EL0, n, kEvents[rnd(8)] | mt | u, t);
         break;
     }
@@ -46,8 +46,8 @@ void input(pmvp_core *c, std::mt19937_64 &rng, pmvp_time t)
         (void)pmvp_pmu_write(c, pe, rnd(2) ? PMVP_PMCNTENSET_EL0 : PMVP_PMCNTENCLR_EL0, 0,
                              (1u << n) | (rnd(2) ? PMVP_PMU_C : 0), t);
         break;
-    case 7: (void)pmvp_pmu_write(c, pe, PMVP_PMCR_EL0, 0, PMCR_EL0_E | (rnd(2) ? PMCR_EL0_D : 0), t); break;
-    case 8: (void)pmvp_pmu_write(c, pe, PMVP_PMCCFILTR_EL0, 0, rnd(2) ? PMEVTYPER_EL0_P : 0, t); break;
+    case 7: (void)pmvp_pmu_write(c, pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | (rnd(2) ? PMVP_PMCR_EL0_D : 0), t); break;
+    case 8: (void)pmvp_pmu_write(c, pe, PMVP_PMCCFILTR_EL0, 0, rnd(2) ? PMVP_PMEVTYPER_EL0_P : 0, t); break;
     case 9:
         (void)pmvp_amu_write(c, pe, PMVP_AMEVTYPER1_EL0, (unsigned)rnd(2), kLevels[rnd(3)], t);
         (void)pmvp_amu_write(c, pe, rnd(2) ? PMVP_AMCNTENSET0_EL0 : PMVP_AMCNTENSET1_EL0, 0, rnd(16), t);
@@ -76,8 +76,8 @@ std::unique_ptr<pmvp_core> multithreaded_core(const pmvp_core_config &cfg)
     EXPECT_EQ(pmvp_core_init(c.get(), &cfg), PMVP_OK);
     for (unsigned pe = 0; pe < cfg.num_pes; pe++) {
         pmvp_pmu_controls ctl{};
-        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
-        ctl.mdcr_el3 = MDCR_EL3_MTPME | MDCR_EL3_SPME;
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters);
+        ctl.mdcr_el3 = PMVP_MDCR_EL3_MTPME | PMVP_MDCR_EL3_SPME;
         EXPECT_EQ(pmvp_core_set_controls(c.get(), pe, &ctl, 0), PMVP_OK);
     }
     return c;

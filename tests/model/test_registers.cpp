@@ -16,24 +16,24 @@ TEST_F(Registers, PMCR_N_ReadsNumPmuCounters)
 {
     cfg.num_counters = 31;
     init();
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, read(0, PMVP_PMCR_EL0, 0)), 31u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, read(0, PMVP_PMCR_EL0, 0)), 31u);
 }
 
 TEST_F(Registers, PMCR_LC_IsRes1AndDIsRes0WithoutAArch32)
 {
     cfg.have_aarch32 = false;
     init();
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_D, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_D, 0);
     uint64_t v = read(0, PMVP_PMCR_EL0, 0);
-    EXPECT_TRUE(v & PMCR_EL0_LC);
-    EXPECT_FALSE(v & PMCR_EL0_D);
+    EXPECT_TRUE(v & PMVP_PMCR_EL0_LC);
+    EXPECT_FALSE(v & PMVP_PMCR_EL0_D);
 }
 
 TEST_F(Registers, PMCR_WriteOnlyAndUnimplementedBitsReadAsZero)
 {
     init();
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_P | PMCR_EL0_C | PMCR_EL0_X | PMCR_EL0_FZO | PMVP_BIT(40), 0);
-    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 0) & ~PMCR_EL0_N, 0u);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_P | PMVP_PMCR_EL0_C | PMVP_PMCR_EL0_X | PMVP_PMCR_EL0_FZO | PMVP_BIT(40), 0);
+    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 0) & ~PMVP_PMCR_EL0_N, 0u);
 }
 
 TEST_F(Registers, PMCR_ImpAndIdcode)
@@ -42,21 +42,21 @@ TEST_F(Registers, PMCR_ImpAndIdcode)
     cfg.pmcr_idcode = 0x12;
     init();
     uint64_t v = read(0, PMVP_PMCR_EL0, 0);
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_IMP, v), 0x41u);
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_IDCODE, v), 0x12u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_IMP, v), 0x41u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_IDCODE, v), 0x12u);
 }
 
 TEST_F(Registers, PMCR_P_ResetsOnlyTheFirstRangeFromEl1)
 {
     init();
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), 0, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), 0, 0);
     for (unsigned n = 0; n < 6; n++)
         write(0, PMVP_PMEVCNTR_EL0, 100 + n, 0, n);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_P, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_P, 0);
     EXPECT_EQ(counter(0, 3, 0), 0u);
     EXPECT_EQ(counter(0, 4, 0), 104u);
     context(0, 2, PMVP_NONSECURE, 0);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_P, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_P, 0);
     EXPECT_EQ(counter(0, 4, 0), 0u);
 }
 
@@ -65,7 +65,7 @@ TEST_F(Registers, PMCR_C_ResetsCycleCounterButNotItsOverflowFlag)
     init();
     write(0, PMVP_PMCCNTR_EL0, 1234, 0);
     write(0, PMVP_PMOVSSET_EL0, PMVP_PMU_C, 0);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_C, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_C, 0);
     EXPECT_EQ(cycles(0, 0), 0u);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 0), PMVP_PMU_C);
 }
@@ -89,13 +89,13 @@ TEST_F(Registers, PMXEVTYPER_SelectsByPmselrAndSel31IsPmccfiltr)
 {
     init();
     write(0, PMVP_PMSELR_EL0, 3, 0);
-    write(0, PMVP_PMXEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_U, 0);
-    EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 3), PMVP_EV_INST_RETIRED | PMEVTYPER_EL0_U);
+    write(0, PMVP_PMXEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_U, 0);
+    EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 3), PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_U);
     write(0, PMVP_PMXEVCNTR_EL0, 77, 0);
     EXPECT_EQ(counter(0, 3, 0), 77u);
     write(0, PMVP_PMSELR_EL0, 31, 0);
-    write(0, PMVP_PMXEVTYPER_EL0, PMEVTYPER_EL0_P | 0x11, 0);
-    EXPECT_EQ(read(0, PMVP_PMCCFILTR_EL0, 0), PMEVTYPER_EL0_P); // no evtCount in PMCCFILTR
+    write(0, PMVP_PMXEVTYPER_EL0, PMVP_PMEVTYPER_EL0_P | 0x11, 0);
+    EXPECT_EQ(read(0, PMVP_PMCCFILTR_EL0, 0), PMVP_PMEVTYPER_EL0_P); // no evtCount in PMCCFILTR
 }
 
 TEST_F(Registers, PMXEVCNTR_WithUnimplementedSelectionIsRazWiAndLogged)
@@ -123,7 +123,7 @@ TEST_F(Registers, PMEVTYPER_KeepsOnlyImplementedFilterBits)
     init();
     write(0, PMVP_PMEVTYPER_EL0, ~0ull, 0, 0);
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 0),
-              PMEVTYPER_EL0_P | PMEVTYPER_EL0_U | PMEVTYPER_EL0_MT | PMEVTYPER_EL0_evtCount);
+              PMVP_PMEVTYPER_EL0_P | PMVP_PMEVTYPER_EL0_U | PMVP_PMEVTYPER_EL0_MT | PMVP_PMEVTYPER_EL0_evtCount);
 }
 
 TEST_F(Registers, PMEVTYPER_EvtCountIs10BitsBeforePMUv3p1)
@@ -158,14 +158,14 @@ TEST_F(Registers, PMCEID_UpperHalvesNeedPMUv3p1)
 TEST_F(Registers, ResetRestoresResetValuesAndKeepsControls)
 {
     init();
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 3), 0, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 3), 0, 0);
     enable_cycle_counter(0);
     write(0, PMVP_PMEVCNTR_EL0, 9, 0, 1);
     ASSERT_EQ(pmvp_pmu_reset(&core, 0, 5 * kNs), PMVP_OK);
-    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 5 * kNs) & PMCR_EL0_E, 0u);
+    EXPECT_EQ(read(0, PMVP_PMCR_EL0, 5 * kNs) & PMVP_PMCR_EL0_E, 0u);
     EXPECT_EQ(cycles(0, 10 * kNs), 0u);
     EXPECT_EQ(counter(0, 1, 10 * kNs), 0u);
-    EXPECT_EQ(core.pe[0].pmu.ctl.mdcr_el2, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 3));
+    EXPECT_EQ(core.pe[0].pmu.ctl.mdcr_el2, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 3));
 }
 
 TEST_F(Registers, RegisterNamesComeFromTheTable)

@@ -30,7 +30,7 @@ protected:
     // Counter n counts `event` in synchronous mode with its interrupt enabled,
     // `before` increments short of overflowing at 2^32 (PMCR.LP == 0; the
     // 64-bit counter of FEAT_PMUv3p5 carries into bit 32, RQZJKS).
-    void arm(unsigned n, uint16_t event, uint64_t before, uint64_t sync_bit = PMEVTYPER_EL0_SYNC)
+    void arm(unsigned n, uint16_t event, uint64_t before, uint64_t sync_bit = PMVP_PMEVTYPER_EL0_SYNC)
     {
         program(0, n, event, sync_bit);
         write(0, PMVP_PMINTENSET_EL1, 1u << n, 0);
@@ -52,14 +52,14 @@ protected:
 TEST_F(Sebep, SyncBitIsImplementedOnlyWithTheFeature)
 {
     init();
-    write(0, PMVP_PMEVTYPER_EL0, PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED, 0);
-    EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0), PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED);
+    write(0, PMVP_PMEVTYPER_EL0, PMVP_PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED, 0);
+    EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0), PMVP_PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED);
     cfg.feat_sebep = false;
     init();
-    write(0, PMVP_PMEVTYPER_EL0, PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED, 0);
+    write(0, PMVP_PMEVTYPER_EL0, PMVP_PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED, 0);
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0), uint64_t{ PMVP_EV_INST_RETIRED }); // RES0
     // PMCCFILTR_EL0 has no SYNC (RFCXWT: the cycle counter has no synchronous mode).
-    write(0, PMVP_PMCCFILTR_EL0, PMEVTYPER_EL0_SYNC, 0);
+    write(0, PMVP_PMCCFILTR_EL0, PMVP_PMEVTYPER_EL0_SYNC, 0);
     EXPECT_EQ(read(0, PMVP_PMCCFILTR_EL0, 0), 0u);
 }
 
@@ -247,13 +247,13 @@ TEST_F(Sebep, TableD13_1_EveryCell)
                             if (expected == "n/a" || (row.pmecr_pmee < 0 && pmecr_pmee == 1))
                                 continue;
                             pmvp_pmu_controls ctl{};
-                            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters) |
-                                           PMVP_FIELD_PREP(MDCR_EL2_PMEE, (uint64_t)el2_pmee);
-                            ctl.mdcr_el3 = PMVP_FIELD_PREP(MDCR_EL3_PMEE, (uint64_t)row.el3_pmee);
-                            ctl.hcr_el2 = row.tge ? HCR_EL2_TGE : 0;
-                            ctl.scr_el3 = SCR_EL3_EEL2;
+                            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters) |
+                                           PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMEE, (uint64_t)el2_pmee);
+                            ctl.mdcr_el3 = PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMEE, (uint64_t)row.el3_pmee);
+                            ctl.hcr_el2 = row.tge ? PMVP_HCR_EL2_TGE : 0;
+                            ctl.scr_el3 = PMVP_SCR_EL3_EEL2;
                             ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
-                            write(0, PMVP_PMECR_EL1, (uint64_t)pmecr_pmee | (kpme ? PMECR_EL1_KPME : 0), 0);
+                            write(0, PMVP_PMECR_EL1, (uint64_t)pmecr_pmee | (kpme ? PMVP_PMECR_EL1_KPME : 0), 0);
                             pmvp_context x{};
                             x.el = (uint8_t)el;
                             x.security = el == 3 ? PMVP_SECURE : PMVP_NONSECURE;
@@ -274,7 +274,7 @@ TEST_F(Sebep, PmecrAndPmiarExistOnlyWithTheirFeatures)
 {
     init();
     write(0, PMVP_PMECR_EL1, ~uint64_t{ 0 }, 0);
-    EXPECT_EQ(read(0, PMVP_PMECR_EL1, 0), PMECR_EL1_KPME | PMECR_EL1_PMEE);
+    EXPECT_EQ(read(0, PMVP_PMECR_EL1, 0), PMVP_PMECR_EL1_KPME | PMVP_PMECR_EL1_PMEE);
     // PMIAR_EL1.ADDRESS: [1:0] RES0, [63:48] copies bit 47.
     write(0, PMVP_PMIAR_EL1, 0x0000812345678AB7ull, 0);
     EXPECT_EQ(read(0, PMVP_PMIAR_EL1, 0), 0xFFFF812345678AB4ull);
@@ -298,9 +298,9 @@ protected:
     void init_profiling()
     {
         init();
-        controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters) | PMVP_FIELD_PREP(MDCR_EL2_PMEE, PMVP_PMEE_LOWER),
-                 PMVP_FIELD_PREP(MDCR_EL3_PMEE, PMVP_PMEE_LOWER), 0);
-        write(0, PMVP_PMECR_EL1, PMECR_EL1_KPME | PMVP_PMEE_ENABLED, 0);
+        controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters) | PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMEE, PMVP_PMEE_LOWER),
+                 PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMEE, PMVP_PMEE_LOWER), 0);
+        write(0, PMVP_PMECR_EL1, PMVP_PMECR_EL1_KPME | PMVP_PMEE_ENABLED, 0);
         context(0, 0, PMVP_NONSECURE, 0);
     }
     void pm(bool on, pmvp_time t)
@@ -385,15 +385,15 @@ protected:
         write(0, PMVP_PMICNTR_EL0, 0 - before, 0);
         write(0, PMVP_PMINTENSET_EL1, PMVP_PMU_F0, 0);
         write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
-        write(0, PMVP_PMCR_EL0, read(0, PMVP_PMCR_EL0, 0) | PMCR_EL0_E, 0);
+        write(0, PMVP_PMCR_EL0, read(0, PMVP_PMCR_EL0, 0) | PMVP_PMCR_EL0_E, 0);
     }
 };
 
 TEST_F(SebepIcntr, RNZLVW_TheInstructionThatOverflowsPmicntrObservesF0)
 {
     init_profiling();
-    arm_icntr(2, PMEVTYPER_EL0_SYNC);
-    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED);
+    arm_icntr(2, PMVP_PMEVTYPER_EL0_SYNC);
+    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMVP_PMEVTYPER_EL0_SYNC | PMVP_EV_INST_RETIRED);
     pmvp_retire_result r = retire_at(0x8000, PMVP_EV_INST_RETIRED, 1, 0);
     EXPECT_EQ(r.overflows, 0u);
     EXPECT_FALSE(r.ppend);
@@ -420,7 +420,7 @@ TEST_F(SebepIcntr, RSSVKV_SyncAloneDecidesEvenWhenInstRetiredIsNotASynchronousEv
     // Event counter 0 with SYNC and the same event, which is not synchronous
     // here: not in synchronous mode, so its overflow is not observed.
     arm(0, PMVP_EV_INST_RETIRED, 1);
-    arm_icntr(1, PMEVTYPER_EL0_SYNC);
+    arm_icntr(1, PMVP_PMEVTYPER_EL0_SYNC);
     pmvp_retire_result r = retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 0);
     EXPECT_EQ(r.overflows, PMVP_PMU_F0);
     EXPECT_TRUE(r.ppend);
@@ -443,8 +443,8 @@ TEST_F(SebepIcntr, D24_5_8_FzoIsNotFrozenByF0InSynchronousMode)
 {
     init_profiling();
     program(0, 0, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_LP | PMCR_EL0_FZO, 0);
-    arm_icntr(1, PMEVTYPER_EL0_SYNC);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LP | PMVP_PMCR_EL0_FZO, 0);
+    arm_icntr(1, PMVP_PMEVTYPER_EL0_SYNC);
     retire_at(0x100, PMVP_EV_INST_RETIRED, 1, 1 * kUs); // F0 set at 1 us
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 2 * kUs), PMVP_PMU_F0);
     EXPECT_EQ(counter(0, 0, 2 * kUs), 2000u); // not frozen
@@ -461,8 +461,8 @@ TEST_F(SebepIcntr, SyncIsRes0WithoutFeatSebep)
 {
     cfg.feat_ebep = cfg.feat_sebep = false;
     init();
-    write(0, PMVP_PMICFILTR_EL0, PMEVTYPER_EL0_SYNC | PMEVTYPER_EL0_U, 0);
-    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMEVTYPER_EL0_U | PMVP_EV_INST_RETIRED);
+    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_SYNC | PMVP_PMEVTYPER_EL0_U, 0);
+    EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMVP_PMEVTYPER_EL0_U | PMVP_EV_INST_RETIRED);
 }
 
 // ------------------------------------------------- shadow effect, threshold

@@ -30,13 +30,13 @@ protected:
     {
         Kernel::init();
         context(0, 1, PMVP_NONSECURE, 0);
-        controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4), PMVP_FIELD_PREP(MDCR_EL3_PMSSE, 3), 0);
+        controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, 3), 0);
         for (unsigned n = 0; n < 3; n++)
             program(0, n, PMVP_EV_CPU_CYCLES);
         program(0, 3, PMVP_EV_PMU_SNAPSHOT);
         write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C | PMVP_PMU_F0, 0);
     }
-    void capture(pmvp_time t) { write(0, PMVP_PMSSCR_EL1, PMSSCR_EL1_SS, t); }
+    void capture(pmvp_time t) { write(0, PMVP_PMSSCR_EL1, PMVP_PMSSCR_EL1_SS, t); }
     uint64_t saved(unsigned n, pmvp_time t) { return read(0, PMVP_PMEVCNTSVR_EL1, t, n); }
 };
 
@@ -45,7 +45,7 @@ protected:
 TEST_F(Snapshot, D13_9_ACaptureTakesTheCountersAtItsInstant)
 {
     init();
-    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 0), PMSSCR_EL1_NC); // NC resets to 1
+    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 0), PMVP_PMSSCR_EL1_NC); // NC resets to 1
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 321, 1 * kUs), PMVP_OK);
     write(0, PMVP_PMEVCNTR_EL0, 100000, 2 * kUs, 2);
     capture(7 * kUs);
@@ -91,16 +91,16 @@ TEST_F(Snapshot, TableD13_10_TheControlsOfCaptureEvents)
                     init();
                     // Secure EL1 without FEAT_SEL2: EL2 is disabled there, and still decides.
                     context(0, 1, secure ? PMVP_SECURE : PMVP_NONSECURE, 0);
-                    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4) | PMVP_FIELD_PREP(MDCR_EL2_PMSSE, el2),
-                             PMVP_FIELD_PREP(MDCR_EL3_PMSSE, el3) | MDCR_EL3_SPME, 0);
-                    write(0, PMVP_PMECR_EL1, PMVP_FIELD_PREP(PMECR_EL1_SSE, sse), 0);
-                    EXPECT_EQ(read(0, PMVP_PMECR_EL1, 0), PMVP_FIELD_PREP(PMECR_EL1_SSE, sse));
+                    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4) | PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMSSE, el2),
+                             PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, el3) | PMVP_MDCR_EL3_SPME, 0);
+                    write(0, PMVP_PMECR_EL1, PMVP_FIELD_PREP(PMVP_PMECR_EL1_SSE, sse), 0);
+                    EXPECT_EQ(read(0, PMVP_PMECR_EL1, 0), PMVP_FIELD_PREP(PMVP_PMECR_EL1_SSE, sse));
                     capture(3 * kUs);
                     Outcome want = expected(el3, el2, sse);
                     SCOPED_TRACE("MDCR_EL3.PMSSE " + std::to_string(el3) + " MDCR_EL2.PMSSE " + std::to_string(el2) +
                                  " PMECR_EL1.SSE " + std::to_string(sse) + (secure ? " Secure" : ""));
                     // The write stores NC = 0 (a RW field): disabled, it is what remains.
-                    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 4 * kUs), want == PROHIBITED ? PMSSCR_EL1_NC : 0);
+                    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 4 * kUs), want == PROHIBITED ? PMVP_PMSSCR_EL1_NC : 0);
                     EXPECT_EQ(saved(0, 4 * kUs), want == ALLOWED ? 3000u : 0u);
                     EXPECT_EQ(counter(0, 3, 4 * kUs), want == ALLOWED ? 1u : 0u);
                 }
@@ -111,13 +111,13 @@ TEST_F(Snapshot, RYWLFL_TheLowerControlsDecideWithoutTheHigherLevels)
 {
     cfg.have_el3 = false;
     init();
-    controls(0, PMVP_FIELD_PREP(MDCR_EL2_HPMN, 4) | PMVP_FIELD_PREP(MDCR_EL2_PMSSE, 2), 0, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4) | PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMSSE, 2), 0, 0);
     capture(1 * kUs);
-    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 1 * kUs), PMSSCR_EL1_NC);
+    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 1 * kUs), PMVP_PMSSCR_EL1_NC);
     cfg.have_el2 = false;
     init();
     controls(0, 0, 0, 0);
-    write(0, PMVP_PMECR_EL1, PMVP_FIELD_PREP(PMECR_EL1_SSE, 3), 0);
+    write(0, PMVP_PMECR_EL1, PMVP_FIELD_PREP(PMVP_PMECR_EL1_SSE, 3), 0);
     capture(2 * kUs);
     EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 2 * kUs), 0u);
     EXPECT_EQ(saved(0, 2 * kUs), 2000u);
@@ -131,7 +131,7 @@ TEST_F(Snapshot, RTSYTY_TheOsLockAndDebugStateProhibit)
     init();
     ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_OS_LOCK, 1, 1 * kUs), PMVP_OK);
     capture(2 * kUs);
-    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 2 * kUs), PMSSCR_EL1_NC);
+    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 2 * kUs), PMVP_PMSSCR_EL1_NC);
     EXPECT_EQ(saved(0, 2 * kUs), 0u);
     ASSERT_EQ(pmvp_core_set_control(&core, 0, PMVP_CTL_OS_LOCK, 0, 3 * kUs), PMVP_OK);
     pmvp_context halted{};
@@ -140,7 +140,7 @@ TEST_F(Snapshot, RTSYTY_TheOsLockAndDebugStateProhibit)
     halted.halted = true;
     ASSERT_EQ(pmvp_core_set_context(&core, 0, &halted, 4 * kUs), PMVP_OK);
     capture(5 * kUs);
-    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 5 * kUs), PMSSCR_EL1_NC);
+    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 5 * kUs), PMVP_PMSSCR_EL1_NC);
     cfg.ss_capture_in_debug = true;
     init();
     ASSERT_EQ(pmvp_core_set_context(&core, 0, &halted, 4 * kUs), PMVP_OK);

@@ -19,7 +19,7 @@ protected:
     {
         Kernel::SetUp();
         cfg.feat_pmuv3p7 = true;
-        cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 8) | PMVP_FIELD_PREP(PMMIR_EL1_EDGE, 2);
+        cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 8) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, 2);
         cfg.num_counters = 4;
     }
     int spread(uint64_t count, uint64_t cycles, pmvp_time now, unsigned pe = 0)
@@ -77,11 +77,11 @@ TEST_F(Spread, OverflowsAndFreezesFallOnTheirCycle)
     init();
     program(0, 0, PMVP_EV_INST_RETIRED);
     program(0, 1, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, UINT32_MAX - 99, 0, 0);
     write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
     ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 0x4, 0), PMVP_OK); // AMEVCNTR02: INST_RETIRED
-    program(1, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    program(1, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     ASSERT_EQ(spread(1000, 1000, 1000 * kNs), PMVP_OK);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 1000 * kNs), 1u);
     EXPECT_EQ(counter(0, 1, 1000 * kNs), 100u);
@@ -100,7 +100,7 @@ TEST_F(Spread, TheInstructionCountersOverflowFreezesOnItsCycle)
     cfg.feat_pmuv3_icntr = true;
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMCR_EL0, PMCR_EL0_E | PMCR_EL0_FZO, 0);
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
     write(0, PMVP_PMICNTR_EL0, UINT64_MAX - 299, 0); // 300 short: the 100th cycle of 3
     ASSERT_EQ(spread(3000, 1000, 1000 * kNs), PMVP_OK);
@@ -147,10 +147,10 @@ TEST_F(Spread, SeveralPEsBatchesSumOnEachCycleForMt1)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | PMVP_PMEVTYPER_EL0_MT);
     program(0, 1, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2));
-    program(0, 2, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | kTe | PMEVTYPER_EL0_MT);
-    program(0, 3, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    program(0, 2, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | kTe | PMVP_PMEVTYPER_EL0_MT);
+    program(0, 3, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     program(1, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(1));
     const pmvp_run one_each[] = { { 1000, 1 } }, last_half[] = { { 500, 1 } };
     const pmvp_batch b[] = { { 0, PMVP_EV_INST_RETIRED, one_each, 1 }, { 1, PMVP_EV_INST_RETIRED, last_half, 1 } };
@@ -220,7 +220,7 @@ TEST_F(Spread, ABadBatchRefusesTheWholeCall)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     const pmvp_run run[] = { { 10, 1 } };
     pmvp_batch b[PMVP_MAX_BATCHES + 1];
     for (pmvp_batch &x : b)
@@ -253,7 +253,7 @@ TEST_F(Spread, SharesBetweenTwoInstantsSpreadEvenlyOverTheirCycles)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(3) | PMEVTYPER_EL0_MT);
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(3) | PMVP_PMEVTYPER_EL0_MT);
     program(0, 1, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2));
     program(1, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(1));
     write(0, PMVP_PMSELR_EL0, 0, 10 * kNs);

@@ -19,7 +19,7 @@ protected:
         Kernel::SetUp();
         cfg.num_pes = 2;
         cfg.clock_stops_in_wfx = false;
-        cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_SLOTS, 4);
+        cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_SLOTS, 4);
     }
     // PE 0 leaves `a` Slots a cycle and PE 1 `b`, over the cycles up to `now`
     // since the last input.
@@ -39,7 +39,7 @@ protected:
 TEST_F(StallSlot, Mt1CountsTheSlotsNoActivePEOccupies)
 {
     init();
-    program(0, 0, kStallSlot, PMEVTYPER_EL0_MT);
+    program(0, 0, kStallSlot, PMVP_PMEVTYPER_EL0_MT);
     program(0, 1, kStallSlot);
     ASSERT_EQ(leave(3, 2, 100, 100 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 100 * kNs), 100u);
@@ -59,7 +59,7 @@ TEST_F(StallSlot, Mt1CountsTheSlotsNoActivePEOccupies)
 TEST_F(StallSlot, ReportsOfOneCycleAddUpFirst)
 {
     init();
-    program(0, 0, kStallSlot, PMEVTYPER_EL0_MT);
+    program(0, 0, kStallSlot, PMVP_PMEVTYPER_EL0_MT);
     ASSERT_EQ(pmvp_core_report(&core, 0, kStallSlot, 3, 10 * kNs + 200), PMVP_OK);
     ASSERT_EQ(pmvp_core_report(&core, 1, kStallSlot, 2, 10 * kNs + 700), PMVP_OK);
     ASSERT_EQ(pmvp_core_report(&core, 0, kStallSlot, 6, 20 * kNs + 500), PMVP_OK);
@@ -72,7 +72,7 @@ TEST_F(StallSlot, WithoutSlotsItIsTheSum)
 {
     cfg.pmmir = 0;
     init();
-    program(0, 0, kStallSlot, PMEVTYPER_EL0_MT);
+    program(0, 0, kStallSlot, PMVP_PMEVTYPER_EL0_MT);
     ASSERT_EQ(leave(3, 2, 100, 100 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 100 * kNs), 500u);
 }
@@ -82,9 +82,9 @@ TEST_F(StallSlot, WithoutSlotsItIsTheSum)
 TEST_F(StallSlot, TheThresholdSeesTheFreeSlots)
 {
     cfg.feat_pmuv3p7 = true;
-    cfg.pmmir |= PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4);
+    cfg.pmmir |= PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 4);
     init();
-    program(0, 0, kStallSlot, PMEVTYPER_EL0_MT | tc(kGeCount) | th(2));
+    program(0, 0, kStallSlot, PMVP_PMEVTYPER_EL0_MT | tc(kGeCount) | th(2));
     const pmvp_run ra[] = { { 30, 3 }, { 70, 4 } }, rb[] = { { 100, 2 } };
     const pmvp_batch both[] = { { 0, kStallSlot, ra, 2 }, { 1, kStallSlot, rb, 1 } };
     ASSERT_EQ(pmvp_core_report_batches(&core, both, 2, 100 * kNs), PMVP_OK);

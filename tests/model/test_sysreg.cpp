@@ -346,19 +346,19 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
      * without FEAT_PMUv3p9). */
     x.pmuserenr = rng() % 128;
     if (!cfg.feat_pmuv3p9)
-        x.pmuserenr &= ~(PMUSERENR_EL0_UEN | PMUSERENR_EL0_TID);
+        x.pmuserenr &= ~(PMVP_PMUSERENR_EL0_UEN | PMVP_PMUSERENR_EL0_TID);
     x.pmuacr = rng();
     x.amuserenr = coin(60);
     x.pmselr = coin(30) ? 31 : rng() % 8;
-    x.mdcr_el2 = (coin(25) ? MDCR_EL2_TPM : 0) | (coin(25) ? MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
+    x.mdcr_el2 = (coin(25) ? PMVP_MDCR_EL2_TPM : 0) | (coin(25) ? PMVP_MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
     x.pmccr = rng() % (cfg.num_counters + 2); // EPMN, at times reserved (> N)
-    x.mdcr_el3 = (coin(25) ? MDCR_EL3_TPM : 0) | (coin(75) ? MDCR_EL3_EnPM2 : 0) | (coin(75) ? MDCR_EL3_EnPMSS : 0);
-    x.hcr_el2 = (coin(30) ? HCR_EL2_TGE : 0) | (coin(50) ? HCR_EL2_E2H : 0);
+    x.mdcr_el3 = (coin(25) ? PMVP_MDCR_EL3_TPM : 0) | (coin(75) ? PMVP_MDCR_EL3_EnPM2 : 0) | (coin(75) ? PMVP_MDCR_EL3_EnPMSS : 0);
+    x.hcr_el2 = (coin(30) ? PMVP_HCR_EL2_TGE : 0) | (coin(50) ? PMVP_HCR_EL2_E2H : 0);
     x.hstr_el2 = coin(25) ? rng() : 0;
-    x.cptr_el2 = coin(25) ? CPTR_EL2_TAM : 0;
-    x.cptr_el3 = coin(25) ? CPTR_EL3_TAM : 0;
-    x.scr_el3 = (coin(70) ? SCR_EL3_FGTEn : 0) | (coin(60) ? SCR_EL3_EEL2 : 0) | (coin(70) ? SCR_EL3_AMVOFFEN : 0) |
-                (coin(80) ? SCR_EL3_FGTEn2 : 0);
+    x.cptr_el2 = coin(25) ? PMVP_CPTR_EL2_TAM : 0;
+    x.cptr_el3 = coin(25) ? PMVP_CPTR_EL3_TAM : 0;
+    x.scr_el3 = (coin(70) ? PMVP_SCR_EL3_FGTEn : 0) | (coin(60) ? PMVP_SCR_EL3_EEL2 : 0) | (coin(70) ? PMVP_SCR_EL3_AMVOFFEN : 0) |
+                (coin(80) ? PMVP_SCR_EL3_FGTEn2 : 0);
     x.hdfgrtr_el2 = coin(25) ? rng() : 0;
     x.hdfgwtr_el2 = coin(25) ? rng() : 0;
     x.hafgrtr_el2 = coin(25) ? rng() : 0;
@@ -498,12 +498,12 @@ TEST(Sysreg, El0ValuesUnderUenFollowThePseudocode)
                 pmvp_sysreg_context x{};
                 x.el = 0;
                 x.security = PMVP_NONSECURE;
-                x.pmuserenr = (rng() % 64) | (rng() % 4 ? PMUSERENR_EL0_UEN : 0);
+                x.pmuserenr = (rng() % 64) | (rng() % 4 ? PMVP_PMUSERENR_EL0_UEN : 0);
                 x.pmuacr = rng();
                 x.pmselr = rng() % 4 ? rng() % cfg.num_counters : 31;
                 x.mdcr_el2 = cfg.num_counters; // HPMN: every counter in the first range
-                x.mdcr_el3 = MDCR_EL3_EnPM2;
-                x.scr_el3 = SCR_EL3_FGTEn;
+                x.mdcr_el3 = PMVP_MDCR_EL3_EnPM2;
+                x.scr_el3 = PMVP_SCR_EL3_FGTEn;
                 pmvp_sysreg_context el3 = x;
                 el3.el = 3;
                 el3.security = PMVP_SECURE;
@@ -519,7 +519,7 @@ TEST(Sysreg, El0ValuesUnderUenFollowThePseudocode)
                 ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
                 pmvp_sysreg r_el3 = r;
                 r_el3.op = PMVP_MSR;
-                const uint64_t v = PMEVTYPER_EL0_P; // writable in every one of them; nothing counts
+                const uint64_t v = PMVP_PMEVTYPER_EL0_P; // writable in every one of them; nothing counts
                 uint64_t seen = 0;
                 if (!write) {
                     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &r_el3, &el3, v, 0), PMVP_OK);
@@ -615,7 +615,7 @@ struct SysregCore : ::testing::Test {
         cfg.num_counters = 6;
         ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
         pmvp_pmu_controls ctl = core.pe[0].pmu.ctl;
-        ctl.mdcr_el2 = (ctl.mdcr_el2 & ~MDCR_EL2_HPMN) | 4; // HPMN = 4
+        ctl.mdcr_el2 = (ctl.mdcr_el2 & ~PMVP_MDCR_EL2_HPMN) | 4; // HPMN = 4
         ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
         ASSERT_EQ(pmvp_sysreg_context_of(&core, 0, &x), PMVP_OK); // Non-secure EL1
     }
@@ -640,10 +640,10 @@ struct SysregCore : ::testing::Test {
 TEST_F(SysregCore, EL1SeesHpmnCountersAndEL2SeesAll)
 {
     pmvp_sysreg pmcr = reg(false, 9, 12, 0), cnten = reg(true, 9, 12, 1), cnten_r = reg(false, 9, 12, 1);
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, read(pmcr, x)), 4u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, read(pmcr, x)), 4u);
     pmvp_sysreg_context el2 = x;
     el2.el = 2;
-    EXPECT_EQ(PMVP_FIELD_GET(PMCR_EL0_N, read(pmcr, el2)), 6u);
+    EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, read(pmcr, el2)), 6u);
     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &cnten, &x, 0xFFFFFFFF, 10), PMVP_OK); // bits 4, 5 WI at EL1
     EXPECT_EQ(read(cnten_r, el2), 0x8000000Fu);
     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &cnten, &el2, 0x30, 10), PMVP_OK);
@@ -710,7 +710,7 @@ TEST_F(SysregCore, ARefusedAccessChangesNothing)
         EXPECT_EQ(err, a.err) << pmvp_sysreg_name(&r);
     }
     pmvp_sysreg pmcr = reg(true, 9, 12, 0);
-    EXPECT_EQ(pmvp_sysreg_write(&core, 0, &pmcr, &el2, PMCR_EL0_E, 500), PMVP_OK);
+    EXPECT_EQ(pmvp_sysreg_write(&core, 0, &pmcr, &el2, PMVP_PMCR_EL0_E, 500), PMVP_OK);
 
     std::vector<uint8_t> before(sizeof core);
     size_t refusals = 0;
@@ -749,7 +749,7 @@ TEST_F(SysregCore, Cg1rzHidesAuxiliaryCountsBelowTheHighestEL)
     el3.security = PMVP_SECURE;
     ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMEVCNTR1_EL0, 1, 900, 10), PMVP_OK);
     EXPECT_EQ(read(cnt1, x), 900u);
-    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &amcr_w, &el3, AMCR_EL0_CG1RZ, 10), PMVP_OK);
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &amcr_w, &el3, PMVP_AMCR_EL0_CG1RZ, 10), PMVP_OK);
     EXPECT_EQ(read(cnt1, x), 0u);
     EXPECT_EQ(read(cnt1, el3), 900u);
 }
@@ -771,7 +771,7 @@ TEST(Sysreg, PmecrAndPmiarChecks)
             EXPECT_STREQ(pmvp_sysreg_name(&r), op2 == 5 ? "PMECR_EL1" : "PMIAR_EL1");
             pmvp_sysreg_context x{};
             x.el = 1;
-            x.mdcr_el3 = MDCR_EL3_EnPM2;
+            x.mdcr_el3 = PMVP_MDCR_EL3_EnPM2;
             pmvp_sysreg_outcome o{};
             cfg.feat_ebep = cfg.feat_sebep = false;
             ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
@@ -782,18 +782,18 @@ TEST(Sysreg, PmecrAndPmiarChecks)
             cfg.feat_sebep = true;
             ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
             EXPECT_EQ(o.verdict, PMVP_SYSREG_PERMITTED);
-            x.mdcr_el2 = MDCR_EL2_TPM;
+            x.mdcr_el2 = PMVP_MDCR_EL2_TPM;
             ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
             EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
             EXPECT_EQ(o.target_el, 2u);
             x.mdcr_el2 = 0;
-            for (uint64_t mdcr_el3 : { MDCR_EL3_TPM | MDCR_EL3_EnPM2, UINT64_C(0) }) {
+            for (uint64_t mdcr_el3 : { PMVP_MDCR_EL3_TPM | PMVP_MDCR_EL3_EnPM2, UINT64_C(0) }) {
                 x.mdcr_el3 = mdcr_el3;
                 ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
                 EXPECT_EQ(o.verdict, PMVP_SYSREG_TRAP);
                 EXPECT_EQ(o.target_el, 3u);
             }
-            x.mdcr_el3 = MDCR_EL3_EnPM2;
+            x.mdcr_el3 = PMVP_MDCR_EL3_EnPM2;
             x.el = 0;
             ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
             EXPECT_EQ(o.verdict, PMVP_SYSREG_UNDEFINED);
@@ -823,8 +823,8 @@ TEST(Sysreg, Fgt2TrapsTheInstructionCounterByItsNBit)
     pmvp_sysreg_context x{};
     x.el = 1;
     x.security = PMVP_NONSECURE;
-    x.mdcr_el3 = MDCR_EL3_EnPM2 | MDCR_EL3_TPM;
-    x.scr_el3 = SCR_EL3_FGTEn2;
+    x.mdcr_el3 = PMVP_MDCR_EL3_EnPM2 | PMVP_MDCR_EL3_TPM;
+    x.scr_el3 = PMVP_SCR_EL3_FGTEn2;
     x.hdfgrtr2_el2 = ~UINT64_C(0);
     x.hdfgwtr2_el2 = ~UINT64_C(0);
     auto verdict = [&](const pmvp_sysreg &r) {
@@ -834,18 +834,18 @@ TEST(Sysreg, Fgt2TrapsTheInstructionCounterByItsNBit)
                                               : std::string(o.verdict == PMVP_SYSREG_PERMITTED ? "permitted" : "UNDEFINED");
     };
     EXPECT_EQ(verdict(rd), "trap to EL3"); // every n bit 1: only MDCR_EL3.TPM
-    x.hdfgrtr2_el2 &= ~PMVP_BIT(HDFGxTR2_EL2_nPMICNTR_EL0);
+    x.hdfgrtr2_el2 &= ~PMVP_BIT(PMVP_HDFGxTR2_EL2_nPMICNTR_EL0);
     EXPECT_EQ(verdict(rd), "trap to EL2");
     EXPECT_EQ(verdict(wr), "trap to EL3"); // the write's bit is HDFGWTR2_EL2's
-    x.hdfgrtr2_el2 = ~PMVP_BIT(HDFGxTR2_EL2_nPMICFILTR_EL0);
+    x.hdfgrtr2_el2 = ~PMVP_BIT(PMVP_HDFGxTR2_EL2_nPMICFILTR_EL0);
     EXPECT_EQ(verdict(rd), "trap to EL3"); // another register's bit
     x.scr_el3 = 0;
     EXPECT_EQ(verdict(rd), "trap to EL2"); // SCR_EL3.FGTEn2 == 0 traps every one
     EXPECT_EQ(verdict(wr), "trap to EL2");
-    x.mdcr_el3 = MDCR_EL3_EnPM2;
+    x.mdcr_el3 = PMVP_MDCR_EL3_EnPM2;
     x.el = 0;
-    x.pmuserenr = PMUSERENR_EL0_UEN;
-    x.hcr_el2 = HCR_EL2_E2H | HCR_EL2_TGE;
+    x.pmuserenr = PMVP_PMUSERENR_EL0_UEN;
+    x.hcr_el2 = PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE;
     EXPECT_EQ(verdict(rd), "permitted"); // EL0 in the EL2&0 host
     x.hcr_el2 = 0;
     EXPECT_EQ(verdict(rd), "trap to EL2");

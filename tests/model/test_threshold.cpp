@@ -23,7 +23,7 @@ protected:
         cfg.pmu_version = PMVP_PMUV3P5;
         cfg.feat_pmuv3p7 = true;
         // FEAT_PMUv3_TH2 with an 8-bit TH.
-        cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 8) | PMVP_FIELD_PREP(PMMIR_EL1_EDGE, 2);
+        cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 8) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, 2);
         cfg.processor_hz = 1000000000;
         cfg.num_counters = 4;
     }
@@ -240,13 +240,13 @@ TEST_F(Threshold, AnUnsupportedEventCountsNothing)
 TEST_F(Threshold, D24_5_12_WritableFieldsFollowPmmir)
 {
     uint64_t all = tc(7) | kTe | tlc(3) | th(0xFFF);
-    cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4) | PMVP_FIELD_PREP(PMMIR_EL1_EDGE, 2);
+    cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 4) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, 2);
     init();
     write(0, PMVP_PMEVTYPER_EL0, all, 0, 0);
     write(0, PMVP_PMEVTYPER_EL0, all, 0, 1);
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 0), tc(7) | kTe | th(0xF));
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 1), tc(7) | kTe | tlc(3) | th(0xF));
-    cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 12);
+    cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 12);
     init();
     write(0, PMVP_PMEVTYPER_EL0, all, 0, 1);
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 1), tc(7) | th(0xFFF));
@@ -288,11 +288,11 @@ TEST_F(Threshold, D24_5_19_PmmirThresholdFieldsAreChecked)
 {
     struct Case { uint64_t pmmir; bool p7; const char *why; };
     for (const Case &k : std::initializer_list<Case>{
-             { PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 13), true, "THWIDTH above 0b1100 is reserved" },
-             { PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4) | PMVP_FIELD_PREP(PMMIR_EL1_EDGE, 3), true,
+             { PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 13), true, "THWIDTH above 0b1100 is reserved" },
+             { PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 4) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, 3), true,
                "EDGE above 0b0010 is reserved" },
-             { PMVP_FIELD_PREP(PMMIR_EL1_EDGE, 1), true, "EDGE nonzero (FEAT_PMUv3_EDGE) needs FEAT_PMUv3_TH" },
-             { PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4), false, "needs feat_pmuv3p7" } }) {
+             { PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, 1), true, "EDGE nonzero (FEAT_PMUv3_EDGE) needs FEAT_PMUv3_TH" },
+             { PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 4), false, "needs feat_pmuv3p7" } }) {
         cfg.pmmir = k.pmmir;
         cfg.feat_pmuv3p7 = k.p7;
         const char *why = nullptr;
@@ -301,7 +301,7 @@ TEST_F(Threshold, D24_5_19_PmmirThresholdFieldsAreChecked)
         EXPECT_NE(std::string(why).find(k.why), std::string::npos) << why;
     }
     cfg.pmu_version = PMVP_PMUV3P4;
-    cfg.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, 4) | PMVP_FIELD_PREP(PMMIR_EL1_EDGE, 1) | 0x12;
+    cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 4) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, 1) | 0x12;
     pmvp_core_config_limit_to_version(&cfg);
     EXPECT_EQ(cfg.pmmir, 0x12u);
 }

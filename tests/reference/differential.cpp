@@ -131,10 +131,10 @@ void Scenario::make_config()
         cfg_.num_counters = 2 + (unsigned)rnd(5);
     }
     if (cfg_.feat_pmuv3p7 && (threshold_ || coin(15))) /* THWIDTH 1..12, EDGE 0..2 */
-        cfg_.pmmir = PMVP_FIELD_PREP(PMMIR_EL1_THWIDTH, pick<uint64_t>({ 1, 2, 3, 4, 8, 12 })) |
-                     PMVP_FIELD_PREP(PMMIR_EL1_EDGE, rnd(3));
+        cfg_.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, pick<uint64_t>({ 1, 2, 3, 4, 8, 12 })) |
+                     PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, rnd(3));
     if (coin(40)) /* SLOTS: STALL_SLOT with MT == 1 counts the Slots no PE occupies */
-        cfg_.pmmir |= PMVP_FIELD_PREP(PMMIR_EL1_SLOTS, 1 + rnd(8));
+        cfg_.pmmir |= PMVP_FIELD_PREP(PMVP_PMMIR_EL1_SLOTS, 1 + rnd(8));
     // A feature of a later architecture version than the PMU's is refused.
     pmvp_core_config_limit_to_version(&cfg_);
     cfg_.ss_capture_in_debug = cfg_.ss_capture_in_debug && cfg_.feat_pmuv3_ss;
@@ -187,8 +187,8 @@ uint64_t Scenario::random_filter()
     uint64_t f = 0;
     if (freeze_ && coin(70))
         return f;
-    for (uint64_t b : { PMEVTYPER_EL0_P, PMEVTYPER_EL0_U, PMEVTYPER_EL0_NSK, PMEVTYPER_EL0_NSU, PMEVTYPER_EL0_NSH,
-                        PMEVTYPER_EL0_M, PMEVTYPER_EL0_SH, PMEVTYPER_EL0_RLK, PMEVTYPER_EL0_RLU, PMEVTYPER_EL0_RLH })
+    for (uint64_t b : { PMVP_PMEVTYPER_EL0_P, PMVP_PMEVTYPER_EL0_U, PMVP_PMEVTYPER_EL0_NSK, PMVP_PMEVTYPER_EL0_NSU, PMVP_PMEVTYPER_EL0_NSH,
+                        PMVP_PMEVTYPER_EL0_M, PMVP_PMEVTYPER_EL0_SH, PMVP_PMEVTYPER_EL0_RLK, PMVP_PMEVTYPER_EL0_RLU, PMVP_PMEVTYPER_EL0_RLH })
         if (coin(25))
             f |= b;
     return f;
@@ -211,15 +211,15 @@ void Scenario::arm_freeze()
     for (unsigned p = 0; p < cfg_.num_pes; p++) {
         if (cfg_.have_el2) { /* both ranges, often split between a counter and its CHAIN counter */
             pmvp_pmu_controls ctl{};
-            ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, coin() ? 1 + 2 * rnd(3) : rnd(cfg_.num_counters + 1)) |
-                           MDCR_EL2_HPME | (coin(70) ? MDCR_EL2_HPMFZO : 0);
+            ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, coin() ? 1 + 2 * rnd(3) : rnd(cfg_.num_counters + 1)) |
+                           PMVP_MDCR_EL2_HPME | (coin(70) ? PMVP_MDCR_EL2_HPMFZO : 0);
             pmvp_core_set_controls(&core_, p, &ctl, now_);
             ref_->set_controls(p, ctl, now_);
         }
         write(p, PMVP_PMCNTENSET_EL0, 0, 0xFFFFFFFFu | PMVP_PMU_F0);
         write(p, PMVP_PMICNTR_EL0, 0, ~0ull - rnd(2000)); /* F0 may freeze the first range */
         write(p, PMVP_PMINTENSET_EL1, 0, rng_()); /* some overflows interrupt, some only freeze */
-        write(p, PMVP_PMCR_EL0, 0, PMCR_EL0_E | PMCR_EL0_FZO | (coin() ? PMCR_EL0_DP : 0));
+        write(p, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO | (coin() ? PMVP_PMCR_EL0_DP : 0));
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
             write(p, PMVP_PMEVTYPER_EL0, n, pick(events));
             write(p, PMVP_PMEVCNTR_EL0, n, 0xFFFFFFFFull - rnd(20000));
@@ -245,13 +245,13 @@ void Scenario::step()
 
     switch (rnd(18)) {
     case 0: {
-        uint64_t v = rng_() & (PMCR_EL0_E | PMCR_EL0_D | PMCR_EL0_X | PMCR_EL0_DP | PMCR_EL0_LC | PMCR_EL0_LP |
-                               PMCR_EL0_FZO);
-        v |= coin(80) ? PMCR_EL0_E : 0;
-        v |= coin(freeze_ ? 90 : 50) ? PMCR_EL0_FZO : 0;
-        v |= freeze_ ? PMCR_EL0_E : 0;
-        v |= coin(10) ? PMCR_EL0_P : 0;
-        v |= coin(10) ? PMCR_EL0_C : 0;
+        uint64_t v = rng_() & (PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_X | PMVP_PMCR_EL0_DP | PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_LP |
+                               PMVP_PMCR_EL0_FZO);
+        v |= coin(80) ? PMVP_PMCR_EL0_E : 0;
+        v |= coin(freeze_ ? 90 : 50) ? PMVP_PMCR_EL0_FZO : 0;
+        v |= freeze_ ? PMVP_PMCR_EL0_E : 0;
+        v |= coin(10) ? PMVP_PMCR_EL0_P : 0;
+        v |= coin(10) ? PMVP_PMCR_EL0_C : 0;
         pmvp_pmu_write(&core_, pe, PMVP_PMCR_EL0, 0, v, now_);
         ref_->write(pe, PMVP_PMCR_EL0, 0, v, now_);
         break;
@@ -273,8 +273,8 @@ void Scenario::step()
             if (kind == 0) {
                 pmvp_pmu_controls ctl{};
                 pmvp_core_controls(&core_, pe, &ctl);
-                ctl.mdcr_el3 = (ctl.mdcr_el3 & ~MDCR_EL3_PMSSE) | PMVP_FIELD_PREP(MDCR_EL3_PMSSE, coin() ? 3 : rnd(4));
-                ctl.mdcr_el2 = (ctl.mdcr_el2 & ~MDCR_EL2_PMSSE) | PMVP_FIELD_PREP(MDCR_EL2_PMSSE, coin() ? 3 : rnd(4));
+                ctl.mdcr_el3 = (ctl.mdcr_el3 & ~PMVP_MDCR_EL3_PMSSE) | PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, coin() ? 3 : rnd(4));
+                ctl.mdcr_el2 = (ctl.mdcr_el2 & ~PMVP_MDCR_EL2_PMSSE) | PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMSSE, coin() ? 3 : rnd(4));
                 pmvp_core_set_controls(&core_, pe, &ctl, now_);
                 ref_->set_controls(pe, ctl, now_);
                 break;
@@ -282,7 +282,7 @@ void Scenario::step()
             if (kind == 1) {
                 uint64_t pmsscr = ref_->read(pe, PMVP_PMSSCR_EL1, 0, now_);
                 pmvp_core_snapshot_request(&core_, pe, now_);
-                ref_->write(pe, PMVP_PMSSCR_EL1, 0, pmsscr | PMSSCR_EL1_SS, now_);
+                ref_->write(pe, PMVP_PMSSCR_EL1, 0, pmsscr | PMVP_PMSSCR_EL1_SS, now_);
                 break;
             }
             r = kind == 2 ? PMVP_PMECR_EL1 : PMVP_PMSSCR_EL1;
@@ -296,9 +296,9 @@ void Scenario::step()
         if (nc == 0)
             break;
         unsigned n = (unsigned)rnd(nc);
-        uint64_t v = pick(type_pool) | random_filter() | (coin(40) ? PMEVTYPER_EL0_MT : 0) | (rng_() & 0xFFFF0000ull << 32);
+        uint64_t v = pick(type_pool) | random_filter() | (coin(40) ? PMVP_PMEVTYPER_EL0_MT : 0) | (rng_() & 0xFFFF0000ull << 32);
         if (threshold_) /* TC, TE, TLC above; TH small, to meet the small values counted */
-            v |= PMVP_FIELD_PREP(PMEVTYPER_EL0_TH, coin(80) ? rnd(4) : rnd(4096));
+            v |= PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, coin(80) ? rnd(4) : rnd(4096));
         pmvp_pmu_write(&core_, pe, PMVP_PMEVTYPER_EL0, n, v, now_);
         ref_->write(pe, PMVP_PMEVTYPER_EL0, n, v, now_);
         break;
@@ -351,7 +351,7 @@ void Scenario::step()
         if (cfg_.feat_pmuv3_extpmn && coin(30)) {
             /* The external agent reserves counters: PMCCR, by a Most secure
              * access (EPMN at times reserved, above N). */
-            uint64_t v = rnd(nc + 2) | (coin(70) ? PMCCR_EPME : 0) | (coin(20) ? PMCCR_OSLO : 0);
+            uint64_t v = rnd(nc + 2) | (coin(70) ? PMVP_PMCCR_EPME : 0) | (coin(20) ? PMVP_PMCCR_OSLO : 0);
             pmvp_ext_access a{ (uint8_t)(cfg_.feat_rme ? PMVP_ROOT : PMVP_SECURE), true };
             int err = pmvp_ext_write(&core_, pe, PMVP_FRAME_PMU, 0xE58, 4, v, &a, now_, nullptr);
             if (err == PMVP_OK)
@@ -362,18 +362,18 @@ void Scenario::step()
         }
         pmvp_pmu_controls ctl{};
         unsigned hpmn = (unsigned)rnd(nc + 2);
-        ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, hpmn) | (freeze_ && coin(70) ? MDCR_EL2_HPME : 0);
-        for (uint64_t b : { MDCR_EL2_HPME, MDCR_EL2_HPMD, MDCR_EL2_HCCD, MDCR_EL2_HLP, MDCR_EL2_MTPME, MDCR_EL2_HPMFZO })
+        ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, hpmn) | (freeze_ && coin(70) ? PMVP_MDCR_EL2_HPME : 0);
+        for (uint64_t b : { PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL2_HCCD, PMVP_MDCR_EL2_HLP, PMVP_MDCR_EL2_MTPME, PMVP_MDCR_EL2_HPMFZO })
             ctl.mdcr_el2 |= coin() ? b : 0;
-        for (uint64_t b : { MDCR_EL3_SPME, MDCR_EL3_SCCD, MDCR_EL3_MTPME, MDCR_EL3_MCCD, MDCR_EL3_MPMX })
+        for (uint64_t b : { PMVP_MDCR_EL3_SPME, PMVP_MDCR_EL3_SCCD, PMVP_MDCR_EL3_MTPME, PMVP_MDCR_EL3_MCCD, PMVP_MDCR_EL3_MPMX })
             ctl.mdcr_el3 |= coin() ? b : 0;
         if (cfg_.feat_pmuv3_ss) { /* who decides Capture events (Table D13-10) */
-            ctl.mdcr_el2 |= PMVP_FIELD_PREP(MDCR_EL2_PMSSE, coin() ? 1 : rnd(4));
-            ctl.mdcr_el3 |= PMVP_FIELD_PREP(MDCR_EL3_PMSSE, coin() ? 1 : coin() ? 3 : rnd(4));
+            ctl.mdcr_el2 |= PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMSSE, coin() ? 1 : rnd(4));
+            ctl.mdcr_el3 |= PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, coin() ? 1 : coin() ? 3 : rnd(4));
             ctl.os_lock = coin(10);
         }
-        ctl.sder32_el3 = coin() ? SDER32_EL3_SUNIDEN : 0;
-        ctl.scr_el3 = coin() ? SCR_EL3_EEL2 : 0;
+        ctl.sder32_el3 = coin() ? PMVP_SDER32_EL3_SUNIDEN : 0;
+        ctl.scr_el3 = coin() ? PMVP_SCR_EL3_EEL2 : 0;
         ctl.secure_noninvasive_debug = coin();
         pmvp_core_set_controls(&core_, pe, &ctl, now_);
         ref_->set_controls(pe, ctl, now_);
@@ -482,7 +482,7 @@ void Scenario::step()
             for (unsigned k = 0; k < 4 && cfg_.num_counters && coin(); k++) {
                 unsigned n = (unsigned)rnd(cfg_.num_counters);
                 uint16_t counted =
-                    (uint16_t)PMVP_FIELD_GET(PMEVTYPER_EL0_evtCount, ref_->read(p, PMVP_PMEVTYPER_EL0, n, now_));
+                    (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, ref_->read(p, PMVP_PMEVTYPER_EL0, n, now_));
                 if (std::find(level_pool.begin(), level_pool.end(), counted) != level_pool.end())
                     return counted;
             }

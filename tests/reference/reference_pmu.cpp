@@ -46,7 +46,7 @@ Core::Core(const pmvp_core_config &cfg) : cfg_(cfg)
     for (unsigned p = 0; p < cfg.num_pes; p++) {
         pe_[p].ctx.el = 1;
         pe_[p].ctx.security = PMVP_NONSECURE;
-        pe_[p].ctl.mdcr_el2 = PMVP_FIELD_PREP(MDCR_EL2_HPMN, cfg.num_counters);
+        pe_[p].ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters);
         // Cold reset: EPMN = N less the counters reserved before software runs.
         pe_[p].pmccr = cfg.feat_pmuv3_extpmn ? cfg.num_counters - cfg.extpmn_reserved : 0;
         for (unsigned n = 0; n < cfg.amu_num_aux; n++)
@@ -71,7 +71,7 @@ bool Core::reportable(uint16_t ev) const
 uint64_t Core::amu_gain(unsigned p, uint16_t ev, pmvp_event_class edge) const
 {
     const Pe &pe = pe_[p];
-    if ((pe.ctx.halted && bit(pe.amcr, AMCR_EL0_HDBG)) || !reportable(ev))
+    if ((pe.ctx.halted && bit(pe.amcr, PMVP_AMCR_EL0_HDBG)) || !reportable(ev))
         return 0;
     // A spread's occurrences of this PE, as its reports count (whatever its state).
     if (edge == PMVP_EVCLASS_CPU_CYCLES && spread_of(p, ev))
@@ -113,7 +113,7 @@ void Core::amu_write(unsigned p, pmvp_amu_reg reg, unsigned n, uint64_t v, pmvp_
     Pe &pe = pe_[p];
     uint32_t aux = cfg_.amu_num_aux ? (1u << cfg_.amu_num_aux) - 1 : 0;
     switch (reg) {
-    case PMVP_AMCR_EL0: pe.amcr = v & (AMCR_EL0_HDBG | (cfg_.feat_amuv1p1 ? AMCR_EL0_CG1RZ : 0)); break;
+    case PMVP_AMCR_EL0: pe.amcr = v & (PMVP_AMCR_EL0_HDBG | (cfg_.feat_amuv1p1 ? PMVP_AMCR_EL0_CG1RZ : 0)); break;
     case PMVP_AMCNTENSET0_EL0: pe.amen0 |= (uint32_t)v & 0xF; break;
     case PMVP_AMCNTENCLR0_EL0: pe.amen0 &= ~((uint32_t)v & 0xF); break;
     case PMVP_AMCNTENSET1_EL0: pe.amen1 |= (uint32_t)v & aux; break;
@@ -170,7 +170,7 @@ unsigned Core::epmn(const Pe &pe) const
 {
     if (!cfg_.feat_pmuv3_extpmn)
         return cfg_.num_counters;
-    return std::min((unsigned)(pe.pmccr & PMCCR_EPMN), cfg_.num_counters);
+    return std::min((unsigned)(pe.pmccr & PMVP_PMCCR_EPMN), cfg_.num_counters);
 }
 
 // MDCR_EL2.HPMN, at most EPMN (MFYQC).
@@ -178,7 +178,7 @@ unsigned Core::hpmn(const Pe &pe) const
 {
     if (!cfg_.have_el2)
         return epmn(pe);
-    unsigned h = (unsigned)(pe.ctl.mdcr_el2 & MDCR_EL2_HPMN);
+    unsigned h = (unsigned)(pe.ctl.mdcr_el2 & PMVP_MDCR_EL2_HPMN);
     return std::min(h, epmn(pe));
 }
 
@@ -194,8 +194,8 @@ bool Core::long_counter(const Pe &pe, unsigned n) const
     if (cfg_.pmu_version < PMVP_PMUV3P5)
         return false;
     switch (range(pe, n)) {
-    case 1: return bit(pe.pmcr, PMCR_EL0_LP);
-    case 2: return bit(pe.ctl.mdcr_el2, MDCR_EL2_HLP);
+    case 1: return bit(pe.pmcr, PMVP_PMCR_EL0_LP);
+    case 2: return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HLP);
     default: return true; // D13.3: the third range overflows at bit 63
     }
 }
@@ -203,10 +203,10 @@ bool Core::long_counter(const Pe &pe, unsigned n) const
 // D13.5.4, rule by rule.
 bool Core::prohibited(const Pe &pe, bool second_range, const pmvp_context &x) const
 {
-    bool spme = bit(pe.ctl.mdcr_el3, MDCR_EL3_SPME);
-    bool mpmx = bit(pe.ctl.mdcr_el3, MDCR_EL3_MPMX);
+    bool spme = bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_SPME);
+    bool mpmx = bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_MPMX);
     bool suniden = x.el == 0 && (cfg_.el3_aarch32 || cfg_.el1_aarch32) &&
-                   bit(pe.ctl.sder32_el3, SDER32_EL3_SUNIDEN);
+                   bit(pe.ctl.sder32_el3, PMVP_SDER32_EL3_SUNIDEN);
     if (cfg_.have_el3) {
         if (!cfg_.feat_pmuv3p7) {
             // RJRYNM / RJDWFF: Secure state, EL3 included.
@@ -230,7 +230,7 @@ bool Core::prohibited(const Pe &pe, bool second_range, const pmvp_context &x) co
     }
     // RMMZLZ.
     if (cfg_.have_el2 && x.el == 2 && cfg_.pmu_version >= PMVP_PMUV3P1 &&
-        bit(pe.ctl.mdcr_el2, MDCR_EL2_HPMD) && !second_range)
+        bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HPMD) && !second_range)
         return true;
     return false;
 }
@@ -238,24 +238,24 @@ bool Core::prohibited(const Pe &pe, bool second_range, const pmvp_context &x) co
 // D24.5.12 field by field.
 bool Core::filtered(uint64_t f, const pmvp_context &x) const
 {
-    bool P = bit(f, PMEVTYPER_EL0_P), U = bit(f, PMEVTYPER_EL0_U);
+    bool P = bit(f, PMVP_PMEVTYPER_EL0_P), U = bit(f, PMVP_PMEVTYPER_EL0_U);
     if (x.el == 0) {
-        if (x.security == PMVP_NONSECURE) return U != bit(f, PMEVTYPER_EL0_NSU);
-        if (x.security == PMVP_REALM) return U != bit(f, PMEVTYPER_EL0_RLU);
+        if (x.security == PMVP_NONSECURE) return U != bit(f, PMVP_PMEVTYPER_EL0_NSU);
+        if (x.security == PMVP_REALM) return U != bit(f, PMVP_PMEVTYPER_EL0_RLU);
         return U;
     }
     if (x.el == 1) {
-        if (x.security == PMVP_NONSECURE) return P != bit(f, PMEVTYPER_EL0_NSK);
-        if (x.security == PMVP_REALM) return P != bit(f, PMEVTYPER_EL0_RLK);
+        if (x.security == PMVP_NONSECURE) return P != bit(f, PMVP_PMEVTYPER_EL0_NSK);
+        if (x.security == PMVP_REALM) return P != bit(f, PMVP_PMEVTYPER_EL0_RLK);
         return P;
     }
     if (x.el == 2) {
-        bool NSH = bit(f, PMEVTYPER_EL0_NSH);
+        bool NSH = bit(f, PMVP_PMEVTYPER_EL0_NSH);
         if (x.security == PMVP_NONSECURE) return !NSH;
-        if (x.security == PMVP_REALM) return NSH == bit(f, PMEVTYPER_EL0_RLH);
-        return NSH == bit(f, PMEVTYPER_EL0_SH);
+        if (x.security == PMVP_REALM) return NSH == bit(f, PMVP_PMEVTYPER_EL0_RLH);
+        return NSH == bit(f, PMVP_PMEVTYPER_EL0_SH);
     }
-    return bit(f, PMEVTYPER_EL0_M) != P;
+    return bit(f, PMVP_PMEVTYPER_EL0_M) != P;
 }
 
 // D13.5.2.1 (RMZPBW): whether freeze on overflow stops counter n (31:
@@ -274,12 +274,12 @@ bool Core::frozen(const Pe &pe, unsigned n) const
         return r == 1 && cfg_.feat_pmuv3_icntr && (pe.ovs_at_instant >> 32 & 1);
     };
     if (n == 31)
-        return bit(pe.pmcr, PMCR_EL0_DP) && bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(1);
+        return bit(pe.pmcr, PMVP_PMCR_EL0_DP) && bit(pe.pmcr, PMVP_PMCR_EL0_FZO) && flag_in(1);
     if (n == 32 || range(pe, n) == 1)
-        return bit(pe.pmcr, PMCR_EL0_FZO) && flag_in(1);
+        return bit(pe.pmcr, PMVP_PMCR_EL0_FZO) && flag_in(1);
     if (range(pe, n) == 3)
         return false;
-    return cfg_.have_el2 && bit(pe.ctl.mdcr_el2, MDCR_EL2_HPMFZO) && flag_in(2);
+    return cfg_.have_el2 && bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HPMFZO) && flag_in(2);
 }
 
 void Core::instant_over()
@@ -295,11 +295,11 @@ bool Core::counter_counts(unsigned p, unsigned n, const pmvp_context &src) const
         return false;
     switch (range(pe, n)) {
     case 1:
-        return bit(pe.pmcr, PMCR_EL0_E) && !prohibited(pe, false, src) && !filtered(pe.c[n].evtyper, src);
+        return bit(pe.pmcr, PMVP_PMCR_EL0_E) && !prohibited(pe, false, src) && !filtered(pe.c[n].evtyper, src);
     case 2:
-        return bit(pe.ctl.mdcr_el2, MDCR_EL2_HPME) && !prohibited(pe, true, src) && !filtered(pe.c[n].evtyper, src);
+        return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HPME) && !prohibited(pe, true, src) && !filtered(pe.c[n].evtyper, src);
     default: // PMCCR.EPME; SPME, MPMX and HPMD do not prohibit the third range (D13.5.4)
-        return bit(pe.pmccr, PMCCR_EPME) && !filtered(pe.c[n].evtyper, src);
+        return bit(pe.pmccr, PMVP_PMCCR_EPME) && !filtered(pe.c[n].evtyper, src);
     }
 }
 
@@ -308,7 +308,7 @@ bool Core::counter_counts(unsigned p, unsigned n, const pmvp_context &src) const
 bool Core::instruction_counter_counts(unsigned p, const pmvp_context &src) const
 {
     const Pe &pe = pe_[p];
-    if (!cfg_.feat_pmuv3_icntr || pe.state == PMVP_PE_OFF || !(pe.cnten >> 32 & 1) || !bit(pe.pmcr, PMCR_EL0_E))
+    if (!cfg_.feat_pmuv3_icntr || pe.state == PMVP_PE_OFF || !(pe.cnten >> 32 & 1) || !bit(pe.pmcr, PMVP_PMCR_EL0_E))
         return false;
     return !src.halted && !frozen(pe, 32) && !prohibited(pe, false, src) && !filtered(pe.pmicfiltr, src);
 }
@@ -316,11 +316,11 @@ bool Core::instruction_counter_counts(unsigned p, const pmvp_context &src) const
 bool Core::mt(unsigned p, unsigned n) const
 {
     auto enabled = [&](const Pe &pe) {
-        if (cfg_.have_el3) return bit(pe.ctl.mdcr_el3, MDCR_EL3_MTPME);
-        if (cfg_.have_el2) return bit(pe.ctl.mdcr_el2, MDCR_EL2_MTPME);
+        if (cfg_.have_el3) return bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_MTPME);
+        if (cfg_.have_el2) return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_MTPME);
         return true;
     };
-    if (!bit(pe_[p].c[n].evtyper, PMEVTYPER_EL0_MT))
+    if (!bit(pe_[p].c[n].evtyper, PMVP_PMEVTYPER_EL0_MT))
         return false;
     if (!cfg_.mtpmu_disable_core_wide)
         return enabled(pe_[p]);
@@ -359,7 +359,7 @@ bool Core::clock_stopped() const
 uint64_t Core::weight_this_cycle(unsigned p, unsigned n) const
 {
     const Pe &pe = pe_[p];
-    uint16_t ev = (uint16_t)(pe.c[n].evtyper & PMEVTYPER_EL0_evtCount);
+    uint16_t ev = (uint16_t)(pe.c[n].evtyper & PMVP_PMEVTYPER_EL0_evtCount);
     int cls = event_class(ev);
     auto lvl = [&](const Pe &q, uint16_t e) {
         auto it = q.level.find(e);
@@ -412,19 +412,19 @@ bool Core::cycle_counter_counts_this_cycle(unsigned p) const
     const pmvp_context &x = pe.ctx;
     if (pe.state == PMVP_PE_OFF || (wfx(pe.state) && !cfg_.pmccntr_counts_in_wfx))
         return false;
-    if (!bit(pe.pmcr, PMCR_EL0_E) || !(pe.cnten >> 31 & 1) || x.halted)
+    if (!bit(pe.pmcr, PMVP_PMCR_EL0_E) || !(pe.cnten >> 31 & 1) || x.halted)
         return false;
-    if (bit(pe.pmcr, PMCR_EL0_DP) && prohibited(pe, false, x))
+    if (bit(pe.pmcr, PMVP_PMCR_EL0_DP) && prohibited(pe, false, x))
         return false;
     if (frozen(pe, 31))
         return false;
     bool secure = x.security == PMVP_SECURE || (x.el == 3 && !cfg_.feat_rme);
-    if (cfg_.pmu_version >= PMVP_PMUV3P5 && cfg_.have_el3 && secure && bit(pe.ctl.mdcr_el3, MDCR_EL3_SCCD))
+    if (cfg_.pmu_version >= PMVP_PMUV3P5 && cfg_.have_el3 && secure && bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_SCCD))
         return false;
-    if (cfg_.pmu_version >= PMVP_PMUV3P5 && cfg_.have_el2 && x.el == 2 && bit(pe.ctl.mdcr_el2, MDCR_EL2_HCCD))
+    if (cfg_.pmu_version >= PMVP_PMUV3P5 && cfg_.have_el2 && x.el == 2 && bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HCCD))
         return false;
     if (cfg_.feat_pmuv3p7 && x.el == 3 && !cfg_.el3_aarch32 &&
-        (bit(pe.ctl.mdcr_el3, MDCR_EL3_SCCD) || bit(pe.ctl.mdcr_el3, MDCR_EL3_MCCD)))
+        (bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_SCCD) || bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_MCCD)))
         return false;
     return !filtered(pe.pmccfiltr, x);
 }
@@ -456,7 +456,7 @@ void Core::add(unsigned p, unsigned n, uint64_t inc, pmvp_time t, bool from_edge
             flag(p, 1ull << n, t, from_edge);
         // CHAIN on the odd counter above.
         if (wrap32 && n % 2 == 0 && n + 1 < cfg_.num_counters && !long_counter(pe, n) &&
-            (pe.c[n + 1].evtyper & PMEVTYPER_EL0_evtCount) == PMVP_EV_CHAIN && supported(PMVP_EV_CHAIN) &&
+            (pe.c[n + 1].evtyper & PMVP_PMEVTYPER_EL0_evtCount) == PMVP_EV_CHAIN && supported(PMVP_EV_CHAIN) &&
             counter_counts(p, n + 1, pe.ctx))
             add(p, n + 1, 1, t, from_edge);
     }
@@ -479,7 +479,7 @@ Core::Threshold Core::threshold(unsigned p, unsigned n) const
         t.te = false;
         t.tlc = 0;
     }
-    uint16_t ev = (uint16_t)(v & PMEVTYPER_EL0_evtCount);
+    uint16_t ev = (uint16_t)(v & PMVP_PMEVTYPER_EL0_evtCount);
     int cls = event_class(ev);
     // D24.5.12: of an event the PMU does not support no events are counted.
     t.on = (t.tc || t.th || t.tlc) && cls >= 0 && cls != PMVP_EVCLASS_BUS_CLOCK &&
@@ -547,7 +547,7 @@ void Core::add_cycle_counter(unsigned p, uint64_t inc, pmvp_time t)
     Pe &pe = pe_[p];
     for (uint64_t i = 0; i < inc; i++) {
         uint64_t old = pe.pmccntr++;
-        bool overflow = bit(pe.pmcr, PMCR_EL0_LC) ? old == ~0ULL : (old & 0xFFFFFFFF) == 0xFFFFFFFF;
+        bool overflow = bit(pe.pmcr, PMVP_PMCR_EL0_LC) ? old == ~0ULL : (old & 0xFFFFFFFF) == 0xFFFFFFFF;
         if (overflow)
             flag(p, 1ull << 31, t, true);
     }
@@ -569,7 +569,7 @@ void Core::processor_edge(pmvp_time t)
     }
     for (unsigned p = 0; p < cfg_.num_pes; p++) {
         Pe &pe = pe_[p];
-        bool div = cfg_.have_aarch32 && !bit(pe.pmcr, PMCR_EL0_LC) && bit(pe.pmcr, PMCR_EL0_D);
+        bool div = cfg_.have_aarch32 && !bit(pe.pmcr, PMVP_PMCR_EL0_LC) && bit(pe.pmcr, PMVP_PMCR_EL0_D);
         if (!div) {
             if (cc[p])
                 add_cycle_counter(p, 1, t);
@@ -640,7 +640,7 @@ void Core::clock_edge(pmvp_event_class cls, pmvp_time t)
     amu_edge(cls);
     for (unsigned p = 0; p < cfg_.num_pes; p++)
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
-            uint16_t ev = (uint16_t)(pe_[p].c[n].evtyper & PMEVTYPER_EL0_evtCount);
+            uint16_t ev = (uint16_t)(pe_[p].c[n].evtyper & PMVP_PMEVTYPER_EL0_evtCount);
             if (event_class(ev) == (int)cls && counter_counts(p, n, pe_[p].ctx))
                 add(p, n, 1, t, true);
         }
@@ -714,7 +714,7 @@ void Core::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now
 void Core::set_pmccr(unsigned pe, uint64_t value, pmvp_time now)
 {
     input(now);
-    pe_[pe].pmccr = value & (PMCCR_OSLO | PMCCR_EPME | PMCCR_EPMN);
+    pe_[pe].pmccr = value & (PMVP_PMCCR_OSLO | PMVP_PMCCR_EPME | PMVP_PMCCR_EPMN);
 }
 
 void Core::set_level(unsigned pe, uint16_t event, uint32_t level, pmvp_time now)
@@ -727,7 +727,7 @@ void Core::count_occurrences(unsigned pe, uint16_t event, uint64_t count, pmvp_t
 {
     for (unsigned p = 0; p < cfg_.num_pes; p++)
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
-            if ((pe_[p].c[n].evtyper & PMEVTYPER_EL0_evtCount) != event)
+            if ((pe_[p].c[n].evtyper & PMVP_PMEVTYPER_EL0_evtCount) != event)
                 continue;
             if ((p == pe || mt(p, n)) && counter_counts(p, n, pe_[pe].ctx))
                 occur(p, n, count, now);
@@ -739,15 +739,15 @@ void Core::count_occurrences(unsigned pe, uint16_t event, uint64_t count, pmvp_t
 void Core::capture(unsigned p, pmvp_time now)
 {
     Pe &pe = pe_[p];
-    unsigned el3 = cfg_.have_el3 ? (unsigned)PMVP_FIELD_GET(MDCR_EL3_PMSSE, pe.ctl.mdcr_el3) : 1;
-    unsigned el2 = cfg_.have_el2 ? (unsigned)PMVP_FIELD_GET(MDCR_EL2_PMSSE, pe.ctl.mdcr_el2) : 1;
-    unsigned sse = (unsigned)PMVP_FIELD_GET(PMECR_EL1_SSE, pe.pmecr);
+    unsigned el3 = cfg_.have_el3 ? (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL3_PMSSE, pe.ctl.mdcr_el3) : 1;
+    unsigned el2 = cfg_.have_el2 ? (unsigned)PMVP_FIELD_GET(PMVP_MDCR_EL2_PMSSE, pe.ctl.mdcr_el2) : 1;
+    unsigned sse = (unsigned)PMVP_FIELD_GET(PMVP_PMECR_EL1_SSE, pe.pmecr);
     bool disabled = el3 == 0 || (el3 == 1 && el2 == 0) || (el3 == 1 && el2 == 1 && sse == 0);
     bool allowed = el3 == 3 || (el3 == 1 && el2 == 3) || (el3 == 1 && el2 == 1 && sse == 3);
     if (pe.state == PMVP_PE_OFF || disabled)
         return;
     if (!allowed || pe.ctl.os_lock || (pe.ctx.halted && !cfg_.ss_capture_in_debug)) {
-        pe.pmsscr = PMSSCR_EL1_NC;
+        pe.pmsscr = PMVP_PMSSCR_EL1_NC;
         return;
     }
     for (unsigned n = 0; n < cfg_.num_counters; n++)
@@ -768,7 +768,7 @@ void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
         for (uint64_t i = 0; i < count; i++)
             if (++src.pmicntr == 0) // RFBGFH: unsigned overflow of [63:0]
                 flag(pe, 1ull << 32, now, false);
-    if (!cfg_.feat_amuv1 || (src.ctx.halted && bit(src.amcr, AMCR_EL0_HDBG)))
+    if (!cfg_.feat_amuv1 || (src.ctx.halted && bit(src.amcr, PMVP_AMCR_EL0_HDBG)))
         return;
     if (event == 0x0008 && (src.amen0 >> 2 & 1))
         src.am0[2] += count;
@@ -877,13 +877,13 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     input(now);
     Pe &pe = pe_[p];
     // Implemented bits, from the field descriptions of D24.5.
-    uint64_t filt = PMEVTYPER_EL0_P | PMEVTYPER_EL0_U;
-    if (cfg_.have_el3) filt |= PMEVTYPER_EL0_NSK | PMEVTYPER_EL0_NSU | PMEVTYPER_EL0_M;
-    if (cfg_.have_el2) filt |= PMEVTYPER_EL0_NSH;
-    if (cfg_.feat_sel2) filt |= PMEVTYPER_EL0_SH;
-    if (cfg_.feat_rme) filt |= PMEVTYPER_EL0_RLK | PMEVTYPER_EL0_RLU | PMEVTYPER_EL0_RLH;
+    uint64_t filt = PMVP_PMEVTYPER_EL0_P | PMVP_PMEVTYPER_EL0_U;
+    if (cfg_.have_el3) filt |= PMVP_PMEVTYPER_EL0_NSK | PMVP_PMEVTYPER_EL0_NSU | PMVP_PMEVTYPER_EL0_M;
+    if (cfg_.have_el2) filt |= PMVP_PMEVTYPER_EL0_NSH;
+    if (cfg_.feat_sel2) filt |= PMVP_PMEVTYPER_EL0_SH;
+    if (cfg_.feat_rme) filt |= PMVP_PMEVTYPER_EL0_RLK | PMVP_PMEVTYPER_EL0_RLU | PMVP_PMEVTYPER_EL0_RLH;
     uint64_t type = filt | (cfg_.pmu_version >= PMVP_PMUV3P1 ? 0xFFFFu : 0x3FFu) |
-                    (cfg_.feat_mtpmu ? PMEVTYPER_EL0_MT : 0);
+                    (cfg_.feat_mtpmu ? PMVP_PMEVTYPER_EL0_MT : 0);
     // D13.8: TC and TH[THWIDTH-1:0] (PMMIR.THWIDTH), TE with EDGE >= 1,
     // TLC (odd counters) with EDGE == 2.
     unsigned thwidth = (unsigned)(cfg_.pmmir >> 20 & 0xF), edge = (unsigned)(cfg_.pmmir >> 24 & 0xF);
@@ -897,17 +897,17 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     int sel;
     switch (reg) {
     case PMVP_PMCR_EL0: {
-        uint64_t m = PMCR_EL0_E;
-        if (cfg_.have_aarch32) m |= PMCR_EL0_D | PMCR_EL0_LC;
+        uint64_t m = PMVP_PMCR_EL0_E;
+        if (cfg_.have_aarch32) m |= PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_LC;
         if (cfg_.have_el3 || (cfg_.pmu_version >= PMVP_PMUV3P1 && cfg_.have_el2) || cfg_.feat_pmuv3p7)
-            m |= PMCR_EL0_DP;
-        if (cfg_.pmu_version >= PMVP_PMUV3P5) m |= PMCR_EL0_LP;
-        if (cfg_.feat_pmuv3p7) m |= PMCR_EL0_FZO;
+            m |= PMVP_PMCR_EL0_DP;
+        if (cfg_.pmu_version >= PMVP_PMUV3P5) m |= PMVP_PMCR_EL0_LP;
+        if (cfg_.feat_pmuv3p7) m |= PMVP_PMCR_EL0_FZO;
         pe.pmcr = v & m;
-        if (v & PMCR_EL0_P) {
+        if (v & PMVP_PMCR_EL0_P) {
             // EL2Enabled(): with EL3, Non-secure and Realm have EL2, Secure
             // only with FEAT_SEL2 enabled by an AArch64 EL3's SCR_EL3.EEL2.
-            bool secure_el2 = cfg_.feat_sel2 && !cfg_.el3_aarch32 && bit(pe.ctl.scr_el3, SCR_EL3_EEL2);
+            bool secure_el2 = cfg_.feat_sel2 && !cfg_.el3_aarch32 && bit(pe.ctl.scr_el3, PMVP_SCR_EL3_EEL2);
             bool el2_enabled = cfg_.have_el2 &&
                                (!cfg_.have_el3 || pe.ctx.security == PMVP_NONSECURE ||
                                 pe.ctx.security == PMVP_REALM || (pe.ctx.security == PMVP_SECURE && secure_el2));
@@ -915,7 +915,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
             for (unsigned i = 0; i < last; i++)
                 pe.c[i].value = 0;
         }
-        if (v & PMCR_EL0_C) {
+        if (v & PMVP_PMCR_EL0_C) {
             pe.pmccntr = 0;
             pe.divider = 0;
         }
@@ -931,7 +931,7 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         if (!supported(PMVP_EV_SW_INCR))
             break;
         for (unsigned i = 0; i < cfg_.num_counters; i++)
-            if ((v >> i & 1) && (pe.c[i].evtyper & PMEVTYPER_EL0_evtCount) == PMVP_EV_SW_INCR &&
+            if ((v >> i & 1) && (pe.c[i].evtyper & PMVP_PMEVTYPER_EL0_evtCount) == PMVP_EV_SW_INCR &&
                 counter_counts(p, i, pe.ctx))
                 occur(p, i, 1, now);
         break;
@@ -954,11 +954,11 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         break;
     case PMVP_PMICNTR_EL0: pe.pmicntr = v; break;
     case PMVP_PMECR_EL1:
-        pe.pmecr = v & ((cfg_.feat_ebep ? PMECR_EL1_PMEE | PMECR_EL1_KPME : 0) | (cfg_.feat_pmuv3_ss ? PMECR_EL1_SSE : 0));
+        pe.pmecr = v & ((cfg_.feat_ebep ? PMVP_PMECR_EL1_PMEE | PMVP_PMECR_EL1_KPME : 0) | (cfg_.feat_pmuv3_ss ? PMVP_PMECR_EL1_SSE : 0));
         break;
     case PMVP_PMSSCR_EL1:
-        pe.pmsscr = v & PMSSCR_EL1_NC;
-        if (v & PMSSCR_EL1_SS)
+        pe.pmsscr = v & PMVP_PMSSCR_EL1_NC;
+        if (v & PMVP_PMSSCR_EL1_SS)
             capture(p, now);
         break;
     case PMVP_PMICFILTR_EL0: pe.pmicfiltr = v & filt; break; // no MT, no SYNC
@@ -993,7 +993,7 @@ uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
     switch (reg) {
     case PMVP_PMCR_EL0: {
         uint64_t v = pe.pmcr | ((uint64_t)cfg_.num_counters << 11);
-        if (!cfg_.have_aarch32) v |= PMCR_EL0_LC;
+        if (!cfg_.have_aarch32) v |= PMVP_PMCR_EL0_LC;
         if (!cfg_.feat_pmuv3p7 && cfg_.pmcr_imp)
             v |= (uint64_t)cfg_.pmcr_imp << 24 | (uint64_t)cfg_.pmcr_idcode << 16;
         return v;
@@ -1042,12 +1042,12 @@ bool Core::irq(unsigned p, pmvp_time now)
     for (unsigned n = 0; n < cfg_.num_counters; n++) {
         int r = range(pe, n);
         bool global = bit(r == 1 ? pe.pmcr : r == 2 ? pe.ctl.mdcr_el2 : pe.pmccr,
-                          r == 1 ? PMCR_EL0_E : r == 2 ? MDCR_EL2_HPME : PMCCR_EPME);
+                          r == 1 ? PMVP_PMCR_EL0_E : r == 2 ? PMVP_MDCR_EL2_HPME : PMVP_PMCCR_EPME);
         if (global && (pe.ovs >> n & 1) && (pe.inten >> n & 1))
             return true;
     }
     // PMCCNTR and PMICNTR: PMCR.E.
-    return bit(pe.pmcr, PMCR_EL0_E) && (pe.ovs & pe.inten & (3ull << 31));
+    return bit(pe.pmcr, PMVP_PMCR_EL0_E) && (pe.ovs & pe.inten & (3ull << 31));
 }
 
 }  // namespace pmvp::ref

@@ -126,7 +126,7 @@ private:
         uint64_t pmicntr = 0, pmicfiltr = 0;
         // FEAT_PMUv3_SS: PMECR_EL1 (its SSE), PMSSCR_EL1 (NC resets to 1)
         // and the snapshot registers.
-        uint64_t pmecr = 0, pmsscr = PMSSCR_EL1_NC, evsvr[PMVP_MAX_COUNTERS] = {}, ccsvr = 0, icsvr = 0;
+        uint64_t pmecr = 0, pmsscr = PMVP_PMSSCR_EL1_NC, evsvr[PMVP_MAX_COUNTERS] = {}, ccsvr = 0, icsvr = 0;
         unsigned divider = 0;
         Counter c[PMVP_MAX_COUNTERS];
         // AMU: group 0 (architected) and group 1 (auxiliary) counters.
