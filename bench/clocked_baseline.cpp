@@ -42,11 +42,14 @@ extern "C" {
 namespace {
 
 constexpr unsigned kPes = 2;
-constexpr uint64_t kHz = 2000000000;        // 500 ps per cycle
+constexpr uint64_t kHz = 2000000000;  // 500 ps per cycle
 constexpr pmvp_time kCyclePs = 500;
-constexpr pmvp_time kStep = 10000000;        // the CPU model's quantum: 10 us
+constexpr pmvp_time kStep = 10000000;  // the CPU model's quantum: 10 us
 
-pmvp_time now_ps() { return sc_core::sc_time_stamp().value(); }
+pmvp_time now_ps()
+{
+    return sc_core::sc_time_stamp().value();
+}
 
 // What the CPU model can tell either model.
 class Sink {
@@ -82,10 +85,7 @@ public:
     void report(unsigned pe, uint16_t ev, uint64_t count) override { ref_.report(pe, ev, count, now_ps()); }
     void level(unsigned pe, uint16_t ev, uint32_t v) override { ref_.set_level(pe, ev, v, now_ps()); }
     void context(unsigned pe, const pmvp_context &ctx) override { ref_.set_context(pe, ctx, now_ps()); }
-    void wfi(unsigned pe, bool in_wfi) override
-    {
-        ref_.set_pe_state(pe, in_wfi ? PMVP_PE_WFI : PMVP_PE_RUN, now_ps());
-    }
+    void wfi(unsigned pe, bool in_wfi) override { ref_.set_pe_state(pe, in_wfi ? PMVP_PE_WFI : PMVP_PE_RUN, now_ps()); }
 
 private:
     void edge() { ref_.advance(now_ps()); }
@@ -113,7 +113,10 @@ public:
     }
     void report(unsigned pe, uint16_t ev, uint64_t count) override { check(monitors_.report(pe, ev, count), "report"); }
     void level(unsigned pe, uint16_t ev, uint32_t v) override { check(monitors_.set_level(pe, ev, v), "set_level"); }
-    void context(unsigned pe, const pmvp_context &ctx) override { check(monitors_.set_context(pe, ctx), "set_context"); }
+    void context(unsigned pe, const pmvp_context &ctx) override
+    {
+        check(monitors_.set_context(pe, ctx), "set_context");
+    }
     // The monitors see a signal a delta cycle after it is written.
     void wfi(unsigned pe, bool in_wfi) override { wfi_[pe].write(in_wfi); }
 
@@ -153,9 +156,12 @@ private:
     void run()
     {
         static const uint64_t evtyper[] = {
-            PMVP_EV_CPU_CYCLES,    PMVP_EV_INST_RETIRED,
-            PMVP_EV_STALL_BACKEND, PMVP_EV_CPU_CYCLES | PMVP_PMEVTYPER_EL0_MT,
-            PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_U, PMVP_EV_BUS_CYCLES,
+            PMVP_EV_CPU_CYCLES,
+            PMVP_EV_INST_RETIRED,
+            PMVP_EV_STALL_BACKEND,
+            PMVP_EV_CPU_CYCLES | PMVP_PMEVTYPER_EL0_MT,
+            PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_U,
+            PMVP_EV_BUS_CYCLES,
         };
         const unsigned num = sizeof evtyper / sizeof evtyper[0];
         for (unsigned p = 0; p < kPes; p++) {

@@ -144,7 +144,10 @@ void BM_LevelChangeScale(benchmark::State &state)
         pmvp_core_set_controls(&core, p, &ctl, 0);
         for (unsigned n = 0; n < counters; n++)
             pmvp_pmu_write(&core, p, PMVP_PMEVTYPER_EL0, n,
-                           n == 0 ? PMVP_EV_STALL_BACKEND : n == 1 ? PMVP_EV_CPU_CYCLES : PMVP_EV_INST_RETIRED, 0);
+                           n == 0   ? PMVP_EV_STALL_BACKEND
+                           : n == 1 ? PMVP_EV_CPU_CYCLES
+                                    : PMVP_EV_INST_RETIRED,
+                           0);
         pmvp_pmu_write(&core, p, PMVP_PMCNTENSET_EL0, 0, 0x7FFFFFFF | PMVP_PMU_C, 0);
         pmvp_pmu_write(&core, p, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC, 0);
     }
@@ -156,9 +159,7 @@ void BM_LevelChangeScale(benchmark::State &state)
         benchmark::DoNotOptimize(pmvp_core_set_level(&core, 0, PMVP_EV_STALL_BACKEND, level, now));
     }
 }
-BENCHMARK(BM_LevelChangeScale)
-    ->ArgsProduct({ { 1, 6, 31 }, { 1, 2, 4, 8 } })
-    ->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_LevelChangeScale)->ArgsProduct({ { 1, 6, 31 }, { 1, 2, 4, 8 } })->Unit(benchmark::kNanosecond);
 
 // x86 clock counting: an RDMSR of CPU_CLK_UNHALTED.THREAD after each step of
 // simulated time (1 ns or 1 s), both hyper-threads running, every fixed
@@ -175,8 +176,7 @@ void BM_X86ReadAfterStep(benchmark::State &state)
         pmvp_x86_wrmsr(&core, lp, PMVP_MSR_IA32_FIXED_CTR_CTRL, 0x333, 0);
         pmvp_x86_wrmsr(&core, lp, PMVP_MSR_IA32_PERF_GLOBAL_CTRL, 7ull << 32 | 0xF, 0);
         const uint16_t events[] = { PMVP_X86_CPU_CLK_UNHALTED_THREAD_P, PMVP_X86_CPU_CLK_UNHALTED_THREAD_P,
-                                    PMVP_X86_CPU_CLK_UNHALTED_REF_XCLK,
-                                    PMVP_X86_CPU_CLK_UNHALTED_ONE_THREAD_ACTIVE };
+                                    PMVP_X86_CPU_CLK_UNHALTED_REF_XCLK, PMVP_X86_CPU_CLK_UNHALTED_ONE_THREAD_ACTIVE };
         for (unsigned x = 0; x < 4; x++)
             pmvp_x86_wrmsr(&core, lp, PMVP_MSR_IA32_PERFEVTSEL0 + x,
                            events[x] | both | (x == 1 ? PMVP_X86_EVTSEL_ANY : 0), 0);
@@ -306,8 +306,8 @@ void BM_MonitorsQuantum(benchmark::State &state)
         state.SkipWithError("the monitors refused the counters' set-up");
         return;
     }
-    using sc_core::sc_time;
     using sc_core::SC_NS;
+    using sc_core::sc_time;
     const sc_time quantum(1, sc_core::SC_US), at500(500, SC_NS), at600(600, SC_NS);
     for (auto _ : state) {
         ok = m.set_level(0, PMVP_EV_STALL_BACKEND_MEM, 1) == PMVP_OK &&
@@ -337,8 +337,8 @@ pmvp::sc::Monitors *the_smt_monitors;
 // Each thread's counters 0-3 count CPU_CYCLES, INST_RETIRED (interrupt
 // enabled), STALL_BACKEND and STALL_BACKEND_MEM.
 struct SmtStep {
-    uint64_t at_ns, since_ns;       // since_ns: the shares' window's start
-    uint64_t retired[2];            // the shares of threads 0 and 1 (INST_RETIRED); none at 0
+    uint64_t at_ns, since_ns;  // since_ns: the shares' window's start
+    uint64_t retired[2];       // the shares of threads 0 and 1 (INST_RETIRED); none at 0
     unsigned num_levels;
     pmvp_level_change levels[3];
 };
@@ -537,7 +537,7 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-constexpr int kRuns = 5;  // whole-process figures: median of this many runs
+constexpr int kRuns = 5;                  // whole-process figures: median of this many runs
 constexpr double kLargeSocQuanta = 1000;  // large-soc: 1 ms in quanta of 1 us
 
 // Figure 1: pmvp-soc's own measure of simulation host time (sc_start only)
@@ -670,9 +670,19 @@ double qemu_seconds(const std::string &qemu, const std::string &image, const std
 {
     std::vector<double> v;
     for (int i = 0; i < kRuns; i++) {
-        std::vector<std::string> args = { qemu, "-M", "virt", "-cpu", "max", "-smp", "1", "-nographic",
-                                          "-no-reboot", "-semihosting-config", "enable=on,target=native",
-                                          "-kernel", image };
+        std::vector<std::string> args = { qemu,
+                                          "-M",
+                                          "virt",
+                                          "-cpu",
+                                          "max",
+                                          "-smp",
+                                          "1",
+                                          "-nographic",
+                                          "-no-reboot",
+                                          "-semihosting-config",
+                                          "enable=on,target=native",
+                                          "-kernel",
+                                          image };
         args.insert(args.end(), extra.begin(), extra.end());
         Process p = run(args);
         if (!p.ok)
@@ -689,7 +699,8 @@ Iss iss_runs()
     const std::string dir = PMVP_BENCH_SCENARIOS;
     std::tie(r.loop_on, r.loop_off) = attached_and_detached(dir + "/iss-loop.json");
     std::tie(r.events_on, r.events_off) = attached_and_detached(dir + "/iss-loop-events.json");
-    std::vector<SocRuns> mrs_alu = soc_runs({ { dir + "/iss-mrs.json", "--quiet" }, { dir + "/iss-alu.json", "--quiet" } });
+    std::vector<SocRuns> mrs_alu =
+        soc_runs({ { dir + "/iss-mrs.json", "--quiet" }, { dir + "/iss-alu.json", "--quiet" } });
     double mrs = mrs_alu[0].seconds, alu = mrs_alu[1].seconds;
     if (mrs > 0 && alu > 0)
         r.pmvp_mrs_ns = (mrs - alu) / kMrsExecuted * 1e9;
@@ -859,8 +870,8 @@ int sc_main(int argc, char **argv)
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
     // and quantum (1 us) of simulated time: the cost of that core's inputs.
-    for (const auto &[per_cluster, cores] : std::vector<std::pair<std::string, int>>{ { "1", 4 }, { "16", 64 },
-                                                                                      { "64", 256 } }) {
+    for (const auto &[per_cluster, cores] :
+         std::vector<std::pair<std::string, int>>{ { "1", 4 }, { "16", 64 }, { "64", 256 } }) {
         auto [on, off] = attached_and_detached(large, { "--cores", per_cluster });
         if (on.seconds > 0 && off.seconds > 0)
             info(fmt("4. large-soc with %.0f cores: monitors per core-quantum", cores).c_str(),

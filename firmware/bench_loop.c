@@ -48,7 +48,9 @@ int suite_main(void)
     ISB();
 #endif
     __asm__ volatile("mov x9, %0\n1:\t" BODY4 BODY4 BODY4 BODY4 "subs x9, x9, #1\n\tb.ne 1b"
-                     : : "r"((uint64_t)BENCH_ITERATIONS) : "x9", "x10", "cc");
+                     :
+                     : "r"((uint64_t)BENCH_ITERATIONS)
+                     : "x9", "x10", "cc");
     rt_puts("iterations ");
     rt_put_dec(BENCH_ITERATIONS);
     rt_putc('\n');

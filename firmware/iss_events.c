@@ -38,36 +38,36 @@ __asm__(".arch armv8-a+crypto\n"
         ".text\n"
         ".global loop_memory\n"
         "loop_memory:\n"
-        "1: ldr x3, [x1]\n"             /* load */
-        "   str x3, [x1, #8]\n"         /* store */
-        "   ldp x4, x5, [x1]\n"         /* load (one access) */
-        "   stp x4, x5, [x1, #16]\n"    /* store (one access) */
-        "   subs x0, x0, #1\n"          /* integer data processing */
-        "   b.ne 1b\n"                  /* conditional, taken but for the last */
+        "1: ldr x3, [x1]\n"          /* load */
+        "   str x3, [x1, #8]\n"      /* store */
+        "   ldp x4, x5, [x1]\n"      /* load (one access) */
+        "   stp x4, x5, [x1, #16]\n" /* store (one access) */
+        "   subs x0, x0, #1\n"       /* integer data processing */
+        "   b.ne 1b\n"               /* conditional, taken but for the last */
         "   ret\n"
         ".global loop_branches\n"
         "loop_branches:\n"
         "   mov x9, x30\n"
-        "1: bl 2f\n"                    /* immediate, taken */
+        "1: bl 2f\n" /* immediate, taken */
         "   adr x2, 3f\n"
-        "   br x2\n"                    /* indirect */
-        "3: cbz x0, 4f\n"               /* conditional, not taken */
-        "   tbz x0, #63, 5f\n"          /* conditional, taken */
-        "4: nop\n"                      /* never executed */
-        "5: cbnz x0, 6f\n"              /* conditional, taken to the next instruction */
+        "   br x2\n"           /* indirect */
+        "3: cbz x0, 4f\n"      /* conditional, not taken */
+        "   tbz x0, #63, 5f\n" /* conditional, taken */
+        "4: nop\n"             /* never executed */
+        "5: cbnz x0, 6f\n"     /* conditional, taken to the next instruction */
         "6: cmp x0, #0\n"
-        "   b.eq 7f\n"                  /* conditional, not taken, to the next instruction */
+        "   b.eq 7f\n" /* conditional, not taken, to the next instruction */
         "7: subs x0, x0, #1\n"
         "   b.ne 1b\n"
         "   mov x30, x9\n"
         "   ret\n"
-        "2: ret\n"                      /* procedure return */
+        "2: ret\n" /* procedure return */
         ".global loop_simd_fp\n"
         "loop_simd_fp:\n"
-        "1: fadd d0, d0, d1\n"          /* scalar floating point */
-        "   scvtf d2, x0\n"             /* a conversion from an integer */
-        "   add v3.4s, v4.4s, v5.4s\n"  /* Advanced SIMD */
-        "   aese v6.16b, v7.16b\n"      /* cryptographic */
+        "1: fadd d0, d0, d1\n"         /* scalar floating point */
+        "   scvtf d2, x0\n"            /* a conversion from an integer */
+        "   add v3.4s, v4.4s, v5.4s\n" /* Advanced SIMD */
+        "   aese v6.16b, v7.16b\n"     /* cryptographic */
         "   subs x0, x0, #1\n"
         "   b.ne 1b\n"
         "   ret\n"
@@ -78,8 +78,8 @@ __asm__(".arch armv8-a+crypto\n"
         "1: isb\n"
         "   dsb sy\n"
         "   dmb ish\n"
-        "   ldxr x3, [x1]\n"            /* Load-Exclusive */
-        "   stxr w4, x3, [x1]\n"        /* Store-Exclusive */
+        "   ldxr x3, [x1]\n"     /* Load-Exclusive */
+        "   stxr w4, x3, [x1]\n" /* Store-Exclusive */
         "   msr contextidr_el1, x5\n"
         "   msr ttbr0_el1, x6\n"
         "   subs x0, x0, #1\n"
@@ -87,27 +87,27 @@ __asm__(".arch armv8-a+crypto\n"
         "   ret\n"
         ".global loop_svc\n"
         "loop_svc:\n"
-        "1: svc #0x51\n"                /* the handler skips the NOP after it */
+        "1: svc #0x51\n" /* the handler skips the NOP after it */
         "   nop\n"
         "   subs x0, x0, #1\n"
         "   b.ne 1b\n"
         "   ret\n"
         ".global loop_udf\n"
         "loop_udf:\n"
-        "1: udf #0\n"                   /* the handler skips it */
+        "1: udf #0\n" /* the handler skips it */
         "   subs x0, x0, #1\n"
         "   b.ne 1b\n"
         "   ret\n"
         ".global loop_sgi\n"
         "loop_sgi:\n"
-        "   mov w2, #0x02000000\n"      /* SGI 0 to this PE */
-        "1: str w2, [x1]\n"             /* GICD_SGIR: taken before the next block */
+        "   mov w2, #0x02000000\n" /* SGI 0 to this PE */
+        "1: str w2, [x1]\n"        /* GICD_SGIR: taken before the next block */
         "   subs x0, x0, #1\n"
         "   b.ne 1b\n"
         "   ret\n"
         ".global loop_counted_loads\n"
         "loop_counted_loads:\n"
-        "1: ldr x3, [x1]\n"             /* two accesses an iteration */
+        "1: ldr x3, [x1]\n" /* two accesses an iteration */
         "   add x3, x3, #1\n"
         "   str x3, [x1]\n"
         "   subs x0, x0, #1\n"
@@ -168,24 +168,14 @@ static uint64_t buffer[4];
 /* LDR, STR, LDP, STP, SUBS, B.NE: each load and store one access. */
 static void memory(void)
 {
-    static const struct per_iteration t1[] = {
-        { 0x08, "INST_RETIRED", 6 },
-        { 0x1B, "INST_SPEC", 6 },
-        { 0x3A, "OP_RETIRED", 6 },
-        { 0x06, "LD_RETIRED", 2 },
-        { 0x07, "ST_RETIRED", 2 },
-        { 0x13, "MEM_ACCESS", 4 },
-        { 0x66, "MEM_ACCESS_RD", 2 },
-        { 0x67, "MEM_ACCESS_WR", 2 },
-        { 0x70, "LD_SPEC", 2 },
-        { 0x71, "ST_SPEC", 2 },
-        { 0x72, "LDST_SPEC", 4 },
-        { 0x73, "DP_SPEC", 1 },
-        { 0x21, "BR_RETIRED", 1 },
-        { 0x0C, "PC_WRITE_RETIRED", 1 },
-        { 0x3B, "OP_SPEC", 6 },
-        { 0x19, "BUS_ACCESS", 0 }
-    };
+    static const struct per_iteration t1[] = { { 0x08, "INST_RETIRED", 6 },  { 0x1B, "INST_SPEC", 6 },
+                                               { 0x3A, "OP_RETIRED", 6 },    { 0x06, "LD_RETIRED", 2 },
+                                               { 0x07, "ST_RETIRED", 2 },    { 0x13, "MEM_ACCESS", 4 },
+                                               { 0x66, "MEM_ACCESS_RD", 2 }, { 0x67, "MEM_ACCESS_WR", 2 },
+                                               { 0x70, "LD_SPEC", 2 },       { 0x71, "ST_SPEC", 2 },
+                                               { 0x72, "LDST_SPEC", 4 },     { 0x73, "DP_SPEC", 1 },
+                                               { 0x21, "BR_RETIRED", 1 },    { 0x0C, "PC_WRITE_RETIRED", 1 },
+                                               { 0x3B, "OP_SPEC", 6 },       { 0x19, "BUS_ACCESS", 0 } };
     check_loop("iss-events-memory", loop_memory, buffer, t1, COUNT(t1));
 }
 
@@ -193,19 +183,12 @@ static void memory(void)
  * instruction), CMP, B.EQ (not taken, to the next instruction), SUBS, B.NE. */
 static void branches(void)
 {
-    static const struct per_iteration t2[] = {
-        { 0x08, "INST_RETIRED", 11 },
-        { 0x21, "BR_RETIRED", 8 },
-        { 0x0D, "BR_IMMED_RETIRED", 6 },
-        { 0x0E, "BR_RETURN_RETIRED", 1 },
-        { 0x0C, "PC_WRITE_RETIRED", 6 },
-        { 0x78, "BR_IMMED_SPEC", 6 },
-        { 0x79, "BR_RETURN_SPEC", 1 },
-        { 0x7A, "BR_INDIRECT_SPEC", 2 },
-        { 0x76, "PC_WRITE_SPEC", 8 },
-        { 0x73, "DP_SPEC", 3 },
-        { 0x72, "LDST_SPEC", 0 }
-    };
+    static const struct per_iteration t2[] = { { 0x08, "INST_RETIRED", 11 },    { 0x21, "BR_RETIRED", 8 },
+                                               { 0x0D, "BR_IMMED_RETIRED", 6 }, { 0x0E, "BR_RETURN_RETIRED", 1 },
+                                               { 0x0C, "PC_WRITE_RETIRED", 6 }, { 0x78, "BR_IMMED_SPEC", 6 },
+                                               { 0x79, "BR_RETURN_SPEC", 1 },   { 0x7A, "BR_INDIRECT_SPEC", 2 },
+                                               { 0x76, "PC_WRITE_SPEC", 8 },    { 0x73, "DP_SPEC", 3 },
+                                               { 0x72, "LDST_SPEC", 0 } };
     check_loop("iss-events-branches", loop_branches, 0, t2, COUNT(t2));
 }
 
@@ -214,14 +197,9 @@ static void simd_fp(void)
 {
     SYSREG_WRITE(cpacr_el1, SYSREG_READ(cpacr_el1) | 3u << 20); /* FPEN: no trap */
     ISB();
-    static const struct per_iteration t3[] = {
-        { 0x08, "INST_RETIRED", 6 },
-        { 0x75, "VFP_SPEC", 2 },
-        { 0x74, "ASE_SPEC", 1 },
-        { 0x77, "CRYPTO_SPEC", 1 },
-        { 0x73, "DP_SPEC", 1 },
-        { 0x72, "LDST_SPEC", 0 }
-    };
+    static const struct per_iteration t3[] = { { 0x08, "INST_RETIRED", 6 }, { 0x75, "VFP_SPEC", 2 },
+                                               { 0x74, "ASE_SPEC", 1 },     { 0x77, "CRYPTO_SPEC", 1 },
+                                               { 0x73, "DP_SPEC", 1 },      { 0x72, "LDST_SPEC", 0 } };
     check_loop("iss-events-simd-fp", loop_simd_fp, 0, t3, COUNT(t3));
 }
 
@@ -229,20 +207,12 @@ static void simd_fp(void)
  * barriers and System register writes are integer data processing. */
 static void barriers(void)
 {
-    static const struct per_iteration t4[] = {
-        { 0x08, "INST_RETIRED", 9 },
-        { 0x7C, "ISB_SPEC", 1 },
-        { 0x7D, "DSB_SPEC", 1 },
-        { 0x7E, "DMB_SPEC", 1 },
-        { 0x6C, "LDREX_SPEC", 1 },
-        { 0x6F, "STREX_SPEC", 1 },
-        { 0x06, "LD_RETIRED", 1 },
-        { 0x07, "ST_RETIRED", 1 },
-        { 0x0B, "CID_WRITE_RETIRED", 1 },
-        { 0x1C, "TTBR_WRITE_RETIRED", 1 },
-        { 0x73, "DP_SPEC", 6 },
-        { 0x13, "MEM_ACCESS", 2 }
-    };
+    static const struct per_iteration t4[] = { { 0x08, "INST_RETIRED", 9 },      { 0x7C, "ISB_SPEC", 1 },
+                                               { 0x7D, "DSB_SPEC", 1 },          { 0x7E, "DMB_SPEC", 1 },
+                                               { 0x6C, "LDREX_SPEC", 1 },        { 0x6F, "STREX_SPEC", 1 },
+                                               { 0x06, "LD_RETIRED", 1 },        { 0x07, "ST_RETIRED", 1 },
+                                               { 0x0B, "CID_WRITE_RETIRED", 1 }, { 0x1C, "TTBR_WRITE_RETIRED", 1 },
+                                               { 0x73, "DP_SPEC", 6 },           { 0x13, "MEM_ACCESS", 2 } };
     check_loop("iss-events-barriers-exclusives-sysregs", loop_barriers, buffer, t4, COUNT(t4));
 }
 
@@ -257,19 +227,14 @@ static bool skip(uint64_t esr)
 static void exceptions(void)
 {
     rt_set_sync_handler(skip);
-    static const struct per_iteration t5[] = {
-        { 0x09, "EXC_TAKEN", 1 },
-        { 0x82, "EXC_SVC", 1 },
-        { 0x0A, "EXC_RETURN", 1 },
-        { 0x81, "EXC_UNDEF", 0 },
-        { 0x86, "EXC_IRQ", 0 }
-    };
+    static const struct per_iteration t5[] = { { 0x09, "EXC_TAKEN", 1 },
+                                               { 0x82, "EXC_SVC", 1 },
+                                               { 0x0A, "EXC_RETURN", 1 },
+                                               { 0x81, "EXC_UNDEF", 0 },
+                                               { 0x86, "EXC_IRQ", 0 } };
     check_loop("iss-events-svc", loop_svc, 0, t5, COUNT(t5));
     static const struct per_iteration t6[] = {
-        { 0x09, "EXC_TAKEN", 1 },
-        { 0x81, "EXC_UNDEF", 1 },
-        { 0x0A, "EXC_RETURN", 1 },
-        { 0x82, "EXC_SVC", 0 }
+        { 0x09, "EXC_TAKEN", 1 }, { 0x81, "EXC_UNDEF", 1 }, { 0x0A, "EXC_RETURN", 1 }, { 0x82, "EXC_SVC", 0 }
     };
     check_loop("iss-events-undefined", loop_udf, 0, t6, COUNT(t6));
     rt_set_sync_handler(0);
@@ -293,18 +258,23 @@ static void self_modifying(void)
     smc_code[2] = 0x54FFFFC1; /* b.ne the ldr */
     smc_code[3] = 0xD65F03C0; /* ret */
     publish();
-    static const struct per_iteration loads[] = { { 0x08, "INST_RETIRED", 3 }, { 0x06, "LD_RETIRED", 1 },
+    static const struct per_iteration loads[] = { { 0x08, "INST_RETIRED", 3 },
+                                                  { 0x06, "LD_RETIRED", 1 },
                                                   { 0x07, "ST_RETIRED", 0 } };
     check_loop("iss-events-code-written", loop, buffer, loads, COUNT(loads));
     smc_code[0] = 0xF9000023; /* str x3, [x1] */
     publish();
-    static const struct per_iteration stores[] = { { 0x08, "INST_RETIRED", 3 }, { 0x06, "LD_RETIRED", 0 },
+    static const struct per_iteration stores[] = { { 0x08, "INST_RETIRED", 3 },
+                                                   { 0x06, "LD_RETIRED", 0 },
                                                    { 0x07, "ST_RETIRED", 1 } };
     check_loop("iss-events-code-rewritten", loop, buffer, stores, COUNT(stores));
 }
 
 static volatile uint64_t sgis;
-static void on_sgi(void) { sgis++; }
+static void on_sgi(void)
+{
+    sgis++;
+}
 
 /* An SGI to itself each iteration, IRQs unmasked: one IRQ an iteration. */
 static void irqs(void)
@@ -314,11 +284,9 @@ static void irqs(void)
     mmio_write32(GICD_ISENABLER0, 1u);
     rt_set_irq_handler(on_sgi);
     rt_irq_unmask();
-    static const struct per_iteration t7[] = {
-        { 0x09, "EXC_TAKEN", 1 },
-        { 0x86, "EXC_IRQ", 1 },
-        { 0x0A, "EXC_RETURN", 1 }
-    };
+    static const struct per_iteration t7[] = { { 0x09, "EXC_TAKEN", 1 },
+                                               { 0x86, "EXC_IRQ", 1 },
+                                               { 0x0A, "EXC_RETURN", 1 } };
     check_loop("iss-events-irq", loop_sgi, (void *)GICD_SGIR, t7, COUNT(t7));
     rt_irq_mask();
     rt_set_irq_handler(0);
@@ -353,7 +321,8 @@ static void irq_after_wfi(void)
     mmio_write32(GICD_ISENABLER0, 1u << INTID_VTIMER);
     rt_set_irq_handler(on_timer);
     rt_irq_unmask();
-    static const struct per_iteration rows[] = { { 0x09, "EXC_TAKEN", 1 }, { 0x86, "EXC_IRQ", 1 },
+    static const struct per_iteration rows[] = { { 0x09, "EXC_TAKEN", 1 },
+                                                 { 0x86, "EXC_IRQ", 1 },
                                                  { 0x0A, "EXC_RETURN", 1 } };
     check_loop("iss-events-irq-after-wfi", wfi_then_irq, 0, rows, COUNT(rows));
     rt_irq_mask();
@@ -412,8 +381,8 @@ static void introspection(void)
     const char *name = "iss-events-pmceid";
     bool ok = true;
     const uint64_t ceid0 = SYSREG_READ(pmceid0_el0), ceid1 = SYSREG_READ(pmceid1_el0);
-    const unsigned counted[] = { 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x13, 0x19, 0x1B, 0x1C,
-                                 0x21, 0x3A, 0x3B };
+    const unsigned counted[] = { 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D,
+                                 0x0E, 0x13, 0x19, 0x1B, 0x1C, 0x21, 0x3A, 0x3B };
     for (unsigned i = 0; i < sizeof counted / sizeof counted[0]; i++) {
         const unsigned e = counted[i];
         EXPECT_EQ(((e < 0x20 ? ceid0 : ceid1) >> (e & 31)) & 1, 1, "PMCEID bit of an event the ISS counts");

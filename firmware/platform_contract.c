@@ -55,7 +55,7 @@ static void record_irq(void)
 {
     irq_count++;
     irq_elr = SYSREG_READ(elr_el1);
-    SYSREG_WRITE(pmovsclr_el0, 1);  /* PMUIRQ falls */
+    SYSREG_WRITE(pmovsclr_el0, 1); /* PMUIRQ falls */
     ISB();
 }
 
@@ -89,20 +89,26 @@ static void irq_on_unmask(void)
     EXPECT_EQ(rt_irq_status() & IRQ_PMU, IRQ_PMU, "PMUIRQ is high while masked");
     EXPECT_EQ(irq_count, 0, "nothing is taken while PSTATE.I is set");
     __asm__ volatile("adr %0, 1f\n\tmsr daifclr, #2\n1:\t" TWO_HUNDRED_NOPS "msr daifset, #2"
-                     : "=&r"(after) : : "memory");
+                     : "=&r"(after)
+                     :
+                     : "memory");
     EXPECT_EQ(irq_count, 1, "MSR DAIFClr: taken once");
     EXPECT_EQ(irq_elr, after, "MSR DAIFClr: taken before the next instruction");
 
     raise_masked_pmuirq();
     __asm__ volatile("adr %0, 1f\n\tmsr daif, xzr\n1:\t" TWO_HUNDRED_NOPS "msr daifset, #15"
-                     : "=&r"(after) : : "memory");
+                     : "=&r"(after)
+                     :
+                     : "memory");
     EXPECT_EQ(irq_count, 1, "MSR DAIF: taken once");
     EXPECT_EQ(irq_elr, after, "MSR DAIF: taken before the next instruction");
 
     raise_masked_pmuirq();
     __asm__ volatile("adr %0, 1f\n\tmsr elr_el1, %0\n\tmov x9, %1\n\tmsr spsr_el1, x9\n\teret\n1:\t" TWO_HUNDRED_NOPS
                      "msr daifset, #2"
-                     : "=&r"(after) : "i"(PSTATE_EL1H_I_CLEAR) : "x9", "memory");
+                     : "=&r"(after)
+                     : "i"(PSTATE_EL1H_I_CLEAR)
+                     : "x9", "memory");
     EXPECT_EQ(irq_count, 1, "ERET: taken once");
     EXPECT_EQ(irq_elr, after, "ERET: taken at its target, before its first instruction");
 
@@ -114,7 +120,10 @@ static void irq_on_unmask(void)
 
 /* ---- access-timing */
 
-static bool has_amu(void) { return (SYSREG_READ(id_aa64pfr0_el1) >> 44 & 0xF) != 0; }
+static bool has_amu(void)
+{
+    return (SYSREG_READ(id_aa64pfr0_el1) >> 44 & 0xF) != 0;
+}
 
 static void access_timing(void)
 {
@@ -126,21 +135,27 @@ static void access_timing(void)
     ISB();
     uint64_t mrs, load;
     __asm__ volatile("mrs %0, pmccntr_el0\n\tldr %1, [%2]"
-                     : "=&r"(mrs), "=&r"(load) : "r"(PMU_FRAME(g) + PMU_PMCCNTR) : "memory");
+                     : "=&r"(mrs), "=&r"(load)
+                     : "r"(PMU_FRAME(g) + PMU_PMCCNTR)
+                     : "memory");
     EXPECT_EQ(load - mrs, cpi, "PMU.PMCCNTR_EL0 loaded right after MRS PMCCNTR_EL0: one instruction later");
     if (!has_amu()) {
         rt_puts("SKIP access-timing (AMU): ID_AA64PFR0_EL1.AMU is 0\n");
         report(name, ok);
         return;
     }
-    SYSREG_WRITE(AMCNTENSET0_EL0, 1);  /* CPU_CYCLES */
+    SYSREG_WRITE(AMCNTENSET0_EL0, 1); /* CPU_CYCLES */
     ISB();
     __asm__ volatile("mrs %0, " RT_STR(AMEVCNTR00_EL0) "\n\tldr %1, [%2]"
-                     : "=&r"(mrs), "=&r"(load) : "r"(AMU_FRAME(g) + AMU_AMEVCNTR00) : "memory");
+                     : "=&r"(mrs), "=&r"(load)
+                     : "r"(AMU_FRAME(g) + AMU_AMEVCNTR00)
+                     : "memory");
     EXPECT_EQ(load - mrs, cpi, "AMU.AMEVCNTR00 loaded right after MRS AMEVCNTR00_EL0: one instruction later");
     uint64_t t1, t2;
     __asm__ volatile("mrs xzr, pmccntr_el0\n\tldr %0, [%2]\n\tmrs xzr, " RT_STR(AMEVCNTR01_EL0) "\n\tldr %1, [%2]"
-                     : "=&r"(t1), "=&r"(t2) : "r"(TIME) : "memory");
+                     : "=&r"(t1), "=&r"(t2)
+                     : "r"(TIME)
+                     : "memory");
     EXPECT_EQ(t2 - t1, 2 * instruction_ps, "TIME after MRS PMCCNTR_EL0, then after MRS AMEVCNTR01_EL0");
     SYSREG_WRITE(AMCNTENCLR0_EL0, 1);
     rt_puts("  ");
@@ -168,7 +183,9 @@ static void ring_pe0(uint64_t delay)
     spin(delay);
     uint64_t t;
     __asm__ volatile("mrs xzr, pmccntr_el0\n\tldr %0, [%1]\n\tmrs xzr, pmccntr_el0\n\tstr wzr, [%2]"
-                     : "=&r"(t) : "r"(TIME), "r"(SYSCTL_BASE + SYSCTL_DOORBELL_SET) : "memory");
+                     : "=&r"(t)
+                     : "r"(TIME), "r"(SYSCTL_BASE + SYSCTL_DOORBELL_SET)
+                     : "memory");
     rang_at = t + 2 * instruction_ps;
 }
 
@@ -180,10 +197,10 @@ static void smt_doorbell_wake(void)
         rt_puts("SKIP smt-doorbell-wake: no sibling thread\n");
         return;
     }
-    for (uint64_t delay = 25000; delay <= 45000; delay += 10000) {  /* past PE 0's WFI */
+    for (uint64_t delay = 25000; delay <= 45000; delay += 10000) { /* past PE 0's WFI */
         rt_irq_enable(IRQ_DOORBELL);
         mmio_write32(SYSCTL_BASE + SYSCTL_DOORBELL_CLEAR, 1);
-        rt_start_on(1, ring_pe0, delay);  /* thread 1 of this core */
+        rt_start_on(1, ring_pe0, delay); /* thread 1 of this core */
         uint64_t woke;
         /* WFI, then TIME one instruction after the wake-up's first. */
         __asm__ volatile("wfi\n\tmrs xzr, pmccntr_el0\n\tldr %0, [%1]" : "=&r"(woke) : "r"(TIME) : "memory");
@@ -205,8 +222,7 @@ static void smt_doorbell_wake(void)
 /* n iterations of one 32-instruction block. */
 static void block_loop(uint64_t n)
 {
-    __asm__ volatile("1:\t.rept 30\n\tadd x9, x9, #1\n\t.endr\n\tsubs %0, %0, #1\n\tb.ne 1b"
-                     : "+r"(n) : : "x9", "cc");
+    __asm__ volatile("1:\t.rept 30\n\tadd x9, x9, #1\n\t.endr\n\tsubs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "x9", "cc");
 }
 
 static void dvfs_split(void)

@@ -7,21 +7,60 @@
 #include "runtime.h"
 #include "sysctl.h"
 
-static uint32_t sysctl_read(unsigned off) { return mmio_read32(SYSCTL_BASE + off); }
-static void sysctl_write(unsigned off, uint32_t v) { mmio_write32(SYSCTL_BASE + off, v); }
+static uint32_t sysctl_read(unsigned off)
+{
+    return mmio_read32(SYSCTL_BASE + off);
+}
+static void sysctl_write(unsigned off, uint32_t v)
+{
+    mmio_write32(SYSCTL_BASE + off, v);
+}
 
-const char *rt_platform_name(void) { return "pmvp"; }
-unsigned rt_num_pes(void) { return sysctl_read(SYSCTL_NUM_PES); }
-unsigned rt_threads(void) { return sysctl_read(SYSCTL_THREADS); }
-uint64_t rt_core_hz(void) { return sysctl_read(SYSCTL_CORE_HZ); }
-uint64_t rt_cpi(void) { return sysctl_read(SYSCTL_CPI); }
-uint64_t rt_syscnt_hz(void) { return sysctl_read(SYSCTL_SYSCNT_HZ); }
-bool rt_has_frames(void) { return true; }
-uint32_t rt_wfx_choices(void) { return sysctl_read(SYSCTL_WFX); }
-uint64_t rt_pe_index(void) { return sysctl_read(SYSCTL_PE); }
-unsigned rt_soc_pe(void) { return sysctl_read(SYSCTL_SOC_PE); }
+const char *rt_platform_name(void)
+{
+    return "pmvp";
+}
+unsigned rt_num_pes(void)
+{
+    return sysctl_read(SYSCTL_NUM_PES);
+}
+unsigned rt_threads(void)
+{
+    return sysctl_read(SYSCTL_THREADS);
+}
+uint64_t rt_core_hz(void)
+{
+    return sysctl_read(SYSCTL_CORE_HZ);
+}
+uint64_t rt_cpi(void)
+{
+    return sysctl_read(SYSCTL_CPI);
+}
+uint64_t rt_syscnt_hz(void)
+{
+    return sysctl_read(SYSCTL_SYSCNT_HZ);
+}
+bool rt_has_frames(void)
+{
+    return true;
+}
+uint32_t rt_wfx_choices(void)
+{
+    return sysctl_read(SYSCTL_WFX);
+}
+uint64_t rt_pe_index(void)
+{
+    return sysctl_read(SYSCTL_PE);
+}
+unsigned rt_soc_pe(void)
+{
+    return sysctl_read(SYSCTL_SOC_PE);
+}
 
-void rt_putc(char c) { sysctl_write(SYSCTL_CONSOLE, (uint8_t)c); }
+void rt_putc(char c)
+{
+    sysctl_write(SYSCTL_CONSOLE, (uint8_t)c);
+}
 
 void rt_exit(unsigned status)
 {
@@ -30,11 +69,20 @@ void rt_exit(unsigned status)
         __asm__ volatile("wfi");
 }
 
-void rt_irq_enable(uint32_t lines) { sysctl_write(SYSCTL_IRQ_ENABLE, lines); }
-uint32_t rt_irq_status(void) { return sysctl_read(SYSCTL_IRQ_STATUS); }
+void rt_irq_enable(uint32_t lines)
+{
+    sysctl_write(SYSCTL_IRQ_ENABLE, lines);
+}
+uint32_t rt_irq_status(void)
+{
+    return sysctl_read(SYSCTL_IRQ_STATUS);
+}
 
 /* The device needs no acknowledgement: the handler clears the source. */
-void rt_irq_take(void) { rt_irq_handle(); }
+void rt_irq_take(void)
+{
+    rt_irq_handle();
+}
 
 /* ---- the mailbox: one slot per PE, written by PE 0 */
 static struct {

@@ -28,19 +28,52 @@
 #define SEMIHOSTING_SYS_EXIT 0x18
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026
 
-const char *rt_platform_name(void) { return "virt"; }
-unsigned rt_num_pes(void) { return 1; }
-unsigned rt_threads(void) { return 1; }
-uint64_t rt_core_hz(void) { return 1000000000u; }
-uint64_t rt_cpi(void) { return 1; }
-uint64_t rt_syscnt_hz(void) { return SYSREG_READ(cntfrq_el0); }
-bool rt_has_frames(void) { return false; }
+const char *rt_platform_name(void)
+{
+    return "virt";
+}
+unsigned rt_num_pes(void)
+{
+    return 1;
+}
+unsigned rt_threads(void)
+{
+    return 1;
+}
+uint64_t rt_core_hz(void)
+{
+    return 1000000000u;
+}
+uint64_t rt_cpi(void)
+{
+    return 1;
+}
+uint64_t rt_syscnt_hz(void)
+{
+    return SYSREG_READ(cntfrq_el0);
+}
+bool rt_has_frames(void)
+{
+    return false;
+}
 /* QEMU counts cycles as virtual time, whatever the PE does. */
-uint32_t rt_wfx_choices(void) { return RT_WFX_PMCCNTR_COUNTS | RT_WFX_THREAD_ACTIVE | RT_WFX_CPU_CYCLES; }
-uint64_t rt_pe_index(void) { return SYSREG_READ(mpidr_el1) & 0xFF; }
-unsigned rt_soc_pe(void) { return (unsigned)rt_pe_index(); }
+uint32_t rt_wfx_choices(void)
+{
+    return RT_WFX_PMCCNTR_COUNTS | RT_WFX_THREAD_ACTIVE | RT_WFX_CPU_CYCLES;
+}
+uint64_t rt_pe_index(void)
+{
+    return SYSREG_READ(mpidr_el1) & 0xFF;
+}
+unsigned rt_soc_pe(void)
+{
+    return (unsigned)rt_pe_index();
+}
 
-void rt_putc(char c) { mmio_write32(UART_DR, (uint8_t)c); }
+void rt_putc(char c)
+{
+    mmio_write32(UART_DR, (uint8_t)c);
+}
 
 void rt_exit(unsigned status)
 {
@@ -67,13 +100,16 @@ void rt_irq_enable(uint32_t lines)
     mmio_write32((lines & IRQ_PMU) ? GICD_ISENABLER0 : GICD_ICENABLER0, 1u << INTID_PMU);
 }
 
-uint32_t rt_irq_status(void) { return (mmio_read32(GICD_ISPENDR0) >> INTID_PMU) & 1 ? IRQ_PMU : 0; }
+uint32_t rt_irq_status(void)
+{
+    return (mmio_read32(GICD_ISPENDR0) >> INTID_PMU) & 1 ? IRQ_PMU : 0;
+}
 
 void rt_irq_take(void)
 {
     uint32_t iar = mmio_read32(GICC_IAR);
     if ((iar & 0x3FF) >= 1020)
-        return;  /* spurious */
+        return; /* spurious */
     rt_irq_handle();
     mmio_write32(GICC_EOIR, iar);
 }

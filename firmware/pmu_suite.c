@@ -66,8 +66,8 @@
 #define AMCFGR_EL0 S3_3_C13_C2_1
 #define AMCNTENSET0_EL0 S3_3_C13_C2_5
 #define AMCNTENCLR0_EL0 S3_3_C13_C2_4
-#define AMEVCNTR00_EL0 S3_3_C13_C4_0  /* CPU_CYCLES */
-#define AMEVCNTR01_EL0 S3_3_C13_C4_1  /* CNT_CYCLES */
+#define AMEVCNTR00_EL0 S3_3_C13_C4_0 /* CPU_CYCLES */
+#define AMEVCNTR01_EL0 S3_3_C13_C4_1 /* CNT_CYCLES */
 
 /* The EXT64 PMU frame (I5.1): PMEVCNTR<n>_EL0 at 8n, PMCCNTR_EL0 at 0x0F8. */
 #define PMU_PMEVCNTR(n) (8u * (n))
@@ -75,7 +75,7 @@
 #define PMU_PMCNTENSET 0xC00u
 #define PMU_PMCNTENCLR 0xC20u
 #define PMU_PMEVTYPER(n) (0x400u + 8u * (n))
-#define PMU_PMCR 0xE10u  /* EXT64: PMCR_EL0 is 64 bits at 0xE10 */
+#define PMU_PMCR 0xE10u /* EXT64: PMCR_EL0 is 64 bits at 0xE10 */
 #define PMU_PMCFGR 0xE00u
 #define PMU_PMCCR 0xE58u /* FEAT_PMUv3_EXTPMN */
 #define PMU_PMDEVID 0xFC8u
@@ -115,10 +115,12 @@ static void set_evcntr(unsigned n, uint64_t v)
 
 /* Reads `reg` (an MRS name), runs 2n instructions, reads it again: 2n + 1
  * instructions retire between the two reads (the first read is one of them). */
-#define AROUND_LOOP(reg, n, before, after)                                                   \
-    __asm__ volatile("mov x9, %2\n\tmrs %0, " #reg "\n1:\tsubs x9, x9, #1\n\tb.ne 1b\n\t"      \
-                     "mrs %1, " #reg                                                          \
-                     : "=&r"(before), "=&r"(after) : "r"((uint64_t)(n)) : "x9", "cc", "memory")
+#define AROUND_LOOP(reg, n, before, after)                                                \
+    __asm__ volatile("mov x9, %2\n\tmrs %0, " #reg "\n1:\tsubs x9, x9, #1\n\tb.ne 1b\n\t" \
+                     "mrs %1, " #reg                                                      \
+                     : "=&r"(before), "=&r"(after)                                        \
+                     : "r"((uint64_t)(n))                                                 \
+                     : "x9", "cc", "memory")
 
 /* Writes `set` to PMCNTENSET_EL0, runs 2n instructions, writes `set` to
  * PMCNTENCLR_EL0: the counters count the 2n + 1 instructions from the
@@ -126,7 +128,10 @@ static void set_evcntr(unsigned n, uint64_t v)
 static void count_loop(uint64_t set, uint64_t n)
 {
     __asm__ volatile("mov x9, %1\n\tmsr pmcntenset_el0, %0\n1:\tsubs x9, x9, #1\n\tb.ne 1b\n\t"
-                     "msr pmcntenclr_el0, %0" : : "r"((uint64_t)set), "r"(n) : "x9", "cc", "memory");
+                     "msr pmcntenclr_el0, %0"
+                     :
+                     : "r"((uint64_t)set), "r"(n)
+                     : "x9", "cc", "memory");
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -185,7 +190,7 @@ static void pmu_event_counter_config(void)
     pmu_reset();
     unsigned n = PMCR_N(SYSREG_READ(pmcr_el0));
     for (unsigned i = 0; i < n; i++) {
-        set_evtyper(i, EV_INST_RETIRED | (uint64_t)(i & 3) << 30);  /* event, P and U */
+        set_evtyper(i, EV_INST_RETIRED | (uint64_t)(i & 3) << 30); /* event, P and U */
         set_evcntr(i, 0x1000 + i);
     }
     for (unsigned i = 0; i < n; i++) {
@@ -242,7 +247,7 @@ static void pmu_sw_incr(void)
     set_evtyper(0, EV_SW_INCR);
     set_evtyper(1, EV_SW_INCR);
     SYSREG_WRITE(pmcr_el0, PMCR_E);
-    SYSREG_WRITE(pmcntenset_el0, 0x1);  /* counter 1 stays disabled */
+    SYSREG_WRITE(pmcntenset_el0, 0x1); /* counter 1 stays disabled */
     ISB();
     for (int i = 0; i < 100; i++)
         SYSREG_WRITE(pmswinc_el0, 0x3);
@@ -278,7 +283,7 @@ static void pmu_chained_counters(void)
     const char *name = "pmu-chained-counters";
     bool ok = true;
     chained_pair_near_wrap();
-    count_loop(0x3, 10);  /* 21 instructions: the low half wraps once */
+    count_loop(0x3, 10); /* 21 instructions: the low half wraps once */
     EXPECT_EQ(evcntr(0) & 0xFFFFFFFFu, 5, "low half");
     EXPECT_EQ(evcntr(1), 1, "CHAIN counts the wrap");
     EXPECT_EQ(SYSREG_READ(pmovsset_el0), 0x1, "only the low half overflowed");
@@ -670,7 +675,9 @@ static void pmu_divider(void)
     uint64_t a, b;
     __asm__ volatile("mov x9, %3\n\tmsr pmcr_el0, %2\n1:\tsubs x9, x9, #1\n\tb.ne 1b\n\tmrs %0, pmccntr_el0\n\t"
                      "mov %1, xzr"
-                     : "=&r"(b), "=&r"(a) : "r"((uint64_t)(PMCR_E | PMCR_C | PMCR_D)), "r"(n) : "x9", "cc", "memory");
+                     : "=&r"(b), "=&r"(a)
+                     : "r"((uint64_t)(PMCR_E | PMCR_C | PMCR_D)), "r"(n)
+                     : "x9", "cc", "memory");
     EXPECT_EQ(b - a, (2 * n + 1) * cpi / 64, "PMCCNTR with PMCR.D");
     report(name, ok);
 }
@@ -680,7 +687,7 @@ static void pmu_filter_el1(void)
     const char *name = "pmu-filter-el1";
     bool ok = true;
     pmu_reset();
-    set_evtyper(0, EV_INST_RETIRED | PMEVTYPER_P);  /* not at EL1 */
+    set_evtyper(0, EV_INST_RETIRED | PMEVTYPER_P); /* not at EL1 */
     set_evtyper(1, EV_INST_RETIRED);
     SYSREG_WRITE(pmccfiltr_el0, PMEVTYPER_P);
     SYSREG_WRITE(pmcr_el0, PMCR_E);
@@ -693,7 +700,10 @@ static void pmu_filter_el1(void)
 }
 
 /* ---- SMT: PE 1 is thread 1 of PE 0's core, when there is one */
-static bool has_sibling(void) { return rt_threads() >= 2 && rt_num_pes() >= 2; }
+static bool has_sibling(void)
+{
+    return rt_threads() >= 2 && rt_num_pes() >= 2;
+}
 
 static void sibling_work(uint64_t n)
 {
@@ -720,25 +730,28 @@ static void pmu_wfi_cycle_counter(void)
         return;
     }
     if (need_sibling)
-        rt_start_on(1, sibling_work, 200000);  /* 400,000 instructions */
-    const uint64_t k = 20000;  /* cycles from the enabling MSR to the overflow */
+        rt_start_on(1, sibling_work, 200000); /* 400,000 instructions */
+    const uint64_t k = 20000;                 /* cycles from the enabling MSR to the overflow */
     pmu_reset();
     set_evtyper(0, EV_CPU_CYCLES);
     set_evtyper(1, EV_INST_RETIRED);
-    SYSREG_WRITE(pmccntr_el0, (1ull << 32) - k);  /* PMCR.LC == 0: overflows at bit 31 */
+    SYSREG_WRITE(pmccntr_el0, (1ull << 32) - k); /* PMCR.LC == 0: overflows at bit 31 */
     SYSREG_WRITE(pmintenset_el1, PMU_C);
     SYSREG_WRITE(pmcr_el0, PMCR_E);
-    rt_irq_enable(IRQ_PMU);  /* PSTATE.I stays set: the line wakes the WFI, no exception */
+    rt_irq_enable(IRQ_PMU); /* PSTATE.I stays set: the line wakes the WFI, no exception */
     ISB();
     uint64_t cc;
     __asm__ volatile("msr pmcntenset_el0, %1\n\twfi\n\tmrs %0, pmccntr_el0\n\tmsr pmcntenclr_el0, %1"
-                     : "=&r"(cc) : "r"((uint64_t)(PMU_C | 0x3)) : "memory");
+                     : "=&r"(cc)
+                     : "r"((uint64_t)(PMU_C | 0x3))
+                     : "memory");
     /* The MSR and the WFI retire, the PE sleeps, the overflow wakes it at
      * its instant, and the MRS reads the counter there. */
     EXPECT_EQ(cc, 1ull << 32, "PMCCNTR at the wake: the overflow instant");
     EXPECT_EQ(SYSREG_READ(pmovsset_el0), PMU_C, "PMOVSSET.C");
     bool sleep_counts = (wfx & RT_WFX_THREAD_ACTIVE) && (wfx & RT_WFX_CPU_CYCLES);
-    EXPECT_EQ(evcntr(0), sleep_counts ? k + cpi : 3 * cpi, "CPU_CYCLES (MT = 0): the MSR, the WFI, the MRS, and the sleep if counted");
+    EXPECT_EQ(evcntr(0), sleep_counts ? k + cpi : 3 * cpi,
+              "CPU_CYCLES (MT = 0): the MSR, the WFI, the MRS, and the sleep if counted");
     EXPECT_EQ(evcntr(1), 3, "INST_RETIRED: the MSR, the WFI and the MRS");
     rt_irq_enable(0);
     SYSREG_WRITE(pmintenclr_el1, PMU_C);
@@ -760,7 +773,7 @@ static bool record_sync(uint64_t esr)
 {
     sync_esr = esr;
     sync_count++;
-    return true;  /* skip the instruction */
+    return true; /* skip the instruction */
 }
 
 static void pmu_undefined_access(void)
@@ -769,12 +782,12 @@ static void pmu_undefined_access(void)
     bool ok = true;
     rt_set_sync_handler(record_sync);
     sync_count = 0;
-    SYSREG_WRITE(S3_3_C9_C12_6, 0);  /* MSR PMCEID0_EL0: a read-only register, UNDEFINED */
+    SYSREG_WRITE(S3_3_C9_C12_6, 0); /* MSR PMCEID0_EL0: a read-only register, UNDEFINED */
     EXPECT_EQ(sync_count, 1, "MSR PMCEID0_EL0 takes an exception");
     EXPECT_EQ(sync_esr >> 26, 0x00, "ESR_EL1.EC Unknown reason");
     EXPECT_EQ((sync_esr >> 25) & 1, 1, "ESR_EL1.IL");
     uint64_t v = 0;
-    __asm__ volatile("mrs %0, S3_3_C9_C12_4" : "=r"(v));  /* MRS PMSWINC_EL0: write-only, UNDEFINED */
+    __asm__ volatile("mrs %0, S3_3_C9_C12_4" : "=r"(v)); /* MRS PMSWINC_EL0: write-only, UNDEFINED */
     EXPECT_EQ(sync_count, 2, "MRS PMSWINC_EL0 takes an exception");
     rt_set_sync_handler(0);
     report(name, ok);
@@ -800,11 +813,15 @@ static void ext_frame_read(void)
      * two reads, not necessarily one CPI after the first. */
     uint64_t a, b, c;
     __asm__ volatile("mrs %0, pmccntr_el0\n\tldr %1, [%3]\n\tmrs %2, pmccntr_el0"
-                     : "=&r"(a), "=&r"(b), "=&r"(c) : "r"(frame + PMU_PMCCNTR) : "memory");
+                     : "=&r"(a), "=&r"(b), "=&r"(c)
+                     : "r"(frame + PMU_PMCCNTR)
+                     : "memory");
     EXPECT_EQ(c - a, 2 * cpi, "two instructions between the MRS");
     EXPECT_TRUE(a <= b && b <= c, "PMU.PMCCNTR_EL0 between the two MRS");
     __asm__ volatile("mrs %0, pmevcntr0_el0\n\tldr %1, [%3]\n\tmrs %2, pmevcntr0_el0"
-                     : "=&r"(a), "=&r"(b), "=&r"(c) : "r"(frame + PMU_PMEVCNTR(0)) : "memory");
+                     : "=&r"(a), "=&r"(b), "=&r"(c)
+                     : "r"(frame + PMU_PMEVCNTR(0))
+                     : "memory");
     EXPECT_EQ(c - a, 2, "INST_RETIRED: the MRS and the load");
     EXPECT_TRUE(a <= b && b <= c, "PMU.PMEVCNTR0_EL0 between the two MRS");
     /* A store to the frame: PMU.PMEVCNTR0_EL0 written as one 64-bit value. */
@@ -834,7 +851,7 @@ static void pmu_third_range(void)
         rt_puts("SKIP pmu-third-range: PMDEVID.EXTPMN is 0\n");
         return;
     }
-    pmu_reset();  /* PMCR.E = 0 */
+    pmu_reset(); /* PMCR.E = 0 */
     unsigned epmn = mmio_read64(frame + PMU_PMCCR) & 0x1F;
     unsigned n = PMCR_N(SYSREG_READ(pmcr_el0));
     unsigned all = (mmio_read64(frame + PMU_PMCFGR) & 0xFF) - ((SYSREG_READ(id_aa64dfr1_el1) >> 36 & 0xF) != 0);
@@ -847,7 +864,7 @@ static void pmu_third_range(void)
     uint64_t c = frame + PMU_PMEVCNTR(epmn);
     mmio_write64(frame + PMU_PMEVTYPER(epmn), EV_INST_RETIRED);
     mmio_write64(c, 0);
-    mmio_write64(frame + PMU_PMCNTENSET, 1ull << epmn | 1);  /* and counter 0, the first range's */
+    mmio_write64(frame + PMU_PMCNTENSET, 1ull << epmn | 1); /* and counter 0, the first range's */
     mmio_write64(frame + PMU_PMCCR, 0x80 | epmn);
     /* Two loads of PMU.PMEVCNTR<EPMN> around 2 * loop instructions, and
      * the AMU's INST_RETIRED (AMEVCNTR02, exact) read around both. The
@@ -860,7 +877,9 @@ static void pmu_third_range(void)
     ISB();
     __asm__ volatile("mrs %2, S3_3_C13_C4_2\n\tldr %0, [%4]\n\tmov x9, %5\n1:\tsubs x9, x9, #1\n\tb.ne 1b\n\t"
                      "ldr %1, [%4]\n\tmrs %3, S3_3_C13_C4_2"
-                     : "=&r"(a), "=&r"(b), "=&r"(i0), "=&r"(i1) : "r"(c), "r"(loop) : "x9", "cc", "memory");
+                     : "=&r"(a), "=&r"(b), "=&r"(i0), "=&r"(i1)
+                     : "r"(c), "r"(loop)
+                     : "x9", "cc", "memory");
     SYSREG_WRITE(AMCNTENCLR0_EL0, 0x4);
     EXPECT_EQ(i1 - i0, 2 * loop + 4, "AMEVCNTR02: the MRS, two loads, the mov and the loop");
     EXPECT_TRUE(b - a >= 2 * loop && b - a <= i1 - i0, "the third range counts the loop with PMCR.E 0");
@@ -870,7 +889,7 @@ static void pmu_third_range(void)
     set_evcntr(epmn, 5);
     EXPECT_TRUE(mmio_read64(c) > b, "and its write is ignored");
     EXPECT_EQ(SYSREG_READ(pmcntenset_el0) >> epmn & 1, 0, "PMCNTENSET_EL0.P<EPMN> reads 0");
-    mmio_write64(frame + PMU_PMCCR, epmn);  /* EPME 0: the agent is done */
+    mmio_write64(frame + PMU_PMCCR, epmn); /* EPME 0: the agent is done */
     mmio_write64(frame + PMU_PMCNTENCLR, ~0ull);
     rt_puts("  third range: EPMN ");
     rt_put_dec(epmn);
@@ -905,7 +924,9 @@ static void amu_counters(void)
     s0 = SYSREG_READ(AMEVCNTR01_EL0);
     __asm__ volatile("mov x9, %4\n\tmrs %0, S3_3_C13_C4_0\n\tmrs %1, S3_3_C13_C4_2\n"
                      "1:\tsubs x9, x9, #1\n\tb.ne 1b\n\tmrs %3, S3_3_C13_C4_2\n\tmrs %2, S3_3_C13_C4_0"
-                     : "=&r"(c0), "=&r"(i0), "=&r"(c1), "=&r"(i1) : "r"(n) : "x9", "cc", "memory");
+                     : "=&r"(c0), "=&r"(i0), "=&r"(c1), "=&r"(i1)
+                     : "r"(n)
+                     : "x9", "cc", "memory");
     s1 = SYSREG_READ(AMEVCNTR01_EL0);
     EXPECT_EQ(i1 - i0, 2 * n + 1, "AMEVCNTR02 INST_RETIRED");
     /* AMEVCNTR00 (CPU_CYCLES) is read one instruction before i0 and one after i1. */
@@ -938,8 +959,8 @@ static void smt_mt_counting(void)
         rt_puts("SKIP smt-mt1-counting: no external PMU frame to set up the sibling\n");
         return;
     }
-    const unsigned sibling = 1;                   /* thread 1 of PE 0's core ... */
-    uint64_t sib = PMU_FRAME(rt_soc_pe() + 1);    /* ... the next PE of the SoC */
+    const unsigned sibling = 1;                /* thread 1 of PE 0's core ... */
+    uint64_t sib = PMU_FRAME(rt_soc_pe() + 1); /* ... the next PE of the SoC */
     pmu_reset();
     /* The sibling's own MT=0 INST_RETIRED counter, set up through its
      * external frame while it sleeps in WFI. */

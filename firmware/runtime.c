@@ -47,8 +47,14 @@ void rt_banner(const char *title)
 static rt_irq_handler irq_handler;
 static rt_sync_handler sync_handler;
 
-void rt_set_irq_handler(rt_irq_handler h) { irq_handler = h; }
-void rt_set_sync_handler(rt_sync_handler h) { sync_handler = h; }
+void rt_set_irq_handler(rt_irq_handler h)
+{
+    irq_handler = h;
+}
+void rt_set_sync_handler(rt_sync_handler h)
+{
+    sync_handler = h;
+}
 
 void rt_irq_handle(void)
 {

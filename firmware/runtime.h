@@ -11,21 +11,38 @@
 #include <stdint.h>
 
 /* ---- the memory-mapped helpers */
-static inline uint32_t mmio_read32(uint64_t a) { return *(volatile uint32_t *)a; }
-static inline void mmio_write32(uint64_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
-static inline uint64_t mmio_read64(uint64_t a) { return *(volatile uint64_t *)a; }
-static inline void mmio_write64(uint64_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
+static inline uint32_t mmio_read32(uint64_t a)
+{
+    return *(volatile uint32_t *)a;
+}
+static inline void mmio_write32(uint64_t a, uint32_t v)
+{
+    *(volatile uint32_t *)a = v;
+}
+static inline uint64_t mmio_read64(uint64_t a)
+{
+    return *(volatile uint64_t *)a;
+}
+static inline void mmio_write64(uint64_t a, uint64_t v)
+{
+    *(volatile uint64_t *)a = v;
+}
 
 /* The PMU and AMU frames of the SoC's PE g on the pmvp platform (rt_has_frames()). */
 #define FRAMES_BASE 0x10000000ul
 #define FRAME_STRIDE 0x2000ul
-#define PMU_FRAME(g) (FRAMES_BASE + (uint64_t)(g) * FRAME_STRIDE)
+#define PMU_FRAME(g) (FRAMES_BASE + (uint64_t)(g)*FRAME_STRIDE)
 #define AMU_FRAME(g) (PMU_FRAME(g) + 0x1000ul)
 
 /* `name` may be a macro standing for an S<op0>_<op1>_C<n>_C<m>_<op2> encoding. */
 #define RT_STR_(x) #x
 #define RT_STR(x) RT_STR_(x)
-#define SYSREG_READ(name) ({ uint64_t v_; __asm__ volatile("mrs %0, " RT_STR(name) : "=r"(v_)); v_; })
+#define SYSREG_READ(name)                                     \
+    ({                                                        \
+        uint64_t v_;                                          \
+        __asm__ volatile("mrs %0, " RT_STR(name) : "=r"(v_)); \
+        v_;                                                   \
+    })
 #define SYSREG_WRITE(name, v) __asm__ volatile("msr " RT_STR(name) ", %0" : : "r"((uint64_t)(v)) : "memory")
 #define ISB() __asm__ volatile("isb" : : : "memory")
 
@@ -34,17 +51,17 @@ static inline void mmio_write64(uint64_t a, uint64_t v) { *(volatile uint64_t *)
  * `virt` machine (platform_virt.c: PL011, GICv2, semihosting), chosen by
  * firmware/CMakeLists.txt. */
 const char *rt_platform_name(void);
-unsigned rt_num_pes(void);       /* PEs that run this image */
-unsigned rt_threads(void);       /* PEs per core */
-uint64_t rt_core_hz(void);       /* the core's clock now */
-uint64_t rt_cpi(void);           /* processor cycles per instruction */
-uint64_t rt_syscnt_hz(void);     /* the System Counter's frequency */
-bool rt_has_frames(void);        /* the external PMU and AMU frames are mapped */
+unsigned rt_num_pes(void);   /* PEs that run this image */
+unsigned rt_threads(void);   /* PEs per core */
+uint64_t rt_core_hz(void);   /* the core's clock now */
+uint64_t rt_cpi(void);       /* processor cycles per instruction */
+uint64_t rt_syscnt_hz(void); /* the System Counter's frequency */
+bool rt_has_frames(void);    /* the external PMU and AMU frames are mapped */
 /* The IMPLEMENTATION DEFINED WFI/WFE choices of the core (pmvp_core_config). */
-#define RT_WFX_CLOCK_STOPS 1u      /* the clock stops while every PE of the core sleeps */
-#define RT_WFX_PMCCNTR_COUNTS 2u   /* PMCCNTR counts cycles a sleeping PE is clocked */
-#define RT_WFX_THREAD_ACTIVE 4u    /* a thread in WFI/WFE is active */
-#define RT_WFX_CPU_CYCLES 8u       /* CPU_CYCLES (MT = 0) counts an active sleeping thread */
+#define RT_WFX_CLOCK_STOPS 1u    /* the clock stops while every PE of the core sleeps */
+#define RT_WFX_PMCCNTR_COUNTS 2u /* PMCCNTR counts cycles a sleeping PE is clocked */
+#define RT_WFX_THREAD_ACTIVE 4u  /* a thread in WFI/WFE is active */
+#define RT_WFX_CPU_CYCLES 8u     /* CPU_CYCLES (MT = 0) counts an active sleeping thread */
 uint32_t rt_wfx_choices(void);
 
 /* "<title> on <platform>, PE <i> of <n>, CPI <c>": a suite's first line. */
@@ -69,8 +86,14 @@ typedef void (*rt_irq_handler)(void);
 void rt_set_irq_handler(rt_irq_handler h);
 void rt_irq_enable(uint32_t lines);
 uint32_t rt_irq_status(void);
-static inline void rt_irq_unmask(void) { __asm__ volatile("msr daifclr, #2" : : : "memory"); }
-static inline void rt_irq_mask(void) { __asm__ volatile("msr daifset, #2" : : : "memory"); }
+static inline void rt_irq_unmask(void)
+{
+    __asm__ volatile("msr daifclr, #2" : : : "memory");
+}
+static inline void rt_irq_mask(void)
+{
+    __asm__ volatile("msr daifset, #2" : : : "memory");
+}
 
 /* A synchronous exception the tests provoke: the handler gets ESR_EL1 and
  * returns whether to skip the faulting instruction. */

@@ -51,7 +51,7 @@
 #define PMU_C (1u << 31)
 #define AMU_CNT_CYCLES (1u << 1)
 
-static uint64_t instruction_ps;  /* this PE's CPI / f, in ps */
+static uint64_t instruction_ps; /* this PE's CPI / f, in ps */
 
 /* One measurement: the instant (ps) and the 64-bit value of a frame
  * register loaded right after it. */
@@ -71,7 +71,10 @@ static struct sample sample(uint64_t address)
 
 /* The edges of a clock of `mhz` MHz in (0, t ps] (the watched clocks are
  * whole numbers of MHz: the scenario's). */
-static uint64_t edges(uint64_t t, uint64_t mhz) { return t * mhz / 1000000u; }
+static uint64_t edges(uint64_t t, uint64_t mhz)
+{
+    return t * mhz / 1000000u;
+}
 
 static void spin(uint64_t n)
 {
@@ -128,7 +131,8 @@ static void watch(unsigned g)
         uint32_t amdevarch = mmio_read32(amu + AMU_AMDEVARCH);
         EXPECT_EQ(amdevarch & ~DEVARCH_ARCHID, DEVARCH_ARM_PRESENT, "AMU.AMDEVARCH: Arm, present");
         EXPECT_TRUE((amdevarch & DEVARCH_ARCHID) == ARCHID_AMU_EXT32 ||
-                        (amdevarch & DEVARCH_ARCHID) == ARCHID_AMU_EXT64, "AMU.AMDEVARCH.ARCHID: an AMU");
+                        (amdevarch & DEVARCH_ARCHID) == ARCHID_AMU_EXT64,
+                    "AMU.AMDEVARCH.ARCHID: an AMU");
         report(name, ok);
     }
 
@@ -171,7 +175,7 @@ static void watch(unsigned g)
  * that waits for the cores it manages to boot, so that what it reads does
  * not depend on the order in which the platform runs the cores of one
  * quantum (docs/FIRMWARE.md). */
-#define BOOT_PS 50000000ull  /* 50 us */
+#define BOOT_PS 50000000ull /* 50 us */
 
 int suite_main(void)
 {

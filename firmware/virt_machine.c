@@ -89,7 +89,7 @@ static void timer_at_its_instant(void)
     mmio_write32(GICD_ISENABLER0, 1u << INTID_VTIMER);
     uint64_t cval = SYSREG_READ(cntvct_el0) + 2000;
     SYSREG_WRITE(cntv_cval_el0, cval);
-    SYSREG_WRITE(cntv_ctl_el0, 1);  /* ENABLE, not masked */
+    SYSREG_WRITE(cntv_ctl_el0, 1); /* ENABLE, not masked */
     ISB();
     EXPECT_EQ(mmio_read32(GICD_ISPENDR0) >> INTID_VTIMER & 1, 0, "PPI 27 not pending before CVAL");
     __asm__ volatile("wfi" : : : "memory");
@@ -137,7 +137,7 @@ static bool on_abort(uint64_t esr)
 {
     abort_esr = esr;
     abort_far = SYSREG_READ(far_el1);
-    SYSREG_WRITE(elr_el1, resume_at - 4);  /* the runtime adds 4 */
+    SYSREG_WRITE(elr_el1, resume_at - 4); /* the runtime adds 4 */
     return true;
 }
 
@@ -148,12 +148,14 @@ static void fetch_from_nothing(void)
     const char *name = "virt-fetch-abort";
     bool ok = true;
     rt_set_sync_handler(on_abort);
-    const uint64_t nowhere = 0x0E000000;  /* nothing here, on QEMU's virt either */
+    const uint64_t nowhere = 0x0E000000; /* nothing here, on QEMU's virt either */
     __asm__ volatile("adr x9, 1f\n\t"
                      "str x9, %0\n\t"
                      "br %1\n"
                      "1:"
-                     : "=m"(resume_at) : "r"(nowhere) : "x9", "memory");
+                     : "=m"(resume_at)
+                     : "r"(nowhere)
+                     : "x9", "memory");
     rt_set_sync_handler(0);
     EXPECT_EQ(abort_esr >> 26, 0x21, "ESR_EL1.EC: Instruction Abort from the same EL");
     EXPECT_EQ(abort_esr & 0x3F, 0x10, "ESR_EL1.IFSC: synchronous external abort");
@@ -164,7 +166,7 @@ static void fetch_from_nothing(void)
 int suite_main(void)
 {
     rt_banner("pmvp virt machine");
-    mmio_write32(GICD_CTLR, 1);  /* the distributor and this CPU interface on, no priority masked */
+    mmio_write32(GICD_CTLR, 1); /* the distributor and this CPU interface on, no priority masked */
     mmio_write32(GICC_PMR, 0xFF);
     mmio_write32(GICC_CTLR, 1);
     uart_probe();

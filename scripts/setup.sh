@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build pkg-config make g++ dpkg-dev googletest libgtest-dev libsystemc-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev gnuplot-nox
-          libunicorn-dev libfdt-dev device-tree-compiler gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu clang libclang-rt-14-dev "$@")
+          libunicorn-dev libfdt-dev device-tree-compiler gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu clang clang-format libclang-rt-14-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

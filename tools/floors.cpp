@@ -34,9 +34,9 @@ namespace {
 struct Source {
     std::string name;
     int floor = -1;
-    std::vector<std::string> includes;            // local headers, as written
-    std::set<std::string> defines;                // functions with external linkage
-    std::vector<std::string> calls;               // names followed by "(" in a body
+    std::vector<std::string> includes;  // local headers, as written
+    std::set<std::string> defines;      // functions with external linkage
+    std::vector<std::string> calls;     // names followed by "(" in a body
 };
 
 // The text of a file with comments and string and character literals
@@ -103,13 +103,16 @@ std::string clean(const std::string &text, std::vector<std::string> &includes)
     return out;
 }
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Definitions and calls of a cleaned text.
 void scan(const std::string &s, Source &src)
 {
-    static const std::set<std::string> keywords = { "if", "while", "for", "switch", "return", "sizeof",
-                                                    "_Static_assert", "_Alignof", "defined" };
+    static const std::set<std::string> keywords = { "if",     "while",          "for",      "switch", "return",
+                                                    "sizeof", "_Static_assert", "_Alignof", "defined" };
     int depth = 0;
     size_t decl_start = 0;  // where the current file-scope declaration began
     for (size_t i = 0; i < s.size();) {
@@ -240,8 +243,7 @@ int main(int argc, char **argv)
             if (h->second.floor > src.floor) {
                 errors++;
                 std::fprintf(stderr, "pmvp-floors: %s (%s) includes %s (%s), a higher floor\n", file.c_str(),
-                             floor_names[src.floor].c_str(), h->first.c_str(),
-                             floor_names[h->second.floor].c_str());
+                             floor_names[src.floor].c_str(), h->first.c_str(), floor_names[h->second.floor].c_str());
             }
         }
         std::set<std::string> reported;

@@ -75,18 +75,18 @@ struct Firmware : sc_module {
         access(tlm::TLM_READ_COMMAND, offset, v, len);
         return v;
     }
-    static constexpr uint64_t kPeriod = 100000;  // sample every 100000 instructions
+    static constexpr uint64_t kPeriod = 100000;                     // sample every 100000 instructions
     void arm() { write(0x008, (uint64_t(1) << 32) - kPeriod, 8); }  // PMEVCNTR1 overflows at 2^32
     void run()
     {
         write(0x400, PMVP_EV_CPU_CYCLES);    // PMEVTYPER0
         write(0x404, PMVP_EV_INST_RETIRED);  // PMEVTYPER1
         arm();
-        write(0xC40, 0x2);                   // PMINTENSET: counter 1
-        write(0xC00, 0x3 | PMVP_PMU_C);      // PMCNTENSET
+        write(0xC40, 0x2);               // PMINTENSET: counter 1
+        write(0xC00, 0x3 | PMVP_PMU_C);  // PMCNTENSET
         write(0xE04, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC);
         wait(2, SC_MS);
-        pmccntr_at_2ms = read(0x0F8, 8);     // PMU.PMCCNTR_EL0, over the bus
+        pmccntr_at_2ms = read(0x0F8, 8);  // PMU.PMCCNTR_EL0, over the bus
     }
     uint64_t pmccntr_at_2ms = 0;
     void on_irq()
@@ -122,7 +122,7 @@ int sc_main(int, char **)
 
     sc_start(1, SC_MS);
     cpu_hz.write(2000000000);  // DVFS step at 1 ms
-    sc_start(1001, SC_US);      // past the CPU model's last report, at 2 ms
+    sc_start(1001, SC_US);     // past the CPU model's last report, at 2 ms
     sc_close_vcd_trace_file(vcd);
 
     uint64_t cycles = monitors.peek(0, PMVP_FRAME_PMU, "PMCCNTR_EL0");

@@ -37,8 +37,8 @@ int Monitors::Input::ReportSpread::apply(Monitors &, pmvp_core *c, pmvp_time t) 
     return pmvp_core_report_spread(c, pe, event, count, cycles, t);
 }
 
-Monitors::Input::Step::Step(pmvp_time since, const pmvp_share *shares, unsigned num_shares, const pmvp_level_change *levels,
-                  unsigned num_levels)
+Monitors::Input::Step::Step(pmvp_time since, const pmvp_share *shares, unsigned num_shares,
+                            const pmvp_level_change *levels, unsigned num_levels)
     : since(since), num_shares(num_shares), num_levels(num_levels)
 {
     std::copy_n(shares, std::min<unsigned>(num_shares, PMVP_MAX_BATCHES), this->shares);
@@ -141,14 +141,20 @@ int Monitors::Input::PeCall::apply(Monitors &, pmvp_core *c, pmvp_time t) const
     return PMVP_ERR_VALUE;  // a corrupt checkpoint's
 }
 
-int Monitors::Input::Context::apply(Monitors &, pmvp_core *c, pmvp_time t) const { return pmvp_core_set_context(c, pe, &ctx, t); }
+int Monitors::Input::Context::apply(Monitors &, pmvp_core *c, pmvp_time t) const
+{
+    return pmvp_core_set_context(c, pe, &ctx, t);
+}
 
 // The controls become the PE's when the input takes effect on the kernel,
 // not when it is made: until an input for a later instant is reached, an
 // input signal's change re-applies the controls in force
 // (Monitors::inputs_changed), not these. The authentication fields are
 // those of the signals at the instant it takes effect.
-int Monitors::Input::Controls::apply(Monitors &m, pmvp_core *c, pmvp_time t) const { return m.put_controls(c, pe, ctl, t); }
+int Monitors::Input::Controls::apply(Monitors &m, pmvp_core *c, pmvp_time t) const
+{
+    return m.put_controls(c, pe, ctl, t);
+}
 
 bool Monitors::Input::Control::set(pmvp_pmu_controls &ctl) const
 {
@@ -191,13 +197,25 @@ int Monitors::Input::SysregWrite::apply(Monitors &m, pmvp_core *c, pmvp_time t) 
                                    m.results_.sysreg ? m.results_.sysreg : &ignored);
 }
 
-int Monitors::Input::PeState::apply(Monitors &, pmvp_core *c, pmvp_time t) const { return pmvp_core_set_pe_state(c, pe, state, t); }
+int Monitors::Input::PeState::apply(Monitors &, pmvp_core *c, pmvp_time t) const
+{
+    return pmvp_core_set_pe_state(c, pe, state, t);
+}
 
-int Monitors::Input::Clock::apply(Monitors &, pmvp_core *c, pmvp_time t) const { return pmvp_core_set_clock(c, hz, t); }
+int Monitors::Input::Clock::apply(Monitors &, pmvp_core *c, pmvp_time t) const
+{
+    return pmvp_core_set_clock(c, hz, t);
+}
 
-int Monitors::Input::PmuWrite::apply(Monitors &, pmvp_core *c, pmvp_time t) const { return pmvp_pmu_write(c, pe, reg, n, value, t); }
+int Monitors::Input::PmuWrite::apply(Monitors &, pmvp_core *c, pmvp_time t) const
+{
+    return pmvp_pmu_write(c, pe, reg, n, value, t);
+}
 
-int Monitors::Input::AmuWrite::apply(Monitors &, pmvp_core *c, pmvp_time t) const { return pmvp_amu_write(c, pe, reg, n, value, t); }
+int Monitors::Input::AmuWrite::apply(Monitors &, pmvp_core *c, pmvp_time t) const
+{
+    return pmvp_amu_write(c, pe, reg, n, value, t);
+}
 
 int Monitors::Input::FrameWrite::apply(Monitors &, pmvp_core *c, pmvp_time t) const
 {

@@ -244,8 +244,8 @@ struct Monitors::Input {
         int apply(Monitors &m, pmvp_core *c, pmvp_time t) const;
     };
 
-    using Kind = std::variant<Report, ReportSpread, Step, Retire, Level, PeCall, Context, Controls, Control, SysregWrite,
-                              PeState, Clock, PmuWrite, AmuWrite, FrameWrite>;
+    using Kind = std::variant<Report, ReportSpread, Step, Retire, Level, PeCall, Context, Controls, Control,
+                              SysregWrite, PeState, Clock, PmuWrite, AmuWrite, FrameWrite>;
     Kind kind;
 
     Input() = default;

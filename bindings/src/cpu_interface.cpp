@@ -32,8 +32,8 @@ int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const
     return report_shares(shares, num_shares, since, offset, nullptr, 0);
 }
 
-int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const sc_time &since,
-                            const sc_time &offset, const pmvp_level_change *levels, unsigned num_levels)
+int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const sc_time &since, const sc_time &offset,
+                            const pmvp_level_change *levels, unsigned num_levels)
 {
     if (!shares || (!levels && num_levels))
         return PMVP_ERR_NULL;
@@ -112,9 +112,9 @@ int Monitors::set_control(unsigned pe, Control field, uint64_t value, const sc_t
     return change(offset, input);
 }
 
-int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
-                          unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
-                          pmvp_sysreg_execution &out, const sc_time &offset)
+int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                          unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value, pmvp_sysreg_execution &out,
+                          const sc_time &offset)
 {
     pmvp_sysreg_context h{};
     if (higher)
@@ -137,9 +137,8 @@ int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, u
 
 int Monitors::events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count, const sc_time &offset)
 {
-    return query(offset, [&](pmvp_core *c, pmvp_time t) {
-        return pmvp_core_events_to_interrupt(c, pe, event, t, &count);
-    });
+    return query(offset,
+                 [&](pmvp_core *c, pmvp_time t) { return pmvp_core_events_to_interrupt(c, pe, event, t, &count); });
 }
 
 int Monitors::events_to_interrupt(unsigned pe, const uint16_t *events, unsigned num, uint64_t *counts,
@@ -167,7 +166,8 @@ int Monitors::next_freeze(pmvp_time &when, const sc_time &offset)
 
 int Monitors::irq_level(unsigned pe, bool &level, const sc_time &offset)
 {
-    return timeline_->look(offset, [&](const pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq_peek(c, pe, t, &level); });
+    return timeline_->look(offset,
+                           [&](const pmvp_core *c, pmvp_time t) { return pmvp_pmu_irq_peek(c, pe, t, &level); });
 }
 
 int Monitors::set_state(unsigned pe, pmvp_pe_state state, const sc_time &offset)
@@ -189,9 +189,8 @@ int Monitors::set_clock(uint64_t hz, const sc_time &offset)
 int Monitors::pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
     if (!direct_reads_draw())
-        return timeline_->look(offset, [&](const pmvp_core *c, pmvp_time t) {
-            return pmvp_pmu_peek(c, pe, reg, n, t, &value);
-        });
+        return timeline_->look(
+            offset, [&](const pmvp_core *c, pmvp_time t) { return pmvp_pmu_peek(c, pe, reg, n, t, &value); });
     return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_pmu_read(c, pe, reg, n, t, &value); });
 }
 
@@ -202,7 +201,8 @@ int Monitors::pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t valu
 
 int Monitors::amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value, const sc_time &offset)
 {
-    return timeline_->look(offset, [&](const pmvp_core *c, pmvp_time t) { return pmvp_amu_peek(c, pe, reg, n, t, &value); });
+    return timeline_->look(offset,
+                           [&](const pmvp_core *c, pmvp_time t) { return pmvp_amu_peek(c, pe, reg, n, t, &value); });
 }
 
 int Monitors::amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value, const sc_time &offset)

@@ -35,8 +35,8 @@ static tlm::tlm_response_status status_of(int err)
 //   authentication), or an annotated delay that puts it beyond the
 //   representable time (2^64 - 1 ps): TLM_GENERIC_ERROR_RESPONSE;
 // - otherwise TLM_OK_RESPONSE, RAZ/WI and ignored writes included.
-tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp,
-                                          const sc_time &delay, bool debug)
+tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp, const sc_time &delay,
+                                          bool debug)
 {
     if (gp.get_command() == tlm::TLM_IGNORE_COMMAND)
         return tlm::TLM_OK_RESPONSE;
@@ -81,7 +81,8 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
         err = change(delay, Input::FrameWrite{ {}, pe, f, off, len, value, bus, debug });
     }
     if (err && !debug)
-        SC_REPORT_WARNING("pmvp/guest", (std::string(name()) + ": external access refused: " + pmvp_strerror(err)).c_str());
+        SC_REPORT_WARNING("pmvp/guest",
+                          (std::string(name()) + ": external access refused: " + pmvp_strerror(err)).c_str());
     return status_of(err);
 }
 
@@ -138,7 +139,10 @@ FrameSocket::FrameSocket(const char *name) : tlm_target_socket(name)
     bind(static_cast<tlm::tlm_fw_transport_if<> &>(*this));
 }
 
-void FrameSocket::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay) { monitors_->b_transport(id_, gp, delay); }
+void FrameSocket::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
+{
+    monitors_->b_transport(id_, gp, delay);
+}
 
 tlm::tlm_sync_enum FrameSocket::nb_transport_fw(tlm::tlm_generic_payload &gp, tlm::tlm_phase &phase, sc_time &delay)
 {
@@ -157,7 +161,10 @@ bool FrameSocket::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &d
     return false;
 }
 
-unsigned int FrameSocket::transport_dbg(tlm::tlm_generic_payload &gp) { return monitors_->transport_dbg(id_, gp); }
+unsigned int FrameSocket::transport_dbg(tlm::tlm_generic_payload &gp)
+{
+    return monitors_->transport_dbg(id_, gp);
+}
 
 
 uint64_t Monitors::peek(unsigned pe, pmvp_frame frame, const std::string &reg, unsigned n)

@@ -58,7 +58,10 @@ template <class S, class F> void fields(S &x, F &&f, pmvp_x86_context * = nullpt
     static_assert(sizeof(pmvp_x86_context) == 3, "pmvp_x86_context changed: list its fields here");
     f(x.cpl), f(x.cr4_pce), f(x.cr4_tsd);
 }
-template <class S, class F> void fields(S &x, F &&f, pmvp_share * = nullptr) { f(x.pe), f(x.event), f(x.count); }
+template <class S, class F> void fields(S &x, F &&f, pmvp_share * = nullptr)
+{
+    f(x.pe), f(x.event), f(x.count);
+}
 template <class S, class F> void fields(S &x, F &&f, pmvp_level_change * = nullptr)
 {
     f(x.pe), f(x.event), f(x.level);
@@ -66,7 +69,10 @@ template <class S, class F> void fields(S &x, F &&f, pmvp_level_change * = nullp
 
 // The fields of a kernel structure x (chosen by its type, the third
 // argument of the overloads above).
-template <class S, class F> void visit_fields(S &x, F &&f) { fields(x, f, (std::remove_const_t<S> *)nullptr); }
+template <class S, class F> void visit_fields(S &x, F &&f)
+{
+    fields(x, f, (std::remove_const_t<S> *)nullptr);
+}
 
 // Appends a value, or a structure's fields, as u64 values.
 struct Writer {

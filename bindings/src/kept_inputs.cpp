@@ -14,7 +14,10 @@ using sc_core::sc_time;
 
 // An input made on kernel c at instant t: the present kernel, a replay of a
 // kept input, or the future view (arm_inputs.cpp).
-int Monitors::apply(pmvp_core *c, pmvp_time t, const Input &in) { return in.apply(*this, c, t); }
+int Monitors::apply(pmvp_core *c, pmvp_time t, const Input &in)
+{
+    return in.apply(*this, c, t);
+}
 
 // A change kept for later that the kernel refused when it came (Timeline):
 // the CPU model was told it was accepted, so it is a warning.
@@ -38,12 +41,18 @@ int Monitors::put_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls &c
 
 // Whether the present kernel decides input `in`'s refusal alone: then a
 // kept one need not be made on the future view (arm_inputs.h, decide).
-bool Monitors::decide(const pmvp_core &c, const Input &in, int *err) { return in.decide(c, err); }
+bool Monitors::decide(const pmvp_core &c, const Input &in, int *err)
+{
+    return in.decide(c, err);
+}
 
 // Makes change `ch` at sc_time_stamp() + offset, by the policy of Timeline;
 // the monitor's process wakes at its instant if it has something to publish
 // then (wakes), whether the change is made now or kept for later.
-int Monitors::change(const sc_time &offset, const Input &ch) { return change(time_.now(), offset, ch); }
+int Monitors::change(const sc_time &offset, const Input &ch)
+{
+    return change(time_.now(), offset, ch);
+}
 
 int Monitors::change(pmvp_time now, const sc_time &offset, const Input &ch)
 {
@@ -70,7 +79,10 @@ uint64_t Monitors::count_occurrences(const Input &ch)
     return total(shares, ch.occurrences(shares));
 }
 
-void Monitors::no_longer_kept(uint64_t occurrences) { kept_occurrences_ -= std::min(kept_occurrences_, occurrences); }
+void Monitors::no_longer_kept(uint64_t occurrences)
+{
+    kept_occurrences_ -= std::min(kept_occurrences_, occurrences);
+}
 
 uint64_t Monitors::total(const pmvp_share *shares, unsigned n)
 {

@@ -19,24 +19,11 @@ namespace pmvp::sc {
 using sc_core::sc_time;
 
 Monitors::Monitors(const sc_core::sc_module_name &name, const pmvp_core_config &config)
-    : sc_module(name),
-      pmu_socket("pmu_socket"),
-      amu_socket("amu_socket"),
-      processor_hz("processor_hz"),
-      bus_hz("bus_hz"),
-      system_counter_hz("system_counter_hz"),
-      wfi("wfi"),
-      wfe("wfe"),
-      power("power"),
-      niden("niden"),
-      spniden("spniden"),
-      cold_reset("cold_reset"),
-      warm_reset("warm_reset"),
-      pmuirq("pmuirq"),
-      core_(new pmvp_core),
+    : sc_module(name), pmu_socket("pmu_socket"), amu_socket("amu_socket"), processor_hz("processor_hz"),
+      bus_hz("bus_hz"), system_counter_hz("system_counter_hz"), wfi("wfi"), wfe("wfe"), power("power"), niden("niden"),
+      spniden("spniden"), cold_reset("cold_reset"), warm_reset("warm_reset"), pmuirq("pmuirq"), core_(new pmvp_core),
       scratch_(new pmvp_core),
-      timeline_(std::make_unique<Timeline<pmvp_core, Monitors>>(*core_, *scratch_, *this, time_)),
-      config_(config)
+      timeline_(std::make_unique<Timeline<pmvp_core, Monitors>>(*core_, *scratch_, *this, time_)), config_(config)
 {
     // The kernel's reports of guest oddities become SystemC reports, unless
     // the platform took them itself.
@@ -257,7 +244,10 @@ void Monitors::reset_changed()
     wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
-std::vector<uint8_t> Monitors::save() { return timeline_->checkpoint(); }
+std::vector<uint8_t> Monitors::save()
+{
+    return timeline_->checkpoint();
+}
 
 void Monitors::check_restore(const std::vector<uint8_t> &checkpoint) const
 {

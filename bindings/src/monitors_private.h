@@ -29,8 +29,7 @@ struct Monitors::Traced {
         : pmccntr(pes), irq_rises(pes), evcntr(pes, std::vector<uint64_t>(counters)),
           amu(pes, std::vector<uint64_t>(4)), irq(new bool[pes]()), wfx(new bool[pes]()), powered(new bool[pes]()),
           counter_events(counters)
-    {
-    }
+    {}
     // PMUIRQ's rising edges, which a VCD shows even when a handler lowers
     // the line at the instant it rose (a pulse of no width, invisible as a
     // level).
@@ -38,9 +37,9 @@ struct Monitors::Traced {
     std::vector<std::vector<uint64_t>> evcntr, amu;
     std::unique_ptr<bool[]> irq, wfx, powered;  // sc_trace needs addressable bools
     uint64_t processor_hz = 0;
-    std::vector<std::string> counter_events;    // name_traced_counters
+    std::vector<std::string> counter_events;      // name_traced_counters
     std::vector<Monitors::TracedSignal> signals;  // as traced
-    bool on = false;                            // a trace file follows them
+    bool on = false;                              // a trace file follows them
 
     template <class T> void add(sc_core::sc_trace_file *tf, const T &value, const std::string &name)
     {
@@ -54,7 +53,10 @@ struct Monitors::Traced {
 // knob (c) draws its delay. Without it, every read is the kernel's pure
 // query (Timeline::look); with it, a read is made on the kernel or the
 // future view (query).
-inline bool Monitors::direct_reads_draw() const { return core_->cfg.inaccuracy.read_delay_cycles != 0; }
+inline bool Monitors::direct_reads_draw() const
+{
+    return core_->cfg.inaccuracy.read_delay_cycles != 0;
+}
 
 // Runs `op`, which changes nothing, at sc_time_stamp() + offset, by the
 // policy of Timeline (timeline.h).
@@ -63,6 +65,9 @@ template <class F> int Monitors::query(const sc_core::sc_time &offset, const F &
     return timeline_->query(offset, op);
 }
 
-inline uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+inline uint64_t saturating_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 }  // namespace pmvp::sc

@@ -91,8 +91,7 @@ public:
 
     Timeline(Core &present, Core &view, Module &module, const TimeBase &time)
         : present_(present), view_(view), module_(module), time_(time)
-    {
-    }
+    {}
 
     // Applies, in time order, the changes kept for instants up to now.
     void catch_up() { catch_up(time_.now()); }
@@ -233,8 +232,8 @@ public:
         auto scratch = std::make_unique<Core>();
         K::copy(scratch.get(), &present_);
         const char *refused = nullptr;
-        if (int err = K::restore(scratch.get(), checkpoint.data(), std::min(checkpoint.size(), K::size(&present_)),
-                                 &refused))
+        if (int err =
+                K::restore(scratch.get(), checkpoint.data(), std::min(checkpoint.size(), K::size(&present_)), &refused))
             return refuse(why, refused ? refused : pmvp_strerror(err));
         return true;
     }
@@ -251,8 +250,8 @@ public:
         pmvp_time now = time_.now();
         if (restored->last_call != now)
             return refuse(why, "the checkpoint was saved at " + std::to_string(restored->last_call) +
-                                         " ps and simulated time is " + std::to_string(now) +
-                                         " ps: restore at the instant of the save");
+                                   " ps and simulated time is " + std::to_string(now) +
+                                   " ps: restore at the instant of the save");
         if (!load(checkpoint.data(), checkpoint.size(), kernel, *restored, why))
             return false;
         KernelCalls<Core>::copy(&present_, restored.get());

@@ -29,7 +29,10 @@ void Monitors::sample(pmvp_time now)
     tr.processor_hz = core_->clock.hz;
 }
 
-void Monitors::stop_tracing() { traced_->on = false; }
+void Monitors::stop_tracing()
+{
+    traced_->on = false;
+}
 
 void Monitors::sample_trace()
 {
@@ -61,7 +64,10 @@ void Monitors::trace(sc_core::sc_trace_file *tf) const
     }
 }
 
-const std::vector<Monitors::TracedSignal> &Monitors::traced_signals() const { return traced_->signals; }
+const std::vector<Monitors::TracedSignal> &Monitors::traced_signals() const
+{
+    return traced_->signals;
+}
 
 void Monitors::name_traced_counters(const std::vector<std::string> &events)
 {

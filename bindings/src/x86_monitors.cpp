@@ -165,7 +165,10 @@ int X86Monitors::report_core(uint16_t event, uint64_t count, const sc_time &offs
     return change(offset, Input::ReportCore{ event, count });
 }
 
-std::vector<uint8_t> X86Monitors::save() { return timeline_->checkpoint(); }
+std::vector<uint8_t> X86Monitors::save()
+{
+    return timeline_->checkpoint();
+}
 
 void X86Monitors::check_restore(const std::vector<uint8_t> &checkpoint) const
 {

@@ -88,15 +88,13 @@ json event_list(const uint16_t *events, unsigned n)
 
 // Each maker below reads and writes one kind of value through an accessor,
 // a lambda from a configuration to one of its fields (AT).
-template <typename At>
-Field boolean(const char *key, At at)
+template <typename At> Field boolean(const char *key, At at)
 {
     return { key, [at](CoreDescription &d, const json &v) { at(CoreFields::cfg(d)) = v.get<bool>(); },
              [at](const CoreDescription &d) { return json(at(CoreFields::cfg(d))); } };
 }
 
-template <typename At>
-Field integer(const char *key, At at)
+template <typename At> Field integer(const char *key, At at)
 {
     using T = std::remove_reference_t<decltype(at(std::declval<Cfg &>()))>;  // the field's type
     return { key, [at](CoreDescription &d, const json &v) { at(CoreFields::cfg(d)) = (T)number(v); },
@@ -104,18 +102,14 @@ Field integer(const char *key, At at)
 }
 
 // A register value, written in hexadecimal with `digits` digits.
-template <typename At>
-Field hexadecimal(const char *key, int digits, At at)
+template <typename At> Field hexadecimal(const char *key, int digits, At at)
 {
     using T = std::remove_reference_t<decltype(at(std::declval<Cfg &>()))>;  // the field's type
     return { key, [at](CoreDescription &d, const json &v) { at(CoreFields::cfg(d)) = (T)number(v); },
-             [at, digits](const CoreDescription &d) {
-                 return json(hex((uint64_t)at(CoreFields::cfg(d)), digits));
-             } };
+             [at, digits](const CoreDescription &d) { return json(hex((uint64_t)at(CoreFields::cfg(d)), digits)); } };
 }
 
-template <typename At>
-Field frequency(const char *key, At at)
+template <typename At> Field frequency(const char *key, At at)
 {
     return { key,
              [at](CoreDescription &d, const json &v) {
@@ -124,8 +118,7 @@ Field frequency(const char *key, At at)
              [at](const CoreDescription &d) { return json(hz_exact_text(at(CoreFields::cfg(d)))); } };
 }
 
-template <typename At>
-Field duration(const char *key, At at)
+template <typename At> Field duration(const char *key, At at)
 {
     return { key,
              [at](CoreDescription &d, const json &v) {
@@ -138,8 +131,7 @@ Field duration(const char *key, At at)
              } };
 }
 
-template <typename E, typename At>
-Field choice(const char *key, std::vector<std::pair<const char *, E>> names, At at)
+template <typename E, typename At> Field choice(const char *key, std::vector<std::pair<const char *, E>> names, At at)
 {
     return { key,
              [at, names](CoreDescription &d, const json &v) {
@@ -178,10 +170,14 @@ Field events_or_every(const char *key, List list, At at, Count count)
 }
 
 // A field of a configuration, const or not.
-#define AT(member) [](auto &c) -> auto & { return c.member; }
+#define AT(member)        \
+    [](auto &c) -> auto & \
+    {                     \
+        return c.member;  \
+    }
 
 const std::vector<std::pair<const char *, pmvp_ext_layout>> kLayouts = { { "EXT32", PMVP_EXT32 },
-                                                                           { "EXT64", PMVP_EXT64 } };
+                                                                         { "EXT64", PMVP_EXT64 } };
 
 }  // namespace
 
@@ -191,11 +187,14 @@ const std::vector<Field> &CoreFields::all()
         { "description", [](CoreDescription &d, const json &v) { d.description_ = v.get<std::string>(); },
           [](const CoreDescription &d) { return json(d.description_); } },
         integer("num_pes", AT(num_pes)),
-        choice<pmvp_mt_policy>("mt_policy", { { "smt", PMVP_MT_SMT }, { "fgmt", PMVP_MT_FGMT }, { "soemt", PMVP_MT_SOEMT } },
+        choice<pmvp_mt_policy>("mt_policy",
+                               { { "smt", PMVP_MT_SMT }, { "fgmt", PMVP_MT_FGMT }, { "soemt", PMVP_MT_SOEMT } },
                                AT(mt_policy)),
         integer("num_counters", AT(num_counters)),
         choice<pmvp_pmu_version>("pmu_version",
-                                 { { "PMUv3", PMVP_PMUV3 }, { "PMUv3p1", PMVP_PMUV3P1 }, { "PMUv3p4", PMVP_PMUV3P4 },
+                                 { { "PMUv3", PMVP_PMUV3 },
+                                   { "PMUv3p1", PMVP_PMUV3P1 },
+                                   { "PMUv3p4", PMVP_PMUV3P4 },
                                    { "PMUv3p5", PMVP_PMUV3P5 } },
                                  AT(pmu_version)),
         boolean("feat_pmuv3p7", AT(feat_pmuv3p7)),
@@ -223,8 +222,9 @@ const std::vector<Field> &CoreFields::all()
         hexadecimal("pmcr_idcode", 2, AT(pmcr_idcode)),
         boolean("feat_ebep", AT(feat_ebep)),
         boolean("feat_sebep", AT(feat_sebep)),
-        events_or_every("sync_events", [](CoreDescription &d) -> auto & { return sync_events(d); },
-                        AT(sync_events), AT(num_sync_events)),
+        events_or_every(
+            "sync_events", [](CoreDescription & d) -> auto & { return sync_events(d); }, AT(sync_events),
+            AT(num_sync_events)),
         integer("sebep_headroom", AT(sebep_headroom)),
         { "sebep_thresholds",
           [](CoreDescription &d, const json &v) {
@@ -240,8 +240,8 @@ const std::vector<Field> &CoreFields::all()
                                    { "headroom", cfg(d).sebep_thresholds[i].headroom } });
               return list;
           } },
-        events_or_every("events", [](CoreDescription &d) -> auto & { return events(d); }, AT(events),
-                        AT(num_events)),
+        events_or_every(
+            "events", [](CoreDescription & d) -> auto & { return events(d); }, AT(events), AT(num_events)),
         frequency("processor_hz", AT(processor_hz)),
         frequency("bus_hz", AT(bus_hz)),
         frequency("system_counter_hz", AT(system_counter_hz)),
@@ -250,13 +250,15 @@ const std::vector<Field> &CoreFields::all()
         boolean("wfx_thread_active", AT(wfx_thread_active)),
         boolean("cpu_cycles_in_wfx", AT(cpu_cycles_in_wfx)),
         boolean("mtpmu_disable_core_wide", AT(mtpmu_disable_core_wide)),
-        choice<pmvp_divider_mode>("divider_mode",
-                                  { { "counted_cycles", PMVP_DIVIDER_COUNTED_CYCLES }, { "all_cycles", PMVP_DIVIDER_ALL_CYCLES } },
-                                  AT(divider_mode)),
+        choice<pmvp_divider_mode>(
+            "divider_mode",
+            { { "counted_cycles", PMVP_DIVIDER_COUNTED_CYCLES }, { "all_cycles", PMVP_DIVIDER_ALL_CYCLES } },
+            AT(divider_mode)),
         boolean("el3_sdd_undef_priority", AT(el3_sdd_undef_priority)),
-        choice<pmvp_counter_access>("counter_access_unpredictable",
-                                    { { "raz_wi", PMVP_COUNTER_ACCESS_RAZ_WI }, { "undefined", PMVP_COUNTER_ACCESS_UNDEFINED } },
-                                    AT(counter_access_unpredictable)),
+        choice<pmvp_counter_access>(
+            "counter_access_unpredictable",
+            { { "raz_wi", PMVP_COUNTER_ACCESS_RAZ_WI }, { "undefined", PMVP_COUNTER_ACCESS_UNDEFINED } },
+            AT(counter_access_unpredictable)),
         boolean("feat_amuv1", AT(feat_amuv1)),
         boolean("feat_amuv1p1", AT(feat_amuv1p1)),
         integer("amu_num_aux", AT(amu_num_aux)),
@@ -284,8 +286,8 @@ const std::vector<Field> &CoreFields::all()
         hexadecimal("pmmir", 16, AT(pmmir)),
         hexadecimal("mpidr", 16, AT(mpidr)),
         integer("inaccuracy.seed", AT(inaccuracy.seed)),
-        choice<pmvp_inaccuracy_draw>("inaccuracy.draw", { { "seeded", PMVP_DRAW_SEEDED }, { "bound", PMVP_DRAW_BOUND } },
-                                     AT(inaccuracy.draw)),
+        choice<pmvp_inaccuracy_draw>(
+            "inaccuracy.draw", { { "seeded", PMVP_DRAW_SEEDED }, { "bound", PMVP_DRAW_BOUND } }, AT(inaccuracy.draw)),
         integer("inaccuracy.shadow_events", AT(inaccuracy.shadow_events)),
         duration("inaccuracy.shadow_time", AT(inaccuracy.shadow_time)),
         integer("inaccuracy.boundary_events", AT(inaccuracy.boundary_events)),
@@ -316,7 +318,8 @@ CoreDescription::CoreDescription(const pmvp_core_config &cfg) : cfg_(cfg)
 }
 
 CoreDescription::CoreDescription(const CoreDescription &other)
-    : cfg_(other.cfg_), description_(other.description_), events_(other.events_), sync_events_(other.sync_events_), thresholds_(other.thresholds_)
+    : cfg_(other.cfg_), description_(other.description_), events_(other.events_), sync_events_(other.sync_events_),
+      thresholds_(other.thresholds_)
 {
     own_arrays();
 }
@@ -434,7 +437,9 @@ nlohmann::ordered_json CoreDescription::id_registers() const
     // The System registers as a PE reads them, then what only the external
     // frames show.
     static const std::pair<pmvp_pmu_reg, const char *> pmu[] = {
-        { PMVP_PMCR_EL0, "PMCR_EL0" }, { PMVP_PMCEID0_EL0, "PMCEID0_EL0" }, { PMVP_PMCEID1_EL0, "PMCEID1_EL0" },
+        { PMVP_PMCR_EL0, "PMCR_EL0" },
+        { PMVP_PMCEID0_EL0, "PMCEID0_EL0" },
+        { PMVP_PMCEID1_EL0, "PMCEID1_EL0" },
         { PMVP_PMMIR_EL1, "PMMIR_EL1" },
     };
     for (const auto &[reg, name] : pmu) {
@@ -443,7 +448,9 @@ nlohmann::ordered_json CoreDescription::id_registers() const
             out[name] = hex(value, reg == PMVP_PMCR_EL0 ? 8 : 16);
     }
     static const std::pair<pmvp_amu_reg, const char *> amu[] = {
-        { PMVP_AMCFGR_EL0, "AMCFGR_EL0" }, { PMVP_AMCGCR_EL0, "AMCGCR_EL0" }, { PMVP_AMCG1IDR_EL0, "AMCG1IDR_EL0" },
+        { PMVP_AMCFGR_EL0, "AMCFGR_EL0" },
+        { PMVP_AMCGCR_EL0, "AMCGCR_EL0" },
+        { PMVP_AMCG1IDR_EL0, "AMCG1IDR_EL0" },
     };
     for (const auto &[reg, name] : amu) {
         uint64_t value = 0;
@@ -451,7 +458,7 @@ nlohmann::ordered_json CoreDescription::id_registers() const
             out[name] = hex(value, 8);
     }
     static const std::pair<pmvp_frame, const char *> external[] = {
-        { PMVP_FRAME_PMU, "PMCFGR" }, { PMVP_FRAME_PMU, "PMIIDR" }, { PMVP_FRAME_PMU, "PMDEVARCH" },
+        { PMVP_FRAME_PMU, "PMCFGR" }, { PMVP_FRAME_PMU, "PMIIDR" },    { PMVP_FRAME_PMU, "PMDEVARCH" },
         { PMVP_FRAME_AMU, "AMIIDR" }, { PMVP_FRAME_AMU, "AMDEVARCH" },
     };
     for (const auto &[frame, name] : external) {
@@ -461,7 +468,8 @@ nlohmann::ordered_json CoreDescription::id_registers() const
             pmvp_ext_debug_read(&core, 0, frame, offset, 4, 0, &value) == PMVP_OK)
             out[name] = hex(value, 8);
     }
-    static const std::pair<const char *, unsigned> id[] = {  // name, CRm << 3 | op2 (op0 3, op1 0, CRn 0)
+    static const std::pair<const char *, unsigned> id[] = {
+        // name, CRm << 3 | op2 (op0 3, op1 0, CRn 0)
         { "ID_AA64DFR0_EL1", 5 << 3 | 0 }, { "ID_AA64DFR1_EL1", 5 << 3 | 1 }, { "ID_AA64PFR0_EL1", 4 << 3 | 0 },
         { "ID_DFR0_EL1", 1 << 3 | 2 },     { "ID_DFR1_EL1", 3 << 3 | 5 },     { "ID_PFR0_EL1", 1 << 3 | 0 },
     };

@@ -51,11 +51,11 @@ public:
     // The first violation of `s` by `v` at `path`, or "".
     std::string check(const json &s, const json &v, const std::string &path) const
     {
-        static const std::set<std::string> known = { "type",     "enum",     "minimum",  "maximum",
-                                                      "pattern",  "properties", "additionalProperties",
-                                                      "required", "items",    "minItems", "maxItems",
-                                                      "$ref",     "$schema",  "$id",      "$defs",
-                                                      "title",    "description", "default" };
+        static const std::set<std::string> known = {
+            "type",     "enum",  "minimum",     "maximum",  "pattern", "properties", "additionalProperties",
+            "required", "items", "minItems",    "maxItems", "$ref",    "$schema",    "$id",
+            "$defs",    "title", "description", "default"
+        };
         for (auto it = s.begin(); it != s.end(); ++it)
             if (!known.count(it.key()))
                 throw std::logic_error("schema keyword \"" + it.key() + "\" is not one pmvp checks");

@@ -81,8 +81,9 @@ uint64_t parse_quantity(const std::string &text, const std::vector<Unit> &units,
 
 const std::vector<Unit> &hz_units()
 {
-    static const std::vector<Unit> units = { { "GHz", 1000000000ull }, { "MHz", 1000000ull }, { "kHz", 1000ull },
-                                             { "Hz", 1ull } };
+    static const std::vector<Unit> units = {
+        { "GHz", 1000000000ull }, { "MHz", 1000000ull }, { "kHz", 1000ull }, { "Hz", 1ull }
+    };
     return units;
 }
 
@@ -95,10 +96,14 @@ std::string upper(std::string s)
 
 // perf's generic hardware event names, as Linux maps them on a PMUv3 PE.
 const std::pair<const char *, uint16_t> kPerfAliases[] = {
-    { "CYCLES", PMVP_EV_CPU_CYCLES },           { "CPU-CYCLES", PMVP_EV_CPU_CYCLES },
-    { "INSTRUCTIONS", PMVP_EV_INST_RETIRED },   { "BUS-CYCLES", PMVP_EV_BUS_CYCLES },
-    { "BRANCH-MISSES", 0x0010 },                { "CACHE-REFERENCES", 0x0004 },
-    { "CACHE-MISSES", 0x0003 },                 { "STALLED-CYCLES-FRONTEND", 0x0023 },
+    { "CYCLES", PMVP_EV_CPU_CYCLES },
+    { "CPU-CYCLES", PMVP_EV_CPU_CYCLES },
+    { "INSTRUCTIONS", PMVP_EV_INST_RETIRED },
+    { "BUS-CYCLES", PMVP_EV_BUS_CYCLES },
+    { "BRANCH-MISSES", 0x0010 },
+    { "CACHE-REFERENCES", 0x0004 },
+    { "CACHE-MISSES", 0x0003 },
+    { "STALLED-CYCLES-FRONTEND", 0x0023 },
     { "STALLED-CYCLES-BACKEND", 0x0024 },
 };
 
@@ -123,9 +128,9 @@ size_t edit_distance(const std::string &a, const std::string &b)
 
 pmvp_time parse_time(const std::string &text)
 {
-    static const std::vector<Unit> units = { { "s", 1000000000000ull }, { "ms", 1000000000ull },
-                                             { "us", 1000000ull },       { "ns", 1000ull },
-                                             { "ps", 1ull } };
+    static const std::vector<Unit> units = {
+        { "s", 1000000000000ull }, { "ms", 1000000000ull }, { "us", 1000000ull }, { "ns", 1000ull }, { "ps", 1ull }
+    };
     return parse_quantity(text, units, "time");
 }
 

@@ -48,8 +48,8 @@ static uint64_t value_of(const pmvp_pe *pe, unsigned which)
 /* The part of a counter's value since its latest overflow point. */
 static uint64_t since_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned which)
 {
-    bool long_counter = which == PMVP_CYCLE_COUNTER ? (pe->pmu.pmcr & PMVP_PMCR_EL0_LC)
-                                                    : k_counter_is_long(c, pe, which);
+    bool long_counter =
+        which == PMVP_CYCLE_COUNTER ? (pe->pmu.pmcr & PMVP_PMCR_EL0_LC) : k_counter_is_long(c, pe, which);
     uint64_t v = value_of(pe, which);
     return long_counter ? v : v & UINT32_MAX;
 }

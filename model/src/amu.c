@@ -24,9 +24,8 @@ int k_amu_look(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, uns
     switch (reg) { /* the registers whose read is not a value they hold */
     case PMVP_AMCFGR_EL0:
         /* N counts every counter of both groups, minus one; HDBG is mandatory. */
-        *value = PMVP_FIELD_PREP(PMVP_AMCFGR_EL0_N, PMVP_AMU_ARCH_COUNTERS + aux - 1) |
-                 PMVP_AMCFGR_EL0_SIZE | PMVP_AMCFGR_EL0_HDBG |
-                 PMVP_FIELD_PREP(PMVP_AMCFGR_EL0_NCG, aux ? 1 : 0);
+        *value = PMVP_FIELD_PREP(PMVP_AMCFGR_EL0_N, PMVP_AMU_ARCH_COUNTERS + aux - 1) | PMVP_AMCFGR_EL0_SIZE |
+                 PMVP_AMCFGR_EL0_HDBG | PMVP_FIELD_PREP(PMVP_AMCFGR_EL0_NCG, aux ? 1 : 0);
         return PMVP_OK;
     case PMVP_AMCGCR_EL0:
         *value = PMVP_FIELD_PREP(PMVP_AMCGCR_EL0_CG0NC, PMVP_AMU_ARCH_COUNTERS) |
@@ -36,8 +35,7 @@ int k_amu_look(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, uns
         *value = k_amu_aux_mask(c) | PMVP_FIELD_PREP(PMVP_AMCG1IDR_EL0_CG1VOFF, c->cfg.amu_aux_offsets);
         return PMVP_OK;
     case PMVP_AMEVTYPER0_EL0: *value = k_amu_architected_event(n); return PMVP_OK;
-    default:
-        return k_state_read(pe, PMVP_SYSREG_AMU, reg, n, value) ? PMVP_OK : PMVP_ERR_REGISTER;
+    default: return k_state_read(pe, PMVP_SYSREG_AMU, reg, n, value) ? PMVP_OK : PMVP_ERR_REGISTER;
     }
 }
 
@@ -58,8 +56,7 @@ int k_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uin
     return PMVP_OK;
 }
 
-int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now,
-                  uint64_t *value)
+int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time now, uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -67,8 +64,7 @@ int pmvp_amu_read(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, p
     return err ? err : k_amu_look(c, &c->pe[p], reg, n, value);
 }
 
-int pmvp_amu_peek(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time t,
-                  uint64_t *value)
+int pmvp_amu_peek(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, pmvp_time t, uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -79,8 +75,7 @@ int pmvp_amu_peek(const pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigne
     return k_amu_look(c, k_pe_at(c, p, t, &scratch), reg, n, value);
 }
 
-int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value,
-                   pmvp_time now)
+int pmvp_amu_write(pmvp_core *c, unsigned p, enum pmvp_amu_reg reg, unsigned n, uint64_t value, pmvp_time now)
 {
     int err = begin_access(c, p, reg, n, true, now);
     return err ? err : k_amu_write(c, p, reg, n, value);

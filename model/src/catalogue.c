@@ -25,19 +25,16 @@
 
 
 static const pmvp_reg_desc desc[2][K_FAMILY_REGS] = {
-#define PMVP_REG(family, id, instances, gate, title_, section_)                               \
-    [PMVP_SYSREG_##family][PMVP_##id].title = title_,                                         \
-    [PMVP_SYSREG_##family][PMVP_##id].section = section_,                                     \
+#define PMVP_REG(family, id, instances, gate, title_, section_)                                             \
+    [PMVP_SYSREG_##family][PMVP_##id].title = title_, [PMVP_SYSREG_##family][PMVP_##id].section = section_, \
     [PMVP_SYSREG_##family][PMVP_##id].feature = FEATURE_##gate,
-#define PMVP_REG_FIELDS(family, id, ...)                                                       \
-    [PMVP_SYSREG_##family][PMVP_##id].fields = (const pmvp_reg_field[]){ __VA_ARGS__ },       \
-    [PMVP_SYSREG_##family][PMVP_##id].num_fields =                                            \
+#define PMVP_REG_FIELDS(family, id, ...)                                                \
+    [PMVP_SYSREG_##family][PMVP_##id].fields = (const pmvp_reg_field[]){ __VA_ARGS__ }, \
+    [PMVP_SYSREG_##family][PMVP_##id].num_fields =                                      \
         sizeof((const pmvp_reg_field[]){ __VA_ARGS__ }) / sizeof(pmvp_reg_field),
-#define PMVP_REG_STATE(family, id, kind, state_, writable_, reset_)                           \
-    [PMVP_SYSREG_##family][PMVP_##id].state = #state_,                                        \
-    [PMVP_SYSREG_##family][PMVP_##id].write = #kind,                                          \
-    [PMVP_SYSREG_##family][PMVP_##id].writable = #writable_,                                  \
-    [PMVP_SYSREG_##family][PMVP_##id].reset = #reset_,
+#define PMVP_REG_STATE(family, id, kind, state_, writable_, reset_)                                     \
+    [PMVP_SYSREG_##family][PMVP_##id].state = #state_, [PMVP_SYSREG_##family][PMVP_##id].write = #kind, \
+    [PMVP_SYSREG_##family][PMVP_##id].writable = #writable_, [PMVP_SYSREG_##family][PMVP_##id].reset = #reset_,
 #include "pmvp/registers.def"
 };
 

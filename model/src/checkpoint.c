@@ -30,8 +30,8 @@ typedef enum { SIZING, SAVING, RESTORING } mode;
 
 typedef struct stream {
     mode mode;
-    uint8_t *out;         /* SAVING */
-    const uint8_t *in;    /* RESTORING */
+    uint8_t *out;      /* SAVING */
+    const uint8_t *in; /* RESTORING */
     size_t pos;
 } stream;
 
@@ -60,12 +60,30 @@ static uint64_t field(stream *s, uint64_t v)
     return v;
 }
 
-static void f64(stream *s, uint64_t *v) { *v = field(s, *v); }
-static void f32(stream *s, uint32_t *v) { *v = (uint32_t)field(s, *v); }
-static void f16(stream *s, uint16_t *v) { *v = (uint16_t)field(s, *v); }
-static void f8(stream *s, uint8_t *v) { *v = (uint8_t)field(s, *v); }
-static void fbool(stream *s, bool *v) { *v = field(s, *v) != 0; }
-static void funsigned(stream *s, unsigned *v) { *v = (unsigned)field(s, *v); }
+static void f64(stream *s, uint64_t *v)
+{
+    *v = field(s, *v);
+}
+static void f32(stream *s, uint32_t *v)
+{
+    *v = (uint32_t)field(s, *v);
+}
+static void f16(stream *s, uint16_t *v)
+{
+    *v = (uint16_t)field(s, *v);
+}
+static void f8(stream *s, uint8_t *v)
+{
+    *v = (uint8_t)field(s, *v);
+}
+static void fbool(stream *s, bool *v)
+{
+    *v = field(s, *v) != 0;
+}
+static void funsigned(stream *s, unsigned *v)
+{
+    *v = (unsigned)field(s, *v);
+}
 
 /* ------------------------------------------------------------ the state */
 
@@ -113,12 +131,11 @@ static void walk_pe(stream *s, const pmvp_core *c, pmvp_pe *pe)
     for (int i = 0; i < pmvp_event_level_count(); i++)
         f32(s, &pe->level[i]);
 
-    /* Every register that holds a value, where its PMVP_REG_STATE line
+        /* Every register that holds a value, where its PMVP_REG_STATE line
      * says it lives (a CLEAR register's state is its SET register's). */
-#define PMVP_REG_STATE(fam, id, kind, state, writable, reset)                                  \
-    if (K_OWNS_##kind)                                                                         \
-        for (unsigned n = 0, end = k_reg_instances(&c->cfg, k_reg_of(PMVP_SYSREG_##fam, PMVP_##id)); \
-             n < end; n++)                                                                      \
+#define PMVP_REG_STATE(fam, id, kind, state, writable, reset)                                                      \
+    if (K_OWNS_##kind)                                                                                             \
+        for (unsigned n = 0, end = k_reg_instances(&c->cfg, k_reg_of(PMVP_SYSREG_##fam, PMVP_##id)); n < end; n++) \
             fsized(s, &(state), sizeof(state));
 #include "pmvp/registers.def"
 
@@ -185,8 +202,8 @@ static unsigned x86_instances(const pmvp_x86_core *c, int kind)
 
 /* An MSR's value, where its PMVP_X86_MSR_STATE line says it lives: the
  * core's lines in the core's pass, the logical processors' in theirs. */
-#define WALK_MSR(id, state)                                                                    \
-    for (unsigned x = 0; x < x86_instances(c, X86_INSTANCES_OF_##id); x++)                     \
+#define WALK_MSR(id, state)                                                \
+    for (unsigned x = 0; x < x86_instances(c, X86_INSTANCES_OF_##id); x++) \
         f64(s, &(state));
 #define WALK_CORE_CORE WALK_MSR
 #define WALK_CORE_THREAD(id, state)
@@ -247,24 +264,76 @@ static uint64_t mix(uint64_t h, uint64_t v)
  * copied at init stand for cfg->events, sync_events and the thresholds
  * (init drops those pointers). The log callback is no configuration of the
  * state. */
-enum { ARM_CORE = 'A', X86_CORE = 'X' };  /* the kind of core, first in a fingerprint */
+enum { ARM_CORE = 'A', X86_CORE = 'X' }; /* the kind of core, first in a fingerprint */
 
 static uint64_t fingerprint(const pmvp_core *c)
 {
     const pmvp_core_config *g = &c->cfg;
     uint64_t h = mix(FNV_BASIS, ARM_CORE);
     const uint64_t scalars[] = {
-        g->num_pes, (uint64_t)g->mt_policy, g->num_counters, (uint64_t)g->pmu_version, g->feat_pmuv3p7,
-        g->feat_pmuv3_icntr, g->feat_pmuv3p9, g->feat_pmuv3_ss, g->feat_pmuv3_extpmn, g->extpmn_reserved, g->ss_capture_in_debug, g->feat_mtpmu, g->feat_hpmn0, g->feat_debugv8p2, g->have_el2, g->have_el3, g->feat_sel2, g->feat_rme,
-        g->have_aarch32, g->el3_aarch32, g->el1_aarch32, g->el2_aarch32, g->feat_fgt, g->feat_fgt2, g->pmcr_imp, g->pmcr_idcode,
-        g->feat_ebep, g->feat_sebep, g->sebep_headroom, g->num_sebep_thresholds, g->processor_hz, g->bus_hz,
-        g->system_counter_hz, g->clock_stops_in_wfx, g->pmccntr_counts_in_wfx, g->wfx_thread_active,
-        g->cpu_cycles_in_wfx, g->mtpmu_disable_core_wide, (uint64_t)g->divider_mode, g->el3_sdd_undef_priority,
-        (uint64_t)g->counter_access_unpredictable, g->feat_amuv1, g->feat_amuv1p1, g->amu_num_aux, g->amu_aux_offsets,
-        g->amu_aux_programmable, g->amu_always_on, (uint64_t)g->pmu_ext_layout, (uint64_t)g->amu_ext_layout,
-        g->feat_debugv8p4, g->feat_dopd, g->pmu_software_lock, g->pmu_ext_pmswinc, g->pmiidr, g->amiidr, g->pmmir,
-        g->mpidr, g->inaccuracy.seed, (uint64_t)g->inaccuracy.draw, g->inaccuracy.shadow_events,
-        g->inaccuracy.shadow_time, g->inaccuracy.boundary_events, g->inaccuracy.read_delay_cycles,
+        g->num_pes,
+        (uint64_t)g->mt_policy,
+        g->num_counters,
+        (uint64_t)g->pmu_version,
+        g->feat_pmuv3p7,
+        g->feat_pmuv3_icntr,
+        g->feat_pmuv3p9,
+        g->feat_pmuv3_ss,
+        g->feat_pmuv3_extpmn,
+        g->extpmn_reserved,
+        g->ss_capture_in_debug,
+        g->feat_mtpmu,
+        g->feat_hpmn0,
+        g->feat_debugv8p2,
+        g->have_el2,
+        g->have_el3,
+        g->feat_sel2,
+        g->feat_rme,
+        g->have_aarch32,
+        g->el3_aarch32,
+        g->el1_aarch32,
+        g->el2_aarch32,
+        g->feat_fgt,
+        g->feat_fgt2,
+        g->pmcr_imp,
+        g->pmcr_idcode,
+        g->feat_ebep,
+        g->feat_sebep,
+        g->sebep_headroom,
+        g->num_sebep_thresholds,
+        g->processor_hz,
+        g->bus_hz,
+        g->system_counter_hz,
+        g->clock_stops_in_wfx,
+        g->pmccntr_counts_in_wfx,
+        g->wfx_thread_active,
+        g->cpu_cycles_in_wfx,
+        g->mtpmu_disable_core_wide,
+        (uint64_t)g->divider_mode,
+        g->el3_sdd_undef_priority,
+        (uint64_t)g->counter_access_unpredictable,
+        g->feat_amuv1,
+        g->feat_amuv1p1,
+        g->amu_num_aux,
+        g->amu_aux_offsets,
+        g->amu_aux_programmable,
+        g->amu_always_on,
+        (uint64_t)g->pmu_ext_layout,
+        (uint64_t)g->amu_ext_layout,
+        g->feat_debugv8p4,
+        g->feat_dopd,
+        g->pmu_software_lock,
+        g->pmu_ext_pmswinc,
+        g->pmiidr,
+        g->amiidr,
+        g->pmmir,
+        g->mpidr,
+        g->inaccuracy.seed,
+        (uint64_t)g->inaccuracy.draw,
+        g->inaccuracy.shadow_events,
+        g->inaccuracy.shadow_time,
+        g->inaccuracy.boundary_events,
+        g->inaccuracy.read_delay_cycles,
         g->inaccuracy.drop_ppm,
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
@@ -283,8 +352,8 @@ static uint64_t fingerprint(const pmvp_core *c)
 static uint64_t x86_fingerprint(const pmvp_x86_core *c)
 {
     const pmvp_x86_config *g = &c->cfg;
-    const uint64_t scalars[] = { g->num_threads, g->num_gp, g->gp_width, g->fixed_width, g->full_width_writes,
-                                 g->core_hz, g->tsc_hz, g->xclk_hz, g->tsc_invariant, (uint64_t)g->cpl_mode };
+    const uint64_t scalars[] = { g->num_threads, g->num_gp, g->gp_width, g->fixed_width,   g->full_width_writes,
+                                 g->core_hz,     g->tsc_hz, g->xclk_hz,  g->tsc_invariant, (uint64_t)g->cpl_mode };
     uint64_t h = mix(FNV_BASIS, X86_CORE);
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         h = mix(h, scalars[i]);
@@ -384,10 +453,22 @@ static int restore(const kind *k, void *c, const void *buf, size_t size, const c
 
 /* ---- the Arm core */
 
-static void walk_arm(stream *s, void *c) { walk_core(s, c); }
-static uint64_t arm_print(const void *c) { return fingerprint(c); }
-static void arm_copy(void *dst, const void *src) { pmvp_core_copy(dst, src); }
-static void arm_ready(void *c) { k_rebuild_caches(c); }
+static void walk_arm(stream *s, void *c)
+{
+    walk_core(s, c);
+}
+static uint64_t arm_print(const void *c)
+{
+    return fingerprint(c);
+}
+static void arm_copy(void *dst, const void *src)
+{
+    pmvp_core_copy(dst, src);
+}
+static void arm_ready(void *c)
+{
+    k_rebuild_caches(c);
+}
 
 /* The clocks as pmvp_core_init and the calls leave them, and the edges the
  * core counted up to its sync where its clocks put them: counting and the
@@ -438,8 +519,14 @@ static void *arm_scratch(void)
 
 static const kind arm = { walk_arm, arm_print, arm_implausible, arm_copy, arm_ready, arm_scratch };
 
-size_t pmvp_core_checkpoint_size(const pmvp_core *c) { return checkpoint_size(&arm, c); }
-int pmvp_core_save(const pmvp_core *c, void *buf, size_t size) { return save(&arm, c, buf, size); }
+size_t pmvp_core_checkpoint_size(const pmvp_core *c)
+{
+    return checkpoint_size(&arm, c);
+}
+int pmvp_core_save(const pmvp_core *c, void *buf, size_t size)
+{
+    return save(&arm, c, buf, size);
+}
 
 int pmvp_core_restore(pmvp_core *c, const void *buf, size_t size, const char **why)
 {
@@ -448,10 +535,22 @@ int pmvp_core_restore(pmvp_core *c, const void *buf, size_t size, const char **w
 
 /* ---- the x86 core */
 
-static void walk_x86_core(stream *s, void *c) { walk_x86(s, c); }
-static uint64_t x86_print(const void *c) { return x86_fingerprint(c); }
-static void x86_copy(void *dst, const void *src) { *(pmvp_x86_core *)dst = *(const pmvp_x86_core *)src; }
-static void x86_ready(void *c) { ((pmvp_x86_core *)c)->ticks_valid = false; /* a cache of the restored controls */ }
+static void walk_x86_core(stream *s, void *c)
+{
+    walk_x86(s, c);
+}
+static uint64_t x86_print(const void *c)
+{
+    return x86_fingerprint(c);
+}
+static void x86_copy(void *dst, const void *src)
+{
+    *(pmvp_x86_core *)dst = *(const pmvp_x86_core *)src;
+}
+static void x86_ready(void *c)
+{
+    ((pmvp_x86_core *)c)->ticks_valid = false; /* a cache of the restored controls */
+}
 
 static const char *x86_implausible(const void *core)
 {
@@ -477,8 +576,14 @@ static void *x86_scratch(void)
 
 static const kind x86 = { walk_x86_core, x86_print, x86_implausible, x86_copy, x86_ready, x86_scratch };
 
-size_t pmvp_x86_checkpoint_size(const pmvp_x86_core *c) { return checkpoint_size(&x86, c); }
-int pmvp_x86_save(const pmvp_x86_core *c, void *buf, size_t size) { return save(&x86, c, buf, size); }
+size_t pmvp_x86_checkpoint_size(const pmvp_x86_core *c)
+{
+    return checkpoint_size(&x86, c);
+}
+int pmvp_x86_save(const pmvp_x86_core *c, void *buf, size_t size)
+{
+    return save(&x86, c, buf, size);
+}
 
 int pmvp_x86_restore(pmvp_x86_core *c, const void *buf, size_t size, const char **why)
 {

@@ -127,13 +127,16 @@ static const char *init_events(pmvp_core *c, const pmvp_core_config *cfg)
  * later_layouts. pmvp_core_config_limit_to_version() turns off every one a
  * version does not have. */
 static const struct later_feature {
-    size_t field;                 /* offsetof the bool in pmvp_core_config */
+    size_t field; /* offsetof the bool in pmvp_core_config */
     enum pmvp_pmu_version needs;
     const char *refusal;
 } later_features[] = {
 /* The way out, for code that set pmu_version after the defaults. */
 #define LIMIT_HINT " (pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)"
-#define LATER(field, version, why) { offsetof(pmvp_core_config, field), version, #field ": " why LIMIT_HINT }
+#define LATER(field, version, why)                                             \
+    {                                                                          \
+        offsetof(pmvp_core_config, field), version, #field ": " why LIMIT_HINT \
+    }
     LATER(feat_debugv8p2, PMVP_PMUV3P1, "FEAT_Debugv8p2 (Armv8.2) needs pmu_version PMUv3p1 or later"),
     LATER(feat_debugv8p4, PMVP_PMUV3P4, "FEAT_Debugv8p4 (Armv8.4) needs pmu_version PMUv3p4 or later"),
     LATER(feat_sel2, PMVP_PMUV3P4, "FEAT_SEL2 (Armv8.4) needs pmu_version PMUv3p4 or later"),
@@ -156,7 +159,7 @@ static const struct later_feature {
 };
 
 static const struct later_layout {
-    size_t field;                 /* offsetof the enum pmvp_ext_layout */
+    size_t field; /* offsetof the enum pmvp_ext_layout */
     const char *refusal;
 } later_layouts[] = {
     { offsetof(pmvp_core_config, pmu_ext_layout),
@@ -201,7 +204,10 @@ static const char *check_config(const pmvp_core_config *cfg)
         cfg->system_counter_hz > PMVP_MAX_CLOCK_HZ)
         return "processor_hz, bus_hz, system_counter_hz: at most PMVP_MAX_CLOCK_HZ (1 THz)";
     switch (cfg->pmu_version) {
-    case PMVP_PMUV3: case PMVP_PMUV3P1: case PMVP_PMUV3P4: case PMVP_PMUV3P5: break;
+    case PMVP_PMUV3:
+    case PMVP_PMUV3P1:
+    case PMVP_PMUV3P4:
+    case PMVP_PMUV3P5: break;
     default: return "pmu_version: PMUv3, PMUv3p1, PMUv3p4 or PMUv3p5";
     }
     if ((unsigned)cfg->mt_policy > PMVP_MT_SOEMT)
@@ -379,7 +385,8 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     c->evtyper_mask = filter_mask(cfg, true);
     c->ccfiltr_mask = filter_mask(cfg, false);
     /* PMICFILTR: no MT, no threshold; SYNC with FEAT_SEBEP (D24.5.14) */
-    c->icfiltr_mask = cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) | (cfg->feat_sebep ? PMVP_PMEVTYPER_EL0_SYNC : 0) : 0;
+    c->icfiltr_mask =
+        cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) | (cfg->feat_sebep ? PMVP_PMEVTYPER_EL0_SYNC : 0) : 0;
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
     c->generation = 1; /* the zeroed routes are stale */
@@ -434,9 +441,7 @@ static int set_frequency(pmvp_core *c, enum core_clock which, uint64_t hz, pmvp_
     int err = c ? k_begin(c, now) : PMVP_ERR_NULL;
     if (err)
         return err;
-    pmvp_clock *clk = which == PROCESSOR_CLOCK ? &c->clock
-                      : which == BUS_CLOCK     ? &c->bus_clock
-                                               : &c->system_counter;
+    pmvp_clock *clk = which == PROCESSOR_CLOCK ? &c->clock : which == BUS_CLOCK ? &c->bus_clock : &c->system_counter;
     pmvp_clock_set_hz(clk, hz, now);
     return PMVP_OK;
 }
@@ -596,14 +601,14 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
      * instant (an older generation is never current). Nor while knob (d)
      * may drop occurrences, which count_occurrences draws: the common case
      * of a report then need not ask. */
-    uint64_t generation = k_freeze_timed(c) || k_threshold_any(c) || c->cfg.inaccuracy.drop_ppm ? c->generation - 1
-                                                                                                 : c->generation;
+    uint64_t generation =
+        k_freeze_timed(c) || k_threshold_any(c) || c->cfg.inaccuracy.drop_ppm ? c->generation - 1 : c->generation;
     *r = (pmvp_route){ .generation = generation, .event = event, .pe = (uint8_t)pe };
     const pmvp_context *src = &c->pe[pe].ctx;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
-            if (k_counter_event(&c->pe[p], n) == event &&
-                (p == pe || k_effective_mt(c, p, n)) && k_counts(c, p, n, src))
+            if (k_counter_event(&c->pe[p], n) == event && (p == pe || k_effective_mt(c, p, n)) &&
+                k_counts(c, p, n, src))
                 r->pmu[p] |= UINT32_C(1) << n;
     if (event == PMVP_EV_INST_RETIRED && c->cfg.feat_pmuv3_icntr && k_instruction_counter_counts(c, pe, src))
         r->pmu[pe] |= UINT32_C(1) << PMVP_ICNTR_SLOT;
@@ -710,8 +715,8 @@ static void count_with_thresholds(pmvp_core *c, const pmvp_route *r, unsigned pe
 /* Counts `count` occurrences of `event` on PE `pe`; *counting, if not NULL,
  * gets the event counters of `pe` that count it. `may_drop`: inaccuracy
  * knob (d) applies. */
-static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                             bool may_drop, uint32_t *counting)
+static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now, bool may_drop,
+                             uint32_t *counting)
 {
     int err = k_check_pe(c, pe);
     if (err)
@@ -743,8 +748,7 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     return PMVP_OK;
 }
 
-static PMVP_COLD int report_first_or_refused(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count,
-                                             pmvp_time now)
+static PMVP_COLD int report_first_or_refused(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
 {
     return count_occurrences(c, pe, event, count, now, true, NULL);
 }
@@ -916,8 +920,7 @@ int pmvp_even_runs(uint64_t count, uint64_t cycles, pmvp_run runs[2])
     return PMVP_OK;
 }
 
-int pmvp_core_report_spread(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, uint64_t cycles,
-                            pmvp_time now)
+int pmvp_core_report_spread(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, uint64_t cycles, pmvp_time now)
 {
     if (!c)
         return PMVP_ERR_NULL;
@@ -938,8 +941,7 @@ int pmvp_core_cycles_between(const pmvp_core *c, pmvp_time since, pmvp_time now,
     return PMVP_OK;
 }
 
-int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num_shares, pmvp_time since,
-                            pmvp_time now)
+int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num_shares, pmvp_time since, pmvp_time now)
 {
     if (!c || !shares)
         return PMVP_ERR_NULL;
@@ -986,8 +988,7 @@ int pmvp_core_report_shares(pmvp_core *c, const pmvp_share *shares, unsigned num
     return PMVP_OK;
 }
 
-int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                    uint32_t *counting)
+int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now, uint32_t *counting)
 {
     return count_occurrences(c, pe, event, count, now, false, counting);
 }
@@ -1029,8 +1030,7 @@ static int interrupt_query_refusal(const pmvp_core *c, uint16_t event, bool know
     return now < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
 }
 
-int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmvp_time now,
-                                  uint64_t *count)
+int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmvp_time now, uint64_t *count)
 {
     int err = k_check_pe(c, pe);
     if (err)
@@ -1041,8 +1041,8 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
         return err;
     /* A PE that is off reports nothing; and a route derived now would let
      * pmvp_core_report's fast path count for it. */
-    *count = c->pe[pe].state == PMVP_PE_OFF ? PMVP_EVENTS_NEVER
-                                            : fewest_to_interrupt(c, route_of(c, pe, event, known)->pmu);
+    *count =
+        c->pe[pe].state == PMVP_PE_OFF ? PMVP_EVENTS_NEVER : fewest_to_interrupt(c, route_of(c, pe, event, known)->pmu);
     return PMVP_OK;
 }
 
@@ -1132,7 +1132,7 @@ const char *pmvp_core_event_why(const pmvp_core *c, uint16_t event, bool level)
     if (cls < 0)
         return "event: this core does not implement it (its configuration's events and PMU version)";
     if (level)
-        return level_index(c, event) >= 0 ? NULL
+        return level_index(c, event) >= 0  ? NULL
                : k_level_index(event) >= 0 ? "event: a level event this core has no use for"
                                            : "event: not a level (stall, condition or per-cycle) event: report it";
     switch (cls) {

@@ -18,8 +18,14 @@
 
 /* ------------------------------------------------------------ small rules */
 
-static bool is_v3p1(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P1; }
-static bool is_v3p5(const pmvp_core *c) { return c->cfg.pmu_version >= PMVP_PMUV3P5; }
+static bool is_v3p1(const pmvp_core *c)
+{
+    return c->cfg.pmu_version >= PMVP_PMUV3P1;
+}
+static bool is_v3p5(const pmvp_core *c)
+{
+    return c->cfg.pmu_version >= PMVP_PMUV3P5;
+}
 
 /* The event counter ranges (D13.1.1): the first [0, hpmn), the second
  * [hpmn, epmn), the third [epmn, N). */
@@ -80,7 +86,8 @@ bool k_el2_enabled(const pmvp_core_config *cfg, unsigned security, uint64_t scr_
     if (!cfg->have_el3)
         return true;
     switch (security) {
-    case PMVP_NONSECURE: case PMVP_REALM: return true;
+    case PMVP_NONSECURE:
+    case PMVP_REALM: return true;
     case PMVP_SECURE: return cfg->feat_sel2 && !cfg->el3_aarch32 && (scr_el3 & PMVP_SCR_EL3_EEL2);
     default: return false;
     }
@@ -101,16 +108,15 @@ unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el
 
 /* Counting of events Attributable to `x` is prohibited by the controls of
  * the counting PE (D13.5.4: RJRYNM, RJDWFF, RGNGCW, RMMZLZ). */
-static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool second_range,
-                       const pmvp_context *x)
+static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool second_range, const pmvp_context *x)
 {
     const pmvp_core_config *cfg = &c->cfg;
     bool at_el3 = x->el == 3;
 
     if (cfg->have_el3 && (at_el3 || x->security == PMVP_SECURE)) {
         bool spme = ctl->mdcr_el3 & PMVP_MDCR_EL3_SPME;
-        bool suniden = x->el == 0 && (cfg->el3_aarch32 || cfg->el1_aarch32) &&
-                       (ctl->sder32_el3 & PMVP_SDER32_EL3_SUNIDEN);
+        bool suniden =
+            x->el == 0 && (cfg->el3_aarch32 || cfg->el1_aarch32) && (ctl->sder32_el3 & PMVP_SDER32_EL3_SUNIDEN);
         bool allowed;
         if (cfg->feat_pmuv3p7 && !cfg->el3_aarch32) {
             /* RGNGCW with EL3 using AArch64. */
@@ -122,8 +128,7 @@ static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool se
         } else {
             /* RJRYNM (authentication interface) before FEAT_Debugv8p2;
              * RJDWFF after it; RGNGCW with EL3 using AArch32. */
-            bool auth = !cfg->feat_pmuv3p7 && !cfg->feat_debugv8p2 &&
-                        ctl->secure_noninvasive_debug;
+            bool auth = !cfg->feat_pmuv3p7 && !cfg->feat_debugv8p2 && ctl->secure_noninvasive_debug;
             allowed = spme || suniden || auth;
         }
         if (!allowed)
@@ -132,8 +137,7 @@ static bool prohibited(const pmvp_core *c, const pmvp_pmu_controls *ctl, bool se
     /* RMMZLZ: EL2, unless the counter is in the second range. Secure EL2 is
      * allowed only when both Secure state and EL2 are, which the two checks
      * together give. */
-    if (cfg->have_el2 && x->el == 2 && is_v3p1(c) && (ctl->mdcr_el2 & PMVP_MDCR_EL2_HPMD) &&
-        !second_range)
+    if (cfg->have_el2 && x->el == 2 && is_v3p1(c) && (ctl->mdcr_el2 & PMVP_MDCR_EL2_HPMD) && !second_range)
         return true;
     return false;
 }
@@ -150,14 +154,10 @@ static bool filtered(uint64_t f, const pmvp_context *x)
     bool rlk = f & PMVP_PMEVTYPER_EL0_RLK, rlu = f & PMVP_PMEVTYPER_EL0_RLU, rlh = f & PMVP_PMEVTYPER_EL0_RLH;
 
     switch (x->el) {
-    case 0:
-        return x->security == PMVP_SECURE ? u : x->security == PMVP_REALM ? u != rlu : u != nsu;
-    case 1:
-        return x->security == PMVP_SECURE ? p : x->security == PMVP_REALM ? p != rlk : p != nsk;
-    case 2:
-        return x->security == PMVP_SECURE ? nsh == sh : x->security == PMVP_REALM ? nsh == rlh : !nsh;
-    default:
-        return m != p;
+    case 0: return x->security == PMVP_SECURE ? u : x->security == PMVP_REALM ? u != rlu : u != nsu;
+    case 1: return x->security == PMVP_SECURE ? p : x->security == PMVP_REALM ? p != rlk : p != nsk;
+    case 2: return x->security == PMVP_SECURE ? nsh == sh : x->security == PMVP_REALM ? nsh == rlh : !nsh;
+    default: return m != p;
     }
 }
 
@@ -481,8 +481,7 @@ int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el)
     if (target_el)
         *target_el = (uint8_t)target;
     /* RSCBDZ */
-    bool masked = x->halted || x->el > target ||
-                  (x->el == 2 && target == 2 && el2_pmee != PMVP_PMEE_ENABLED) ||
+    bool masked = x->halted || x->el > target || (x->el == 2 && target == 2 && el2_pmee != PMVP_PMEE_ENABLED) ||
                   (x->el == target && (x->pm || !(pe->pmu.pmecr & PMVP_PMECR_EL1_KPME)));
     return masked ? PMVP_PMUEXC_MASKED : PMVP_PMUEXC_UNMASKED;
 }
@@ -517,9 +516,8 @@ void k_counter_carry(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, ui
 static bool chain_counts(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    return n % 2 == 1 && k_counter_event(pe, n) == PMVP_EV_CHAIN &&
-           k_supported_class(c, PMVP_EV_CHAIN) >= 0 && !k_counter_is_long(c, pe, n - 1) &&
-           k_counts(c, p, n, &pe->ctx);
+    return n % 2 == 1 && k_counter_event(pe, n) == PMVP_EV_CHAIN && k_supported_class(c, PMVP_EV_CHAIN) >= 0 &&
+           !k_counter_is_long(c, pe, n - 1) && k_counts(c, p, n, &pe->ctx);
 }
 
 static void chain_feed(const pmvp_core *c, unsigned p, pmvp_pe *to, unsigned n, pmvp_u128 wraps)
@@ -547,7 +545,7 @@ void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
 {
     uint64_t old = pe->pmu.pmccntr;
     bool overflow = (pe->pmu.pmcr & PMVP_PMCR_EL0_LC) ? ((pmvp_u128)old + inc) >> 64 != 0
-                                                  : ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32 != 0;
+                                                      : ((pmvp_u128)(old & UINT32_MAX) + inc) >> 32 != 0;
     pe->pmu.pmccntr = (uint64_t)(old + inc);
     if (overflow)
         pe->pmu.ovsset |= PMVP_PMU_C;
@@ -560,9 +558,9 @@ enum source { SRC_NONE, SRC_PROC, SRC_PROC_SLOT, SRC_BUS, SRC_SYSCNT };
 
 /* A rate as count.c computes it; pmvp_rate is its packed form in the caches. */
 typedef struct rate {
-    uint8_t src;              /* enum source */
-    uint8_t slot;             /* SRC_PROC_SLOT's barrel thread */
-    uint64_t weight;          /* increments a counted cycle brings: below 2^37 */
+    uint8_t src;     /* enum source */
+    uint8_t slot;    /* SRC_PROC_SLOT's barrel thread */
+    uint64_t weight; /* increments a counted cycle brings: below 2^37 */
 } rate;
 
 static const rate no_rate = { SRC_NONE, 0, 0 };
@@ -707,14 +705,10 @@ static rate counter_rate(const pmvp_core *c, unsigned p, unsigned n)
         }
         return w ? (rate){ SRC_PROC, 0, w } : no_rate;
     }
-    case PMVP_EVCLASS_BUS_CLOCK:
-        return counts_own(c, p, n) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
-    case PMVP_EVCLASS_SYSTEM_COUNTER:
-        return counts_own(c, p, n) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
-    case PMVP_EVCLASS_OCCURRENCE:
-        return spread_rate(c, p, n); /* else counted from reports */
-    default:
-        return no_rate; /* not supported */
+    case PMVP_EVCLASS_BUS_CLOCK: return counts_own(c, p, n) ? (rate){ SRC_BUS, 0, 1 } : no_rate;
+    case PMVP_EVCLASS_SYSTEM_COUNTER: return counts_own(c, p, n) ? (rate){ SRC_SYSCNT, 0, 1 } : no_rate;
+    case PMVP_EVCLASS_OCCURRENCE: return spread_rate(c, p, n); /* else counted from reports */
+    default: return no_rate;                                   /* not supported */
     }
 }
 
@@ -737,9 +731,9 @@ static uint64_t icntr_spread(const pmvp_core *c, unsigned p)
 
 /* Stretch of time being advanced: cycles of each clock. */
 typedef struct stretch {
-    uint64_t k0, dk;    /* processor cycles before, and in, the stretch */
-    uint64_t db, ds;    /* bus-clock and System Counter cycles in it */
-    uint64_t edges;     /* processor clock edges at its end, counted or not */
+    uint64_t k0, dk; /* processor cycles before, and in, the stretch */
+    uint64_t db, ds; /* bus-clock and System Counter cycles in it */
+    uint64_t edges;  /* processor clock edges at its end, counted or not */
 } stretch;
 
 static pmvp_u128 increments(const pmvp_core *c, rate r, const stretch *s)
@@ -748,8 +742,8 @@ static pmvp_u128 increments(const pmvp_core *c, rate r, const stretch *s)
     switch (r.src) {
     case SRC_PROC: cycles = s->dk; break;
     case SRC_PROC_SLOT:
-        cycles = slot_cycles_upto(s->k0 + s->dk, r.slot, c->cfg.num_pes) -
-                 slot_cycles_upto(s->k0, r.slot, c->cfg.num_pes);
+        cycles =
+            slot_cycles_upto(s->k0 + s->dk, r.slot, c->cfg.num_pes) - slot_cycles_upto(s->k0, r.slot, c->cfg.num_pes);
         break;
     case SRC_BUS: cycles = s->db; break;
     case SRC_SYSCNT: cycles = s->ds; break;
@@ -880,12 +874,12 @@ static th_controls th_of(const pmvp_pmu *u, unsigned n)
                       .tc = (unsigned)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TC, v),
                       .tlc = (unsigned)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TLC, v),
                       .th = PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TH, v) };
-    bool reserved = t.tlc == 3 || (t.tc % 2 == 1 && !t.te && t.tlc == 2) || (t.te && t.tlc == 1) ||
-                    (t.te && t.tc % 4 == 0);
+    bool reserved =
+        t.tlc == 3 || (t.tc % 2 == 1 && !t.te && t.tlc == 2) || (t.te && t.tlc == 1) || (t.te && t.tc % 4 == 0);
     if (reserved)
         t.te = false, t.tlc = 0;
-    t.on = (t.tc || t.th || t.tlc) &&
-           th_applies(&u->event[n], (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, v));
+    t.on =
+        (t.tc || t.th || t.tlc) && th_applies(&u->event[n], (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, v));
     return t;
 }
 
@@ -984,11 +978,11 @@ enum { TH_KINDS = 4 };
 
 /* Counter n's V over a stretch from processor cycle k0 (exclusive). */
 typedef struct th_run {
-    bool allowed;              /* counting is allowed over the stretch */
-    uint64_t first, second;    /* V on cycles k0 + 1 and k0 + 2 */
-    uint64_t kind[TH_KINDS];   /* V on each later cycle, by its kind */
-    bool ct_first;             /* C_T on cycle k0 + 1 */
-    bool ct_class[2];          /* C_T on any later cycle, by its class */
+    bool allowed;            /* counting is allowed over the stretch */
+    uint64_t first, second;  /* V on cycles k0 + 1 and k0 + 2 */
+    uint64_t kind[TH_KINDS]; /* V on each later cycle, by its kind */
+    bool ct_first;           /* C_T on cycle k0 + 1 */
+    bool ct_class[2];        /* C_T on any later cycle, by its class */
 } th_run;
 
 /* Whether processor cycles fall into two classes for PE p: with FGMT and
@@ -1049,8 +1043,8 @@ static void th_kinds(const pmvp_core *c, unsigned p, uint64_t a, uint64_t b, uin
         return;
     }
     unsigned t = c->cfg.num_pes;
-    uint64_t slot = slot_cycles_upto(b, p, t) - slot_cycles_upto(a, p, t);             /* cycle in the slot */
-    uint64_t after = slot_cycles_upto(b - 1, p, t) - slot_cycles_upto(a - 1, p, t);    /* the one before is */
+    uint64_t slot = slot_cycles_upto(b, p, t) - slot_cycles_upto(a, p, t);          /* cycle in the slot */
+    uint64_t after = slot_cycles_upto(b - 1, p, t) - slot_cycles_upto(a - 1, p, t); /* the one before is */
     count[1] = slot;
     count[2] = after;
     count[0] = b - a - slot - after;
@@ -1149,8 +1143,7 @@ static void th_advance(const pmvp_core *c, unsigned p, const stretch *s, pmvp_pe
 
 /* ------------------------------------------------------ Activity Monitors */
 
-void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
-                               uint32_t *aux)
+void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch, uint32_t *aux)
 {
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_amu *a = &pe->amu;
@@ -1381,9 +1374,9 @@ static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, uint
         pmvp_pe *pe = &c->pe[p];
         for (uint32_t m = f->pmu[p]; m;) {
             unsigned n = pmvp_take_lowest(&m);
-            rate r = p == q && (f->own >> n & 1) ? level_rate(cached_rate(f->held[n]),
-                                                             pe->pmu.event[n].cls == PMVP_EVCLASS_PER_CYCLE, value)
-                                                 : counter_rate(c, p, n);
+            rate r = p == q && (f->own >> n & 1)
+                         ? level_rate(cached_rate(f->held[n]), pe->pmu.event[n].cls == PMVP_EVCLASS_PER_CYCLE, value)
+                         : counter_rate(c, p, n);
             take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, r, s);
         }
     }
@@ -1409,8 +1402,8 @@ void k_spread_changed(pmvp_core *c)
             if (pe->pmu.event[n].cls == PMVP_EVCLASS_OCCURRENCE)
                 take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), NULL);
         for (unsigned n = 0; c->cfg.feat_amuv1 && n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
-            const pmvp_event_decoded *d = n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n]
-                                                                     : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
+            const pmvp_event_decoded *d =
+                n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
             if (d->cls == PMVP_EVCLASS_OCCURRENCE)
                 take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n,
                           amu_counter_rate(c, p, n), NULL);
@@ -1489,8 +1482,9 @@ static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch
  * up to its part `b` (both from the sync). */
 static stretch stretch_between(const stretch *a, const stretch *b)
 {
-    return (stretch){ .k0 = a->k0 + a->dk, .dk = b->dk - a->dk, .db = b->db - a->db, .ds = b->ds - a->ds,
-                      .edges = b->edges };
+    return (stretch){
+        .k0 = a->k0 + a->dk, .dk = b->dk - a->dk, .db = b->db - a->db, .ds = b->ds - a->ds, .edges = b->edges
+    };
 }
 
 static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2]);
@@ -1612,8 +1606,8 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     return PMVP_OK;
 }
 
-_Static_assert(offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, ext) &&
-                   offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, amu) && offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, pmu),
+_Static_assert(offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, ext) && offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, amu) &&
+                   offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, pmu),
                "k_pe_at copies the members before the rate caches: the PE's state");
 
 const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scratch)
@@ -1640,8 +1634,7 @@ static pmvp_time edge_after(const pmvp_clock *clk, uint64_t edges, pmvp_u128 m)
 static pmvp_time counted_cycle_time(const pmvp_core *c, rate r, pmvp_u128 m)
 {
     switch (r.src) {
-    case SRC_PROC:
-        return k_clock_stopped(c) ? PMVP_TIME_NEVER : edge_after(&c->clock, c->clock_edges, m);
+    case SRC_PROC: return k_clock_stopped(c) ? PMVP_TIME_NEVER : edge_after(&c->clock, c->clock_edges, m);
     case SRC_PROC_SLOT: {
         if (k_clock_stopped(c))
             return PMVP_TIME_NEVER;
@@ -1689,8 +1682,7 @@ static pmvp_u128 ceil_div(pmvp_u128 a, uint64_t b)
 static pmvp_u128 to_overflow(const pmvp_core *c, const pmvp_pe *pe, unsigned n)
 {
     uint64_t v = pe->pmu.counter[n].value;
-    return k_counter_is_long(c, pe, n) ? ((pmvp_u128)1 << 64) - v
-                                          : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
+    return k_counter_is_long(c, pe, n) ? ((pmvp_u128)1 << 64) - v : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
 }
 
 /* Increments of even counter n - 1 that take CHAIN counter n to its next
@@ -1792,8 +1784,8 @@ static pmvp_time cycle_counter_overflow_time(const pmvp_core *c, unsigned p)
     if (!k_cycle_counter_counts(c, p))
         return PMVP_TIME_NEVER;
     uint64_t v = pe->pmu.pmccntr;
-    pmvp_u128 need = (pe->pmu.pmcr & PMVP_PMCR_EL0_LC) ? ((pmvp_u128)1 << 64) - v
-                                                 : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
+    pmvp_u128 need =
+        (pe->pmu.pmcr & PMVP_PMCR_EL0_LC) ? ((pmvp_u128)1 << 64) - v : ((pmvp_u128)1 << 32) - (v & UINT32_MAX);
     if (divided(c, pe))
         need = (need - 1) * 64 + (64 - pe->pmu.divider);
     return counted_cycle_time(c, (rate){ SRC_PROC, 0, 1 }, need);
@@ -1816,7 +1808,7 @@ int k_begin_pe(pmvp_core *c, unsigned pe, pmvp_time now)
     return err ? err : k_begin(c, now);
 }
 
-_Static_assert(offsetof(pmvp_core, pe) + sizeof ((pmvp_core *)0)->pe == sizeof(pmvp_core),
+_Static_assert(offsetof(pmvp_core, pe) + sizeof((pmvp_core *)0)->pe == sizeof(pmvp_core),
                "pmvp_core_copy relies on pe[] being the last member");
 
 int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src)
@@ -1842,7 +1834,8 @@ void k_rebuild_caches(pmvp_core *c)
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             pmvp_pmu_counter *k = &pe->pmu.counter[n];
             k->evtyper &= k_evtyper_writable(c, n);
-            pe->pmu.event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, k->evtyper), false);
+            pe->pmu.event[n] =
+                k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, k->evtyper), false);
         }
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
             pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);

@@ -18,8 +18,8 @@ int pmvp_core_pmu_exception(pmvp_core *c, unsigned pe, pmvp_time now, pmvp_pmu_e
         return err;
     out->state = (uint8_t)k_pmu_exception_of(c, pe, &out->target_el);
     /* RKBPMJ: counters with SYNC == 1 leave their overflows to RNZLVW. */
-    out->async_pending = out->state == PMVP_PMUEXC_UNMASKED &&
-                         (k_overflow_requests(c, &c->pe[pe]) & ~k_sync_mode(c, &c->pe[pe]));
+    out->async_pending =
+        out->state == PMVP_PMUEXC_UNMASKED && (k_overflow_requests(c, &c->pe[pe]) & ~k_sync_mode(c, &c->pe[pe]));
     return PMVP_OK;
 }
 
@@ -75,8 +75,8 @@ static void start_shadows(pmvp_core *c, unsigned p, uint32_t overflowed, pmvp_ti
             continue;
         u->shadowed |= UINT32_C(1) << n;
         u->shadow_left[n] = left;
-        u->slack[n].shadow_until = a->shadow_time && now <= PMVP_TIME_NEVER - a->shadow_time
-                                       ? now + a->shadow_time : PMVP_TIME_NEVER;
+        u->slack[n].shadow_until =
+            a->shadow_time && now <= PMVP_TIME_NEVER - a->shadow_time ? now + a->shadow_time : PMVP_TIME_NEVER;
     }
 }
 
@@ -96,8 +96,8 @@ static void shorten_shadows(pmvp_core *c, unsigned p, uint32_t pending, uint64_t
     }
 }
 
-int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, uint64_t pc,
-                     pmvp_time now, pmvp_retire_result *out)
+int pmvp_core_retire(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_time now,
+                     pmvp_retire_result *out)
 {
     if (!out)
         return PMVP_ERR_NULL;

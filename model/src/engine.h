@@ -132,8 +132,7 @@ bool k_amu_can_count(const pmvp_core *c, uint16_t event);
 
 /* The AMU counters of PE p that count occurrences of `event` now: bitmaps of
  * architected and auxiliary counters. */
-void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch,
-                               uint32_t *aux);
+void k_amu_occurrence_counters(const pmvp_core *c, unsigned p, uint16_t event, uint32_t *arch, uint32_t *aux);
 
 /* The event counted by counter n of PE p (evtCount). */
 uint16_t k_counter_event(const pmvp_pe *pe, unsigned n);

@@ -9,8 +9,7 @@
 #define PMVP_EV_NONE 0
 
 static const pmvp_event_info catalogue[] = {
-#define PMVP_EVENT(num, name, cls, stall) \
-    { num, #name, PMVP_EVCLASS_##cls, PMVP_EV_##stall },
+#define PMVP_EVENT(num, name, cls, stall) { num, #name, PMVP_EVCLASS_##cls, PMVP_EV_##stall },
 #include "pmu_events.def"
 #undef PMVP_EVENT
 };
@@ -148,8 +147,7 @@ int pmvp_event_index(uint16_t number)
 
 enum pmvp_sync_kind pmvp_event_sync_kind(uint16_t number)
 {
-    int i = search(&sync_events[0].number, sizeof sync_events[0],
-                   sizeof sync_events / sizeof sync_events[0], number);
+    int i = search(&sync_events[0].number, sizeof sync_events[0], sizeof sync_events / sizeof sync_events[0], number);
     return i < 0 ? PMVP_SYNC_NONE : (enum pmvp_sync_kind)sync_events[i].kind;
 }
 
@@ -170,4 +168,7 @@ int pmvp_event_level_count(void)
     return (int)(sizeof k_level_events / sizeof k_level_events[0]);
 }
 
-int pmvp_event_level_index(uint16_t number) { return k_level_index(number); }
+int pmvp_event_level_index(uint16_t number)
+{
+    return k_level_index(number);
+}

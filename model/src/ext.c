@@ -17,10 +17,43 @@
 
 /* What a row shows (pmvp_ext_reg.view). */
 enum view {
-    V_PMEVCNTR, V_PMEVTYPER, V_PMCCNTR, V_PMCCFILTR, V_PMICNTR, V_PMICFILTR, V_PMCGCR0, V_PMEVCNTSVR, V_PMCCNTSVR, V_PMICNTSVR, V_PMSSCR, V_PMCNTEN, V_PMINTEN, V_PMOVS,
-    V_PMSWINC, V_PMZR, V_PMCFGR, V_PMCR, V_PMCEID, V_PMMIR, V_PMITCTRL, V_PMLAR, V_PMLSR,
-    V_PMAUTHSTATUS, V_AMEVCNTR, V_AMEVTYPER, V_AMCNTEN, V_AMCGCR, V_AMCFGR, V_AMCR,
-    V_IIDR, V_DEVAFF, V_DEVARCH, V_PIDR, V_PMCCR, V_PMDEVID, V_CONST
+    V_PMEVCNTR,
+    V_PMEVTYPER,
+    V_PMCCNTR,
+    V_PMCCFILTR,
+    V_PMICNTR,
+    V_PMICFILTR,
+    V_PMCGCR0,
+    V_PMEVCNTSVR,
+    V_PMCCNTSVR,
+    V_PMICNTSVR,
+    V_PMSSCR,
+    V_PMCNTEN,
+    V_PMINTEN,
+    V_PMOVS,
+    V_PMSWINC,
+    V_PMZR,
+    V_PMCFGR,
+    V_PMCR,
+    V_PMCEID,
+    V_PMMIR,
+    V_PMITCTRL,
+    V_PMLAR,
+    V_PMLSR,
+    V_PMAUTHSTATUS,
+    V_AMEVCNTR,
+    V_AMEVTYPER,
+    V_AMCNTEN,
+    V_AMCGCR,
+    V_AMCFGR,
+    V_AMCR,
+    V_IIDR,
+    V_DEVAFF,
+    V_DEVARCH,
+    V_PIDR,
+    V_PMCCR,
+    V_PMDEVID,
+    V_CONST
 };
 
 #define L32 PMVP_EXT_LAYOUT_BIT(PMVP_EXT32)
@@ -30,9 +63,8 @@ enum view {
 #define ONES64 UINT64_MAX
 
 static const pmvp_ext_reg table[] = {
-#define PMVP_REG_EXT(fr, nm, lay, off, str, sl, w, h, k, d, g, der, rst, wm, v, a)                 \
-    { nm, PMVP_FRAME_##fr, lay, off, str, sl, w, h, PMVP_EXT_##k, PMVP_EXT_##d, PMVP_GATE_##g, der, \
-      rst, wm, V_##v, a },
+#define PMVP_REG_EXT(fr, nm, lay, off, str, sl, w, h, k, d, g, der, rst, wm, v, a) \
+    { nm, PMVP_FRAME_##fr, lay, off, str, sl, w, h, PMVP_EXT_##k, PMVP_EXT_##d, PMVP_GATE_##g, der, rst, wm, V_##v, a },
 #include "pmvp/registers.def"
 };
 
@@ -41,12 +73,18 @@ static const pmvp_ext_reg table[] = {
 /* The decode divides by a row's stride with a shift: every stride is 0 or a
  * power of two. */
 #define PMVP_REG_EXT(fr, nm, lay, off, str, sl, w, h, k, d, g, der, rst, wm, v, a) \
-    _Static_assert(((str) & ((str) - 1)) == 0, "the stride of " nm " is a power of two");
+    _Static_assert(((str) & ((str)-1)) == 0, "the stride of " nm " is a power of two");
 #include "pmvp/registers.def"
 
-size_t pmvp_ext_reg_count(void) { return TABLE_SIZE; }
+size_t pmvp_ext_reg_count(void)
+{
+    return TABLE_SIZE;
+}
 
-const pmvp_ext_reg *pmvp_ext_reg_at(size_t i) { return i < TABLE_SIZE ? &table[i] : NULL; }
+const pmvp_ext_reg *pmvp_ext_reg_at(size_t i)
+{
+    return i < TABLE_SIZE ? &table[i] : NULL;
+}
 
 /* ------------------------------------------------------------ the layout */
 
@@ -59,7 +97,8 @@ bool pmvp_ext_reg_present(const pmvp_core *c, const pmvp_ext_reg *r)
 {
     if (r->frame == PMVP_FRAME_AMU && !c->cfg.feat_amuv1)
         return false;
-    return (r->layouts & PMVP_EXT_LAYOUT_BIT(layout_of(c, r->frame))) && pmvp_gate_open(&c->cfg, (enum pmvp_gate)r->gate);
+    return (r->layouts & PMVP_EXT_LAYOUT_BIT(layout_of(c, r->frame))) &&
+           pmvp_gate_open(&c->cfg, (enum pmvp_gate)r->gate);
 }
 
 unsigned pmvp_ext_reg_width(const pmvp_core *c, const pmvp_ext_reg *r)
@@ -77,7 +116,7 @@ unsigned pmvp_ext_reg_instances(const pmvp_core *c, const pmvp_ext_reg *r)
 }
 
 _Static_assert(TABLE_SIZE < 255, "ext_row holds 1 + a row's index in a byte");
-_Static_assert(sizeof ((pmvp_core *)0)->ext_row[0] == PMVP_FRAME_SIZE / 4, "a map entry per word of a frame");
+_Static_assert(sizeof((pmvp_core *)0)->ext_row[0] == PMVP_FRAME_SIZE / 4, "a map entry per word of a frame");
 
 /* Every word of a frame the configuration's registers occupy, the first
  * row in the table's order winning (rows of the two layouts may share
@@ -120,8 +159,7 @@ static inline target decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offs
     return (target){ r, rel >> shift, (rel & (r->stride - 1u)) / 4 };
 }
 
-const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offset,
-                                    unsigned *n, unsigned *word)
+const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offset, unsigned *n, unsigned *word)
 {
     if ((unsigned)f > PMVP_FRAME_AMU || offset >= PMVP_FRAME_SIZE)
         return NULL;
@@ -133,8 +171,7 @@ const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *c, enum pmvp_frame f, uint3
     return t.reg;
 }
 
-int pmvp_ext_find(const pmvp_core *c, enum pmvp_frame f, const char *name, unsigned n,
-                  uint32_t *offset)
+int pmvp_ext_find(const pmvp_core *c, enum pmvp_frame f, const char *name, unsigned n, uint32_t *offset)
 {
     if (!c || !name || !offset)
         return PMVP_ERR_NULL;
@@ -240,8 +277,7 @@ static uint64_t pmdevid(const pmvp_core *c)
  * always allowed; otherwise NIDEN must be asserted and SPNIDEN decides for
  * Secure. A Non-secure access is then allowed unless MDCR_EL3.EPMAD
  * disables it. */
-static bool allow_external_pmu_access(const pmvp_core *c, const pmvp_pmu_controls *ctl,
-                                      const pmvp_ext_access *a)
+static bool allow_external_pmu_access(const pmvp_core *c, const pmvp_pmu_controls *ctl, const pmvp_ext_access *a)
 {
     if (!c->cfg.feat_debugv8p4 && !ctl->noninvasive_debug)
         return false;
@@ -344,8 +380,8 @@ static uint64_t direct_read(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, uns
 
 /* A set/clear pair of the PMU register file, for views that accept W1S,
  * W1C or a plain value. */
-static void pmu_set_clear(pmvp_core *c, unsigned p, unsigned kind, enum pmvp_pmu_reg set,
-                          enum pmvp_pmu_reg clr, uint64_t v)
+static void pmu_set_clear(pmvp_core *c, unsigned p, unsigned kind, enum pmvp_pmu_reg set, enum pmvp_pmu_reg clr,
+                          uint64_t v)
 {
     if (kind != PMVP_EXT_W1C)
         k_pmu_write(c, p, set, 0, v);
@@ -403,8 +439,8 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
 /* ------------------------------------------------------------- accesses */
 
 /* Validates arguments, size and alignment, and decodes the access. */
-static PMVP_INLINE int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
-                              unsigned size, const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
+static PMVP_INLINE int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                              const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
 {
     if (!c || (!a && !debug))
         return PMVP_ERR_NULL;
@@ -439,7 +475,11 @@ static bool of_one_event_counter(const pmvp_ext_reg *r)
 static bool by_event_counter(const pmvp_ext_reg *r)
 {
     switch (r->view) {
-    case V_PMCNTEN: case V_PMINTEN: case V_PMOVS: case V_PMSWINC: case V_PMZR: return true;
+    case V_PMCNTEN:
+    case V_PMINTEN:
+    case V_PMOVS:
+    case V_PMSWINC:
+    case V_PMZR: return true;
     default: return false;
     }
 }
@@ -454,8 +494,8 @@ static uint64_t hidden_bits(const pmvp_core *c, unsigned p, const pmvp_ext_reg *
 
 /* The access checks of I3.1.4 (PMU) and I4.1.3 (AMU) for a non-debug
  * access to register r: an error, or the effect the access has. */
-static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r,
-                             const pmvp_ext_access *a, bool write, enum pmvp_ext_effect *effect)
+static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
+                             bool write, enum pmvp_ext_effect *effect)
 {
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
@@ -471,8 +511,7 @@ static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg 
         if (!allow_external_pmu_access(c, ctl, a))
             return PMVP_ERR_DENIED;
         /* PMCCR.OSLO: a Most secure access ignores the OS Lock (I3.1.4). */
-        if (ctl->os_lock && r->domain == PMVP_EXT_CORE &&
-            !((pe->ext.pmccr & PMVP_PMCCR_OSLO) && most_secure(c, a)))
+        if (ctl->os_lock && r->domain == PMVP_EXT_CORE && !((pe->ext.pmccr & PMVP_PMCCR_OSLO) && most_secure(c, a)))
             return PMVP_ERR_LOCKED;
         /* The Software Lock makes memory-mapped writes ignored (I3.1.4 SLK). */
         if (write && c->cfg.pmu_software_lock && !a->debugger && pe->ext.software_locked)
@@ -502,9 +541,9 @@ static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg 
 
 /* Decodes and checks an access: an error, or where it lands (*t) and the
  * effect it has (*e). It changes nothing. */
-static PMVP_INLINE int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
-                               unsigned size, const pmvp_ext_access *a, bool debug, bool write,
-                               pmvp_time now, target *t, enum pmvp_ext_effect *e)
+static PMVP_INLINE int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                               const pmvp_ext_access *a, bool debug, bool write, pmvp_time now, target *t,
+                               enum pmvp_ext_effect *e)
 {
     int err = locate(c, p, f, offset, size, a, debug, now, t);
     if (err)
@@ -535,13 +574,16 @@ static lane lane_of(const target *t, unsigned size)
     return (lane){ shift, size == 8 ? ONES64 : ONES32 << shift };
 }
 
-static uint64_t lane_read(lane l, uint64_t view) { return (view & l.mask) >> l.shift; }
+static uint64_t lane_read(lane l, uint64_t view)
+{
+    return (view & l.mask) >> l.shift;
+}
 
 /* view_read of PE p as it will be at `now`, after the core's sync_time (the
  * pure query), on a copy (k_pe_at): out of line, so that a read at the
  * present, which reads the PE itself, does not make room for one. */
-static PMVP_OUT_OF_LINE uint64_t view_ahead(const pmvp_core *c, unsigned p, const target *t,
-                                            const pmvp_ext_access *a, pmvp_time now)
+static PMVP_OUT_OF_LINE uint64_t view_ahead(const pmvp_core *c, unsigned p, const target *t, const pmvp_ext_access *a,
+                                            pmvp_time now)
 {
     pmvp_pe scratch;
     return view_read(c, p, k_pe_at(c, p, now, &scratch), t->reg, t->n, a);
@@ -551,9 +593,8 @@ static PMVP_OUT_OF_LINE uint64_t view_ahead(const pmvp_core *c, unsigned p, cons
  * the core itself (c), begun at `now`, a guest's read of a counter going
  * through knob (c); NULL: the pure query, on a copy of the PE brought to
  * `now`, the core left as it is. */
-static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
-                unsigned size, const pmvp_ext_access *a, pmvp_time now, uint64_t *value,
-                enum pmvp_ext_effect *effect)
+static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
+                const pmvp_ext_access *a, pmvp_time now, uint64_t *value, enum pmvp_ext_effect *effect)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -569,8 +610,8 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_fra
         return PMVP_OK;
     if (commit)
         k_begin(commit, now);
-    uint64_t v = commit || now <= c->sync_time ? view_read(c, p, &c->pe[p], t.reg, t.n, a)
-                                              : view_ahead(c, p, &t, a, now);
+    uint64_t v =
+        commit || now <= c->sync_time ? view_read(c, p, &c->pe[p], t.reg, t.n, a) : view_ahead(c, p, &t, a, now);
     v &= ~hidden_bits(c, p, t.reg, a);
     if (commit && a)
         v = direct_read(commit, p, t.reg, t.n, v, now);
@@ -578,9 +619,8 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_fra
     return PMVP_OK;
 }
 
-int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                  const pmvp_ext_access *a, pmvp_time now, uint64_t *value,
-                  enum pmvp_ext_effect *effect)
+int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, const pmvp_ext_access *a,
+                  pmvp_time now, uint64_t *value, enum pmvp_ext_effect *effect)
 {
     return a ? read(c, c, p, f, offset, size, a, now, value, effect) : PMVP_ERR_NULL;
 }
@@ -597,9 +637,8 @@ int pmvp_ext_debug_read(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint3
     return read(NULL, c, p, f, offset, size, NULL, now, value, NULL);
 }
 
-static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                 const pmvp_ext_access *a, bool debug, pmvp_time now, uint64_t value,
-                 enum pmvp_ext_effect *effect)
+static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, const pmvp_ext_access *a,
+                 bool debug, pmvp_time now, uint64_t value, enum pmvp_ext_effect *effect)
 {
     target t;
     enum pmvp_ext_effect e;
@@ -629,21 +668,19 @@ static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, u
     return PMVP_OK;
 }
 
-int pmvp_ext_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                   uint64_t value, const pmvp_ext_access *a, pmvp_time now,
-                   enum pmvp_ext_effect *effect)
+int pmvp_ext_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, uint64_t value,
+                   const pmvp_ext_access *a, pmvp_time now, enum pmvp_ext_effect *effect)
 {
     return write(c, p, f, offset, size, a, false, now, value, effect);
 }
 
-int pmvp_ext_debug_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset,
-                         unsigned size, uint64_t value, pmvp_time now)
+int pmvp_ext_debug_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, uint64_t value,
+                         pmvp_time now)
 {
     return write(c, p, f, offset, size, NULL, true, now, value, NULL);
 }
 
-int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn,
-                  void *user)
+int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn, void *user)
 {
     if (!fn)
         return PMVP_ERR_NULL;

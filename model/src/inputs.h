@@ -14,7 +14,6 @@
 /* Counts `count` occurrences of `event` that an instruction of PE `pe`
  * generated as it retired: pmvp_core_report without knob (d); *counting
  * gets the event counters of `pe` that count it. */
-int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now,
-                    uint32_t *counting);
+int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, pmvp_time now, uint32_t *counting);
 
 #endif

@@ -21,7 +21,7 @@ extern const uint16_t k_level_events[];
  * number, 0 if none. The hash (the top 7 bits of the 16-bit product with
  * an odd multiplier) is collision-free for the catalogue's level events. */
 #define K_LEVEL_SLOTS 128
-#define K_LEVEL_HASH(num) ((uint16_t)((num) * 461u) >> 9)
+#define K_LEVEL_HASH(num) ((uint16_t)((num)*461u) >> 9)
 extern const uint8_t k_level_slot[K_LEVEL_SLOTS];
 
 /* The index of level event `number`, or -1 if it is not one. */

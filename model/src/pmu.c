@@ -50,7 +50,8 @@ static int selected(const pmvp_core *c, unsigned p, const pmvp_pe *pe, bool cycl
 /* PMEVTYPER<n>'s event as counter n counts it (D24.5.12). */
 static void decode_event(const pmvp_core *c, pmvp_pmu *u, unsigned n)
 {
-    u->event[n] = k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, u->counter[n].evtyper), false);
+    u->event[n] =
+        k_decode_event(c, (uint16_t)PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_evtCount, u->counter[n].evtyper), false);
 }
 
 /* A write of PMEVTYPER<n> starts the threshold functions it concerns
@@ -79,7 +80,7 @@ static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
 {
     uint64_t v = pe->pmu.pmcr | PMVP_FIELD_PREP(PMVP_PMCR_EL0_N, c->cfg.num_counters);
     if (!c->cfg.have_aarch32)
-        v |= PMVP_PMCR_EL0_LC; /* RES1 without AArch32 */
+        v |= PMVP_PMCR_EL0_LC;  /* RES1 without AArch32 */
     if (!c->cfg.feat_pmuv3p7) { /* IMP RAZ from PMUv3p7 */
         v |= PMVP_FIELD_PREP(PMVP_PMCR_EL0_IMP, c->cfg.pmcr_imp);
         if (c->cfg.pmcr_imp)
@@ -88,13 +89,13 @@ static uint64_t read_pmcr(const pmvp_core *c, const pmvp_pe *pe)
     return v;
 }
 
-int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n,
-               uint64_t *value)
+int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n, uint64_t *value)
 {
     int sel;
     switch (reg) { /* the registers whose read is not the value they hold */
     case PMVP_PMCR_EL0: *value = read_pmcr(c, pe); return PMVP_OK;
-    case PMVP_PMSWINC_EL0: case PMVP_PMZR_EL0: *value = 0; return PMVP_OK; /* WO/RAZ */
+    case PMVP_PMSWINC_EL0:
+    case PMVP_PMZR_EL0: *value = 0; return PMVP_OK; /* WO/RAZ */
     case PMVP_PMCEID0_EL0: *value = pmceid(c, 0x00); return PMVP_OK;
     case PMVP_PMCEID1_EL0: *value = pmceid(c, 0x20); return PMVP_OK;
     case PMVP_PMMIR_EL1: *value = c->cfg.pmmir; return PMVP_OK;
@@ -106,8 +107,7 @@ int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_
         sel = selected(c, p, pe, reg == PMVP_PMXEVTYPER_EL0);
         *value = 0;
         return sel < 0 ? PMVP_OK : k_pmu_look(c, p, pe, selected_reg(reg, sel), (unsigned)sel, value);
-    default:
-        return k_state_read(pe, PMVP_SYSREG_PMU, reg, n, value) ? PMVP_OK : PMVP_ERR_REGISTER;
+    default: return k_state_read(pe, PMVP_SYSREG_PMU, reg, n, value) ? PMVP_OK : PMVP_ERR_REGISTER;
     }
 }
 
@@ -158,8 +158,7 @@ uint64_t k_pmiar_address(uint64_t va)
     return (va >> 47 & 1) ? low | PMVP_BITS(63, 48) : low;
 }
 
-int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now,
-                  uint64_t *value)
+int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now, uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -167,8 +166,7 @@ int pmvp_pmu_read(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, p
     return err ? err : k_pmu_read(c, p, reg, n, now, value);
 }
 
-int pmvp_pmu_peek(const pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time t,
-                  uint64_t *value)
+int pmvp_pmu_peek(const pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, pmvp_time t, uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -269,8 +267,7 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
     uint32_t bits = (uint32_t)value & k_counters_mask(c);
     for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         pmvp_pe *pe = &c->pe[p];
-        if ((bits >> n & 1) && k_counter_event(pe, n) == PMVP_EV_SW_INCR &&
-            k_counts(c, p, n, &pe->ctx))
+        if ((bits >> n & 1) && k_counter_event(pe, n) == PMVP_EV_SW_INCR && k_counts(c, p, n, &pe->ctx))
             k_occurrence_add(c, p, n, 1);
     }
 }
@@ -280,11 +277,14 @@ static void software_increment(pmvp_core *c, unsigned p, uint64_t value)
 static bool routes_depend_on(enum pmvp_pmu_reg reg)
 {
     switch (reg) {
-    case PMVP_PMCR_EL0: case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0:
-    case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVTYPER_EL0: case PMVP_PMCCFILTR_EL0: case PMVP_PMICFILTR_EL0:
-        return true;
-    default:
-        return false;
+    case PMVP_PMCR_EL0:
+    case PMVP_PMCNTENSET_EL0:
+    case PMVP_PMCNTENCLR_EL0:
+    case PMVP_PMEVTYPER_EL0:
+    case PMVP_PMXEVTYPER_EL0:
+    case PMVP_PMCCFILTR_EL0:
+    case PMVP_PMICFILTR_EL0: return true;
+    default: return false;
     }
 }
 
@@ -298,8 +298,9 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     switch (reg) { /* what a write does beyond storing its value */
     case PMVP_PMCR_EL0:
         if (value & PMVP_PMCR_EL0_P) /* in the view of the PE's context */
-            k_pmcr_p_reset(c, p, k_counters_accessible(&c->cfg, pe->ctx.el, k_pe_el2_enabled(c, p),
-                                                       u->ctl.mdcr_el2, pe->ext.pmccr));
+            k_pmcr_p_reset(
+                c, p,
+                k_counters_accessible(&c->cfg, pe->ctx.el, k_pe_el2_enabled(c, p), u->ctl.mdcr_el2, pe->ext.pmccr));
         if (value & PMVP_PMCR_EL0_C) /* the divider restarts with the counter (a pmvp choice) */
             set_counter(c, p, PMVP_CYCLE_COUNTER, 0);
         break;
@@ -344,14 +345,13 @@ void k_pmccr_write(pmvp_core *c, unsigned p, uint64_t value)
     pmvp_pe *pe = &c->pe[p];
     uint64_t enabled = k_enabled_counters(c, pe);
     pe->ext.pmccr = (uint32_t)(value & (PMVP_PMCCR_OSLO | PMVP_PMCCR_EPME | PMVP_PMCCR_EPMN));
-    k_routes_stale(c);    /* EPMN moves counters between ranges, EPME enables the third */
+    k_routes_stale(c);     /* EPMN moves counters between ranges, EPME enables the third */
     k_freeze_update(c, p); /* the third range neither freezes nor is frozen */
     k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));
     k_reads_catch_up(c, p);
 }
 
-int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value,
-                   pmvp_time now)
+int pmvp_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uint64_t value, pmvp_time now)
 {
     int err = begin_access(c, p, reg, n, true, now);
     return err ? err : k_pmu_write(c, p, reg, n, value);

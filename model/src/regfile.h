@@ -27,8 +27,7 @@ static inline int k_access_begin(pmvp_core *c, unsigned p, unsigned family, unsi
 
 /* The same for a pure query (a read) at t: validates it and refuses an
  * instant before the core's present; the core is left as it is. */
-static inline int k_look_begin(const pmvp_core *c, unsigned p, unsigned family, unsigned reg, unsigned n,
-                               pmvp_time t)
+static inline int k_look_begin(const pmvp_core *c, unsigned p, unsigned family, unsigned reg, unsigned n, pmvp_time t)
 {
     int err = c ? k_reg_access(&c->cfg, family, reg, n, false) : PMVP_OK;
     return err ? err : k_look_pe(c, p, t);
@@ -65,8 +64,7 @@ void k_state_reset(const pmvp_core *c, pmvp_pe *pe, unsigned family);
  * state of PE p as it is (c->pe[p] begun at the access's instant, or a copy
  * of it from k_pe_at). PMVP_ERR_REGISTER for a register the file does not
  * hold. */
-int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n,
-               uint64_t *value);
+int k_pmu_look(const pmvp_core *c, unsigned p, const pmvp_pe *pe, enum pmvp_pmu_reg reg, unsigned n, uint64_t *value);
 int k_amu_look(const pmvp_core *c, const pmvp_pe *pe, enum pmvp_amu_reg reg, unsigned n, uint64_t *value);
 /* A direct read (a guest's) of it, begun at `now`: the value as k_pmu_look
  * gives it, through inaccuracy knob (c) for a counter. */

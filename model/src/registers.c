@@ -14,12 +14,11 @@
 /* [family][reg]: PMVP_REG gives the name, instances and gate; PMVP_REG_ACCESS
  * which instructions exist. */
 static const k_reg rows[2][K_FAMILY_REGS] = {
-#define PMVP_REG(family, id, instances_, gate_, title, section)                               \
-    [PMVP_SYSREG_##family][PMVP_##id].name = #id,                                             \
-    [PMVP_SYSREG_##family][PMVP_##id].instances = K_##instances_,                             \
+#define PMVP_REG(family, id, instances_, gate_, title, section)                                                 \
+    [PMVP_SYSREG_##family][PMVP_##id].name = #id, [PMVP_SYSREG_##family][PMVP_##id].instances = K_##instances_, \
     [PMVP_SYSREG_##family][PMVP_##id].gate = PMVP_GATE_##gate_,
-#define PMVP_REG_ACCESS(family, id, read_, write_, ...)                                        \
-    [PMVP_SYSREG_##family][PMVP_##id].read = PMVP_GATE_##read_,                               \
+#define PMVP_REG_ACCESS(family, id, read_, write_, ...)         \
+    [PMVP_SYSREG_##family][PMVP_##id].read = PMVP_GATE_##read_, \
     [PMVP_SYSREG_##family][PMVP_##id].write = PMVP_GATE_##write_,
 #include "pmvp/registers.def"
 };
@@ -35,8 +34,10 @@ unsigned k_reg_instances(const pmvp_core_config *cfg, const k_reg *r)
 {
     switch (r->instances) {
     case K_EVENT_COUNTERS: return cfg->num_counters;
-    case K_AMU_ARCH: case K_AMU_ARCH_OFFSETS: return PMVP_AMU_ARCH_COUNTERS;
-    case K_AMU_AUX: case K_AMU_AUX_OFFSETS: return cfg->amu_num_aux;
+    case K_AMU_ARCH:
+    case K_AMU_ARCH_OFFSETS: return PMVP_AMU_ARCH_COUNTERS;
+    case K_AMU_AUX:
+    case K_AMU_AUX_OFFSETS: return cfg->amu_num_aux;
     default: return 1;
     }
 }
@@ -99,15 +100,24 @@ bool pmvp_gate_open(const pmvp_core_config *cfg, enum pmvp_gate gate)
 const char *pmvp_gate_name(enum pmvp_gate gate)
 {
     static const char *const names[] = {
-        [PMVP_GATE_ALWAYS] = "", [PMVP_GATE_NEVER] = "never",
-        [PMVP_GATE_PMUV3P1] = "FEAT_PMUv3p1", [PMVP_GATE_PMUV3P4] = "FEAT_PMUv3p4",
-        [PMVP_GATE_PMUV3P5] = "FEAT_PMUv3p5", [PMVP_GATE_NOT_PMUV3P5] = "not FEAT_PMUv3p5",
-        [PMVP_GATE_EXT_PMSWINC] = "pmu_ext_pmswinc", [PMVP_GATE_EBEP] = "FEAT_EBEP",
-        [PMVP_GATE_SEBEP] = "FEAT_SEBEP", [PMVP_GATE_AMUV1] = "FEAT_AMUv1",
-        [PMVP_GATE_AMUV1P1] = "FEAT_AMUv1p1", [PMVP_GATE_AMU_AUX_PROGRAMMABLE] = "amu_aux_programmable",
-        [PMVP_GATE_ICNTR] = "FEAT_PMUv3_ICNTR", [PMVP_GATE_PMUV3P9] = "FEAT_PMUv3p9",
+        [PMVP_GATE_ALWAYS] = "",
+        [PMVP_GATE_NEVER] = "never",
+        [PMVP_GATE_PMUV3P1] = "FEAT_PMUv3p1",
+        [PMVP_GATE_PMUV3P4] = "FEAT_PMUv3p4",
+        [PMVP_GATE_PMUV3P5] = "FEAT_PMUv3p5",
+        [PMVP_GATE_NOT_PMUV3P5] = "not FEAT_PMUv3p5",
+        [PMVP_GATE_EXT_PMSWINC] = "pmu_ext_pmswinc",
+        [PMVP_GATE_EBEP] = "FEAT_EBEP",
+        [PMVP_GATE_SEBEP] = "FEAT_SEBEP",
+        [PMVP_GATE_AMUV1] = "FEAT_AMUv1",
+        [PMVP_GATE_AMUV1P1] = "FEAT_AMUv1p1",
+        [PMVP_GATE_AMU_AUX_PROGRAMMABLE] = "amu_aux_programmable",
+        [PMVP_GATE_ICNTR] = "FEAT_PMUv3_ICNTR",
+        [PMVP_GATE_PMUV3P9] = "FEAT_PMUv3p9",
         [PMVP_GATE_PMUV3P4_NOT_P9] = "FEAT_PMUv3p4 without FEAT_PMUv3p9",
-        [PMVP_GATE_TOP_HALVES] = "FEAT_PMUv3_TH or FEAT_PMUv3p8", [PMVP_GATE_SS] = "FEAT_PMUv3_SS", [PMVP_GATE_SS_ICNTR] = "FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR",
+        [PMVP_GATE_TOP_HALVES] = "FEAT_PMUv3_TH or FEAT_PMUv3p8",
+        [PMVP_GATE_SS] = "FEAT_PMUv3_SS",
+        [PMVP_GATE_SS_ICNTR] = "FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR",
         [PMVP_GATE_EBEP_OR_SS] = "FEAT_EBEP or FEAT_PMUv3_SS",
         [PMVP_GATE_EXTPMN] = "FEAT_PMUv3_EXTPMN",
         [PMVP_GATE_WIDE_BITMAPS] = "FEAT_PMUv3_ICNTR or FEAT_PMUv3p9",
@@ -128,7 +138,19 @@ static bool indexed(unsigned family, unsigned reg)
     return r && r->instances != K_ONE;
 }
 
-const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg) { return name_of(PMVP_SYSREG_PMU, (unsigned)reg); }
-bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg) { return indexed(PMVP_SYSREG_PMU, (unsigned)reg); }
-const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg) { return name_of(PMVP_SYSREG_AMU, (unsigned)reg); }
-bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg) { return indexed(PMVP_SYSREG_AMU, (unsigned)reg); }
+const char *pmvp_pmu_reg_name(enum pmvp_pmu_reg reg)
+{
+    return name_of(PMVP_SYSREG_PMU, (unsigned)reg);
+}
+bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg)
+{
+    return indexed(PMVP_SYSREG_PMU, (unsigned)reg);
+}
+const char *pmvp_amu_reg_name(enum pmvp_amu_reg reg)
+{
+    return name_of(PMVP_SYSREG_AMU, (unsigned)reg);
+}
+bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg)
+{
+    return indexed(PMVP_SYSREG_AMU, (unsigned)reg);
+}

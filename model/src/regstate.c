@@ -19,8 +19,10 @@ bool k_state_read(const pmvp_pe *pe, unsigned family, unsigned reg, unsigned n, 
 {
     (void)n; /* only the indexed registers' lines name it */
     switch (KEY(family, reg)) {
-#define PMVP_REG_STATE(fam, id, kind, state, writable, reset)                                  \
-    case KEY(PMVP_SYSREG_##fam, PMVP_##id): *value = (state); return true;
+#define PMVP_REG_STATE(fam, id, kind, state, writable, reset) \
+    case KEY(PMVP_SYSREG_##fam, PMVP_##id):                   \
+        *value = (state);                                     \
+        return true;
 #include "pmvp/registers.def"
     default: return false;
     }
@@ -30,8 +32,10 @@ bool k_state_write(const pmvp_core *c, pmvp_pe *pe, unsigned family, unsigned re
 {
     (void)n;
     switch (KEY(family, reg)) {
-#define PMVP_REG_STATE(fam, id, kind, state, writable, reset)                                  \
-    case KEY(PMVP_SYSREG_##fam, PMVP_##id): K_STORE_##kind(state, value & (writable)); return true;
+#define PMVP_REG_STATE(fam, id, kind, state, writable, reset) \
+    case KEY(PMVP_SYSREG_##fam, PMVP_##id):                   \
+        K_STORE_##kind(state, value &(writable));             \
+        return true;
 #include "pmvp/registers.def"
     default: return false;
     }
@@ -39,10 +43,9 @@ bool k_state_write(const pmvp_core *c, pmvp_pe *pe, unsigned family, unsigned re
 
 void k_state_reset(const pmvp_core *c, pmvp_pe *pe, unsigned family)
 {
-#define PMVP_REG_STATE(fam, id, kind, state, writable, reset)                                  \
-    if (PMVP_SYSREG_##fam == family && K_OWNS_##kind)                                        \
-        for (unsigned n = 0, end = k_reg_instances(&c->cfg, k_reg_of(PMVP_SYSREG_##fam, PMVP_##id)); \
-             n < end; n++)                                                                      \
+#define PMVP_REG_STATE(fam, id, kind, state, writable, reset)                                                      \
+    if (PMVP_SYSREG_##fam == family && K_OWNS_##kind)                                                              \
+        for (unsigned n = 0, end = k_reg_instances(&c->cfg, k_reg_of(PMVP_SYSREG_##fam, PMVP_##id)); n < end; n++) \
             (state) = (reset);
 #include "pmvp/registers.def"
 }

@@ -18,18 +18,21 @@
 /* A PMU or AMU System register, from its block in registers.def
  * (registers.c). */
 enum k_instances {
-    K_ONE, K_EVENT_COUNTERS, K_AMU_ARCH, K_AMU_AUX,
-    K_AMU_ARCH_OFFSETS,   /* AMEVCNTVOFF0<n>_EL2: n = 0, 2, 3 (counter 1 has none) */
-    K_AMU_AUX_OFFSETS     /* AMEVCNTVOFF1<n>_EL2: the auxiliary counters cfg.amu_aux_offsets names */
+    K_ONE,
+    K_EVENT_COUNTERS,
+    K_AMU_ARCH,
+    K_AMU_AUX,
+    K_AMU_ARCH_OFFSETS, /* AMEVCNTVOFF0<n>_EL2: n = 0, 2, 3 (counter 1 has none) */
+    K_AMU_AUX_OFFSETS   /* AMEVCNTVOFF1<n>_EL2: the auxiliary counters cfg.amu_aux_offsets names */
 };
 /* Room for either family's registers: tables indexed [family][reg]. */
-#define K_FAMILY_REGS                                                                           \
+#define K_FAMILY_REGS \
     ((int)PMVP_PMU_NUM_REGS > (int)PMVP_AMU_NUM_REGS ? (int)PMVP_PMU_NUM_REGS : (int)PMVP_AMU_NUM_REGS)
 typedef struct k_reg {
-    const char *name;      /* "PMEVCNTR_EL0" */
-    uint8_t instances;     /* enum k_instances: how many, if indexed */
-    uint8_t gate;          /* enum pmvp_gate: the feature it needs */
-    uint8_t read, write;   /* enum pmvp_gate: whether each instruction exists */
+    const char *name;    /* "PMEVCNTR_EL0" */
+    uint8_t instances;   /* enum k_instances: how many, if indexed */
+    uint8_t gate;        /* enum pmvp_gate: the feature it needs */
+    uint8_t read, write; /* enum pmvp_gate: whether each instruction exists */
 } k_reg;
 
 /* Register `reg` of family `family` (enum pmvp_sysreg_family), or NULL. */

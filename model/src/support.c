@@ -49,9 +49,8 @@ pmvp_event_decoded k_decode_event(const pmvp_core *c, uint16_t number, bool amu)
 }
 
 /* AMEVTYPER0<n>.evtCount: the architected events, by counter (D16.3.1). */
-static const uint16_t architected_event[PMVP_AMU_ARCH_COUNTERS] = {
-    PMVP_EV_CPU_CYCLES, PMVP_EV_CNT_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND_MEM
-};
+static const uint16_t architected_event[PMVP_AMU_ARCH_COUNTERS] = { PMVP_EV_CPU_CYCLES, PMVP_EV_CNT_CYCLES,
+                                                                    PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND_MEM };
 
 uint16_t k_amu_architected_event(unsigned n)
 {
@@ -75,9 +74,7 @@ bool k_amu_can_count(const pmvp_core *c, uint16_t event)
     case PMVP_EVCLASS_STALL:
     case PMVP_EVCLASS_PER_CYCLE:
     case PMVP_EVCLASS_BUS_CLOCK:
-    case PMVP_EVCLASS_SYSTEM_COUNTER:
-        return true;
-    default:
-        return false;
+    case PMVP_EVCLASS_SYSTEM_COUNTER: return true;
+    default: return false;
     }
 }

@@ -23,16 +23,16 @@ typedef pmvp_sysreg_encoding encoding;
 
 /* MRS/MSR. */
 static const encoding a64_encodings[] = {
-#define PMVP_REG_A64(family, id, index, op0, op1, crn, crm, op2)                                   \
+#define PMVP_REG_A64(family, id, index, op0, op1, crn, crm, op2)                                     \
     { NULL, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, op0, op1, crn, crm, \
-      op2, PMVP_GATE_ALWAYS },
+      op2,  PMVP_GATE_ALWAYS },
 #include "pmvp/registers.def"
 };
 
 /* MRC/MCR: coproc 0b1111, opc1 0. Each moves bits [31:0] of its AArch64
  * register, or [63:32] for PMCEID2/3. */
 static const encoding a32_encodings[] = {
-#define PMVP_REG_A32(family, id, name, part, gate, index, opc1, crn, crm, opc2)                \
+#define PMVP_REG_A32(family, id, name, part, gate, index, opc1, crn, crm, opc2)                         \
     { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_##part, PMVP_SYSREG_##index, 15, opc1, crn, crm, \
       opc2, PMVP_GATE_##gate },
 #include "pmvp/registers.def"
@@ -40,9 +40,10 @@ static const encoding a32_encodings[] = {
 
 /* MRRC/MCRR: coproc 0b1111; the whole 64-bit register. crn is unused. */
 static const encoding a32_64_encodings[] = {
-#define PMVP_REG_A32_64(family, id, name, index, opc1, crm)                                     \
-    { name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, 15, opc1, 0, crm, 0, \
-      PMVP_GATE_ALWAYS },
+#define PMVP_REG_A32_64(family, id, name, index, opc1, crm)                                                              \
+    {                                                                                                                    \
+        name, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, 15, opc1, 0, crm, 0, PMVP_GATE_ALWAYS \
+    },
 #include "pmvp/registers.def"
 };
 
@@ -50,16 +51,28 @@ static const encoding a32_64_encodings[] = {
 
 /* Matches op0 (or coproc)/op1/crn/crm/op2 against table t; fills *out
  * (without op). */
-static int find(const encoding *t, size_t count, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
-                unsigned op2, pmvp_sysreg *out)
+static int find(const encoding *t, size_t count, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                pmvp_sysreg *out)
 {
     for (size_t i = 0; i < count; i++) {
         const encoding *e = &t[i];
         unsigned n = 0, m_crm = crm, m_op1 = op1, m_op2 = op2;
         switch (e->index) {
-        case PMVP_SYSREG_INDEX_CRM_OP2: n = (crm & 3) << 3 | op2; m_crm = crm & ~3u; m_op2 = 0; break;
-        case PMVP_SYSREG_INDEX_CRM0_OP2: n = (crm & 1) << 3 | op2; m_crm = crm & ~1u; m_op2 = 0; break;
-        case PMVP_SYSREG_INDEX_CRM0_OPC1: n = (crm & 1) << 3 | op1; m_crm = crm & ~1u; m_op1 = 0; break;
+        case PMVP_SYSREG_INDEX_CRM_OP2:
+            n = (crm & 3) << 3 | op2;
+            m_crm = crm & ~3u;
+            m_op2 = 0;
+            break;
+        case PMVP_SYSREG_INDEX_CRM0_OP2:
+            n = (crm & 1) << 3 | op2;
+            m_crm = crm & ~1u;
+            m_op2 = 0;
+            break;
+        case PMVP_SYSREG_INDEX_CRM0_OPC1:
+            n = (crm & 1) << 3 | op1;
+            m_crm = crm & ~1u;
+            m_op1 = 0;
+            break;
         default: break;
         }
         if (e->op0 != op0 || e->op1 != m_op1 || e->crn != crn || e->crm != m_crm || e->op2 != m_op2)
@@ -72,8 +85,8 @@ static int find(const encoding *t, size_t count, unsigned op0, unsigned op1, uns
     return PMVP_ERR_REGISTER;
 }
 
-int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
-                           unsigned op2, pmvp_sysreg *out)
+int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                           pmvp_sysreg *out)
 {
     if (!out)
         return PMVP_ERR_NULL;
@@ -84,8 +97,8 @@ int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn,
     return err;
 }
 
-int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned crn, unsigned crm,
-                           unsigned opc2, pmvp_sysreg *out)
+int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned crn, unsigned crm, unsigned opc2,
+                           pmvp_sysreg *out)
 {
     if (!out)
         return PMVP_ERR_NULL;
@@ -96,8 +109,7 @@ int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned 
     return err;
 }
 
-int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsigned crm,
-                              pmvp_sysreg *out)
+int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsigned crm, pmvp_sysreg *out)
 {
     if (!out)
         return PMVP_ERR_NULL;
@@ -108,16 +120,28 @@ int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsign
     return err;
 }
 
-static bool is_a32(const pmvp_sysreg *r) { return r->op >= PMVP_MRC; }
-static bool is_write(const pmvp_sysreg *r) { return r->op == PMVP_MSR || r->op == PMVP_MCR || r->op == PMVP_MCRR; }
-static bool is_64bit_a32(const pmvp_sysreg *r) { return r->op == PMVP_MRRC || r->op == PMVP_MCRR; }
+static bool is_a32(const pmvp_sysreg *r)
+{
+    return r->op >= PMVP_MRC;
+}
+static bool is_write(const pmvp_sysreg *r)
+{
+    return r->op == PMVP_MSR || r->op == PMVP_MCR || r->op == PMVP_MCRR;
+}
+static bool is_64bit_a32(const pmvp_sysreg *r)
+{
+    return r->op == PMVP_MRRC || r->op == PMVP_MCRR;
+}
 
 const pmvp_sysreg_encoding *pmvp_sysreg_encodings(enum pmvp_sysreg_op op, size_t *count)
 {
     switch (op) {
-    case PMVP_MRS: case PMVP_MSR: *count = COUNT(a64_encodings); return a64_encodings;
-    case PMVP_MRC: case PMVP_MCR: *count = COUNT(a32_encodings); return a32_encodings;
-    case PMVP_MRRC: case PMVP_MCRR: *count = COUNT(a32_64_encodings); return a32_64_encodings;
+    case PMVP_MRS:
+    case PMVP_MSR: *count = COUNT(a64_encodings); return a64_encodings;
+    case PMVP_MRC:
+    case PMVP_MCR: *count = COUNT(a32_encodings); return a32_encodings;
+    case PMVP_MRRC:
+    case PMVP_MCRR: *count = COUNT(a32_64_encodings); return a32_64_encodings;
     }
     *count = 0;
     return NULL;
@@ -150,31 +174,43 @@ const char *pmvp_sysreg_name(const pmvp_sysreg *r)
 /* Which PMUSERENR (PMU) or AMUSERENR (AMU) bits open a register to EL0: any
  * one of them permits the access. */
 enum {
-    EL0_ALWAYS = 0,   /* no enable: only the traps of higher levels apply */
-    EN = 1, SW = 2, CR = 4, ER = 8, UEN = 16, /* PMUSERENR_EL0 bit positions; AMUSERENR_EL0.EN is bit 0 */
+    EL0_ALWAYS = 0, /* no enable: only the traps of higher levels apply */
+    EN = 1,
+    SW = 2,
+    CR = 4,
+    ER = 8,
+    UEN = 16,            /* PMUSERENR_EL0 bit positions; AMUSERENR_EL0.EN is bit 0 */
     EL0_UNDEFINED = 0x80 /* a register of EL1 and above */
 };
 
 enum counter_kind {
     NO_COUNTER,
-    INDEXED,      /* PMEVCNTR<n>, PMEVTYPER<n>: counter n */
-    SELECTED,     /* PMXEVCNTR: counter PMSELR.SEL */
-    SELECTED_CC   /* PMXEVTYPER: counter PMSELR.SEL, or PMCCFILTR when SEL == 31 */
+    INDEXED,    /* PMEVCNTR<n>, PMEVTYPER<n>: counter n */
+    SELECTED,   /* PMXEVCNTR: counter PMSELR.SEL */
+    SELECTED_CC /* PMXEVTYPER: counter PMSELR.SEL, or PMCCFILTR when SEL == 31 */
 };
 
 #define FGT(bit) ((bit) + 1) /* a fine-grained trap bit; 0 means none */
 #define NO_FGT 0
 
-enum { TPMCR = 1, HIGHEST_EL_WRITE = 2, EN_PM2 = 4, VIRTUAL_OFFSET = 8, UEN_TRAPS = 16, TID_TRAPS = 32,
-       SNAPSHOT = 64, FGT2 = 128 }; /* rule.flags */
+enum {
+    TPMCR = 1,
+    HIGHEST_EL_WRITE = 2,
+    EN_PM2 = 4,
+    VIRTUAL_OFFSET = 8,
+    UEN_TRAPS = 16,
+    TID_TRAPS = 32,
+    SNAPSHOT = 64,
+    FGT2 = 128
+}; /* rule.flags */
 
 typedef struct rule {
     uint8_t el0_read, el0_write;
     uint8_t fgt_read, fgt_write; /* FGT(bit) in HDFGRTR/HDFGWTR_EL2 (AMU: HAFGRTR_EL2; FGT2:
                                     HDFGRTR2/HDFGWTR2_EL2) */
-    uint8_t fgt_stride;         /* AMU: how far the read bit moves with n */
-    uint8_t counter;            /* enum counter_kind */
-    uint8_t flags;              /* TPMCR: MDCR_EL2.TPMCR traps it too; HIGHEST_EL_WRITE:
+    uint8_t fgt_stride;          /* AMU: how far the read bit moves with n */
+    uint8_t counter;             /* enum counter_kind */
+    uint8_t flags;               /* TPMCR: MDCR_EL2.TPMCR traps it too; HIGHEST_EL_WRITE:
                                    AMU, written at the highest Exception level only;
                                    EN_PM2: MDCR_EL3.EnPM2 == 0 traps it to EL3 too;
                                    VIRTUAL_OFFSET: an AMU offset register of EL2,
@@ -191,10 +227,8 @@ typedef struct rule {
 
 /* D24.5 and D24.6, each register's "Accessing" pseudocode: registers.def. */
 static const rule rules[2][K_FAMILY_REGS] = {
-#define PMVP_REG_ACCESS(family, id, read, write, el0_read, el0_write, fgt_read, fgt_write,     \
-                        fgt_stride, counter, flags)                                            \
-    [PMVP_SYSREG_##family][PMVP_##id] = { el0_read, el0_write, fgt_read, fgt_write, fgt_stride, \
-                                          counter, flags },
+#define PMVP_REG_ACCESS(family, id, read, write, el0_read, el0_write, fgt_read, fgt_write, fgt_stride, counter, flags) \
+    [PMVP_SYSREG_##family][PMVP_##id] = { el0_read, el0_write, fgt_read, fgt_write, fgt_stride, counter, flags },
 #include "pmvp/registers.def"
 };
 
@@ -208,11 +242,17 @@ typedef struct check {
     const rule *rule;
     bool pmu, write, a32;
     bool el2_enabled, el2_a64, el3_a64;
-    uint8_t ec;               /* exception class of a trap of this instruction */
+    uint8_t ec; /* exception class of a trap of this instruction */
 } check;
 
-static pmvp_sysreg_outcome permitted(void) { return (pmvp_sysreg_outcome){ PMVP_SYSREG_PERMITTED, 0, 0 }; }
-static pmvp_sysreg_outcome undefined(void) { return (pmvp_sysreg_outcome){ PMVP_SYSREG_UNDEFINED, 0, 0 }; }
+static pmvp_sysreg_outcome permitted(void)
+{
+    return (pmvp_sysreg_outcome){ PMVP_SYSREG_PERMITTED, 0, 0 };
+}
+static pmvp_sysreg_outcome undefined(void)
+{
+    return (pmvp_sysreg_outcome){ PMVP_SYSREG_UNDEFINED, 0, 0 };
+}
 static pmvp_sysreg_outcome trap(unsigned el, unsigned ec)
 {
     return (pmvp_sysreg_outcome){ PMVP_SYSREG_TRAP, (uint8_t)el, (uint8_t)ec };
@@ -285,10 +325,14 @@ static bool el3_trap_bit(const check *k)
                ((k->rule->flags & VIRTUAL_OFFSET) && !(k->x->scr_el3 & PMVP_SCR_EL3_AMVOFFEN));
     if (k->rule->flags & SNAPSHOT)
         return !(k->x->mdcr_el3 & PMVP_MDCR_EL3_EnPMSS);
-    return (k->x->mdcr_el3 & PMVP_MDCR_EL3_TPM) || ((k->rule->flags & EN_PM2) && !(k->x->mdcr_el3 & PMVP_MDCR_EL3_EnPM2));
+    return (k->x->mdcr_el3 & PMVP_MDCR_EL3_TPM) ||
+           ((k->rule->flags & EN_PM2) && !(k->x->mdcr_el3 & PMVP_MDCR_EL3_EnPM2));
 }
 
-static bool sdd(const check *k) { return k->x->halted && k->x->edscr_sdd; }
+static bool sdd(const check *k)
+{
+    return k->x->halted && k->x->edscr_sdd;
+}
 
 /* EL3SDDUndefPriority() && the EL3 trap: UNDEFINED before everything else. */
 static bool el3_sdd_undefined_first(const check *k)
@@ -387,8 +431,7 @@ static bool implemented(const check *k)
     const pmvp_core_config *cfg = k->cfg;
     const k_reg *row = k_reg_of(k->r->family, k->r->reg);
     return pmvp_gate_open(cfg, row->gate) && pmvp_gate_open(cfg, k->write ? row->write : row->read) &&
-           pmvp_gate_open(cfg, encoding_of(k->r)->gate) &&
-           (k->pmu || k_reg_has_instance(cfg, row, k->r->n));
+           pmvp_gate_open(cfg, encoding_of(k->r)->gate) && (k->pmu || k_reg_has_instance(cfg, row, k->r->n));
 }
 
 static pmvp_sysreg_outcome decide(const check *k)
@@ -421,10 +464,8 @@ static pmvp_sysreg_outcome decide(const check *k)
         if (k->rule->flags & VIRTUAL_OFFSET) /* EffectiveHCR_EL2_NVx() is 000 without FEAT_NV */
             return undefined();
         return el3_sdd_undefined_first(k) ? undefined() : below_el2(k);
-    case 2:
-        return el3_sdd_undefined_first(k) ? undefined() : el3_rung(k);
-    default:
-        return permitted();
+    case 2: return el3_sdd_undefined_first(k) ? undefined() : el3_rung(k);
+    default: return permitted();
     }
 }
 
@@ -447,12 +488,13 @@ static bool possible(const pmvp_core_config *cfg, const pmvp_sysreg *r, const pm
     if (!e)
         return false;
     if (r->family == PMVP_SYSREG_PMU)
-        return r->reg < PMVP_PMU_NUM_REGS && (e->index == PMVP_SYSREG_NOT_INDEXED ? r->n == 0 : r->n < PMVP_MAX_COUNTERS);
+        return r->reg < PMVP_PMU_NUM_REGS &&
+               (e->index == PMVP_SYSREG_NOT_INDEXED ? r->n == 0 : r->n < PMVP_MAX_COUNTERS);
     return r->reg < PMVP_AMU_NUM_REGS && (e->index == PMVP_SYSREG_NOT_INDEXED ? r->n == 0 : r->n < PMVP_AMU_MAX_AUX);
 }
 
-int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
-                      const pmvp_sysreg_context *x, pmvp_sysreg_outcome *out)
+int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                      pmvp_sysreg_outcome *out)
 {
     if (!cfg || !r || !x || !out)
         return PMVP_ERR_NULL;
@@ -460,13 +502,19 @@ int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
         return PMVP_ERR_VALUE;
     bool pmu = r->family == PMVP_SYSREG_PMU;
     check k = {
-        .cfg = cfg, .r = r, .x = x,
+        .cfg = cfg,
+        .r = r,
+        .x = x,
         .rule = &rules[r->family][r->reg],
-        .pmu = pmu, .write = is_write(r), .a32 = is_a32(r),
+        .pmu = pmu,
+        .write = is_write(r),
+        .a32 = is_a32(r),
         .el2_enabled = el2_enabled(cfg, x),
         .el2_a64 = cfg->have_el2 && !cfg->el2_aarch32,
         .el3_a64 = cfg->have_el3 && !cfg->el3_aarch32,
-        .ec = is_64bit_a32(r) ? PMVP_EC_MCRR_MRRC : is_a32(r) ? PMVP_EC_MCR_MRC : PMVP_EC_MSR_MRS,
+        .ec = is_64bit_a32(r) ? PMVP_EC_MCRR_MRRC
+              : is_a32(r)     ? PMVP_EC_MCR_MRC
+                              : PMVP_EC_MSR_MRS,
     };
     *out = decide(&k);
     return PMVP_OK;
@@ -480,10 +528,18 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
         return PMVP_ERR_PE;
     const pmvp_pe *p = &c->pe[pe];
     *x = (pmvp_sysreg_context){
-        .el = p->ctx.el, .security = p->ctx.security, .halted = p->ctx.halted,
-        .pmuserenr = p->pmu.pmuserenr, .pmuacr = p->pmu.pmuacr, .pmselr = p->pmu.pmselr, .amuserenr = p->amu.amuserenr,
-        .mdcr_el2 = p->pmu.ctl.mdcr_el2, .mdcr_el3 = p->pmu.ctl.mdcr_el3, .scr_el3 = p->pmu.ctl.scr_el3,
-        .hcr_el2 = p->pmu.ctl.hcr_el2, .pmccr = p->ext.pmccr,
+        .el = p->ctx.el,
+        .security = p->ctx.security,
+        .halted = p->ctx.halted,
+        .pmuserenr = p->pmu.pmuserenr,
+        .pmuacr = p->pmu.pmuacr,
+        .pmselr = p->pmu.pmselr,
+        .amuserenr = p->amu.amuserenr,
+        .mdcr_el2 = p->pmu.ctl.mdcr_el2,
+        .mdcr_el3 = p->pmu.ctl.mdcr_el3,
+        .scr_el3 = p->pmu.ctl.scr_el3,
+        .hcr_el2 = p->pmu.ctl.hcr_el2,
+        .pmccr = p->ext.pmccr,
     };
     return PMVP_OK;
 }
@@ -497,8 +553,7 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
  * not make read-only. Every counter without UEN, and above EL0. PMSWINC's
  * bits follow SW rather than PMUACR where SW is set. The AArch32 registers'
  * pseudocode has no such view, so they have none. */
-static uint64_t user_counters(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
-                              bool write)
+static uint64_t user_counters(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x, bool write)
 {
     uint64_t enables = el0_enables(&c->cfg, x);
     if (x->el != 0 || is_a32(r) || !(enables & PMVP_PMUSERENR_EL0_UEN))
@@ -507,7 +562,8 @@ static uint64_t user_counters(const pmvp_core *c, const pmvp_sysreg *r, const pm
     if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMSWINC_EL0)
         return (enables & PMVP_PMUSERENR_EL0_SW) ? UINT64_MAX : open;
     if (write)
-        open &= ~(((enables & PMVP_PMUSERENR_EL0_ER) ? PMVP_PMU_P : 0) | ((enables & PMVP_PMUSERENR_EL0_CR) ? PMVP_PMU_C : 0) |
+        open &= ~(((enables & PMVP_PMUSERENR_EL0_ER) ? PMVP_PMU_P : 0) |
+                  ((enables & PMVP_PMUSERENR_EL0_CR) ? PMVP_PMU_C : 0) |
                   ((enables & PMVP_PMUSERENR_EL0_IR) ? PMVP_PMU_F0 : 0));
     return open;
 }
@@ -518,8 +574,7 @@ static uint64_t user_counters(const pmvp_core *c, const pmvp_sysreg *r, const pm
  * instruction counter's F0: RAZ/WI below EL3 while MDCR_EL3.EnPM2 is 0, and
  * at EL0 without an Effective PMUSERENR_EL0.UEN; and at EL0 under UEN, only
  * those user_counters opens. The AArch32 registers are [31:0], without F0. */
-static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
-                                 bool write)
+static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x, bool write)
 {
     uint64_t v = (PMVP_BIT(accessible_counters(&c->cfg, x)) - 1) | PMVP_PMU_C;
     bool el3_closes = c->cfg.have_el3 && x->el != 3 && !(x->mdcr_el3 & PMVP_MDCR_EL3_EnPM2);
@@ -534,9 +589,14 @@ static uint64_t visible_counters(const pmvp_core *c, const pmvp_sysreg *r, const
 static uint64_t owner_of(unsigned reg, int counter)
 {
     switch (reg) {
-    case PMVP_PMCCNTR_EL0: case PMVP_PMCCFILTR_EL0: return PMVP_PMU_C;
-    case PMVP_PMICNTR_EL0: case PMVP_PMICFILTR_EL0: return PMVP_PMU_F0;
-    case PMVP_PMEVCNTR_EL0: case PMVP_PMEVTYPER_EL0: case PMVP_PMXEVCNTR_EL0: case PMVP_PMXEVTYPER_EL0:
+    case PMVP_PMCCNTR_EL0:
+    case PMVP_PMCCFILTR_EL0: return PMVP_PMU_C;
+    case PMVP_PMICNTR_EL0:
+    case PMVP_PMICFILTR_EL0: return PMVP_PMU_F0;
+    case PMVP_PMEVCNTR_EL0:
+    case PMVP_PMEVTYPER_EL0:
+    case PMVP_PMXEVCNTR_EL0:
+    case PMVP_PMXEVTYPER_EL0:
         return counter < 0 ? PMVP_PMU_C : PMVP_BIT(counter); /* PMXEVTYPER with SEL 31: PMCCFILTR */
     default: return 0;
     }
@@ -546,8 +606,8 @@ static uint64_t owner_of(unsigned reg, int counter)
  * PMXEVCNTR resolve through the context's PMSELR. False when the access
  * reaches no counter the context can see, or one FEAT_PMUv3p9 closes to
  * this EL0 read or write (RAZ/WI, D13.11.3). */
-static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x, bool write,
-                   unsigned *reg, unsigned *n)
+static bool target(const pmvp_core *c, const pmvp_sysreg *r, const pmvp_sysreg_context *x, bool write, unsigned *reg,
+                   unsigned *n)
 {
     *reg = r->reg;
     *n = r->n;
@@ -576,8 +636,8 @@ static bool virtual_offsets_apply(const pmvp_core_config *cfg, const pmvp_sysreg
     uint64_t host = PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE;
     /* The offsets and AMVOFFEN are an AArch64 EL2's. */
     return cfg->feat_amuv1p1 && x->el <= 1 && !cfg->el2_aarch32 && el2_enabled(cfg, x) &&
-           (x->hcr_el2 & PMVP_HCR_EL2_AMVOFFEN) &&
-           (x->hcr_el2 & host) != host && (!cfg->have_el3 || (x->scr_el3 & PMVP_SCR_EL3_AMVOFFEN));
+           (x->hcr_el2 & PMVP_HCR_EL2_AMVOFFEN) && (x->hcr_el2 & host) != host &&
+           (!cfg->have_el3 || (x->scr_el3 & PMVP_SCR_EL3_AMVOFFEN));
 }
 
 /* The offset of counter n read through `reg`: its AMEVCNTVOFF0/1<n>_EL2, or
@@ -585,7 +645,8 @@ static bool virtual_offsets_apply(const pmvp_core_config *cfg, const pmvp_sysreg
  * amu_aux_offsets) and for any other register. */
 static uint64_t virtual_offset(const pmvp_core_config *cfg, const pmvp_amu *a, unsigned reg, unsigned n)
 {
-    const k_reg *row = k_reg_of(PMVP_SYSREG_AMU, reg == PMVP_AMEVCNTR0_EL0 ? PMVP_AMEVCNTVOFF0_EL2 : PMVP_AMEVCNTVOFF1_EL2);
+    const k_reg *row =
+        k_reg_of(PMVP_SYSREG_AMU, reg == PMVP_AMEVCNTR0_EL0 ? PMVP_AMEVCNTVOFF0_EL2 : PMVP_AMEVCNTVOFF1_EL2);
     if ((reg != PMVP_AMEVCNTR0_EL0 && reg != PMVP_AMEVCNTR1_EL0) || !k_reg_has_instance(cfg, row, n))
         return 0;
     return reg == PMVP_AMEVCNTR0_EL0 ? a->voff0[n] : a->voff1[n];
@@ -596,20 +657,24 @@ static bool is_bitmap(const pmvp_sysreg *r)
     if (r->family != PMVP_SYSREG_PMU)
         return false;
     switch (r->reg) {
-    case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: case PMVP_PMINTENSET_EL1:
-    case PMVP_PMINTENCLR_EL1: case PMVP_PMOVSSET_EL0: case PMVP_PMOVSCLR_EL0: case PMVP_PMSWINC_EL0:
-    case PMVP_PMZR_EL0: case PMVP_PMUACR_EL1:
-        return true;
-    default:
-        return false;
+    case PMVP_PMCNTENSET_EL0:
+    case PMVP_PMCNTENCLR_EL0:
+    case PMVP_PMINTENSET_EL1:
+    case PMVP_PMINTENCLR_EL1:
+    case PMVP_PMOVSSET_EL0:
+    case PMVP_PMOVSCLR_EL0:
+    case PMVP_PMSWINC_EL0:
+    case PMVP_PMZR_EL0:
+    case PMVP_PMUACR_EL1: return true;
+    default: return false;
     }
 }
 
 /* The value register `reg` (instance n) holds at `now`. `commit`: the core
  * itself (c), begun at `now`, a counter read directly (knob (c)); NULL: the
  * pure query, on a copy of the PE brought to `now`. */
-static int kernel_read(pmvp_core *commit, const pmvp_core *c, unsigned pe, unsigned family, unsigned reg,
-                       unsigned n, pmvp_time now, uint64_t *v)
+static int kernel_read(pmvp_core *commit, const pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
+                       pmvp_time now, uint64_t *v)
 {
     if (commit) {
         int err = k_access_begin(commit, pe, family, reg, n, false, now);
@@ -631,8 +696,7 @@ static int kernel_read(pmvp_core *commit, const pmvp_core *c, unsigned pe, unsig
  * the register file's call brings the core to `now`, so that a refused
  * access (write-only, read-only, a register or counter the configuration
  * lacks) leaves the core as it was, its present included. */
-static int validate(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
-                    pmvp_time now)
+static int validate(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, pmvp_time now)
 {
     if (!c || !r || !x)
         return PMVP_ERR_NULL;
@@ -644,8 +708,8 @@ static int validate(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const
 }
 
 /* A read (commit: as kernel_read). */
-static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
-                const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value)
+static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                pmvp_time now, uint64_t *value)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -678,20 +742,20 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_s
     return PMVP_OK;
 }
 
-int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
-                     const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value)
+int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, pmvp_time now,
+                     uint64_t *value)
 {
     return read(c, c, pe, r, x, now, value);
 }
 
-int pmvp_sysreg_peek(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
-                     const pmvp_sysreg_context *x, pmvp_time t, uint64_t *value)
+int pmvp_sysreg_peek(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, pmvp_time t,
+                     uint64_t *value)
 {
     return read(NULL, c, pe, r, x, t, value);
 }
 
-int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
-                      const pmvp_sysreg_context *x, uint64_t value, pmvp_time now)
+int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, uint64_t value,
+                      pmvp_time now)
 {
     int err = validate(c, pe, r, x, now);
     if (err)
@@ -732,23 +796,21 @@ int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r,
 #define ESR_IL PMVP_BIT(25)
 #define ESR_EC PMVP_BITS(31, 26)
 
-uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
-                              unsigned op2, unsigned rt)
+uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                              unsigned rt)
 {
     /* ISS of EC 0x18: Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10],
      * Rt [9:5], CRm [4:1], Direction [0] (1: a read, MRS). */
     uint64_t iss = PMVP_FIELD_PREP(PMVP_BITS(21, 20), op0) | PMVP_FIELD_PREP(PMVP_BITS(19, 17), op2) |
                    PMVP_FIELD_PREP(PMVP_BITS(16, 14), op1) | PMVP_FIELD_PREP(PMVP_BITS(13, 10), crn) |
-                   PMVP_FIELD_PREP(PMVP_BITS(9, 5), rt) | PMVP_FIELD_PREP(PMVP_BITS(4, 1), crm) |
-                   (write ? 0 : 1);
+                   PMVP_FIELD_PREP(PMVP_BITS(9, 5), rt) | PMVP_FIELD_PREP(PMVP_BITS(4, 1), crm) | (write ? 0 : 1);
     return PMVP_FIELD_PREP(ESR_EC, PMVP_EC_MSR_MRS) | ESR_IL | iss;
 }
 
 /* An MRS or MSR (commit: the core itself; NULL: an MRS as a pure query). */
-static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool write, unsigned op0,
-                       unsigned op1, unsigned crn, unsigned crm, unsigned op2, unsigned rt,
-                       const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
-                       pmvp_sysreg_execution *out)
+static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1,
+                       unsigned crn, unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher,
+                       pmvp_time now, uint64_t *value, pmvp_sysreg_execution *out)
 {
     if (!c || !value || !out)
         return PMVP_ERR_NULL;
@@ -801,17 +863,16 @@ static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool 
     return PMVP_OK;
 }
 
-int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1,
-                            unsigned crn, unsigned crm, unsigned op2, unsigned rt,
-                            const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
-                            pmvp_sysreg_execution *out)
+int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn,
+                            unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time now,
+                            uint64_t *value, pmvp_sysreg_execution *out)
 {
     return execute_a64(c, c, pe, write, op0, op1, crn, crm, op2, rt, higher, now, value, out);
 }
 
-int pmvp_sysreg_peek_a64(const pmvp_core *c, unsigned pe, unsigned op0, unsigned op1, unsigned crn,
-                         unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher,
-                         pmvp_time t, uint64_t *value, pmvp_sysreg_execution *out)
+int pmvp_sysreg_peek_a64(const pmvp_core *c, unsigned pe, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                         unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
+                         pmvp_sysreg_execution *out)
 {
     return execute_a64(NULL, c, pe, false, op0, op1, crn, crm, op2, rt, higher, t, value, out);
 }
@@ -837,8 +898,8 @@ static uint64_t mtpmu(const pmvp_core_config *cfg)
     return cfg->feat_mtpmu ? 0x1 : 0xF;
 }
 
-int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, unsigned crn,
-                       unsigned crm, unsigned op2, uint64_t *fields, uint64_t *mask)
+int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                       unsigned op2, uint64_t *fields, uint64_t *mask)
 {
     if (!cfg || !fields || !mask)
         return PMVP_ERR_NULL;
@@ -848,20 +909,19 @@ int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, 
     switch (crm << 3 | op2) {
     case 4 << 3 | 0: /* ID_AA64PFR0_EL1 */
         m = PMVP_BITS(15, 0) | PMVP_BITS(39, 36) | PMVP_BITS(47, 44) | PMVP_BITS(55, 52);
-        f = el_support(true, cfg->have_aarch32) |
-            el_support(true, cfg->el1_aarch32) << 4 |
-            el_support(cfg->have_el2, cfg->el2_aarch32) << 8 |
-            el_support(cfg->have_el3, cfg->el3_aarch32) << 12 |
-            (uint64_t)cfg->feat_sel2 << 36 |
-            (uint64_t)(cfg->feat_amuv1 ? (cfg->feat_amuv1p1 ? 2 : 1) : 0) << 44 |
+        f = el_support(true, cfg->have_aarch32) | el_support(true, cfg->el1_aarch32) << 4 |
+            el_support(cfg->have_el2, cfg->el2_aarch32) << 8 | el_support(cfg->have_el3, cfg->el3_aarch32) << 12 |
+            (uint64_t)cfg->feat_sel2 << 36 | (uint64_t)(cfg->feat_amuv1 ? (cfg->feat_amuv1p1 ? 2 : 1) : 0) << 44 |
             (uint64_t)cfg->feat_rme << 52;
         break;
     case 5 << 3 | 0: /* ID_AA64DFR0_EL1: DebugVer, PMUVer, PMSS [19:16], SEBEP, MTPMU, HPMN0 */
         m = PMVP_BITS(3, 0) | PMVP_BITS(11, 8) | PMVP_BITS(19, 16) | PMVP_BITS(27, 24) | PMVP_BITS(51, 48) |
             PMVP_BITS(63, 60);
-        f = (uint64_t)(cfg->feat_debugv8p4 ? 0x9 : cfg->feat_debugv8p2 ? 0x8 : 0x6) |
-            pmu_ver(cfg) << 8 | (uint64_t)cfg->feat_pmuv3_ss << 16 | (uint64_t)cfg->feat_sebep << 24 | mtpmu(cfg) << 48 |
-            (uint64_t)cfg->feat_hpmn0 << 60;
+        f = (uint64_t)(cfg->feat_debugv8p4   ? 0x9
+                       : cfg->feat_debugv8p2 ? 0x8
+                                             : 0x6) |
+            pmu_ver(cfg) << 8 | (uint64_t)cfg->feat_pmuv3_ss << 16 | (uint64_t)cfg->feat_sebep << 24 |
+            mtpmu(cfg) << 48 | (uint64_t)cfg->feat_hpmn0 << 60;
         break;
     case 5 << 3 | 1: /* ID_AA64DFR1_EL1: PMICNTR [39:36], EBEP [51:48] */
         m = PMVP_BITS(39, 36) | PMVP_BITS(51, 48);
@@ -879,8 +939,7 @@ int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, 
         m = PMVP_BITS(11, 4);
         f = mtpmu(cfg) << 4 | (uint64_t)cfg->feat_hpmn0 << 8;
         break;
-    default:
-        return PMVP_ERR_REGISTER;
+    default: return PMVP_ERR_REGISTER;
     }
     *fields = f;
     *mask = m;

@@ -10,17 +10,17 @@
 
 /* What a counter counts, decoded from its control. */
 enum kind {
-    K_OCCURRENCE,   /* reported by the CPU model */
-    K_CORE_CYCLES,  /* a core-clock tick, LP unhalted */
-    K_REF_TSC,      /* a TSC-clock tick, LP unhalted */
-    K_REF_XCLK,     /* an XCLK tick, LP unhalted */
-    K_ONE_THREAD    /* an XCLK tick, LP unhalted and every other LP halted */
+    K_OCCURRENCE,  /* reported by the CPU model */
+    K_CORE_CYCLES, /* a core-clock tick, LP unhalted */
+    K_REF_TSC,     /* a TSC-clock tick, LP unhalted */
+    K_REF_XCLK,    /* an XCLK tick, LP unhalted */
+    K_ONE_THREAD   /* an XCLK tick, LP unhalted and every other LP halted */
 };
 
 typedef struct selection {
-    bool enabled;     /* local enable and IA32_PERF_GLOBAL_CTRL */
-    uint8_t kind;     /* enum kind */
-    uint16_t event;   /* umask << 8 | event select */
+    bool enabled;   /* local enable and IA32_PERF_GLOBAL_CTRL */
+    uint8_t kind;   /* enum kind */
+    uint16_t event; /* umask << 8 | event select */
     bool os, usr, any, edge, inv, pmi;
     uint8_t cmask;
 } selection;
@@ -553,11 +553,11 @@ enum msr_access { RW, RO, ACTION };
 enum msr_reserved { NONE, EVTSEL, FIXED_CTRL, COUNTER_BITS, COUNTER_WIDTH, SIGN_EXTENDED };
 
 typedef struct msr_row {
-    uint8_t id;          /* enum msr_id */
-    uint8_t instances;   /* enum msr_instances */
-    uint8_t gate;        /* enum msr_gate */
-    uint8_t access;      /* enum msr_access */
-    uint8_t reserved;    /* enum msr_reserved */
+    uint8_t id;        /* enum msr_id */
+    uint8_t instances; /* enum msr_instances */
+    uint8_t gate;      /* enum msr_gate */
+    uint8_t access;    /* enum msr_access */
+    uint8_t reserved;  /* enum msr_reserved */
 } msr_row;
 
 static const msr_row msrs[] = {
@@ -567,10 +567,9 @@ static const msr_row msrs[] = {
 };
 
 static const pmvp_x86_msr_info msr_info[] = {
-#define PMVP_X86_MSR(id, address_, instances_, gate, access_, reserved, title_)        \
-    [MSR_##id].name = #id, [MSR_##id].address = address_,                              \
-    [MSR_##id].instances = INSTANCES_##instances_, [MSR_##id].needs = NEEDS_##gate,      \
-    [MSR_##id].access = ACCESS_##access_, [MSR_##id].title = title_,
+#define PMVP_X86_MSR(id, address_, instances_, gate, access_, reserved, title_)                          \
+    [MSR_##id].name = #id, [MSR_##id].address = address_, [MSR_##id].instances = INSTANCES_##instances_, \
+    [MSR_##id].needs = NEEDS_##gate, [MSR_##id].access = ACCESS_##access_, [MSR_##id].title = title_,
 #define PMVP_X86_MSR_STATE(id, owner, state_) [MSR_##id].state = #state_,
 #define INSTANCES_ONE "1"
 #define INSTANCES_GP "num_gp"
@@ -585,9 +584,15 @@ static const pmvp_x86_msr_info msr_info[] = {
 
 #define NUM_MSRS (sizeof msrs / sizeof msrs[0])
 
-size_t pmvp_x86_msr_count(void) { return NUM_MSRS; }
+size_t pmvp_x86_msr_count(void)
+{
+    return NUM_MSRS;
+}
 
-const pmvp_x86_msr_info *pmvp_x86_msr_at(size_t i) { return i < NUM_MSRS ? &msr_info[i] : NULL; }
+const pmvp_x86_msr_info *pmvp_x86_msr_at(size_t i)
+{
+    return i < NUM_MSRS ? &msr_info[i] : NULL;
+}
 
 /* The row of MSR address `msr` in this configuration, and its instance x;
  * NULL for an MSR the core does not have. */
@@ -609,7 +614,8 @@ static const msr_row *decode_msr(const pmvp_x86_core *c, uint32_t msr, unsigned 
 static int msr_counter(const msr_row *r, unsigned x)
 {
     switch (r->id) {
-    case MSR_IA32_PMC0: case MSR_IA32_A_PMC0: return (int)x;
+    case MSR_IA32_PMC0:
+    case MSR_IA32_A_PMC0: return (int)x;
     case MSR_IA32_FIXED_CTR0: return (int)(PMVP_X86_FIXED_BASE + x);
     default: return -1;
     }
@@ -621,8 +627,10 @@ static uint64_t *msr_state(pmvp_x86_core *c, unsigned t, unsigned id, unsigned x
 {
     pmvp_x86_thread *th = &c->thread[t];
     switch (id) {
+// clang-format off
 #define PMVP_X86_MSR_STATE(id_, owner, state) case MSR_##id_: return &(state);
 #include "pmvp/x86_msrs.def"
+        // clang-format on
     default: return NULL;
     }
 }
@@ -651,8 +659,7 @@ int pmvp_x86_rdmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, pmvp_time now, ui
 /* Checks a write against the MSR's access and reserved bits (its row); the
  * value the MSR takes in *stored. PMVP_ERR_GP for a read-only or unknown
  * MSR or a reserved bit. */
-static int check_write(const pmvp_x86_core *c, const msr_row *r, unsigned x, uint64_t value,
-                       uint64_t *stored)
+static int check_write(const pmvp_x86_core *c, const msr_row *r, unsigned x, uint64_t value, uint64_t *stored)
 {
     if (!r || r->access == RO)
         return PMVP_ERR_GP;
@@ -696,7 +703,7 @@ int pmvp_x86_wrmsr(pmvp_x86_core *c, unsigned t, uint32_t msr, uint64_t value, p
         th->gp[x].last_condition = false; /* a new selection starts its edge detector afresh */
     else if (r->id == MSR_IA32_PERF_GLOBAL_OVF_CTRL)
         th->global_status &= ~v;
-    c->ticks_valid = false;  /* a control may have changed what counts ticks */
+    c->ticks_valid = false; /* a control may have changed what counts ticks */
     return PMVP_OK;
 }
 

@@ -8,31 +8,61 @@
 namespace pmvp::soc::a64 {
 
 const uint16_t kNumber[kNumEvents] = {
-    0x08, 0x1B, 0x3A, 0x3B,                  // INST_RETIRED, INST_SPEC, OP_RETIRED, OP_SPEC
-    0x66, 0x67, 0x13,                        // MEM_ACCESS_RD, MEM_ACCESS_WR, MEM_ACCESS
-    0x06, 0x07, 0x70, 0x71, 0x72,            // LD_RETIRED, ST_RETIRED, LD_SPEC, ST_SPEC, LDST_SPEC
-    0x21, 0x0D, 0x0E, 0x0C,                  // BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED, PC_WRITE_RETIRED
-    0x78, 0x79, 0x7A, 0x76,                  // BR_IMMED_SPEC, BR_RETURN_SPEC, BR_INDIRECT_SPEC, PC_WRITE_SPEC
-    0x73, 0x74, 0x75, 0x77,                  // DP_SPEC, ASE_SPEC, VFP_SPEC, CRYPTO_SPEC
-    0x7C, 0x7D, 0x7E, 0x6C, 0x6F,            // ISB_SPEC, DSB_SPEC, DMB_SPEC, LDREX_SPEC, STREX_SPEC
-    0x0B, 0x1C, 0x0A,                        // CID_WRITE_RETIRED, TTBR_WRITE_RETIRED, EXC_RETURN
-    0x09, 0x81, 0x82, 0x83, 0x86,            // EXC_TAKEN, EXC_UNDEF, EXC_SVC, EXC_PABORT, EXC_IRQ
-    0x19, 0x60, 0x61,                        // BUS_ACCESS, BUS_ACCESS_RD, BUS_ACCESS_WR
+    0x08, 0x1B, 0x3A, 0x3B,        // INST_RETIRED, INST_SPEC, OP_RETIRED, OP_SPEC
+    0x66, 0x67, 0x13,              // MEM_ACCESS_RD, MEM_ACCESS_WR, MEM_ACCESS
+    0x06, 0x07, 0x70, 0x71, 0x72,  // LD_RETIRED, ST_RETIRED, LD_SPEC, ST_SPEC, LDST_SPEC
+    0x21, 0x0D, 0x0E, 0x0C,        // BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED, PC_WRITE_RETIRED
+    0x78, 0x79, 0x7A, 0x76,        // BR_IMMED_SPEC, BR_RETURN_SPEC, BR_INDIRECT_SPEC, PC_WRITE_SPEC
+    0x73, 0x74, 0x75, 0x77,        // DP_SPEC, ASE_SPEC, VFP_SPEC, CRYPTO_SPEC
+    0x7C, 0x7D, 0x7E, 0x6C, 0x6F,  // ISB_SPEC, DSB_SPEC, DMB_SPEC, LDREX_SPEC, STREX_SPEC
+    0x0B, 0x1C, 0x0A,              // CID_WRITE_RETIRED, TTBR_WRITE_RETIRED, EXC_RETURN
+    0x09, 0x81, 0x82, 0x83, 0x86,  // EXC_TAKEN, EXC_UNDEF, EXC_SVC, EXC_PABORT, EXC_IRQ
+    0x19, 0x60, 0x61,              // BUS_ACCESS, BUS_ACCESS_RD, BUS_ACCESS_WR
 };
 
 const char *name(Event e)
 {
     static const char *const kName[kNumEvents] = {
-        "INST_RETIRED",     "INST_SPEC",        "OP_RETIRED",         "OP_SPEC",
-        "MEM_ACCESS_RD",    "MEM_ACCESS_WR",    "MEM_ACCESS",         "LD_RETIRED",
-        "ST_RETIRED",       "LD_SPEC",          "ST_SPEC",            "LDST_SPEC",
-        "BR_RETIRED",       "BR_IMMED_RETIRED", "BR_RETURN_RETIRED",  "PC_WRITE_RETIRED",
-        "BR_IMMED_SPEC",    "BR_RETURN_SPEC",   "BR_INDIRECT_SPEC",   "PC_WRITE_SPEC",
-        "DP_SPEC",          "ASE_SPEC",         "VFP_SPEC",           "CRYPTO_SPEC",
-        "ISB_SPEC",         "DSB_SPEC",         "DMB_SPEC",           "LDREX_SPEC",
-        "STREX_SPEC",       "CID_WRITE_RETIRED", "TTBR_WRITE_RETIRED", "EXC_RETURN",
-        "EXC_TAKEN",        "EXC_UNDEF",        "EXC_SVC",            "EXC_PABORT",
-        "EXC_IRQ",          "BUS_ACCESS",       "BUS_ACCESS_RD",      "BUS_ACCESS_WR",
+        "INST_RETIRED",
+        "INST_SPEC",
+        "OP_RETIRED",
+        "OP_SPEC",
+        "MEM_ACCESS_RD",
+        "MEM_ACCESS_WR",
+        "MEM_ACCESS",
+        "LD_RETIRED",
+        "ST_RETIRED",
+        "LD_SPEC",
+        "ST_SPEC",
+        "LDST_SPEC",
+        "BR_RETIRED",
+        "BR_IMMED_RETIRED",
+        "BR_RETURN_RETIRED",
+        "PC_WRITE_RETIRED",
+        "BR_IMMED_SPEC",
+        "BR_RETURN_SPEC",
+        "BR_INDIRECT_SPEC",
+        "PC_WRITE_SPEC",
+        "DP_SPEC",
+        "ASE_SPEC",
+        "VFP_SPEC",
+        "CRYPTO_SPEC",
+        "ISB_SPEC",
+        "DSB_SPEC",
+        "DMB_SPEC",
+        "LDREX_SPEC",
+        "STREX_SPEC",
+        "CID_WRITE_RETIRED",
+        "TTBR_WRITE_RETIRED",
+        "EXC_RETURN",
+        "EXC_TAKEN",
+        "EXC_UNDEF",
+        "EXC_SVC",
+        "EXC_PABORT",
+        "EXC_IRQ",
+        "BUS_ACCESS",
+        "BUS_ACCESS_RD",
+        "BUS_ACCESS_WR",
     };
     return e < kNumEvents ? kName[e] : "?";
 }
@@ -61,7 +91,10 @@ constexpr Mask kImmediate = kBranch | bit(BR_IMMED_RETIRED) | bit(BR_IMMED_SPEC)
 constexpr Mask kIndirect = kBranch | bit(BR_INDIRECT_SPEC);
 constexpr Mask kReturn = kIndirect | bit(BR_RETURN_RETIRED) | bit(BR_RETURN_SPEC);
 
-bool is(uint32_t insn, uint32_t mask, uint32_t value) { return (insn & mask) == value; }
+bool is(uint32_t insn, uint32_t mask, uint32_t value)
+{
+    return (insn & mask) == value;
+}
 
 // Branches, exception generating and System instructions (op0 101x).
 Insn branch_or_system(uint32_t insn)
@@ -72,24 +105,25 @@ Insn branch_or_system(uint32_t insn)
         return { kImmediate & ~bit(PC_WRITE_RETIRED), true };
     if (is(insn, 0xFE000000, 0xD6000000)) {  // Unconditional branch (register)
         switch ((insn >> 21) & 0xF) {
-        case 0x0: case 0x1: case 0x8: case 0x9:  // BR, BLR and their pointer-authenticating forms
+        case 0x0:
+        case 0x1:
+        case 0x8:
+        case 0x9:  // BR, BLR and their pointer-authenticating forms
             return { kIndirect };
         case 0x2:  // RET, RETAA, RETAB
             return { kReturn };
         case 0x4:  // ERET, ERETAA, ERETAB
             return { kIndirect | bit(EXC_RETURN) };
-        default:
-            return { kDp };
+        default: return { kDp };
         }
     }
     if (is(insn, 0xFFFFF01F, 0xD503301F)) {  // Barriers: op2 selects
         switch ((insn >> 5) & 7) {
-        case 1: case 4:  // DSB (nXS), DSB (with SSBB and PSSBB)
+        case 1:
+        case 4:  // DSB (nXS), DSB (with SSBB and PSSBB)
             return { kDp | bit(DSB_SPEC) };
-        case 5:
-            return { kDp | bit(DMB_SPEC) };
-        case 6:
-            return { kDp | bit(ISB_SPEC) };
+        case 5: return { kDp | bit(DMB_SPEC) };
+        case 6: return { kDp | bit(ISB_SPEC) };
         default:  // CLREX, SB
             return { kDp };
         }
@@ -123,7 +157,7 @@ Insn load_store_register(uint32_t insn)
     }
     if (simd)
         return { (opc & 1) ? kLoad : kStore };  // opc 10, 11: STR, LDR of a Q register
-    if (size == 3 && opc == 2)  // PRFM, PRFUM: a NOP here (a64_events.h)
+    if (size == 3 && opc == 2)                  // PRFM, PRFUM: a NOP here (a64_events.h)
         return { kDp };
     return { opc == 0 ? kStore : kLoad };
 }

@@ -204,11 +204,11 @@ public:
 
 // What a run does with checkpoints.
 struct CheckpointPlan {
-    Loader *resume = nullptr;            // the checkpoint to go on from (its header read)
-    pmvp_time resume_at = 0;             // its instant
-    pmvp_time save_at = 0;               // 0: save none
+    Loader *resume = nullptr;  // the checkpoint to go on from (its header read)
+    pmvp_time resume_at = 0;   // its instant
+    pmvp_time save_at = 0;     // 0: save none
     std::string save_path;
-    std::function<void(Saver &)> header; // writes what the restored run needs first
+    std::function<void(Saver &)> header;  // writes what the restored run needs first
 };
 
 // Runs the simulation to its end (sc_start), restoring and saving on the

@@ -42,8 +42,8 @@ bool fits(uint64_t addr, uint64_t size, uint64_t ram_size)
 }
 
 constexpr uint64_t kMiB = 1u << 20;
-constexpr uint64_t kRawOffset = 0x80000;   // QEMU's KERNEL64_LOAD_ADDR
-constexpr size_t kArm64Magic = 56;         // "ARM\x64" in an arm64 Image's header
+constexpr uint64_t kRawOffset = 0x80000;  // QEMU's KERNEL64_LOAD_ADDR
+constexpr size_t kArm64Magic = 56;        // "ARM\x64" in an arm64 Image's header
 }  // namespace
 
 FirmwareImage load_firmware(const std::string &path, uint64_t ram_size)
@@ -124,9 +124,8 @@ FirmwareImage parse_firmware(const std::vector<uint8_t> &b, const std::string &p
         if (filesz > memsz || off > b.size() || filesz > b.size() - off)
             throw bad("segment " + std::to_string(i) + " lies outside the file");
         if (!fits(addr, memsz, ram_size))
-            throw ScenarioError(path + ": segment " + std::to_string(i) + " (" + std::to_string(memsz) +
-                                " bytes at " + std::to_string(addr) + ") does not fit the RAM (" + ram_text(ram_size) +
-                                ")");
+            throw ScenarioError(path + ": segment " + std::to_string(i) + " (" + std::to_string(memsz) + " bytes at " +
+                                std::to_string(addr) + ") does not fit the RAM (" + ram_text(ram_size) + ")");
         FirmwareImage::Segment s{ addr, std::vector<uint8_t>(b.begin() + (long)off, b.begin() + (long)(off + filesz)) };
         s.bytes.resize(memsz);
         img.low = img.segments.empty() ? addr : std::min(img.low, addr);

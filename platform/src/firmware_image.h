@@ -39,8 +39,7 @@ struct FirmwareImage {
 // of `ram_size` bytes at kRamBase.
 FirmwareImage load_firmware(const std::string &path, uint64_t ram_size = kRamSize);
 // The same for the file's bytes, `path` naming it in a refusal.
-FirmwareImage parse_firmware(const std::vector<uint8_t> &bytes, const std::string &path,
-                             uint64_t ram_size = kRamSize);
+FirmwareImage parse_firmware(const std::vector<uint8_t> &bytes, const std::string &path, uint64_t ram_size = kRamSize);
 
 // A kernel for the virt machine, read as QEMU's virt board reads `-kernel`
 // (hw/arm/boot.c): an ELF file at its addresses; an arm64 Linux Image

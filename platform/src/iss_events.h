@@ -19,14 +19,14 @@ namespace pmvp::soc {
 // A translated block as classified: its instructions and their events.
 struct IssBlock {
     uint64_t pc = 0;
-    uint32_t size = 0;                 // bytes
-    std::vector<uint32_t> words;       // the instructions it was classified from
-    std::vector<a64::Mask> masks;      // each instruction's events
+    uint32_t size = 0;                                    // bytes
+    std::vector<uint32_t> words;                          // the instructions it was classified from
+    std::vector<a64::Mask> masks;                         // each instruction's events
     std::vector<std::pair<a64::Event, uint32_t>> totals;  // the block's events, each with its count
     uint32_t count[a64::kNumEvents] = {};                 // the same, by event, with MEM_ACCESS
-    a64::Mask events = 0;              // the events it generates (its totals'), and
-                                       // PC_WRITE_RETIRED if it ends with a conditional branch
-    bool conditional_last = false;     // it ends with a conditional branch
+    a64::Mask events = 0;                                 // the events it generates (its totals'), and
+                                                          // PC_WRITE_RETIRED if it ends with a conditional branch
+    bool conditional_last = false;                        // it ends with a conditional branch
     // That branch's target, where it is not the next instruction (so the
     // next block's address says whether it was taken); else kNoTarget.
     static constexpr uint64_t kNoTarget = UINT64_MAX;
@@ -35,8 +35,8 @@ struct IssBlock {
     // guest may have changed them; null: to be checked at its next
     // execution (read there when they are not in RAM).
     const uint32_t *code = nullptr;
-    uint64_t runs = 0;                 // whole executions not yet in a tally (IssBlockCache::ran)
-    uint64_t taken = 0;                // of those, the ones whose conditional branch was taken
+    uint64_t runs = 0;   // whole executions not yet in a tally (IssBlockCache::ran)
+    uint64_t taken = 0;  // of those, the ones whose conditional branch was taken
     unsigned instructions() const { return (unsigned)masks.size(); }
 };
 
@@ -101,7 +101,7 @@ public:
 
 private:
     static constexpr unsigned kFront = 1024;  // a direct-mapped front to the map (not in line: the PE's
-    std::unique_ptr<IssBlock *[]> front_{ new IssBlock *[kFront]() };  // hot fields stay close)
+    std::unique_ptr<IssBlock *[]> front_ { new IssBlock *[kFront]() };  // hot fields stay close)
     std::unordered_map<uint64_t, IssBlock> blocks_;
     std::vector<IssBlock *> ran_;  // the blocks whose runs are not 0
     std::vector<uint32_t> buf_;

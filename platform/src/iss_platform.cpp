@@ -80,11 +80,25 @@ namespace {
 
 // The system-control device (docs/FIRMWARE.md): offsets.
 enum : uint64_t {
-    SYSCTL_CONSOLE = 0x00, SYSCTL_EXIT = 0x04, SYSCTL_PE = 0x08, SYSCTL_NUM_PES = 0x0C,
-    SYSCTL_THREAD = 0x10, SYSCTL_CORE_HZ = 0x14, SYSCTL_CPI = 0x18, SYSCTL_SYSCNT_HZ = 0x1C,
-    SYSCTL_IRQ_STATUS = 0x20, SYSCTL_IRQ_ENABLE = 0x24, SYSCTL_DOORBELL_SET = 0x28,
-    SYSCTL_DOORBELL_CLEAR = 0x2C, SYSCTL_THREADS = 0x30, SYSCTL_WFX = 0x34, SYSCTL_SOC_PE = 0x38,
-    SYSCTL_SOC_PES = 0x3C, SYSCTL_TIME = 0x40, SYSCTL_SELECT = 0x48, SYSCTL_SELECTED_MODEL = 0x4C,
+    SYSCTL_CONSOLE = 0x00,
+    SYSCTL_EXIT = 0x04,
+    SYSCTL_PE = 0x08,
+    SYSCTL_NUM_PES = 0x0C,
+    SYSCTL_THREAD = 0x10,
+    SYSCTL_CORE_HZ = 0x14,
+    SYSCTL_CPI = 0x18,
+    SYSCTL_SYSCNT_HZ = 0x1C,
+    SYSCTL_IRQ_STATUS = 0x20,
+    SYSCTL_IRQ_ENABLE = 0x24,
+    SYSCTL_DOORBELL_SET = 0x28,
+    SYSCTL_DOORBELL_CLEAR = 0x2C,
+    SYSCTL_THREADS = 0x30,
+    SYSCTL_WFX = 0x34,
+    SYSCTL_SOC_PE = 0x38,
+    SYSCTL_SOC_PES = 0x3C,
+    SYSCTL_TIME = 0x40,
+    SYSCTL_SELECT = 0x48,
+    SYSCTL_SELECTED_MODEL = 0x4C,
     SYSCTL_SELECTED_HZ = 0x50,
 };
 constexpr uint32_t kModelAnalytic = 0, kModelIss = 1, kNoSuchPe = 0xFFFFFFFF;
@@ -155,11 +169,11 @@ public:
     struct Thread {
         Aarch64Iss *iss = nullptr;
         uc_engine *uc = nullptr;
-        unsigned pe = 0, g = 0;          // the PE in its core, and in the SoC (its frames)
-        unsigned image_pe = 0;           // among the PEs that run the image (the mailbox's index)
-        unsigned selected = 0;           // SYSCTL_SELECT
-        pmvp_time now = 0;               // local time: the instant after the last retired instruction
-        pmvp_time run_t0 = 0;            // the current run: its start and the clock it runs at
+        unsigned pe = 0, g = 0;  // the PE in its core, and in the SoC (its frames)
+        unsigned image_pe = 0;   // among the PEs that run the image (the mailbox's index)
+        unsigned selected = 0;   // SYSCTL_SELECT
+        pmvp_time now = 0;       // local time: the instant after the last retired instruction
+        pmvp_time run_t0 = 0;    // the current run: its start and the clock it runs at
         uint64_t run_n0 = 0, hz = 1;
         uint64_t retired = 0, reported = 0;
         // time_of(reported) as the last tell computed it (a 128-bit division
@@ -175,7 +189,7 @@ public:
         // its events before it ends, and blocks are classified again.
         IssBlock *block = nullptr;
         unsigned block_told = 0, block_retires = 0;
-        unsigned watching = 0;           // the events in `watch` (below)
+        unsigned watching = 0;  // the events in `watch` (below)
         // The next DVFS step, at `step_at`, which a run's last block may pass
         // (a run ends at a step, but runs whole blocks): the instructions
         // after the `step_n`th retire on the edges of `step_clock`, the
@@ -197,20 +211,20 @@ public:
         // that ran after it wakes it from max(slept_from, the ring's
         // instant) (Guest::ring). Not saved: a quantum's own.
         pmvp_time slept_from = 0;
-        uint64_t limit = 0;              // the run stops before a block that would pass it
-        uint64_t interrupt_at = UINT64_MAX; // the retired count at which PMUIRQ is expected
+        uint64_t limit = 0;                  // the run stops before a block that would pass it
+        uint64_t interrupt_at = UINT64_MAX;  // the retired count at which PMUIRQ is expected
         bool ran_block = false, stopping = false, wfi = false, exited = false;
         // Powered off (virt: a PE PSCI has not turned on, or CPU_OFF): asleep
         // until a CPU_ON, its monitors told PMVP_PE_OFF.
         bool off = false;
-        uint64_t mpidr = 0;              // virt: MPIDR_EL1 (the device tree's cpu reg)
-        unsigned aliases = 0;            // the engine's alias regions (on_unmapped); not saved: remade
+        uint64_t mpidr = 0;    // virt: MPIDR_EL1 (the device tree's cpu reg)
+        unsigned aliases = 0;  // the engine's alias regions (on_unmapped); not saved: remade
         // The generic timer's EL1 physical and virtual timers (CNTP_*,
         // CNTV_*; CNTVOFF is 0), on the System Counter.
         struct Timer {
             uint64_t ctl = 0, cval = 0;  // CNTx_CTL_EL0.{ENABLE, IMASK}, CNTx_CVAL_EL0
         } timer[2];
-        uint64_t fault_address = 0;      // the last access where nothing is (on_unmapped); a run's own
+        uint64_t fault_address = 0;  // the last access where nothing is (on_unmapped); a run's own
         uint32_t irq_enable = 0;
         // Large: after the fields the block hook reads.
         IssTally pending;
@@ -345,7 +359,7 @@ public:
     void quantum(pmvp_time until);
     bool behind(pmvp_time until) const;  // a thread has not reached `until` (rewound by a doorbell)
     bool live() const;                   // a thread has not exited
-    bool ended = false;             // the core's run is over (Soc::iss_core_ended told)
+    bool ended = false;                  // the core's run is over (Soc::iss_core_ended told)
 
 private:
     template <class A> void state(A &a);
@@ -357,7 +371,7 @@ private:
     uint64_t watch_events(Thread &t);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
-    size_t clock_told_ = 0;         // the DVFS steps told to the monitors
+    size_t clock_told_ = 0;  // the DVFS steps told to the monitors
 };
 
 namespace {
@@ -415,8 +429,8 @@ bool passes_watch(const Aarch64Iss::Thread &t, const IssBlock &b)
 // interrupt (at least one block per run). Out of the block hook's way.
 __attribute__((noinline)) bool stops_before(Aarch64Iss::Thread &t, const IssBlock &b, uint64_t n)
 {
-    if (!t.stopping && !(t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) ||
-                                         (t.watch_unmask && irq_unmasked(t)))))
+    if (!t.stopping &&
+        !(t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) || (t.watch_unmask && irq_unmasked(t)))))
         return false;
     t.stopping = true;
     uc_emu_stop(t.uc);
@@ -512,7 +526,8 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
         int err = iss.monitors_->execute_a64(t.pe, write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, rt_index(rt),
                                              nullptr, value, out, iss.offset(at));
         if (err != PMVP_OK)
-            SC_REPORT_ERROR("pmvp/iss", (std::string("a System-register access failed: ") + pmvp_strerror(err)).c_str());
+            SC_REPORT_ERROR("pmvp/iss",
+                            (std::string("a System-register access failed: ") + pmvp_strerror(err)).c_str());
     }
     if (out.verdict == PMVP_SYSREG_PERMITTED) {
         if (!write && rt != UC_ARM64_REG_XZR)
@@ -571,7 +586,7 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
         return;
     uint64_t esr;
     if (intno == 1) {
-        esr = 0x02000000;  // EC 0x00, IL
+        esr = 0x02000000;             // EC 0x00, IL
         t.iss->retire_before(t, pc);  // not executed
     } else if (intno == 2) {
         uint32_t svc = 0;  // the SVC before the PC: its imm16 goes to ESR.ISS
@@ -617,7 +632,8 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
 {
     if (attached) {
         // The clock is the ISS's: it tells the monitors each DVFS step (tell_clock).
-        monitors = std::make_unique<pmvp::sc::Monitors>("monitors", core_config(cluster, cluster_index, core_in_cluster));
+        monitors =
+            std::make_unique<pmvp::sc::Monitors>("monitors", core_config(cluster, cluster_index, core_in_cluster));
         for (unsigned p = 0; p < cluster.config.num_pes; p++) {
             monitors->pmuirq[p](pmuirq[p]);
             check(monitors->set_controls(p, cluster.controls), "set_controls");
@@ -714,8 +730,8 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
     // threshold sees the same per-cycle values as instruction by
     // instruction, in another order.
     pmvp_time last = t.reported_at_n == t.reported && t.reported > t.run_n0 ? t.reported_at
-                     : t.reported > t.run_n0                                 ? time_of(t, t.reported)
-                                                                             : t.run_t0;
+                     : t.reported > t.run_n0                                ? time_of(t, t.reported)
+                                                                            : t.run_t0;
     pmvp_time since = std::max(last, time_.now()), at = time_of(t, upto);
     if (upto == t.reported)  // events of no instruction (an interrupt taken after a WFI): at the PE's present
         at = std::max({ at, since, t.now });
@@ -755,7 +771,11 @@ uint64_t xreg(uc_engine *uc, unsigned n)
     if (n == 31)
         return 0;  // XZR
     uint64_t v = 0;
-    uc_reg_read(uc, n <= 28 ? (int)UC_ARM64_REG_X0 + (int)n : n == 29 ? (int)UC_ARM64_REG_X29 : (int)UC_ARM64_REG_X30, &v);
+    uc_reg_read(uc,
+                n <= 28   ? (int)UC_ARM64_REG_X0 + (int)n
+                : n == 29 ? (int)UC_ARM64_REG_X29
+                          : (int)UC_ARM64_REG_X30,
+                &v);
     return v;
 }
 
@@ -785,7 +805,8 @@ bool branch_taken(uc_engine *uc, uint32_t insn)
     const bool test = (insn & 0x7E000000) == 0x36000000, compare = (insn & 0x7E000000) == 0x34000000;
     if (compare || test) {  // CBZ, CBNZ, TBZ, TBNZ: bit 24 the non-zero form
         const uint64_t x = xreg(uc, insn & 31);
-        const bool zero = compare ? ((insn >> 31) ? x : (uint32_t)x) == 0 : !((x >> ((insn >> 31) << 5 | ((insn >> 19) & 31))) & 1);
+        const bool zero =
+            compare ? ((insn >> 31) ? x : (uint32_t)x) == 0 : !((x >> ((insn >> 31) << 5 | ((insn >> 19) & 31))) & 1);
         return zero != (bool)((insn >> 24) & 1);
     }
     uint64_t nzcv = 0;  // B.cond, BC.cond
@@ -847,7 +868,10 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
     // another synchronous exception (an UNDEFINED instruction, a trap).
     const uint64_t ec = esr ? *esr >> 26 : 0;
     occur(t, a64::EXC_TAKEN);
-    occur(t, !esr ? a64::EXC_IRQ : ec == 0x15 ? a64::EXC_SVC : ec == 0x20 || ec == 0x21 ? a64::EXC_PABORT : a64::EXC_UNDEF);
+    occur(t, !esr                       ? a64::EXC_IRQ
+             : ec == 0x15               ? a64::EXC_SVC
+             : ec == 0x20 || ec == 0x21 ? a64::EXC_PABORT
+                                        : a64::EXC_UNDEF);
     uint64_t masked = kPstateEl1hMasked, pc = vbar + vector_base(pstate) + vector;
     // The engine's SP is the one PSTATE selected: from EL0 or EL1t it is
     // SP_EL0's value, kept there, and EL1h runs on SP_EL1 (a PSTATE write
@@ -1021,11 +1045,11 @@ void Aarch64Iss::psci(Thread &t, pmvp_time at)
     case p::kVersion: ret = (int64_t)p::kVersion1_0; break;
     case p::kMigrateInfoType: ret = 2; break;  // no Trusted OS
     case p::kFeatures: {
-        const uint32_t known[] = { p::kVersion, p::kCpuOff, p::kCpuOn, p::kCpuOn32, p::kAffinityInfo,
-                                   p::kAffinityInfo32, p::kMigrateInfoType, p::kSystemOff, p::kSystemReset,
-                                   p::kFeatures };
+        const uint32_t known[] = { p::kVersion,      p::kCpuOff,         p::kCpuOn,           p::kCpuOn32,
+                                   p::kAffinityInfo, p::kAffinityInfo32, p::kMigrateInfoType, p::kSystemOff,
+                                   p::kSystemReset,  p::kFeatures };
         ret = std::find(std::begin(known), std::end(known), (uint32_t)x[1]) != std::end(known) ? p::kSuccess
-                                                                                                : p::kNotSupported;
+                                                                                               : p::kNotSupported;
         break;
     }
     case p::kCpuOn:
@@ -1057,12 +1081,8 @@ void Aarch64Iss::psci(Thread &t, pmvp_time at)
         ret = !target || x[2] != 0 ? p::kInvalidParameters : target->off ? p::kOff : p::kOn;
         break;
     }
-    case p::kSystemOff:
-        guest_.end_all(at, 0, "PSCI SYSTEM_OFF");
-        break;
-    case p::kSystemReset:
-        guest_.end_all(at, 0, "PSCI SYSTEM_RESET (the run ends: no reboot)");
-        break;
+    case p::kSystemOff: guest_.end_all(at, 0, "PSCI SYSTEM_OFF"); break;
+    case p::kSystemReset: guest_.end_all(at, 0, "PSCI SYSTEM_RESET (the run ends: no reboot)"); break;
     default: break;
     }
     uint64_t r = (uint64_t)ret;
@@ -1075,7 +1095,7 @@ void Aarch64Iss::instruction_abort(Thread &t)
     uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
     uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     const uint64_t ec = ((pstate >> 2) & 3) == 0 ? 0x20 : 0x21;  // Instruction Abort from a lower EL / the same EL
-    const uint64_t esr = ec << 26 | 0x02000000 | 0x10;         // IL, FSC: synchronous external abort
+    const uint64_t esr = ec << 26 | 0x02000000 | 0x10;           // IL, FSC: synchronous external abort
     uc_reg_write(t.uc, UC_ARM64_REG_FAR_EL1, &pc);
     enter_exception(t, kVectorSync, pc, &esr);
     t.result.aborts++;
@@ -1401,7 +1421,7 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
             n = to_interrupt;
             t.interrupt_at = t.retired + to_interrupt;
         }
-        if (freeze != PMVP_TIME_NEVER) // those up to a freeze are told at their instant, before it
+        if (freeze != PMVP_TIME_NEVER)  // those up to a freeze are told at their instant, before it
             n = std::min(n, std::max<uint64_t>(1, instructions_until(t, freeze, true)));
     }
     if (virt()) {  // a timer's interrupt is taken between blocks, as PMUIRQ's
@@ -1428,7 +1448,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         if (err == UC_ERR_READ_UNMAPPED || err == UC_ERR_WRITE_UNMAPPED) {
             // Unicorn 2.0.1 leaves the PC at its block's last synchronised
             // instruction here, so no precise data abort can be taken.
-            std::snprintf(where, sizeof where, " (address 0x%llx; PC of its block)", (unsigned long long)t.fault_address);
+            std::snprintf(where, sizeof where, " (address 0x%llx; PC of its block)",
+                          (unsigned long long)t.fault_address);
             what = uc_strerror(err) + std::string(where);
         }
         t.result.console += "[pmvp: the ISS stopped: " + what + "]\n";
@@ -1548,9 +1569,7 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
     const uint64_t before = iss.retired_before_access(t);
     pmvp_time at = iss.time_of(t, before);
     switch (off) {
-    case SYSCTL_CONSOLE:
-        t.result.console += (char)value;
-        break;
+    case SYSCTL_CONSOLE: t.result.console += (char)value; break;
     case SYSCTL_EXIT:
         iss.tell_retired(t, before);
         t.exited = true;
@@ -1569,14 +1588,9 @@ void on_sysctl_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *
         if (value < iss.guest_.doorbell.size())
             iss.guest_.ring((unsigned)value, at);
         break;
-    case SYSCTL_SELECT:
-        t.selected = (uint32_t)value;
-        break;
-    case SYSCTL_DOORBELL_CLEAR:
-        iss.guest_.doorbell[t.image_pe].rung = false;
-        break;
-    default:
-        break;  // read-only and reserved offsets ignore writes
+    case SYSCTL_SELECT: t.selected = (uint32_t)value; break;
+    case SYSCTL_DOORBELL_CLEAR: iss.guest_.doorbell[t.image_pe].rung = false; break;
+    default: break;  // read-only and reserved offsets ignore writes
     }
 }
 
@@ -1614,7 +1628,8 @@ uint64_t translate(uc_engine *uc, uint64_t va)
             return UINT64_MAX;
         const uint64_t out = d & 0x0000FFFFFFFFFFFFull & ~((1ull << grain) - 1);
         if (level == 3 || !(d & 2))  // a page, or a block
-            return (level == 3 ? out : d & 0x0000FFFFFFFFFFFFull & ~((1ull << shift) - 1)) | (va & ((1ull << shift) - 1));
+            return (level == 3 ? out : d & 0x0000FFFFFFFFFFFFull & ~((1ull << shift) - 1)) |
+                   (va & ((1ull << shift) - 1));
         table = out;
     }
     return UINT64_MAX;
@@ -1714,7 +1729,8 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
             doorbell.resize(doorbell.size() + (size_t)c.cores * c.config.num_pes);
     for (size_t i = 0; i < s.clusters.size(); i++)
         if (const Cluster &c = s.clusters[i]; c.iss() && c.cpu.firmware.empty())
-            throw ScenarioError("clusters[" + std::to_string(i) + "].cpu.firmware: missing (the image the ISS runs; "
+            throw ScenarioError("clusters[" + std::to_string(i) +
+                                "].cpu.firmware: missing (the image the ISS runs; "
                                 "or give --kernel IMAGE)");
     for (const Cluster &c : s.clusters)
         if (c.iss()) {
@@ -1882,11 +1898,10 @@ template void Guest::state(Saver &);
 template void Guest::state(Loader &);
 
 std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster,
-                                    unsigned index, unsigned cluster_index, unsigned core_in_cluster,
-                                    unsigned first_pe, bool attached)
+                                    unsigned index, unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
+                                    bool attached)
 {
-    return std::make_unique<Aarch64Iss>(name, soc, cluster, index, cluster_index, core_in_cluster, first_pe,
-                                        attached);
+    return std::make_unique<Aarch64Iss>(name, soc, cluster, index, cluster_index, core_in_cluster, first_pe, attached);
 }
 
 std::vector<uint64_t> virt_mpidrs(const Scenario &s)
@@ -1955,9 +1970,9 @@ const std::string &image_of(const Scenario &s)
 
 void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
 {
-    std::fprintf(out, "pmvp-soc: %s: %zu PE%s ran %s on the AArch64 ISS for up to %s (%.2f s host)\n",
-                 s.name.c_str(), r.pes.size(), r.pes.size() == 1 ? "" : "s", image_of(s).c_str(),
-                 time_text(s.duration).c_str(), r.host_seconds);
+    std::fprintf(out, "pmvp-soc: %s: %zu PE%s ran %s on the AArch64 ISS for up to %s (%.2f s host)\n", s.name.c_str(),
+                 r.pes.size(), r.pes.size() == 1 ? "" : "s", image_of(s).c_str(), time_text(s.duration).c_str(),
+                 r.host_seconds);
     for (const IssPeResult &p : r.pes) {
         std::fprintf(out, "\nPE %u (cluster %s, core %u, thread %u): ", p.pe, s.clusters[p.cluster].name.c_str(),
                      p.core, p.thread);
@@ -1966,14 +1981,16 @@ void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
                          p.ended_by.c_str());
         else
             std::fprintf(out, "still running at the end of the scenario (stopped)\n");
-        std::fprintf(out, "  %llu instructions, %llu interrupts (largest skid %llu instructions), %llu exceptions, "
-                          "%llu bus errors, %llu external aborts\n",
+        std::fprintf(out,
+                     "  %llu instructions, %llu interrupts (largest skid %llu instructions), %llu exceptions, "
+                     "%llu bus errors, %llu external aborts\n",
                      (unsigned long long)p.instructions, (unsigned long long)p.interrupts,
-                     (unsigned long long)p.max_skid, (unsigned long long)p.exceptions,
-                     (unsigned long long)p.bus_errors, (unsigned long long)p.aborts);
+                     (unsigned long long)p.max_skid, (unsigned long long)p.exceptions, (unsigned long long)p.bus_errors,
+                     (unsigned long long)p.aborts);
         if (r.attached && p.has_amu)
-            std::fprintf(out, "  PMCCNTR %llu, PMOVSSET 0x%llx, AMU CPU_CYCLES %llu CNT_CYCLES %llu INST_RETIRED %llu "
-                              "STALL_BACKEND_MEM %llu\n",
+            std::fprintf(out,
+                         "  PMCCNTR %llu, PMOVSSET 0x%llx, AMU CPU_CYCLES %llu CNT_CYCLES %llu INST_RETIRED %llu "
+                         "STALL_BACKEND_MEM %llu\n",
                          (unsigned long long)p.pmccntr, (unsigned long long)p.pmovsset, (unsigned long long)p.amu[0],
                          (unsigned long long)p.amu[1], (unsigned long long)p.amu[2], (unsigned long long)p.amu[3]);
         else if (r.attached)
@@ -2037,7 +2054,9 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
             e["events"] = told;
         }
         if (p.has_amu)
-            e["amu"] = { { "CPU_CYCLES", p.amu[0] }, { "CNT_CYCLES", p.amu[1] }, { "INST_RETIRED", p.amu[2] },
+            e["amu"] = { { "CPU_CYCLES", p.amu[0] },
+                         { "CNT_CYCLES", p.amu[1] },
+                         { "INST_RETIRED", p.amu[2] },
                          { "STALL_BACKEND_MEM", p.amu[3] } };
         else
             e["amu"] = nullptr;  // no AMU

@@ -34,32 +34,32 @@ constexpr uint64_t kSysctlBase = 0x0A000000;
 
 struct IssPeResult {
     unsigned pe = 0, cluster = 0, core = 0, thread = 0;  // pe: the global PE
-    std::string console;           // what the guest wrote
-    bool exited = false;           // the guest wrote its exit status
+    std::string console;                                 // what the guest wrote
+    bool exited = false;                                 // the guest wrote its exit status
     uint32_t status = 0;
     pmvp_time exit_time = 0;
-    uint64_t exit_instructions = 0; // retired before the exit write
-    uint64_t instructions = 0;     // retired, as told to the monitors
-    uint64_t interrupts = 0;       // IRQ exceptions taken
-    uint64_t exceptions = 0;       // synchronous exceptions taken (UNDEFINED, traps, SVC)
-    uint64_t bus_errors = 0;       // frame accesses the bus refused (read as zero)
-    uint64_t max_skid = 0;         // instructions from a PMUIRQ-raising overflow to the IRQ
-    std::string ended_by;          // what ended its run: "SYSCTL_EXIT", "PSCI SYSTEM_OFF", "semihosting SYS_EXIT", ...
-    uint64_t aborts = 0;           // virt: instruction fetches where nothing is, taken as external aborts
+    uint64_t exit_instructions = 0;  // retired before the exit write
+    uint64_t instructions = 0;       // retired, as told to the monitors
+    uint64_t interrupts = 0;         // IRQ exceptions taken
+    uint64_t exceptions = 0;         // synchronous exceptions taken (UNDEFINED, traps, SVC)
+    uint64_t bus_errors = 0;         // frame accesses the bus refused (read as zero)
+    uint64_t max_skid = 0;           // instructions from a PMUIRQ-raising overflow to the IRQ
+    std::string ended_by;  // what ended its run: "SYSCTL_EXIT", "PSCI SYSTEM_OFF", "semihosting SYS_EXIT", ...
+    uint64_t aborts = 0;   // virt: instruction fetches where nothing is, taken as external aborts
     uint64_t pmccntr = 0, pmovsset = 0;
     // Each event the ISS told the monitors (a64_events.h), by a64::Event;
     // none when detached.
     uint64_t events[a64::kNumEvents] = {};
-    bool has_amu = false;          // the core implements FEAT_AMUv1: amu[] holds its counters
+    bool has_amu = false;  // the core implements FEAT_AMUv1: amu[] holds its counters
     uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
 };
 
 struct IssResult {
     std::vector<IssPeResult> pes;  // the ISS clusters' PEs, by global PE
     double host_seconds = 0;
-    bool attached = true;          // false: no monitors, so no counts to report
+    bool attached = true;  // false: no monitors, so no counts to report
     bool all_exited() const;
-    bool all_passed() const;       // every PE exited with status 0
+    bool all_passed() const;  // every PE exited with status 0
 };
 
 class Soc;
@@ -84,16 +84,16 @@ public:
     std::unique_ptr<virt::Gicv2> gic;
     virt::Pl011 uart;
     std::vector<uint8_t> dtb;
-    uint64_t dtb_at = 0;             // its address in RAM (0: none, as QEMU when the image leaves no room)
-    std::vector<uint64_t> mpidr;     // virt: each PE's MPIDR_EL1, by PE of the image
+    uint64_t dtb_at = 0;          // its address in RAM (0: none, as QEMU when the image leaves no room)
+    std::vector<uint64_t> mpidr;  // virt: each PE's MPIDR_EL1, by PE of the image
     tlm_utils::simple_initiator_socket_optional<Guest> bus;  // unbound when detached
     struct Doorbell {
         bool rung = false;
         pmvp_time at = 0;  // the instant it was rung
     };
-    std::vector<Doorbell> doorbell;  // by PE of the image (SYSCTL PE): one per ISS PE
-    unsigned image_pes = 0;          // numbered so far, in the SoC's order
-    std::vector<Aarch64Iss *> cores; // the ISS cores, in the SoC's order: one process runs them all
+    std::vector<Doorbell> doorbell;        // by PE of the image (SYSCTL PE): one per ISS PE
+    unsigned image_pes = 0;                // numbered so far, in the SoC's order
+    std::vector<Aarch64Iss *> cores;       // the ISS cores, in the SoC's order: one process runs them all
     void ring(unsigned pe, pmvp_time at);  // DOORBELL_SET of the image's PE `pe`
     // Wakes the image's PE `pe` from a WFI it slept past `at` because it ran
     // earlier in the quantum (a doorbell, an SGI, a CPU_ON).
@@ -109,8 +109,8 @@ private:
     void load_ram(uint8_t *to) const;
     Soc &soc_;
     pmvp::sc::TimeBase time_;
-    std::string path_;               // the image's file
-    pmvp_time wake_ = 0;             // the end of the current quantum, which the process waits for
+    std::string path_;    // the image's file
+    pmvp_time wake_ = 0;  // the end of the current quantum, which the process waits for
 };
 
 // A core of ISS cluster `cluster` (its monitors null when not `attached`:
@@ -118,8 +118,8 @@ private:
 // or Unicorn's own register where an access cannot be refused,
 // docs/FIRMWARE.md).
 std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster,
-                                    unsigned index, unsigned cluster_index, unsigned core_in_cluster,
-                                    unsigned first_pe, bool attached);
+                                    unsigned index, unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
+                                    bool attached);
 
 // The virt machine's device tree for the scenario: its RAM, the ISS PEs
 // with their MPIDRs, the devices, /chosen/bootargs.

@@ -36,15 +36,14 @@ template <class T, unsigned N> struct Held {
 };
 
 struct Input {
-    enum Kind { CLOCK, STATE, CONTEXT, ACTIVE, CONTROLS, STEP, PMU_WRITE, PMU_READ, AMU_WRITE, AMU_READ,
-                PMCCR_WRITE };
+    enum Kind { CLOCK, STATE, CONTEXT, ACTIVE, CONTROLS, STEP, PMU_WRITE, PMU_READ, AMU_WRITE, AMU_READ, PMCCR_WRITE };
     pmvp_time t = 0;
     Kind kind = CLOCK;
     unsigned pe = 0;
-    unsigned reg = 0, n = 0;     // PMU_*: enum pmvp_pmu_reg; AMU_*: enum pmvp_amu_reg
-    uint64_t value = 0;          // CLOCK: Hz; STATE: enum pmvp_pe_state;
-                                 // PMU_*, AMU_*: the value written or read;
-                                 // PMCCR_WRITE: the value the external agent wrote
+    unsigned reg = 0, n = 0;  // PMU_*: enum pmvp_pmu_reg; AMU_*: enum pmvp_amu_reg
+    uint64_t value = 0;       // CLOCK: Hz; STATE: enum pmvp_pe_state;
+                              // PMU_*, AMU_*: the value written or read;
+                              // PMCCR_WRITE: the value the external agent wrote
     pmvp_context ctx{};
     pmvp_pmu_controls ctl{};
     // STEP: what the threads generated over the processor cycles of
@@ -72,8 +71,8 @@ private:
 };
 
 struct CheckResult {
-    uint64_t compared = 0;                  // values read and compared
-    std::vector<std::string> disagreements; // the first few, readable
+    uint64_t compared = 0;                   // values read and compared
+    std::vector<std::string> disagreements;  // the first few, readable
     uint64_t num_disagreements = 0;
 };
 

@@ -45,14 +45,13 @@ using namespace pmvp::soc;
 namespace {
 
 // Below the generated list of options in --help.
-const char kFooter[] =
-    "Options take their value as --time 500us or --time=500us. --config FILE reads\n"
-    "them from a file, one per line (\"time = \\\"500us\\\"\", \"quiet = true\"), which\n"
-    "the command line overrides.\n"
-    "\n"
-    "Exit status: 0 success, 1 the reference model disagrees or the firmware failed,\n"
-    "2 bad arguments or scenario, 3 the simulation failed (or gnuplot, for --plot),\n"
-    "130 interrupted (SIGINT): the report covers the run up to the interruption.";
+const char kFooter[] = "Options take their value as --time 500us or --time=500us. --config FILE reads\n"
+                       "them from a file, one per line (\"time = \\\"500us\\\"\", \"quiet = true\"), which\n"
+                       "the command line overrides.\n"
+                       "\n"
+                       "Exit status: 0 success, 1 the reference model disagrees or the firmware failed,\n"
+                       "2 bad arguments or scenario, 3 the simulation failed (or gnuplot, for --plot),\n"
+                       "130 interrupted (SIGINT): the report covers the run up to the interruption.";
 
 
 // The file name SystemC is given for a VCD: without its extension, which it adds.
@@ -158,7 +157,7 @@ bool append_final_values(const std::string &path, pmvp_time at,
 
 struct Options {
     std::string scenario_path, json_path, vcd_path, save_path, restore_path, plot_path, dumpdtb_path;
-    std::string csv;                 // -x: the CSV separator; empty: readable
+    std::string csv;  // -x: the CSV separator; empty: readable
     pmvp_time save_at = 0, interval = 0;
     Overrides overrides;
     Detail detail = Detail::AUTO;
@@ -250,8 +249,9 @@ void machine_options(CLI::App &app, Options &o, const Valued &valued)
                o.overrides.has_append = true;
                o.overrides.append = v;
            });
-    valued("-m,--memory", "SIZE", "the virt machine's RAM, as QEMU's -m: 256M, 1G (MiB without a suffix; "
-                                  "default 128M)",
+    valued("-m,--memory", "SIZE",
+           "the virt machine's RAM, as QEMU's -m: 256M, 1G (MiB without a suffix; "
+           "default 128M)",
            [&](const std::string &v) { o.overrides.memory = parse_memory(v); });
     valued("--smp", "N", "the PEs of the one ISS cluster (cores x its threads), as QEMU's -smp",
            [&](const std::string &v) { o.overrides.smp = (unsigned)integer(v, 1, 8); });
@@ -273,12 +273,10 @@ void soc_options(Options &o, const Valued &valued)
         if (o.overrides.mt_policy < 0)
             throw std::invalid_argument("expected smt, fgmt or soemt");
     });
-    valued("-f,--frequency", "F", "initial processor clock of every cluster, e.g. 2GHz", [&](const std::string &v) {
-        o.overrides.hz = above_zero(parse_hz(v), "must be above 0 Hz");
-    });
-    valued("-t,--time", "T", "simulated time, e.g. 500us", [&](const std::string &v) {
-        o.overrides.duration = above_zero(parse_time(v), "must be longer than 0 ps");
-    });
+    valued("-f,--frequency", "F", "initial processor clock of every cluster, e.g. 2GHz",
+           [&](const std::string &v) { o.overrides.hz = above_zero(parse_hz(v), "must be above 0 Hz"); });
+    valued("-t,--time", "T", "simulated time, e.g. 500us",
+           [&](const std::string &v) { o.overrides.duration = above_zero(parse_time(v), "must be longer than 0 ps"); });
     valued("--quantum", "T",
            "how far the CPU models run ahead of simulated time (loosely timed; counts do not depend on it), "
            "e.g. 100us",
@@ -369,8 +367,7 @@ void refuse_extras(const CLI::App &app, const Options &o)
                 }
         // A third of the name mistyped at most, so "--tme" finds --time and
         // "--bogus" nothing.
-        usage_error("unknown option " + option +
-                    (best <= option.size() / 3 ? " (did you mean " + nearest + "?)" : ""));
+        usage_error("unknown option " + option + (best <= option.size() / 3 ? " (did you mean " + nearest + "?)" : ""));
     }
 }
 
@@ -388,8 +385,8 @@ void check_combinations(Options &o, const std::vector<std::string> &save)
             usage_error("--save-at: the instant must be after 0 ps (nothing has run at 0)");
         o.save_path = save[1];
     }
-    if (o.detached && (o.check || !o.json_path.empty() || !o.vcd_path.empty() || o.save_at || o.interval ||
-                       !o.plot_path.empty()))
+    if (o.detached &&
+        (o.check || !o.json_path.empty() || !o.vcd_path.empty() || o.save_at || o.interval || !o.plot_path.empty()))
         usage_error("--detached runs no monitors: nothing to --check, --json, --vcd, --save-at, --interval or --plot");
     if (!o.plot_path.empty()) {
         std::string ext = o.plot_path.size() >= 4 ? o.plot_path.substr(o.plot_path.size() - 4) : "";
@@ -404,8 +401,8 @@ void check_combinations(Options &o, const std::vector<std::string> &save)
         const Overrides &v = o.overrides;
         if (!o.scenario_path.empty() || v.cores != none.cores || v.threads != none.threads ||
             v.mt_policy != none.mt_policy || v.hz != none.hz || v.duration != none.duration ||
-            v.quantum != none.quantum || v.machine != none.machine || !v.kernel.empty() || v.has_append ||
-            v.memory || v.smp)
+            v.quantum != none.quantum || v.machine != none.machine || !v.kernel.empty() || v.has_append || v.memory ||
+            v.smp)
             usage_error("--restore: the checkpoint holds the run's scenario and overrides: give no scenario file, "
                         "--cores, --threads, --mt, --frequency, --time, --quantum, --machine, --kernel, --append, "
                         "--memory or --smp with it");
@@ -491,7 +488,7 @@ template <class A> void run_header(A &a, std::string &text, std::string &source,
 struct Run {
     Scenario s;
     std::string text, source;
-    bool from_file = false;          // source is the path of a scenario file
+    bool from_file = false;  // source is the path of a scenario file
     Overrides overrides;
     std::unique_ptr<Loader> resume;  // --restore: the checkpoint, its header read
     pmvp_time resume_at = 0;
@@ -577,7 +574,10 @@ uint64_t reference_cycles(const Scenario &s)
 
 // The readable report goes to standard output, unless the JSON does
 // (--json -): then standard output holds the JSON alone, for a pipe.
-FILE *report_stream(const Options &o) { return o.json_path == "-" ? stderr : stdout; }
+FILE *report_stream(const Options &o)
+{
+    return o.json_path == "-" ? stderr : stdout;
+}
 
 // Writes `text` to the --json destination; false if it cannot.
 bool write_json(const Options &o, const std::string &text)
@@ -595,10 +595,10 @@ bool write_json(const Options &o, const std::string &text)
 
 // A scenario of its own kind (x86, SEBEP): run it, print its report, write
 // its JSON. The Arm cluster options do not apply.
-template <class Result>
-int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, const CheckpointPlan &),
-                   void (*print)(FILE *, const Scenario &, const Result &),
-                   nlohmann::json (*to_json)(const Scenario &, const Result &))
+template <class Result> int run_standalone(Run &job, const Options &o,
+                                           Result (*run)(const Scenario &, const CheckpointPlan &),
+                                           void (*print)(FILE *, const Scenario &, const Result &),
+                                           nlohmann::json (*to_json)(const Scenario &, const Result &))
 {
     if (o.check || o.detached || !o.vcd_path.empty() || o.detail != Detail::AUTO || o.interval ||
         !o.plot_path.empty() || !o.csv.empty())
@@ -611,8 +611,8 @@ int run_standalone(Run &job, const Options &o, Result (*run)(const Scenario &, c
     try {
         result = run(s, job.plan(o));
     } catch (const CheckpointError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(),
-                     e.what());
+        std::fprintf(stderr, "pmvp-soc: %s: %s\n",
+                     o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
         return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
@@ -672,10 +672,10 @@ int load_run(const Options &o, Run &job)
     }
     for (const std::string &w : job.s.warnings)
         std::fprintf(stderr, "pmvp-soc: warning: %s\n", w.c_str());
-    for (const std::string &path : { o.json_path == "-" ? std::string() : o.json_path,
-                                      o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd",
-                                      o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".gtkw",
-                                      o.save_path, o.plot_path }) {
+    for (const std::string &path :
+         { o.json_path == "-" ? std::string() : o.json_path,
+           o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd",
+           o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".gtkw", o.save_path, o.plot_path }) {
         if (path.empty())
             continue;
         FILE *f = std::fopen(path.c_str(), "a");
@@ -940,8 +940,8 @@ int run_soc(Options &o, Run &job)
     try {
         simulate(soc, job.plan(o));
     } catch (const CheckpointError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(),
-                     e.what());
+        std::fprintf(stderr, "pmvp-soc: %s: %s\n",
+                     o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
         return 2;
     } catch (const sc_core::sc_report &e) {
         // A platform component refused to go on (the message says which).

@@ -13,13 +13,22 @@ namespace {
 
 volatile std::sig_atomic_t interrupt_signal = 0;
 
-extern "C" void on_interrupt(int) { interrupt_signal = 1; }
+extern "C" void on_interrupt(int)
+{
+    interrupt_signal = 1;
+}
 
 }  // namespace
 
-void catch_interrupts(bool on) { std::signal(SIGINT, on ? on_interrupt : SIG_DFL); }
+void catch_interrupts(bool on)
+{
+    std::signal(SIGINT, on ? on_interrupt : SIG_DFL);
+}
 
-bool interrupt_requested() { return interrupt_signal != 0; }
+bool interrupt_requested()
+{
+    return interrupt_signal != 0;
+}
 
 void spawn_watch(uint64_t start, uint64_t end)
 {

@@ -22,10 +22,8 @@ public:
     // time, cores replayed, ...); `what(done)` says where it is ("42% of
     // simulated time").
     Progress(uint64_t start, uint64_t end, std::function<std::string(uint64_t)> what)
-        : start_(start), end_(end), what_(std::move(what)), began_(std::chrono::steady_clock::now()),
-          tty_(isatty(2))
-    {
-    }
+        : start_(start), end_(end), what_(std::move(what)), began_(std::chrono::steady_clock::now()), tty_(isatty(2))
+    {}
     ~Progress()
     {
         if (tty_ && shown_ >= 0)
@@ -44,7 +42,8 @@ public:
         int percent = (int)(100 * share);
         if (host < 2.0 || percent == shown_ || (!tty_ && percent / 10 == shown_ / 10))
             return;
-        std::fprintf(stderr, tty_ ? "\rpmvp-soc: %s, %.0f s, about %.0f s left " : "pmvp-soc: %s, %.0f s, about %.0f s left\n",
+        std::fprintf(stderr,
+                     tty_ ? "\rpmvp-soc: %s, %.0f s, about %.0f s left " : "pmvp-soc: %s, %.0f s, about %.0f s left\n",
                      what_(done).c_str(), host, host * (1 - share) / share);
         shown_ = percent;
     }

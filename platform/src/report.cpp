@@ -115,8 +115,8 @@ std::vector<Scope> scopes(const Soc &soc, Detail detail)
         for (const PeId &p : soc.pes)
             if (!p.iss)
                 v.push_back({ "PE " + std::to_string(p.global),
-                              "PE " + std::to_string(p.global) + " (cluster " + s.clusters[p.cluster].name +
-                                  ", core " + std::to_string(p.core) + ", thread " + std::to_string(p.thread) + ")",
+                              "PE " + std::to_string(p.global) + " (cluster " + s.clusters[p.cluster].name + ", core " +
+                                  std::to_string(p.core) + ", thread " + std::to_string(p.thread) + ")",
                               { p.global } });
     if (detail != Detail::SOC && !(detail == Detail::PE && analytic_pes == analytic_cores))
         for (const auto &core : soc.cores) {
@@ -166,7 +166,7 @@ double value_of(const Tally &t, Row r)
 }
 
 struct Metric {
-    const char *name;   // its JSON key
+    const char *name;  // its JSON key
     double value;
     Row row;            // where the readable report shows it
     const char *label;  // what it is, after its value there
@@ -202,12 +202,15 @@ std::vector<Metric> metrics(const Soc &soc, const Tally &t)
         const Scenario &s = soc.scenario;
         double ticks = (double)t.span * (double)s.system_counter_hz / 1e12 * t.pes;
         if (ticks > 0)
-            m.push_back({ "utilisation", (double)t.am[AMU_CNT_CYCLES] / ticks, { Row::AMU, AMU_CNT_CYCLES },
+            m.push_back({ "utilisation",
+                          (double)t.am[AMU_CNT_CYCLES] / ticks,
+                          { Row::AMU, AMU_CNT_CYCLES },
                           "utilisation (running time)" });
         if (t.am[AMU_CNT_CYCLES])
             m.push_back({ "effective_frequency_hz",
                           (double)t.am[AMU_CPU_CYCLES] / (double)t.am[AMU_CNT_CYCLES] * (double)s.system_counter_hz,
-                          { Row::AMU, AMU_CPU_CYCLES }, "effective frequency (while running)" });
+                          { Row::AMU, AMU_CPU_CYCLES },
+                          "effective frequency (while running)" });
     }
     return m;
 }
@@ -271,15 +274,17 @@ std::vector<Line> lines(const Soc &soc, const Tally &t, std::string (*number)(ui
         std::string what = event_name(c.event);
         if (c.evtyper & PMVP_PMEVTYPER_EL0_MT)
             what += " (MT)";
-        uint64_t thresholds = PMVP_PMEVTYPER_EL0_TC | PMVP_PMEVTYPER_EL0_TE | PMVP_PMEVTYPER_EL0_TLC | PMVP_PMEVTYPER_EL0_TH;
+        uint64_t thresholds =
+            PMVP_PMEVTYPER_EL0_TC | PMVP_PMEVTYPER_EL0_TE | PMVP_PMEVTYPER_EL0_TLC | PMVP_PMEVTYPER_EL0_TH;
         if (c.evtyper & ~(uint64_t)(PMVP_PMEVTYPER_EL0_evtCount | PMVP_PMEVTYPER_EL0_MT | thresholds))
             what += " (filtered)";
         if (c.threshold) /* D13.8 */
             what += " (TC " + std::to_string(PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TC, c.evtyper)) + ", TH " +
                     std::to_string(PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TH, c.evtyper)) +
                     (c.evtyper & PMVP_PMEVTYPER_EL0_TE ? ", TE" : "") +
-                    (c.evtyper & PMVP_PMEVTYPER_EL0_TLC ? ", TLC " + std::to_string(PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TLC, c.evtyper))
-                                                   : std::string()) +
+                    (c.evtyper & PMVP_PMEVTYPER_EL0_TLC
+                         ? ", TLC " + std::to_string(PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TLC, c.evtyper))
+                         : std::string()) +
                     ")";
         if (c.sample_period)
             what += ", sampled every " + number(c.sample_period);
@@ -296,12 +301,16 @@ std::vector<Line> lines(const Soc &soc, const Tally &t, std::string (*number)(ui
     uint64_t samples = t.cycle_samples;
     for (uint64_t n : t.samples)
         samples += n;
-    row(t.interrupts, "PMUIRQ", std::string(t.interrupts == 1 ? "interrupt, " : "interrupts, ") + number(samples) +
-                                    (samples == 1 ? " sample" : " samples") + " taken");
+    row(t.interrupts, "PMUIRQ",
+        std::string(t.interrupts == 1 ? "interrupt, " : "interrupts, ") + number(samples) +
+            (samples == 1 ? " sample" : " samples") + " taken");
     return v;
 }
 
-std::string plain(uint64_t v) { return std::to_string(v); }
+std::string plain(uint64_t v)
+{
+    return std::to_string(v);
+}
 
 // A row of the readable report: "# 2.00 insn per cycle" after its event.
 void print_line(std::FILE *out, const char *prefix, const Line &l)
@@ -456,9 +465,9 @@ void print_report(std::FILE *out, const Soc &soc, const RunInfo &run, Detail det
         std::fprintf(out, "  %s\n", s.description.c_str());
     for (const Cluster &c : s.clusters)
         std::fprintf(out, "  cluster %s: %u x %s core%s at %s%s\n", c.name.c_str(), c.cores,
-                     c.config.num_pes > 1 ? (std::to_string(c.config.num_pes) + "-thread " +
-                                             mt_policy_name(c.config.mt_policy)).c_str()
-                                          : "single-thread",
+                     c.config.num_pes > 1
+                         ? (std::to_string(c.config.num_pes) + "-thread " + mt_policy_name(c.config.mt_policy)).c_str()
+                         : "single-thread",
                      c.cores > 1 ? "s" : "", hz_text((double)c.config.processor_hz).c_str(),
                      (std::string(c.dvfs.empty() ? "" : " (DVFS)") + (c.iss() ? ", on the AArch64 ISS" : "")).c_str());
     for (const Scope &sc : scopes(soc, detail)) {
@@ -504,7 +513,9 @@ nlohmann::ordered_json report_header(const Scenario &s, double host_seconds)
              { "scenario",
                { { "name", s.name },
                  { "description", s.description },
-                 { "kind", s.x86 ? "x86" : s.sebep ? "sebep" : "arm" },
+                 { "kind", s.x86     ? "x86"
+                           : s.sebep ? "sebep"
+                                     : "arm" },
                  { "duration_ps", s.duration } } },
              { "host_seconds", host_seconds } };
 }
@@ -552,8 +563,9 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
         Tally t(s.duration);
         for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
             t.add_final(soc, core->first_pe + k);
-        json o = { { "core", core->index }, { "cluster", core->cluster.name }, { "first_pe", core->first_pe },
-                   { "pes", t.pes } };
+        json o = {
+            { "core", core->index }, { "cluster", core->cluster.name }, { "first_pe", core->first_pe }, { "pes", t.pes }
+        };
         o.update(counts_json(soc, t));
         j["cores"].push_back(o);
     }
@@ -586,15 +598,15 @@ struct IntervalReport::Impl {
     const std::string csv;
     const bool keep;
     const std::vector<Scope> shown;
-    Scope all;                       // every analytic PE, for the plot
-    int decimals;                    // of the instants, in seconds
+    Scope all;     // every analytic PE, for the plot
+    int decimals;  // of the instants, in seconds
     // The counts at the start of the current interval, by global PE.
     pmvp_time start = 0;
     std::vector<Firmware::PeCounts> at_start;
     std::vector<uint64_t> irqs_at_start;
     struct Kept {
         pmvp_time start, end;
-        std::vector<Tally> scopes;   // as `shown`
+        std::vector<Tally> scopes;  // as `shown`
         Tally all;
     };
     std::vector<Kept> kept;
@@ -679,8 +691,7 @@ struct IntervalReport::Impl {
 IntervalReport::IntervalReport(const Soc &soc, Detail detail, pmvp_time interval, std::FILE *out, std::string csv,
                                bool keep)
     : impl_(std::make_unique<Impl>(soc, detail, interval, out, std::move(csv), keep))
-{
-}
+{}
 
 IntervalReport::~IntervalReport() = default;
 
@@ -753,7 +764,7 @@ std::string IntervalReport::plot(const std::string &path) const
     if (m.kept.empty())
         return "no interval to draw";
     std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
-    std::string terminal = ext == ".png" ? "pngcairo size 1200,900"
+    std::string terminal = ext == ".png"   ? "pngcairo size 1200,900"
                            : ext == ".svg" ? "svg size 1200,900"
                            : ext == ".pdf" ? "pdfcairo size 8in,6in"
                                            : "";

@@ -19,8 +19,8 @@ namespace pmvp::soc {
 struct RunInfo {
     double host_seconds = 0;
     bool checked = false;
-    std::vector<CheckResult> checks;   // by core, when checked
-    bool interrupted = false;          // by SIGINT, at the scenario's (shortened) duration
+    std::vector<CheckResult> checks;  // by core, when checked
+    bool interrupted = false;         // by SIGINT, at the scenario's (shortened) duration
 };
 
 enum class Detail { AUTO, PE, CORE, SOC };

@@ -70,8 +70,8 @@ uint64_t parse_memory(const std::string &text)
     std::string unit = end;
     unit.erase(0, unit.find_first_not_of(' '));
     static const std::pair<const char *, unsigned> kUnits[] = {
-        { "", 20 },  { "M", 20 },  { "MiB", 20 }, { "MB", 20 }, { "G", 30 },
-        { "GiB", 30 }, { "GB", 30 }, { "K", 10 }, { "KiB", 10 }, { "KB", 10 },
+        { "", 20 },    { "M", 20 },  { "MiB", 20 }, { "MB", 20 },  { "G", 30 },
+        { "GiB", 30 }, { "GB", 30 }, { "K", 10 },   { "KiB", 10 }, { "KB", 10 },
     };
     for (const auto &[name, shift] : kUnits)
         if (unit == name) {
@@ -195,24 +195,27 @@ const BitNames &filter_bits()
 const BitNames &pmcr_bits()
 {
     // E is the firmware's to set last; P and C are actions, not settings.
-    static const BitNames b = { { "D", PMVP_PMCR_EL0_D }, { "X", PMVP_PMCR_EL0_X },   { "DP", PMVP_PMCR_EL0_DP },
+    static const BitNames b = { { "D", PMVP_PMCR_EL0_D },   { "X", PMVP_PMCR_EL0_X },   { "DP", PMVP_PMCR_EL0_DP },
                                 { "LC", PMVP_PMCR_EL0_LC }, { "LP", PMVP_PMCR_EL0_LP }, { "FZO", PMVP_PMCR_EL0_FZO } };
     return b;
 }
 
 const BitNames &mdcr_el2_bits()
 {
-    static const BitNames b = { { "HPME", PMVP_MDCR_EL2_HPME }, { "HPMD", PMVP_MDCR_EL2_HPMD }, { "HCCD", PMVP_MDCR_EL2_HCCD },
-                                { "HLP", PMVP_MDCR_EL2_HLP },   { "MTPME", PMVP_MDCR_EL2_MTPME }, { "HPMFZO", PMVP_MDCR_EL2_HPMFZO },
-                                { "PMSSE0", PMVP_BIT(30) }, { "PMSSE1", PMVP_BIT(31) } };
+    static const BitNames b = { { "HPME", PMVP_MDCR_EL2_HPME },   { "HPMD", PMVP_MDCR_EL2_HPMD },
+                                { "HCCD", PMVP_MDCR_EL2_HCCD },   { "HLP", PMVP_MDCR_EL2_HLP },
+                                { "MTPME", PMVP_MDCR_EL2_MTPME }, { "HPMFZO", PMVP_MDCR_EL2_HPMFZO },
+                                { "PMSSE0", PMVP_BIT(30) },       { "PMSSE1", PMVP_BIT(31) } };
     return b;
 }
 
 const BitNames &mdcr_el3_bits()
 {
-    static const BitNames b = { { "SPME", PMVP_MDCR_EL3_SPME }, { "SCCD", PMVP_MDCR_EL3_SCCD }, { "MTPME", PMVP_MDCR_EL3_MTPME },
-                                { "MCCD", PMVP_MDCR_EL3_MCCD }, { "MPMX", PMVP_MDCR_EL3_MPMX }, { "EnPM2", PMVP_MDCR_EL3_EnPM2 },
-                                { "EnPMSS", PMVP_MDCR_EL3_EnPMSS }, { "PMSSE0", PMVP_BIT(30) }, { "PMSSE1", PMVP_BIT(31) } };
+    static const BitNames b = { { "SPME", PMVP_MDCR_EL3_SPME },     { "SCCD", PMVP_MDCR_EL3_SCCD },
+                                { "MTPME", PMVP_MDCR_EL3_MTPME },   { "MCCD", PMVP_MDCR_EL3_MCCD },
+                                { "MPMX", PMVP_MDCR_EL3_MPMX },     { "EnPM2", PMVP_MDCR_EL3_EnPM2 },
+                                { "EnPMSS", PMVP_MDCR_EL3_EnPMSS }, { "PMSSE0", PMVP_BIT(30) },
+                                { "PMSSE1", PMVP_BIT(31) } };
     return b;
 }
 
@@ -226,14 +229,24 @@ struct BitNeed {
 };
 using BitNeeds = std::vector<BitNeed>;
 
-bool is_v3p1(const pmvp_core_config &c) { return c.pmu_version >= PMVP_PMUV3P1; }
-bool is_v3p5(const pmvp_core_config &c) { return c.pmu_version >= PMVP_PMUV3P5; }
-bool has_snapshots(const pmvp_core_config &c) { return c.feat_pmuv3_ss; }
+bool is_v3p1(const pmvp_core_config &c)
+{
+    return c.pmu_version >= PMVP_PMUV3P1;
+}
+bool is_v3p5(const pmvp_core_config &c)
+{
+    return c.pmu_version >= PMVP_PMUV3P5;
+}
+bool has_snapshots(const pmvp_core_config &c)
+{
+    return c.feat_pmuv3_ss;
+}
 
 const BitNeeds &pmcr_needs()
 {
     static const BitNeeds b = {
-        { PMVP_PMCR_EL0_FZO, "FZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_PMCR_EL0_FZO, "FZO (freeze on overflow)", "pmu.pmuv3p7",
+          [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
         { PMVP_PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
         { PMVP_PMCR_EL0_D, "D (the cycle counter's divider)", "features.have_aarch32",
           [](const pmvp_core_config &c) { return c.have_aarch32; } },
@@ -247,12 +260,14 @@ const BitNeeds &pmcr_needs()
 const BitNeeds &mdcr_el2_needs()
 {
     static const BitNeeds b = {
-        { PMVP_MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "pmu.pmuv3p7",
+          [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
         { PMVP_MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu.version PMUv3p1 or later", is_v3p1 },
         { PMVP_MDCR_EL2_PMSSE, "PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
         { PMVP_MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu.version PMUv3p5", is_v3p5 },
         { PMVP_MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
-        { PMVP_MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
+        { PMVP_MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu",
+          [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
     };
     return b;
 }
@@ -264,10 +279,14 @@ const BitNeeds &mdcr_el3_needs()
           "pmu.icntr, pmu.pmuv3p9 or features.feat_ebep",
           [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr || c.feat_pmuv3p9 || c.feat_ebep; } },
         { PMVP_MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu.version PMUv3p5", is_v3p5 },
-        { PMVP_MDCR_EL3_EnPMSS | PMVP_MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
-        { PMVP_MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7", [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu", [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
+        { PMVP_MDCR_EL3_EnPMSS | PMVP_MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots",
+          has_snapshots },
+        { PMVP_MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7",
+          [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7",
+          [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
+        { PMVP_MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu",
+          [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
     };
     return b;
 }
@@ -464,9 +483,8 @@ public:
         std::set<std::string> used_;
     };
 
-    template <typename T>
-    T quantity(Object &o, const std::string &key, T dflt, bool required, T (*parse)(const std::string &),
-               const char *example) const
+    template <typename T> T quantity(Object &o, const std::string &key, T dflt, bool required,
+                                     T (*parse)(const std::string &), const char *example) const
     {
         const json *v = required ? &o.need(key) : o.get(key);
         if (!v)
@@ -552,8 +570,8 @@ void Reader::pmu(Object &o, pmvp_core_config &cfg)
     // 1..12 is FEAT_PMUv3_TH, EDGE 1 FEAT_PMUv3_EDGE, 2 FEAT_PMUv3_TH2.
     uint64_t thwidth = o.integer("threshold_width", PMVP_FIELD_GET(PMVP_PMMIR_EL1_THWIDTH, cfg.pmmir), 0, 12);
     uint64_t edge = o.integer("edge", PMVP_FIELD_GET(PMVP_PMMIR_EL1_EDGE, cfg.pmmir), 0, 2);
-    cfg.pmmir = (cfg.pmmir & ~(PMVP_PMMIR_EL1_THWIDTH | PMVP_PMMIR_EL1_EDGE)) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, thwidth) |
-                PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, edge);
+    cfg.pmmir = (cfg.pmmir & ~(PMVP_PMMIR_EL1_THWIDTH | PMVP_PMMIR_EL1_EDGE)) |
+                PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, thwidth) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, edge);
     cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
     std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
     if (layout != "EXT32" && layout != "EXT64")
@@ -907,7 +925,8 @@ void Reader::firmware(Object &o, FirmwareSetup &f)
         }
         if (f.epmn != PMVP_MAX_COUNTERS && own && top_own >= f.epmn)
             fail(o.sub("counters"), "counter " + std::to_string(top_own) + " is below the external agent's counter " +
-                                        std::to_string(f.epmn) + ": the third range (external: true) is the top one, "
+                                        std::to_string(f.epmn) +
+                                        ": the third range (external: true) is the top one, "
                                         "[EPMN, N)");
     }
     if (const json *v = o.get("cycle_counter")) {
@@ -1004,7 +1023,7 @@ void Reader::sebep(Object &o, SebepSetup &x)
     if (x.instruction_counter && x.event != PMVP_EV_INST_RETIRED)
         fail(o.sub("event"), "the instruction counter counts INST_RETIRED only");
     o.need("sample_period");
-    x.sample_period = o.integer("sample_period", 0, 1, UINT32_MAX); // the 32-bit overflow
+    x.sample_period = o.integer("sample_period", 0, 1, UINT32_MAX);  // the 32-bit overflow
     x.handler_time = o.time("handler_time", 0);
     const json &pl = o.need("profiles");
     if (!pl.is_array() || pl.empty())
@@ -1083,10 +1102,12 @@ Scenario Reader::scenario(const json &root)
         Object fo(*this, *v, "firmware");
         firmware(fo, s.firmware);
         for (size_t i = 0; i < s.clusters.size(); i++)
-            if (const BitNeed *n = s.clusters[i].iss() ? nullptr
-                                                       : lacking(s.firmware.pmcr, pmcr_needs(), s.clusters[i].config))
-                fail("firmware.PMCR", std::string(n->name) + " needs " + n->needs + " on every analytic cluster, and "
-                                      "clusters[" + std::to_string(i) + "] has none: the bit would be RES0 there");
+            if (const BitNeed *n =
+                    s.clusters[i].iss() ? nullptr : lacking(s.firmware.pmcr, pmcr_needs(), s.clusters[i].config))
+                fail("firmware.PMCR", std::string(n->name) + " needs " + n->needs +
+                                          " on every analytic cluster, and "
+                                          "clusters[" +
+                                          std::to_string(i) + "] has none: the bit would be RES0 there");
     }
     return s;
 }
@@ -1232,44 +1253,33 @@ static void apply_machine(Scenario &s, const Overrides &o)
                             std::to_string(pes) + " PEs");
 }
 
-void apply_overrides(Scenario &s, const Overrides &o)
+// --cores, --threads, --mt and --frequency on a SEBEP scenario's core.
+static void override_sebep(Scenario &s, const Overrides &o)
 {
-    if (o.duration)
-        s.duration = o.duration;
-    if (o.quantum)
-        s.quantum = o.quantum;
-    // The CPU models work per quantum while a thread runs (an ISS always).
-    bool runs = s.has_iss();
-    for (const Cluster &c : s.clusters)
-        for (const Workload &w : c.workloads)
-            for (const Phase &p : w.phases)
-                runs = runs || p.kind == Phase::RUN;
-    if (runs)
-        check_steps(s, "quantum", s.quantum, "quanta");
-    const bool machine_given = o.machine >= 0 || !o.kernel.empty() || o.has_append || o.memory || o.smp;
-    if ((s.sebep || s.x86) && machine_given)
-        throw ScenarioError(std::string(s.x86 ? "x86" : "sebep") +
-                            ": --machine, --kernel, --append, --memory and --smp apply to ISS clusters only");
-    if (s.sebep) {
-        check_steps(s, "sebep.instruction_time", s.sebep->instruction_time, "retired instructions");
-        if (o.cores || o.threads || o.mt_policy >= 0)
-            throw ScenarioError("sebep: --cores, --threads and --mt apply to Arm clusters only");
-        if (o.hz)
-            s.sebep->hz = o.hz;
-        return;
-    }
-    if (s.x86) {
-        if (o.cores || o.threads || o.mt_policy >= 0)
-            throw ScenarioError("x86: --cores, --threads and --mt apply to Arm clusters only");
-        if (o.hz)
-            s.x86->config.core_hz = o.hz;
-        pmvp_x86_core probe;
-        const char *why = nullptr;
-        if (int err = pmvp_x86_init_why(&probe, &s.x86->config, &why))
-            throw ScenarioError(std::string("x86: the clock counters refuse this core: ") +
-                                (why ? why : pmvp_strerror(err)));
-        return;
-    }
+    check_steps(s, "sebep.instruction_time", s.sebep->instruction_time, "retired instructions");
+    if (o.cores || o.threads || o.mt_policy >= 0)
+        throw ScenarioError("sebep: --cores, --threads and --mt apply to Arm clusters only");
+    if (o.hz)
+        s.sebep->hz = o.hz;
+}
+
+// The same on an x86 scenario's core, which the kernel must take.
+static void override_x86(Scenario &s, const Overrides &o)
+{
+    if (o.cores || o.threads || o.mt_policy >= 0)
+        throw ScenarioError("x86: --cores, --threads and --mt apply to Arm clusters only");
+    if (o.hz)
+        s.x86->config.core_hz = o.hz;
+    pmvp_x86_core probe;
+    const char *why = nullptr;
+    if (int err = pmvp_x86_init_why(&probe, &s.x86->config, &why))
+        throw ScenarioError(std::string("x86: the clock counters refuse this core: ") +
+                            (why ? why : pmvp_strerror(err)));
+}
+
+// The same on every Arm cluster, each of which the kernel must take.
+static void override_clusters(Scenario &s, const Overrides &o)
+{
     for (size_t i = 0; i < s.clusters.size(); i++) {
         Cluster &c = s.clusters[i];
         std::string where = "clusters[" + std::to_string(i) + "]";
@@ -1290,10 +1300,13 @@ void apply_overrides(Scenario &s, const Overrides &o)
         if (!refused.empty())
             throw ScenarioError(where + ": the PMU refuses this core: " + refused);
     }
-    apply_machine(s, o);
-    // Settings that the run's duration makes moot: said, not refused (a
-    // shorter --time is a normal use of a longer scenario). Found again at
-    // each application: the last duration is the run's.
+}
+
+// Settings that the run's duration makes moot: said, not refused (a shorter
+// --time is a normal use of a longer scenario). Found again at each
+// application: the last duration is the run's.
+static void warn_moot(Scenario &s)
+{
     s.warnings.clear();
     for (size_t i = 0; i < s.clusters.size(); i++) {
         const Cluster &c = s.clusters[i];
@@ -1325,10 +1338,15 @@ void apply_overrides(Scenario &s, const Overrides &o)
             s.warnings.push_back("firmware.counters[" + std::to_string(i) +
                                  "]: BUS_CYCLES with bus_clock 0 Hz: it never counts");
     if (s.has_analytic() && s.firmware.irq_latency >= s.duration)
-        s.warnings.push_back("firmware.irq_latency: " + time_text(s.firmware.irq_latency) +
-                             ", as long as the run (" + time_text(s.duration) + "): no interrupt is serviced");
-    // Every counter the firmware agent programs must exist on every core it
-    // programs, with the threshold fields it is given.
+        s.warnings.push_back("firmware.irq_latency: " + time_text(s.firmware.irq_latency) + ", as long as the run (" +
+                             time_text(s.duration) + "): no interrupt is serviced");
+}
+
+// Every counter the firmware agent programs must exist on every analytic
+// core it programs, with the threshold fields it is given; what the
+// analytic model cannot show a threshold is said.
+static void check_agent_counters(Scenario &s)
+{
     for (size_t i = 0; i < s.firmware.counters.size(); i++)
         for (size_t k = 0; k < s.clusters.size(); k++) {
             if (s.clusters[k].iss())
@@ -1354,9 +1372,41 @@ void apply_overrides(Scenario &s, const Overrides &o)
                                      (e ? std::string(e->name) : "such event") +
                                      ", so its threshold sees 0 on every cycle" + cluster);
             if (c.threshold && c.event == PMVP_EV_INST_RETIRED && s.clusters[k].config.mt_policy == PMVP_MT_FGMT)
-                s.warnings.push_back(where + ": the analytic CPU model spreads a barrel thread's instructions over "
-                                             "every cycle of the core, not its own cycles only" + cluster);
+                s.warnings.push_back(where +
+                                     ": the analytic CPU model spreads a barrel thread's instructions over "
+                                     "every cycle of the core, not its own cycles only" +
+                                     cluster);
         }
+}
+
+// The command line's overrides (docs/PMVP-SOC.md), checked as the scenario's
+// own keys are.
+void apply_overrides(Scenario &s, const Overrides &o)
+{
+    if (o.duration)
+        s.duration = o.duration;
+    if (o.quantum)
+        s.quantum = o.quantum;
+    // The CPU models work per quantum while a thread runs (an ISS always).
+    bool runs = s.has_iss();
+    for (const Cluster &c : s.clusters)
+        for (const Workload &w : c.workloads)
+            for (const Phase &p : w.phases)
+                runs = runs || p.kind == Phase::RUN;
+    if (runs)
+        check_steps(s, "quantum", s.quantum, "quanta");
+    const bool machine_given = o.machine >= 0 || !o.kernel.empty() || o.has_append || o.memory || o.smp;
+    if ((s.sebep || s.x86) && machine_given)
+        throw ScenarioError(std::string(s.x86 ? "x86" : "sebep") +
+                            ": --machine, --kernel, --append, --memory and --smp apply to ISS clusters only");
+    if (s.sebep)
+        return override_sebep(s, o);
+    if (s.x86)
+        return override_x86(s, o);
+    override_clusters(s, o);
+    apply_machine(s, o);
+    warn_moot(s);
+    check_agent_counters(s);
 }
 
 }  // namespace pmvp::soc

@@ -31,7 +31,7 @@ struct ScenarioError : std::runtime_error {
 // What a PE thread does for a while (its workload timeline).
 struct Phase {
     enum Kind { RUN, WFI, WFE, OFF } kind = RUN;
-    pmvp_time duration = 0;        // ps
+    pmvp_time duration = 0;  // ps
     // RUN: instructions retired per processor cycle the thread executes,
     // and the shares of those cycles stalled in the backend and, of them,
     // stalled on memory (STALL_BACKEND, STALL_BACKEND_MEM).
@@ -41,7 +41,7 @@ struct Phase {
 
 struct Workload {
     std::vector<Phase> phases;
-    bool repeat = true;            // start again after the last phase
+    bool repeat = true;  // start again after the last phase
 };
 
 // A processor-clock frequency from an instant on.
@@ -55,8 +55,8 @@ struct DvfsStep {
 // image (docs/FIRMWARE.md).
 struct CpuModel {
     enum Kind { ANALYTIC, ISS } kind = ANALYTIC;
-    std::string firmware;          // ISS: the image, as found (an ELF file for AArch64)
-    uint64_t cpi = 1;              // ISS: processor cycles per instruction
+    std::string firmware;  // ISS: the image, as found (an ELF file for AArch64)
+    uint64_t cpi = 1;      // ISS: processor cycles per instruction
 };
 
 struct Cluster {
@@ -64,7 +64,7 @@ struct Cluster {
     CpuModel cpu;
     bool iss() const { return cpu.kind == CpuModel::ISS; }
     unsigned cores = 1;
-    pmvp_core_config config{};     // one core: its PEs (threads), PMU, AMU, clock
+    pmvp_core_config config{};  // one core: its PEs (threads), PMU, AMU, clock
     // The core description the cluster named, which holds the arrays
     // `config` points to (its supported events, ...); null when none.
     std::shared_ptr<const config::CoreDescription> core;
@@ -85,9 +85,9 @@ struct Cluster {
 struct CounterSetup {
     unsigned counter = 0;
     uint16_t event = 0;
-    uint64_t evtyper = 0;          // PMEVTYPER<n> as written: event, filter bits, MT
-    uint64_t sample_period = 0;    // > 0: overflow interrupt every this many counts
-    bool threshold = false;        // TC, TE, TLC or TH given (D13.8): in evtyper's top half
+    uint64_t evtyper = 0;        // PMEVTYPER<n> as written: event, filter bits, MT
+    uint64_t sample_period = 0;  // > 0: overflow interrupt every this many counts
+    bool threshold = false;      // TC, TE, TLC or TH given (D13.8): in evtyper's top half
     // The external agent's (FEAT_PMUv3_EXTPMN): in the third range, which
     // the agent reserves (PMCCR.EPMN: the lowest such counter) and programs
     // and reads by Most secure accesses.
@@ -99,11 +99,11 @@ struct FirmwareSetup {
     // The lowest counter of the external agent (PMCCR.EPMN it writes), or
     // PMVP_MAX_COUNTERS: no external counter.
     unsigned epmn = PMVP_MAX_COUNTERS;
-    bool cycle_counter = true;     // PMCNTENSET.C
+    bool cycle_counter = true;  // PMCNTENSET.C
     uint64_t pmccfiltr = 0;
-    uint64_t pmcr = 0;             // bits written with PMCR.E
+    uint64_t pmcr = 0;  // bits written with PMCR.E
     uint64_t cycle_sample_period = 0;
-    pmvp_time irq_latency = 0;     // from PMUIRQ rising to the handler's first access
+    pmvp_time irq_latency = 0;  // from PMUIRQ rising to the handler's first access
 };
 
 // An x86 core (docs/PMVP-SOC.md, "x86 scenarios"): what each logical
@@ -111,13 +111,13 @@ struct FirmwareSetup {
 struct X86Phase {
     enum Kind { RUN, HLT, MWAIT } kind = RUN;  // MWAIT: a deep C-state
     pmvp_time duration = 0;
-    uint64_t ipc_milli = 1000;     // RUN: instructions per 1000 core cycles
-    uint8_t cpl = 0;               // RUN: privilege level
+    uint64_t ipc_milli = 1000;  // RUN: instructions per 1000 core cycles
+    uint8_t cpl = 0;            // RUN: privilege level
 };
 
 struct X86Setup {
     pmvp_x86_config config{};
-    std::vector<DvfsStep> pstates;            // core-clock frequency from an instant on
+    std::vector<DvfsStep> pstates;               // core-clock frequency from an instant on
     std::vector<std::vector<X86Phase>> threads;  // each LP's timeline; halted after its end
 };
 
@@ -139,7 +139,7 @@ struct SebepSetup {
     // instruction counter (PMICFILTR_EL0.SYNC, FEAT_PMUv3_ICNTR).
     bool instruction_counter = false;
     uint64_t sample_period = 0;
-    pmvp_time handler_time = 0;        // from PPEND to the exception return
+    pmvp_time handler_time = 0;  // from PPEND to the exception return
     std::vector<SebepProfile> profiles;
 };
 
@@ -147,9 +147,9 @@ struct SebepSetup {
 // (its system-control device) or one compatible with QEMU's `virt` board.
 struct Machine {
     enum Kind { PMVP, VIRT } kind = PMVP;
-    uint64_t memory = 0;           // virt: the RAM's size in bytes (0: 128 MiB)
-    std::string append;            // virt: the kernel's command line (/chosen/bootargs)
-    uint64_t ram() const;          // the RAM's size the machine has
+    uint64_t memory = 0;   // virt: the RAM's size in bytes (0: 128 MiB)
+    std::string append;    // virt: the kernel's command line (/chosen/bootargs)
+    uint64_t ram() const;  // the RAM's size the machine has
 };
 
 struct Scenario {
@@ -160,7 +160,7 @@ struct Scenario {
     std::optional<X86Setup> x86;
     // A SEBEP scenario has this and no clusters or firmware.
     std::optional<SebepSetup> sebep;
-    pmvp_time quantum = 0;         // how far a workload runs ahead between synchronisations
+    pmvp_time quantum = 0;  // how far a workload runs ahead between synchronisations
     uint64_t system_counter_hz = 0, bus_hz = 0;
     std::vector<Cluster> clusters;
     FirmwareSetup firmware;
@@ -181,17 +181,17 @@ Scenario parse_scenario(const std::string &text, const std::string &source);
 
 // The command line's overrides, applied to every cluster.
 struct Overrides {
-    unsigned cores = 0, threads = 0;          // 0: keep
-    int mt_policy = -1;                        // enum pmvp_mt_policy, -1: keep
-    uint64_t hz = 0;                           // initial processor frequency (DVFS steps kept)
+    unsigned cores = 0, threads = 0;  // 0: keep
+    int mt_policy = -1;               // enum pmvp_mt_policy, -1: keep
+    uint64_t hz = 0;                  // initial processor frequency (DVFS steps kept)
     pmvp_time duration = 0;
-    pmvp_time quantum = 0;                     // how far the CPU models run ahead (0: keep)
-    int machine = -1;                          // Machine::Kind, -1: keep
-    std::string kernel;                        // every ISS cluster's image (empty: keep)
-    bool has_append = false;                   // append: the virt machine's command line
+    pmvp_time quantum = 0;    // how far the CPU models run ahead (0: keep)
+    int machine = -1;         // Machine::Kind, -1: keep
+    std::string kernel;       // every ISS cluster's image (empty: keep)
+    bool has_append = false;  // append: the virt machine's command line
     std::string append;
-    uint64_t memory = 0;                       // the virt machine's RAM (0: keep)
-    unsigned smp = 0;                          // the ISS PEs, in the one ISS cluster (0: keep)
+    uint64_t memory = 0;  // the virt machine's RAM (0: keep)
+    unsigned smp = 0;     // the ISS PEs, in the one ISS cluster (0: keep)
 };
 // Applies them, then checks the result again; throws ScenarioError.
 void apply_overrides(Scenario &s, const Overrides &o);

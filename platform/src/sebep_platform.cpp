@@ -24,8 +24,8 @@ using sc_core::sc_time;
 // Event counter 0 overflows at 2^32 (PMCR.LP == 0), the instruction counter
 // at 2^64 (RFBGFH), which a uint64_t holds as 0.
 constexpr uint64_t kEventWrap = uint64_t{ 1 } << 32;
-constexpr uint64_t kCodeBase = 0x400000;        // the sampled loop's first instruction
-constexpr unsigned kLoopLength = 64;            // instructions in the loop
+constexpr uint64_t kCodeBase = 0x400000;  // the sampled loop's first instruction
+constexpr unsigned kLoopLength = 64;      // instructions in the loop
 
 // One profile: the monitors of one PE and the CPU model that runs it.
 struct SebepRun : sc_core::sc_module {
@@ -184,9 +184,9 @@ private:
     const pmvp_time resume_at_;
     pmvp_sebep_threshold thresholds_{};
     pmvp::sc::Monitors monitors_;
-    uint64_t next_ = 0;          // instructions retired so far (the next one's index)
-    uint64_t since_armed_ = 0;   // instructions since the counter was last armed
-    pmvp_time wake_ = 0;         // the instant the process waits for
+    uint64_t next_ = 0;                         // instructions retired so far (the next one's index)
+    uint64_t since_armed_ = 0;                  // instructions since the counter was last armed
+    pmvp_time wake_ = 0;                        // the instant the process waits for
     std::vector<uint8_t> monitors_checkpoint_;  // loaded, until restore_monitors
 };
 
@@ -265,9 +265,8 @@ void print_sebep_report(FILE *out, const Scenario &s, const std::vector<SebepSam
                  pmvp_event_find(x.event) ? pmvp_event_find(x.event)->name : "event",
                  (unsigned long long)x.sample_period,
                  x.instruction_counter ? "the instruction counter" : "event counter 0", time_text(s.duration).c_str());
-    std::fprintf(out, "  %s processor clock, one instruction every %s, handler %s\n\n",
-                 hz_text((double)x.hz).c_str(), time_text(x.instruction_time).c_str(),
-                 time_text(x.handler_time).c_str());
+    std::fprintf(out, "  %s processor clock, one instruction every %s, handler %s\n\n", hz_text((double)x.hz).c_str(),
+                 time_text(x.instruction_time).c_str(), time_text(x.handler_time).c_str());
     std::fprintf(out, "  %-14s %-48s %8s %10s %10s %10s  %s\n", "profile", "inaccuracy", "samples", "min shift",
                  "max shift", "mean", "overshoot = shift");
     for (size_t i = 0; i < samples.size(); i++) {

@@ -25,7 +25,7 @@ struct SebepSamples {
     // the one that set PPEND (0: no shadow), as the CPU model counted them,
     // and the overshoot the handler read in the counter.
     std::vector<uint64_t> shift, overshoot;
-    std::vector<uint64_t> pmiar;          // PMIAR_EL1 as the handler read it
+    std::vector<uint64_t> pmiar;  // PMIAR_EL1 as the handler read it
 };
 
 // Runs the scenario in SystemC (call from sc_main, once per process),

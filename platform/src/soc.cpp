@@ -17,16 +17,22 @@ extern "C" {
 
 namespace pmvp::soc {
 
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 namespace {
 
 // The simulation runs at SystemC's default resolution of 1 ps, the kernel's
 // unit of time (sc_main refuses to start otherwise).
-pmvp_time now_ps() { return sc_core::sc_time_stamp().value(); }
+pmvp_time now_ps()
+{
+    return sc_core::sc_time_stamp().value();
+}
 // (From ticks: exact beyond the 2^53 ps a double holds, and cheap.)
-sc_time ps(pmvp_time t) { return sc_time::from_value(t); }
+sc_time ps(pmvp_time t)
+{
+    return sc_time::from_value(t);
+}
 
 }  // namespace
 
@@ -142,27 +148,23 @@ struct AnalyticCore::Thread {
     const Workload *w = nullptr;
     size_t phase = 0;
     pmvp_time phase_end = 0;
-    Phase::Kind state = Phase::RUN;      // as the monitors were last told
+    Phase::Kind state = Phase::RUN;  // as the monitors were last told
     pmvp_context ctx{ 1, PMVP_NONSECURE, false, false, false };
     bool stall = false, stall_mem = false;
-    double retired = 0;                  // instructions, with the fraction not yet reported
+    double retired = 0;  // instructions, with the fraction not yet reported
     uint64_t reported = 0;
     const Phase &now() const { return w->phases[phase]; }
 };
 
 Core::Core(const sc_core::sc_module_name &name, const Cluster &c, unsigned index, unsigned first_pe)
     : sc_module(name), pmuirq("pmuirq", c.config.num_pes), cluster(c), index(index), first_pe(first_pe)
-{
-}
+{}
 
 AnalyticCore::AnalyticCore(const sc_core::sc_module_name &name, Soc &soc, const Cluster &c, unsigned index,
                            unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
                            sc_core::sc_signal<uint64_t> &clock, bool attached)
-    : Core(name, c, index, first_pe),
-      wfi("wfi", c.config.num_pes),
-      wfe("wfe", c.config.num_pes),
-      power("power", c.config.num_pes,
-            [](const char *n, size_t) { return new sc_core::sc_signal<bool>(n, true); }),
+    : Core(name, c, index, first_pe), wfi("wfi", c.config.num_pes), wfe("wfe", c.config.num_pes),
+      power("power", c.config.num_pes, [](const char *n, size_t) { return new sc_core::sc_signal<bool>(n, true); }),
       soc_(soc), th_(c.config.num_pes)
 {
     for (unsigned t = 0; t < th_.size(); t++) {
@@ -198,7 +200,10 @@ template <class A> void Core::monitors_state(A &a)
 template void Core::monitors_state(Saver &);
 template void Core::monitors_state(Loader &);
 
-void Core::restore_monitors() { pmvp::soc::restore_monitors(*monitors, monitors_checkpoint_); }
+void Core::restore_monitors()
+{
+    pmvp::soc::restore_monitors(*monitors, monitors_checkpoint_);
+}
 
 // Brings the CPU model to instant t: it waits for t. An interrupted run
 // (Soc::interrupt) waits no more: the thread ends where it is, so nothing is
@@ -238,8 +243,8 @@ void AnalyticCore::tell(const Input &in)
     case Input::ACTIVE: err = m.set_active_thread(in.pe, off); break;
     case Input::CONTROLS: err = m.set_controls(in.pe, in.ctl, off); break;
     case Input::STEP:
-        err = in.shares.count ? m.report_shares(in.shares.of, in.shares.count, ps(in.since - now), off,
-                                                in.levels.of, in.levels.count)
+        err = in.shares.count ? m.report_shares(in.shares.of, in.shares.count, ps(in.since - now), off, in.levels.of,
+                                                in.levels.count)
                               : m.set_levels(in.levels.of, in.levels.count, off);
         break;
     case Input::AMU_WRITE: err = m.amu_write(in.pe, (pmvp_amu_reg)in.reg, in.n, in.value, off); break;
@@ -658,8 +663,8 @@ uint64_t Firmware::access(unsigned g, pmvp_frame f, const std::string &name, uns
     if (agent)
         gp.clear_extension(&most_secure);
     if (gp.is_response_error())
-        SC_REPORT_ERROR("pmvp-soc", ("firmware: " + std::string(write ? "write to " : "read of ") + name +
-                                     " of PE " + std::to_string(g) + ": " + gp.get_response_string())
+        SC_REPORT_ERROR("pmvp-soc", ("firmware: " + std::string(write ? "write to " : "read of ") + name + " of PE " +
+                                     std::to_string(g) + ": " + gp.get_response_string())
                                         .c_str());
     return v;
 }
@@ -698,8 +703,8 @@ void Firmware::pmu_write(unsigned g, pmvp_pmu_reg reg, unsigned n, uint64_t valu
 
 uint64_t Firmware::amu_read(unsigned g, pmvp_amu_reg reg, unsigned n, bool debug)
 {
-    uint64_t v = access(g, PMVP_FRAME_AMU, reg == PMVP_AMEVCNTR1_EL0 ? "AMEVCNTR1<n>" : "AMEVCNTR0<n>", n, false, 0,
-                        debug);
+    uint64_t v =
+        access(g, PMVP_FRAME_AMU, reg == PMVP_AMEVCNTR1_EL0 ? "AMEVCNTR1<n>" : "AMEVCNTR0<n>", n, false, 0, debug);
     journal(g, Input::AMU_READ, reg, n, v);
     return v;
 }
@@ -711,7 +716,8 @@ uint64_t Firmware::overflow_modulus(unsigned g, bool cycle_counter) const
 {
     const pmvp_core_config &cfg = soc_.core_of(g).cluster.config;
     uint64_t pmcr = soc_.scenario.firmware.pmcr;
-    bool wide = cycle_counter ? (pmcr & PMVP_PMCR_EL0_LC) : (cfg.pmu_version >= PMVP_PMUV3P5 && (pmcr & PMVP_PMCR_EL0_LP));
+    bool wide =
+        cycle_counter ? (pmcr & PMVP_PMCR_EL0_LC) : (cfg.pmu_version >= PMVP_PMUV3P5 && (pmcr & PMVP_PMCR_EL0_LP));
     return wide ? 0 : UINT64_C(1) << 32;
 }
 
@@ -851,8 +857,8 @@ Firmware::PeCounts Firmware::counts_now(unsigned g) const
     pmvp::sc::Monitors &m = *soc_.core_of(g).monitors;
     unsigned t = soc_.thread_of(g);
     PeCounts c = r;  // the samples taken so far
-    c.counted.back() = counted(g, true, m.peek(t, PMVP_FRAME_PMU, "PMCCNTR_EL0"), f.cycle_sample_period,
-                               r.samples.back());
+    c.counted.back() =
+        counted(g, true, m.peek(t, PMVP_FRAME_PMU, "PMCCNTR_EL0"), f.cycle_sample_period, r.samples.back());
     for (size_t i = 0; i < f.counters.size(); i++)
         c.counted[i] = counted(g, false, m.peek(t, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", f.counters[i].counter),
                                f.counters[i].sample_period, r.samples[i]);
@@ -956,8 +962,7 @@ bool Firmware::wait_for_work()
 
 // --------------------------------------------------------------------- Soc
 
-Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling, bool attached,
-         pmvp_time resume_at)
+Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journalling, bool attached, pmvp_time resume_at)
     : sc_module(name), scenario(s), resume_at(resume_at)
 {
     if (attached) {
@@ -973,8 +978,8 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
     unsigned g = 0;
     for (unsigned ci = 0; ci < s.clusters.size(); ci++) {
         const Cluster &c = s.clusters[ci];
-        clocks_.emplace_back(new sc_core::sc_signal<uint64_t>(("clock_" + std::to_string(ci)).c_str(),
-                                                              c.config.processor_hz));
+        clocks_.emplace_back(
+            new sc_core::sc_signal<uint64_t>(("clock_" + std::to_string(ci)).c_str(), c.config.processor_hz));
         for (unsigned k = 0; k < c.cores; k++) {
             unsigned index = (unsigned)cores.size();
             std::string name = (c.iss() ? "cpu" : "core") + std::to_string(index);
@@ -1038,7 +1043,10 @@ void Soc::save(Saver &a)
     state(a);
 }
 
-void Soc::load(Loader &a) { state(a); }
+void Soc::load(Loader &a)
+{
+    state(a);
+}
 
 void Soc::restore_monitors()
 {

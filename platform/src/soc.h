@@ -72,14 +72,14 @@ public:
     sc_core::sc_vector<sc_core::sc_in<bool>> irq;
     SC_HAS_PROCESS(InterruptCollector);
     InterruptCollector(const sc_core::sc_module_name &name, unsigned num_pes);
-    std::vector<uint64_t> raised;    // rising edges per PE
-    std::deque<unsigned> pending;    // PEs whose line rose, not yet taken
-    sc_core::sc_event taken;         // notified when `pending` grows
+    std::vector<uint64_t> raised;  // rising edges per PE
+    std::deque<unsigned> pending;  // PEs whose line rose, not yet taken
+    sc_core::sc_event taken;       // notified when `pending` grows
     template <class A> void state(A &a);
 
 private:
     void edge();
-    std::vector<uint8_t> seen_;      // each line's level when last looked at
+    std::vector<uint8_t> seen_;  // each line's level when last looked at
 };
 
 class Soc;
@@ -165,8 +165,8 @@ private:
     // which is also the instant its process waits for).
     std::vector<Thread> th_;
     pmvp_time a_ = 0;
-    unsigned active_ = 0;            // SoEMT: the active thread
-    pmvp_time next_switch_ = 0;      // SoEMT: the next long-latency event
+    unsigned active_ = 0;        // SoEMT: the active thread
+    pmvp_time next_switch_ = 0;  // SoEMT: the next long-latency event
 };
 
 // The firmware agent: a bus initiator that programs the PMU of every PE of
@@ -184,23 +184,23 @@ public:
         // What each counter counted: for a sampling counter, the periods
         // sampled and the count since the last re-arm; last: cycle counter.
         std::vector<uint64_t> counted;
-        std::vector<uint64_t> samples;       // overflows taken, by entry; last: cycle counter
+        std::vector<uint64_t> samples;  // overflows taken, by entry; last: cycle counter
         uint64_t amu[PMVP_AMU_ARCH_COUNTERS] = {};
-        std::vector<uint64_t> aux;           // the AMU's auxiliary counters, AMEVCNTR1<n>
+        std::vector<uint64_t> aux;  // the AMU's auxiliary counters, AMEVCNTR1<n>
     };
     // The final read: the counts, and the registers as read.
     struct PeReadout : PeCounts {
         uint64_t pmccntr = 0, pmovsset = 0;
-        std::vector<uint64_t> evcntr;        // by firmware.counters entry
-        bool off_at_end = false;             // read through the debug path instead
+        std::vector<uint64_t> evcntr;  // by firmware.counters entry
+        bool off_at_end = false;       // read through the debug path instead
     };
-    std::vector<PeReadout> readout;          // by global PE
+    std::vector<PeReadout> readout;  // by global PE
     // PE g's counts now, as the final read would find them, through the
     // monitors' debug path: no access on the bus, nothing journalled,
     // nothing changed (pmvp-soc --interval).
     PeCounts counts_now(unsigned g) const;
     pmvp_time finished = 0;
-    uint64_t deferred = 0;                   // interrupts taken late: their PE was off
+    uint64_t deferred = 0;  // interrupts taken late: their PE was off
     template <class A> void state(A &a);
 
 private:
@@ -260,15 +260,15 @@ public:
     void restore_monitors() override;
 
     const Scenario &scenario;
-    const pmvp_time resume_at;       // above 0: a restored run, from that instant
+    const pmvp_time resume_at;  // above 0: a restored run, from that instant
     std::vector<PeId> pes;
-    std::vector<std::unique_ptr<Core>> cores;    // analytic and ISS, in the scenario's order
-    std::unique_ptr<Router> router;              // these three null when detached
+    std::vector<std::unique_ptr<Core>> cores;  // analytic and ISS, in the scenario's order
+    std::unique_ptr<Router> router;            // these three null when detached
     std::unique_ptr<InterruptCollector> interrupts;
     std::unique_ptr<Firmware> firmware;
-    std::unique_ptr<Guest> guest;                // what the ISS cores share; null without ISS clusters
-    bool progress = false;           // report progress on stderr after a few seconds
-    sc_core::sc_event powered_on;    // a PE came out of power-off (the monitors see it)
+    std::unique_ptr<Guest> guest;  // what the ISS cores share; null without ISS clusters
+    bool progress = false;         // report progress on stderr after a few seconds
+    sc_core::sc_event powered_on;  // a PE came out of power-off (the monitors see it)
     // Called every thousandth of the run's simulated time: where the command
     // looks at what happened outside the simulation (a SIGINT, the VCD's size).
     std::function<void()> watch;
@@ -283,7 +283,7 @@ public:
     // An ISS core whose PEs have all exited. When every core is an ISS core
     // and all have ended, the run ends there: nothing is left to run.
     void iss_core_ended();
-    bool ended_early = false;        // by interrupt() or by the guests' exits
+    bool ended_early = false;  // by interrupt() or by the guests' exits
     const sc_core::sc_event &end_event() const { return end_; }
 
     Core &core_of(unsigned g) { return *cores[pes[g].core]; }

@@ -20,17 +20,36 @@ namespace pmvp::soc::virt {
 namespace {
 // Distributor and CPU interface register offsets (IHI 0048B, 4.1.2, 4.1.3).
 enum : uint64_t {
-    GICD_CTLR = 0x000, GICD_TYPER = 0x004, GICD_IIDR = 0x008, GICD_ISENABLER = 0x100, GICD_ICENABLER = 0x180,
-    GICD_ISPENDR = 0x200, GICD_ICPENDR = 0x280, GICD_ISACTIVER = 0x300, GICD_ICACTIVER = 0x380,
-    GICD_IPRIORITYR = 0x400, GICD_ITARGETSR = 0x800, GICD_ICFGR = 0xC00, GICD_SGIR = 0xF00,
-    GICD_CPENDSGIR = 0xF10, GICD_SPENDSGIR = 0xF20, GICD_PIDR2 = 0xFE8,
-    GICC_CTLR = 0x00, GICC_PMR = 0x04, GICC_BPR = 0x08, GICC_IAR = kGiccIar, GICC_EOIR = 0x10, GICC_RPR = 0x14,
-    GICC_HPPIR = 0x18, GICC_IIDR = 0xFC, GICC_DIR = 0x1000,
+    GICD_CTLR = 0x000,
+    GICD_TYPER = 0x004,
+    GICD_IIDR = 0x008,
+    GICD_ISENABLER = 0x100,
+    GICD_ICENABLER = 0x180,
+    GICD_ISPENDR = 0x200,
+    GICD_ICPENDR = 0x280,
+    GICD_ISACTIVER = 0x300,
+    GICD_ICACTIVER = 0x380,
+    GICD_IPRIORITYR = 0x400,
+    GICD_ITARGETSR = 0x800,
+    GICD_ICFGR = 0xC00,
+    GICD_SGIR = 0xF00,
+    GICD_CPENDSGIR = 0xF10,
+    GICD_SPENDSGIR = 0xF20,
+    GICD_PIDR2 = 0xFE8,
+    GICC_CTLR = 0x00,
+    GICC_PMR = 0x04,
+    GICC_BPR = 0x08,
+    GICC_IAR = kGiccIar,
+    GICC_EOIR = 0x10,
+    GICC_RPR = 0x14,
+    GICC_HPPIR = 0x18,
+    GICC_IIDR = 0xFC,
+    GICC_DIR = 0x1000,
 };
 constexpr unsigned kSpurious = 1023;
-constexpr uint32_t kIidr = 0x0200043B;      // Arm, GICv2 (as GIC-400 reports)
+constexpr uint32_t kIidr = 0x0200043B;  // Arm, GICv2 (as GIC-400 reports)
 constexpr uint32_t kCpuIidr = 0x0202143B;
-constexpr uint8_t kIdle = 0xFF;             // running priority with nothing active
+constexpr uint8_t kIdle = 0xFF;  // running priority with nothing active
 }  // namespace
 
 Gicv2::Gicv2(unsigned cpus) : cpus_(cpus), banked_(cpus), spi_(kIntids - 32), cpu_(cpus)
@@ -230,12 +249,10 @@ uint32_t Gicv2::dist_write(unsigned cpu, uint64_t off, unsigned size, uint32_t v
                 irq(cpu, first + i).edge = (value >> (2 * i + 1)) & 1;
         return 0;
     }
-    for (auto [base, field, set] : { std::tuple{ GICD_ISENABLER, &Irq::enabled, true },
-                                     std::tuple{ GICD_ICENABLER, &Irq::enabled, false },
-                                     std::tuple{ GICD_ISPENDR, &Irq::latched, true },
-                                     std::tuple{ GICD_ICPENDR, &Irq::latched, false },
-                                     std::tuple{ GICD_ISACTIVER, &Irq::active, true },
-                                     std::tuple{ GICD_ICACTIVER, &Irq::active, false } })
+    for (auto [base, field, set] :
+         { std::tuple{ GICD_ISENABLER, &Irq::enabled, true }, std::tuple{ GICD_ICENABLER, &Irq::enabled, false },
+           std::tuple{ GICD_ISPENDR, &Irq::latched, true }, std::tuple{ GICD_ICPENDR, &Irq::latched, false },
+           std::tuple{ GICD_ISACTIVER, &Irq::active, true }, std::tuple{ GICD_ICACTIVER, &Irq::active, false } })
         if (in(base, kIntids / 8)) {
             set_bits(cpu, (unsigned)(word - base) * 8, value, set, field, at);
             return 0;
@@ -298,7 +315,7 @@ uint32_t Gicv2::cpu_read(unsigned cpu, uint64_t off, pmvp_time at)
         unsigned id = highest(cpu, at, &iar);
         Irq &q = irq(cpu, id);
         if (id < 16) {  // that sender's request is taken; another sender's stays pending
-            q.sources &= (uint8_t)~(1u << ((iar >> 10) & 7));
+            q.sources &= (uint8_t) ~(1u << ((iar >> 10) & 7));
             q.latched = q.sources != 0;
         } else if (q.edge || !q.line) {
             q.latched = false;
@@ -339,9 +356,7 @@ void Gicv2::cpu_write(unsigned cpu, uint64_t off, uint32_t value, pmvp_time)
             deactivate(cpu, value);
         break;
     }
-    case GICC_DIR:
-        deactivate(cpu, value);
-        break;
+    case GICC_DIR: deactivate(cpu, value); break;
     default: break;
     }
 }
@@ -487,8 +502,8 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
     strings(fdt, "compatible", { "arm,cortex-a15-gic" });
     cells(fdt, "#interrupt-cells", { 3 });
     ok(fdt_property(fdt, "interrupt-controller", nullptr, 0), "gic");
-    cells(fdt, "reg", { 0, (uint32_t)kGicDist, 0, (uint32_t)kGicDistSize, 0, (uint32_t)kGicCpu, 0,
-                        (uint32_t)kGicCpuSize });
+    cells(fdt, "reg",
+          { 0, (uint32_t)kGicDist, 0, (uint32_t)kGicDistSize, 0, (uint32_t)kGicCpu, 0, (uint32_t)kGicCpuSize });
     cells(fdt, "#address-cells", { 2 });
     cells(fdt, "#size-cells", { 2 });
     cells(fdt, "phandle", { kGicPhandle });
@@ -498,8 +513,9 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
     strings(fdt, "compatible", { "arm,armv8-timer" });
     ok(fdt_property(fdt, "always-on", nullptr, 0), "timer");
     // Secure, non-secure physical, virtual, hypervisor physical: PPIs 13, 14, 11, 10.
-    cells(fdt, "interrupts", { kGicPpi, 13, ppi_mask | kIrqLevelLow, kGicPpi, 14, ppi_mask | kIrqLevelLow, kGicPpi,
-                               11, ppi_mask | kIrqLevelLow, kGicPpi, 10, ppi_mask | kIrqLevelLow });
+    cells(fdt, "interrupts",
+          { kGicPpi, 13, ppi_mask | kIrqLevelLow, kGicPpi, 14, ppi_mask | kIrqLevelLow, kGicPpi, 11,
+            ppi_mask | kIrqLevelLow, kGicPpi, 10, ppi_mask | kIrqLevelLow });
     ok(fdt_end_node(fdt), "timer");
 
     if (spec.pmu) {

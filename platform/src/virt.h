@@ -130,10 +130,10 @@ constexpr uint64_t kApplicationExit = 0x20026;  // ADP_Stopped_ApplicationExit
 
 // What the device tree describes.
 struct DtbSpec {
-    uint64_t memory = 0;             // the RAM's size at 0x40000000
-    std::vector<uint64_t> mpidr;     // one per PE, in the guest's order (CPU n of the GIC)
+    uint64_t memory = 0;          // the RAM's size at 0x40000000
+    std::vector<uint64_t> mpidr;  // one per PE, in the guest's order (CPU n of the GIC)
     std::string bootargs;
-    bool pmu = true;                 // the arm,armv8-pmuv3 node
+    bool pmu = true;  // the arm,armv8-pmuv3 node
 };
 // The DTB, built with libfdt. Throws std::runtime_error on a libfdt failure.
 std::vector<uint8_t> build_dtb(const DtbSpec &spec);

@@ -174,9 +174,8 @@ struct X86Platform : sc_core::sc_module, Checkpointed {
             a("instructions' carry", x.carry);
             const std::vector<X86Phase> &phases = s_.x86->threads[lp];
             if (x.phase < phases.size() && x.start < s_.duration)  // in a phase: it waits for its end
-                a.not_before("phase start + duration", x.start + std::min(phases[x.phase].duration,
-                                                                          s_.duration - x.start),
-                             resume_at_);
+                a.not_before("phase start + duration",
+                             x.start + std::min(phases[x.phase].duration, s_.duration - x.start), resume_at_);
             a.signal("HLT", halt_[lp]);
             a.signal("MWAIT", deep_[lp]);
         }
@@ -242,8 +241,8 @@ const Row kRows[] = {
 void print_x86_report(FILE *out, const Scenario &s, const std::vector<X86Counts> &counts)
 {
     const pmvp_x86_config &c = s.x86->config;
-    std::fprintf(out, "pmvp-soc: %s: x86 core, %u logical processor%s, %s simulated\n", s.name.c_str(),
-                 c.num_threads, c.num_threads > 1 ? "s" : "", time_text(s.duration).c_str());
+    std::fprintf(out, "pmvp-soc: %s: x86 core, %u logical processor%s, %s simulated\n", s.name.c_str(), c.num_threads,
+                 c.num_threads > 1 ? "s" : "", time_text(s.duration).c_str());
     std::fprintf(out, "  core clock %s", hz_text((double)c.core_hz).c_str());
     for (const DvfsStep &d : s.x86->pstates)
         std::fprintf(out, ", %s from %s", hz_text((double)d.hz).c_str(), time_text(d.at).c_str());

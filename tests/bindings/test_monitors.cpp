@@ -84,8 +84,8 @@ struct Initiator : sc_module {
 };
 
 // Offsets of the default (EXT32) PMU frame used below.
-constexpr uint64_t kPmevcntr0 = 0x000, kPmccntr = 0x0F8, kPmevtyper0 = 0x400, kPmcntenset = 0xC00,
-                   kPmintenset = 0xC40, kPmovsclr = 0xC80, kPmcr = 0xE04;
+constexpr uint64_t kPmevcntr0 = 0x000, kPmccntr = 0x0F8, kPmevtyper0 = 0x400, kPmcntenset = 0xC00, kPmintenset = 0xC40,
+                   kPmovsclr = 0xC80, kPmcr = 0xE04;
 
 // Records in `rose` the instant `line` last rose (a method process).
 void when_it_rises(sc_signal<bool> &line, sc_time &rose)
@@ -199,7 +199,8 @@ TEST(Monitors, PmccntrOverTlmAfter1msAt2GHz)
                     ADD_FAILURE() << "counter " << n << " of 6 was peeked";
                 } catch (const std::invalid_argument &e) {
                     EXPECT_NE(std::string(e.what()).find("no register PMEVCNTR<n>_EL0 with n = " + std::to_string(n)),
-                              std::string::npos) << e.what();
+                              std::string::npos)
+                        << e.what();
                 }
             EXPECT_EQ(m.peek(0, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 5), 0u);
         });
@@ -382,9 +383,9 @@ TEST(Monitors, NextFreezeIsWhereCyclesFreezeCounters)
             bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO);
             pmvp_time when = 0;
             ASSERT_EQ(m.next_freeze(when), PMVP_OK);
-            EXPECT_EQ(when, 1010000u); // enabled at 10 ns, the 1000th cycle
+            EXPECT_EQ(when, 1010000u);  // enabled at 10 ns, the 1000th cycle
             ASSERT_EQ(m.next_interrupt(when), PMVP_OK);
-            EXPECT_EQ(when, PMVP_TIME_NEVER); // counter 1 would overflow at 2010 ns, frozen from 1010 ns
+            EXPECT_EQ(when, PMVP_TIME_NEVER);  // counter 1 would overflow at 2010 ns, frozen from 1010 ns
             wait(3, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0 + 8, 8), 0xFFFFFFFFull - 999);
             ASSERT_EQ(m.next_freeze(when), PMVP_OK);
@@ -412,7 +413,7 @@ TEST(Monitors, InstructionCounterOverTlmRaisesPmuirq)
         when_it_rises(irq, rose);
         sc_spawn([&] {
             wait(10, SC_NS);
-            bus.write(0, PMVP_FRAME_PMU, 0x100, ~0ull - 99, 8); // PMICNTR_EL0
+            bus.write(0, PMVP_FRAME_PMU, 0x100, ~0ull - 99, 8);  // PMICNTR_EL0
             bus.write(0, PMVP_FRAME_PMU, kPmintenset + 4, 0x1);  // PMINTENSET_EL1[63:32]: F0
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset + 4, 0x1);
             bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
@@ -423,10 +424,10 @@ TEST(Monitors, InstructionCounterOverTlmRaisesPmuirq)
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 50, sc_time(200, SC_NS)), PMVP_OK);
             wait(1, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0x100, 8), 10u);
-            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmovsclr + 4), 1u); // PMOVSCLR_EL0[63:32]: F0
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmovsclr + 4), 1u);  // PMOVSCLR_EL0[63:32]: F0
         });
         sc_start(2, SC_US);
-        EXPECT_EQ(rose, sc_time(210, SC_NS)); // the second report's instant
+        EXPECT_EQ(rose, sc_time(210, SC_NS));  // the second report's instant
     });
 }
 
@@ -444,18 +445,18 @@ TEST(Monitors, SnapshotRequestCapturesAtItsInstant)
             wait(10, SC_NS);
             pmvp_pmu_controls ctl{};
             ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, c.num_counters);
-            ctl.mdcr_el3 = PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, 3); // Capture events allowed
+            ctl.mdcr_el3 = PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, 3);  // Capture events allowed
             ctl.noninvasive_debug = true;
             ASSERT_EQ(m.set_controls(0, ctl), PMVP_OK);
             bus.write(0, PMVP_FRAME_PMU, kPmevtyper0, PMVP_EV_CPU_CYCLES);
             bus.write(0, PMVP_FRAME_PMU, kPmcntenset, 0x1 | PMVP_PMU_C);
             bus.write(0, PMVP_FRAME_PMU, kPmcr, PMVP_PMCR_EL0_E);
             wait(1, SC_US);
-            ASSERT_EQ(m.snapshot_request(0, sc_time(2, SC_US)), PMVP_OK); // at 3010 ns
+            ASSERT_EQ(m.snapshot_request(0, sc_time(2, SC_US)), PMVP_OK);  // at 3010 ns
             wait(5, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0x600, 8), 3000u);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0x6F8, 8), 3000u);
-            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0xE30, 8), 0u); // PMSSCR_EL1: captured
+            EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0xE30, 8), 0u);  // PMSSCR_EL1: captured
         });
         sc_start(10, SC_US);
     });
@@ -496,9 +497,9 @@ TEST(Monitors, ThresholdCountingOfReportsAtTheirOffsets)
         sc_spawn([&] {
             wait(10, SC_NS);
             uint64_t type = count_cycles_with_two_instructions(bus);
-            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(200, SC_PS)), PMVP_OK);  // cycle 11
-            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(700, SC_PS)), PMVP_OK);  // cycle 11
-            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(1200, SC_PS)), PMVP_OK); // cycle 12
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(200, SC_PS)), PMVP_OK);   // cycle 11
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(700, SC_PS)), PMVP_OK);   // cycle 11
+            EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, sc_time(1200, SC_PS)), PMVP_OK);  // cycle 12
             wait(1, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 1u);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, 0xA00, 4), type >> 32);
@@ -542,7 +543,8 @@ TEST(Monitors, ReportSharesOfTwoThreadsAtLocalOffsets)
         Monitors m("m", c);
         Initiator bus("bus", m);
         sc_spawn([&] {
-            EXPECT_EQ(m.set_control(0, Monitors::Control::MDCR_EL3, PMVP_MDCR_EL3_MTPME), PMVP_OK); // FEAT_MTPMU enabled
+            EXPECT_EQ(m.set_control(0, Monitors::Control::MDCR_EL3, PMVP_MDCR_EL3_MTPME),
+                      PMVP_OK);  // FEAT_MTPMU enabled
             wait(10, SC_NS);
             count_cycles_with_two_instructions(bus, PMVP_PMEVTYPER_EL0_MT);
             const pmvp_share s[] = { { 0, PMVP_EV_INST_RETIRED, 1000 }, { 1, PMVP_EV_INST_RETIRED, 500 } };
@@ -897,7 +899,8 @@ TEST(Monitors, AKeptStepsStallRaisesPmuirqWhereItsCounterOverflows)
                 const pmvp_level_change on[] = { { 0, PMVP_EV_STALL_BACKEND, 1 } };
                 const pmvp_share share[] = { { 0, PMVP_EV_INST_RETIRED, 10 } };
                 const sc_time at(100, SC_NS);
-                EXPECT_EQ(with_shares ? b.m.report_shares(share, 1, SC_ZERO_TIME, at, on, 1) : b.m.set_levels(on, 1, at),
+                EXPECT_EQ(with_shares ? b.m.report_shares(share, 1, SC_ZERO_TIME, at, on, 1)
+                                      : b.m.set_levels(on, 1, at),
                           PMVP_OK);
             });
             sc_start(1, SC_US);
@@ -956,8 +959,9 @@ TEST(Monitors, KeptOccurrencesBelowTheInterruptRaisePmuirqWhereTheyReachIt)
             bus.write(0, PMVP_FRAME_PMU, kPmovsclr, 0x1);
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 20, sc_time(1, SC_US)), PMVP_OK);  // at 5 us
             uint64_t ten_short = 0xFFFFFFFFull - 9;
-            EXPECT_EQ(bus.access(tlm::TLM_WRITE_COMMAND, 0, PMVP_FRAME_PMU, kPmevcntr0, ten_short, 8, sc_time(500, SC_NS)),
-                      tlm::TLM_OK_RESPONSE);  // at 4.5 us
+            EXPECT_EQ(
+                bus.access(tlm::TLM_WRITE_COMMAND, 0, PMVP_FRAME_PMU, kPmevcntr0, ten_short, 8, sc_time(500, SC_NS)),
+                tlm::TLM_OK_RESPONSE);  // at 4.5 us
             wait(2, SC_US);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull + 10);
         });
@@ -1082,16 +1086,16 @@ TEST(Monitors, RetiringInstructionSetsPpendOnSynchronousOverflow)
             EXPECT_EQ(r.overflows, 0u);
             EXPECT_FALSE(r.ppend);
             EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 1, 0x4004, r, sc_time(2, SC_US)), PMVP_OK);
-            EXPECT_EQ(r.overflows, 1u); // the second instruction overflows counter 0
+            EXPECT_EQ(r.overflows, 1u);  // the second instruction overflows counter 0
             EXPECT_TRUE(r.ppend);
             wait(3, SC_US);
-            EXPECT_FALSE(irq.read()); // the exception, not PMUIRQ (Table D13-1)
+            EXPECT_FALSE(irq.read());  // the exception, not PMUIRQ (Table D13-1)
             uint64_t pmiar = 0;
             EXPECT_EQ(m.pmu_read(0, PMVP_PMIAR_EL1, 0, pmiar), PMVP_OK);
             EXPECT_EQ(pmiar, 0x4004u);
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000000ull);
             EXPECT_EQ(m.retire(0, PMVP_EV_INST_RETIRED, 2, 0x4008, r), PMVP_OK);
-            EXPECT_EQ(r.overflows, 1u); // PMOVSSET.P0 still 1: observed again, overshoot 2
+            EXPECT_EQ(r.overflows, 1u);  // PMOVSSET.P0 still 1: observed again, overshoot 2
             EXPECT_EQ(bus.read(0, PMVP_FRAME_PMU, kPmevcntr0, 8), 0x100000002ull);
             // Disabling the exception in PMECR_EL1 gives PMUIRQ back.
             EXPECT_EQ(m.pmu_write(0, PMVP_PMECR_EL1, 0, PMVP_PMEE_IRQ), PMVP_OK);
@@ -1125,10 +1129,10 @@ TEST(Monitors, ChangesForLaterInstantsInAnyOrder)
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 20, 1 * us), PMVP_OK);  // earlier than the last
             EXPECT_EQ(at(2), 20u);
             EXPECT_EQ(at(3), 30u);
-            EXPECT_EQ(at(0.5), 0u);                                              // back again
+            EXPECT_EQ(at(0.5), 0u);  // back again
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 5, 4 * us), PMVP_OK);
             EXPECT_EQ(at(4), 35u);
-            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVCNTR_EL0, 0, 1000), PMVP_OK);    // now
+            EXPECT_EQ(m.pmu_write(0, PMVP_PMEVCNTR_EL0, 0, 1000), PMVP_OK);  // now
             EXPECT_EQ(at(5), 1035u);
             EXPECT_EQ(at(0), 1000u);
             EXPECT_EQ(at(1), 1020u);
@@ -1136,7 +1140,7 @@ TEST(Monitors, ChangesForLaterInstantsInAnyOrder)
             EXPECT_EQ(m.report(0, PMVP_EV_INST_RETIRED, 1, 2 * us), PMVP_OK);  // before what the view holds
             EXPECT_EQ(at(4), 1036u);
             EXPECT_EQ(at(3.5), 1031u);
-            wait(3, SC_US);                                                      // 1, 2 and 3 us applied
+            wait(3, SC_US);  // 1, 2 and 3 us applied
             EXPECT_EQ(at(0), 1031u);
             EXPECT_EQ(at(1), 1036u);
             wait(2, SC_US);
@@ -1278,8 +1282,8 @@ TEST(Monitors, ColdResetKeepsTheConfiguredListsOfEvents)
 {
     in_child([] {
         sc_signal<bool> cold("cold");
-        auto events = std::make_unique<std::vector<uint16_t>>(
-            std::vector<uint16_t>{ PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED });
+        auto events =
+            std::make_unique<std::vector<uint16_t>>(std::vector<uint16_t>{ PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED });
         pmvp_core_config c = config();
         c.events = events->data();
         c.num_events = 2;
@@ -1806,8 +1810,8 @@ TEST(IntegrationGuide, OffsetsTableIsTheModels)
         std::vector<std::string> cells;
         std::stringstream row(line.substr(1));
         for (std::string cell; std::getline(row, cell, '|');)
-            cells.push_back(cell.substr(cell.find_first_not_of(' '), cell.find_last_not_of(' ') -
-                                                                         cell.find_first_not_of(' ') + 1));
+            cells.push_back(
+                cell.substr(cell.find_first_not_of(' '), cell.find_last_not_of(' ') - cell.find_first_not_of(' ') + 1));
         ASSERT_GE(cells.size(), 4u) << line;
         pmvp_frame frame = cells[0] == "AMU" ? PMVP_FRAME_AMU : PMVP_FRAME_PMU;
         std::string name = cells[1].substr(1, cells[1].size() - 2);
@@ -1830,7 +1834,10 @@ TEST(IntegrationGuide, OffsetsTableIsTheModels)
 // report (seen with GoogleTest 1.12 and clang/GCC's LSan), so the children
 // run without it; CTest runs each test in its own process, in-process
 // (PMVP_TEST_IN_PROCESS), with LeakSanitizer on (tests/CMakeLists.txt).
-extern "C" const char *__asan_default_options() { return "detect_leaks=0"; }
+extern "C" const char *__asan_default_options()
+{
+    return "detect_leaks=0";
+}
 
 // SystemC's library provides main() and calls sc_main().
 int sc_main(int argc, char **argv)

@@ -137,8 +137,8 @@ TEST(CoreFile, EveryKeySetsItsField)
 // writes every key of the schema, which has no key the reader lacks.
 TEST(CoreFile, WhatIsWrittenReadsBackAndTheSchemaHasEveryKey)
 {
-    for (const std::string &text : { std::string(kEverything), std::string("{}"),
-                                     std::string(R"({"pmu_version": "PMUv3", "num_counters": 0,
+    for (const std::string &text :
+         { std::string(kEverything), std::string("{}"), std::string(R"({"pmu_version": "PMUv3", "num_counters": 0,
                                                      "have_el2": false})") }) {
         CoreDescription d = CoreDescription::parse(text, "written");
         nlohmann::ordered_json once = d.to_json();
@@ -182,8 +182,8 @@ TEST(CoreFile, LeftOutKeysTakeTheDefaultsOfTheVersion)
 // Auxiliary activity monitors and their events, as AMEVTYPER1<n> shows them.
 TEST(CoreFile, AmuAuxiliaryCountersAndTheirEvents)
 {
-    CoreDescription d = CoreDescription::parse(
-        R"({"amu_num_aux": 2, "amu_aux_event": ["INST_RETIRED", "STALL_BACKEND"]})", "amu");
+    CoreDescription d =
+        CoreDescription::parse(R"({"amu_num_aux": 2, "amu_aux_event": ["INST_RETIRED", "STALL_BACKEND"]})", "amu");
     pmvp_core core;
     ASSERT_EQ(pmvp_core_init(&core, &d.config()), PMVP_OK);
     uint64_t v = 0;
@@ -229,8 +229,10 @@ TEST(CoreFile, RefusalsNameTheKeyAndTheRule)
     EXPECT_EQ(refusal(R"({"feat_sebep": true})"), "core.json: feat_sebep: FEAT_SEBEP needs feat_ebep");
     EXPECT_EQ(refusal(R"({"pmcr_idcode": "0x2A"})"),
               "core.json: pmcr_idcode: PMCR.IDCODE is RES0 while PMCR.IMP is 0 (set pmcr_imp)");
-    EXPECT_EQ(refusal(R"({"feat_pmuv3p7": true, "pmcr_imp": "0x41"})").rfind("core.json: pmcr_imp, pmcr_idcode: with "
-                                                                          "FEAT_PMUv3p7", 0),
+    EXPECT_EQ(refusal(R"({"feat_pmuv3p7": true, "pmcr_imp": "0x41"})")
+                  .rfind("core.json: pmcr_imp, pmcr_idcode: with "
+                         "FEAT_PMUv3p7",
+                         0),
               0u);
     // Not JSON, a key twice; comments are fine.
     EXPECT_EQ(refusal(R"({"num_pes": 2,})").rfind("core.json: not valid JSON: ", 0), 0u);

@@ -64,8 +64,19 @@ Counts counts(const pmvp_core *c, pmvp_time t)
     return k;
 }
 
-const uint16_t kEvents[] = { PMVP_EV_SW_INCR, PMVP_EV_INST_RETIRED, PMVP_EV_CPU_CYCLES, PMVP_EV_BUS_CYCLES,
-                             PMVP_EV_CHAIN, 0x0009, 0x0021, 0x0023, 0x0024, 0x003A, 0x4004, 0x4005, 0x1234 };
+const uint16_t kEvents[] = { PMVP_EV_SW_INCR,
+                             PMVP_EV_INST_RETIRED,
+                             PMVP_EV_CPU_CYCLES,
+                             PMVP_EV_BUS_CYCLES,
+                             PMVP_EV_CHAIN,
+                             0x0009,
+                             0x0021,
+                             0x0023,
+                             0x0024,
+                             0x003A,
+                             0x4004,
+                             0x4005,
+                             0x1234 };
 
 }  // namespace
 
@@ -79,7 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.pmu_version = in.PickValueInArray({ PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 });
     cfg.feat_sebep = cfg.feat_ebep = in.ConsumeBool();
     cfg.pmu_ext_layout = in.ConsumeBool() ? PMVP_EXT64 : PMVP_EXT32;
-    cfg.feat_pmuv3_icntr = in.ConsumeBool();  // with SEBEP: PMICFILTR_EL0.SYNC
+    cfg.feat_pmuv3_icntr = in.ConsumeBool();                    // with SEBEP: PMICFILTR_EL0.SYNC
     if (in.ConsumeBool() && cfg.pmu_version == PMVP_PMUV3P5) {  // threshold and edge counting (D13.8)
         cfg.feat_pmuv3p7 = true;
         cfg.pmmir = PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, in.ConsumeIntegralInRange<unsigned>(0, 12)) |
@@ -104,8 +115,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pmvp_time t = now;
         switch (in.ConsumeIntegralInRange<int>(0, 9)) {
         case 0: t = now > 100 ? now - in.ConsumeIntegralInRange<pmvp_time>(1, 100) : now; break;
-        case 1: case 2: break;
-        default: t = now + in.ConsumeIntegralInRange<pmvp_time>(0, (pmvp_time)1 << in.ConsumeIntegralInRange<int>(0, 40)); break;
+        case 1:
+        case 2: break;
+        default:
+            t = now + in.ConsumeIntegralInRange<pmvp_time>(0, (pmvp_time)1 << in.ConsumeIntegralInRange<int>(0, 40));
+            break;
         }
         unsigned pe = in.ConsumeIntegralInRange<unsigned>(0, 3);  // 3 may be out of range
         std::memcpy(&before, &core, sizeof core);
@@ -123,12 +137,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             } else if (v >> 60 == 1) {
                 err = pmvp_core_report_spread(&core, pe, ev, v & 0xFFFFF, v >> 20 & 0xFFFF, t);
             } else if (v >> 60 == 2) {  // two PEs' batches over overlapping cycles
-                const pmvp_run runs[2] = { { v % 9, (uint32_t)(v >> 8) % 4 }, { v >> 16 & 0xFF, (uint32_t)(v >> 24) % 3 } };
+                const pmvp_run runs[2] = { { v % 9, (uint32_t)(v >> 8) % 4 },
+                                           { v >> 16 & 0xFF, (uint32_t)(v >> 24) % 3 } };
                 const pmvp_batch b[2] = { { pe, ev, runs, 2 },
                                           { (pe + 1) % 4, in.PickValueInArray(kEvents), runs + 1, 1 } };
                 err = pmvp_core_report_batches(&core, b, 1 + (unsigned)(v >> 56 & 1), t);
             } else if (v >> 60 == 3) {  // two PEs' shares of the cycles since an instant before t
-                const pmvp_share s[2] = { { pe, ev, v & 0xFFFF }, { (pe + 1) % 4, in.PickValueInArray(kEvents), v >> 16 & 0xFF } };
+                const pmvp_share s[2] = { { pe, ev, v & 0xFFFF },
+                                          { (pe + 1) % 4, in.PickValueInArray(kEvents), v >> 16 & 0xFF } };
                 pmvp_time since = t - std::min<pmvp_time>(t, v >> 24 & 0xFFFFF);
                 err = pmvp_core_report_shares(&core, s, 1 + (unsigned)(v >> 56 & 1), since, t);
             } else {
@@ -155,7 +171,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 in.ConsumeIntegralInRange<unsigned>(0, 32), t, &x);
             break;
         }
-        case 6: case 7: {
+        case 6:
+        case 7: {
             pmvp_ext_access a{ (uint8_t)(v % 5), (bool)(v >> 3 & 1) };
             pmvp_frame f = in.ConsumeBool() ? PMVP_FRAME_PMU : PMVP_FRAME_AMU;
             uint32_t off = in.ConsumeIntegralInRange<uint32_t>(0, 0x1003) & ~3u;
@@ -163,13 +180,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint64_t w = in.ConsumeIntegral<uint64_t>();
             switch (in.ConsumeIntegralInRange<int>(0, 3)) {
             case 0: err = pmvp_ext_read(&core, pe, f, off, sz, &a, t, &w, nullptr); break;
-            case 1: err = pmvp_ext_write(&core, pe, f, off, sz, w, &a, t, nullptr); writes = true; break;
-            case 2: err = pmvp_ext_debug_read(&core, pe, f, off, sz, t, &w); debug_read = true; break;
-            default: err = pmvp_ext_debug_write(&core, pe, f, off, sz, w, t); writes = true; break;
+            case 1:
+                err = pmvp_ext_write(&core, pe, f, off, sz, w, &a, t, nullptr);
+                writes = true;
+                break;
+            case 2:
+                err = pmvp_ext_debug_read(&core, pe, f, off, sz, t, &w);
+                debug_read = true;
+                break;
+            default:
+                err = pmvp_ext_debug_write(&core, pe, f, off, sz, w, t);
+                writes = true;
+                break;
             }
             break;
         }
-        case 8: case 9: {
+        case 8:
+        case 9: {
             bool write = in.ConsumeBool();
             unsigned op1 = in.ConsumeIntegralInRange<unsigned>(0, 7), crn = in.ConsumeIntegralInRange<unsigned>(9, 15);
             unsigned crm = in.ConsumeIntegralInRange<unsigned>(0, 15), op2 = in.ConsumeIntegralInRange<unsigned>(0, 7);
@@ -184,7 +211,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     pmvp_sysreg_context_of(&core, pe < core.cfg.num_pes ? pe : 0, &ctx) != PMVP_OK)
                     continue;
                 ctx.el = (uint8_t)in.ConsumeIntegralInRange<int>(0, 3);
-                err = write ? pmvp_sysreg_write(&core, pe, &r, &ctx, x, t) : pmvp_sysreg_read(&core, pe, &r, &ctx, t, &x);
+                err =
+                    write ? pmvp_sysreg_write(&core, pe, &r, &ctx, x, t) : pmvp_sysreg_read(&core, pe, &r, &ctx, t, &x);
             }
             writes = write;
             break;
@@ -203,7 +231,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             writes = true;  // HPMN and the prohibitions change what counts
             break;
         }
-        case 14: case 15: {
+        case 14:
+        case 15: {
             std::vector<uint8_t> ck(pmvp_core_checkpoint_size(&core));
             if (pmvp_core_save(&core, ck.data(), ck.size()) != PMVP_OK)
                 broken("a checkpoint could not be saved");
@@ -250,7 +279,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             broken("a debug read changed the core");
         Counts k = counts(&core, now);
         {  // The pure query at a later instant is what a core brought there
-           // shows, its rates computed afresh rather than from the caches.
+            // shows, its rates computed afresh rather than from the caches.
             static pmvp_core synced;
             pmvp_time ahead = now + (v & 0xFFFFFF);
             pmvp_core_copy(&synced, &core);

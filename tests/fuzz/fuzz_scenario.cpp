@@ -26,12 +26,16 @@ using u128 = unsigned __int128;
 // "W.F unit" with W and F of up to 25 digits: exact in 128 bits.
 void units(FuzzedDataProvider &in)
 {
-    struct Unit { const char *name; uint64_t scale; bool time; };
-    static const Unit kUnits[] = { { "s", 1000000000000ull, true }, { "ms", 1000000000ull, true },
-                                   { "us", 1000000ull, true },      { "ns", 1000ull, true },
-                                   { "ps", 1ull, true },            { "GHz", 1000000000ull, false },
-                                   { "MHz", 1000000ull, false },    { "kHz", 1000ull, false },
-                                   { "Hz", 1ull, false } };
+    struct Unit {
+        const char *name;
+        uint64_t scale;
+        bool time;
+    };
+    static const Unit kUnits[] = {
+        { "s", 1000000000000ull, true }, { "ms", 1000000000ull, true }, { "us", 1000000ull, true },
+        { "ns", 1000ull, true },         { "ps", 1ull, true },          { "GHz", 1000000000ull, false },
+        { "MHz", 1000000ull, false },    { "kHz", 1000ull, false },     { "Hz", 1ull, false }
+    };
     const Unit &u = kUnits[in.ConsumeIntegralInRange<size_t>(0, sizeof kUnits / sizeof kUnits[0] - 1)];
     std::string w, f;
     size_t wn = in.ConsumeIntegralInRange<size_t>(1, 25), fn = in.ConsumeIntegralInRange<size_t>(0, 25);

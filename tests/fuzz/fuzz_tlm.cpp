@@ -28,7 +28,10 @@ pmvp::sc::Monitors *monitors;
 }  // namespace
 
 // The library's main is libFuzzer's; SystemC still asks for an sc_main.
-int sc_main(int, char **) { return 0; }
+int sc_main(int, char **)
+{
+    return 0;
+}
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
 {
@@ -54,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned char buffer[16] = {};
         std::vector<unsigned char> be = in.ConsumeBytes<unsigned char>(in.ConsumeIntegralInRange<size_t>(0, 9));
         gp.set_command(in.PickValueInArray({ tlm::TLM_READ_COMMAND, tlm::TLM_WRITE_COMMAND, tlm::TLM_IGNORE_COMMAND }));
-        gp.set_address(in.ConsumeBool() ? in.ConsumeIntegralInRange<uint64_t>(0, 0x1003) : in.ConsumeIntegral<uint64_t>());
+        gp.set_address(in.ConsumeBool() ? in.ConsumeIntegralInRange<uint64_t>(0, 0x1003)
+                                        : in.ConsumeIntegral<uint64_t>());
         unsigned len = in.PickValueInArray({ 0u, 1u, 2u, 4u, 8u, 16u });
         gp.set_data_length(len);
         gp.set_streaming_width(in.ConsumeBool() ? len : in.ConsumeIntegralInRange<unsigned>(0, 16));
@@ -71,9 +75,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gp.set_extension(&ext);
         gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         // Mostly within a microsecond; sometimes anywhere up to the end of time.
-        sc_core::sc_time delay = sc_core::sc_time::from_value(
-            in.ConsumeIntegralInRange<int>(0, 15) ? in.ConsumeIntegralInRange<uint64_t>(0, 1000000)
-                                                  : in.ConsumeIntegral<uint64_t>());
+        sc_core::sc_time delay = sc_core::sc_time::from_value(in.ConsumeIntegralInRange<int>(0, 15)
+                                                                  ? in.ConsumeIntegralInRange<uint64_t>(0, 1000000)
+                                                                  : in.ConsumeIntegral<uint64_t>());
         std::memcpy(&before, &monitors->kernel(), sizeof before);
         // A quarter of the others nonblocking, mostly at BEGIN_REQ; another
         // phase finds no transaction in flight (an error response).
@@ -90,10 +94,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (with_ext)
             gp.clear_extension(&ext);
         switch (gp.get_response_status()) {
-        case tlm::TLM_OK_RESPONSE:
-            break;
-        case tlm::TLM_GENERIC_ERROR_RESPONSE: case tlm::TLM_ADDRESS_ERROR_RESPONSE:
-        case tlm::TLM_BURST_ERROR_RESPONSE: case tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE:
+        case tlm::TLM_OK_RESPONSE: break;
+        case tlm::TLM_GENERIC_ERROR_RESPONSE:
+        case tlm::TLM_ADDRESS_ERROR_RESPONSE:
+        case tlm::TLM_BURST_ERROR_RESPONSE:
+        case tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE:
             // Nothing changed, but that a read now brings the kernel to now
             // first (Timeline::look), which changes no count. Time is in ps:
             // the default resolution.
@@ -103,8 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 std::memcmp(&before_now, &monitors->kernel(), sizeof before) != 0)
                 broken("an access with an error response changed the kernel");
             break;
-        default:
-            broken("a response the bindings do not document");
+        default: broken("a response the bindings do not document");
         }
     }
     // Time moves on between inputs, so changes kept for later are applied.

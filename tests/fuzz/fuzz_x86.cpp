@@ -21,13 +21,23 @@ namespace {
     std::abort();
 }
 
-const uint32_t kMsrs[] = { PMVP_MSR_IA32_TSC,           PMVP_MSR_IA32_PMC0,         PMVP_MSR_IA32_PMC0 + 1,
-                           PMVP_MSR_IA32_MPERF,         PMVP_MSR_IA32_APERF,        PMVP_MSR_IA32_PERFEVTSEL0,
-                           PMVP_MSR_IA32_PERFEVTSEL0 + 1, PMVP_MSR_IA32_FIXED_CTR0, PMVP_MSR_IA32_FIXED_CTR0 + 1,
-                           PMVP_MSR_IA32_FIXED_CTR0 + 2, PMVP_MSR_IA32_PERF_CAPABILITIES,
-                           PMVP_MSR_IA32_FIXED_CTR_CTRL, PMVP_MSR_IA32_PERF_GLOBAL_STATUS,
-                           PMVP_MSR_IA32_PERF_GLOBAL_CTRL, PMVP_MSR_IA32_PERF_GLOBAL_OVF_CTRL,
-                           PMVP_MSR_IA32_A_PMC0,        0x1234 };
+const uint32_t kMsrs[] = { PMVP_MSR_IA32_TSC,
+                           PMVP_MSR_IA32_PMC0,
+                           PMVP_MSR_IA32_PMC0 + 1,
+                           PMVP_MSR_IA32_MPERF,
+                           PMVP_MSR_IA32_APERF,
+                           PMVP_MSR_IA32_PERFEVTSEL0,
+                           PMVP_MSR_IA32_PERFEVTSEL0 + 1,
+                           PMVP_MSR_IA32_FIXED_CTR0,
+                           PMVP_MSR_IA32_FIXED_CTR0 + 1,
+                           PMVP_MSR_IA32_FIXED_CTR0 + 2,
+                           PMVP_MSR_IA32_PERF_CAPABILITIES,
+                           PMVP_MSR_IA32_FIXED_CTR_CTRL,
+                           PMVP_MSR_IA32_PERF_GLOBAL_STATUS,
+                           PMVP_MSR_IA32_PERF_GLOBAL_CTRL,
+                           PMVP_MSR_IA32_PERF_GLOBAL_OVF_CTRL,
+                           PMVP_MSR_IA32_A_PMC0,
+                           0x1234 };
 
 }  // namespace
 
@@ -44,8 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     pmvp_time now = 0;
     while (in.remaining_bytes() > 0) {
-        pmvp_time t = in.ConsumeIntegralInRange<int>(0, 9) == 0 && now > 10 ? now - 10
-                                                                           : now + in.ConsumeIntegralInRange<pmvp_time>(0, 1u << 30);
+        pmvp_time t = in.ConsumeIntegralInRange<int>(0, 9) == 0 && now > 10
+                          ? now - 10
+                          : now + in.ConsumeIntegralInRange<pmvp_time>(0, 1u << 30);
         unsigned lp = in.ConsumeIntegralInRange<unsigned>(0, 2);
         uint64_t v = in.ConsumeIntegral<uint64_t>();
         std::memcpy(&before, &core, sizeof core);

@@ -61,9 +61,18 @@ inline void scribble(pmvp_core *c, unsigned pe, pmvp_time t, std::mt19937_64 &rn
 // PMEVTYPER<n>'s threshold fields (D24.5.12), and TC's values: the
 // comparison in TC[2:1]; TC[0] 1 counts 1 rather than V_B, or with TE
 // chooses rising edges (kRising) over any (kBoth).
-inline uint64_t tc(uint64_t v) { return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TC, v); }
-inline uint64_t th(uint64_t v) { return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, v); }
-inline uint64_t tlc(uint64_t v) { return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TLC, v); }
+inline uint64_t tc(uint64_t v)
+{
+    return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TC, v);
+}
+inline uint64_t th(uint64_t v)
+{
+    return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, v);
+}
+inline uint64_t tlc(uint64_t v)
+{
+    return PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TLC, v);
+}
 constexpr uint64_t kTe = PMVP_PMEVTYPER_EL0_TE;
 constexpr uint64_t kNe = 0b000, kEqCount = 0b011, kEq = 0b010, kGe = 0b100, kGeCount = 0b101, kLtCount = 0b111;
 constexpr uint64_t kRising = 0b001, kBoth = 0b010, kFalling = 0b011;

@@ -13,7 +13,10 @@ struct Token {
     std::string s;
 };
 
-bool word_char(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '.'; }
+bool word_char(char c)
+{
+    return std::isalnum((unsigned char)c) || c == '_' || c == '.';
+}
 
 std::vector<Token> lex(const std::string &t)
 {
@@ -21,34 +24,49 @@ std::vector<Token> lex(const std::string &t)
     size_t i = 0;
     while (i < t.size()) {
         char c = t[i];
-        if (std::isspace((unsigned char)c)) { i++; continue; }
+        if (std::isspace((unsigned char)c)) {
+            i++;
+            continue;
+        }
         if (std::isalpha((unsigned char)c) || c == '_') {
             size_t j = i;
             while (j < t.size()) {
-                if (word_char(t[j])) { j++; continue; }
+                if (word_char(t[j])) {
+                    j++;
+                    continue;
+                }
                 // HCR_EL2.<E2H,TGE>: a field list after a dot.
-                if (t[j] == '<' && t[j - 1] == '.') { j = t.find('>', j) + 1; continue; }
+                if (t[j] == '<' && t[j - 1] == '.') {
+                    j = t.find('>', j) + 1;
+                    continue;
+                }
                 // AMEVCNTR0<m>_EL0: a one-letter index inside a name.
-                if (t[j] == '<' && j + 2 < t.size() && std::isalpha((unsigned char)t[j + 1]) && t[j + 2] == '>') { j += 3; continue; }
+                if (t[j] == '<' && j + 2 < t.size() && std::isalpha((unsigned char)t[j + 1]) && t[j + 2] == '>') {
+                    j += 3;
+                    continue;
+                }
                 break;
             }
             out.push_back({ Token::WORD, t.substr(i, j - i) });
             i = j;
         } else if (std::isdigit((unsigned char)c)) {
             size_t j = i;
-            while (j < t.size() && std::isalnum((unsigned char)t[j])) j++;
+            while (j < t.size() && std::isalnum((unsigned char)t[j]))
+                j++;
             out.push_back({ Token::NUMBER, t.substr(i, j - i) });
             i = j;
         } else if (c == '\'' || c == '"') {
             size_t j = t.find(c, i + 1);
-            if (j == std::string::npos) throw std::runtime_error("unterminated literal");
+            if (j == std::string::npos)
+                throw std::runtime_error("unterminated literal");
             out.push_back({ c == '\'' ? Token::BITS : Token::TEXT, t.substr(i + 1, j - i - 1) });
             i = j + 1;
         } else {
             static const char *two[] = { "&&", "||", "==", "!=", ">=", "<=" };
             std::string op(1, c);
             for (const char *o : two)
-                if (t.compare(i, 2, o) == 0) op = o;
+                if (t.compare(i, 2, o) == 0)
+                    op = o;
             out.push_back({ Token::OP, op });
             i += op.size();
         }
@@ -57,22 +75,30 @@ std::vector<Token> lex(const std::string &t)
     return out;
 }
 
-} // namespace
+}  // namespace
 
 struct Node {
     enum Kind {
         // expressions
-        LITERAL, NAME, CALL, NOT, AND, OR, COMPARE,
+        LITERAL,
+        NAME,
+        CALL,
+        NOT,
+        AND,
+        OR,
+        COMPARE,
         // statements
-        IF, TERMINAL, BIND
+        IF,
+        TERMINAL,
+        BIND
     } kind;
-    std::string s;                            // name, operator, call
+    std::string s;  // name, operator, call
     Value literal;
     std::vector<std::unique_ptr<Node>> kids;  // operands; IF: cond, then, (cond, then)*, [else]
     bool has_else = false;
-    Outcome outcome;                          // TERMINAL
-    mutable uint64_t hits = 0;                // TERMINAL: runs that ended here
-    std::string path;                         // TERMINAL: the conditions that lead to it
+    Outcome outcome;            // TERMINAL
+    mutable uint64_t hits = 0;  // TERMINAL: runs that ended here
+    std::string path;           // TERMINAL: the conditions that lead to it
 };
 
 namespace {
@@ -108,7 +134,8 @@ private:
     bool is(const char *s) const { return peek().kind != Token::END && peek().s == s; }
     void expect(const char *s)
     {
-        if (!is(s)) throw std::runtime_error(std::string("expected ") + s + " at '" + peek().s + "'");
+        if (!is(s))
+            throw std::runtime_error(std::string("expected ") + s + " at '" + peek().s + "'");
         p_++;
     }
 
@@ -131,21 +158,22 @@ private:
             }
             return n;
         }
-        if (is("integer")) { // integer m = UInt(<encoding fields>): the world supplies m
+        if (is("integer")) {  // integer m = UInt(<encoding fields>): the world supplies m
             next();
             auto n = node(Node::BIND, next().s);
             skip_to_semicolon();
             return n;
         }
         auto n = node(Node::TERMINAL);
-        for (const std::string &c : path_) n->path += "[" + c + "] ";
+        for (const std::string &c : path_)
+            n->path += "[" + c + "] ";
         Outcome &o = n->outcome;
         std::string first = peek().s;
         if (first == "UNDEFINED") {
             o.kind = Outcome::UNDEFINED;
         } else if (first == "AArch64.SystemAccessTrap" || first == "AArch64.AArch32SystemAccessTrap") {
             o.kind = Outcome::TRAP;
-            o.el = std::stoi(peek(2).s.substr(2)); // name ( ELn , ec )
+            o.el = std::stoi(peek(2).s.substr(2));  // name ( ELn , ec )
             o.ec = std::stoi(peek(4).s, nullptr, 0);
         } else if (first == "AArch32.TakeHypTrapException") {
             o.kind = Outcome::TRAP;
@@ -159,15 +187,16 @@ private:
             throw std::runtime_error("unexpected '" + first + "' at the start of a statement");
         } else if (first == "then" || first == "elsif" || first == "else" || first == "if") {
             throw std::runtime_error("misplaced '" + first + "'");
-        } else { // an assignment or a procedure call: the access happens
+        } else {  // an assignment or a procedure call: the access happens
             for (size_t k = 0; peek(k).kind != Token::END && peek(k).s != ";"; k++)
-                if (peek(k).s == "Zeros") o.zero = true;
+                if (peek(k).s == "Zeros")
+                    o.zero = true;
         }
         skip_to_semicolon();
         return n;
     }
 
-    std::vector<std::string> path_; // the conditions of the enclosing branches
+    std::vector<std::string> path_;  // the conditions of the enclosing branches
 
     // cond 'then' statement, with the condition's text on the path.
     void branch(Node *n)
@@ -175,7 +204,8 @@ private:
         size_t from = p_;
         n->kids.push_back(expr());
         std::string text;
-        for (size_t k = from; k < p_; k++) text += (text.empty() ? "" : " ") + t_[k].s;
+        for (size_t k = from; k < p_; k++)
+            text += (text.empty() ? "" : " ") + t_[k].s;
         expect("then");
         path_.push_back(text);
         n->kids.push_back(statement());
@@ -184,7 +214,8 @@ private:
 
     void skip_to_semicolon()
     {
-        while (peek().kind != Token::END && !is(";")) next();
+        while (peek().kind != Token::END && !is(";"))
+            next();
         expect(";");
     }
 
@@ -208,14 +239,15 @@ private:
     NodeP comparison()
     {
         auto l = unary();
-        if (is("IN")) { // x IN {a, b, ...}: equal to one of them
+        if (is("IN")) {  // x IN {a, b, ...}: equal to one of them
             next();
             expect("{");
             auto n = node(Node::COMPARE, "IN");
             n->kids.push_back(std::move(l));
             while (!is("}")) {
                 n->kids.push_back(unary());
-                if (is(",")) next();
+                if (is(","))
+                    next();
             }
             expect("}");
             return n;
@@ -261,7 +293,8 @@ private:
             n->literal = Value::bitstring(tk.s);
             return n;
         }
-        if (tk.kind != Token::WORD) throw std::runtime_error("unexpected '" + tk.s + "'");
+        if (tk.kind != Token::WORD)
+            throw std::runtime_error("unexpected '" + tk.s + "'");
         if (tk.s == "boolean" && is("IMPLEMENTATION_DEFINED")) {
             next();
             return node(Node::NAME, "IMPLEMENTATION_DEFINED:" + next().s);
@@ -271,12 +304,13 @@ private:
             auto n = node(Node::CALL, tk.s);
             while (!is(")")) {
                 n->kids.push_back(expr());
-                if (is(",")) next();
+                if (is(","))
+                    next();
             }
             expect(")");
             return n;
         }
-        if (is("[")) { // REG[index]: a name with its index folded in
+        if (is("[")) {  // REG[index]: a name with its index folded in
             next();
             auto n = node(Node::CALL, tk.s + "[]");
             n->kids.push_back(expr());
@@ -289,19 +323,23 @@ private:
 
 bool truth(const Value &v)
 {
-    if (v.kind != Value::BOOL) throw std::runtime_error("not a boolean");
+    if (v.kind != Value::BOOL)
+        throw std::runtime_error("not a boolean");
     return v.i != 0;
 }
 
 bool equal(const Value &a, const Value &b)
 {
     if (a.kind == Value::BITS && b.kind == Value::BITS) {
-        if (a.bits.size() != b.bits.size()) throw std::runtime_error("bit strings of different widths");
+        if (a.bits.size() != b.bits.size())
+            throw std::runtime_error("bit strings of different widths");
         for (size_t k = 0; k < a.bits.size(); k++)
-            if (a.bits[k] != b.bits[k] && a.bits[k] != 'x' && b.bits[k] != 'x') return false;
+            if (a.bits[k] != b.bits[k] && a.bits[k] != 'x' && b.bits[k] != 'x')
+                return false;
         return true;
     }
-    if (a.kind != b.kind) throw std::runtime_error("comparing values of different kinds");
+    if (a.kind != b.kind)
+        throw std::runtime_error("comparing values of different kinds");
     return a.i == b.i;
 }
 
@@ -315,7 +353,8 @@ Value field_list(const World &w, const std::string &name)
         size_t comma = fields.find(',', start);
         std::string f = fields.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         bits += w.name(reg + f).bits;
-        if (comma == std::string::npos) break;
+        if (comma == std::string::npos)
+            break;
         start = comma + 1;
     }
     return Value::bitstring(bits);
@@ -325,11 +364,11 @@ Value eval(const Node &n, const World &w)
 {
     switch (n.kind) {
     case Node::LITERAL: return n.literal;
-    case Node::NAME:
-        return n.s.find(".<") != std::string::npos ? field_list(w, n.s) : w.name(n.s);
+    case Node::NAME: return n.s.find(".<") != std::string::npos ? field_list(w, n.s) : w.name(n.s);
     case Node::CALL: {
         std::vector<Value> args;
-        for (auto &k : n.kids) args.push_back(eval(*k, w));
+        for (auto &k : n.kids)
+            args.push_back(eval(*k, w));
         return w.call(n.s, args);
     }
     case Node::NOT: return Value::boolean(!truth(eval(*n.kids[0], w)));
@@ -339,16 +378,23 @@ Value eval(const Node &n, const World &w)
         Value a = eval(*n.kids[0], w);
         if (n.s == "IN") {
             for (size_t k = 1; k < n.kids.size(); k++)
-                if (equal(a, eval(*n.kids[k], w))) return Value::boolean(true);
+                if (equal(a, eval(*n.kids[k], w)))
+                    return Value::boolean(true);
             return Value::boolean(false);
         }
         Value b = eval(*n.kids[1], w);
-        if (n.s == "==") return Value::boolean(equal(a, b));
-        if (n.s == "!=") return Value::boolean(!equal(a, b));
-        if (a.kind != Value::INT || b.kind != Value::INT) throw std::runtime_error("ordering non-integers");
-        if (n.s == ">=") return Value::boolean(a.i >= b.i);
-        if (n.s == "<=") return Value::boolean(a.i <= b.i);
-        if (n.s == ">") return Value::boolean(a.i > b.i);
+        if (n.s == "==")
+            return Value::boolean(equal(a, b));
+        if (n.s == "!=")
+            return Value::boolean(!equal(a, b));
+        if (a.kind != Value::INT || b.kind != Value::INT)
+            throw std::runtime_error("ordering non-integers");
+        if (n.s == ">=")
+            return Value::boolean(a.i >= b.i);
+        if (n.s == "<=")
+            return Value::boolean(a.i <= b.i);
+        if (n.s == ">")
+            return Value::boolean(a.i > b.i);
         return Value::boolean(a.i < b.i);
     }
     default: throw std::runtime_error("not an expression");
@@ -359,7 +405,10 @@ Value eval(const Node &n, const World &w)
 bool exec(const Node &n, const World &w, Outcome *out)
 {
     switch (n.kind) {
-    case Node::TERMINAL: n.hits++; *out = n.outcome; return true;
+    case Node::TERMINAL:
+        n.hits++;
+        *out = n.outcome;
+        return true;
     case Node::BIND: return false;
     case Node::IF: {
         size_t pairs = (n.kids.size() - (n.has_else ? 1 : 0)) / 2;
@@ -374,27 +423,32 @@ bool exec(const Node &n, const World &w, Outcome *out)
 
 void terminals(const Node &n, std::vector<const Node *> *out)
 {
-    if (n.kind == Node::TERMINAL) out->push_back(&n);
+    if (n.kind == Node::TERMINAL)
+        out->push_back(&n);
     if (n.kind == Node::IF)
-        for (auto &k : n.kids) terminals(*k, out);
+        for (auto &k : n.kids)
+            terminals(*k, out);
 }
 
-} // namespace
+}  // namespace
 
 std::vector<std::pair<Outcome, std::string>> Program::unreached() const
 {
     std::vector<const Node *> all;
-    for (auto &s : body_) terminals(*s, &all);
+    for (auto &s : body_)
+        terminals(*s, &all);
     std::vector<std::pair<Outcome, std::string>> out;
     for (const Node *t : all)
-        if (!t->hits) out.push_back({ t->outcome, t->path });
+        if (!t->hits)
+            out.push_back({ t->outcome, t->path });
     return out;
 }
 
 size_t Program::terminal_count() const
 {
     std::vector<const Node *> all;
-    for (auto &s : body_) terminals(*s, &all);
+    for (auto &s : body_)
+        terminals(*s, &all);
     return all.size();
 }
 
@@ -406,8 +460,9 @@ Outcome Program::run(const World &w) const
 {
     Outcome o;
     for (auto &s : body_)
-        if (exec(*s, w, &o)) return o;
+        if (exec(*s, w, &o))
+            return o;
     throw std::runtime_error("the accessor ends without an outcome");
 }
 
-} // namespace pseudocode
+}  // namespace pseudocode

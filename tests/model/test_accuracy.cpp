@@ -118,7 +118,7 @@ TEST_F(Accuracy, BoundaryDeviationWithinItsBound)
             // The disable rule still holds: the value at the disable point, later.
             EXPECT_EQ(counter(0, 0, 1 * kMs), (uint64_t)((int64_t)n_events + dev));
         }
-    EXPECT_EQ(lowest, -(int64_t)K);    // the bound is reached, both ways
+    EXPECT_EQ(lowest, -(int64_t)K);  // the bound is reached, both ways
     EXPECT_EQ(highest, 2 * (int64_t)K);
 }
 
@@ -143,7 +143,7 @@ TEST_F(Accuracy, BoundaryAtTheBoundForCycleCounterAndSecurityChange)
 // back-to-back reads can be equal; a read D cycles after an increment sees it.
 TEST_F(Accuracy, ReadDelayWithinItsBound)
 {
-    constexpr uint32_t D = 100; // cycles at 1 GHz: 100 ns
+    constexpr uint32_t D = 100;  // cycles at 1 GHz: 100 ns
     cfg.inaccuracy.read_delay_cycles = D;
     int stale_reads = 0;
     for (int seed = 0; seed < kSeeds; seed++) {
@@ -171,7 +171,7 @@ TEST_F(Accuracy, ReadDelayEndsAtAWriteAndKeepsTheDisableRule)
     program(0, 0, PMVP_EV_INST_RETIRED);
     EXPECT_EQ(counter(0, 0, 0), 0u);
     report(PMVP_EV_INST_RETIRED, 7, 10 * kNs);
-    EXPECT_EQ(counter(0, 0, 20 * kNs), 0u); // not visible yet
+    EXPECT_EQ(counter(0, 0, 20 * kNs), 0u);  // not visible yet
     disable(0x1, 30 * kNs);                  // a direct write: the disable rule
     EXPECT_EQ(counter(0, 0, 30 * kNs), 7u);
     EXPECT_EQ(counter(0, 0, 5 * kUs), 7u);
@@ -220,13 +220,13 @@ TEST_F(Accuracy, BoundaryNeverGoesBelowThePreviousBoundaryOrWrite)
 TEST_F(Accuracy, APartialCounterWriteKeepsTheTrueOtherHalf)
 {
     cfg.inaccuracy.read_delay_cycles = 1000;
-    cfg.inaccuracy.draw = PMVP_DRAW_BOUND; // every read as stale as allowed
+    cfg.inaccuracy.draw = PMVP_DRAW_BOUND;  // every read as stale as allowed
     init();
     program(0, 0, PMVP_EV_INST_RETIRED);
-    write(0, PMVP_PMEVCNTR_EL0, 0x0FFFFFF00, 0);    // wraps to bit 32 after 0x100 more
-    EXPECT_EQ(counter(0, 0, 0), 0x0FFFFFF00u);       // a direct read fixes the window
-    report(PMVP_EV_INST_RETIRED, 0x158, 10 * kNs);   // true value 0x1_0000_0058
-    EXPECT_EQ(counter(0, 0, 20 * kNs), 0x0FFFFFF00u); // hidden from a direct read for now
+    write(0, PMVP_PMEVCNTR_EL0, 0x0FFFFFF00, 0);       // wraps to bit 32 after 0x100 more
+    EXPECT_EQ(counter(0, 0, 0), 0x0FFFFFF00u);         // a direct read fixes the window
+    report(PMVP_EV_INST_RETIRED, 0x158, 10 * kNs);     // true value 0x1_0000_0058
+    EXPECT_EQ(counter(0, 0, 20 * kNs), 0x0FFFFFF00u);  // hidden from a direct read for now
     const pmvp_ext_access guest = { PMVP_NONSECURE, false };
     ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0x000, 4, 0x10, &guest, 30 * kNs, nullptr), PMVP_OK);
     uint64_t v = 0;
@@ -237,10 +237,10 @@ TEST_F(Accuracy, APartialCounterWriteKeepsTheTrueOtherHalf)
     write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 40 * kNs);
     EXPECT_EQ(read(0, PMVP_PMCCNTR_EL0, 40 * kNs), 0x0FFFFFF00u);
     pmvp_sysreg mcr;
-    ASSERT_EQ(pmvp_sysreg_decode_a32(true, 15, 0, 9, 13, 0, &mcr), PMVP_OK); // PMCCNTR
+    ASSERT_EQ(pmvp_sysreg_decode_a32(true, 15, 0, 9, 13, 0, &mcr), PMVP_OK);  // PMCCNTR
     pmvp_sysreg_context x;
     ASSERT_EQ(pmvp_sysreg_context_of(&core, 0, &x), PMVP_OK);
-    x.el = 0; // AArch32 at EL0 under an AArch64 EL1 (the access checks are not this call's)
+    x.el = 0;  // AArch32 at EL0 under an AArch64 EL1 (the access checks are not this call's)
     // 0x158 cycles (1 GHz) later the true value is 0x1_0000_0058.
     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &mcr, &x, 0x10, 40 * kNs + 0x158 * kNs), PMVP_OK);
     ASSERT_EQ(pmvp_pmu_peek(&core, 0, PMVP_PMCCNTR_EL0, 0, 40 * kNs + 0x158 * kNs, &v), PMVP_OK);
@@ -255,22 +255,22 @@ TEST_F(Accuracy, DebugReadsNeitherWaitNorDisturbTheDelay)
     cfg.inaccuracy.draw = PMVP_DRAW_BOUND;
     init();
     program(0, 0, PMVP_EV_INST_RETIRED);
-    EXPECT_EQ(counter(0, 0, 0), 0u);            // a direct read: fixed for 1000 cycles (1 us)
+    EXPECT_EQ(counter(0, 0, 0), 0u);  // a direct read: fixed for 1000 cycles (1 us)
     report(PMVP_EV_INST_RETIRED, 7, 10 * kNs);
     uint64_t v = 0;
     ASSERT_EQ(pmvp_pmu_peek(&core, 0, PMVP_PMEVCNTR_EL0, 0, 20 * kNs, &v), PMVP_OK);
     EXPECT_EQ(v, 7u);
-    ASSERT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, 0x000, 4, 30 * kNs, &v), PMVP_OK); // PMEVCNTR0
+    ASSERT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, 0x000, 4, 30 * kNs, &v), PMVP_OK);  // PMEVCNTR0
     EXPECT_EQ(v, 7u);
-    EXPECT_EQ(counter(0, 0, 40 * kNs), 0u);     // the PE's window is unchanged
-    EXPECT_EQ(counter(0, 0, 1 * kUs), 7u);      // and ends after 1000 cycles
+    EXPECT_EQ(counter(0, 0, 40 * kNs), 0u);  // the PE's window is unchanged
+    EXPECT_EQ(counter(0, 0, 1 * kUs), 7u);   // and ends after 1000 cycles
 }
 
 // (d): drops are rare (the configured probability per report), seeded, and
 // never of an exceptional event or of a retired instruction's events.
 TEST_F(Accuracy, DropsAtTheirRateNeverForExceptionalEvents)
 {
-    cfg.inaccuracy.drop_ppm = 10000; // 1 %
+    cfg.inaccuracy.drop_ppm = 10000;  // 1 %
     cfg.inaccuracy.seed = 7;
     init();
     program(0, 0, PMVP_EV_INST_RETIRED);
@@ -287,5 +287,5 @@ TEST_F(Accuracy, DropsAtTheirRateNeverForExceptionalEvents)
     EXPECT_EQ(counter(0, 1, kReports), kReports);
 }
 
-} // namespace
-} // namespace pmvp::test
+}  // namespace
+}  // namespace pmvp::test

@@ -75,7 +75,7 @@ TEST_F(Amu, D16_2_1_DvfsChangesCpuCyclesOnly)
     ASSERT_EQ(pmvp_core_set_clock(&core, 0, 3 * kMs), PMVP_OK);
     uint64_t cpu = arch(0, 0, 4 * kMs), cnt = arch(0, 1, 4 * kMs);
     EXPECT_EQ(cpu, 1000000u + 2000000u + 500000u);
-    EXPECT_EQ(cnt, 400000u);  // the System Counter runs while the clock is stopped
+    EXPECT_EQ(cnt, 400000u);                                   // the System Counter runs while the clock is stopped
     EXPECT_EQ(cpu * cfg.system_counter_hz / cnt, 875000000u);  // effective 0.875 GHz
 }
 
@@ -176,9 +176,9 @@ TEST_F(Amu, D16_3_2_AuxiliaryCountersCountPmuEvents)
     state(0, PMVP_PE_WFI, 500 * kUs);
     state(0, PMVP_PE_RUN, 600 * kUs);
     EXPECT_EQ(aux(0, 0, kMs), 300u);
-    EXPECT_EQ(aux(0, 1, kMs), 800000u);   // 0.9 ms stalled minus 0.1 ms in WFI, at 1 GHz
-    EXPECT_EQ(aux(0, 2, kMs), 225000u);   // 0.9 ms at 250 MHz
-    EXPECT_EQ(aux(0, 3, kMs), 90000u);    // 0.9 ms at 100 MHz
+    EXPECT_EQ(aux(0, 1, kMs), 800000u);  // 0.9 ms stalled minus 0.1 ms in WFI, at 1 GHz
+    EXPECT_EQ(aux(0, 2, kMs), 225000u);  // 0.9 ms at 250 MHz
+    EXPECT_EQ(aux(0, 3, kMs), 90000u);   // 0.9 ms at 100 MHz
 }
 
 // An FGMT barrel: the AMU counts every cycle of the core's clock on each
@@ -275,8 +275,8 @@ TEST_F(Amu, D24_6_WritableBitsAndErrors)
     EXPECT_EQ(amu_read(0, PMVP_AMCR_EL0, 0), PMVP_AMCR_EL0_HDBG | PMVP_AMCR_EL0_CG1RZ);
     amu_write(0, PMVP_AMUSERENR_EL0, ~UINT64_C(0), 0);
     EXPECT_EQ(amu_read(0, PMVP_AMUSERENR_EL0, 0), 1u);
-    for (pmvp_amu_reg r : { PMVP_AMCFGR_EL0, PMVP_AMCGCR_EL0, PMVP_AMCG1IDR_EL0, PMVP_AMEVTYPER0_EL0,
-                            PMVP_AMEVTYPER1_EL0 })
+    for (pmvp_amu_reg r :
+         { PMVP_AMCFGR_EL0, PMVP_AMCGCR_EL0, PMVP_AMCG1IDR_EL0, PMVP_AMEVTYPER0_EL0, PMVP_AMEVTYPER1_EL0 })
         EXPECT_EQ(pmvp_amu_write(&core, 0, r, 0, 0, 0), PMVP_ERR_READ_ONLY) << pmvp_amu_reg_name(r);
     uint64_t v;
     EXPECT_EQ(pmvp_amu_read(&core, 0, PMVP_AMEVCNTR0_EL0, 4, 0, &v), PMVP_ERR_COUNTER);

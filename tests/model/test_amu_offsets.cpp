@@ -18,10 +18,22 @@ namespace {
 struct Enc {
     unsigned op1, crn, crm, op2;
 };
-Enc amevcntr0(unsigned n) { return { 3, 13, 4 | n >> 3, n & 7 }; }
-Enc amevcntr1(unsigned n) { return { 3, 13, 12 | n >> 3, n & 7 }; }
-Enc amevcntvoff0(unsigned n) { return { 4, 13, 8 | n >> 3, n & 7 }; }
-Enc amevcntvoff1(unsigned n) { return { 4, 13, 10 | n >> 3, n & 7 }; }
+Enc amevcntr0(unsigned n)
+{
+    return { 3, 13, 4 | n >> 3, n & 7 };
+}
+Enc amevcntr1(unsigned n)
+{
+    return { 3, 13, 12 | n >> 3, n & 7 };
+}
+Enc amevcntvoff0(unsigned n)
+{
+    return { 4, 13, 8 | n >> 3, n & 7 };
+}
+Enc amevcntvoff1(unsigned n)
+{
+    return { 4, 13, 10 | n >> 3, n & 7 };
+}
 constexpr Enc kAmcg1idr{ 3, 13, 2, 6 };
 
 class AmuOffsets : public Kernel {
@@ -30,7 +42,7 @@ protected:
     {
         Kernel::SetUp();
         cfg.amu_num_aux = 3;
-        cfg.amu_aux_offsets = 0x5; // counters 0 and 2 have an offset
+        cfg.amu_aux_offsets = 0x5;  // counters 0 and 2 have an offset
     }
     void init()
     {
@@ -65,29 +77,31 @@ protected:
 TEST_F(AmuOffsets, D24_6_9_El1ReadsThePhysicalCountLessTheOffset)
 {
     init();
-    context(0, 2, PMVP_NONSECURE, 0); // the hypervisor sets the offsets
+    context(0, 2, PMVP_NONSECURE, 0);  // the hypervisor sets the offsets
     msr(amevcntvoff0(0), 400, 0);
     msr(amevcntvoff0(2), 7, 0);
     msr(amevcntvoff0(3), 2000, 0);
     msr(amevcntvoff1(0), 100, 0);
     msr(amevcntvoff1(2), 50, 0);
     EXPECT_EQ(mrs(amevcntvoff0(0), 0), 400u);
-    EXPECT_EQ(mrs(kAmcg1idr, 0), 0x0005'0007u); // CG1VOFF counters 0 and 2, CG1IMP 0 to 2
+    EXPECT_EQ(mrs(kAmcg1idr, 0), 0x0005'0007u);  // CG1VOFF counters 0 and 2, CG1IMP 0 to 2
     context(0, 1, PMVP_NONSECURE, 0);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 30, kUs), PMVP_OK);
     // At 1 us: CPU_CYCLES 1000, CNT_CYCLES 100, INST_RETIRED 30, no memory stall;
     // the auxiliary counters count CPU_CYCLES (the default).
     EXPECT_EQ(mrs(amevcntr0(0), kUs), 600u);
-    EXPECT_EQ(mrs(amevcntr0(1), kUs), 100u);                 // CNT_CYCLES has no offset
+    EXPECT_EQ(mrs(amevcntr0(1), kUs), 100u);  // CNT_CYCLES has no offset
     EXPECT_EQ(mrs(amevcntr0(2), kUs), 23u);
     EXPECT_EQ(mrs(amevcntr0(3), kUs), (uint64_t)0 - 2000u);  // modulo 2^64
     EXPECT_EQ(mrs(amevcntr1(0), kUs), 900u);
-    EXPECT_EQ(mrs(amevcntr1(1), kUs), 1000u);                // no offset implemented
+    EXPECT_EQ(mrs(amevcntr1(1), kUs), 1000u);  // no offset implemented
     EXPECT_EQ(mrs(amevcntr1(2), kUs), 950u);
     // Without either AMVOFFEN, or in the EL2&0 host, EL1 reads the physical count.
     EXPECT_EQ(mrs(amevcntr0(0), kUs, 0), 1000u);
     EXPECT_EQ(mrs(amevcntr0(0), kUs, PMVP_HCR_EL2_AMVOFFEN, 0), 1000u);
-    EXPECT_EQ(mrs(amevcntr0(0), kUs, PMVP_HCR_EL2_AMVOFFEN | PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE, PMVP_SCR_EL3_AMVOFFEN), 1000u);
+    EXPECT_EQ(
+        mrs(amevcntr0(0), kUs, PMVP_HCR_EL2_AMVOFFEN | PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE, PMVP_SCR_EL3_AMVOFFEN),
+        1000u);
     // EL2, the register file and the external frame see the physical count.
     context(0, 2, PMVP_NONSECURE, kUs);
     EXPECT_EQ(mrs(amevcntr0(0), kUs), 1000u);
@@ -126,7 +140,8 @@ TEST_F(AmuOffsets, D24_6_11_AccessibleAtEl2AndEl3Only)
     init();
     uint64_t v = 0;
     // EL1: UNDEFINED (FEAT_NV is not modelled), as at EL0.
-    EXPECT_EQ(exec(false, amevcntvoff0(0), v, 0, PMVP_HCR_EL2_AMVOFFEN, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
+    EXPECT_EQ(exec(false, amevcntvoff0(0), v, 0, PMVP_HCR_EL2_AMVOFFEN, PMVP_SCR_EL3_AMVOFFEN).verdict,
+              PMVP_SYSREG_UNDEFINED);
     context(0, 0, PMVP_NONSECURE, 0);
     EXPECT_EQ(exec(false, amevcntvoff0(0), v, 0, 0, PMVP_SCR_EL3_AMVOFFEN).verdict, PMVP_SYSREG_UNDEFINED);
     // EL2: SCR_EL3.AMVOFFEN == 0 traps to EL3.

@@ -15,7 +15,7 @@ namespace {
 
 unsigned num_regs(pmvp_sysreg_family f)
 {
-    return f == PMVP_SYSREG_PMU ? unsigned{PMVP_PMU_NUM_REGS} : unsigned{PMVP_AMU_NUM_REGS};
+    return f == PMVP_SYSREG_PMU ? unsigned{ PMVP_PMU_NUM_REGS } : unsigned{ PMVP_AMU_NUM_REGS };
 }
 
 // The union of a register's fields; fails the test if two overlap.
@@ -93,9 +93,9 @@ TEST_P(CatalogueCoversTheModel, NoImplementedBitOutsideAField)
             uint64_t bits = field_bits(d, name), v = 0;
             // The one feature this run leaves out has no registers.
             std::string feature = d->feature;
-            if (GetParam() ? feature == "FEAT_SEBEP"
-                           : feature == "FEAT_PMUv3_ICNTR" || feature == "FEAT_PMUv3p9" ||
-                                 feature.find("FEAT_PMUv3_SS") == 0)
+            if (GetParam()
+                    ? feature == "FEAT_SEBEP"
+                    : feature == "FEAT_PMUv3_ICNTR" || feature == "FEAT_PMUv3p9" || feature.find("FEAT_PMUv3_SS") == 0)
                 continue;
             if (f == PMVP_SYSREG_PMU) {
                 pmvp_pmu_write(&core, 0, static_cast<pmvp_pmu_reg>(reg), 0, ~UINT64_C(0), 0);
@@ -143,5 +143,5 @@ TEST(Catalogue, EveryEventClassHasAName)
     EXPECT_EQ(pmvp_event_class_name(static_cast<pmvp_event_class>(99)), nullptr);
 }
 
-} // namespace
-} // namespace pmvp::test
+}  // namespace
+}  // namespace pmvp::test

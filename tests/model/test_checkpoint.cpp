@@ -265,7 +265,8 @@ TEST_F(Checkpoint, BadCheckpointsAreRefusedAndChangeNothing)
                 c.syscnt_edges = c.system_counter.cycles0 + 1;
             }),
             "a clock's edges disagree with the edges the core counted");
-    refused(saved_with([](pmvp_core &c) { c.clock_edges += 5; }), "a clock's edges disagree with the edges the core counted");
+    refused(saved_with([](pmvp_core &c) { c.clock_edges += 5; }),
+            "a clock's edges disagree with the edges the core counted");
     refused(saved_with([](pmvp_core &c) { c.clock.cycles0 += 5; }),
             "a clock's edges disagree with the edges the core counted");
     refused(saved_with([](pmvp_core &c) { c.proc_cycles = c.clock_edges + 1; }),

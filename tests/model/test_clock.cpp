@@ -6,7 +6,7 @@
 
 #include "pmvp/clock.h"
 
-#include "clocks.h" // the kernel's inline conversion
+#include "clocks.h"  // the kernel's inline conversion
 
 namespace {
 
@@ -20,7 +20,7 @@ TEST(Clock, OneMillisecondAt2GHzIs2000000Cycles)
 TEST(Clock, EdgeExactlyAtTheInstantBelongsToIt)
 {
     pmvp_clock c;
-    pmvp_clock_init(&c, 2000000000, 0); // 500 ps period
+    pmvp_clock_init(&c, 2000000000, 0);  // 500 ps period
     EXPECT_EQ(pmvp_clock_cycles(&c, 499), 0u);
     EXPECT_EQ(pmvp_clock_cycles(&c, 500), 1u);
     EXPECT_EQ(pmvp_clock_edge_time(&c, 1), 500u);
@@ -34,7 +34,7 @@ TEST(Clock, NonIntegerPeriodIsExact)
     pmvp_clock_init(&c, 3000000000, 0);
     EXPECT_EQ(pmvp_clock_edge_time(&c, 1), 334u);
     EXPECT_EQ(pmvp_clock_edge_time(&c, 3), 1000u);
-    EXPECT_EQ(pmvp_clock_cycles(&c, 1000000000000ull), 3000000000ull); // 1 s
+    EXPECT_EQ(pmvp_clock_cycles(&c, 1000000000000ull), 3000000000ull);  // 1 s
 }
 
 TEST(Clock, FrequencyChangeKeepsThePhaseOfAPartCycle)
@@ -53,7 +53,7 @@ TEST(Clock, StopFreezesPhaseUntilRestart)
 {
     pmvp_clock c;
     pmvp_clock_init(&c, 1000000000, 0);
-    pmvp_clock_set_hz(&c, 0, 1200);            // 1.2 cycles
+    pmvp_clock_set_hz(&c, 0, 1200);  // 1.2 cycles
     EXPECT_EQ(pmvp_clock_cycles(&c, 999999), 1u);
     EXPECT_EQ(pmvp_clock_edge_time(&c, 2), PMVP_TIME_NEVER);
     pmvp_clock_set_hz(&c, 1000000000, 5000);  // 0.8 cycle left
@@ -63,7 +63,7 @@ TEST(Clock, StopFreezesPhaseUntilRestart)
 TEST(Clock, EdgeBeyondRepresentableTimeIsNever)
 {
     pmvp_clock c;
-    pmvp_clock_init(&c, 1000000, 0); // 1 MHz: 10^6 ps per cycle
+    pmvp_clock_init(&c, 1000000, 0);  // 1 MHz: 10^6 ps per cycle
     EXPECT_EQ(pmvp_clock_edge_time(&c, UINT64_MAX), PMVP_TIME_NEVER);
 }
 
@@ -80,7 +80,7 @@ TEST(Clock, AnchoringAgainMovesNoEdge)
     pmvp_time t = 0;
     unsigned moved = 0;
     for (int i = 0; i < 20000; i++) {
-        t += rng() % 2000000000; // up to 2 ms
+        t += rng() % 2000000000;  // up to 2 ms
         pmvp_time before = anchored.t0;
         pmvp_clock_reanchor(&anchored, t);
         moved += anchored.t0 != before;
@@ -120,4 +120,4 @@ TEST(Clock, InlineConversionOfTheSyncsAgreesWithTheFullOne)
     EXPECT_GT(beyond, 5000u);
 }
 
-} // namespace
+}  // namespace

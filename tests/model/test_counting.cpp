@@ -31,7 +31,7 @@ TEST_F(Counting, D14_4_ReportsReachCountersThatStartCountingTheEventLater)
     cfg.feat_amuv1 = true;
     init();
     program(0, 0, PMVP_EV_INST_RETIRED);
-    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 100, 1 * kUs), PMVP_OK); /* PE 0's counter alone */
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 100, 1 * kUs), PMVP_OK);      /* PE 0's counter alone */
     ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 1u << 2, 2 * kUs), PMVP_OK); /* INST_RETIRED */
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 30, 3 * kUs), PMVP_OK);
     program(1, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT, 4 * kUs);
@@ -54,7 +54,7 @@ TEST_F(Counting, PMCR_D_DividesBy64_1msAt2GHzGives31250)
 
 TEST_F(Counting, PMCR_D_CountsEvery64thCycleExactly)
 {
-    init(); // 1 GHz: one cycle per ns
+    init();  // 1 GHz: one cycle per ns
     enable_cycle_counter(0, PMVP_PMCR_EL0_D);
     EXPECT_EQ(cycles(0, 63 * kNs), 0u);
     EXPECT_EQ(cycles(0, 64 * kNs), 1u);
@@ -75,8 +75,8 @@ TEST_F(Counting, PMCR_D_DividerModeAllCyclesKeepsAdvancingWhileDisabled)
     cfg.divider_mode = PMVP_DIVIDER_ALL_CYCLES;
     init();
     enable_cycle_counter(0, PMVP_PMCR_EL0_D);
-    write(0, PMVP_PMCNTENCLR_EL0, PMVP_PMU_C, 40 * kNs); // 40 cycles into the divider
-    write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 100 * kNs); // 60 more pass uncounted
+    write(0, PMVP_PMCNTENCLR_EL0, PMVP_PMU_C, 40 * kNs);   // 40 cycles into the divider
+    write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 100 * kNs);  // 60 more pass uncounted
     // The divider saw 100 cycles: its 64th was uncounted, its 128th is at 128 ns.
     EXPECT_EQ(cycles(0, 127 * kNs), 0u);
     EXPECT_EQ(cycles(0, 128 * kNs), 1u);
@@ -149,7 +149,7 @@ TEST_F(Counting, RNTZHW_LC0_OverflowsAt2Pow32AndKeepsUpperBits)
     write(0, PMVP_PMCCNTR_EL0, 0xFFFFFFFFull - 9, 0);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 9 * kNs), 0u);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 10 * kNs), PMVP_PMU_C);
-    EXPECT_EQ(cycles(0, 10 * kNs), 0x100000000ull); // IFYVTD: bits [63:0] increment
+    EXPECT_EQ(cycles(0, 10 * kNs), 0x100000000ull);  // IFYVTD: bits [63:0] increment
 }
 
 TEST_F(Counting, RNTZHW_LC1_OverflowsOnlyAt2Pow64)
@@ -170,7 +170,7 @@ TEST_F(Counting, RQZJKS_LP0_EventCounterOverflowsAt2Pow32)
     write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 99, 0, 0);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 99 * kNs), 0u);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 100 * kNs), 1u);
-    EXPECT_EQ(counter(0, 0, 100 * kNs), 0x100000000ull); // 64-bit counter with PMUv3p5
+    EXPECT_EQ(counter(0, 0, 100 * kNs), 0x100000000ull);  // 64-bit counter with PMUv3p5
 }
 
 TEST_F(Counting, RQZJKS_LP1_EventCounterOverflowsAt2Pow64)
@@ -204,7 +204,11 @@ TEST_F(Counting, RQZJKS_LP1_NoOverflowAtBit63OrAtTheLowWordsWrap)
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 100 * kNs), 0u);
     EXPECT_EQ(counter(0, 0, 100 * kNs), (UINT64_C(1) << 63) + 90);
     EXPECT_EQ(counter(0, 1, 100 * kNs), (UINT64_C(1) << 63) + 0x100000010u);
-    EXPECT_FALSE([&] { bool l = true; pmvp_pmu_irq(&core, 0, 100 * kNs, &l); return l; }());
+    EXPECT_FALSE([&] {
+        bool l = true;
+        pmvp_pmu_irq(&core, 0, 100 * kNs, &l);
+        return l;
+    }());
 }
 
 // PMCR.D with PMCCNTR at 0xFFFFFFFF (LC == 0): the overflow is the 64th
@@ -230,7 +234,7 @@ TEST_F(Counting, RQZJKS_Without_PMUv3p5_CountersAre32Bit)
     pmvp_core_config_limit_to_version(&cfg);
     init();
     program(0, 0, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMEVCNTR_EL0, 0x1FFFFFFF0ull, 0, 0); // bits [63:32] are not implemented
+    write(0, PMVP_PMEVCNTR_EL0, 0x1FFFFFFF0ull, 0, 0);  // bits [63:32] are not implemented
     EXPECT_EQ(counter(0, 0, 0), 0xFFFFFFF0u);
     EXPECT_EQ(counter(0, 0, 20 * kNs), 4u);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 20 * kNs), 1u);
@@ -282,13 +286,13 @@ TEST_F(Counting, SW_INCR_CountsOnlyWhenEnabled)
     init();
     write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_SW_INCR, 0, 2);
     write(0, PMVP_PMCNTENSET_EL0, 1u << 2, 0);
-    write(0, PMVP_PMSWINC_EL0, 1u << 2, 1 * kNs); // PMCR.E == 0
+    write(0, PMVP_PMSWINC_EL0, 1u << 2, 1 * kNs);  // PMCR.E == 0
     EXPECT_EQ(counter(0, 2, 1 * kNs), 0u);
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 2 * kNs);
     write(0, PMVP_PMSWINC_EL0, 1u << 2, 3 * kNs);
-    write(0, PMVP_PMSWINC_EL0, 0x7F, 3 * kNs); // twice without synchronization: counted twice
+    write(0, PMVP_PMSWINC_EL0, 0x7F, 3 * kNs);  // twice without synchronization: counted twice
     EXPECT_EQ(counter(0, 2, 3 * kNs), 2u);
-    EXPECT_EQ(read(0, PMVP_PMSWINC_EL0, 3 * kNs), 0u); // WO/RAZ
+    EXPECT_EQ(read(0, PMVP_PMSWINC_EL0, 3 * kNs), 0u);  // WO/RAZ
 }
 
 TEST_F(Counting, SW_INCR_IsFilteredByTheWritersExceptionLevel)
@@ -344,7 +348,8 @@ INSTANTIATE_TEST_SUITE_P(
         FilterCase{ "P filters Secure EL1", PMVP_PMEVTYPER_EL0_P, 1, PMVP_SECURE, false },
         FilterCase{ "NSH == 0 filters NS EL2", 0, 2, PMVP_NONSECURE, false },
         FilterCase{ "NSH == 1 counts NS EL2", PMVP_PMEVTYPER_EL0_NSH, 2, PMVP_NONSECURE, true },
-        FilterCase{ "SH == NSH filters Secure EL2", PMVP_PMEVTYPER_EL0_NSH | PMVP_PMEVTYPER_EL0_SH, 2, PMVP_SECURE, false },
+        FilterCase{ "SH == NSH filters Secure EL2", PMVP_PMEVTYPER_EL0_NSH | PMVP_PMEVTYPER_EL0_SH, 2, PMVP_SECURE,
+                    false },
         FilterCase{ "SH != NSH counts Secure EL2", PMVP_PMEVTYPER_EL0_SH, 2, PMVP_SECURE, true },
         FilterCase{ "M != P filters EL3", PMVP_PMEVTYPER_EL0_M, 3, PMVP_ROOT, false },
         FilterCase{ "M == P counts EL3", PMVP_PMEVTYPER_EL0_M | PMVP_PMEVTYPER_EL0_P, 3, PMVP_ROOT, true },
@@ -353,7 +358,8 @@ INSTANTIATE_TEST_SUITE_P(
         FilterCase{ "RLK == P counts Realm EL1", PMVP_PMEVTYPER_EL0_RLK | PMVP_PMEVTYPER_EL0_P, 1, PMVP_REALM, true },
         FilterCase{ "RLU != U filters Realm EL0", PMVP_PMEVTYPER_EL0_RLU, 0, PMVP_REALM, false },
         FilterCase{ "RLH != NSH counts Realm EL2", PMVP_PMEVTYPER_EL0_RLH, 2, PMVP_REALM, true },
-        FilterCase{ "RLH == NSH filters Realm EL2", PMVP_PMEVTYPER_EL0_RLH | PMVP_PMEVTYPER_EL0_NSH, 2, PMVP_REALM, false }),
+        FilterCase{ "RLH == NSH filters Realm EL2", PMVP_PMEVTYPER_EL0_RLH | PMVP_PMEVTYPER_EL0_NSH, 2, PMVP_REALM,
+                    false }),
     [](const ::testing::TestParamInfo<FilterCase> &info) {
         std::string name;
         for (const char *c = info.param.rule; *c; c++)
@@ -363,14 +369,14 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST_F(Counting, D13_1_1_HpmnPartitionsTheCountersBetweenPmcrEAndHpme)
 {
-    init(); // 6 counters
+    init();  // 6 counters
     for (unsigned n : { 0u, 5u })
         program(0, n, PMVP_EV_CPU_CYCLES);
-    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), PMVP_MDCR_EL3_MTPME, 0); // HPME = 0
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), PMVP_MDCR_EL3_MTPME, 0);  // HPME = 0
     EXPECT_EQ(counter(0, 0, 1 * kUs), 1000u);
     EXPECT_EQ(counter(0, 5, 1 * kUs), 0u);
     controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4) | PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL3_MTPME, 1 * kUs);
-    write(0, PMVP_PMCR_EL0, 0, 1 * kUs); // PMCR.E = 0
+    write(0, PMVP_PMCR_EL0, 0, 1 * kUs);  // PMCR.E = 0
     EXPECT_EQ(counter(0, 0, 2 * kUs), 1000u);
     EXPECT_EQ(counter(0, 5, 2 * kUs), 1000u);
 }
@@ -446,7 +452,7 @@ TEST_F(Counting, PMCR_DP_StopsCycleCounterWhereCountingIsProhibited)
 {
     init();
     enable_cycle_counter(0, PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_DP);
-    context(0, 1, PMVP_SECURE, 1 * kUs); // SPME == 0: prohibited
+    context(0, 1, PMVP_SECURE, 1 * kUs);  // SPME == 0: prohibited
     context(0, 1, PMVP_NONSECURE, 3 * kUs);
     EXPECT_EQ(cycles(0, 4 * kUs), 2000u);
 }
@@ -463,9 +469,10 @@ TEST_F(Counting, SCCD_And_HCCD_StopTheCycleCounter)
 {
     init();
     enable_cycle_counter(0);
-    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6) | PMVP_MDCR_EL2_HCCD, PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_SCCD, 0);
-    context(0, 1, PMVP_SECURE, 1 * kUs);   // SCCD
-    context(0, 2, PMVP_NONSECURE, 2 * kUs); // HCCD
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6) | PMVP_MDCR_EL2_HCCD, PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_SCCD,
+             0);
+    context(0, 1, PMVP_SECURE, 1 * kUs);     // SCCD
+    context(0, 2, PMVP_NONSECURE, 2 * kUs);  // HCCD
     context(0, 1, PMVP_NONSECURE, 3 * kUs);
     EXPECT_EQ(cycles(0, 4 * kUs), 2000u);
 }
@@ -476,12 +483,13 @@ TEST_F(Counting, MCCD_And_MPMX_WithPMUv3p7Controls)
     init();
     enable_cycle_counter(0, PMVP_PMCR_EL0_LC);
     program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_M | PMVP_PMEVTYPER_EL0_P);
-    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_MCCD | PMVP_MDCR_EL3_MPMX, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_MCCD | PMVP_MDCR_EL3_MPMX,
+             0);
     write(0, PMVP_PMCCFILTR_EL0, PMVP_PMEVTYPER_EL0_M | PMVP_PMEVTYPER_EL0_P, 0);
     context(0, 3, PMVP_SECURE, 0);
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 3, 1 * kNs), PMVP_OK);
-    EXPECT_EQ(counter(0, 0, 1 * kUs), 0u); // RGNGCW: {SPME, MPMX} = {1, 1}, first range
-    EXPECT_EQ(cycles(0, 1 * kUs), 0u);     // MCCD
+    EXPECT_EQ(counter(0, 0, 1 * kUs), 0u);  // RGNGCW: {SPME, MPMX} = {1, 1}, first range
+    EXPECT_EQ(cycles(0, 1 * kUs), 0u);      // MCCD
 }
 
 TEST_F(Counting, DebugStateCountsNothing)
@@ -507,7 +515,7 @@ TEST_F(Counting, D13_3_1_IrqRisesAtThePredictedOverflowInstant)
     EXPECT_EQ(next_event(0), 1000 * kNs);
     EXPECT_FALSE(irq(0, 1000 * kNs - 1));
     EXPECT_TRUE(irq(0, 1000 * kNs));
-    EXPECT_EQ(next_event(1000 * kNs), PMVP_TIME_NEVER); // flag already set
+    EXPECT_EQ(next_event(1000 * kNs), PMVP_TIME_NEVER);  // flag already set
     write(0, PMVP_PMOVSCLR_EL0, PMVP_PMU_C, 2000 * kNs);
     EXPECT_FALSE(irq(0, 2000 * kNs));
 }
@@ -517,9 +525,9 @@ TEST_F(Counting, D13_3_1_IrqNeedsTheRangesGlobalEnable)
     init();
     controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), 0, 0);
     write(0, PMVP_PMINTENSET_EL1, 0x21, 0);
-    write(0, PMVP_PMOVSSET_EL0, 0x20, 0); // counter 5: second range, HPME == 0
+    write(0, PMVP_PMOVSSET_EL0, 0x20, 0);  // counter 5: second range, HPME == 0
     EXPECT_FALSE(irq(0, 0));
-    write(0, PMVP_PMOVSSET_EL0, 0x01, 0); // counter 0: first range, PMCR.E == 0
+    write(0, PMVP_PMOVSSET_EL0, 0x01, 0);  // counter 0: first range, PMCR.E == 0
     EXPECT_FALSE(irq(0, 0));
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E, 0);
     EXPECT_TRUE(irq(0, 0));
@@ -534,17 +542,17 @@ TEST_F(Counting, D13_2_DisableRule_ReadsReturnTheValueAtTheDisablePoint)
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_INST_RETIRED);
     enable_cycle_counter(0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LC);
-    write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 1499, 0, 0); // would overflow at 1500 ns
+    write(0, PMVP_PMEVCNTR_EL0, 0xFFFFFFFFull - 1499, 0, 0);  // would overflow at 1500 ns
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 7, 400 * kNs), PMVP_OK);
-    write(0, PMVP_PMCNTENCLR_EL0, 0x3, 1000 * kNs);           // counters 0 and 1 off
-    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_LC, 1000 * kNs);         // and everything, by PMCR.E
+    write(0, PMVP_PMCNTENCLR_EL0, 0x3, 1000 * kNs);         // counters 0 and 1 off
+    write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_LC, 1000 * kNs);  // and everything, by PMCR.E
     for (pmvp_time t : { 1000 * kNs, 1500 * kNs, 2 * kMs }) {
         // Events after the disable point, at it and later.
         ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 5, t), PMVP_OK);
         EXPECT_EQ(counter(0, 0, t), 0xFFFFFFFFull - 499) << t;
         EXPECT_EQ(counter(0, 1, t), 7u) << t;
         EXPECT_EQ(cycles(0, t), 1000u) << t;
-        EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, t), 0u) << t; // the overflow never happens
+        EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, t), 0u) << t;  // the overflow never happens
     }
 }
 
@@ -574,7 +582,7 @@ TEST_F(Counting, BusCyclesAndCntCyclesFollowTheirClocks)
 TEST_F(Counting, PerCycleEventAddsTheLevelEachCycle)
 {
     init();
-    program(0, 0, 0x8320); // L1D_CACHE_REFILL_PERCYC
+    program(0, 0, 0x8320);  // L1D_CACHE_REFILL_PERCYC
     ASSERT_EQ(pmvp_core_set_level(&core, 0, 0x8320, 3, 1 * kUs), PMVP_OK);
     ASSERT_EQ(pmvp_core_set_level(&core, 0, 0x8320, 0, 2 * kUs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 3 * kUs), 3000u);
@@ -626,5 +634,5 @@ TEST_F(Counting, InputsMayInterruptOnlyThroughCountersThatRequestOne)
     EXPECT_FALSE(report(PMVP_EV_INST_RETIRED));
 }
 
-} // namespace
-} // namespace pmvp::test
+}  // namespace
+}  // namespace pmvp::test

@@ -24,7 +24,10 @@ std::string refusal(pmvp_core &core, void (*edit)(pmvp_core_config &))
     EXPECT_EQ(pmvp_core_init(&core, &c), err);
     return err == PMVP_ERR_CONFIG ? std::string(why) : std::string();
 }
-bool refuses(pmvp_core &core, void (*edit)(pmvp_core_config &)) { return !refusal(core, edit).empty(); }
+bool refuses(pmvp_core &core, void (*edit)(pmvp_core_config &))
+{
+    return !refusal(core, edit).empty();
+}
 
 TEST_F(Errors, CallFromThePastIsRejectedAndChangesNothing)
 {
@@ -53,7 +56,7 @@ TEST_F(Errors, OutOfRangeIndices)
     EXPECT_EQ(pmvp_pmu_read(&core, 0, (pmvp_pmu_reg)999, 0, 0, &v), PMVP_ERR_REGISTER);
     EXPECT_EQ(pmvp_core_set_pe_state(&core, 9, PMVP_PE_RUN, 0), PMVP_ERR_PE);
     EXPECT_EQ(pmvp_core_set_pe_state(&core, 0, (pmvp_pe_state)7, 0), PMVP_ERR_VALUE);
-    EXPECT_EQ(pmvp_core_set_active_thread(&core, 0, 0), PMVP_ERR_CONFIG); // not SoEMT
+    EXPECT_EQ(pmvp_core_set_active_thread(&core, 0, 0), PMVP_ERR_CONFIG);  // not SoEMT
 }
 
 TEST_F(Errors, NullPointers)
@@ -85,44 +88,81 @@ TEST_F(Errors, ImpossibleConfigurations)
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.num_counters = 32; }), "num_counters: at most 31");
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.pmu_version = (pmvp_pmu_version)3; }), "pmu_version:");
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.mt_policy = (pmvp_mt_policy)9; }), "mt_policy:");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.feat_rme = true; c.have_el3 = false; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     c.feat_rme = true;
+                     c.have_el3 = false;
+                 }),
                  "feat_sel2, feat_rme: Secure EL2 and the Realm Management Extension need have_el2 and have_el3");
     // A feature of a later architecture version than the PMU's.
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3P4, c); c.feat_pmuv3p7 = true; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     on_pmu(PMVP_PMUV3P4, c);
+                     c.feat_pmuv3p7 = true;
+                 }),
                  "feat_pmuv3p7: FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3, c); c.feat_mtpmu = true; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     on_pmu(PMVP_PMUV3, c);
+                     c.feat_mtpmu = true;
+                 }),
                  "feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3, c); c.pmu_ext_layout = PMVP_EXT64; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     on_pmu(PMVP_PMUV3, c);
+                     c.pmu_ext_layout = PMVP_EXT64;
+                 }),
                  "pmu_ext_layout: EXT64 (FEAT_PMUv3_EXT64, Armv8.8) needs pmu_version PMUv3p5");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3P4, c); c.amu_ext_layout = PMVP_EXT64; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     on_pmu(PMVP_PMUV3P4, c);
+                     c.amu_ext_layout = PMVP_EXT64;
+                 }),
                  "amu_ext_layout: EXT64 (FEAT_AMU_EXT64, Armv8.8) needs pmu_version PMUv3p5");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3P1, c); c.feat_amuv1 = true; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     on_pmu(PMVP_PMUV3P1, c);
+                     c.feat_amuv1 = true;
+                 }),
                  "feat_amuv1: FEAT_AMUv1 (Armv8.4) needs pmu_version PMUv3p4 or later");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { on_pmu(PMVP_PMUV3, c); c.feat_debugv8p2 = true; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     on_pmu(PMVP_PMUV3, c);
+                     c.feat_debugv8p2 = true;
+                 }),
                  "feat_debugv8p2: FEAT_Debugv8p2 (Armv8.2) needs pmu_version PMUv3p1 or later");
     // Code that sets pmu_version after the defaults is told the call that
     // gives that version's core, which pmvp_core_init() then takes.
     const std::string earlier = why([](pmvp_core_config &c) { c.pmu_version = PMVP_PMUV3; });
     EXPECT_NE(earlier.find("needs pmu_version PMUv3p"), std::string::npos) << earlier;
     EXPECT_NE(earlier.find("(pmvp_core_config_limit_to_version() turns off every feature pmu_version lacks)"),
-              std::string::npos) << earlier;
+              std::string::npos)
+        << earlier;
     for (pmvp_pmu_version v : { PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4 }) {
         pmvp_core_config c;
         pmvp_core_config_default(&c);
         on_pmu(v, c);
         EXPECT_EQ(pmvp_core_init(&core, &c), PMVP_OK) << v;
     }
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.num_counters = 0; c.feat_hpmn0 = false; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     c.num_counters = 0;
+                     c.feat_hpmn0 = false;
+                 }),
                  "num_counters: no event counters with EL2 needs FEAT_HPMN0");  // D13.1
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.el3_aarch32 = true; c.have_aarch32 = false; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     c.el3_aarch32 = true;
+                     c.have_aarch32 = false;
+                 }),
                  "el1_aarch32, el2_aarch32, el3_aarch32: AArch32 needs have_aarch32");
-    static const uint16_t common_reserved[] = { 0x4007 }; // reserved common number, not in D14.3
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.events = common_reserved; c.num_events = 1; }),
+    static const uint16_t common_reserved[] = { 0x4007 };  // reserved common number, not in D14.3
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     c.events = common_reserved;
+                     c.num_events = 1;
+                 }),
                  "events: a common event");
-    static const uint16_t overflow_event[] = { 0x400D }; // PMU_OVFS is not generated by the kernel
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.events = overflow_event; c.num_events = 1; }),
+    static const uint16_t overflow_event[] = { 0x400D };  // PMU_OVFS is not generated by the kernel
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     c.events = overflow_event;
+                     c.num_events = 1;
+                 }),
                  "events: PMU_OVERFLOW is counted by the AMU only");
-    EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.feat_sebep = true; c.feat_ebep = false; }),
+    EXPECT_PRED2(names, why([](pmvp_core_config &c) {
+                     c.feat_sebep = true;
+                     c.feat_ebep = false;
+                 }),
                  "feat_sebep: FEAT_SEBEP needs feat_ebep");
     EXPECT_PRED2(names, why([](pmvp_core_config &c) { c.inaccuracy.shadow_events = 4; }),
                  "inaccuracy.shadow_events, shadow_time: the shadow effect is FEAT_SEBEP's");
@@ -183,10 +223,10 @@ TEST_F(Errors, InvalidContexts)
     init();
     pmvp_context x{};
     x.el = 2;
-    EXPECT_EQ(pmvp_core_set_context(&core, 0, &x, 0), PMVP_ERR_VALUE); // no EL2
+    EXPECT_EQ(pmvp_core_set_context(&core, 0, &x, 0), PMVP_ERR_VALUE);  // no EL2
     x.el = 1;
     x.security = PMVP_REALM;
-    EXPECT_EQ(pmvp_core_set_context(&core, 0, &x, 0), PMVP_ERR_VALUE); // no RME
+    EXPECT_EQ(pmvp_core_set_context(&core, 0, &x, 0), PMVP_ERR_VALUE);  // no RME
     x.el = 4;
     x.security = PMVP_NONSECURE;
     EXPECT_EQ(pmvp_core_set_context(&core, 0, &x, 0), PMVP_ERR_VALUE);
@@ -198,7 +238,7 @@ TEST_F(Errors, ReportsThatTheKernelCannotTake)
     cfg.events = events;
     cfg.num_events = 3;
     init();
-    EXPECT_EQ(pmvp_core_report(&core, 0, 0x0004, 1, 0), PMVP_ERR_EVENT);             // not supported
+    EXPECT_EQ(pmvp_core_report(&core, 0, 0x0004, 1, 0), PMVP_ERR_EVENT);              // not supported
     EXPECT_EQ(pmvp_core_report(&core, 0, PMVP_EV_CPU_CYCLES, 1, 0), PMVP_ERR_EVENT);  // counted by the kernel
     EXPECT_EQ(pmvp_core_set_level(&core, 0, PMVP_EV_INST_RETIRED, 1, 0), PMVP_ERR_EVENT);
     EXPECT_EQ(pmvp_core_set_level(&core, 0, PMVP_EV_STALL, 1, 0), PMVP_OK);
@@ -235,7 +275,7 @@ TEST_F(Errors, HpmnAboveNIsLoggedAndTreatedAsN)
     program(0, 5, PMVP_EV_CPU_CYCLES);
     controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 20), 0, 0);
     EXPECT_EQ(logged, 1);
-    EXPECT_EQ(counter(0, 5, 1 * kUs), 1000u); // first range: PMCR.E enables it
+    EXPECT_EQ(counter(0, 5, 1 * kUs), 1000u);  // first range: PMCR.E enables it
 }
 
 TEST_F(Errors, StrerrorCoversEveryCode)
@@ -245,5 +285,5 @@ TEST_F(Errors, StrerrorCoversEveryCode)
     EXPECT_STREQ(pmvp_strerror(42), "unknown error");
 }
 
-} // namespace
-} // namespace pmvp::test
+}  // namespace
+}  // namespace pmvp::test

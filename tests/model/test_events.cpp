@@ -28,7 +28,7 @@ TEST(Events, NumbersAndMnemonicsAgreeWithTheArmArm)
     EXPECT_STREQ(pmvp_event_find(0x4004)->name, "CNT_CYCLES");
     EXPECT_STREQ(pmvp_event_find(0x8159)->name, "STALL_FRONTEND_L1I");
     EXPECT_STREQ(pmvp_event_find(0x001C)->name, "TTBR_WRITE_RETIRED");
-    EXPECT_EQ(pmvp_event_find(0x4007), nullptr); // reserved common number
+    EXPECT_EQ(pmvp_event_find(0x4007), nullptr);  // reserved common number
     EXPECT_EQ(pmvp_event_index(0x0000), 0);
 }
 
@@ -40,8 +40,8 @@ TEST(Events, ClassesFollowTheEventDefinitions)
     EXPECT_EQ(pmvp_event_find(0x001E)->cls, PMVP_EVCLASS_CHAIN);
     EXPECT_EQ(pmvp_event_find(0x001D)->cls, PMVP_EVCLASS_BUS_CLOCK);
     EXPECT_EQ(pmvp_event_find(0x4004)->cls, PMVP_EVCLASS_SYSTEM_COUNTER);
-    EXPECT_EQ(pmvp_event_find(0x8380)->cls, PMVP_EVCLASS_CONDITION);   // ZA_ACTIVE
-    EXPECT_EQ(pmvp_event_find(0x8320)->cls, PMVP_EVCLASS_PER_CYCLE);   // L1D_CACHE_REFILL_PERCYC
+    EXPECT_EQ(pmvp_event_find(0x8380)->cls, PMVP_EVCLASS_CONDITION);  // ZA_ACTIVE
+    EXPECT_EQ(pmvp_event_find(0x8320)->cls, PMVP_EVCLASS_PER_CYCLE);  // L1D_CACHE_REFILL_PERCYC
     EXPECT_EQ(pmvp_event_find(0x400D)->cls, PMVP_EVCLASS_PMU_OVERFLOW);
 }
 
@@ -85,8 +85,8 @@ TEST(Events, LookupsFindEveryNumberAsAScanDoes)
                 scanned = (int)i;
         ASSERT_EQ(pmvp_event_index((uint16_t)number), scanned) << number;
         const pmvp_event_info *e = scanned < 0 ? nullptr : pmvp_event_at(scanned);
-        bool level = e && (e->cls == PMVP_EVCLASS_CONDITION || e->cls == PMVP_EVCLASS_STALL ||
-                           e->cls == PMVP_EVCLASS_PER_CYCLE);
+        bool level =
+            e && (e->cls == PMVP_EVCLASS_CONDITION || e->cls == PMVP_EVCLASS_STALL || e->cls == PMVP_EVCLASS_PER_CYCLE);
         ASSERT_EQ(pmvp_event_level_index((uint16_t)number), level ? levels : -1) << number;
         levels += level;
     }
@@ -147,4 +147,4 @@ TEST(Events, TheDefaultSetIsEveryEventTheVersionNumbersButTheAmusOwn)
     }
 }
 
-} // namespace
+}  // namespace

@@ -68,7 +68,7 @@ TEST_F(Ext, I5_3_11_FreezeOnOverflowThroughTheFrame)
     init();
     EXPECT_EQ(pmu("PMCFGR", 0) & PMVP_PMCFGR_FZO, 0u);
     set_pmu("PMCR_EL0", PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
-    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMVP_PMCR_EL0_FZO, 0u); // RES0 without FEAT_PMUv3p7
+    EXPECT_EQ(pmu("PMCR_EL0", 0) & PMVP_PMCR_EL0_FZO, 0u);  // RES0 without FEAT_PMUv3p7
 
     cfg.feat_pmuv3p7 = true;
     init();
@@ -79,7 +79,7 @@ TEST_F(Ext, I5_3_11_FreezeOnOverflowThroughTheFrame)
     set_pmu("PMCNTENSET_EL0", 0x3, 0);
     set_pmu("PMCR_EL0", PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     EXPECT_EQ(pmu("PMCR_EL0", 0) & PMVP_PMCR_EL0_FZO, PMVP_PMCR_EL0_FZO);
-    EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 3 * kUs, 1), 1000u); // 1 GHz: frozen at the overflow, 1 us
+    EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 3 * kUs, 1), 1000u);  // 1 GHz: frozen at the overflow, 1 us
     set_pmu("PMOVSCLR_EL0", 0x1, 3 * kUs);
     EXPECT_EQ(pmu("PMEVCNTR<n>_EL0", 5 * kUs, 1), 3000u);
 }
@@ -120,7 +120,11 @@ TEST_F(Ext, I5_3_4_HalfWritesLeaveTheOtherHalf)
 // bits wide with PMUv3p5 (in EXT32 too), 32 bits in EXT32 without it.
 TEST_F(Ext, I5_2_TheRowListingHasOnePmevcntrRowOfTheRightWidth)
 {
-    struct Case { pmvp_pmu_version version; pmvp_ext_layout layout; unsigned width; };
+    struct Case {
+        pmvp_pmu_version version;
+        pmvp_ext_layout layout;
+        unsigned width;
+    };
     for (const Case &k : { Case{ PMVP_PMUV3P5, PMVP_EXT32, 64 }, Case{ PMVP_PMUV3P5, PMVP_EXT64, 64 },
                            Case{ PMVP_PMUV3P4, PMVP_EXT32, 32 } }) {
         cfg.pmu_version = k.version;
@@ -165,7 +169,10 @@ TEST_F(Ext, I5_3_WritableBitsOfThePmuFrame)
         init();
         SCOPED_TRACE(layout == PMVP_EXT64 ? "EXT64" : "EXT32");
         unsigned size = layout == PMVP_EXT64 ? 8 : 4;
-        struct Case { const char *name; uint64_t expect; };
+        struct Case {
+            const char *name;
+            uint64_t expect;
+        };
         const Case cases[] = {
             { "PMEVTYPER<n>_EL0", 0xFE00FFFF },  // P U NSK NSU NSH M MT, evtCount
             { "PMCCFILTR_EL0", 0xFC000000 },
@@ -340,9 +347,9 @@ TEST_F(Ext, TableResetValues)
             for (unsigned n = 0; n < pmvp_ext_reg_instances(&core, r); n++) {
                 uint64_t v = 1;
                 uint32_t off = r->offset + n * r->stride;
-                ASSERT_EQ(pmvp_ext_debug_read(&core, 0, (pmvp_frame)r->frame, off, pmvp_ext_reg_width(&core, r) / 8,
-                                              0, &v),
-                          PMVP_OK);
+                ASSERT_EQ(
+                    pmvp_ext_debug_read(&core, 0, (pmvp_frame)r->frame, off, pmvp_ext_reg_width(&core, r) / 8, 0, &v),
+                    PMVP_OK);
                 EXPECT_EQ(v, r->reset) << r->name << " " << n;
                 checked++;
             }
@@ -528,7 +535,7 @@ TEST_F(Ext, I5_4_AmuFrameIsAReadOnlyView)
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xE04, kMs), PMVP_AMCR_EL0_HDBG);
             EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xFBC, kMs), 0x47700A66u);
         }
-        EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xCE0, kMs), 0x0204u);  // AMCGCR
+        EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xCE0, kMs), 0x0204u);      // AMCGCR
         EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xE00, kMs), 0x11003F05u);  // AMCFGR
         EXPECT_EQ(rd(PMVP_FRAME_AMU, 0xFCC, kMs), 0x16u);
         // Writes are ignored, counters and controls alike.
@@ -561,15 +568,17 @@ TEST_F(Ext, DebugPathHasNoSideEffects)
     program(0, 1, PMVP_EV_CPU_CYCLES);
     auto dump = [&](pmvp_time t) {
         std::vector<std::pair<uint32_t, uint64_t>> out;
-        pmvp_ext_dump(&core, 0, PMVP_FRAME_PMU, t,
-                      [](void *u, const pmvp_ext_reg *, unsigned, uint32_t off, uint64_t v) {
-                          static_cast<std::vector<std::pair<uint32_t, uint64_t>> *>(u)->push_back({ off, v });
-                      },
-                      &out);
+        pmvp_ext_dump(
+            &core, 0, PMVP_FRAME_PMU, t,
+            [](void *u, const pmvp_ext_reg *, unsigned, uint32_t off, uint64_t v) {
+                static_cast<std::vector<std::pair<uint32_t, uint64_t>> *>(u)->push_back({ off, v });
+            },
+            &out);
         return out;
     };
     auto before = dump(kUs);
-    ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xE04, 4, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_P | PMVP_PMCR_EL0_C, kUs),
+    ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xE04, 4,
+                                   PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_P | PMVP_PMCR_EL0_C, kUs),
               PMVP_OK);
     ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xCA0, 4, 0x1, kUs), PMVP_OK);
     ASSERT_EQ(pmvp_ext_debug_write(&core, 0, PMVP_FRAME_PMU, 0xE00, 4, 0, kUs), PMVP_OK);
@@ -611,8 +620,9 @@ TEST_F(Ext, DebugReadLeavesThePresentAlone)
     // Reads for earlier instants than the core's present are still refused.
     EXPECT_EQ(pmvp_ext_debug_read(&core, 0, PMVP_FRAME_PMU, insts, 8, kUs / 4, &v), PMVP_ERR_PAST);
     // The dump is a query too.
-    ASSERT_EQ(pmvp_ext_dump(&core, 0, PMVP_FRAME_PMU, 2 * kUs,
-                            [](void *, const pmvp_ext_reg *, unsigned, uint32_t, uint64_t) {}, nullptr),
+    ASSERT_EQ(pmvp_ext_dump(
+                  &core, 0, PMVP_FRAME_PMU, 2 * kUs, [](void *, const pmvp_ext_reg *, unsigned, uint32_t, uint64_t) {},
+                  nullptr),
               PMVP_OK);
     EXPECT_EQ(core.last_call, kUs / 2);
 }
@@ -623,14 +633,15 @@ TEST_F(Ext, DumpListsEveryImplementedRegister)
     cfg.num_counters = 2;
     init();
     std::vector<std::string> names;
-    ASSERT_EQ(pmvp_ext_dump(&core, 0, PMVP_FRAME_PMU, 0,
-                            [](void *u, const pmvp_ext_reg *r, unsigned n, uint32_t, uint64_t) {
-                                std::string s = r->name;
-                                if (r->stride)
-                                    s += "[" + std::to_string(n) + "]";
-                                static_cast<std::vector<std::string> *>(u)->push_back(s);
-                            },
-                            &names),
+    ASSERT_EQ(pmvp_ext_dump(
+                  &core, 0, PMVP_FRAME_PMU, 0,
+                  [](void *u, const pmvp_ext_reg *r, unsigned n, uint32_t, uint64_t) {
+                      std::string s = r->name;
+                      if (r->stride)
+                          s += "[" + std::to_string(n) + "]";
+                      static_cast<std::vector<std::string> *>(u)->push_back(s);
+                  },
+                  &names),
               PMVP_OK);
     std::vector<std::string> head(names.begin(), names.begin() + 6);
     EXPECT_EQ(head, (std::vector<std::string>{ "PMEVCNTR<n>_EL0[0]", "PMEVCNTR<n>_EL0[1]", "PMCCNTR_EL0",
@@ -648,8 +659,8 @@ TEST_F(Ext, DumpListsEveryImplementedRegister)
 TEST_F(Ext, FuzzEveryAccessHasADocumentedOutcome)
 {
     std::mt19937_64 rng(20261121);
-    const std::set<int> errors = { PMVP_ERR_PE_OFF, PMVP_ERR_LOCKED, PMVP_ERR_DENIED, PMVP_ERR_SIZE,
-                                   PMVP_ERR_ADDRESS, PMVP_ERR_VALUE, PMVP_ERR_PE };
+    const std::set<int> errors = { PMVP_ERR_PE_OFF,  PMVP_ERR_LOCKED, PMVP_ERR_DENIED, PMVP_ERR_SIZE,
+                                   PMVP_ERR_ADDRESS, PMVP_ERR_VALUE,  PMVP_ERR_PE };
     unsigned outcomes[3] = {}, refused = 0;
     for (int round = 0; round < 16; round++) {
         cfg.pmu_ext_layout = round & 1 ? PMVP_EXT64 : PMVP_EXT32;
@@ -687,8 +698,14 @@ TEST_F(Ext, FuzzEveryAccessHasADocumentedOutcome)
             switch (rng() % 4) {
             case 0: err = pmvp_ext_read(&core, pe, f, off, size, &a, t, &v, &e); break;
             case 1: err = pmvp_ext_write(&core, pe, f, off, size, v, &a, t, &e); break;
-            case 2: err = pmvp_ext_debug_read(&core, pe, f, off, size, t, &v); e = PMVP_EXT_DONE; break;
-            default: err = pmvp_ext_debug_write(&core, pe, f, off, size, v, t); e = PMVP_EXT_DONE; break;
+            case 2:
+                err = pmvp_ext_debug_read(&core, pe, f, off, size, t, &v);
+                e = PMVP_EXT_DONE;
+                break;
+            default:
+                err = pmvp_ext_debug_write(&core, pe, f, off, size, v, t);
+                e = PMVP_EXT_DONE;
+                break;
             }
             if (err == PMVP_OK) {
                 ASSERT_TRUE(e == PMVP_EXT_DONE || e == PMVP_EXT_RAZ_WI || e == PMVP_EXT_IGNORED);

@@ -132,31 +132,34 @@ std::vector<Variant> variants()
     std::vector<Variant> out;
     for (bool ext64 : { false, true })
         for (pmvp_pmu_version v : { PMVP_PMUV3, PMVP_PMUV3P1, PMVP_PMUV3P4, PMVP_PMUV3P5 })
-          for (bool icntr : { false, true })
-            for (bool p9_ss : { false, true })
-             for (bool th : { false, true }) {
-              Variant x{};
-              pmvp_core_config_default(&x.cfg);
-              x.cfg.pmu_version = v;
-              pmvp_core_config_limit_to_version(&x.cfg);
-              if ((ext64 || icntr || p9_ss || th) && v < PMVP_PMUV3P5)
-                  continue;  // FEAT_PMUv3_EXT64, FEAT_AMU_EXT64, FEAT_PMUv3_ICNTR, p9, SS and TH need PMUv3p5 (core.h)
-              x.cfg.feat_pmuv3_icntr = icntr;
-              x.cfg.feat_pmuv3p7 = x.cfg.feat_pmuv3p9 = x.cfg.feat_pmuv3_ss = x.cfg.feat_pmuv3_extpmn = p9_ss;
-              if (th) {  // FEAT_PMUv3_TH2 with an 8-bit TH (PMMIR.THWIDTH, EDGE); it needs FEAT_PMUv3p7
-                  x.cfg.feat_pmuv3p7 = true;
-                  x.cfg.pmmir = 0x02800000;
-              }
-              x.cfg.pmu_ext_layout = x.cfg.amu_ext_layout = ext64 ? PMVP_EXT64 : PMVP_EXT32;
-              // OPTIONAL in EXT32 before PMUv3p9: include it to check its offset.
-              x.cfg.pmu_ext_pmswinc = !ext64 && !p9_ss;
-              x.cfg.num_counters = 31;
-              x.cfg.amu_num_aux = 16;
-              x.f = { ext64, ext64, v >= PMVP_PMUV3P1, v >= PMVP_PMUV3P4, v >= PMVP_PMUV3P5, icntr, p9_ss, p9_ss, th, p9_ss };
-              x.label = std::string(ext64 ? "EXT64" : "EXT32") + " PMUVer " + std::to_string((int)v) +
-                        (icntr ? " ICNTR" : "") + (p9_ss ? " PMUv3p9 SS EXTPMN" : "") + (th ? " TH2" : "");
-              out.push_back(x);
-            }
+            for (bool icntr : { false, true })
+                for (bool p9_ss : { false, true })
+                    for (bool th : { false, true }) {
+                        Variant x{};
+                        pmvp_core_config_default(&x.cfg);
+                        x.cfg.pmu_version = v;
+                        pmvp_core_config_limit_to_version(&x.cfg);
+                        if ((ext64 || icntr || p9_ss || th) && v < PMVP_PMUV3P5)
+                            continue;  // FEAT_PMUv3_EXT64, FEAT_AMU_EXT64, FEAT_PMUv3_ICNTR, p9, SS and TH need PMUv3p5 (core.h)
+                        x.cfg.feat_pmuv3_icntr = icntr;
+                        x.cfg.feat_pmuv3p7 = x.cfg.feat_pmuv3p9 = x.cfg.feat_pmuv3_ss = x.cfg.feat_pmuv3_extpmn = p9_ss;
+                        if (th) {  // FEAT_PMUv3_TH2 with an 8-bit TH (PMMIR.THWIDTH, EDGE); it needs FEAT_PMUv3p7
+                            x.cfg.feat_pmuv3p7 = true;
+                            x.cfg.pmmir = 0x02800000;
+                        }
+                        x.cfg.pmu_ext_layout = x.cfg.amu_ext_layout = ext64 ? PMVP_EXT64 : PMVP_EXT32;
+                        // OPTIONAL in EXT32 before PMUv3p9: include it to check its offset.
+                        x.cfg.pmu_ext_pmswinc = !ext64 && !p9_ss;
+                        x.cfg.num_counters = 31;
+                        x.cfg.amu_num_aux = 16;
+                        x.f = {
+                            ext64, ext64, v >= PMVP_PMUV3P1, v >= PMVP_PMUV3P4, v >= PMVP_PMUV3P5, icntr, p9_ss, p9_ss,
+                            th,    p9_ss
+                        };
+                        x.label = std::string(ext64 ? "EXT64" : "EXT32") + " PMUVer " + std::to_string((int)v) +
+                                  (icntr ? " ICNTR" : "") + (p9_ss ? " PMUv3p9 SS EXTPMN" : "") + (th ? " TH2" : "");
+                        out.push_back(x);
+                    }
     return out;
 }
 
@@ -221,8 +224,7 @@ TEST(ExtOffsets, I5_2_I5_4_EveryTableRowIsInTheSpec)
                 for (const Row &r : rows)
                     if (r.name == reg->name && conditions().at(r.condition)(v.f) && offset_of(r.offset, n) == off)
                         found = true;
-                EXPECT_TRUE(found) << v.label << ": " << reg->name << " instance " << n << " at 0x" << std::hex
-                                   << off;
+                EXPECT_TRUE(found) << v.label << ": " << reg->name << " instance " << n << " at 0x" << std::hex << off;
             }
         }
     }

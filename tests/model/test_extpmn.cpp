@@ -24,8 +24,7 @@ protected:
     }
     // An external access: Secure is the Most secure one here (EL3, no RME).
     static pmvp_ext_access access(pmvp_security s) { return pmvp_ext_access{ (uint8_t)s, false }; }
-    uint64_t ext_read(uint32_t offset, pmvp_security s, pmvp_time t, pmvp_ext_effect *e = nullptr,
-                      unsigned size = 4)
+    uint64_t ext_read(uint32_t offset, pmvp_security s, pmvp_time t, pmvp_ext_effect *e = nullptr, unsigned size = 4)
     {
         pmvp_ext_access a = access(s);
         uint64_t v = 0;
@@ -71,7 +70,7 @@ TEST_F(Extpmn, I5_3_47_PmccrColdResetsToNoThirdRangeAndOnlyAMostSecureAccessReac
 {
     init();
     pmvp_ext_effect e{};
-    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, &e), 6u); // EPMN = N, EPME 0, OSLO 0
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, &e), 6u);  // EPMN = N, EPME 0, OSLO 0
     EXPECT_EQ(e, PMVP_EXT_DONE);
     EXPECT_EQ(ext_read(kPmccr, PMVP_NONSECURE, 0, &e), 0u);
     EXPECT_EQ(e, PMVP_EXT_RAZ_WI);
@@ -100,7 +99,7 @@ TEST_F(Extpmn, HVGXL_CountersReservedBeforeSoftwareRuns)
 {
     cfg.extpmn_reserved = 2;
     init();
-    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0), 4u); // EPMN = 6 - 2, EPME 0
+    EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0), 4u);  // EPMN = 6 - 2, EPME 0
     uint64_t v = 0;
     EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, v), 4u);
@@ -138,20 +137,20 @@ TEST_F(Extpmn, WithoutTheFeatureThereIsNoPmccrAndNoThirdRange)
     EXPECT_EQ(ext_read(kPmccr, PMVP_SECURE, 0, &e), 0u);
     EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMDEVID_EXTPMN, ext_read(0xFC8, PMVP_SECURE, 0)), 0u);
     program(0, 5, PMVP_EV_CPU_CYCLES);
-    EXPECT_EQ(counter(0, 5, 1 * kUs), 1000u); // the first range's, enabled by PMCR.E
+    EXPECT_EQ(counter(0, 5, 1 * kUs), 1000u);  // the first range's, enabled by PMCR.E
 }
 
 TEST_F(Extpmn, TableD13_4_EpmeEnablesTheThirdRangeAlone)
 {
     init();
     reserve(4, false);
-    program(0, 1, PMVP_EV_CPU_CYCLES); // first range: PMCR.E (program sets it)
-    program(0, 4, PMVP_EV_CPU_CYCLES); // third range
+    program(0, 1, PMVP_EV_CPU_CYCLES);  // first range: PMCR.E (program sets it)
+    program(0, 4, PMVP_EV_CPU_CYCLES);  // third range
     write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_CPU_CYCLES, 0, 5);
     write(0, PMVP_PMCNTENSET_EL0, 1u << 5, 0);
     controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6) | PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL3_MTPME, 0);
     EXPECT_EQ(counter(0, 1, 1 * kUs), 1000u);
-    EXPECT_EQ(counter(0, 4, 1 * kUs), 0u); // neither PMCR.E nor HPME enables it
+    EXPECT_EQ(counter(0, 4, 1 * kUs), 0u);  // neither PMCR.E nor HPME enables it
     reserve(4, true, 1 * kUs);
     write(0, PMVP_PMCR_EL0, 0, 2 * kUs);
     EXPECT_EQ(counter(0, 1, 3 * kUs), 2000u);
@@ -188,15 +187,16 @@ TEST_F(Extpmn, D13_5_4_SpmeMpmxAndHpmdDoNotProhibitTheThirdRange)
 {
     init();
     reserve(3, true);
-    program(0, 0, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_NSH); // first range; M == P: EL3 not filtered
-    program(0, 3, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_NSH); // third range
-    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 3) | PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL3_MTPME | PMVP_MDCR_EL3_MPMX, 0);
-    context(0, 1, PMVP_SECURE, 0); // Secure EL1 without SPME (MPMX allows it: RGNGCW)
-    context(0, 3, PMVP_SECURE, 1 * kUs); // EL3 with MPMX and without SPME: prohibited
-    context(0, 2, PMVP_NONSECURE, 2 * kUs); // EL2 with HPMD: prohibited for the first range
+    program(0, 0, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_NSH);  // first range; M == P: EL3 not filtered
+    program(0, 3, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_NSH);  // third range
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 3) | PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL3_MTPME | PMVP_MDCR_EL3_MPMX,
+             0);
+    context(0, 1, PMVP_SECURE, 0);           // Secure EL1 without SPME (MPMX allows it: RGNGCW)
+    context(0, 3, PMVP_SECURE, 1 * kUs);     // EL3 with MPMX and without SPME: prohibited
+    context(0, 2, PMVP_NONSECURE, 2 * kUs);  // EL2 with HPMD: prohibited for the first range
     context(0, 1, PMVP_NONSECURE, 3 * kUs);
-    EXPECT_EQ(counter(0, 0, 4 * kUs), 2000u); // Secure EL1 and Non-secure EL1
-    EXPECT_EQ(counter(0, 3, 4 * kUs), 4000u); // every one of them
+    EXPECT_EQ(counter(0, 0, 4 * kUs), 2000u);  // Secure EL1 and Non-secure EL1
+    EXPECT_EQ(counter(0, 3, 4 * kUs), 4000u);  // every one of them
 }
 
 TEST_F(Extpmn, D13_3_TheThirdRangeOverflowsAtBit63AndRequestsPmuirqWithEpme)
@@ -205,7 +205,7 @@ TEST_F(Extpmn, D13_3_TheThirdRangeOverflowsAtBit63AndRequestsPmuirqWithEpme)
     reserve(4, false);
     program(0, 4, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMINTENSET_EL1, 1u << 4, 0);
-    write(0, PMVP_PMEVCNTR_EL0, UINT32_MAX - 99, 0, 4); // PMCR.LP and MDCR_EL2.HLP are 0
+    write(0, PMVP_PMEVCNTR_EL0, UINT32_MAX - 99, 0, 4);  // PMCR.LP and MDCR_EL2.HLP are 0
     reserve(4, true, 0);
     EXPECT_EQ(counter(0, 4, 1 * kUs), UINT64_C(0x100000000) + 900);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 1 * kUs), 0u);
@@ -223,7 +223,8 @@ TEST_F(Extpmn, D13_5_2_1_TheThirdRangeNeitherFreezesNorIsFrozen)
 {
     init();
     reserve(2, true);
-    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 1) | PMVP_MDCR_EL2_HPME | PMVP_MDCR_EL2_HPMFZO, PMVP_MDCR_EL3_MTPME, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 1) | PMVP_MDCR_EL2_HPME | PMVP_MDCR_EL2_HPMFZO, PMVP_MDCR_EL3_MTPME,
+             0);
     for (unsigned n : { 0u, 1u, 2u, 3u })
         program(0, n, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
@@ -239,7 +240,7 @@ TEST_F(Extpmn, D13_5_2_1_TheThirdRangeNeitherFreezesNorIsFrozen)
     pmvp_time when = 0;
     ASSERT_EQ(pmvp_core_next_freeze(&core, 2 * kUs, &when), PMVP_OK);
     EXPECT_EQ(when, 3 * kUs);
-    EXPECT_EQ(counter(0, 0, 10 * kUs), UINT64_C(0x100000000)); // carried into bit 32 (PMUv3p5), then frozen
+    EXPECT_EQ(counter(0, 0, 10 * kUs), UINT64_C(0x100000000));  // carried into bit 32 (PMUv3p5), then frozen
     EXPECT_EQ(counter(0, 1, 10 * kUs), UINT64_C(0x100000000));
     EXPECT_EQ(counter(0, 3, 10 * kUs), 10000u);
 }
@@ -267,7 +268,7 @@ TEST_F(Extpmn, ZCCDD_NNBYQ_PmcrNReadsEpmnOrHpmnAndTheThirdRangeIsUndefinedToSyst
     controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 2), PMVP_MDCR_EL3_MTPME, 0);
     uint64_t v = 0;
     context(0, 2, PMVP_NONSECURE, 0);
-    EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED); // PMCR_EL0
+    EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED);  // PMCR_EL0
     EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, v), 4u);
     context(0, 1, PMVP_NONSECURE, 0);
     EXPECT_EQ(msr_mrs(false, 9, 12, 0, &v, 0).verdict, PMVP_SYSREG_PERMITTED);
@@ -285,7 +286,7 @@ TEST_F(Extpmn, ZCCDD_NNBYQ_PmcrNReadsEpmnOrHpmnAndTheThirdRangeIsUndefinedToSyst
     EXPECT_EQ(msr_mrs(false, 9, 12, 1, &v, 0).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(v, 0xFu);
     v = 0x30;
-    EXPECT_EQ(msr_mrs(true, 9, 12, 2, &v, 0).verdict, PMVP_SYSREG_PERMITTED); // PMCNTENCLR_EL0
+    EXPECT_EQ(msr_mrs(true, 9, 12, 2, &v, 0).verdict, PMVP_SYSREG_PERMITTED);  // PMCNTENCLR_EL0
     EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 0), 0x3Fu);
 }
 
@@ -300,13 +301,13 @@ TEST_F(Extpmn, TableI3_3_RDQYGL_TheThirdRangeIsRazWiToAnAccessNotMostSecure)
     EXPECT_EQ(ext_read(0x28, PMVP_NONSECURE, 1 * kUs, &e), 0u);
     EXPECT_EQ(e, PMVP_EXT_RAZ_WI);
     ext_write(0x28, 7, PMVP_NONSECURE, 1 * kUs);
-    EXPECT_EQ(ext_read(0x414, PMVP_NONSECURE, 1 * kUs), 0u); // PMEVTYPER5_EL0
+    EXPECT_EQ(ext_read(0x414, PMVP_NONSECURE, 1 * kUs), 0u);  // PMEVTYPER5_EL0
     EXPECT_EQ(ext_read(0x414, PMVP_SECURE, 1 * kUs), PMVP_EV_CPU_CYCLES);
     // PMCNTENSET_EL0: bit 5 hidden, and kept by a write of 0 from the other side.
     write(0, PMVP_PMCNTENSET_EL0, 1u << 0, 1 * kUs);
     EXPECT_EQ(ext_read(0xC00, PMVP_NONSECURE, 1 * kUs), 1u << 0);
     EXPECT_EQ(ext_read(0xC00, PMVP_SECURE, 1 * kUs), (1u << 0) | (1u << 5));
-    ext_write(0xC20, 0x3F, PMVP_NONSECURE, 1 * kUs); // PMCNTENCLR_EL0
+    ext_write(0xC20, 0x3F, PMVP_NONSECURE, 1 * kUs);  // PMCNTENCLR_EL0
     EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 1 * kUs), 1u << 5);
     // PMCFGR.N: EPMN to the one, N to the other.
     EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCFGR_N, ext_read(0xE00, PMVP_NONSECURE, 1 * kUs)), 4u);
@@ -348,7 +349,7 @@ TEST_F(Extpmn, D24_5_AWarmResetLeavesTheCountersOfTheExternalAgent)
     EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 1 * kUs), (1u << 5) | PMVP_PMU_C);
     EXPECT_EQ(read(0, PMVP_PMINTENSET_EL1, 1 * kUs), 1u << 5);
     EXPECT_EQ(read(0, PMVP_PMCR_EL0, 1 * kUs) & PMVP_PMCR_EL0_E, 0u);
-    EXPECT_EQ(counter(0, 5, 3 * kUs), 3000u); // EPME still enables it
+    EXPECT_EQ(counter(0, 5, 3 * kUs), 3000u);  // EPME still enables it
     // Without the feature, the same reset clears them.
     cfg.feat_pmuv3_extpmn = false;
     init();

@@ -20,7 +20,10 @@ protected:
         cfg.feat_pmuv3p7 = true;
     }
     // Counters 0..5 in the first range (HPMN = 6) unless set otherwise.
-    void hpmn(unsigned h, uint64_t extra = 0) { controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, h) | PMVP_MDCR_EL2_HPME | extra, 0, 0); }
+    void hpmn(unsigned h, uint64_t extra = 0)
+    {
+        controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, h) | PMVP_MDCR_EL2_HPME | extra, 0, 0);
+    }
     uint64_t peek(pmvp_pmu_reg r, pmvp_time t, unsigned n = 0)
     {
         uint64_t v = 0;
@@ -45,7 +48,7 @@ TEST_F(Freeze, RMZPBW_FirstRangeStopsAfterTheOverflowsInstant)
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CPU_CYCLES);
     enable_cycle_counter(0, PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_FZO);
-    write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0); // overflows on cycle 1000
+    write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);  // overflows on cycle 1000
     EXPECT_EQ(next_event(0), 1000 * kNs);
     // The pure query splits its stretch at the overflow as a read does.
     EXPECT_EQ(peek(PMVP_PMEVCNTR_EL0, 5 * kUs, 1), 1000u);
@@ -53,7 +56,7 @@ TEST_F(Freeze, RMZPBW_FirstRangeStopsAfterTheOverflowsInstant)
     EXPECT_EQ(counter(0, 1, 5 * kUs), 1000u);
     EXPECT_EQ(counter(0, 0, 5 * kUs), k32 + 1);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 5 * kUs), 1u);
-    EXPECT_EQ(cycles(0, 5 * kUs), 5000u); // PMCR.DP == 0: PMCCNTR is not affected
+    EXPECT_EQ(cycles(0, 5 * kUs), 5000u);  // PMCR.DP == 0: PMCCNTR is not affected
     // ILMSFT: while the flag is set, reads return the same value.
     EXPECT_EQ(counter(0, 1, 9 * kUs), 1000u);
 }
@@ -88,7 +91,7 @@ TEST_F(Freeze, HPMFZO_FreezesTheSecondRangeOnly)
     hpmn(2, PMVP_MDCR_EL2_HPMFZO);
     for (unsigned n = 0; n < 4; n++)
         program(0, n, PMVP_EV_CPU_CYCLES);
-    write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 2); // second range
+    write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 2);  // second range
     EXPECT_EQ(counter(0, 3, 4 * kUs), 1000u);
     EXPECT_EQ(counter(0, 1, 4 * kUs), 4000u);
     // A first-range flag does not freeze it: PMCR.FZO is 0.
@@ -154,11 +157,11 @@ TEST_F(Freeze, AReportThatOverflowsIsCountedWholeThenFreezes)
     program(0, 2, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 4, 0, 0);
-    report(PMVP_EV_INST_RETIRED, 10, 2 * kUs); // counter 0 overflows on the 5th
+    report(PMVP_EV_INST_RETIRED, 10, 2 * kUs);  // counter 0 overflows on the 5th
     report(PMVP_EV_INST_RETIRED, 10, 3 * kUs);
     EXPECT_EQ(counter(0, 1, 5 * kUs), 10u);
     EXPECT_EQ(counter(0, 0, 5 * kUs), k32 + 6);
-    EXPECT_EQ(counter(0, 2, 5 * kUs), 2000u); // cycles until the report, none after
+    EXPECT_EQ(counter(0, 2, 5 * kUs), 2000u);  // cycles until the report, none after
 }
 
 TEST_F(Freeze, ReportsAfterACycleOverflowAreNotCounted)
@@ -171,7 +174,7 @@ TEST_F(Freeze, ReportsAfterACycleOverflowAreNotCounted)
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);
     report(PMVP_EV_INST_RETIRED, 7, 999 * kNs);
-    report(PMVP_EV_INST_RETIRED, 7, 1000 * kNs); // after the edge that overflowed: frozen
+    report(PMVP_EV_INST_RETIRED, 7, 1000 * kNs);  // after the edge that overflowed: frozen
     report(PMVP_EV_INST_RETIRED, 7, 1500 * kNs);
     EXPECT_EQ(counter(0, 1, 2 * kUs), 7u);
 }
@@ -246,13 +249,13 @@ TEST_F(Freeze, TheNextInterruptSkipsAnOverflowAFreezeStops)
     program(0, 0, PMVP_EV_CPU_CYCLES);
     program(0, 1, PMVP_EV_CPU_CYCLES);
     enable_cycle_counter(0, PMVP_PMCR_EL0_FZO | PMVP_PMCR_EL0_DP);
-    write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);  // freezes at 1 us, no interrupt
-    write(0, PMVP_PMEVCNTR_EL0, k32 - 1999, 0, 1); // would overflow at 2 us
-    write(0, PMVP_PMCCNTR_EL0, k32 - 2999, 0);     // would overflow at 3 us
+    write(0, PMVP_PMEVCNTR_EL0, k32 - 999, 0, 0);   // freezes at 1 us, no interrupt
+    write(0, PMVP_PMEVCNTR_EL0, k32 - 1999, 0, 1);  // would overflow at 2 us
+    write(0, PMVP_PMCCNTR_EL0, k32 - 2999, 0);      // would overflow at 3 us
     write(0, PMVP_PMINTENSET_EL1, 0b10 | PMVP_PMU_C, 0);
     EXPECT_EQ(next_interrupt(0), PMVP_TIME_NEVER);
     EXPECT_FALSE(irq(0, 5 * kUs));
-    write(0, PMVP_PMOVSCLR_EL0, 1, 5 * kUs); // resumes: counter 1 is 1000 from overflow
+    write(0, PMVP_PMOVSCLR_EL0, 1, 5 * kUs);  // resumes: counter 1 is 1000 from overflow
     EXPECT_EQ(next_interrupt(5 * kUs), 6 * kUs);
 }
 
@@ -270,17 +273,17 @@ TEST_F(Freeze, ACpuModelLearnsWhereToEndItsBatches)
     write(0, PMVP_PMEVCNTR_EL0, k32 - 2999, 0, 2);
     uint64_t count = 0;
     ASSERT_EQ(pmvp_core_events_to_interrupt(&core, 0, PMVP_EV_INST_RETIRED, 0, &count), PMVP_OK);
-    EXPECT_EQ(count, 42u); // no interrupt is enabled: the freeze alone
+    EXPECT_EQ(count, 42u);  // no interrupt is enabled: the freeze alone
     pmvp_time when = 0;
     ASSERT_EQ(pmvp_core_next_freeze(&core, 0, &when), PMVP_OK);
     EXPECT_EQ(when, 3 * kUs);
     EXPECT_EQ(next_interrupt(0), PMVP_TIME_NEVER);
-    report(PMVP_EV_INST_RETIRED, 42, 1 * kUs); // frozen: nothing left to end a batch for
+    report(PMVP_EV_INST_RETIRED, 42, 1 * kUs);  // frozen: nothing left to end a batch for
     ASSERT_EQ(pmvp_core_next_freeze(&core, 1 * kUs, &when), PMVP_OK);
     EXPECT_EQ(when, PMVP_TIME_NEVER);
     ASSERT_EQ(pmvp_core_events_to_interrupt(&core, 0, PMVP_EV_INST_RETIRED, 1 * kUs, &count), PMVP_OK);
     EXPECT_EQ(count, PMVP_EVENTS_NEVER);
-    EXPECT_EQ(counter(0, 2, 5 * kUs), k32 - 1999); // the cycles until the report
+    EXPECT_EQ(counter(0, 2, 5 * kUs), k32 - 1999);  // the cycles until the report
 }
 
 TEST_F(Freeze, ACheckpointKeepsTheFreeze)

@@ -46,12 +46,12 @@ TEST_F(Icntr, IWMNXT_CountsTheInstructionsItsPeRetiresWhileEnabled)
 {
     cfg.num_pes = 2;
     init();
-    retire(100, 1 * kUs); // not enabled yet
+    retire(100, 1 * kUs);  // not enabled yet
     enable(2 * kUs);
     retire(1000, 3 * kUs);
     retire(7, 4 * kUs);
-    ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 50, 4 * kUs), PMVP_OK); // the other PE's
-    ASSERT_EQ(pmvp_core_report(&core, 0, 0x0021, 9, 4 * kUs), PMVP_OK); // BR_RETIRED
+    ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 50, 4 * kUs), PMVP_OK);  // the other PE's
+    ASSERT_EQ(pmvp_core_report(&core, 0, 0x0021, 9, 4 * kUs), PMVP_OK);                 // BR_RETIRED
     EXPECT_EQ(instructions(5 * kUs), 1007u);
     // PMCR.E disables it as it does the first range.
     write(0, PMVP_PMCR_EL0, 0, 6 * kUs);
@@ -80,7 +80,7 @@ TEST_F(Icntr, RFBGFH_AnOverflowOfBits63To0SetsF0AndRequestsTheInterrupt)
     EXPECT_EQ(instructions(2 * kUs), 5u);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 2 * kUs), PMVP_PMU_F0);
     EXPECT_TRUE(irq(0, 2 * kUs));
-    EXPECT_EQ(to_interrupt(2 * kUs), PMVP_EVENTS_NEVER); // the flag is set
+    EXPECT_EQ(to_interrupt(2 * kUs), PMVP_EVENTS_NEVER);  // the flag is set
     EXPECT_TRUE(pmvp_core_input_may_interrupt(&core, PMVP_EV_INST_RETIRED, false));
     write(0, PMVP_PMOVSCLR_EL0, PMVP_PMU_F0, 3 * kUs);
     EXPECT_FALSE(irq(0, 3 * kUs));
@@ -96,9 +96,9 @@ TEST_F(Icntr, D24_5_14_PmicfiltrFiltersAndReadsInstRetired)
     write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_U | PMVP_PMEVTYPER_EL0_MT | 0x11, 0);
     // evtCount reads 0x0008 whatever is written; MT is RES0 here (D24.5.14).
     EXPECT_EQ(read(0, PMVP_PMICFILTR_EL0, 0), PMVP_PMEVTYPER_EL0_U | 0x08);
-    retire(10, 1 * kUs); // EL1: counted
+    retire(10, 1 * kUs);  // EL1: counted
     context(0, 0, PMVP_NONSECURE, 2 * kUs);
-    retire(20, 3 * kUs); // EL0: filtered
+    retire(20, 3 * kUs);  // EL0: filtered
     EXPECT_EQ(instructions(4 * kUs), 10u);
     // Non-secure EL0 is filtered out when NSU != U: U and NSU both set count it.
     write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_U | PMVP_PMEVTYPER_EL0_NSU, 5 * kUs);
@@ -117,10 +117,11 @@ TEST_F(Icntr, RCSRMB_ProhibitedAsTheFirstRangeWhateverHpmn)
     init();
     enable();
     program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_NSH);
-    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_NSH, 0); // EL2 not filtered out
+    write(0, PMVP_PMICFILTR_EL0, PMVP_PMEVTYPER_EL0_NSH, 0);  // EL2 not filtered out
     // HPMN = 0: counter 0 is in the second range; HPMD prohibits EL2 for the
     // first range only, and the instruction counter with it.
-    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 0) | PMVP_MDCR_EL2_HPME | PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL3_EnPM2, 0);
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 0) | PMVP_MDCR_EL2_HPME | PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL3_EnPM2,
+             0);
     context(0, 2, PMVP_NONSECURE, 0);
     retire(10, 1 * kUs);
     EXPECT_EQ(instructions(2 * kUs), 0u);
@@ -143,11 +144,11 @@ TEST_F(Icntr, RMZPBW_F0FreezesTheFirstRangeAndIsFrozenWithIt)
     program(0, 1, PMVP_EV_INST_RETIRED);
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_LP | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMICNTR_EL0, UINT64_MAX - 99, 0);
-    EXPECT_EQ(to_interrupt(0), 100u); // a source of the freeze, without its interrupt enabled
-    retire(100, 1000 * kNs); // the 100th overflows PMICNTR at 1 us
+    EXPECT_EQ(to_interrupt(0), 100u);  // a source of the freeze, without its interrupt enabled
+    retire(100, 1000 * kNs);           // the 100th overflows PMICNTR at 1 us
     // What happens with the overflow counts: all 100 on counter 1 too.
     EXPECT_EQ(counter(0, 1, 2 * kUs), 100u);
-    EXPECT_EQ(counter(0, 0, 2 * kUs), 1000u); // frozen from 1 us on
+    EXPECT_EQ(counter(0, 0, 2 * kUs), 1000u);  // frozen from 1 us on
     EXPECT_EQ(instructions(2 * kUs), 0u);
     retire(5, 3 * kUs);
     EXPECT_EQ(instructions(3 * kUs), 0u);
@@ -156,7 +157,7 @@ TEST_F(Icntr, RMZPBW_F0FreezesTheFirstRangeAndIsFrozenWithIt)
     EXPECT_EQ(instructions(5 * kUs), 5u);
     EXPECT_EQ(counter(0, 0, 5 * kUs), 2000u);
     // An event counter's overflow freezes the instruction counter.
-    write(0, PMVP_PMEVCNTR_EL0, UINT64_MAX - 999, 5 * kUs, 0); // overflows at 6 us
+    write(0, PMVP_PMEVCNTR_EL0, UINT64_MAX - 999, 5 * kUs, 0);  // overflows at 6 us
     EXPECT_EQ(next_event(5 * kUs), 6 * kUs);
     retire(5, 7 * kUs);
     EXPECT_EQ(instructions(7 * kUs), 5u);
@@ -181,7 +182,7 @@ TEST(IcntrConfig, RefusedBeforePmuv3p5)
     pmvp_core_config cfg;
     pmvp_core_config_default(&cfg);
     cfg.pmu_version = PMVP_PMUV3P4;
-    pmvp_core_config_limit_to_version(&cfg); // the other later features off
+    pmvp_core_config_limit_to_version(&cfg);  // the other later features off
     cfg.feat_pmuv3_icntr = true;
     pmvp_core core;
     const char *why = nullptr;
@@ -191,7 +192,7 @@ TEST(IcntrConfig, RefusedBeforePmuv3p5)
     pmvp_core_config_limit_to_version(&cfg);
     EXPECT_FALSE(cfg.feat_pmuv3_icntr);
     pmvp_core_config_default(&cfg);
-    cfg.feat_pmuv3_icntr = cfg.feat_ebep = cfg.feat_sebep = true; // SYNC: test_sebep.cpp
+    cfg.feat_pmuv3_icntr = cfg.feat_ebep = cfg.feat_sebep = true;  // SYNC: test_sebep.cpp
     EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_OK) << why;
 }
 
@@ -227,7 +228,7 @@ TEST_F(IcntrAccess, D24_5_15_MdcrEl3EnPM2AndTheEl0EnableGateIt)
     v = 0x500;
     EXPECT_EQ(mrs(4, 0, &v, 3 * kUs, true).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(instructions(3 * kUs), 0x500u);
-    EXPECT_EQ(mrs(6, 0, &v, 3 * kUs).verdict, PMVP_SYSREG_PERMITTED); // PMICFILTR_EL0
+    EXPECT_EQ(mrs(6, 0, &v, 3 * kUs).verdict, PMVP_SYSREG_PERMITTED);  // PMICFILTR_EL0
     EXPECT_EQ(v, 0x08u);
     // EL0: PMUSERENR_EL0.UEN (FEAT_PMUv3p9) is RES0, so EN alone does not open it.
     write(0, PMVP_PMUSERENR_EL0, PMVP_PMUSERENR_EL0_EN | PMVP_PMUSERENR_EL0_IR, 4 * kUs);
@@ -254,22 +255,22 @@ TEST_F(Icntr, I5_2_TheExternalFrameShowsItAndItsF0Bits)
     pmvp_time now = 2 * kUs;
     auto rd = [&](uint32_t off, unsigned size) {
         uint64_t v = 0;
-        EXPECT_EQ(pmvp_ext_read(&core, 0, PMVP_FRAME_PMU, off, size, &a, now, &v, nullptr), PMVP_OK)
-            << std::hex << off;
+        EXPECT_EQ(pmvp_ext_read(&core, 0, PMVP_FRAME_PMU, off, size, &a, now, &v, nullptr), PMVP_OK) << std::hex << off;
         return v;
     };
     EXPECT_EQ(rd(0x100, 8), 0x1234u);
-    EXPECT_EQ(rd(0xC04, 4), 1u); // PMCNTENSET_EL0[63:32]: F0
+    EXPECT_EQ(rd(0xC04, 4), 1u);  // PMCNTENSET_EL0[63:32]: F0
     EXPECT_EQ(rd(0xC00, 8), PMVP_PMU_F0);
-    EXPECT_EQ(rd(0xE00, 4) & (PMVP_PMCFGR_N | PMVP_PMCFGR_NCG), 7u | 1u << 28); // 6 + the cycle and instruction counters - 1
-    EXPECT_EQ(rd(0xCE0, 4), 7u | 1u << 8);                              // CG0NC 7, CG1NC 1
+    EXPECT_EQ(rd(0xE00, 4) & (PMVP_PMCFGR_N | PMVP_PMCFGR_NCG),
+              7u | 1u << 28);               // 6 + the cycle and instruction counters - 1
+    EXPECT_EQ(rd(0xCE0, 4), 7u | 1u << 8);  // CG0NC 7, CG1NC 1
     // PMICFILTR_EL0: [31:0] at 0x480, [63:32] at 0xA80; evtCount reads 8.
     now = 3 * kUs;
     ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0x480, 4, PMVP_PMEVTYPER_EL0_P, &a, 3 * kUs, nullptr), PMVP_OK);
     EXPECT_EQ(rd(0x480, 4), PMVP_PMEVTYPER_EL0_P | 0x08);
     EXPECT_EQ(rd(0xA80, 4), 0u);
     ASSERT_EQ(pmvp_ext_write(&core, 0, PMVP_FRAME_PMU, 0xC24, 4, 1, &a, 3 * kUs, nullptr), PMVP_OK);
-    EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 3 * kUs) & PMVP_PMU_F0, 0u); // cleared by PMCNTENCLR[63:32]
+    EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 3 * kUs) & PMVP_PMU_F0, 0u);  // cleared by PMCNTENCLR[63:32]
 }
 
 TEST_F(Icntr, ACheckpointKeepsTheCounterAndItsControls)

@@ -25,8 +25,7 @@ protected:
     int exec(bool write, Enc e, unsigned rt, uint64_t &v, pmvp_sysreg_execution &out, pmvp_time t,
              const pmvp_sysreg_context *higher = nullptr)
     {
-        return pmvp_sysreg_execute_a64(&core, 0, write, e.op0, e.op1, e.crn, e.crm, e.op2, rt, higher, t, &v,
-                                       &out);
+        return pmvp_sysreg_execute_a64(&core, 0, write, e.op0, e.op1, e.crn, e.crm, e.op2, rt, higher, t, &v, &out);
     }
 };
 
@@ -131,8 +130,8 @@ TEST_F(IssSupport, TrapToEl2CarriesTheMsrMrsSyndrome)
     EXPECT_EQ(out.verdict, PMVP_SYSREG_TRAP);
     EXPECT_EQ(out.target_el, 2u);
     // EC 0x18 << 26 | IL | Op0 3 << 20 | Op2 3 << 17 | Op1 3 << 14 | CRn 14 << 10 | Rt 7 << 5 | CRm 8 << 1 | read
-    const uint64_t esr = 0x18ull << 26 | 1ull << 25 | 3ull << 20 | 3ull << 17 | 3ull << 14 | 14ull << 10 |
-                         7ull << 5 | 8ull << 1 | 1;
+    const uint64_t esr =
+        0x18ull << 26 | 1ull << 25 | 3ull << 20 | 3ull << 17 | 3ull << 14 | 14ull << 10 | 7ull << 5 | 8ull << 1 | 1;
     EXPECT_EQ(out.esr, esr);
     EXPECT_EQ(out.esr, 0x6236F8F1u);
     // The same as an MSR from XZR: Direction 0, Rt 31.
@@ -193,7 +192,7 @@ TEST_F(IssSupport, IdFieldsFollowTheConfiguration)
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &f, &m), PMVP_OK);
     EXPECT_EQ(f, 0x000F000000000509ull);  // Debugv8p4, PMUv3p4, MTPMU 0b1111: PMEVTYPER.MT is RES0
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 4, 0, &f, &m), PMVP_OK);
-    EXPECT_EQ(f, 0x0000100000000012ull);  // AMUv1, no EL2 or EL3
+    EXPECT_EQ(f, 0x0000100000000012ull);                                  // AMUv1, no EL2 or EL3
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 3, 5, &f, &m), PMVP_OK);  // ID_DFR1_EL1
     EXPECT_EQ(f, 0xF0u);
     // PMUv3: Debugv8, PerfMon 0b0011.
@@ -207,7 +206,7 @@ TEST_F(IssSupport, IdFieldsFollowTheConfiguration)
     pmvp_core_config_default(&cfg);
     cfg.feat_ebep = cfg.feat_sebep = true;
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &f, &m), PMVP_OK);
-    EXPECT_EQ(f >> 24 & 0xF, 1u);  // SEBEP
+    EXPECT_EQ(f >> 24 & 0xF, 1u);                                         // SEBEP
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 1, &f, &m), PMVP_OK);  // ID_AA64DFR1_EL1.EBEP
     EXPECT_EQ(f, 1ull << 48);
     // FEAT_PMUv3_ICNTR: ID_AA64DFR1_EL1.PMICNTR [39:36].

@@ -22,13 +22,13 @@ TEST_F(Multithreading, D14_4_1_SmtThreadInWfiIsNotActive)
     EXPECT_EQ(counter(1, 0, 4 * kUs), 1000u);  // MT=0: only while PE 1 runs
     EXPECT_EQ(counter(1, 1, 4 * kUs), 4000u);  // MT=1: PE 0 is not in WFI
     EXPECT_EQ(counter(0, 0, 4 * kUs), 4000u);
-    EXPECT_EQ(cycles(1, 4 * kUs), 4000u);      // PMCCNTR counts every processor cycle
+    EXPECT_EQ(cycles(1, 4 * kUs), 4000u);  // PMCCNTR counts every processor cycle
 }
 
 TEST_F(Multithreading, D14_4_1_AllThreadsInWfxStopEvenMt1)
 {
     cfg.num_pes = 2;
-    cfg.clock_stops_in_wfx = false; // the clock runs, yet MT=1 must not count
+    cfg.clock_stops_in_wfx = false;  // the clock runs, yet MT=1 must not count
     init();
     program(0, 1, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_MT);
     state(0, PMVP_PE_WFI, 1 * kUs);
@@ -103,7 +103,7 @@ TEST_F(Multithreading, D13_6_Mt1IsZeroWhenMtpmeIsZero)
     cfg.num_pes = 2;
     init();
     program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
-    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), 0, 0); // MDCR_EL3.MTPME = 0
+    controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), 0, 0);  // MDCR_EL3.MTPME = 0
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 2, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kNs), 0u);
 }
@@ -114,7 +114,7 @@ TEST_F(Multithreading, D13_6_MtpmuDisabledCoreWideWhenConfigured)
     cfg.mtpmu_disable_core_wide = true;
     init();
     program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
-    controls(1, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), 0, 0); // PE 1 disables FEAT_MTPMU
+    controls(1, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), 0, 0);  // PE 1 disables FEAT_MTPMU
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 2, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kNs), 0u);
 }
@@ -126,7 +126,8 @@ TEST_F(Multithreading, D13_6_ExampleD13_1_NoSecureEventsFromOtherPe)
     program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     program(0, 1, PMVP_EV_CPU_CYCLES, PMVP_PMEVTYPER_EL0_MT);
     context(1, 1, PMVP_SECURE, 0);
-    controls(1, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_MTPME, 0); // SPME on PE B only
+    controls(1, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 6), PMVP_MDCR_EL3_SPME | PMVP_MDCR_EL3_MTPME,
+             0);  // SPME on PE B only
     state(0, PMVP_PE_WFI, 0);
     ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 2, 1 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kUs), 0u);
@@ -138,10 +139,10 @@ TEST_F(Multithreading, D13_7_1_Mt1FiltersByTheSourceThreadsContext)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT | PMVP_PMEVTYPER_EL0_U); // not EL0
+    program(0, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT | PMVP_PMEVTYPER_EL0_U);  // not EL0
     context(1, 0, PMVP_NONSECURE, 0);
-    ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 5, 1 * kNs), PMVP_OK); // PE 1 at EL0
-    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 7, 1 * kNs), PMVP_OK); // PE 0 at EL1
+    ASSERT_EQ(pmvp_core_report(&core, 1, PMVP_EV_INST_RETIRED, 5, 1 * kNs), PMVP_OK);  // PE 1 at EL0
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 7, 1 * kNs), PMVP_OK);  // PE 0 at EL1
     EXPECT_EQ(counter(0, 0, 1 * kNs), 7u);
 }
 
@@ -172,7 +173,8 @@ TEST_P(Mt1Stall, D14_4_1_Mt1StallNeedsTheStallOnAllPes)
     tell(0, { { 0, PMVP_EV_STALL_BACKEND, 1 } });
     tell(1 * kUs, { { 1, PMVP_EV_STALL_BACKEND, 1 } });
     tell(1500 * kNs, { { 1, PMVP_EV_STALL_BACKEND_MEM, 1 } });
-    tell(2 * kUs, { { 1, PMVP_EV_STALL_BACKEND_MEM, 0 }, { 0, PMVP_EV_STALL_BACKEND, 0 }, { 1, PMVP_EV_STALL_BACKEND, 0 } });
+    tell(2 * kUs,
+         { { 1, PMVP_EV_STALL_BACKEND_MEM, 0 }, { 0, PMVP_EV_STALL_BACKEND, 0 }, { 1, PMVP_EV_STALL_BACKEND, 0 } });
     EXPECT_EQ(counter(0, 0, 3 * kUs), 1000u);
     EXPECT_EQ(counter(0, 1, 3 * kUs), 2000u);
     EXPECT_EQ(counter(0, 2, 3 * kUs), 500u);
@@ -209,7 +211,7 @@ TEST_F(Multithreading, D14_4_1_Mt1ConditionCountsWhenAnyPeHoldsIt)
 {
     cfg.num_pes = 2;
     init();
-    program(0, 0, 0x8380, PMVP_PMEVTYPER_EL0_MT); // ZA_ACTIVE
+    program(0, 0, 0x8380, PMVP_PMEVTYPER_EL0_MT);  // ZA_ACTIVE
     program(0, 1, 0x8380);
     ASSERT_EQ(pmvp_core_set_level(&core, 1, 0x8380, 1, 1 * kUs), PMVP_OK);
     ASSERT_EQ(pmvp_core_set_level(&core, 0, 0x8380, 1, 2 * kUs), PMVP_OK);
@@ -236,5 +238,5 @@ TEST_F(Multithreading, FeatMtpmuAbsentMakesMtRes0)
     EXPECT_EQ(read(0, PMVP_PMEVTYPER_EL0, 0, 0), (uint64_t)PMVP_EV_INST_RETIRED);
 }
 
-} // namespace
-} // namespace pmvp::test
+}  // namespace
+}  // namespace pmvp::test

@@ -140,8 +140,8 @@ TEST(PeekAll, EveryPureQueryIsTheCommittedCallOnACopy)
                             for (unsigned op2 = 0; op2 < 8; op2++) {
                                 uint64_t x = 1, y = 2;
                                 pmvp_sysreg_execution ex{}, ey{};
-                                int ea = pmvp_sysreg_peek_a64(core.get(), pe, 3, op1, crn, crm, op2, 0, nullptr,
-                                                              t, &x, &ex);
+                                int ea =
+                                    pmvp_sysreg_peek_a64(core.get(), pe, 3, op1, crn, crm, op2, 0, nullptr, t, &x, &ex);
                                 pmvp_core_copy(copy.get(), core.get());
                                 int eb = pmvp_sysreg_execute_a64(copy.get(), pe, false, 3, op1, crn, crm, op2, 0,
                                                                  nullptr, t, &y, &ey);
@@ -152,8 +152,8 @@ TEST(PeekAll, EveryPureQueryIsTheCommittedCallOnACopy)
                                     if (ex.verdict != PMVP_SYSREG_PERMITTED)
                                         continue;
                                     mrs += x != 0;
-                                    EXPECT_EQ(x, y) << "MRS 3, " << op1 << ", c" << crn << ", c" << crm << ", "
-                                                        << op2 << " at " << t;
+                                    EXPECT_EQ(x, y) << "MRS 3, " << op1 << ", c" << crn << ", c" << crm << ", " << op2
+                                                    << " at " << t;
                                 }
                             }
                 for (pmvp_frame f : { PMVP_FRAME_PMU, PMVP_FRAME_AMU })

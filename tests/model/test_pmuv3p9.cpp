@@ -38,8 +38,7 @@ protected:
     }
     // An MRS or MSR with op1 3, CRn 9 (the EL0-accessible PMU registers) in
     // the PE's context, with no trap of a higher level.
-    pmvp_sysreg_execution access(bool write, unsigned crm, unsigned op2, uint64_t *v, pmvp_time t,
-                                 unsigned op1 = 3)
+    pmvp_sysreg_execution access(bool write, unsigned crm, unsigned op2, uint64_t *v, pmvp_time t, unsigned op1 = 3)
     {
         pmvp_sysreg_execution out{};
         EXPECT_EQ(pmvp_sysreg_execute_a64(&core, 0, write, 3, op1, 9, crm, op2, 0, nullptr, t, v, &out), PMVP_OK);
@@ -54,7 +53,7 @@ TEST_F(Pmuv3p9, D24_5_29_PmzrZeroesTheCountersWhoseBitsAreOne)
     count_everything();
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 500, 1 * kUs), PMVP_OK);
     write(0, PMVP_PMZR_EL0, PMVP_PMU_C | 0x5 | PMVP_PMU_F0, 10 * kUs);
-    EXPECT_EQ(read(0, PMVP_PMZR_EL0, 10 * kUs), 0u); // write-only: reads as zero
+    EXPECT_EQ(read(0, PMVP_PMZR_EL0, 10 * kUs), 0u);  // write-only: reads as zero
     EXPECT_EQ(counter(0, 0, 15 * kUs), 5000u);
     EXPECT_EQ(counter(0, 1, 15 * kUs), 15000u);
     EXPECT_EQ(counter(0, 2, 15 * kUs), 5000u);
@@ -130,7 +129,7 @@ TEST_F(Pmuv3p9, D13_11_3_El0SeesTheCountersPmuacrOpens)
     count_everything();
     controls(0, PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, 4), PMVP_MDCR_EL3_EnPM2, 0);
     uint64_t v = PMVP_PMU_C | 0x2;
-    EXPECT_EQ(access(true, 14, 4, &v, 1 * kUs, 0).verdict, PMVP_SYSREG_PERMITTED); // MSR PMUACR_EL1 at EL1
+    EXPECT_EQ(access(true, 14, 4, &v, 1 * kUs, 0).verdict, PMVP_SYSREG_PERMITTED);  // MSR PMUACR_EL1 at EL1
     EXPECT_EQ(read(0, PMVP_PMUACR_EL1, 1 * kUs), PMVP_PMU_C | 0x2u);
     write(0, PMVP_PMUSERENR_EL0, PMVP_PMUSERENR_EL0_UEN | PMVP_PMUSERENR_EL0_ER, 1 * kUs);
     context(0, 0, PMVP_NONSECURE, 2 * kUs);
@@ -142,7 +141,7 @@ TEST_F(Pmuv3p9, D13_11_3_El0SeesTheCountersPmuacrOpens)
     v = 0xF | PMVP_PMU_C | PMVP_PMU_F0;
     EXPECT_EQ(access(true, 12, 2, &v, 3 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(read(0, PMVP_PMCNTENSET_EL0, 3 * kUs), 0xFu | PMVP_PMU_F0);
-    write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 3 * kUs); // PMCCNTR counts on from 3000
+    write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_C, 3 * kUs);  // PMCCNTR counts on from 3000
     // PMEVCNTR1_EL0 reads; PMEVCNTR0_EL0 reads as zero; ER ignores the write.
     pmvp_sysreg_execution o{};
     ASSERT_EQ(pmvp_sysreg_execute_a64(&core, 0, false, 3, 3, 14, 8, 1, 0, nullptr, 4 * kUs, &v, &o), PMVP_OK);
@@ -159,7 +158,7 @@ TEST_F(Pmuv3p9, D13_11_3_El0SeesTheCountersPmuacrOpens)
     EXPECT_EQ(access(true, 13, 4, &v, 5 * kUs).verdict, PMVP_SYSREG_PERMITTED);
     EXPECT_EQ(counter(0, 0, 5 * kUs), 5000u);
     EXPECT_EQ(counter(0, 1, 5 * kUs), 5000u);
-    EXPECT_EQ(cycles(0, 6 * kUs), 1000u); // zeroed at 5 us
+    EXPECT_EQ(cycles(0, 6 * kUs), 1000u);  // zeroed at 5 us
     // UEN traps PMCR_EL0 (EN alone would open it), and TID the reads of PMCEID<n>.
     write(0, PMVP_PMUSERENR_EL0, PMVP_PMUSERENR_EL0_UEN | PMVP_PMUSERENR_EL0_EN | PMVP_PMUSERENR_EL0_TID, 7 * kUs);
     o = access(false, 12, 0, &v, 7 * kUs);
@@ -187,12 +186,12 @@ TEST(Pmuv3p9Config, RulesAndIdentification)
     cfg.feat_pmuv3p7 = true;
     ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
     uint64_t fields = 0, mask = 0;
-    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &fields, &mask), PMVP_OK); // ID_AA64DFR0_EL1
+    ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &fields, &mask), PMVP_OK);  // ID_AA64DFR0_EL1
     EXPECT_EQ(fields >> 8 & 0xF, 0x9u);
     ASSERT_EQ(pmvp_pmu_write(&core, 0, PMVP_PMUSERENR_EL0, 0, UINT64_MAX, 0), PMVP_OK);
     uint64_t v = 0;
     ASSERT_EQ(pmvp_pmu_read(&core, 0, PMVP_PMUSERENR_EL0, 0, 0, &v), PMVP_OK);
-    EXPECT_EQ(v, 0x5Fu); // EN, SW, CR, ER, UEN, TID (IR needs the instruction counter)
+    EXPECT_EQ(v, 0x5Fu);  // EN, SW, CR, ER, UEN, TID (IR needs the instruction counter)
     cfg.feat_pmuv3p9 = false;
     ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
     ASSERT_EQ(pmvp_pmu_write(&core, 0, PMVP_PMUSERENR_EL0, 0, UINT64_MAX, 0), PMVP_OK);

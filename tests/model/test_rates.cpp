@@ -15,9 +15,9 @@
 namespace pmvp::test {
 namespace {
 
-const uint16_t kEvents[] = { PMVP_EV_CPU_CYCLES,        PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND,
-                             PMVP_EV_STALL_FRONTEND,    PMVP_EV_BUS_CYCLES,   PMVP_EV_STALL_BACKEND_MEM,
-                             PMVP_EV_CHAIN,             PMVP_EV_SW_INCR };
+const uint16_t kEvents[] = { PMVP_EV_CPU_CYCLES,     PMVP_EV_INST_RETIRED, PMVP_EV_STALL_BACKEND,
+                             PMVP_EV_STALL_FRONTEND, PMVP_EV_BUS_CYCLES,   PMVP_EV_STALL_BACKEND_MEM,
+                             PMVP_EV_CHAIN,          PMVP_EV_SW_INCR };
 const uint16_t kLevels[] = { PMVP_EV_STALL_BACKEND, PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND_MEM };
 
 // One random input at t to both cores.

@@ -72,7 +72,7 @@ TEST_F(Registers, PMCR_C_ResetsCycleCounterButNotItsOverflowFlag)
 
 TEST_F(Registers, SetAndClearPairsShareOneState)
 {
-    init(); // 6 counters: P<6..30> are RAZ/WI
+    init();  // 6 counters: P<6..30> are RAZ/WI
     write(0, PMVP_PMCNTENSET_EL0, 0xFFFFFFFFu, 0);
     EXPECT_EQ(read(0, PMVP_PMCNTENCLR_EL0, 0), 0x8000003Fu);
     write(0, PMVP_PMCNTENCLR_EL0, 0x80000001u, 0);
@@ -95,7 +95,7 @@ TEST_F(Registers, PMXEVTYPER_SelectsByPmselrAndSel31IsPmccfiltr)
     EXPECT_EQ(counter(0, 3, 0), 77u);
     write(0, PMVP_PMSELR_EL0, 31, 0);
     write(0, PMVP_PMXEVTYPER_EL0, PMVP_PMEVTYPER_EL0_P | 0x11, 0);
-    EXPECT_EQ(read(0, PMVP_PMCCFILTR_EL0, 0), PMVP_PMEVTYPER_EL0_P); // no evtCount in PMCCFILTR
+    EXPECT_EQ(read(0, PMVP_PMCCFILTR_EL0, 0), PMVP_PMEVTYPER_EL0_P);  // no evtCount in PMCCFILTR
 }
 
 TEST_F(Registers, PMXEVCNTR_WithUnimplementedSelectionIsRazWiAndLogged)
@@ -106,10 +106,10 @@ TEST_F(Registers, PMXEVCNTR_WithUnimplementedSelectionIsRazWiAndLogged)
     };
     cfg.log_user = &log;
     init();
-    write(0, PMVP_PMSELR_EL0, 10, 0); // only 6 counters
+    write(0, PMVP_PMSELR_EL0, 10, 0);  // only 6 counters
     write(0, PMVP_PMXEVCNTR_EL0, 5, 0);
     EXPECT_EQ(read(0, PMVP_PMXEVCNTR_EL0, 0), 0u);
-    write(0, PMVP_PMSELR_EL0, 31, 0); // PMXEVCNTR with SEL == 31 is CONSTRAINED UNPREDICTABLE
+    write(0, PMVP_PMSELR_EL0, 31, 0);  // PMXEVCNTR with SEL == 31 is CONSTRAINED UNPREDICTABLE
     EXPECT_EQ(read(0, PMVP_PMXEVCNTR_EL0, 0), 0u);
     EXPECT_EQ(log.size(), 3u);
     for (unsigned n = 0; n < 6; n++)
@@ -238,5 +238,5 @@ TEST_F(Registers, TheRegisterFileAndTheAccessChecksAgreeOnEveryGate)
     EXPECT_EQ(configurations, 30);
 }
 
-} // namespace
-} // namespace pmvp::test
+}  // namespace
+}  // namespace pmvp::test

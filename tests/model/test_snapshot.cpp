@@ -45,7 +45,7 @@ protected:
 TEST_F(Snapshot, D13_9_ACaptureTakesTheCountersAtItsInstant)
 {
     init();
-    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 0), PMVP_PMSSCR_EL1_NC); // NC resets to 1
+    EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 0), PMVP_PMSSCR_EL1_NC);  // NC resets to 1
     ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 321, 1 * kUs), PMVP_OK);
     write(0, PMVP_PMEVCNTR_EL0, 100000, 2 * kUs, 2);
     capture(7 * kUs);
@@ -82,7 +82,7 @@ TEST_F(Snapshot, TableD13_10_TheControlsOfCaptureEvents)
     enum Outcome { DISABLED, PROHIBITED, ALLOWED };
     auto expected = [](unsigned el3, unsigned el2, unsigned sse) {
         unsigned v = el3 == 1 ? (el2 == 1 ? sse : el2) : el3;
-        return v == 0 ? DISABLED : v == 3 ? ALLOWED : PROHIBITED; // PMECR_EL1.SSE 0b01 (reserved): prohibited
+        return v == 0 ? DISABLED : v == 3 ? ALLOWED : PROHIBITED;  // PMECR_EL1.SSE 0b01 (reserved): prohibited
     };
     for (bool secure : { false, true })
         for (unsigned el3 = 0; el3 < 4; el3++)
@@ -146,9 +146,9 @@ TEST_F(Snapshot, RTSYTY_TheOsLockAndDebugStateProhibit)
     ASSERT_EQ(pmvp_core_set_context(&core, 0, &halted, 4 * kUs), PMVP_OK);
     capture(5 * kUs);
     EXPECT_EQ(read(0, PMVP_PMSSCR_EL1, 5 * kUs), 0u);
-    EXPECT_EQ(saved(0, 5 * kUs), 4000u); // CPU_CYCLES does not count in Debug state
+    EXPECT_EQ(saved(0, 5 * kUs), 4000u);  // CPU_CYCLES does not count in Debug state
     EXPECT_EQ(read(0, PMVP_PMCCNTSVR_EL1, 5 * kUs), 4000u);
-    EXPECT_EQ(counter(0, 3, 5 * kUs), 0u); // PMU_SNAPSHOT: none in Debug state (pmvp's choice)
+    EXPECT_EQ(counter(0, 3, 5 * kUs), 0u);  // PMU_SNAPSHOT: none in Debug state (pmvp's choice)
     state(0, PMVP_PE_OFF, 6 * kUs);
     EXPECT_EQ(pmvp_core_snapshot_request(&core, 0, 7 * kUs), PMVP_OK);
     state(0, PMVP_PE_RUN, 8 * kUs);
@@ -196,7 +196,7 @@ TEST_F(Snapshot, ACheckpointKeepsTheSnapshot)
     for (bool in_debug : { false, true }) {
         pmvp_core_config other_cfg = cfg;
         other_cfg.ss_capture_in_debug = in_debug;
-        other_cfg.feat_pmuv3_ss = in_debug; // without the feature, or allowing Debug state
+        other_cfg.feat_pmuv3_ss = in_debug;  // without the feature, or allowing Debug state
         pmvp_core other;
         ASSERT_EQ(pmvp_core_init(&other, &other_cfg), PMVP_OK);
         EXPECT_NE(pmvp_core_restore(&other, buf.data(), buf.size(), nullptr), PMVP_OK) << in_debug;
@@ -216,7 +216,7 @@ TEST(SnapshotConfig, RefusalsAndAbsence)
     cfg.ss_capture_in_debug = false;
     ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
     EXPECT_EQ(pmvp_core_snapshot_request(&core, 0, 0), PMVP_ERR_REGISTER);
-    uint64_t fields = 0, mask = 0; // ID_AA64DFR0_EL1.PMSS [19:16]: 0b0000, then 0b0001
+    uint64_t fields = 0, mask = 0;  // ID_AA64DFR0_EL1.PMSS [19:16]: 0b0000, then 0b0001
     ASSERT_EQ(pmvp_id_fields_a64(&cfg, 3, 0, 0, 5, 0, &fields, &mask), PMVP_OK);
     EXPECT_EQ(mask >> 16 & 0xF, 0xFu);
     EXPECT_EQ(fields >> 16 & 0xF, 0u);

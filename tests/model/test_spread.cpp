@@ -34,22 +34,22 @@ protected:
 TEST_F(Spread, RQVYDV_TheThresholdSeesEachCyclesShare)
 {
     init();
-    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2)); // cycles with >= 2
-    program(0, 1, PMVP_EV_INST_RETIRED, tc(kGe) | th(2));      // their instructions
+    program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2));  // cycles with >= 2
+    program(0, 1, PMVP_EV_INST_RETIRED, tc(kGe) | th(2));       // their instructions
     program(0, 2, PMVP_EV_INST_RETIRED);
-    program(0, 3, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | kTe); // rising edges
+    program(0, 3, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2) | kTe);  // rising edges
     ASSERT_EQ(spread(1500, 1000, 1000 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1000 * kNs), 500u);
     EXPECT_EQ(counter(0, 1, 1000 * kNs), 1000u);
     EXPECT_EQ(counter(0, 2, 1000 * kNs), 1500u);
-    EXPECT_EQ(counter(0, 3, 1000 * kNs), 1u); // the extra ones come first: one rising edge
+    EXPECT_EQ(counter(0, 3, 1000 * kNs), 1u);  // the extra ones come first: one rising edge
     // Runs give any pattern: 2, 0, 3, 0 twice over 4 cycles ending at 1004 ns.
     const pmvp_run runs[] = { { 1, 2 }, { 1, 0 }, { 1, 3 }, { 1, 0 } };
     ASSERT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, runs, 4, 1004 * kNs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1004 * kNs), 502u);
     EXPECT_EQ(counter(0, 1, 1004 * kNs), 1005u);
     EXPECT_EQ(counter(0, 2, 1004 * kNs), 1505u);
-    EXPECT_EQ(counter(0, 3, 1004 * kNs), 3u); // cycle 1000 had 1: cycles 1001 and 1003 rise
+    EXPECT_EQ(counter(0, 3, 1004 * kNs), 3u);  // cycle 1000 had 1: cycles 1001 and 1003 rise
 }
 
 // The window is the cycles completed by `now`: a call at 1000.5 ns covers
@@ -59,10 +59,10 @@ TEST_F(Spread, TheWindowEndsWithTheLastCompletedCycleAndTakesTheFirstCyclesRepor
 {
     init();
     program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(3));
-    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 1, 500), PMVP_OK); // cycle 1, at 0.5 ns
-    ASSERT_EQ(spread(2000, 1000, 1000 * kNs + 500), PMVP_OK); // 2 on each of cycles 1..1000
-    EXPECT_EQ(counter(0, 0, 1000 * kNs + 500), 1u);         // cycle 1: 2 + 1
-    EXPECT_EQ(counter(0, 0, 2000 * kNs), 1u);               // nothing after the window
+    ASSERT_EQ(pmvp_core_report(&core, 0, PMVP_EV_INST_RETIRED, 1, 500), PMVP_OK);  // cycle 1, at 0.5 ns
+    ASSERT_EQ(spread(2000, 1000, 1000 * kNs + 500), PMVP_OK);                      // 2 on each of cycles 1..1000
+    EXPECT_EQ(counter(0, 0, 1000 * kNs + 500), 1u);                                // cycle 1: 2 + 1
+    EXPECT_EQ(counter(0, 0, 2000 * kNs), 1u);                                      // nothing after the window
 }
 
 // Everything counts cycle by cycle: counter 0 (INST_RETIRED, one per cycle)
@@ -80,13 +80,13 @@ TEST_F(Spread, OverflowsAndFreezesFallOnTheirCycle)
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMEVCNTR_EL0, UINT32_MAX - 99, 0, 0);
     write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
-    ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 0x4, 0), PMVP_OK); // AMEVCNTR02: INST_RETIRED
+    ASSERT_EQ(pmvp_amu_write(&core, 0, PMVP_AMCNTENSET0_EL0, 0, 0x4, 0), PMVP_OK);  // AMEVCNTR02: INST_RETIRED
     program(1, 0, PMVP_EV_INST_RETIRED, PMVP_PMEVTYPER_EL0_MT);
     ASSERT_EQ(spread(1000, 1000, 1000 * kNs), PMVP_OK);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 1000 * kNs), 1u);
     EXPECT_EQ(counter(0, 1, 1000 * kNs), 100u);
-    EXPECT_EQ(counter(0, 0, 1000 * kNs), UINT64_C(0x100000000)); // carried into bit 32, then frozen
-    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 1000 * kNs), 100u);        // frozen with the first range
+    EXPECT_EQ(counter(0, 0, 1000 * kNs), UINT64_C(0x100000000));  // carried into bit 32, then frozen
+    EXPECT_EQ(read(0, PMVP_PMICNTR_EL0, 1000 * kNs), 100u);       // frozen with the first range
     uint64_t amu = 0;
     ASSERT_EQ(pmvp_amu_read(&core, 0, PMVP_AMEVCNTR0_EL0, 2, 1000 * kNs, &amu), PMVP_OK);
     EXPECT_EQ(amu, 1000u);
@@ -102,7 +102,7 @@ TEST_F(Spread, TheInstructionCountersOverflowFreezesOnItsCycle)
     program(0, 0, PMVP_EV_CPU_CYCLES);
     write(0, PMVP_PMCR_EL0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO, 0);
     write(0, PMVP_PMCNTENSET_EL0, PMVP_PMU_F0, 0);
-    write(0, PMVP_PMICNTR_EL0, UINT64_MAX - 299, 0); // 300 short: the 100th cycle of 3
+    write(0, PMVP_PMICNTR_EL0, UINT64_MAX - 299, 0);  // 300 short: the 100th cycle of 3
     ASSERT_EQ(spread(3000, 1000, 1000 * kNs), PMVP_OK);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 1000 * kNs), PMVP_PMU_F0);
     EXPECT_EQ(counter(0, 0, 1000 * kNs), 100u);
@@ -121,20 +121,20 @@ TEST_F(Spread, BadWindowsAreRefused)
     EXPECT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_CPU_CYCLES, &run, 1, 20 * kNs), PMVP_ERR_EVENT);
     EXPECT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, &run, 0, 20 * kNs), PMVP_ERR_VALUE);
     EXPECT_EQ(spread(5, 0, 20 * kNs), PMVP_ERR_VALUE);
-    EXPECT_EQ(spread(UINT64_MAX, 1, 20 * kNs), PMVP_ERR_VALUE); // more than UINT32_MAX on a cycle
+    EXPECT_EQ(spread(UINT64_MAX, 1, 20 * kNs), PMVP_ERR_VALUE);  // more than UINT32_MAX on a cycle
     const pmvp_run huge[] = { { UINT64_MAX, 1 }, { 1, 1 } };
     EXPECT_EQ(pmvp_core_report_runs(&core, 0, PMVP_EV_INST_RETIRED, huge, 2, 20 * kNs), PMVP_ERR_VALUE);
     // A write at 15.5 ns: the window's first cycle must end after it.
     write(0, PMVP_PMSELR_EL0, 1, 15 * kNs + 500);
-    EXPECT_EQ(spread(6, 6, 20 * kNs), PMVP_ERR_PAST); // cycles 15..20: cycle 15 ended at 15 ns
-    EXPECT_EQ(spread(5, 5, 20 * kNs), PMVP_OK);       // cycles 16..20
-    EXPECT_EQ(spread(1, 1, 19 * kNs), PMVP_ERR_PAST); // before the last call
+    EXPECT_EQ(spread(6, 6, 20 * kNs), PMVP_ERR_PAST);  // cycles 15..20: cycle 15 ended at 15 ns
+    EXPECT_EQ(spread(5, 5, 20 * kNs), PMVP_OK);        // cycles 16..20
+    EXPECT_EQ(spread(1, 1, 19 * kNs), PMVP_ERR_PAST);  // before the last call
     // A PE that is off reports nothing; a stopped clock runs no cycle.
     state(1, PMVP_PE_OFF, 21 * kNs);
     EXPECT_EQ(spread(1, 1, 30 * kNs, 1), PMVP_ERR_PE_OFF);
     state(0, PMVP_PE_WFI, 31 * kNs);
     EXPECT_EQ(spread(1, 1, 40 * kNs), PMVP_ERR_VALUE);
-    EXPECT_EQ(counter(0, 0, 40 * kNs), 5u); // the one spread taken, nothing of the refusals
+    EXPECT_EQ(counter(0, 0, 40 * kNs), 5u);  // the one spread taken, nothing of the refusals
 }
 
 // Two SMT threads' batches over the same cycles (pmvp_core_report_batches):
@@ -196,7 +196,7 @@ TEST_F(Spread, CyclesBetweenTwoInstants)
     ASSERT_EQ(pmvp_core_cycles_between(&core, 10 * kNs + 500, 20 * kNs, &cycles), PMVP_OK);
     EXPECT_EQ(cycles, 10u);
     ASSERT_EQ(pmvp_core_cycles_between(&core, 10 * kNs, 20 * kNs, &cycles), PMVP_OK);
-    EXPECT_EQ(cycles, 10u); // the edge at 10 ns belongs to the instant 10 ns
+    EXPECT_EQ(cycles, 10u);  // the edge at 10 ns belongs to the instant 10 ns
     ASSERT_EQ(pmvp_core_cycles_between(&core, 0, 0, &cycles), PMVP_OK);
     EXPECT_EQ(cycles, 0u);
     EXPECT_EQ(pmvp_core_cycles_between(&core, 20 * kNs, 10 * kNs, &cycles), PMVP_ERR_VALUE);
@@ -228,7 +228,7 @@ TEST_F(Spread, ABadBatchRefusesTheWholeCall)
     EXPECT_EQ(pmvp_core_report_batches(&core, nullptr, 1, 20 * kNs), PMVP_ERR_NULL);
     EXPECT_EQ(pmvp_core_report_batches(&core, b, 0, 20 * kNs), PMVP_ERR_VALUE);
     EXPECT_EQ(pmvp_core_report_batches(&core, b, PMVP_MAX_BATCHES + 1, 20 * kNs), PMVP_ERR_VALUE);
-    ASSERT_EQ(pmvp_core_report_batches(&core, b, PMVP_MAX_BATCHES, 10 * kNs), PMVP_OK); // 16 on each cycle
+    ASSERT_EQ(pmvp_core_report_batches(&core, b, PMVP_MAX_BATCHES, 10 * kNs), PMVP_OK);  // 16 on each cycle
     EXPECT_EQ(counter(0, 0, 10 * kNs), 160u);
     b[1].pe = 2;
     EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_PE);
@@ -238,9 +238,9 @@ TEST_F(Spread, ABadBatchRefusesTheWholeCall)
     EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_NULL);
     const pmvp_run eleven[] = { { 11, 1 } };
     b[1] = { 1, PMVP_EV_INST_RETIRED, eleven, 1 };
-    EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_PAST); // cycle 10 is before the last call
+    EXPECT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_ERR_PAST);  // cycle 10 is before the last call
     b[1] = { 1, PMVP_EV_INST_RETIRED, run, 1 };
-    ASSERT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_OK); // the refusals took nothing
+    ASSERT_EQ(pmvp_core_report_batches(&core, b, 2, 20 * kNs), PMVP_OK);  // the refusals took nothing
     EXPECT_EQ(counter(0, 0, 20 * kNs), 180u);
 }
 
@@ -261,7 +261,7 @@ TEST_F(Spread, SharesBetweenTwoInstantsSpreadEvenlyOverTheirCycles)
     ASSERT_EQ(pmvp_core_report_shares(&core, s, 2, 10 * kNs, 210 * kNs), PMVP_OK);
     const pmvp_share small[] = { { 0, PMVP_EV_INST_RETIRED, 2 }, { 1, PMVP_EV_INST_RETIRED, 1 } };
     ASSERT_EQ(pmvp_core_report_shares(&core, small, 2, 210 * kNs + 200, 210 * kNs + 700), PMVP_OK);
-    EXPECT_EQ(counter(0, 0, 211 * kNs), 101u); // and cycle 211: 2 + 1
+    EXPECT_EQ(counter(0, 0, 211 * kNs), 101u);  // and cycle 211: 2 + 1
     EXPECT_EQ(counter(0, 1, 211 * kNs), 101u);
     EXPECT_EQ(counter(1, 0, 211 * kNs), 101u);
     // Reaching back before the last input (the reads at 211 ns), the window
@@ -277,7 +277,7 @@ TEST_F(Spread, SharesBetweenTwoInstantsSpreadEvenlyOverTheirCycles)
     const pmvp_share off_pe[] = { { 0, PMVP_EV_INST_RETIRED, 1 }, { 2, PMVP_EV_INST_RETIRED, 1 } };
     EXPECT_EQ(pmvp_core_report_shares(&core, off_pe, 2, 300 * kNs, 300 * kNs + 1), PMVP_ERR_PE);
     EXPECT_EQ(pmvp_core_report_shares(&core, off_pe, 2, 300 * kNs, 400 * kNs), PMVP_ERR_PE);
-    EXPECT_EQ(counter(0, 1, 400 * kNs), 190u); // nothing of the refused calls
+    EXPECT_EQ(counter(0, 1, 400 * kNs), 190u);  // nothing of the refused calls
 }
 
 }  // namespace

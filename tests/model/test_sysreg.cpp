@@ -36,14 +36,16 @@ std::vector<Accessor> load()
     std::vector<Accessor> out;
     std::string line;
     while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
+        if (line.empty() || line[0] == '#')
+            continue;
         size_t sep = line.find(" :: ");
         std::istringstream head(line.substr(0, sep));
         Accessor a;
         std::string enc;
         head >> a.name >> a.op >> enc;
         std::istringstream fields(enc);
-        for (std::string f; std::getline(fields, f, ',');) a.enc.push_back((unsigned)std::stoul(f));
+        for (std::string f; std::getline(fields, f, ',');)
+            a.enc.push_back((unsigned)std::stoul(f));
         try {
             a.program = std::make_shared<pseudocode::Program>(line.substr(sep + 4));
         } catch (const std::exception &e) {
@@ -64,11 +66,15 @@ int decode(const Accessor &a, unsigned n, pmvp_sysreg *r)
         unsigned crm = e[3] | (amu ? (n >> 3) & 1 : (n >> 3) & 3), op2 = e[4] | (n & 7);
         return pmvp_sysreg_decode_a64(write, e[0], e[1], e[2], crm, op2, r);
     }
-    if (a.op == "MRC" || a.op == "MCR") return pmvp_sysreg_decode_a32(write, e[0], e[1], e[2], e[3], e[4], r);
+    if (a.op == "MRC" || a.op == "MCR")
+        return pmvp_sysreg_decode_a32(write, e[0], e[1], e[2], e[3], e[4], r);
     return pmvp_sysreg_decode_a32_64(write, e[0], e[1], e[2], r);
 }
 
-bool indexed(const Accessor &a) { return a.name.find("EV") != std::string::npos && a.name.find("PMXEV") == std::string::npos; }
+bool indexed(const Accessor &a)
+{
+    return a.name.find("EV") != std::string::npos && a.name.find("PMXEV") == std::string::npos;
+}
 
 // The world the pseudocode asks about: a configuration, a context and an
 // access, with the register fields at their architectural positions.
@@ -76,15 +82,18 @@ struct Oracle {
     const pmvp_core_config &cfg;
     const pmvp_sysreg_context &x;
     unsigned n;
-    bool cg1rz; // AMCR_EL0.CG1RZ: decides a read's view, never its permission
+    bool cg1rz;  // AMCR_EL0.CG1RZ: decides a read's view, never its permission
 
     static Value bit(uint64_t reg, unsigned b) { return Value::bitstring((reg >> b) & 1 ? "1" : "0"); }
 
     bool el2_enabled() const
     {
-        if (!cfg.have_el2) return false;
-        if (!cfg.have_el3) return true;
-        if (x.security == PMVP_SECURE) return cfg.feat_sel2 && (x.scr_el3 >> 18 & 1);
+        if (!cfg.have_el2)
+            return false;
+        if (!cfg.have_el3)
+            return true;
+        if (x.security == PMVP_SECURE)
+            return cfg.feat_sel2 && (x.scr_el3 >> 18 & 1);
         return x.security != PMVP_ROOT;
     }
     bool using_a32(int el) const { return el == 1 ? cfg.el1_aarch32 : el == 2 ? cfg.el2_aarch32 : cfg.el3_aarch32; }
@@ -107,69 +116,123 @@ struct Oracle {
 
     Value name(const std::string &s) const
     {
-        if (s == "PSTATE.EL") return Value::integer(x.el);
-        if (s.size() == 3 && s.compare(0, 2, "EL") == 0) return Value::integer(s[2] - '0');
-        if (s == "m") return Value::integer(n);
-        if (s == "NUM_AMU_CG1_MONITORS") return Value::integer(cfg.amu_num_aux);
-        if (s == "IMPLEMENTATION_DEFINED:EL3 trap priority when SDD == '1'") return Value::boolean(cfg.el3_sdd_undef_priority);
-        if (s == "IMPLEMENTATION_DEFINED:AMEVCNTR1_EL0[m] is fixed") return Value::boolean(!cfg.amu_aux_programmable);
-        if (s.compare(0, 5, "FEAT_") == 0 || s.compare(0, 14, "Unpredictable_") == 0) return Value::bitstring(s);
+        if (s == "PSTATE.EL")
+            return Value::integer(x.el);
+        if (s.size() == 3 && s.compare(0, 2, "EL") == 0)
+            return Value::integer(s[2] - '0');
+        if (s == "m")
+            return Value::integer(n);
+        if (s == "NUM_AMU_CG1_MONITORS")
+            return Value::integer(cfg.amu_num_aux);
+        if (s == "IMPLEMENTATION_DEFINED:EL3 trap priority when SDD == '1'")
+            return Value::boolean(cfg.el3_sdd_undef_priority);
+        if (s == "IMPLEMENTATION_DEFINED:AMEVCNTR1_EL0[m] is fixed")
+            return Value::boolean(!cfg.amu_aux_programmable);
+        if (s.compare(0, 5, "FEAT_") == 0 || s.compare(0, 14, "Unpredictable_") == 0)
+            return Value::bitstring(s);
         static const std::map<std::string, std::pair<int, unsigned>> fields = {
             // image: 0 PMUSERENR, 1 MDCR_EL2, 2 MDCR_EL3, 3 HCR_EL2, 4 CPTR_EL2, 5 CPTR_EL3,
             // 6 SCR_EL3, 7 AMUSERENR, 8 HDFGRTR_EL2, 9 HDFGWTR_EL2, 10 HDFGRTR2_EL2, 11 HDFGWTR2_EL2
-            { "PMUSERENR_EL0.EN", { 0, 0 } }, { "PMUSERENR_EL0.SW", { 0, 1 } }, { "PMUSERENR_EL0.CR", { 0, 2 } },
-            { "PMUSERENR_EL0.ER", { 0, 3 } }, { "PMUSERENR_EL0.UEN", { 0, 4 } }, { "PMUSERENR_EL0.IR", { 0, 5 } },
+            { "PMUSERENR_EL0.EN", { 0, 0 } },
+            { "PMUSERENR_EL0.SW", { 0, 1 } },
+            { "PMUSERENR_EL0.CR", { 0, 2 } },
+            { "PMUSERENR_EL0.ER", { 0, 3 } },
+            { "PMUSERENR_EL0.UEN", { 0, 4 } },
+            { "PMUSERENR_EL0.IR", { 0, 5 } },
             { "PMUSERENR_EL0.TID", { 0, 6 } },
-            { "PMUSERENR.EN", { 0, 0 } }, { "PMUSERENR.SW", { 0, 1 } }, { "PMUSERENR.CR", { 0, 2 } }, { "PMUSERENR.ER", { 0, 3 } },
-            { "MDCR_EL2.TPM", { 1, 6 } }, { "MDCR_EL2.TPMCR", { 1, 5 } }, { "HDCR.TPM", { 1, 6 } },
-            { "MDCR_EL3.TPM", { 2, 6 } }, { "MDCR_EL3.EnPM2", { 2, 7 } }, { "MDCR_EL3.EnPMSS", { 2, 44 } },
-            { "HCR_EL2.TGE", { 3, 27 } }, { "HCR_EL2.E2H", { 3, 34 } }, { "HCR.TGE", { 3, 27 } },
-            { "CPTR_EL2.TAM", { 4, 30 } }, { "CPTR_EL3.TAM", { 5, 30 } }, { "SCR_EL3.FGTEn", { 6, 27 } },
-            { "SCR_EL3.AMVOFFEN", { 6, 60 } }, { "SCR_EL3.FGTEn2", { 6, 59 } },
+            { "PMUSERENR.EN", { 0, 0 } },
+            { "PMUSERENR.SW", { 0, 1 } },
+            { "PMUSERENR.CR", { 0, 2 } },
+            { "PMUSERENR.ER", { 0, 3 } },
+            { "MDCR_EL2.TPM", { 1, 6 } },
+            { "MDCR_EL2.TPMCR", { 1, 5 } },
+            { "HDCR.TPM", { 1, 6 } },
+            { "MDCR_EL3.TPM", { 2, 6 } },
+            { "MDCR_EL3.EnPM2", { 2, 7 } },
+            { "MDCR_EL3.EnPMSS", { 2, 44 } },
+            { "HCR_EL2.TGE", { 3, 27 } },
+            { "HCR_EL2.E2H", { 3, 34 } },
+            { "HCR.TGE", { 3, 27 } },
+            { "CPTR_EL2.TAM", { 4, 30 } },
+            { "CPTR_EL3.TAM", { 5, 30 } },
+            { "SCR_EL3.FGTEn", { 6, 27 } },
+            { "SCR_EL3.AMVOFFEN", { 6, 60 } },
+            { "SCR_EL3.FGTEn2", { 6, 59 } },
             { "AMUSERENR_EL0.EN", { 7, 0 } },
-            { "HDFGRTR_EL2.PMEVCNTRn_EL0", { 8, 12 } }, { "HDFGRTR_EL2.PMEVTYPERn_EL0", { 8, 13 } },
-            { "HDFGRTR_EL2.PMCCFILTR_EL0", { 8, 14 } }, { "HDFGRTR_EL2.PMCCNTR_EL0", { 8, 15 } },
-            { "HDFGRTR_EL2.PMCNTEN", { 8, 16 } }, { "HDFGRTR_EL2.PMINTEN", { 8, 17 } }, { "HDFGRTR_EL2.PMOVS", { 8, 18 } },
-            { "HDFGRTR_EL2.PMSELR_EL0", { 8, 19 } }, { "HDFGRTR_EL2.PMMIR_EL1", { 8, 22 } },
-            { "HDFGRTR_EL2.PMUSERENR_EL0", { 8, 57 } }, { "HDFGRTR_EL2.PMCEIDn_EL0", { 8, 58 } },
-            { "HDFGWTR_EL2.PMEVCNTRn_EL0", { 9, 12 } }, { "HDFGWTR_EL2.PMEVTYPERn_EL0", { 9, 13 } },
-            { "HDFGWTR_EL2.PMCCFILTR_EL0", { 9, 14 } }, { "HDFGWTR_EL2.PMCCNTR_EL0", { 9, 15 } },
-            { "HDFGWTR_EL2.PMCNTEN", { 9, 16 } }, { "HDFGWTR_EL2.PMINTEN", { 9, 17 } }, { "HDFGWTR_EL2.PMOVS", { 9, 18 } },
-            { "HDFGWTR_EL2.PMSELR_EL0", { 9, 19 } }, { "HDFGWTR_EL2.PMSWINC_EL0", { 9, 20 } },
-            { "HDFGWTR_EL2.PMCR_EL0", { 9, 21 } }, { "HDFGWTR_EL2.PMUSERENR_EL0", { 9, 57 } },
-            { "HDFGRTR2_EL2.nPMECR_EL1", { 10, 0 } }, { "HDFGRTR2_EL2.nPMIAR_EL1", { 10, 1 } },
-            { "HDFGRTR2_EL2.nPMICNTR_EL0", { 10, 2 } }, { "HDFGRTR2_EL2.nPMICFILTR_EL0", { 10, 3 } },
-            { "HDFGRTR2_EL2.nPMUACR_EL1", { 10, 4 } }, { "HDFGRTR2_EL2.nPMSSDATA", { 10, 6 } },
+            { "HDFGRTR_EL2.PMEVCNTRn_EL0", { 8, 12 } },
+            { "HDFGRTR_EL2.PMEVTYPERn_EL0", { 8, 13 } },
+            { "HDFGRTR_EL2.PMCCFILTR_EL0", { 8, 14 } },
+            { "HDFGRTR_EL2.PMCCNTR_EL0", { 8, 15 } },
+            { "HDFGRTR_EL2.PMCNTEN", { 8, 16 } },
+            { "HDFGRTR_EL2.PMINTEN", { 8, 17 } },
+            { "HDFGRTR_EL2.PMOVS", { 8, 18 } },
+            { "HDFGRTR_EL2.PMSELR_EL0", { 8, 19 } },
+            { "HDFGRTR_EL2.PMMIR_EL1", { 8, 22 } },
+            { "HDFGRTR_EL2.PMUSERENR_EL0", { 8, 57 } },
+            { "HDFGRTR_EL2.PMCEIDn_EL0", { 8, 58 } },
+            { "HDFGWTR_EL2.PMEVCNTRn_EL0", { 9, 12 } },
+            { "HDFGWTR_EL2.PMEVTYPERn_EL0", { 9, 13 } },
+            { "HDFGWTR_EL2.PMCCFILTR_EL0", { 9, 14 } },
+            { "HDFGWTR_EL2.PMCCNTR_EL0", { 9, 15 } },
+            { "HDFGWTR_EL2.PMCNTEN", { 9, 16 } },
+            { "HDFGWTR_EL2.PMINTEN", { 9, 17 } },
+            { "HDFGWTR_EL2.PMOVS", { 9, 18 } },
+            { "HDFGWTR_EL2.PMSELR_EL0", { 9, 19 } },
+            { "HDFGWTR_EL2.PMSWINC_EL0", { 9, 20 } },
+            { "HDFGWTR_EL2.PMCR_EL0", { 9, 21 } },
+            { "HDFGWTR_EL2.PMUSERENR_EL0", { 9, 57 } },
+            { "HDFGRTR2_EL2.nPMECR_EL1", { 10, 0 } },
+            { "HDFGRTR2_EL2.nPMIAR_EL1", { 10, 1 } },
+            { "HDFGRTR2_EL2.nPMICNTR_EL0", { 10, 2 } },
+            { "HDFGRTR2_EL2.nPMICFILTR_EL0", { 10, 3 } },
+            { "HDFGRTR2_EL2.nPMUACR_EL1", { 10, 4 } },
+            { "HDFGRTR2_EL2.nPMSSDATA", { 10, 6 } },
             { "HDFGRTR2_EL2.nPMSSCR_EL1", { 10, 7 } },
-            { "HDFGWTR2_EL2.nPMECR_EL1", { 11, 0 } }, { "HDFGWTR2_EL2.nPMIAR_EL1", { 11, 1 } },
-            { "HDFGWTR2_EL2.nPMICNTR_EL0", { 11, 2 } }, { "HDFGWTR2_EL2.nPMICFILTR_EL0", { 11, 3 } },
-            { "HDFGWTR2_EL2.nPMUACR_EL1", { 11, 4 } }, { "HDFGWTR2_EL2.nPMSSCR_EL1", { 11, 7 } },
+            { "HDFGWTR2_EL2.nPMECR_EL1", { 11, 0 } },
+            { "HDFGWTR2_EL2.nPMIAR_EL1", { 11, 1 } },
+            { "HDFGWTR2_EL2.nPMICNTR_EL0", { 11, 2 } },
+            { "HDFGWTR2_EL2.nPMICFILTR_EL0", { 11, 3 } },
+            { "HDFGWTR2_EL2.nPMUACR_EL1", { 11, 4 } },
+            { "HDFGWTR2_EL2.nPMSSCR_EL1", { 11, 7 } },
             { "HDFGWTR2_EL2.nPMZR_EL0", { 11, 21 } },
         };
-        const uint64_t images[] = { x.pmuserenr, x.mdcr_el2, x.mdcr_el3, x.hcr_el2, x.cptr_el2,
-                                    x.cptr_el3, x.scr_el3, x.amuserenr, x.hdfgrtr_el2, x.hdfgwtr_el2,
-                                    x.hdfgrtr2_el2, x.hdfgwtr2_el2 };
+        const uint64_t images[] = { x.pmuserenr,   x.mdcr_el2,    x.mdcr_el3,     x.hcr_el2,
+                                    x.cptr_el2,    x.cptr_el3,    x.scr_el3,      x.amuserenr,
+                                    x.hdfgrtr_el2, x.hdfgwtr_el2, x.hdfgrtr2_el2, x.hdfgwtr2_el2 };
         auto f = fields.find(s);
-        if (f != fields.end()) return bit(images[f->second.first], f->second.second);
-        if (s == "EDSCR.SDD") return bit(x.edscr_sdd, 0);
+        if (f != fields.end())
+            return bit(images[f->second.first], f->second.second);
+        if (s == "EDSCR.SDD")
+            return bit(x.edscr_sdd, 0);
         if (s == "PMSELR_EL0.SEL") {
             std::string b;
-            for (int k = 4; k >= 0; k--) b += (x.pmselr >> k & 1) ? '1' : '0';
+            for (int k = 4; k >= 0; k--)
+                b += (x.pmselr >> k & 1) ? '1' : '0';
             return Value::bitstring(b);
         }
         // HSTR_EL2.T<k> / HSTR.T<k>
-        if (s.compare(0, 10, "HSTR_EL2.T") == 0) return bit(x.hstr_el2, (unsigned)std::stoi(s.substr(10)));
-        if (s.compare(0, 6, "HSTR.T") == 0) return bit(x.hstr_el2, (unsigned)std::stoi(s.substr(6)));
+        if (s.compare(0, 10, "HSTR_EL2.T") == 0)
+            return bit(x.hstr_el2, (unsigned)std::stoi(s.substr(10)));
+        if (s.compare(0, 6, "HSTR.T") == 0)
+            return bit(x.hstr_el2, (unsigned)std::stoi(s.substr(6)));
         // HAFGRTR_EL2: AMCNTEN0 at 0, AMEVCNTR0<m> at 1+m, AMCNTEN1 at 17,
         // AMEVCNTR1<m> at 18+2m, AMEVTYPER1<m> at 19+2m.
-        if (s == "HAFGRTR_EL2.AMCNTEN0") return bit(x.hafgrtr_el2, 0);
-        if (s == "HAFGRTR_EL2.AMCNTEN1") return bit(x.hafgrtr_el2, 17);
-        if (s == "HAFGRTR_EL2.AMEVCNTR0<m>_EL0") return bit(x.hafgrtr_el2, 1 + n);
-        if (s == "HAFGRTR_EL2.AMEVCNTR1<m>_EL0") return bit(x.hafgrtr_el2, 18 + 2 * n);
-        if (s == "HAFGRTR_EL2.AMEVTYPER1<m>_EL0") return bit(x.hafgrtr_el2, 19 + 2 * n);
-        if (s == "AMCR_EL0.CG1RZ") return bit(cg1rz, 0);
-        if (s == "PMUACR_EL1.C") return bit(x.pmuacr, 31);
-        if (s == "PMUACR_EL1.F0") return bit(x.pmuacr, 32);
+        if (s == "HAFGRTR_EL2.AMCNTEN0")
+            return bit(x.hafgrtr_el2, 0);
+        if (s == "HAFGRTR_EL2.AMCNTEN1")
+            return bit(x.hafgrtr_el2, 17);
+        if (s == "HAFGRTR_EL2.AMEVCNTR0<m>_EL0")
+            return bit(x.hafgrtr_el2, 1 + n);
+        if (s == "HAFGRTR_EL2.AMEVCNTR1<m>_EL0")
+            return bit(x.hafgrtr_el2, 18 + 2 * n);
+        if (s == "HAFGRTR_EL2.AMEVTYPER1<m>_EL0")
+            return bit(x.hafgrtr_el2, 19 + 2 * n);
+        if (s == "AMCR_EL0.CG1RZ")
+            return bit(cg1rz, 0);
+        if (s == "PMUACR_EL1.C")
+            return bit(x.pmuacr, 31);
+        if (s == "PMUACR_EL1.F0")
+            return bit(x.pmuacr, 32);
         throw std::runtime_error("unknown name " + s);
     }
 
@@ -182,35 +245,49 @@ struct Oracle {
             bool v = feat == "FEAT_PMUv3" || feat == "FEAT_AA64" ||
                      (feat == "FEAT_PMUv3p1" && cfg.pmu_version >= PMVP_PMUV3P1) ||
                      (feat == "FEAT_PMUv3p4" && cfg.pmu_version >= PMVP_PMUV3P4) ||
-                     (feat == "FEAT_FGT" && cfg.feat_fgt) || (feat == "FEAT_FGT2" && cfg.feat_fgt2) || (feat == "FEAT_AMUv1" && cfg.feat_amuv1) ||
-                     (feat == "FEAT_AMUv1p1" && cfg.feat_amuv1p1) ||
+                     (feat == "FEAT_FGT" && cfg.feat_fgt) || (feat == "FEAT_FGT2" && cfg.feat_fgt2) ||
+                     (feat == "FEAT_AMUv1" && cfg.feat_amuv1) || (feat == "FEAT_AMUv1p1" && cfg.feat_amuv1p1) ||
                      (feat == "FEAT_PMUv3_ICNTR" && cfg.feat_pmuv3_icntr) ||
                      (feat == "FEAT_PMUv3p9" && cfg.feat_pmuv3p9) || (feat == "FEAT_EBEP" && cfg.feat_ebep) ||
                      (feat == "FEAT_SEBEP" && cfg.feat_sebep) || (feat == "FEAT_PMUv3_SS" && cfg.feat_pmuv3_ss);
-            static const std::set<std::string> known = { "FEAT_PMUv3p9", "FEAT_FGT", "FEAT_AMUv1", "FEAT_AMUv1p1",
-                                                         "FEAT_PMUv3p4", "FEAT_PMUv3p1", "FEAT_PMUv3_ICNTR",
-                                                         "FEAT_FGT2", "FEAT_EBEP", "FEAT_SEBEP", "FEAT_PMUv3_SS" };
+            static const std::set<std::string> known = { "FEAT_PMUv3p9",     "FEAT_FGT",     "FEAT_AMUv1",
+                                                         "FEAT_AMUv1p1",     "FEAT_PMUv3p4", "FEAT_PMUv3p1",
+                                                         "FEAT_PMUv3_ICNTR", "FEAT_FGT2",    "FEAT_EBEP",
+                                                         "FEAT_SEBEP",       "FEAT_PMUv3_SS" };
             if (!v && !known.count(feat))
                 throw std::runtime_error("feature not known to the oracle: " + feat);
             return Value::boolean(v);
         }
-        if (f == "HaveEL") return Value::boolean(have_el(el(0)));
-        if (f == "EL2Enabled") return Value::boolean(el2_enabled());
-        if (f == "ELUsingAArch32") return Value::boolean(using_a32(el(0)));
-        if (f == "ELIsInHost") // only asked for EL0
+        if (f == "HaveEL")
+            return Value::boolean(have_el(el(0)));
+        if (f == "EL2Enabled")
+            return Value::boolean(el2_enabled());
+        if (f == "ELUsingAArch32")
+            return Value::boolean(using_a32(el(0)));
+        if (f == "ELIsInHost")  // only asked for EL0
             return Value::boolean(el2_enabled() && !cfg.el2_aarch32 && (x.hcr_el2 >> 34 & 1) && (x.hcr_el2 >> 27 & 1));
-        if (f == "Halted") return Value::boolean(x.halted);
-        if (f == "EL3SDDUndef") return Value::boolean(sdd);
-        if (f == "EL3SDDUndefPriority") return Value::boolean(sdd && cfg.el3_sdd_undef_priority);
-        if (f == "IsHighestEL") return Value::boolean(el(0) == highest());
-        if (f == "GetNumEventCountersSelfHosted") return Value::integer(epmn());
+        if (f == "Halted")
+            return Value::boolean(x.halted);
+        if (f == "EL3SDDUndef")
+            return Value::boolean(sdd);
+        if (f == "EL3SDDUndefPriority")
+            return Value::boolean(sdd && cfg.el3_sdd_undef_priority);
+        if (f == "IsHighestEL")
+            return Value::boolean(el(0) == highest());
+        if (f == "GetNumEventCountersSelfHosted")
+            return Value::integer(epmn());
         if (f == "GetNumEventCountersAccessible")
             return Value::integer(x.el <= 1 && el2_enabled() ? hpmn() : epmn());
-        if (f == "UInt") return Value::integer((int64_t)std::stoll(a.at(0).bits, nullptr, 2));
-        if (f == "IsG1ActivityMonitorImplemented") return Value::boolean(a.at(0).i < cfg.amu_num_aux);
-        if (f == "IsG1ActivityMonitorOffsetImplemented") return Value::boolean(cfg.amu_aux_offsets >> a.at(0).i & 1);
-        if (f == "EffectiveHCR_EL2_NVx") return Value::bitstring("000"); // FEAT_NV is not modelled
-        if (f == "PMUACR_EL1[]") return bit(x.pmuacr, (unsigned)a.at(0).i);
+        if (f == "UInt")
+            return Value::integer((int64_t)std::stoll(a.at(0).bits, nullptr, 2));
+        if (f == "IsG1ActivityMonitorImplemented")
+            return Value::boolean(a.at(0).i < cfg.amu_num_aux);
+        if (f == "IsG1ActivityMonitorOffsetImplemented")
+            return Value::boolean(cfg.amu_aux_offsets >> a.at(0).i & 1);
+        if (f == "EffectiveHCR_EL2_NVx")
+            return Value::bitstring("000");  // FEAT_NV is not modelled
+        if (f == "PMUACR_EL1[]")
+            return bit(x.pmuacr, (unsigned)a.at(0).i);
         throw std::runtime_error("unknown function " + f);
     }
 };
@@ -333,10 +410,14 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
     for (uint8_t el = 0; el <= 3; el++) {
         bool have = el <= 1 || (el == 2 ? cfg.have_el2 : cfg.have_el3);
         bool width = el == 0 ? (a32 ? cfg.have_aarch32 : !cfg.el1_aarch32)
-                             : (el == 1 ? cfg.el1_aarch32 : el == 2 ? cfg.el2_aarch32 : cfg.el3_aarch32) == a32;
-        if (have && width) els.push_back(el);
+                             : (el == 1   ? cfg.el1_aarch32
+                                : el == 2 ? cfg.el2_aarch32
+                                          : cfg.el3_aarch32) == a32;
+        if (have && width)
+            els.push_back(el);
     }
-    if (els.empty()) els.push_back(0xFF);
+    if (els.empty())
+        els.push_back(0xFF);
     x.el = els[rng() % els.size()];
     x.security = x.el == 3 ? PMVP_SECURE : coin(25) ? PMVP_SECURE : PMVP_NONSECURE;
     x.halted = coin(40);
@@ -350,15 +431,17 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
     x.pmuacr = rng();
     x.amuserenr = coin(60);
     x.pmselr = coin(30) ? 31 : rng() % 8;
-    x.mdcr_el2 = (coin(25) ? PMVP_MDCR_EL2_TPM : 0) | (coin(25) ? PMVP_MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
-    x.pmccr = rng() % (cfg.num_counters + 2); // EPMN, at times reserved (> N)
-    x.mdcr_el3 = (coin(25) ? PMVP_MDCR_EL3_TPM : 0) | (coin(75) ? PMVP_MDCR_EL3_EnPM2 : 0) | (coin(75) ? PMVP_MDCR_EL3_EnPMSS : 0);
+    x.mdcr_el2 =
+        (coin(25) ? PMVP_MDCR_EL2_TPM : 0) | (coin(25) ? PMVP_MDCR_EL2_TPMCR : 0) | (rng() % (cfg.num_counters + 2));
+    x.pmccr = rng() % (cfg.num_counters + 2);  // EPMN, at times reserved (> N)
+    x.mdcr_el3 = (coin(25) ? PMVP_MDCR_EL3_TPM : 0) | (coin(75) ? PMVP_MDCR_EL3_EnPM2 : 0) |
+                 (coin(75) ? PMVP_MDCR_EL3_EnPMSS : 0);
     x.hcr_el2 = (coin(30) ? PMVP_HCR_EL2_TGE : 0) | (coin(50) ? PMVP_HCR_EL2_E2H : 0);
     x.hstr_el2 = coin(25) ? rng() : 0;
     x.cptr_el2 = coin(25) ? PMVP_CPTR_EL2_TAM : 0;
     x.cptr_el3 = coin(25) ? PMVP_CPTR_EL3_TAM : 0;
-    x.scr_el3 = (coin(70) ? PMVP_SCR_EL3_FGTEn : 0) | (coin(60) ? PMVP_SCR_EL3_EEL2 : 0) | (coin(70) ? PMVP_SCR_EL3_AMVOFFEN : 0) |
-                (coin(80) ? PMVP_SCR_EL3_FGTEn2 : 0);
+    x.scr_el3 = (coin(70) ? PMVP_SCR_EL3_FGTEn : 0) | (coin(60) ? PMVP_SCR_EL3_EEL2 : 0) |
+                (coin(70) ? PMVP_SCR_EL3_AMVOFFEN : 0) | (coin(80) ? PMVP_SCR_EL3_FGTEn2 : 0);
     x.hdfgrtr_el2 = coin(25) ? rng() : 0;
     x.hdfgwtr_el2 = coin(25) ? rng() : 0;
     x.hafgrtr_el2 = coin(25) ? rng() : 0;
@@ -371,13 +454,16 @@ pmvp_sysreg_context random_context(std::mt19937_64 &rng, const pmvp_core_config 
 std::string describe(const Outcome &o)
 {
     const char *k[] = { "permitted", "UNDEFINED", "trap", "CONSTRAINED UNPREDICTABLE" };
-    return std::string(k[o.kind]) + (o.kind == Outcome::TRAP ? " to EL" + std::to_string(o.el) + " EC " + std::to_string(o.ec) : "");
+    return std::string(k[o.kind]) +
+           (o.kind == Outcome::TRAP ? " to EL" + std::to_string(o.el) + " EC " + std::to_string(o.ec) : "");
 }
 
 std::string describe(const pmvp_sysreg_outcome &o)
 {
     const char *k[] = { "permitted", "UNDEFINED", "trap" };
-    return std::string(k[o.verdict]) + (o.verdict == PMVP_SYSREG_TRAP ? " to EL" + std::to_string(o.target_el) + " EC " + std::to_string(o.ec) : "");
+    return std::string(k[o.verdict]) + (o.verdict == PMVP_SYSREG_TRAP
+                                            ? " to EL" + std::to_string(o.target_el) + " EC " + std::to_string(o.ec)
+                                            : "");
 }
 
 bool agrees(const Outcome &spec, const pmvp_sysreg_outcome &got, const pmvp_core_config &cfg)
@@ -388,12 +474,13 @@ bool agrees(const Outcome &spec, const pmvp_sysreg_outcome &got, const pmvp_core
     case Outcome::TRAP: return got.verdict == PMVP_SYSREG_TRAP && got.target_el == spec.el && got.ec == spec.ec;
     case Outcome::UNPREDICTABLE:
         return got.verdict == (cfg.counter_access_unpredictable == PMVP_COUNTER_ACCESS_UNDEFINED
-                                   ? PMVP_SYSREG_UNDEFINED : PMVP_SYSREG_PERMITTED);
+                                   ? PMVP_SYSREG_UNDEFINED
+                                   : PMVP_SYSREG_PERMITTED);
     }
     return false;
 }
 
-} // namespace
+}  // namespace
 
 // The random contexts per accessor, configuration and index, and their
 // seed: tests/CMakeLists.txt gives the sanitizer pass others, fewer.
@@ -407,12 +494,13 @@ bool agrees(const Outcome &spec, const pmvp_sysreg_outcome &got, const pmvp_core
 TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
 {
     std::vector<Accessor> accessors = load();
-    ASSERT_EQ(accessors.size(), 80u); // 76 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
+    ASSERT_EQ(accessors.size(), 80u);  // 76 AArch64 accessors of D24.5/D24.6, PMCCNTR's four AArch32 forms
     std::mt19937_64 rng(PMVP_SYSREG_SEED);
     size_t checked = 0;
     for (const auto &[label, config] : configurations()) {
         for (const Accessor &a : accessors) {
-            for (unsigned n : indexed(a) ? std::vector<unsigned>{ 0, 1, 2, 3, 5, 15, 30 } : std::vector<unsigned>{ 0 }) {
+            for (unsigned n :
+                 indexed(a) ? std::vector<unsigned>{ 0, 1, 2, 3, 5, 15, 30 } : std::vector<unsigned>{ 0 }) {
                 pmvp_sysreg r;
                 if (decode(a, n, &r) != PMVP_OK) {
                     // AMU indices stop at 15.
@@ -426,7 +514,7 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
                     pmvp_sysreg_context x = random_context(rng, cfg, r);
                     pmvp_sysreg_outcome got;
                     int err = pmvp_sysreg_check(&cfg, &r, &x, &got);
-                    if (x.el == 0xFF) { // the instruction cannot run in this configuration
+                    if (x.el == 0xFF) {  // the instruction cannot run in this configuration
                         EXPECT_EQ(err, PMVP_ERR_VALUE);
                         break;
                     }
@@ -434,17 +522,19 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
                     Oracle world{ cfg, x, n, (rng() & 1) != 0 };
                     Outcome spec;
                     try {
-                        spec = a.program->run({ [&](const std::string &s) { return world.name(s); },
-                                                [&](const std::string &f, const std::vector<Value> &v) { return world.call(f, v); } });
+                        spec = a.program->run(
+                            { [&](const std::string &s) { return world.name(s); },
+                              [&](const std::string &f, const std::vector<Value> &v) { return world.call(f, v); } });
                     } catch (const std::exception &e) {
-                        FAIL() << label << ": " << a.op << " " << a.name << " n=" << n << " at EL" << int(x.el) << ": " << e.what();
+                        FAIL() << label << ": " << a.op << " " << a.name << " n=" << n << " at EL" << int(x.el) << ": "
+                               << e.what();
                     }
                     ASSERT_TRUE(agrees(spec, got, cfg))
-                        << label << ": " << a.op << " " << a.name << " n=" << n << " at EL" << int(x.el)
-                        << " security " << int(x.security) << " halted " << x.halted << " SDD " << x.edscr_sdd
-                        << " PMUSERENR " << x.pmuserenr << " AMUSERENR " << x.amuserenr << " PMSELR " << x.pmselr
-                        << std::hex << " MDCR_EL2 " << x.mdcr_el2 << " MDCR_EL3 " << x.mdcr_el3 << " HCR " << x.hcr_el2
-                        << " HSTR " << x.hstr_el2 << " CPTR2 " << x.cptr_el2 << " CPTR3 " << x.cptr_el3 << " SCR " << x.scr_el3
+                        << label << ": " << a.op << " " << a.name << " n=" << n << " at EL" << int(x.el) << " security "
+                        << int(x.security) << " halted " << x.halted << " SDD " << x.edscr_sdd << " PMUSERENR "
+                        << x.pmuserenr << " AMUSERENR " << x.amuserenr << " PMSELR " << x.pmselr << std::hex
+                        << " MDCR_EL2 " << x.mdcr_el2 << " MDCR_EL3 " << x.mdcr_el3 << " HCR " << x.hcr_el2 << " HSTR "
+                        << x.hstr_el2 << " CPTR2 " << x.cptr_el2 << " CPTR3 " << x.cptr_el3 << " SCR " << x.scr_el3
                         << " HDFGRTR " << x.hdfgrtr_el2 << " HDFGWTR " << x.hdfgwtr_el2 << " HAFGRTR " << x.hafgrtr_el2
                         << " HDFGRTR2 " << x.hdfgrtr2_el2 << " HDFGWTR2 " << x.hdfgwtr2_el2 << " PMCCR " << x.pmccr
                         << ": spec says " << describe(spec) << ", pmvp says " << describe(got);
@@ -462,10 +552,12 @@ TEST(Sysreg, EveryAccessorAgreesWithTheSpecPseudocodeOnEveryBranch)
     for (const Accessor &a : accessors) {
         terminals += a.program->terminal_count();
         for (const auto &[o, path] : a.program->unreached()) {
-            bool unmodelled = path.find("EffectiveHCR_EL2_NVx") != std::string::npos ||
-                              path.find("[! ( IsFeatureImplemented ( FEAT_PMUv3 ) && IsFeatureImplemented ( FEAT_AA64 ) )]") == 0 ||
-                              path == "[! IsG1ActivityMonitorImplemented ( m )] ";
-            EXPECT_TRUE(unmodelled) << a.op << " " << a.name << ": no walk reached " << describe(o) << " after " << path;
+            bool unmodelled =
+                path.find("EffectiveHCR_EL2_NVx") != std::string::npos ||
+                path.find("[! ( IsFeatureImplemented ( FEAT_PMUv3 ) && IsFeatureImplemented ( FEAT_AA64 ) )]") == 0 ||
+                path == "[! IsG1ActivityMonitorImplemented ( m )] ";
+            EXPECT_TRUE(unmodelled) << a.op << " " << a.name << ": no walk reached " << describe(o) << " after "
+                                    << path;
         }
     }
     EXPECT_GT(terminals, 700u);
@@ -482,11 +574,11 @@ TEST(Sysreg, El0ValuesUnderUenFollowThePseudocode)
 {
     pmvp_core_config cfg = base_config();
     cfg.feat_pmuv3p7 = cfg.feat_pmuv3p9 = cfg.feat_pmuv3_icntr = true;
-    const std::set<std::string> counters_registers = { "PMCCNTR_EL0", "PMCCFILTR_EL0", "PMEVCNTR_EL0",
+    const std::set<std::string> counters_registers = { "PMCCNTR_EL0",   "PMCCFILTR_EL0", "PMEVCNTR_EL0",
                                                        "PMEVTYPER_EL0", "PMXEVCNTR_EL0", "PMXEVTYPER_EL0",
-                                                       "PMICNTR_EL0", "PMICFILTR_EL0" };
+                                                       "PMICNTR_EL0",   "PMICFILTR_EL0" };
     std::mt19937_64 rng(13);
-    size_t outcomes[4] = {}; // read zeroed, read through, write ignored, write taken
+    size_t outcomes[4] = {};  // read zeroed, read through, write ignored, write taken
     for (const Accessor &a : load()) {
         if (!counters_registers.count(a.name) || (a.op != "MRS" && a.op != "MSR"))
             continue;
@@ -501,25 +593,27 @@ TEST(Sysreg, El0ValuesUnderUenFollowThePseudocode)
                 x.pmuserenr = (rng() % 64) | (rng() % 4 ? PMVP_PMUSERENR_EL0_UEN : 0);
                 x.pmuacr = rng();
                 x.pmselr = rng() % 4 ? rng() % cfg.num_counters : 31;
-                x.mdcr_el2 = cfg.num_counters; // HPMN: every counter in the first range
+                x.mdcr_el2 = cfg.num_counters;  // HPMN: every counter in the first range
                 x.mdcr_el3 = PMVP_MDCR_EL3_EnPM2;
                 x.scr_el3 = PMVP_SCR_EL3_FGTEn;
                 pmvp_sysreg_context el3 = x;
                 el3.el = 3;
                 el3.security = PMVP_SECURE;
                 Oracle world{ cfg, x, n, false };
-                Outcome spec = a.program->run({ [&](const std::string &s) { return world.name(s); },
-                                                [&](const std::string &f, const std::vector<Value> &v) { return world.call(f, v); } });
+                Outcome spec = a.program->run(
+                    { [&](const std::string &s) { return world.name(s); },
+                      [&](const std::string &f, const std::vector<Value> &v) { return world.call(f, v); } });
                 pmvp_sysreg_outcome got;
                 ASSERT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &got), PMVP_OK);
-                ASSERT_TRUE(agrees(spec, got, cfg)) << a.op << " " << a.name << ": " << describe(spec) << " / " << describe(got);
+                ASSERT_TRUE(agrees(spec, got, cfg))
+                    << a.op << " " << a.name << ": " << describe(spec) << " / " << describe(got);
                 if (spec.kind != Outcome::PERMITTED)
                     continue;
                 pmvp_core core;
                 ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
                 pmvp_sysreg r_el3 = r;
                 r_el3.op = PMVP_MSR;
-                const uint64_t v = PMVP_PMEVTYPER_EL0_P; // writable in every one of them; nothing counts
+                const uint64_t v = PMVP_PMEVTYPER_EL0_P;  // writable in every one of them; nothing counts
                 uint64_t seen = 0;
                 if (!write) {
                     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &r_el3, &el3, v, 0), PMVP_OK);
@@ -528,7 +622,7 @@ TEST(Sysreg, El0ValuesUnderUenFollowThePseudocode)
                     ASSERT_NE(held, 0u);
                     ASSERT_EQ(pmvp_sysreg_read(&core, 0, &r, &x, 0, &seen), PMVP_OK);
                     EXPECT_EQ(seen, spec.zero ? 0 : held) << a.op << " " << a.name << " n=" << n << " PMUSERENR "
-                                                       << x.pmuserenr << std::hex << " PMUACR " << x.pmuacr;
+                                                          << x.pmuserenr << std::hex << " PMUACR " << x.pmuacr;
                     outcomes[spec.zero ? 0 : 1]++;
                 } else {
                     r_el3.op = PMVP_MRS;
@@ -542,7 +636,7 @@ TEST(Sysreg, El0ValuesUnderUenFollowThePseudocode)
         }
     }
     for (size_t o : outcomes)
-        EXPECT_GT(o, 50u); // each of the four was reached
+        EXPECT_GT(o, 50u);  // each of the four was reached
 }
 
 // Random encodings and contexts, all fields at random widths: nothing
@@ -557,7 +651,8 @@ TEST(Sysreg, FuzzedEncodingsAndContextsGiveOneOfTheThreeOutcomes)
         const pmvp_core_config &cfg = configs[rng() % configs.size()].second;
         pmvp_sysreg r;
         unsigned f[5];
-        for (unsigned &v : f) v = (unsigned)(rng() % 20); // some out of range
+        for (unsigned &v : f)
+            v = (unsigned)(rng() % 20);  // some out of range
         bool write = rng() & 1;
         int err;
         switch (rng() % 3) {
@@ -568,14 +663,16 @@ TEST(Sysreg, FuzzedEncodingsAndContextsGiveOneOfTheThreeOutcomes)
         ASSERT_TRUE(err == PMVP_OK || err == PMVP_ERR_REGISTER || err == PMVP_ERR_VALUE);
         if (err != PMVP_OK) {
             // Raw access descriptions too: any bytes at all.
-            r = { (uint8_t)(rng() % 8), (uint8_t)(rng() % 3), (uint8_t)(rng() % 24), (uint8_t)(rng() % 40), (uint8_t)(rng() % 4) };
+            r = { (uint8_t)(rng() % 8), (uint8_t)(rng() % 3), (uint8_t)(rng() % 24), (uint8_t)(rng() % 40),
+                  (uint8_t)(rng() % 4) };
         } else {
             decoded++;
             ASSERT_NE(pmvp_sysreg_name(&r), nullptr);
         }
         pmvp_sysreg_context x{};
         uint8_t *bytes = reinterpret_cast<uint8_t *>(&x);
-        for (size_t b = 0; b < sizeof x; b++) bytes[b] = (uint8_t)rng();
+        for (size_t b = 0; b < sizeof x; b++)
+            bytes[b] = (uint8_t)rng();
         x.el = (uint8_t)(rng() % 5);
         x.security = (uint8_t)(rng() % 5);
         x.halted = rng() & 1;
@@ -587,21 +684,23 @@ TEST(Sysreg, FuzzedEncodingsAndContextsGiveOneOfTheThreeOutcomes)
             ASSERT_LE(o.verdict, PMVP_SYSREG_TRAP);
             if (o.verdict == PMVP_SYSREG_TRAP) {
                 ASSERT_TRUE(o.target_el >= 1 && o.target_el <= 3);
-                ASSERT_TRUE(o.ec == PMVP_EC_UNKNOWN || o.ec == PMVP_EC_MCR_MRC || o.ec == PMVP_EC_MCRR_MRRC || o.ec == PMVP_EC_MSR_MRS);
-                ASSERT_GT(o.target_el, x.el); // a trap goes up
+                ASSERT_TRUE(o.ec == PMVP_EC_UNKNOWN || o.ec == PMVP_EC_MCR_MRC || o.ec == PMVP_EC_MCRR_MRRC ||
+                            o.ec == PMVP_EC_MSR_MRS);
+                ASSERT_GT(o.target_el, x.el);  // a trap goes up
             }
             outcomes[o.verdict]++;
         }
     }
     EXPECT_GT(decoded, 1000u);
-    for (size_t n : outcomes) EXPECT_GT(n, 100u);
+    for (size_t n : outcomes)
+        EXPECT_GT(n, 100u);
     pmvp_sysreg_outcome o;
     pmvp_sysreg r{};
     pmvp_sysreg_context x{};
     EXPECT_EQ(pmvp_sysreg_check(nullptr, &r, &x, &o), PMVP_ERR_NULL);
     EXPECT_EQ(pmvp_sysreg_decode_a64(false, 3, 3, 9, 13, 0, nullptr), PMVP_ERR_NULL);
     EXPECT_EQ(pmvp_sysreg_decode_a64(false, 4, 3, 9, 13, 0, &r), PMVP_ERR_VALUE);
-    EXPECT_EQ(pmvp_sysreg_decode_a64(false, 3, 3, 14, 11, 7, &r), PMVP_ERR_REGISTER); // PMEVCNTR31 is not allocated
+    EXPECT_EQ(pmvp_sysreg_decode_a64(false, 3, 3, 14, 11, 7, &r), PMVP_ERR_REGISTER);  // PMEVCNTR31 is not allocated
 }
 
 namespace {
@@ -615,9 +714,9 @@ struct SysregCore : ::testing::Test {
         cfg.num_counters = 6;
         ASSERT_EQ(pmvp_core_init(&core, &cfg), PMVP_OK);
         pmvp_pmu_controls ctl = core.pe[0].pmu.ctl;
-        ctl.mdcr_el2 = (ctl.mdcr_el2 & ~PMVP_MDCR_EL2_HPMN) | 4; // HPMN = 4
+        ctl.mdcr_el2 = (ctl.mdcr_el2 & ~PMVP_MDCR_EL2_HPMN) | 4;  // HPMN = 4
         ASSERT_EQ(pmvp_core_set_controls(&core, 0, &ctl, 0), PMVP_OK);
-        ASSERT_EQ(pmvp_sysreg_context_of(&core, 0, &x), PMVP_OK); // Non-secure EL1
+        ASSERT_EQ(pmvp_sysreg_context_of(&core, 0, &x), PMVP_OK);  // Non-secure EL1
     }
     pmvp_sysreg reg(bool write, unsigned crn, unsigned crm, unsigned op2)
     {
@@ -633,7 +732,7 @@ struct SysregCore : ::testing::Test {
     }
 };
 
-} // namespace
+}  // namespace
 
 // D24.5.8 and D24.5.10: at EL1 with EL2 enabled PMCR.N reads HPMN and the
 // counters from HPMN up are RAZ/WI; EL2 sees all six.
@@ -644,15 +743,15 @@ TEST_F(SysregCore, EL1SeesHpmnCountersAndEL2SeesAll)
     pmvp_sysreg_context el2 = x;
     el2.el = 2;
     EXPECT_EQ(PMVP_FIELD_GET(PMVP_PMCR_EL0_N, read(pmcr, el2)), 6u);
-    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &cnten, &x, 0xFFFFFFFF, 10), PMVP_OK); // bits 4, 5 WI at EL1
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &cnten, &x, 0xFFFFFFFF, 10), PMVP_OK);  // bits 4, 5 WI at EL1
     EXPECT_EQ(read(cnten_r, el2), 0x8000000Fu);
     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &cnten, &el2, 0x30, 10), PMVP_OK);
     EXPECT_EQ(read(cnten_r, el2), 0x8000003Fu);
     EXPECT_EQ(read(cnten_r, x), 0x8000000Fu);
     pmvp_sysreg evcntr5 = reg(false, 14, 8, 5), evcntr5_w = reg(true, 14, 8, 5);
     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &evcntr5_w, &el2, 77, 10), PMVP_OK);
-    EXPECT_EQ(read(evcntr5, x), 0u);   // RAZ at EL1
-    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &evcntr5_w, &x, 5, 10), PMVP_OK); // WI at EL1
+    EXPECT_EQ(read(evcntr5, x), 0u);                                         // RAZ at EL1
+    ASSERT_EQ(pmvp_sysreg_write(&core, 0, &evcntr5_w, &x, 5, 10), PMVP_OK);  // WI at EL1
     EXPECT_EQ(read(evcntr5, el2), 77u);
 }
 
@@ -667,7 +766,7 @@ TEST_F(SysregCore, AArch32PmccntrFormsMoveTheirHalves)
     ASSERT_EQ(pmvp_sysreg_decode_a32(true, 15, 0, 9, 13, 0, &mcr), PMVP_OK);
     EXPECT_STREQ(pmvp_sysreg_name(&mrc), "PMCCNTR");
     pmvp_sysreg_context el0 = x;
-    el0.el = 0; // AArch32 EL0 under an AArch64 EL1
+    el0.el = 0;  // AArch32 EL0 under an AArch64 EL1
     ASSERT_EQ(pmvp_sysreg_write(&core, 0, &mcrr, &el0, 0x123456789ABCDEF0u, 10), PMVP_OK);
     EXPECT_EQ(read(mrrc, el0), 0x123456789ABCDEF0u);
     EXPECT_EQ(read(mrc, el0), 0x9ABCDEF0u);
@@ -693,12 +792,16 @@ TEST_F(SysregCore, ARefusedAccessChangesNothing)
 {
     ASSERT_FALSE(core.cfg.feat_sebep);
     ASSERT_EQ(core.cfg.amu_num_aux, 3u);
-    struct Access { bool write; unsigned op1, crn, crm, op2; int err; };
+    struct Access {
+        bool write;
+        unsigned op1, crn, crm, op2;
+        int err;
+    };
     const Access refused[] = {
-        { false, 0, 9, 14, 7, PMVP_ERR_REGISTER },   // PMIAR_EL1
-        { false, 3, 9, 12, 4, PMVP_ERR_WRITE_ONLY }, // PMSWINC_EL0
-        { true, 3, 9, 12, 6, PMVP_ERR_READ_ONLY },   // PMCEID0_EL0
-        { false, 3, 13, 12, 3, PMVP_ERR_COUNTER },   // AMEVCNTR1<3>_EL0
+        { false, 0, 9, 14, 7, PMVP_ERR_REGISTER },    // PMIAR_EL1
+        { false, 3, 9, 12, 4, PMVP_ERR_WRITE_ONLY },  // PMSWINC_EL0
+        { true, 3, 9, 12, 6, PMVP_ERR_READ_ONLY },    // PMCEID0_EL0
+        { false, 3, 13, 12, 3, PMVP_ERR_COUNTER },    // AMEVCNTR1<3>_EL0
     };
     pmvp_sysreg_context el2 = x;
     el2.el = 2;
@@ -706,7 +809,8 @@ TEST_F(SysregCore, ARefusedAccessChangesNothing)
         pmvp_sysreg r;
         ASSERT_EQ(pmvp_sysreg_decode_a64(a.write, 3, a.op1, a.crn, a.crm, a.op2, &r), PMVP_OK);
         uint64_t v = 0;
-        int err = a.write ? pmvp_sysreg_write(&core, 0, &r, &el2, 0, 1000) : pmvp_sysreg_read(&core, 0, &r, &el2, 1000, &v);
+        int err =
+            a.write ? pmvp_sysreg_write(&core, 0, &r, &el2, 0, 1000) : pmvp_sysreg_read(&core, 0, &r, &el2, 1000, &v);
         EXPECT_EQ(err, a.err) << pmvp_sysreg_name(&r);
     }
     pmvp_sysreg pmcr = reg(true, 9, 12, 0);
@@ -809,7 +913,7 @@ TEST(Sysreg, PmecrAndPmiarChecks)
 TEST(Sysreg, Fgt2TrapsTheInstructionCounterByItsNBit)
 {
     pmvp_core_config cfg = base_config();
-    cfg.feat_pmuv3_icntr = cfg.feat_pmuv3p7 = cfg.feat_pmuv3p9 = cfg.feat_fgt2 = true; // p9: PMUSERENR_EL0.UEN
+    cfg.feat_pmuv3_icntr = cfg.feat_pmuv3p7 = cfg.feat_pmuv3p9 = cfg.feat_fgt2 = true;  // p9: PMUSERENR_EL0.UEN
     pmvp_core core;
     const char *why = nullptr;
     EXPECT_EQ(pmvp_core_init_why(&core, &cfg, &why), PMVP_ERR_CONFIG);
@@ -830,27 +934,28 @@ TEST(Sysreg, Fgt2TrapsTheInstructionCounterByItsNBit)
     auto verdict = [&](const pmvp_sysreg &r) {
         pmvp_sysreg_outcome o{};
         EXPECT_EQ(pmvp_sysreg_check(&cfg, &r, &x, &o), PMVP_OK);
-        return o.verdict == PMVP_SYSREG_TRAP ? "trap to EL" + std::to_string(o.target_el)
-                                              : std::string(o.verdict == PMVP_SYSREG_PERMITTED ? "permitted" : "UNDEFINED");
+        return o.verdict == PMVP_SYSREG_TRAP
+                   ? "trap to EL" + std::to_string(o.target_el)
+                   : std::string(o.verdict == PMVP_SYSREG_PERMITTED ? "permitted" : "UNDEFINED");
     };
-    EXPECT_EQ(verdict(rd), "trap to EL3"); // every n bit 1: only MDCR_EL3.TPM
+    EXPECT_EQ(verdict(rd), "trap to EL3");  // every n bit 1: only MDCR_EL3.TPM
     x.hdfgrtr2_el2 &= ~PMVP_BIT(PMVP_HDFGxTR2_EL2_nPMICNTR_EL0);
     EXPECT_EQ(verdict(rd), "trap to EL2");
-    EXPECT_EQ(verdict(wr), "trap to EL3"); // the write's bit is HDFGWTR2_EL2's
+    EXPECT_EQ(verdict(wr), "trap to EL3");  // the write's bit is HDFGWTR2_EL2's
     x.hdfgrtr2_el2 = ~PMVP_BIT(PMVP_HDFGxTR2_EL2_nPMICFILTR_EL0);
-    EXPECT_EQ(verdict(rd), "trap to EL3"); // another register's bit
+    EXPECT_EQ(verdict(rd), "trap to EL3");  // another register's bit
     x.scr_el3 = 0;
-    EXPECT_EQ(verdict(rd), "trap to EL2"); // SCR_EL3.FGTEn2 == 0 traps every one
+    EXPECT_EQ(verdict(rd), "trap to EL2");  // SCR_EL3.FGTEn2 == 0 traps every one
     EXPECT_EQ(verdict(wr), "trap to EL2");
     x.mdcr_el3 = PMVP_MDCR_EL3_EnPM2;
     x.el = 0;
     x.pmuserenr = PMVP_PMUSERENR_EL0_UEN;
     x.hcr_el2 = PMVP_HCR_EL2_E2H | PMVP_HCR_EL2_TGE;
-    EXPECT_EQ(verdict(rd), "permitted"); // EL0 in the EL2&0 host
+    EXPECT_EQ(verdict(rd), "permitted");  // EL0 in the EL2&0 host
     x.hcr_el2 = 0;
     EXPECT_EQ(verdict(rd), "trap to EL2");
     cfg.feat_fgt2 = false;
     EXPECT_EQ(verdict(rd), "permitted");
 }
 
-} // namespace
+}  // namespace

@@ -43,11 +43,11 @@ TEST_F(Threshold, RQVYDV_GreaterOrEqualCountsCyclesWhoseReportsReachTheThreshold
 {
     init();
     program(0, 0, PMVP_EV_INST_RETIRED, tc(kGeCount) | th(2));
-    retire(2, 500 * kPs);        // cycle 1: 2, counts
-    retire(1, 1200 * kPs);       // cycle 2: 1
-    retire(1, 2100 * kPs);       // cycle 3: 1 + 1, counts
+    retire(2, 500 * kPs);   // cycle 1: 2, counts
+    retire(1, 1200 * kPs);  // cycle 2: 1
+    retire(1, 2100 * kPs);  // cycle 3: 1 + 1, counts
     retire(1, 2900 * kPs);
-    retire(3, 5 * kNs);          // after edge 5: cycle 6, counts at 6 ns
+    retire(3, 5 * kNs);  // after edge 5: cycle 6, counts at 6 ns
     EXPECT_EQ(counter(0, 0, 5500 * kPs), 2u);
     EXPECT_EQ(counter(0, 0, 6 * kNs), 3u);
     EXPECT_EQ(counter(0, 0, 1 * kUs), 3u);
@@ -59,9 +59,9 @@ TEST_F(Threshold, ExampleD13_4_EqualsCountsVbOnCyclesWhereItEqualsTh)
 {
     init();
     program(0, 0, 0x003F /* STALL_SLOT */, tc(kEq) | th(4));
-    ASSERT_EQ(pmvp_core_report(&core, 0, 0x003F, 4, 500 * kPs), PMVP_OK);  // cycle 1: 4
-    ASSERT_EQ(pmvp_core_report(&core, 0, 0x003F, 3, 1500 * kPs), PMVP_OK); // cycle 2: 3
-    ASSERT_EQ(pmvp_core_report(&core, 0, 0x003F, 2, 2200 * kPs), PMVP_OK); // cycle 3: 2 + 2
+    ASSERT_EQ(pmvp_core_report(&core, 0, 0x003F, 4, 500 * kPs), PMVP_OK);   // cycle 1: 4
+    ASSERT_EQ(pmvp_core_report(&core, 0, 0x003F, 3, 1500 * kPs), PMVP_OK);  // cycle 2: 3
+    ASSERT_EQ(pmvp_core_report(&core, 0, 0x003F, 2, 2200 * kPs), PMVP_OK);  // cycle 3: 2 + 2
     ASSERT_EQ(pmvp_core_report(&core, 0, 0x003F, 2, 2700 * kPs), PMVP_OK);
     EXPECT_EQ(counter(0, 0, 1 * kUs), 8u);
 }
@@ -185,7 +185,7 @@ TEST_F(Threshold, TheNextOverflowFollowsTheThresholdFunction)
     EXPECT_EQ(next_event(500 * kPs), 101 * kNs);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 101 * kNs - 1) & 1, 0u);
     EXPECT_EQ(read(0, PMVP_PMOVSSET_EL0, 101 * kNs) & 1, 1u);
-    EXPECT_EQ(counter(0, 0, 101 * kNs), UINT64_C(1) << 32); // 64 bits wide, overflow at bit 31
+    EXPECT_EQ(counter(0, 0, 101 * kNs), UINT64_C(1) << 32);  // 64 bits wide, overflow at bit 31
 }
 
 // A checkpoint in the middle of a cycle keeps the occurrences reported in it.
@@ -286,7 +286,11 @@ TEST_F(Threshold, I5_2_TheTopHalvesAt0xA00)
 // PMU could show it.
 TEST_F(Threshold, D24_5_19_PmmirThresholdFieldsAreChecked)
 {
-    struct Case { uint64_t pmmir; bool p7; const char *why; };
+    struct Case {
+        uint64_t pmmir;
+        bool p7;
+        const char *why;
+    };
     for (const Case &k : std::initializer_list<Case>{
              { PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 13), true, "THWIDTH above 0b1100 is reserved" },
              { PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, 4) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, 3), true,

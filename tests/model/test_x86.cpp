@@ -96,19 +96,19 @@ TEST_F(X86, ClocksAcrossHaltPStateAndHyperThreading)
 
     const pmvp_time end = 40 * kUs;
     // LP 0: 20 us at 2 GHz + 20 us at 1 GHz of core cycles; 40 us of TSC.
-    EXPECT_EQ(fixed(0, 1, end), 60000u);      // CPU_CLK_UNHALTED.THREAD
-    EXPECT_EQ(fixed(0, 2, end), 120000u);     // REF_TSC: 40 us * 3 GHz, whatever the P-state
-    EXPECT_EQ(pmc(0, 0, end), 60000u);        // THREAD_P
-    EXPECT_EQ(pmc(0, 1, end), 60000u);        // THREAD_P, AnyThread: LP 0 always unhalted
-    EXPECT_EQ(pmc(0, 2, end), 4000u);         // REF_XCLK: 40 us * 100 MHz
-    EXPECT_EQ(pmc(0, 3, end), 2000u);         // ONE_THREAD_ACTIVE: 10..30 us alone
+    EXPECT_EQ(fixed(0, 1, end), 60000u);   // CPU_CLK_UNHALTED.THREAD
+    EXPECT_EQ(fixed(0, 2, end), 120000u);  // REF_TSC: 40 us * 3 GHz, whatever the P-state
+    EXPECT_EQ(pmc(0, 0, end), 60000u);     // THREAD_P
+    EXPECT_EQ(pmc(0, 1, end), 60000u);     // THREAD_P, AnyThread: LP 0 always unhalted
+    EXPECT_EQ(pmc(0, 2, end), 4000u);      // REF_XCLK: 40 us * 100 MHz
+    EXPECT_EQ(pmc(0, 3, end), 2000u);      // ONE_THREAD_ACTIVE: 10..30 us alone
     EXPECT_EQ(rd(0, PMVP_MSR_IA32_APERF, end), 60000u);
     EXPECT_EQ(rd(0, PMVP_MSR_IA32_MPERF, end), 120000u);
     // LP 1: 10 us at 2 GHz + 10 us at 1 GHz unhalted.
     EXPECT_EQ(fixed(1, 1, end), 30000u);
     EXPECT_EQ(fixed(1, 2, end), 60000u);
     EXPECT_EQ(pmc(1, 0, end), 30000u);
-    EXPECT_EQ(pmc(1, 1, end), 60000u);        // THREAD_ANY: a core cycle with any LP unhalted
+    EXPECT_EQ(pmc(1, 1, end), 60000u);  // THREAD_ANY: a core cycle with any LP unhalted
     EXPECT_EQ(pmc(1, 2, end), 2000u);
     EXPECT_EQ(pmc(1, 3, end), 0u);
     EXPECT_EQ(rd(1, PMVP_MSR_IA32_APERF, end), 30000u);
@@ -137,8 +137,8 @@ TEST_F(X86, TscStopsInDeepSleepOnlyWhenNotInvariant)
         cfg.tsc_invariant = invariant;
         init();
         state(0, PMVP_X86_DEEP_SLEEP, 10 * kUs);
-        state(1, PMVP_X86_HALT, 10 * kUs);       // C1 + deep: the TSC runs
-        state(1, PMVP_X86_DEEP_SLEEP, 20 * kUs); // both deep: it stops unless invariant
+        state(1, PMVP_X86_HALT, 10 * kUs);        // C1 + deep: the TSC runs
+        state(1, PMVP_X86_DEEP_SLEEP, 20 * kUs);  // both deep: it stops unless invariant
         state(0, PMVP_X86_C0, 30 * kUs);
         EXPECT_EQ(rd(0, PMVP_MSR_IA32_TSC, 40 * kUs), invariant ? 120000u : 90000u) << invariant;
         EXPECT_EQ(rd(0, PMVP_MSR_IA32_MPERF, 40 * kUs), 60000u);  // C0: 0..10 and 30..40 us
@@ -205,7 +205,8 @@ TEST_F(X86, Table18_30EveryCell)
                 for (uint8_t cpl1 : { 0, 2 }) {
                     init();
                     auto bits = [](const char *os_usr) {
-                        return (os_usr[0] == '1' ? PMVP_X86_EVTSEL_OS : 0) | (os_usr[1] == '1' ? PMVP_X86_EVTSEL_USR : 0);
+                        return (os_usr[0] == '1' ? PMVP_X86_EVTSEL_OS : 0) |
+                               (os_usr[1] == '1' ? PMVP_X86_EVTSEL_USR : 0);
                     };
                     wr(0, PMVP_MSR_IA32_PERFEVTSEL0, evtsel(kTiEvent, bits(kOrder[row])));
                     wr(1, PMVP_MSR_IA32_PERFEVTSEL0, evtsel(kTiEvent, bits(kOrder[col])));
@@ -274,8 +275,8 @@ TEST_F(X86, EdgeInvertCmaskOnCycles)
     state(0, PMVP_X86_C0, 50 * kUs);
     const pmvp_time end = 60 * kUs;
     EXPECT_EQ(pmc(1, 0, end), 40000u + 20000u);  // halted cycles while the core runs: 10..30, 50..60 us
-    EXPECT_EQ(pmc(1, 1, end), 2u);                // unhalted from the first cycle, and again at 30 us
-    EXPECT_EQ(pmc(1, 2, end), 0u);                // a cycle counts at most 1
+    EXPECT_EQ(pmc(1, 1, end), 2u);               // unhalted from the first cycle, and again at 30 us
+    EXPECT_EQ(pmc(1, 2, end), 0u);               // a cycle counts at most 1
     // Halted from 10 us; 40..50 us is not seen, so the core waking at 50 us
     // with LP 1 still halted is a rise again.
     EXPECT_EQ(pmc(1, 3, end), 2u);
@@ -293,9 +294,9 @@ TEST_F(X86, EdgeInvertCmaskOnReports)
     pmvp_time t = 0;
     for (uint64_t n : { 4, 5, 3, 0, 6 })
         ASSERT_EQ(pmvp_x86_report(&core, 0, ev, n, t += kNs), PMVP_OK);
-    EXPECT_EQ(pmc(0, 0, t), 3u);   // 4, 5, 6
-    EXPECT_EQ(pmc(0, 1, t), 2u);   // 3, 0
-    EXPECT_EQ(pmc(0, 2, t), 2u);   // rises at 4 and at 6
+    EXPECT_EQ(pmc(0, 0, t), 3u);  // 4, 5, 6
+    EXPECT_EQ(pmc(0, 1, t), 2u);  // 3, 0
+    EXPECT_EQ(pmc(0, 2, t), 2u);  // rises at 4 and at 6
     EXPECT_EQ(pmc(0, 3, t), 18u);
 }
 
@@ -312,7 +313,7 @@ TEST_F(X86, OverflowStatusPmiAndNextInterrupt)
 
     pmvp_time when = 0;
     ASSERT_EQ(pmvp_x86_next_interrupt(&core, 0, &when), PMVP_OK);
-    EXPECT_EQ(when, 500 * kNs);  // the 1000th edge at 2 GHz
+    EXPECT_EQ(when, 500 * kNs);                                       // the 1000th edge at 2 GHz
     EXPECT_EQ(rd(0, PMVP_MSR_IA32_PERF_GLOBAL_STATUS, 1 * kNs), 1u);  // PMC0 wrapped, no PMI
     EXPECT_FALSE(pmvp_x86_pmi(&core, 0));
     EXPECT_EQ(fixed(0, 1, when - 1), kTop48);
@@ -430,8 +431,7 @@ std::string differential_run(uint64_t seed, uint64_t *checks)
         pmvp_time rise = (r.advance(next), r.first_pmi_rise_since(predicted_at));
         pmvp_time want = predicted <= next ? predicted : PMVP_TIME_NEVER;
         if ((rise <= next ? rise : PMVP_TIME_NEVER) != want) {
-            fail << "seed " << seed << " step " << step << ": next interrupt " << predicted << ", reference "
-                 << rise;
+            fail << "seed " << seed << " step " << step << ": next interrupt " << predicted << ", reference " << rise;
             return fail.str();
         }
         now = next;
@@ -593,5 +593,5 @@ TEST_F(X86, EveryMsrOfTheTableDecodesAtEachInstance)
     }
 }
 
-} // namespace
-} // namespace pmvp::test
+}  // namespace
+}  // namespace pmvp::test

@@ -34,7 +34,10 @@ inline std::string slurp(const std::string &path)
     return s.str();
 }
 
-inline std::string scenario(const std::string &name) { return std::string(PMVP_SCENARIOS) + "/" + name + ".json"; }
+inline std::string scenario(const std::string &name)
+{
+    return std::string(PMVP_SCENARIOS) + "/" + name + ".json";
+}
 
 // A file of its own for the running test: CTest runs tests in parallel, and
 // two builds' suites may run at once on one machine (the process id).
@@ -50,8 +53,8 @@ inline SocRun pmvp_soc(const std::string &args, bool want_json = true)
 {
     std::string out = temp_file("out"), err = temp_file("err"), js = temp_file("result.json");
     std::remove(js.c_str());
-    std::string cmd = std::string(PMVP_SOC) + " " + args + (want_json ? " --json " + js : "") + " >" + out +
-                      " 2>" + err;
+    std::string cmd =
+        std::string(PMVP_SOC) + " " + args + (want_json ? " --json " + js : "") + " >" + out + " 2>" + err;
     SocRun r;
     int rc = std::system(cmd.c_str());
     r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;

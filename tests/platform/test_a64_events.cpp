@@ -21,7 +21,8 @@ namespace {
 constexpr Mask kExec = bit(a64::INST_RETIRED) | bit(a64::INST_SPEC) | bit(a64::OP_RETIRED) | bit(a64::OP_SPEC);
 constexpr Mask kDp = kExec | bit(a64::DP_SPEC);
 constexpr Mask kLoad = kExec | bit(a64::LD_RETIRED) | bit(a64::LD_SPEC) | bit(a64::LDST_SPEC) | bit(a64::MEM_ACCESS_RD);
-constexpr Mask kStore = kExec | bit(a64::ST_RETIRED) | bit(a64::ST_SPEC) | bit(a64::LDST_SPEC) | bit(a64::MEM_ACCESS_WR);
+constexpr Mask kStore =
+    kExec | bit(a64::ST_RETIRED) | bit(a64::ST_SPEC) | bit(a64::LDST_SPEC) | bit(a64::MEM_ACCESS_WR);
 constexpr Mask kBranch = kExec | bit(a64::BR_RETIRED) | bit(a64::PC_WRITE_SPEC);
 constexpr Mask kImm = kBranch | bit(a64::BR_IMMED_RETIRED) | bit(a64::BR_IMMED_SPEC);
 constexpr Mask kInd = kBranch | bit(a64::PC_WRITE_RETIRED) | bit(a64::BR_INDIRECT_SPEC);
@@ -143,8 +144,8 @@ TEST(A64Events, EachInstructionGeneratesItsClassesEvents)
 // platform generates (exceptions, bus accesses).
 TEST(A64Events, EveryWordIsOfOneClass)
 {
-    const Mask classes[] = { bit(a64::DP_SPEC), bit(a64::ASE_SPEC), bit(a64::VFP_SPEC), bit(a64::CRYPTO_SPEC),
-                             bit(a64::LDST_SPEC), bit(a64::PC_WRITE_SPEC) };
+    const Mask classes[] = { bit(a64::DP_SPEC),     bit(a64::ASE_SPEC),  bit(a64::VFP_SPEC),
+                             bit(a64::CRYPTO_SPEC), bit(a64::LDST_SPEC), bit(a64::PC_WRITE_SPEC) };
     const Mask never = bit(a64::MEM_ACCESS) | bit(a64::EXC_TAKEN) | bit(a64::EXC_UNDEF) | bit(a64::EXC_SVC) |
                        bit(a64::EXC_PABORT) | bit(a64::EXC_IRQ) | bit(a64::BUS_ACCESS) | bit(a64::BUS_ACCESS_RD) |
                        bit(a64::BUS_ACCESS_WR);

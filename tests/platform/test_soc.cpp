@@ -33,10 +33,22 @@ using nlohmann::json;
 namespace {
 
 // The value counted by the counter the firmware set up as entry `i`.
-uint64_t counted(const json &pe, size_t i) { return pe["pmu"]["counters"][i]["counted"].get<uint64_t>(); }
-uint64_t samples(const json &pe, size_t i) { return pe["pmu"]["counters"][i]["samples"].get<uint64_t>(); }
-uint64_t pmccntr(const json &pe) { return pe["pmu"]["PMCCNTR_EL0"].get<uint64_t>(); }
-uint64_t amu(const json &pe, const char *name) { return pe["amu"][name].get<uint64_t>(); }
+uint64_t counted(const json &pe, size_t i)
+{
+    return pe["pmu"]["counters"][i]["counted"].get<uint64_t>();
+}
+uint64_t samples(const json &pe, size_t i)
+{
+    return pe["pmu"]["counters"][i]["samples"].get<uint64_t>();
+}
+uint64_t pmccntr(const json &pe)
+{
+    return pe["pmu"]["PMCCNTR_EL0"].get<uint64_t>();
+}
+uint64_t amu(const json &pe, const char *name)
+{
+    return pe["amu"][name].get<uint64_t>();
+}
 
 // A run whose reference-model check compared values and found them all equal.
 void expect_checked(const SocRun &r)
@@ -61,14 +73,14 @@ TEST(PmvpSoc, DefaultScenario)
     // Thread 1 runs 150 us of every 200 us: 450 us at 2 GHz + 300 us at 1.5 GHz.
     EXPECT_EQ(pmccntr(pe[0]), 1800000u);
     EXPECT_EQ(counted(pe[0], 0), 1800000u);
-    EXPECT_EQ(counted(pe[1], 0), 1350000u);   // CPU_CYCLES, MT=0: only while active
-    EXPECT_EQ(counted(pe[1], 4), 1800000u);   // CPU_CYCLES, MT=1: thread 0 always runs
-    EXPECT_EQ(counted(pe[0], 1), 3600000u);   // IPC 2
-    EXPECT_EQ(counted(pe[1], 1), 675000u);    // IPC 0.5
-    EXPECT_EQ(samples(pe[0], 1), 7u);         // floor(3,600,000 / 500,000)
+    EXPECT_EQ(counted(pe[1], 0), 1350000u);  // CPU_CYCLES, MT=0: only while active
+    EXPECT_EQ(counted(pe[1], 4), 1800000u);  // CPU_CYCLES, MT=1: thread 0 always runs
+    EXPECT_EQ(counted(pe[0], 1), 3600000u);  // IPC 2
+    EXPECT_EQ(counted(pe[1], 1), 675000u);   // IPC 0.5
+    EXPECT_EQ(samples(pe[0], 1), 7u);        // floor(3,600,000 / 500,000)
     EXPECT_EQ(samples(pe[1], 1), 1u);
-    EXPECT_EQ(counted(pe[1], 2), 810000u);    // STALL_BACKEND: 60 %
-    EXPECT_EQ(counted(pe[1], 3), 540000u);    // STALL_BACKEND_MEM: 40 %
+    EXPECT_EQ(counted(pe[1], 2), 810000u);        // STALL_BACKEND: 60 %
+    EXPECT_EQ(counted(pe[1], 3), 540000u);        // STALL_BACKEND_MEM: 40 %
     EXPECT_EQ(amu(pe[1], "CNT_CYCLES"), 75000u);  // 750 us at 100 MHz
     // Little cores: 200 us of every 500 us at 1 GHz; the clock stops in WFI.
     EXPECT_EQ(pmccntr(pe[4]), 400000u);
@@ -100,10 +112,10 @@ TEST(PmvpSoc, FgmtBarrel)
     expect_checked(r);
     for (const json &pe : r.result["pes"]) {
         EXPECT_EQ(pmccntr(pe), 1000000u);
-        EXPECT_EQ(counted(pe, 0), 250000u);    // MT=0: every 4th cycle
-        EXPECT_EQ(counted(pe, 1), 1000000u);   // MT=1: every cycle
-        EXPECT_EQ(counted(pe, 2), 250000u);    // IPC 1 on its own cycles
-        EXPECT_EQ(counted(pe, 3), 1000000u);   // MT=1: all threads' instructions
+        EXPECT_EQ(counted(pe, 0), 250000u);   // MT=0: every 4th cycle
+        EXPECT_EQ(counted(pe, 1), 1000000u);  // MT=1: every cycle
+        EXPECT_EQ(counted(pe, 2), 250000u);   // IPC 1 on its own cycles
+        EXPECT_EQ(counted(pe, 3), 1000000u);  // MT=1: all threads' instructions
         // The thread's IPC is the scenario's: its instructions over its own
         // cycles (MT=0 counters), not over the core's (the AMU's, 0.25).
         EXPECT_DOUBLE_EQ(pe["metrics"]["ipc"].get<double>(), 1.0);
@@ -118,7 +130,7 @@ TEST(PmvpSoc, SoemtSwitching)
     for (const json &pe : r.result["pes"]) {
         EXPECT_EQ(counted(pe, 0), 500000u);
         EXPECT_EQ(counted(pe, 1), 1000000u);
-        EXPECT_EQ(counted(pe, 2), 1000000u);   // IPC 2 while active
+        EXPECT_EQ(counted(pe, 2), 1000000u);  // IPC 2 while active
         EXPECT_DOUBLE_EQ(pe["metrics"]["ipc"].get<double>(), 2.0);
     }
 }
@@ -129,8 +141,8 @@ TEST(PmvpSoc, DvfsSteps)
     SocRun r = pmvp_soc(scenario("dvfs-steps") + " --check");
     expect_checked(r);
     const json &pe = r.result["pes"][0];
-    EXPECT_EQ(counted(pe, 0), 1375000u);       // 500,000 + 250,000 + 125,000 + 500,000
-    EXPECT_EQ(pmccntr(pe), 1375000u / 64);     // 21,484
+    EXPECT_EQ(counted(pe, 0), 1375000u);    // 500,000 + 250,000 + 125,000 + 500,000
+    EXPECT_EQ(pmccntr(pe), 1375000u / 64);  // 21,484
 }
 
 // D16: the AMU's CPU_CYCLES / CNT_CYCLES ratio is the frequency while running.
@@ -153,9 +165,9 @@ TEST(PmvpSoc, SamplingProfiler)
     expect_checked(r);
     const json &pe = r.result["pes"];
     EXPECT_EQ(counted(pe[0], 0), 5000000u);
-    EXPECT_EQ(samples(pe[0], 0), 41u);                   // floor(5,000,000 / 120,000)
-    EXPECT_EQ(pe[0]["pmu"]["cycle_counter_samples"], 6u); // floor(2,000,000 / 300,000)
-    EXPECT_EQ(pe[0]["interrupts"], 46u);                 // both overflow together at 600 us
+    EXPECT_EQ(samples(pe[0], 0), 41u);                     // floor(5,000,000 / 120,000)
+    EXPECT_EQ(pe[0]["pmu"]["cycle_counter_samples"], 6u);  // floor(2,000,000 / 300,000)
+    EXPECT_EQ(pe[0]["interrupts"], 46u);                   // both overflow together at 600 us
     EXPECT_EQ(pmccntr(pe[0]), 2000000u);
     EXPECT_EQ(counted(pe[1], 0), 1500000u);
     EXPECT_EQ(samples(pe[1], 0), 12u);
@@ -196,7 +208,7 @@ TEST(PmvpSoc, FreezeOnOverflowSampling)
     EXPECT_EQ(samples(pe, 0), 6u);
     EXPECT_EQ(counted(pe, 0), 2000000u - 6 * 400);
     EXPECT_EQ(pmccntr(pe), 2000000u - 6 * 400);
-    EXPECT_EQ(amu(pe, "CPU_CYCLES"), 2000000u); // the AMU does not freeze
+    EXPECT_EQ(amu(pe, "CPU_CYCLES"), 2000000u);  // the AMU does not freeze
 }
 
 // D13.8 (FEAT_PMUv3_TH, EDGE, TH2): a 1 GHz core stalls on the backend for
@@ -245,19 +257,26 @@ TEST(PmvpSoc, ThresholdsTheAnalyticModelCannotFeedAreWarnedOf)
     auto run_with = [&](const std::string &mt, const std::string &event) {
         std::string path = temp_file("thw.json");
         std::ofstream(path) << R"({ "name": "t", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", "threads": 2,
-            "multithreading": ")" << mt << R"(", "pmu": { "pmuv3p7": true, "threshold_width": 4 },
+            "multithreading": ")"
+                            << mt << R"(", "pmu": { "pmuv3p7": true, "threshold_width": 4 },
             "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
-            "firmware": { "counters": [ { "counter": 0, "event": ")" << event << R"(", "TC": 5, "TH": 2 } ] } })";
+            "firmware": { "counters": [ { "counter": 0, "event": ")"
+                            << event << R"(", "TC": 5, "TH": 2 } ] } })";
         return pmvp_soc(path, false);
     };
     SocRun r = run_with("smt", "BR_RETIRED");
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.err.find("firmware.counters[0]: the analytic CPU model reports no BR_RETIRED, so its threshold sees 0 on "
-                         "every cycle (cluster"), std::string::npos) << r.err;
+    EXPECT_NE(
+        r.err.find("firmware.counters[0]: the analytic CPU model reports no BR_RETIRED, so its threshold sees 0 on "
+                   "every cycle (cluster"),
+        std::string::npos)
+        << r.err;
     r = run_with("fgmt", "INST_RETIRED");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("firmware.counters[0]: the analytic CPU model spreads a barrel thread's instructions over "
-                         "every cycle of the core"), std::string::npos) << r.err;
+                         "every cycle of the core"),
+              std::string::npos)
+        << r.err;
     r = run_with("smt", "INST_RETIRED");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
@@ -271,7 +290,8 @@ TEST(PmvpSoc, ThresholdFieldsACoreLacksAreRefused)
         std::string path = temp_file("th.json");
         std::ofstream(path) << R"({ "name": "t", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", "pmu": )"
                             << pmu << R"(, "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
-            "firmware": { "counters": [ )" << counter << " ] } }";
+            "firmware": { "counters": [ )"
+                            << counter << " ] } }";
         return pmvp_soc(path, false);
     };
     struct Case {
@@ -281,7 +301,8 @@ TEST(PmvpSoc, ThresholdFieldsACoreLacksAreRefused)
           "firmware.counters[0].TC: no FEAT_PMUv3_TH in this PMU (pmu.threshold_width" },
         { R"({ "pmuv3p7": true, "threshold_width": 2 })", R"({ "counter": 1, "event": "CPU_CYCLES", "TH": 4 })",
           "firmware.counters[0].TH: at most 2^THWIDTH - 1 = 3" },
-        { R"({ "pmuv3p7": true, "threshold_width": 2 })", R"({ "counter": 1, "event": "CPU_CYCLES", "TE": true, "TC": 1 })",
+        { R"({ "pmuv3p7": true, "threshold_width": 2 })",
+          R"({ "counter": 1, "event": "CPU_CYCLES", "TE": true, "TC": 1 })",
           "firmware.counters[0].TE: no FEAT_PMUv3_EDGE" },
         { R"({ "pmuv3p7": true, "threshold_width": 2, "edge": 2 })",
           R"({ "counter": 0, "event": "CPU_CYCLES", "TLC": 2 })", "firmware.counters[0].TLC: linking needs" },
@@ -304,7 +325,8 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
         std::string path = temp_file("bits.json");
         std::ofstream(path) << R"({ "name": "b", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", )"
                             << cluster_extra << R"( "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
-            "firmware": { "counters": [ { "event": "CPU_CYCLES" } ], "PMCR": [ )" << pmcr << " ] } }";
+            "firmware": { "counters": [ { "event": "CPU_CYCLES" } ], "PMCR": [ )"
+                            << pmcr << " ] } }";
         return pmvp_soc(path, false);
     };
     struct Case {
@@ -338,7 +360,8 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
     // With the features, the same bits run.
     SocRun r = run_with(R"("pmu": { "pmuv3p7": true, "snapshots": true },
                           "controls": { "MDCR_EL3": [ "SPME", "MCCD", "EnPMSS", "PMSSE0" ],
-                          "MDCR_EL2": [ "HPME", "HCCD", "HPMFZO", "PMSSE0", "PMSSE1" ] },)", R"("LP", "D", "FZO")");
+                          "MDCR_EL2": [ "HPME", "HCCD", "HPMFZO", "PMSSE0", "PMSSE1" ] },)",
+                        R"("LP", "D", "FZO")");
     EXPECT_EQ(r.status, 0) << r.err;
 }
 
@@ -359,7 +382,8 @@ TEST(PmvpSoc, EnPM2NeedsAFeatureThatHasIt)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("MDCR_EL3: EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3) needs pmu.icntr, "
                          "pmu.pmuv3p9 or features.feat_ebep"),
-              std::string::npos) << r.err;
+              std::string::npos)
+        << r.err;
     r = run_with(R"("pmu": { "icntr": true }, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
     EXPECT_EQ(r.status, 0) << r.err;
     r = run_with(R"("pmu": { "version": "PMUv3p4", "icntr": true },)");
@@ -415,11 +439,11 @@ TEST(PmvpSoc, PowerOffWfeAndEl2Filtering)
     SocRun r = pmvp_soc(scenario("power-and-el2") + " --check");
     expect_checked(r);
     const json &pe = r.result["pes"];
-    EXPECT_EQ(pmccntr(pe[0]), 700000u);       // 300 run + 100 WFE (thread 1 runs) + 300 run
+    EXPECT_EQ(pmccntr(pe[0]), 700000u);  // 300 run + 100 WFE (thread 1 runs) + 300 run
     EXPECT_EQ(counted(pe[0], 0), 600000u);
     EXPECT_EQ(samples(pe[0], 0), 6u);
-    EXPECT_EQ(counted(pe[1], 0), 0u);         // EL2, NSH == 0
-    EXPECT_EQ(counted(pe[1], 2), 500000u);    // EL2, NSH == 1
+    EXPECT_EQ(counted(pe[1], 0), 0u);       // EL2, NSH == 0
+    EXPECT_EQ(counted(pe[1], 2), 500000u);  // EL2, NSH == 1
     EXPECT_EQ(pmccntr(pe[1]), 500000u);
     EXPECT_FALSE(pe[0]["off_at_end"].get<bool>());
     EXPECT_TRUE(pe[1]["off_at_end"].get<bool>());
@@ -458,8 +482,8 @@ TEST(PmvpSoc, RandomScenariosAgreeWithTheReferenceModel)
     auto rnd = [&](uint64_t n) { return std::uniform_int_distribution<uint64_t>(0, n - 1)(rng); };
     auto ns = [&](uint64_t lo, uint64_t hi) { return std::to_string(lo + rnd(hi - lo + 1)) + " ns"; };
     const char *mts[] = { "smt", "fgmt", "soemt" };
-    const char *events[] = { "CPU_CYCLES", "INST_RETIRED", "STALL_BACKEND", "STALL_BACKEND_MEM", "BUS_CYCLES",
-                             "CNT_CYCLES" };
+    const char *events[] = { "CPU_CYCLES",        "INST_RETIRED", "STALL_BACKEND",
+                             "STALL_BACKEND_MEM", "BUS_CYCLES",   "CNT_CYCLES" };
     const char *filters[] = { "P", "U", "NSK", "NSU", "NSH", "M", "SH" };
     const char *pmcr[] = { "D", "X", "DP", "LC", "LP" };
     std::string path = temp_file("random.json");
@@ -476,10 +500,13 @@ TEST(PmvpSoc, RandomScenariosAgreeWithTheReferenceModel)
             cl["soemt_switch"] = ns(200, 5000);
             cl["frequency"] = std::to_string(100 + rnd(2900)) + " MHz";
             if (rnd(2))
-                cl["dvfs"] = json::array({ { { "at", ns(1000, 15000) }, { "frequency", std::to_string(100 + rnd(2900)) + " MHz" } } });
+                cl["dvfs"] = json::array(
+                    { { { "at", ns(1000, 15000) }, { "frequency", std::to_string(100 + rnd(2900)) + " MHz" } } });
             cl["pmu"] = { { "layout", rnd(2) ? "EXT32" : "EXT64" } };
-            cl["implementation"] = { { "clock_stops_in_wfx", rnd(2) == 1 }, { "pmccntr_counts_in_wfx", rnd(2) == 1 },
-                                     { "wfx_thread_active", rnd(2) == 1 }, { "cpu_cycles_in_wfx", rnd(2) == 1 } };
+            cl["implementation"] = { { "clock_stops_in_wfx", rnd(2) == 1 },
+                                     { "pmccntr_counts_in_wfx", rnd(2) == 1 },
+                                     { "wfx_thread_active", rnd(2) == 1 },
+                                     { "cpu_cycles_in_wfx", rnd(2) == 1 } };
             json el3 = json::array();
             for (const char *b : { "SPME", "MTPME", "SCCD" })
                 if (rnd(2))
@@ -759,8 +786,7 @@ TEST(PmvpSoc, VcdEndsWithTheReportsValues)
     EXPECT_EQ(v.last(pe0 + "powered").second, 1u);
 
     std::string save = slurp(gtkw);
-    EXPECT_NE(save.find("[dumpfile] \"" + std::filesystem::absolute(vcd).string() + "\""), std::string::npos)
-        << save;
+    EXPECT_NE(save.find("[dumpfile] \"" + std::filesystem::absolute(vcd).string() + "\""), std::string::npos) << save;
     EXPECT_NE(save.find("@8024\nSystemC." + pe0 + "PMCCNTR_EL0[63:0]\n"), std::string::npos) << save;
     EXPECT_NE(save.find("SystemC." + pe0 + "PMUIRQ\n"), std::string::npos) << save;
     // Every signal of the save file is in the VCD.
@@ -769,8 +795,8 @@ TEST(PmvpSoc, VcdEndsWithTheReportsValues)
     unsigned listed = 0;
     while (std::getline(lines, line))
         if (line.rfind("SystemC.", 0) == 0) {
-            std::string name = line.substr(8, line.find('[') == std::string::npos ? std::string::npos
-                                                                                    : line.find('[') - 8);
+            std::string name =
+                line.substr(8, line.find('[') == std::string::npos ? std::string::npos : line.find('[') - 8);
             EXPECT_TRUE(v.changes.count(name)) << name;
             listed++;
         }
@@ -816,7 +842,7 @@ TEST(PmvpSoc, X86HyperThreads)
     EXPECT_EQ(v(1, "INST_RETIRED.ANY"), 1220000u);
     for (unsigned t = 0; t < 2; t++) {
         EXPECT_EQ(v(t, "CPU_CLK_UNHALTED.THREAD_ANY"), 2140000u);  // either LP unhalted: 0..900 us
-        EXPECT_EQ(v(t, "TSC"), 2400000u);                           // invariant: the whole 1 ms
+        EXPECT_EQ(v(t, "TSC"), 2400000u);                          // invariant: the whole 1 ms
         EXPECT_EQ(v(t, "IA32_APERF"), v(t, "CPU_CLK_UNHALTED.THREAD"));
         EXPECT_EQ(v(t, "IA32_MPERF"), v(t, "CPU_CLK_UNHALTED.REF_TSC"));
     }
@@ -1060,8 +1086,7 @@ TEST(PmvpSoc, BadScenarios)
         { R"({"duration": "1 ms", "x86": {"pstates": [{"at": "2 ms", "frequency": "1 GHz"}], "threads": [{"phases": []}]}})",
           "x86.pstates[0].at: steps must be in increasing time" },
         { R"({"duration": "1 ms", "x86": {"threads": [{"phases": []}]}, "clusters": []})", "clusters: unknown field" },
-        { R"({"duration": "1 ms", "duration": "2 ms", "clusters": []})",
-          "\"duration\" appears twice in one object" },
+        { R"({"duration": "1 ms", "duration": "2 ms", "clusters": []})", "\"duration\" appears twice in one object" },
         // A number JSON cannot hold is a scenario error naming its field.
         { R"({"duration": "1 ms", "clusters": [{"cores": 1e400, "frequency": "1 GHz", "workloads": []}]})",
           "number overflow parsing '1e400' (field \"cores\", line 1)" },
@@ -1298,7 +1323,7 @@ TEST(Scenario, TimesAndFrequenciesAreExact)
     EXPECT_THROW(parse_time("18446744.1s"), std::invalid_argument);
     EXPECT_EQ(parse_time("1.50000000000000000000000000 us"), 1500000u);  // trailing zeros
     EXPECT_THROW(parse_time("0.0000000000000000000001 s"), std::invalid_argument);
-    EXPECT_EQ(parse_hz("1000 GHz"), 1000000000000u);                       // 1 THz, the most
+    EXPECT_EQ(parse_hz("1000 GHz"), 1000000000000u);  // 1 THz, the most
     EXPECT_THROW(parse_hz("1000.000000001 GHz"), std::invalid_argument);
     EXPECT_THROW(parse_hz("18446744073.8GHz"), std::invalid_argument);
 }
@@ -1360,7 +1385,8 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
     // FEAT_PMUv3p9: PMZR_EL0 zeroes counters 0 and 2 and leaves counter 1;
     // PMUACR_EL1 holds P0..P5, C and F0.
     EXPECT_NE(console.find("after PMZR_EL0 = P0|P2|C|F0: PMEVCNTR0..2 = 0, 1001, 0; PMUACR_EL1 = 0x18000003f\n"),
-              std::string::npos) << console;
+              std::string::npos)
+        << console;
     // The instruction counter (FEAT_PMUv3_ICNTR) counts the loop as an
     // INST_RETIRED event counter does.
     EXPECT_NE(console.find("PMICNTR = 2001 instructions, PMEVCNTR0 (INST_RETIRED) = 2001\n"), std::string::npos)
@@ -1425,7 +1451,8 @@ TEST(PmvpSoc, FirmwarePlatformContractHoldsOnTheIss)
     std::ofstream(path) << R"({ "name": "contract-cpi3", "duration": "10 ms", "quantum": "10 us",
         "clusters": [ { "cores": 1, "threads": 2, "multithreading": "smt", "frequency": "1 GHz",
           "dvfs": [ { "at": "1005 us", "frequency": "2 GHz" }, { "at": "2003.5 us", "frequency": "500 MHz" } ],
-          "cpu": { "model": "iss", "firmware": ")" << PMVP_FIRMWARE_DIR << R"(/platform-contract.elf", "cpi": 3 },
+          "cpu": { "model": "iss", "firmware": ")"
+                        << PMVP_FIRMWARE_DIR << R"(/platform-contract.elf", "cpi": 3 },
           "pmu": { "counters": 6, "layout": "EXT64" } } ] })";
     r = pmvp_soc(path);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -1445,8 +1472,8 @@ TEST(PmvpSoc, IssClustersOfAnyPmuVersionWithOrWithoutAmu)
                               R"("pmu": { "version": "PMUv3p1" })", R"("amu": { "enabled": false })" }) {
         std::string path = temp_file("iss-version.json");
         std::ofstream(path) << R"({ "name": "iss-version", "duration": "5 ms", "quantum": "10 us",
-            "clusters": [ { "frequency": "1 GHz", )" << core << R"(, "cpu": { "model": "iss", "firmware": ")" << image
-                            << R"(" } } ] })";
+            "clusters": [ { "frequency": "1 GHz", )"
+                            << core << R"(, "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
         SocRun r = pmvp_soc(path);
         ASSERT_EQ(r.status, 0) << core << "\n" << r.out << r.err;
         const json &pe = r.result["pes"][0];
@@ -1539,7 +1566,8 @@ TEST(PmvpSoc, FirmwareIsTheExternalAgentWithoutSecureState)
     std::string path = temp_file("third-range.json");
     std::ofstream(path) << R"({ "name": "suite-third-range", "duration": "20 ms", "quantum": "10 us",
         "clusters": [ { "cores": 1, "frequency": "1 GHz",
-          "cpu": { "model": "iss", "firmware": ")" << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
+          "cpu": { "model": "iss", "firmware": ")"
+                        << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
           "pmu": { "counters": 6, "layout": "EXT64", "icntr": true, "extpmn": true, "external_counters": 2 } } ] })";
     SocRun r = pmvp_soc(path);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -1547,7 +1575,8 @@ TEST(PmvpSoc, FirmwareIsTheExternalAgentWithoutSecureState)
     EXPECT_NE(console.find("PASS pmu-third-range"), std::string::npos) << console;
     EXPECT_NE(console.find("third range: EPMN 4 of 6, PMCR.N 4; PMEVCNTR4 counted the loop's 2000 instructions "
                            "with PMCR.E 0 (AMU: 2004 around it)\n"),
-              std::string::npos) << console;
+              std::string::npos)
+        << console;
     EXPECT_EQ(console.find("FAIL"), std::string::npos) << console;
     // Without the feature the test is skipped.
     SocRun plain = pmvp_soc(scenario("firmware-pmu-suite"));
@@ -1566,7 +1595,8 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
         "clusters": [ { "cores": 2, "threads": 2, "multithreading": "smt", "frequency": "1 GHz",
           "dvfs": [ { "at": "50 us", "frequency": "2 GHz" }, { "at": "150 us", "frequency": "500 MHz" },
                     { "at": "400 us", "frequency": "1 GHz" } ],
-          "cpu": { "model": "iss", "firmware": ")" << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
+          "cpu": { "model": "iss", "firmware": ")"
+                        << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
           "pmu": { "counters": 6, "layout": "EXT64" } } ] })";
     SocRun r = pmvp_soc(path);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -1576,8 +1606,7 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
     // without FEAT_PMUv3_SS the snapshot's, without FEAT_PMUv3_TH the
     // threshold test.
     EXPECT_NE(console.find("\n16 passed, 0 failed\n"), std::string::npos) << console;
-    EXPECT_NE(console.find("SKIP pmu-instruction-counter: ID_AA64DFR1_EL1.PMICNTR is 0"), std::string::npos)
-        << console;
+    EXPECT_NE(console.find("SKIP pmu-instruction-counter: ID_AA64DFR1_EL1.PMICNTR is 0"), std::string::npos) << console;
     EXPECT_NE(console.find("SKIP pmu-zero-with-mask: ID_AA64DFR0_EL1.PMUVer is below 0b1001"), std::string::npos)
         << console;
     EXPECT_NE(console.find("SKIP pmu-snapshot: ID_AA64DFR0_EL1.PMSS is 0"), std::string::npos) << console;
@@ -1604,11 +1633,13 @@ TEST(PmvpSoc, MixedScenarioErrors)
     SocRun r = run_with(iss("soc-watch.elf") + ", " + iss("pmu-suite.elf"));
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("clusters[1].cpu.firmware: the ISS clusters share one RAM and so run one image"),
-              std::string::npos) << r.err;
+              std::string::npos)
+        << r.err;
     r = run_with(iss("soc-watch.elf"), R"(, "firmware": { "counters": [ { "event": "CPU_CYCLES" } ] })");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("firmware: the firmware agent programs the analytic clusters and this scenario has none"),
-              std::string::npos) << r.err;
+              std::string::npos)
+        << r.err;
     // Accepted, and run: 1 us is too short for the watcher, which waits 50 us.
     r = run_with(analytic + ", " + iss("soc-watch.elf"));
     EXPECT_EQ(r.status, 1) << r.err;
@@ -1639,7 +1670,10 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesOnTheIss)
 #endif
 
 namespace {
-void put64(std::string &h, size_t at, uint64_t v) { std::memcpy(&h[at], &v, 8); }
+void put64(std::string &h, size_t at, uint64_t v)
+{
+    std::memcpy(&h[at], &v, 8);
+}
 
 // An ELF64 AArch64 executable's header, entry at the RAM's base, with one
 // program header (PT_LOAD, all zero) at file offset `phoff`.
@@ -1680,7 +1714,8 @@ TEST(PmvpSoc, BadFirmwareImages)
     auto run_with = [&](const std::string &image) {
         std::string path = temp_file("fw_scenario.json");
         std::ofstream(path) << R"({ "name": "bad-image", "duration": "1 us", "clusters": [ { "frequency": "1 GHz",
-            "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+            "cpu": { "model": "iss", "firmware": ")"
+                            << image << R"(" } } ] })";
         return pmvp_soc(path, false);
     };
     SocRun r = run_with("/nonexistent/pmu-suite.elf");
@@ -1728,7 +1763,8 @@ TEST(PmvpSoc, BadFirmwareImages)
         r = run_with(wrap);
         EXPECT_EQ(r.status, 2) << phoff;
         EXPECT_NE(r.err.find(wrap + ": not a firmware image for pmvp: its program headers lie outside the file"),
-                  std::string::npos) << r.err;
+                  std::string::npos)
+            << r.err;
     }
 }
 
@@ -1754,7 +1790,8 @@ TEST(PmvpSoc, AGuestThatFaultsForeverRunsAtItsPace)
     std::string image = temp_file("faults.elf"), path = temp_file("faults.json");
     std::ofstream(image, std::ios::binary) << tiny_image(code);
     std::ofstream(path) << R"({ "name": "faults", "duration": "100 us", "quantum": "100 us", "clusters": [
-        { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+        { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")"
+                        << image << R"(" } } ] })";
     SocRun r = pmvp_soc(path);
     EXPECT_EQ(r.status, 1) << r.err;  // it never exits
     for (const json &pe : r.result["pes"]) {
@@ -1778,7 +1815,8 @@ TEST(PmvpSoc, RandomGuestsAreStoppedOrRunToTheEnd)
         std::string image = temp_file("random.elf"), path = temp_file("random.json"), js = temp_file("random-run.json");
         std::ofstream(image, std::ios::binary) << tiny_image(code);
         std::ofstream(path) << R"({ "name": "random", "duration": "200 us", "clusters": [
-            { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+            { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")"
+                            << image << R"(" } } ] })";
         int rc = std::system(("timeout 60 " + std::string(PMVP_SOC) + " " + path + " --quiet --json " + js).c_str());
         ASSERT_TRUE(WIFEXITED(rc)) << "guest " << i;
         EXPECT_EQ(WEXITSTATUS(rc), 1) << "guest " << i;  // 124: the host hung
@@ -1795,7 +1833,8 @@ TEST(PmvpSoc, AGuestThatJumpsToZeroIsStopped)
     std::string image = temp_file("jump-zero.elf"), path = temp_file("jump-zero.json");
     std::ofstream(image, std::ios::binary) << tiny_image({ 0xD2800000 /* movz x0, #0 */, 0xD61F0000 /* br x0 */ });
     std::ofstream(path) << R"({ "name": "jump-zero", "duration": "20 ms", "clusters": [ { "frequency": "1 GHz",
-        "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
+        "cpu": { "model": "iss", "firmware": ")"
+                        << image << R"(" } } ] })";
     SocRun r = pmvp_soc("--time 20ms " + path);  // 2 hours of host time when it hung
     EXPECT_EQ(r.status, 1) << r.err;
     const json &pe = r.result["pes"][0];
@@ -1859,12 +1898,27 @@ TEST_P(SavedAndRestored, CountsAsTheUninterruptedRun)
 }
 
 // Every shipped scenario; the firmware ones only where the firmware is built.
-const char *const kSavedScenarios[] = { "amu-effective-frequency", "default", "dvfs-steps", "fgmt-barrel",
-                                        "freeze-sampling", "large-soc", "power-and-el2", "sampling-profiler", "secure-prohibited",
-                                        "smt-wfi", "soemt-switch", "sebep-sampling", "sebep-instruction-counter", "threshold-stalls",
-                                        "threshold-ipc", "x86-hyperthreads", "external-agent",
+const char *const kSavedScenarios[] = {
+    "amu-effective-frequency",
+    "default",
+    "dvfs-steps",
+    "fgmt-barrel",
+    "freeze-sampling",
+    "large-soc",
+    "power-and-el2",
+    "sampling-profiler",
+    "secure-prohibited",
+    "smt-wfi",
+    "soemt-switch",
+    "sebep-sampling",
+    "sebep-instruction-counter",
+    "threshold-stalls",
+    "threshold-ipc",
+    "x86-hyperthreads",
+    "external-agent",
 #ifdef PMVP_HAVE_FIRMWARE
-                                        "firmware-pmu-suite", "mixed-soc",
+    "firmware-pmu-suite",
+    "mixed-soc",
 #endif
 };
 
@@ -1917,9 +1971,7 @@ TEST(PmvpSoc, CheckpointRefusals)
     ASSERT_EQ(pmvp_soc(scenario("default") + " --quiet --save-at 300us " + ck).status, 0);
     std::string bytes = slurp(ck);
     ASSERT_GT(bytes.size(), 1000u);
-    auto write = [&](const std::string &content) {
-        std::ofstream(bad, std::ios::binary) << content;
-    };
+    auto write = [&](const std::string &content) { std::ofstream(bad, std::ios::binary) << content; };
     auto refused = [&](const std::string &args, const std::string &why) {
         SocRun r = pmvp_soc(args, false);
         EXPECT_EQ(r.status, 2) << args;
@@ -2119,12 +2171,11 @@ TEST(PmvpSoc, PlotOfTheIntervals)
     EXPECT_NE(r.err.find("must end in .png, .svg or .pdf"), std::string::npos) << r.err;
     {
         std::string out = temp_file("out"), err = temp_file("err");
-        int rc = std::system(("PATH=/nonexistent " + std::string(PMVP_SOC) + " --quiet --plot " + png + " >" + out +
-                              " 2>" + err)
-                                 .c_str());
+        int rc = std::system(
+            ("PATH=/nonexistent " + std::string(PMVP_SOC) + " --quiet --plot " + png + " >" + out + " 2>" + err)
+                .c_str());
         EXPECT_EQ(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 2);
-        EXPECT_NE(slurp(err).find("gnuplot draws the picture and is not installed"), std::string::npos)
-            << slurp(err);
+        EXPECT_NE(slurp(err).find("gnuplot draws the picture and is not installed"), std::string::npos) << slurp(err);
     }
 }
 

@@ -27,8 +27,8 @@ using pmvp::soc::FirmwareImage;
 using pmvp::soc::virt::Gicv2;
 
 // GICv2 register offsets the tests use.
-constexpr uint64_t D_CTLR = 0x000, D_ISENABLER = 0x100, D_ISPENDR = 0x200, D_ICPENDR = 0x280,
-                   D_ISACTIVER = 0x300, D_IPRIORITYR = 0x400, D_ITARGETSR = 0x800, D_SGIR = 0xF00;
+constexpr uint64_t D_CTLR = 0x000, D_ISENABLER = 0x100, D_ISPENDR = 0x200, D_ICPENDR = 0x280, D_ISACTIVER = 0x300,
+                   D_IPRIORITYR = 0x400, D_ITARGETSR = 0x800, D_SGIR = 0xF00;
 constexpr uint64_t C_CTLR = 0x00, C_PMR = 0x04, C_IAR = 0x0C, C_EOIR = 0x10, C_RPR = 0x14, C_DIR = 0x1000;
 
 // A GIC with the distributor and every CPU interface on, nothing masked.
@@ -241,8 +241,8 @@ TEST(VirtLoading, ImagesGoWhereQemusVirtPutsThem)
 std::string raw_image(const std::string &what, const std::vector<uint32_t> &words)
 {
     std::string path = temp_file(what + ".bin");
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(words.data()),
-                                                (std::streamsize)(words.size() * 4));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char *>(words.data()), (std::streamsize)(words.size() * 4));
     return path;
 }
 
@@ -296,8 +296,8 @@ TEST(VirtMachine, TheDevicesHoldTheirRulesForAGuest)
     SocRun r = pmvp_soc(scenario("firmware-virt-machine"));
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["pes"][0]["console"];
-    for (const char *test : { "virt-uart-probe", "virt-gic-sgi-self", "virt-timer-instant", "virt-psci-cpu-on",
-                              "virt-fetch-abort" })
+    for (const char *test :
+         { "virt-uart-probe", "virt-gic-sgi-self", "virt-timer-instant", "virt-psci-cpu-on", "virt-fetch-abort" })
         EXPECT_NE(console.find(std::string("PASS ") + test + "\n"), std::string::npos) << test << "\n" << console;
     EXPECT_NE(console.find("\n5 passed, 0 failed\n"), std::string::npos) << console;
     EXPECT_EQ(r.result["pes"][0]["aborts"], 1);
@@ -312,11 +312,11 @@ TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const json &pe = r.result["pes"][0];
     const std::string console = pe["console"];
-    for (const char *test : { "memory", "branches", "simd-fp", "barriers-exclusives-sysregs", "svc", "undefined",
-                              "code-written", "code-rewritten", "irq", "irq-after-wfi", "irq-after-wfi-count",
-                              "mem-access-overflow-interrupt", "pmceid" })
+    for (const char *test :
+         { "memory", "branches", "simd-fp", "barriers-exclusives-sysregs", "svc", "undefined", "code-written",
+           "code-rewritten", "irq", "irq-after-wfi", "irq-after-wfi-count", "mem-access-overflow-interrupt", "pmceid" })
         EXPECT_NE(console.find(std::string("PASS iss-events-") + test + "\n"), std::string::npos) << test << "\n"
-                                                                                             << console;
+                                                                                                  << console;
     EXPECT_NE(console.find("\n13 passed, 0 failed\n"), std::string::npos) << console;
     // The events told: every instruction told once, of one class; every
     // access a read or a write; every exception of one kind.
@@ -326,10 +326,10 @@ TEST(VirtMachine, TheIssCountsEveryArchitecturalEventOfItsGuest)
                   ev["CRYPTO_SPEC"].get<uint64_t>() + ev["LDST_SPEC"].get<uint64_t>() +
                   ev["PC_WRITE_SPEC"].get<uint64_t>(),
               ev["INST_RETIRED"].get<uint64_t>());
-    EXPECT_EQ(ev["MEM_ACCESS"].get<uint64_t>(), ev["MEM_ACCESS_RD"].get<uint64_t>() + ev["MEM_ACCESS_WR"].get<uint64_t>());
-    EXPECT_EQ(ev["EXC_TAKEN"].get<uint64_t>(),
-              ev["EXC_IRQ"].get<uint64_t>() + ev["EXC_SVC"].get<uint64_t>() + ev["EXC_UNDEF"].get<uint64_t>() +
-                  ev["EXC_PABORT"].get<uint64_t>());
+    EXPECT_EQ(ev["MEM_ACCESS"].get<uint64_t>(),
+              ev["MEM_ACCESS_RD"].get<uint64_t>() + ev["MEM_ACCESS_WR"].get<uint64_t>());
+    EXPECT_EQ(ev["EXC_TAKEN"].get<uint64_t>(), ev["EXC_IRQ"].get<uint64_t>() + ev["EXC_SVC"].get<uint64_t>() +
+                                                   ev["EXC_UNDEF"].get<uint64_t>() + ev["EXC_PABORT"].get<uint64_t>());
     EXPECT_EQ(ev["EXC_IRQ"], pe["interrupts"]);
     EXPECT_EQ(ev["EXC_SVC"].get<uint64_t>() + ev["EXC_UNDEF"].get<uint64_t>(), pe["exceptions"].get<uint64_t>());
 }

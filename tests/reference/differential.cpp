@@ -51,7 +51,7 @@ private:
     // mostly set, fewer filters, flags raised by overflows rather than
     // written, so that counters freeze in the middle of the stretches.
     bool freeze_ = false;
-    bool snapshots_ = false; // a scenario about PMU snapshots (FEAT_PMUv3_SS)
+    bool snapshots_ = false;  // a scenario about PMU snapshots (FEAT_PMUv3_SS)
     // A scenario about threshold and edge counting (D13.8): small thresholds,
     // small reports, several in one processor cycle.
     bool threshold_ = false;
@@ -146,8 +146,13 @@ void Scenario::make_config()
     for (unsigned n = 0; n < cfg_.amu_num_aux; n++)
         cfg_.amu_aux_event[n] = pick(amu_aux_pool());
     if (coin(25)) {
-        events_ = { PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, PMVP_EV_CHAIN, PMVP_EV_SW_INCR,
-                    PMVP_EV_STALL_BACKEND, 0x0004, 0x00C1 };
+        events_ = { PMVP_EV_CPU_CYCLES,
+                    PMVP_EV_INST_RETIRED,
+                    PMVP_EV_CHAIN,
+                    PMVP_EV_SW_INCR,
+                    PMVP_EV_STALL_BACKEND,
+                    0x0004,
+                    0x00C1 };
         cfg_.events = events_.data();
         cfg_.num_events = (unsigned)events_.size();
     }
@@ -187,8 +192,9 @@ uint64_t Scenario::random_filter()
     uint64_t f = 0;
     if (freeze_ && coin(70))
         return f;
-    for (uint64_t b : { PMVP_PMEVTYPER_EL0_P, PMVP_PMEVTYPER_EL0_U, PMVP_PMEVTYPER_EL0_NSK, PMVP_PMEVTYPER_EL0_NSU, PMVP_PMEVTYPER_EL0_NSH,
-                        PMVP_PMEVTYPER_EL0_M, PMVP_PMEVTYPER_EL0_SH, PMVP_PMEVTYPER_EL0_RLK, PMVP_PMEVTYPER_EL0_RLU, PMVP_PMEVTYPER_EL0_RLH })
+    for (uint64_t b : { PMVP_PMEVTYPER_EL0_P, PMVP_PMEVTYPER_EL0_U, PMVP_PMEVTYPER_EL0_NSK, PMVP_PMEVTYPER_EL0_NSU,
+                        PMVP_PMEVTYPER_EL0_NSH, PMVP_PMEVTYPER_EL0_M, PMVP_PMEVTYPER_EL0_SH, PMVP_PMEVTYPER_EL0_RLK,
+                        PMVP_PMEVTYPER_EL0_RLU, PMVP_PMEVTYPER_EL0_RLH })
         if (coin(25))
             f |= b;
     return f;
@@ -206,8 +212,9 @@ void Scenario::write(unsigned pe, pmvp_pmu_reg r, unsigned n, uint64_t v)
 // interrupt requests enabled.
 void Scenario::arm_freeze()
 {
-    const std::vector<uint16_t> events = { PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES, PMVP_EV_CHAIN, PMVP_EV_CHAIN,
-                                           PMVP_EV_STALL_BACKEND, PMVP_EV_INST_RETIRED, PMVP_EV_BUS_CYCLES };
+    const std::vector<uint16_t> events = { PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES,    PMVP_EV_CHAIN,
+                                           PMVP_EV_CHAIN,      PMVP_EV_STALL_BACKEND, PMVP_EV_INST_RETIRED,
+                                           PMVP_EV_BUS_CYCLES };
     for (unsigned p = 0; p < cfg_.num_pes; p++) {
         if (cfg_.have_el2) { /* both ranges, often split between a counter and its CHAIN counter */
             pmvp_pmu_controls ctl{};
@@ -218,7 +225,7 @@ void Scenario::arm_freeze()
         }
         write(p, PMVP_PMCNTENSET_EL0, 0, 0xFFFFFFFFu | PMVP_PMU_F0);
         write(p, PMVP_PMICNTR_EL0, 0, ~0ull - rnd(2000)); /* F0 may freeze the first range */
-        write(p, PMVP_PMINTENSET_EL1, 0, rng_()); /* some overflows interrupt, some only freeze */
+        write(p, PMVP_PMINTENSET_EL1, 0, rng_());         /* some overflows interrupt, some only freeze */
         write(p, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_FZO | (coin() ? PMVP_PMCR_EL0_DP : 0));
         for (unsigned n = 0; n < cfg_.num_counters; n++) {
             write(p, PMVP_PMEVTYPER_EL0, n, pick(events));
@@ -231,22 +238,49 @@ void Scenario::step()
 {
     unsigned pe = (unsigned)rnd(cfg_.num_pes);
     unsigned nc = cfg_.num_counters;
-    const std::vector<uint16_t> type_pool = {
-        PMVP_EV_CPU_CYCLES, PMVP_EV_CPU_CYCLES, PMVP_EV_INST_RETIRED, 0x0004, 0x0021, PMVP_EV_SW_INCR,
-        PMVP_EV_CHAIN, PMVP_EV_CHAIN, PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
-        PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, PMVP_EV_BUS_CYCLES, PMVP_EV_CNT_CYCLES, 0x00C1,
-        0x0040, 0x400D, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_PMU_SNAPSHOT, PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT,
-        PMVP_EV_STALL_SLOT, 0x8320, 0x8320
+    const std::vector<uint16_t> type_pool = { PMVP_EV_CPU_CYCLES,
+                                              PMVP_EV_CPU_CYCLES,
+                                              PMVP_EV_INST_RETIRED,
+                                              0x0004,
+                                              0x0021,
+                                              PMVP_EV_SW_INCR,
+                                              PMVP_EV_CHAIN,
+                                              PMVP_EV_CHAIN,
+                                              PMVP_EV_STALL_FRONTEND,
+                                              PMVP_EV_STALL_BACKEND,
+                                              PMVP_EV_STALL,
+                                              PMVP_EV_STALL_BACKEND_MEM,
+                                              0x8159,
+                                              0x8380,
+                                              0x8320,
+                                              PMVP_EV_BUS_CYCLES,
+                                              PMVP_EV_CNT_CYCLES,
+                                              0x00C1,
+                                              0x0040,
+                                              0x400D,
+                                              PMVP_EV_PMU_SNAPSHOT,
+                                              PMVP_EV_PMU_SNAPSHOT,
+                                              PMVP_EV_STALL_SLOT,
+                                              PMVP_EV_STALL_SLOT,
+                                              PMVP_EV_STALL_SLOT,
+                                              0x8320,
+                                              0x8320 };
+    const std::vector<uint16_t> level_pool = { PMVP_EV_STALL_FRONTEND,
+                                               PMVP_EV_STALL_BACKEND,
+                                               PMVP_EV_STALL,
+                                               PMVP_EV_STALL_BACKEND_MEM,
+                                               0x8159,
+                                               0x8380,
+                                               0x8320,
+                                               0x8320 };
+    const std::vector<uint16_t> report_pool = {
+        PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES, PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT
     };
-    const std::vector<uint16_t> level_pool = { PMVP_EV_STALL_FRONTEND, PMVP_EV_STALL_BACKEND, PMVP_EV_STALL,
-                                               PMVP_EV_STALL_BACKEND_MEM, 0x8159, 0x8380, 0x8320, 0x8320 };
-    const std::vector<uint16_t> report_pool = { PMVP_EV_INST_RETIRED, 0x0004, 0x0021, 0x00C1, PMVP_EV_CPU_CYCLES,
-                                                PMVP_EV_STALL_SLOT, PMVP_EV_STALL_SLOT };
 
     switch (rnd(18)) {
     case 0: {
-        uint64_t v = rng_() & (PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_X | PMVP_PMCR_EL0_DP | PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_LP |
-                               PMVP_PMCR_EL0_FZO);
+        uint64_t v = rng_() & (PMVP_PMCR_EL0_E | PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_X | PMVP_PMCR_EL0_DP |
+                               PMVP_PMCR_EL0_LC | PMVP_PMCR_EL0_LP | PMVP_PMCR_EL0_FZO);
         v |= coin(80) ? PMVP_PMCR_EL0_E : 0;
         v |= coin(freeze_ ? 90 : 50) ? PMVP_PMCR_EL0_FZO : 0;
         v |= freeze_ ? PMVP_PMCR_EL0_E : 0;
@@ -259,8 +293,8 @@ void Scenario::step()
     case 1: {
         static const pmvp_pmu_reg regs[] = { PMVP_PMCNTENSET_EL0, PMVP_PMCNTENSET_EL0, PMVP_PMCNTENCLR_EL0,
                                              PMVP_PMINTENSET_EL1, PMVP_PMINTENCLR_EL1, PMVP_PMOVSSET_EL0,
-                                             PMVP_PMOVSCLR_EL0, PMVP_PMOVSCLR_EL0, PMVP_PMSWINC_EL0,
-                                             PMVP_PMSELR_EL0, PMVP_PMUSERENR_EL0 };
+                                             PMVP_PMOVSCLR_EL0,   PMVP_PMOVSCLR_EL0,   PMVP_PMSWINC_EL0,
+                                             PMVP_PMSELR_EL0,     PMVP_PMUSERENR_EL0 };
         pmvp_pmu_reg r = regs[rnd(sizeof regs / sizeof regs[0])];
         if (freeze_ && r == PMVP_PMOVSSET_EL0 && coin(80))
             r = PMVP_PMOVSCLR_EL0;
@@ -273,8 +307,10 @@ void Scenario::step()
             if (kind == 0) {
                 pmvp_pmu_controls ctl{};
                 pmvp_core_controls(&core_, pe, &ctl);
-                ctl.mdcr_el3 = (ctl.mdcr_el3 & ~PMVP_MDCR_EL3_PMSSE) | PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, coin() ? 3 : rnd(4));
-                ctl.mdcr_el2 = (ctl.mdcr_el2 & ~PMVP_MDCR_EL2_PMSSE) | PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMSSE, coin() ? 3 : rnd(4));
+                ctl.mdcr_el3 =
+                    (ctl.mdcr_el3 & ~PMVP_MDCR_EL3_PMSSE) | PMVP_FIELD_PREP(PMVP_MDCR_EL3_PMSSE, coin() ? 3 : rnd(4));
+                ctl.mdcr_el2 =
+                    (ctl.mdcr_el2 & ~PMVP_MDCR_EL2_PMSSE) | PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMSSE, coin() ? 3 : rnd(4));
                 pmvp_core_set_controls(&core_, pe, &ctl, now_);
                 ref_->set_controls(pe, ctl, now_);
                 break;
@@ -292,11 +328,13 @@ void Scenario::step()
         ref_->write(pe, r, 0, v, now_);
         break;
     }
-    case 2: case 3: {
+    case 2:
+    case 3: {
         if (nc == 0)
             break;
         unsigned n = (unsigned)rnd(nc);
-        uint64_t v = pick(type_pool) | random_filter() | (coin(40) ? PMVP_PMEVTYPER_EL0_MT : 0) | (rng_() & 0xFFFF0000ull << 32);
+        uint64_t v =
+            pick(type_pool) | random_filter() | (coin(40) ? PMVP_PMEVTYPER_EL0_MT : 0) | (rng_() & 0xFFFF0000ull << 32);
         if (threshold_) /* TC, TE, TLC above; TH small, to meet the small values counted */
             v |= PMVP_FIELD_PREP(PMVP_PMEVTYPER_EL0_TH, coin(80) ? rnd(4) : rnd(4096));
         pmvp_pmu_write(&core_, pe, PMVP_PMEVTYPER_EL0, n, v, now_);
@@ -363,9 +401,11 @@ void Scenario::step()
         pmvp_pmu_controls ctl{};
         unsigned hpmn = (unsigned)rnd(nc + 2);
         ctl.mdcr_el2 = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, hpmn) | (freeze_ && coin(70) ? PMVP_MDCR_EL2_HPME : 0);
-        for (uint64_t b : { PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL2_HCCD, PMVP_MDCR_EL2_HLP, PMVP_MDCR_EL2_MTPME, PMVP_MDCR_EL2_HPMFZO })
+        for (uint64_t b : { PMVP_MDCR_EL2_HPME, PMVP_MDCR_EL2_HPMD, PMVP_MDCR_EL2_HCCD, PMVP_MDCR_EL2_HLP,
+                            PMVP_MDCR_EL2_MTPME, PMVP_MDCR_EL2_HPMFZO })
             ctl.mdcr_el2 |= coin() ? b : 0;
-        for (uint64_t b : { PMVP_MDCR_EL3_SPME, PMVP_MDCR_EL3_SCCD, PMVP_MDCR_EL3_MTPME, PMVP_MDCR_EL3_MCCD, PMVP_MDCR_EL3_MPMX })
+        for (uint64_t b :
+             { PMVP_MDCR_EL3_SPME, PMVP_MDCR_EL3_SCCD, PMVP_MDCR_EL3_MTPME, PMVP_MDCR_EL3_MCCD, PMVP_MDCR_EL3_MPMX })
             ctl.mdcr_el3 |= coin() ? b : 0;
         if (cfg_.feat_pmuv3_ss) { /* who decides Capture events (Table D13-10) */
             ctl.mdcr_el2 |= PMVP_FIELD_PREP(PMVP_MDCR_EL2_PMSSE, coin() ? 1 : rnd(4));
@@ -379,7 +419,8 @@ void Scenario::step()
         ref_->set_controls(pe, ctl, now_);
         break;
     }
-    case 10: case 11: {
+    case 10:
+    case 11: {
         uint16_t ev = pick(report_pool);
         if (coin(15)) { /* shares of the cycles since an instant, maybe before the last input */
             std::vector<pmvp_share> shares(1 + rnd(3));
@@ -435,8 +476,8 @@ void Scenario::step()
         // no flag whose interrupt request is enabled, on any PE.
         uint64_t to_interrupt = 0;
         std::vector<uint64_t> quiet(cfg_.num_pes);
-        bool predicted = pmvp_core_events_to_interrupt(&core_, pe, ev, now_, &to_interrupt) == PMVP_OK &&
-                         count < to_interrupt;
+        bool predicted =
+            pmvp_core_events_to_interrupt(&core_, pe, ev, now_, &to_interrupt) == PMVP_OK && count < to_interrupt;
         for (unsigned p = 0; predicted && p < cfg_.num_pes; p++)
             quiet[p] = ref_->read(p, PMVP_PMOVSSET_EL0, 0, now_);
         // The answer for any PE is the least of the PEs' answers.
@@ -455,15 +496,15 @@ void Scenario::step()
         }
         int err = pmvp_core_report(&core_, pe, ev, count, now_);
         const pmvp_event_info *e = pmvp_event_find(ev);
-        bool ok_expected = ref_->reportable(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) &&
-                           ref_->state(pe) != PMVP_PE_OFF;
+        bool ok_expected =
+            ref_->reportable(ev) && (!e || e->cls == PMVP_EVCLASS_OCCURRENCE) && ref_->state(pe) != PMVP_PE_OFF;
         if ((err == PMVP_OK) != ok_expected)
             fail(std::string("report returned ") + pmvp_strerror(err));
         else if (err == PMVP_OK)
             ref_->report(pe, ev, count, now_);
         for (unsigned p = 0; predicted && err == PMVP_OK && p < cfg_.num_pes; p++) {
-            uint64_t rose = ref_->read(p, PMVP_PMOVSSET_EL0, 0, now_) & ~quiet[p] &
-                            ref_->read(p, PMVP_PMINTENSET_EL1, 0, now_);
+            uint64_t rose =
+                ref_->read(p, PMVP_PMOVSSET_EL0, 0, now_) & ~quiet[p] & ref_->read(p, PMVP_PMINTENSET_EL1, 0, now_);
             result_.checks++;
             if (rose) {
                 std::ostringstream s;
@@ -474,7 +515,8 @@ void Scenario::step()
         }
         break;
     }
-    case 12: case 13: {
+    case 12:
+    case 13: {
         // Half the time a level one of the PE's counters counts, if any:
         // its followers take the rate of the new value.
         auto level_of = [&](unsigned p) {
@@ -509,19 +551,21 @@ void Scenario::step()
             fail("set_level refused a supported level event");
         break;
     }
-    case 16: case 17: {
+    case 16:
+    case 17: {
         if (!cfg_.feat_amuv1)
             break;
-        static const pmvp_amu_reg regs[] = { PMVP_AMCR_EL0, PMVP_AMCNTENSET0_EL0, PMVP_AMCNTENSET0_EL0,
+        static const pmvp_amu_reg regs[] = { PMVP_AMCR_EL0,        PMVP_AMCNTENSET0_EL0, PMVP_AMCNTENSET0_EL0,
                                              PMVP_AMCNTENCLR0_EL0, PMVP_AMCNTENSET1_EL0, PMVP_AMCNTENCLR1_EL0,
-                                             PMVP_AMEVCNTR0_EL0, PMVP_AMEVCNTR1_EL0, PMVP_AMEVTYPER1_EL0 };
+                                             PMVP_AMEVCNTR0_EL0,   PMVP_AMEVCNTR1_EL0,   PMVP_AMEVTYPER1_EL0 };
         pmvp_amu_reg r = regs[rnd(sizeof regs / sizeof regs[0])];
         bool group1 = r == PMVP_AMEVCNTR1_EL0 || r == PMVP_AMEVTYPER1_EL0;
         if (group1 && cfg_.amu_num_aux == 0)
             break;
         unsigned n = (unsigned)rnd(group1 ? cfg_.amu_num_aux : 4);
-        uint64_t v = r == PMVP_AMEVTYPER1_EL0 ? pick(amu_aux_pool())
-                     : (r == PMVP_AMEVCNTR0_EL0 || r == PMVP_AMEVCNTR1_EL0) ? near_overflow() : rng_();
+        uint64_t v = r == PMVP_AMEVTYPER1_EL0                               ? pick(amu_aux_pool())
+                     : (r == PMVP_AMEVCNTR0_EL0 || r == PMVP_AMEVCNTR1_EL0) ? near_overflow()
+                                                                            : rng_();
         if (pmvp_amu_write(&core_, pe, r, n, v, now_) != PMVP_OK)
             fail(std::string("AMU write of ") + pmvp_amu_reg_name(r) + " refused");
         ref_->amu_write(pe, r, n, v, now_);
@@ -533,15 +577,16 @@ void Scenario::step()
             ref_->set_active_thread(pe, now_);
         }
         break;
-    default:
-        compare("check point");
-        break;
+    default: compare("check point"); break;
     }
 }
 
 bool Scenario::compare_amu(const char *where, unsigned p)
 {
-    struct Item { pmvp_amu_reg reg; unsigned n; };
+    struct Item {
+        pmvp_amu_reg reg;
+        unsigned n;
+    };
     std::vector<Item> items = { { PMVP_AMCR_EL0, 0 }, { PMVP_AMCNTENSET0_EL0, 0 }, { PMVP_AMCNTENSET1_EL0, 0 } };
     for (unsigned n = 0; n < 4; n++)
         items.push_back({ PMVP_AMEVCNTR0_EL0, n });
@@ -556,8 +601,8 @@ bool Scenario::compare_amu(const char *where, unsigned p)
         result_.checks++;
         if (err || k != e) {
             std::ostringstream s;
-            s << where << ": PE " << p << " " << pmvp_amu_reg_name(i.reg) << "[" << i.n << "] kernel " << std::hex
-              << k << " reference " << e << " (" << pmvp_strerror(err) << ")";
+            s << where << ": PE " << p << " " << pmvp_amu_reg_name(i.reg) << "[" << i.n << "] kernel " << std::hex << k
+              << " reference " << e << " (" << pmvp_strerror(err) << ")";
             return fail(s.str());
         }
     }
@@ -566,10 +611,11 @@ bool Scenario::compare_amu(const char *where, unsigned p)
 
 void Scenario::compare(const char *where)
 {
-    std::vector<pmvp_pmu_reg> regs = { PMVP_PMCR_EL0, PMVP_PMCNTENSET_EL0, PMVP_PMINTENSET_EL1,
-                                       PMVP_PMOVSSET_EL0, PMVP_PMSELR_EL0, PMVP_PMCEID0_EL0,
-                                       PMVP_PMCEID1_EL0, PMVP_PMCCNTR_EL0, PMVP_PMCCFILTR_EL0,
-                                       PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0, PMVP_PMUSERENR_EL0 };
+    std::vector<pmvp_pmu_reg> regs = {
+        PMVP_PMCR_EL0,      PMVP_PMCNTENSET_EL0, PMVP_PMINTENSET_EL1, PMVP_PMOVSSET_EL0,
+        PMVP_PMSELR_EL0,    PMVP_PMCEID0_EL0,    PMVP_PMCEID1_EL0,    PMVP_PMCCNTR_EL0,
+        PMVP_PMCCFILTR_EL0, PMVP_PMXEVTYPER_EL0, PMVP_PMXEVCNTR_EL0,  PMVP_PMUSERENR_EL0
+    };
     if (cfg_.feat_pmuv3_icntr)
         regs.insert(regs.end(), { PMVP_PMICNTR_EL0, PMVP_PMICFILTR_EL0 });
     if (cfg_.feat_pmuv3_ss)
@@ -589,8 +635,8 @@ void Scenario::compare(const char *where)
             result_.checks++;
             if (err || k != e) {
                 std::ostringstream s;
-                s << where << ": peek of PE " << p << " " << pmvp_pmu_reg_name(r) << "[" << n << "] kernel "
-                  << std::hex << k << " reference " << e << " (" << pmvp_strerror(err) << ")";
+                s << where << ": peek of PE " << p << " " << pmvp_pmu_reg_name(r) << "[" << n << "] kernel " << std::hex
+                  << k << " reference " << e << " (" << pmvp_strerror(err) << ")";
                 fail(s.str());
                 return;
             }
@@ -677,7 +723,7 @@ ScenarioResult Scenario::run()
         ref_->query(now_); /* the kernel's present is now_ too */
         pmvp_time before = now_;
         switch (rnd(threshold_ ? 5 : 10)) {
-        case 0: break; /* several changes at one instant */
+        case 0: break;                    /* several changes at one instant */
         case 1: now_ += rnd(1000); break; /* or in one processor cycle */
         default: now_ += rnd(200000); break;
         }

@@ -14,9 +14,9 @@ namespace pmvp::ref {
 
 struct ScenarioResult {
     bool ok = true;
-    std::string failure;   // first divergence, with the seed to replay it
-    uint64_t checks = 0;   // values compared
-    uint64_t frozen = 0;   // check points at which an overflow froze counters (D13.5.2.1)
+    std::string failure;  // first divergence, with the seed to replay it
+    uint64_t checks = 0;  // values compared
+    uint64_t frozen = 0;  // check points at which an overflow froze counters (D13.5.2.1)
 };
 
 ScenarioResult run_scenario(uint64_t seed);

@@ -9,8 +9,14 @@ namespace {
 constexpr uint64_t kPsPerSecond = 1000000000000ULL;
 __extension__ typedef unsigned __int128 u128;
 
-bool bit(uint64_t v, uint64_t mask) { return (v & mask) != 0; }
-bool wfx(pmvp_pe_state s) { return s == PMVP_PE_WFI || s == PMVP_PE_WFE; }
+bool bit(uint64_t v, uint64_t mask)
+{
+    return (v & mask) != 0;
+}
+bool wfx(pmvp_pe_state s)
+{
+    return s == PMVP_PE_WFI || s == PMVP_PE_WFE;
+}
 }  // namespace
 
 // Edge n after t0 is at the first instant t with phase0 + (t - t0)*hz >= n*10^12.
@@ -61,9 +67,8 @@ constexpr uint16_t kAmuArchitected[4] = { 0x0011, 0x4004, 0x0008, 0x4005 };
 
 bool Core::reportable(uint16_t ev) const
 {
-    return supported(ev) ||
-           (cfg_.feat_amuv1 && std::find(std::begin(kAmuArchitected), std::end(kAmuArchitected), ev) !=
-                                   std::end(kAmuArchitected));
+    return supported(ev) || (cfg_.feat_amuv1 && std::find(std::begin(kAmuArchitected), std::end(kAmuArchitected), ev) !=
+                                                    std::end(kAmuArchitected));
 }
 
 // D16.3: cycle events count while the PE is running, not in WFI/WFE or
@@ -131,8 +136,10 @@ uint64_t Core::amu_read(unsigned p, pmvp_amu_reg reg, unsigned n, pmvp_time now)
     const Pe &pe = pe_[p];
     switch (reg) {
     case PMVP_AMCR_EL0: return pe.amcr;
-    case PMVP_AMCNTENSET0_EL0: case PMVP_AMCNTENCLR0_EL0: return pe.amen0;
-    case PMVP_AMCNTENSET1_EL0: case PMVP_AMCNTENCLR1_EL0: return pe.amen1;
+    case PMVP_AMCNTENSET0_EL0:
+    case PMVP_AMCNTENCLR0_EL0: return pe.amen0;
+    case PMVP_AMCNTENSET1_EL0:
+    case PMVP_AMCNTENCLR1_EL0: return pe.amen1;
     case PMVP_AMEVCNTR0_EL0: return pe.am0[n];
     case PMVP_AMEVCNTR1_EL0: return pe.am1[n];
     case PMVP_AMEVTYPER1_EL0: return pe.amtype1[n];
@@ -196,7 +203,7 @@ bool Core::long_counter(const Pe &pe, unsigned n) const
     switch (range(pe, n)) {
     case 1: return bit(pe.pmcr, PMVP_PMCR_EL0_LP);
     case 2: return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HLP);
-    default: return true; // D13.3: the third range overflows at bit 63
+    default: return true;  // D13.3: the third range overflows at bit 63
     }
 }
 
@@ -205,8 +212,8 @@ bool Core::prohibited(const Pe &pe, bool second_range, const pmvp_context &x) co
 {
     bool spme = bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_SPME);
     bool mpmx = bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_MPMX);
-    bool suniden = x.el == 0 && (cfg_.el3_aarch32 || cfg_.el1_aarch32) &&
-                   bit(pe.ctl.sder32_el3, PMVP_SDER32_EL3_SUNIDEN);
+    bool suniden =
+        x.el == 0 && (cfg_.el3_aarch32 || cfg_.el1_aarch32) && bit(pe.ctl.sder32_el3, PMVP_SDER32_EL3_SUNIDEN);
     if (cfg_.have_el3) {
         if (!cfg_.feat_pmuv3p7) {
             // RJRYNM / RJDWFF: Secure state, EL3 included.
@@ -229,8 +236,8 @@ bool Core::prohibited(const Pe &pe, bool second_range, const pmvp_context &x) co
         }
     }
     // RMMZLZ.
-    if (cfg_.have_el2 && x.el == 2 && cfg_.pmu_version >= PMVP_PMUV3P1 &&
-        bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HPMD) && !second_range)
+    if (cfg_.have_el2 && x.el == 2 && cfg_.pmu_version >= PMVP_PMUV3P1 && bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HPMD) &&
+        !second_range)
         return true;
     return false;
 }
@@ -240,19 +247,25 @@ bool Core::filtered(uint64_t f, const pmvp_context &x) const
 {
     bool P = bit(f, PMVP_PMEVTYPER_EL0_P), U = bit(f, PMVP_PMEVTYPER_EL0_U);
     if (x.el == 0) {
-        if (x.security == PMVP_NONSECURE) return U != bit(f, PMVP_PMEVTYPER_EL0_NSU);
-        if (x.security == PMVP_REALM) return U != bit(f, PMVP_PMEVTYPER_EL0_RLU);
+        if (x.security == PMVP_NONSECURE)
+            return U != bit(f, PMVP_PMEVTYPER_EL0_NSU);
+        if (x.security == PMVP_REALM)
+            return U != bit(f, PMVP_PMEVTYPER_EL0_RLU);
         return U;
     }
     if (x.el == 1) {
-        if (x.security == PMVP_NONSECURE) return P != bit(f, PMVP_PMEVTYPER_EL0_NSK);
-        if (x.security == PMVP_REALM) return P != bit(f, PMVP_PMEVTYPER_EL0_RLK);
+        if (x.security == PMVP_NONSECURE)
+            return P != bit(f, PMVP_PMEVTYPER_EL0_NSK);
+        if (x.security == PMVP_REALM)
+            return P != bit(f, PMVP_PMEVTYPER_EL0_RLK);
         return P;
     }
     if (x.el == 2) {
         bool NSH = bit(f, PMVP_PMEVTYPER_EL0_NSH);
-        if (x.security == PMVP_NONSECURE) return !NSH;
-        if (x.security == PMVP_REALM) return NSH == bit(f, PMVP_PMEVTYPER_EL0_RLH);
+        if (x.security == PMVP_NONSECURE)
+            return !NSH;
+        if (x.security == PMVP_REALM)
+            return NSH == bit(f, PMVP_PMEVTYPER_EL0_RLH);
         return NSH == bit(f, PMVP_PMEVTYPER_EL0_SH);
     }
     return bit(f, PMVP_PMEVTYPER_EL0_M) != P;
@@ -294,11 +307,11 @@ bool Core::counter_counts(unsigned p, unsigned n, const pmvp_context &src) const
     if (pe.state == PMVP_PE_OFF || !(pe.cnten >> n & 1) || src.halted || frozen(pe, n))
         return false;
     switch (range(pe, n)) {
-    case 1:
-        return bit(pe.pmcr, PMVP_PMCR_EL0_E) && !prohibited(pe, false, src) && !filtered(pe.c[n].evtyper, src);
+    case 1: return bit(pe.pmcr, PMVP_PMCR_EL0_E) && !prohibited(pe, false, src) && !filtered(pe.c[n].evtyper, src);
     case 2:
-        return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HPME) && !prohibited(pe, true, src) && !filtered(pe.c[n].evtyper, src);
-    default: // PMCCR.EPME; SPME, MPMX and HPMD do not prohibit the third range (D13.5.4)
+        return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_HPME) && !prohibited(pe, true, src) &&
+               !filtered(pe.c[n].evtyper, src);
+    default:  // PMCCR.EPME; SPME, MPMX and HPMD do not prohibit the third range (D13.5.4)
         return bit(pe.pmccr, PMVP_PMCCR_EPME) && !filtered(pe.c[n].evtyper, src);
     }
 }
@@ -316,8 +329,10 @@ bool Core::instruction_counter_counts(unsigned p, const pmvp_context &src) const
 bool Core::mt(unsigned p, unsigned n) const
 {
     auto enabled = [&](const Pe &pe) {
-        if (cfg_.have_el3) return bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_MTPME);
-        if (cfg_.have_el2) return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_MTPME);
+        if (cfg_.have_el3)
+            return bit(pe.ctl.mdcr_el3, PMVP_MDCR_EL3_MTPME);
+        if (cfg_.have_el2)
+            return bit(pe.ctl.mdcr_el2, PMVP_MDCR_EL2_MTPME);
         return true;
     };
     if (!bit(pe_[p].c[n].evtyper, PMVP_PMEVTYPER_EL0_MT))
@@ -482,8 +497,8 @@ Core::Threshold Core::threshold(unsigned p, unsigned n) const
     uint16_t ev = (uint16_t)(v & PMVP_PMEVTYPER_EL0_evtCount);
     int cls = event_class(ev);
     // D24.5.12: of an event the PMU does not support no events are counted.
-    t.on = (t.tc || t.th || t.tlc) && cls >= 0 && cls != PMVP_EVCLASS_BUS_CLOCK &&
-           cls != PMVP_EVCLASS_SYSTEM_COUNTER && ev != PMVP_EV_CHAIN;
+    t.on = (t.tc || t.th || t.tlc) && cls >= 0 && cls != PMVP_EVCLASS_BUS_CLOCK && cls != PMVP_EVCLASS_SYSTEM_COUNTER &&
+           ev != PMVP_EV_CHAIN;
     // STALL_SLOT with MT == 1 (D14.3) is followed cycle by cycle too.
     t.slots = ev == PMVP_EV_STALL_SLOT && cls >= 0 && mt(p, n) ? (cfg_.pmmir & 0xFF) : 0;
     t.on = t.on || t.slots;
@@ -612,12 +627,12 @@ void Core::processor_edge(pmvp_time t)
             }
             uint64_t link = n % 2 == 1 ? v[n - 1] : 0;
             if (th.te) {
-                bool ce = th.tc % 2 ? ct && !k.cp : ct != k.cp; // RNXPYM
-                v[n] = ce ? (th.tlc == 2 ? link : 1) : 0;       // Tables D13-6, D13-8
+                bool ce = th.tc % 2 ? ct && !k.cp : ct != k.cp;  // RNXPYM
+                v[n] = ce ? (th.tlc == 2 ? link : 1) : 0;        // Tables D13-6, D13-8
             } else if (th.tlc == 2) {
-                v[n] = ct ? link : 0;                           // Table D13-5 (E)
+                v[n] = ct ? link : 0;  // Table D13-5 (E)
             } else if (ct) {
-                v[n] = th.tc % 2 ? 1 : vb;                      // (A), (B), (C), (D)
+                v[n] = th.tc % 2 ? 1 : vb;  // (A), (B), (C), (D)
             } else {
                 v[n] = th.tlc == 1 ? link : 0;
             }
@@ -704,12 +719,36 @@ bool Core::any_frozen() const
 
 // ----------------------------------------------------------------- inputs
 
-void Core::set_clock(uint64_t hz, pmvp_time now) { input(now); proc_.set_hz(hz, now); }
-void Core::set_bus_clock(uint64_t hz, pmvp_time now) { input(now); bus_.set_hz(hz, now); }
-void Core::set_pe_state(unsigned pe, pmvp_pe_state st, pmvp_time now) { input(now); pe_[pe].state = st; }
-void Core::set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now) { input(now); pe_[pe].ctx = ctx; }
-void Core::set_active_thread(unsigned pe, pmvp_time now) { input(now); active_thread_ = pe; }
-void Core::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now) { input(now); pe_[pe].ctl = ctl; }
+void Core::set_clock(uint64_t hz, pmvp_time now)
+{
+    input(now);
+    proc_.set_hz(hz, now);
+}
+void Core::set_bus_clock(uint64_t hz, pmvp_time now)
+{
+    input(now);
+    bus_.set_hz(hz, now);
+}
+void Core::set_pe_state(unsigned pe, pmvp_pe_state st, pmvp_time now)
+{
+    input(now);
+    pe_[pe].state = st;
+}
+void Core::set_context(unsigned pe, const pmvp_context &ctx, pmvp_time now)
+{
+    input(now);
+    pe_[pe].ctx = ctx;
+}
+void Core::set_active_thread(unsigned pe, pmvp_time now)
+{
+    input(now);
+    active_thread_ = pe;
+}
+void Core::set_controls(unsigned pe, const pmvp_pmu_controls &ctl, pmvp_time now)
+{
+    input(now);
+    pe_[pe].ctl = ctl;
+}
 
 void Core::set_pmccr(unsigned pe, uint64_t value, pmvp_time now)
 {
@@ -766,7 +805,7 @@ void Core::report(unsigned pe, uint16_t event, uint64_t count, pmvp_time now)
     Pe &src = pe_[pe];
     if (event == PMVP_EV_INST_RETIRED && instruction_counter_counts(pe, src.ctx))
         for (uint64_t i = 0; i < count; i++)
-            if (++src.pmicntr == 0) // RFBGFH: unsigned overflow of [63:0]
+            if (++src.pmicntr == 0)  // RFBGFH: unsigned overflow of [63:0]
                 flag(pe, 1ull << 32, now, false);
     if (!cfg_.feat_amuv1 || (src.ctx.halted && bit(src.amcr, PMVP_AMCR_EL0_HDBG)))
         return;
@@ -825,10 +864,10 @@ void Core::report_batches(const std::vector<Batch> &batches, pmvp_time now)
             uint64_t total = 0;
             for (const pmvp_run &r : b.runs)
                 total += r.cycles;
-            uint64_t from_end = edges - j; // cycles of the window after this one
+            uint64_t from_end = edges - j;  // cycles of the window after this one
             if (from_end >= total)
                 continue;
-            uint64_t at = total - 1 - from_end; // this cycle's place in the window
+            uint64_t at = total - 1 - from_end;  // this cycle's place in the window
             for (const pmvp_run &r : b.runs) {
                 if (at < r.cycles) {
                     spread_.push_back({ b.pe, b.event, r.per_cycle });
@@ -858,8 +897,8 @@ void Core::report_shares(const pmvp_share *shares, unsigned n, pmvp_time since, 
     std::vector<Batch> batches;
     for (unsigned i = 0; i < n; i++) {
         uint64_t base = shares[i].count / cycles, extra = shares[i].count % cycles;
-        batches.push_back({ shares[i].pe, shares[i].event,
-                            { { extra, (uint32_t)(base + 1) }, { cycles - extra, (uint32_t)base } } });
+        batches.push_back(
+            { shares[i].pe, shares[i].event, { { extra, (uint32_t)(base + 1) }, { cycles - extra, (uint32_t)base } } });
     }
     report_batches(batches, now);
 }
@@ -878,12 +917,16 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     Pe &pe = pe_[p];
     // Implemented bits, from the field descriptions of D24.5.
     uint64_t filt = PMVP_PMEVTYPER_EL0_P | PMVP_PMEVTYPER_EL0_U;
-    if (cfg_.have_el3) filt |= PMVP_PMEVTYPER_EL0_NSK | PMVP_PMEVTYPER_EL0_NSU | PMVP_PMEVTYPER_EL0_M;
-    if (cfg_.have_el2) filt |= PMVP_PMEVTYPER_EL0_NSH;
-    if (cfg_.feat_sel2) filt |= PMVP_PMEVTYPER_EL0_SH;
-    if (cfg_.feat_rme) filt |= PMVP_PMEVTYPER_EL0_RLK | PMVP_PMEVTYPER_EL0_RLU | PMVP_PMEVTYPER_EL0_RLH;
-    uint64_t type = filt | (cfg_.pmu_version >= PMVP_PMUV3P1 ? 0xFFFFu : 0x3FFu) |
-                    (cfg_.feat_mtpmu ? PMVP_PMEVTYPER_EL0_MT : 0);
+    if (cfg_.have_el3)
+        filt |= PMVP_PMEVTYPER_EL0_NSK | PMVP_PMEVTYPER_EL0_NSU | PMVP_PMEVTYPER_EL0_M;
+    if (cfg_.have_el2)
+        filt |= PMVP_PMEVTYPER_EL0_NSH;
+    if (cfg_.feat_sel2)
+        filt |= PMVP_PMEVTYPER_EL0_SH;
+    if (cfg_.feat_rme)
+        filt |= PMVP_PMEVTYPER_EL0_RLK | PMVP_PMEVTYPER_EL0_RLU | PMVP_PMEVTYPER_EL0_RLH;
+    uint64_t type =
+        filt | (cfg_.pmu_version >= PMVP_PMUV3P1 ? 0xFFFFu : 0x3FFu) | (cfg_.feat_mtpmu ? PMVP_PMEVTYPER_EL0_MT : 0);
     // D13.8: TC and TH[THWIDTH-1:0] (PMMIR.THWIDTH), TE with EDGE >= 1,
     // TLC (odd counters) with EDGE == 2.
     unsigned thwidth = (unsigned)(cfg_.pmmir >> 20 & 0xF), edge = (unsigned)(cfg_.pmmir >> 24 & 0xF);
@@ -898,19 +941,22 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
     switch (reg) {
     case PMVP_PMCR_EL0: {
         uint64_t m = PMVP_PMCR_EL0_E;
-        if (cfg_.have_aarch32) m |= PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_LC;
+        if (cfg_.have_aarch32)
+            m |= PMVP_PMCR_EL0_D | PMVP_PMCR_EL0_LC;
         if (cfg_.have_el3 || (cfg_.pmu_version >= PMVP_PMUV3P1 && cfg_.have_el2) || cfg_.feat_pmuv3p7)
             m |= PMVP_PMCR_EL0_DP;
-        if (cfg_.pmu_version >= PMVP_PMUV3P5) m |= PMVP_PMCR_EL0_LP;
-        if (cfg_.feat_pmuv3p7) m |= PMVP_PMCR_EL0_FZO;
+        if (cfg_.pmu_version >= PMVP_PMUV3P5)
+            m |= PMVP_PMCR_EL0_LP;
+        if (cfg_.feat_pmuv3p7)
+            m |= PMVP_PMCR_EL0_FZO;
         pe.pmcr = v & m;
         if (v & PMVP_PMCR_EL0_P) {
             // EL2Enabled(): with EL3, Non-secure and Realm have EL2, Secure
             // only with FEAT_SEL2 enabled by an AArch64 EL3's SCR_EL3.EEL2.
             bool secure_el2 = cfg_.feat_sel2 && !cfg_.el3_aarch32 && bit(pe.ctl.scr_el3, PMVP_SCR_EL3_EEL2);
-            bool el2_enabled = cfg_.have_el2 &&
-                               (!cfg_.have_el3 || pe.ctx.security == PMVP_NONSECURE ||
-                                pe.ctx.security == PMVP_REALM || (pe.ctx.security == PMVP_SECURE && secure_el2));
+            bool el2_enabled =
+                cfg_.have_el2 && (!cfg_.have_el3 || pe.ctx.security == PMVP_NONSECURE ||
+                                  pe.ctx.security == PMVP_REALM || (pe.ctx.security == PMVP_SECURE && secure_el2));
             unsigned last = (!el2_enabled || pe.ctx.el >= 2) ? epmn(pe) : hpmn(pe);
             for (unsigned i = 0; i < last; i++)
                 pe.c[i].value = 0;
@@ -936,12 +982,15 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
                 occur(p, i, 1, now);
         break;
     case PMVP_PMSELR_EL0: pe.pmselr = (uint32_t)(v & 31); break;
-    case PMVP_PMCCNTR_EL0: pe.pmccntr = v; pe.divider = 0; break;
+    case PMVP_PMCCNTR_EL0:
+        pe.pmccntr = v;
+        pe.divider = 0;
+        break;
     case PMVP_PMCCFILTR_EL0: pe.pmccfiltr = v & filt; break;
-    case PMVP_PMUSERENR_EL0: // IR with ICNTR, UEN and TID with PMUv3p9
+    case PMVP_PMUSERENR_EL0:  // IR with ICNTR, UEN and TID with PMUv3p9
         pe.pmuserenr = v & (0xF | (cfg_.feat_pmuv3_icntr ? 0x20 : 0) | (cfg_.feat_pmuv3p9 ? 0x50 : 0));
         break;
-    case PMVP_PMZR_EL0: // D24.5.29: each counter whose bit is 1 is zeroed
+    case PMVP_PMZR_EL0:  // D24.5.29: each counter whose bit is 1 is zeroed
         for (unsigned i = 0; i < cfg_.num_counters; i++)
             if (v >> i & 1)
                 pe.c[i].value = 0;
@@ -954,14 +1003,15 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         break;
     case PMVP_PMICNTR_EL0: pe.pmicntr = v; break;
     case PMVP_PMECR_EL1:
-        pe.pmecr = v & ((cfg_.feat_ebep ? PMVP_PMECR_EL1_PMEE | PMVP_PMECR_EL1_KPME : 0) | (cfg_.feat_pmuv3_ss ? PMVP_PMECR_EL1_SSE : 0));
+        pe.pmecr = v & ((cfg_.feat_ebep ? PMVP_PMECR_EL1_PMEE | PMVP_PMECR_EL1_KPME : 0) |
+                        (cfg_.feat_pmuv3_ss ? PMVP_PMECR_EL1_SSE : 0));
         break;
     case PMVP_PMSSCR_EL1:
         pe.pmsscr = v & PMVP_PMSSCR_EL1_NC;
         if (v & PMVP_PMSSCR_EL1_SS)
             capture(p, now);
         break;
-    case PMVP_PMICFILTR_EL0: pe.pmicfiltr = v & filt; break; // no MT, no SYNC
+    case PMVP_PMICFILTR_EL0: pe.pmicfiltr = v & filt; break;  // no MT, no SYNC
     case PMVP_PMEVCNTR_EL0: pe.c[n].value = v & cmask; break;
     case PMVP_PMEVTYPER_EL0:
         pe.c[n].evtyper = v & type_of(n);
@@ -978,7 +1028,8 @@ void Core::write(unsigned p, pmvp_pmu_reg reg, unsigned n, uint64_t v, pmvp_time
         break;
     case PMVP_PMXEVCNTR_EL0:
         sel = selected(p, false);
-        if (sel >= 0) pe.c[sel].value = v & cmask;
+        if (sel >= 0)
+            pe.c[sel].value = v & cmask;
         break;
     default: break;
     }
@@ -993,16 +1044,21 @@ uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
     switch (reg) {
     case PMVP_PMCR_EL0: {
         uint64_t v = pe.pmcr | ((uint64_t)cfg_.num_counters << 11);
-        if (!cfg_.have_aarch32) v |= PMVP_PMCR_EL0_LC;
+        if (!cfg_.have_aarch32)
+            v |= PMVP_PMCR_EL0_LC;
         if (!cfg_.feat_pmuv3p7 && cfg_.pmcr_imp)
             v |= (uint64_t)cfg_.pmcr_imp << 24 | (uint64_t)cfg_.pmcr_idcode << 16;
         return v;
     }
-    case PMVP_PMCNTENSET_EL0: case PMVP_PMCNTENCLR_EL0: return pe.cnten;
-    case PMVP_PMINTENSET_EL1: case PMVP_PMINTENCLR_EL1: return pe.inten;
-    case PMVP_PMOVSSET_EL0: case PMVP_PMOVSCLR_EL0: return pe.ovs;
+    case PMVP_PMCNTENSET_EL0:
+    case PMVP_PMCNTENCLR_EL0: return pe.cnten;
+    case PMVP_PMINTENSET_EL1:
+    case PMVP_PMINTENCLR_EL1: return pe.inten;
+    case PMVP_PMOVSSET_EL0:
+    case PMVP_PMOVSCLR_EL0: return pe.ovs;
     case PMVP_PMSELR_EL0: return pe.pmselr;
-    case PMVP_PMCEID0_EL0: case PMVP_PMCEID1_EL0: {
+    case PMVP_PMCEID0_EL0:
+    case PMVP_PMCEID1_EL0: {
         uint16_t base = reg == PMVP_PMCEID0_EL0 ? 0 : 0x20;
         uint64_t v = 0;
         for (unsigned i = 0; i < 32; i++) {
@@ -1027,9 +1083,7 @@ uint64_t Core::read(unsigned p, pmvp_pmu_reg reg, unsigned n, pmvp_time now)
     case PMVP_PMXEVTYPER_EL0:
         sel = selected(p, true);
         return sel < 0 ? 0 : sel == 31 ? pe.pmccfiltr : pe.c[sel].evtyper;
-    case PMVP_PMXEVCNTR_EL0:
-        sel = selected(p, false);
-        return sel < 0 ? 0 : pe.c[sel].value;
+    case PMVP_PMXEVCNTR_EL0: sel = selected(p, false); return sel < 0 ? 0 : pe.c[sel].value;
     default: return 0;
     }
 }
@@ -1041,8 +1095,12 @@ bool Core::irq(unsigned p, pmvp_time now)
     const Pe &pe = pe_[p];
     for (unsigned n = 0; n < cfg_.num_counters; n++) {
         int r = range(pe, n);
-        bool global = bit(r == 1 ? pe.pmcr : r == 2 ? pe.ctl.mdcr_el2 : pe.pmccr,
-                          r == 1 ? PMVP_PMCR_EL0_E : r == 2 ? PMVP_MDCR_EL2_HPME : PMVP_PMCCR_EPME);
+        bool global = bit(r == 1   ? pe.pmcr
+                          : r == 2 ? pe.ctl.mdcr_el2
+                                   : pe.pmccr,
+                          r == 1   ? PMVP_PMCR_EL0_E
+                          : r == 2 ? PMVP_MDCR_EL2_HPME
+                                   : PMVP_PMCCR_EPME);
         if (global && (pe.ovs >> n & 1) && (pe.inten >> n & 1))
             return true;
     }

@@ -24,9 +24,9 @@ namespace pmvp::ref {
 // One clock, stepped edge by edge.
 struct Clock {
     uint64_t hz = 0;
-    pmvp_time t0 = 0;       // instant of the last frequency change
-    uint64_t phase0 = 0;    // elapsed fraction of a cycle at t0, in ps*Hz (< 10^12)
-    uint64_t since = 0;     // edges since t0
+    pmvp_time t0 = 0;     // instant of the last frequency change
+    uint64_t phase0 = 0;  // elapsed fraction of a cycle at t0, in ps*Hz (< 10^12)
+    uint64_t since = 0;   // edges since t0
 
     // The instant of the next edge, or PMVP_TIME_NEVER.
     pmvp_time next_edge() const;
@@ -115,8 +115,8 @@ private:
         std::map<uint16_t, uint32_t> level;
         pmvp_pmu_controls ctl{};
         uint64_t pmcr = 0, pmccfiltr = 0, pmccntr = 0, pmuserenr = 0;
-        uint64_t cnten = 0, inten = 0, ovs = 0; // P<n>, C (31), F0 (32)
-        uint64_t pmccr = 0;                     // FEAT_PMUv3_EXTPMN: EPMN, EPME, OSLO
+        uint64_t cnten = 0, inten = 0, ovs = 0;  // P<n>, C (31), F0 (32)
+        uint64_t pmccr = 0;                      // FEAT_PMUv3_EXTPMN: EPMN, EPME, OSLO
         uint32_t pmselr = 0;
         // The overflow flags as the instant began: a freeze on overflow
         // takes effect after the instant of the overflow (pmvp's choice of
@@ -202,7 +202,7 @@ private:
     pmvp_core_config cfg_;
     std::vector<uint16_t> events_;
     Clock proc_, bus_, syscnt_;
-    uint64_t k_ = 0;            // processor cycles that have happened
+    uint64_t k_ = 0;  // processor cycles that have happened
     unsigned active_thread_ = 0;
     pmvp_time now_ = 0;
     std::vector<pmvp_time> rises_, interrupting_rises_;

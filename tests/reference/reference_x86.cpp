@@ -229,7 +229,8 @@ void X86Core::report_core(uint16_t event, uint64_t n, pmvp_time now)
                     counts = counts || ((u == t || any_bit(t, id)) && at_selected_cpl(t, id, u));
             } else {
                 bool t1_os = cfg_.num_threads > 1 && os_bit(1, id), t1_usr = cfg_.num_threads > 1 && usr_bit(1, id);
-                Cell cell = kTable18_30[printed_position(os_bit(0, id), usr_bit(0, id))][printed_position(t1_os, t1_usr)];
+                Cell cell =
+                    kTable18_30[printed_position(os_bit(0, id), usr_bit(0, id))][printed_position(t1_os, t1_usr)];
                 bool t0_usr = th_[0].cpl != 0, t1_in_usr = cfg_.num_threads > 1 && th_[1].cpl != 0;
                 bool t0_os = th_[0].cpl == 0, t1_in_os = cfg_.num_threads > 1 && th_[1].cpl == 0;
                 counts = cell == ALWAYS || (cell == USR_EITHER && (t0_usr || t1_in_usr)) ||

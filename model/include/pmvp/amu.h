@@ -59,21 +59,18 @@ bool pmvp_amu_reg_indexed(enum pmvp_amu_reg reg);
  * `now`. Errors: PMVP_ERR_NULL, PMVP_ERR_PAST, PMVP_ERR_PE,
  * PMVP_ERR_REGISTER (unknown, or not implemented in this configuration:
  * no FEAT_AMUv1, or AMCG1IDR_EL0 without FEAT_AMUv1p1), PMVP_ERR_COUNTER. */
-int pmvp_amu_read(pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n,
-                  pmvp_time now, uint64_t *value);
+int pmvp_amu_read(pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n, pmvp_time now, uint64_t *value);
 
 /* The pure query of the AMU: as pmvp_pmu_peek (pmu.h), register `reg` as
  * it is at `t` (at or after the core's present), changing nothing. Errors
  * as for pmvp_amu_read. */
-int pmvp_amu_peek(const pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n,
-                  pmvp_time t, uint64_t *value);
+int pmvp_amu_peek(const pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n, pmvp_time t, uint64_t *value);
 
 /* Writes `value`; read-only and RES0 bits are ignored. Errors as for
  * pmvp_amu_read, and PMVP_ERR_READ_ONLY for AMCFGR, AMCGCR, AMCG1IDR,
  * AMEVTYPER0 and, when its events are fixed, AMEVTYPER1. An AMEVTYPER1
  * event the AMU cannot count is stored, logged, and counts nothing. */
-int pmvp_amu_write(pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n,
-                   uint64_t value, pmvp_time now);
+int pmvp_amu_write(pmvp_core *core, unsigned pe, enum pmvp_amu_reg reg, unsigned n, uint64_t value, pmvp_time now);
 
 /* AMU reset of PE `pe` at `now` (D16.2.3): counters and enables to zero,
  * AMCR (UNKNOWN) to zero, AMEVTYPER1<n> to the configured events. */

@@ -23,15 +23,15 @@ extern "C" {
 
 /* A field: its bits as a mask (a field of repeated bits, P<n>, is one mask). */
 typedef struct pmvp_reg_field {
-    const char *name;   /* as the Arm ARM names it: "E", "P<n>", "evtCount" */
+    const char *name; /* as the Arm ARM names it: "E", "P<n>", "evtCount" */
     uint64_t mask;
-    const char *note;   /* how pmvp implements it, when that needs saying; or NULL */
+    const char *note; /* how pmvp implements it, when that needs saying; or NULL */
 } pmvp_reg_field;
 
 typedef struct pmvp_reg_desc {
-    const char *title;    /* "Performance Monitors Control Register" */
-    const char *section;  /* of the Arm ARM: "D24.5.8" */
-    const char *feature;  /* the feature that implements it: "FEAT_PMUv3" */
+    const char *title;            /* "Performance Monitors Control Register" */
+    const char *section;          /* of the Arm ARM: "D24.5.8" */
+    const char *feature;          /* the feature that implements it: "FEAT_PMUv3" */
     const pmvp_reg_field *fields; /* most significant first */
     size_t num_fields;
     /* Its PMVP_REG_STATE line (registers.def), as written there; NULL for a

@@ -42,10 +42,10 @@ typedef uint64_t pmvp_time;
 #define PMVP_MAX_CLOCK_HZ PMVP_PS_PER_SECOND
 
 typedef struct pmvp_clock {
-    uint64_t hz;        /* current frequency; 0 = stopped */
-    pmvp_time t0;       /* start of the current constant-frequency stretch */
-    uint64_t cycles0;   /* edges from the domain's origin up to t0 */
-    uint64_t phase;     /* elapsed fraction of a cycle at t0, in ps*Hz */
+    uint64_t hz;            /* current frequency; 0 = stopped */
+    pmvp_time t0;           /* start of the current constant-frequency stretch */
+    uint64_t cycles0;       /* edges from the domain's origin up to t0 */
+    uint64_t phase;         /* elapsed fraction of a cycle at t0, in ps*Hz */
     pmvp_time anchor_until; /* the last instant whose phase numerator is within
                                2^62 (pmvp_clock_reanchor) */
 } pmvp_clock;

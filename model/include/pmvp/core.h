@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "pmvp/clock.h"
-#include "pmvp/error.h"  /* every call returns PMVP_OK or a PMVP_ERR_* (pmvp_strerror) */
+#include "pmvp/error.h" /* every call returns PMVP_OK or a PMVP_ERR_* (pmvp_strerror) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,33 +37,28 @@ extern "C" {
 /* The batches one pmvp_core_report_batches call can carry: two events of
  * every PE. */
 #define PMVP_MAX_BATCHES (2 * PMVP_MAX_PES)
-#define PMVP_MAX_COUNTERS 31       /* NUM_PMU_COUNTERS is 0..31 (D13.1) */
-#define PMVP_CYCLE_COUNTER 31      /* index of PMCCNTR in the P<n>/C bitmaps */
+#define PMVP_MAX_COUNTERS 31  /* NUM_PMU_COUNTERS is 0..31 (D13.1) */
+#define PMVP_CYCLE_COUNTER 31 /* index of PMCCNTR in the P<n>/C bitmaps */
 /* Where pmvp_pmu.counter[] keeps PMICNTR, and its bit in a route's event
  * counters (pmvp_route.pmu): past the last event counter, so that a report
  * counts it in the same loop as them. */
 #define PMVP_ICNTR_SLOT PMVP_MAX_COUNTERS
-#define PMVP_MAX_LEVEL_EVENTS 64   /* room for the catalogue's level events */
+#define PMVP_MAX_LEVEL_EVENTS 64 /* room for the catalogue's level events */
 #define PMVP_MAX_IMPDEF_EVENTS 32
 #define PMVP_MAX_CATALOGUE_EVENTS 1280 /* room for the catalogue (pmvp_event_count()) */
-#define PMVP_AMU_ARCH_COUNTERS 4   /* AMUv1 architected counters, group 0 (D16.3.1) */
-#define PMVP_AMU_MAX_AUX 16        /* auxiliary counters, group 1: 0..16 (D16.1) */
+#define PMVP_AMU_ARCH_COUNTERS 4       /* AMUv1 architected counters, group 0 (D16.3.1) */
+#define PMVP_AMU_MAX_AUX 16            /* auxiliary counters, group 1: 0..16 (D16.1) */
 
 /* ---------------------------------------------------------------- config */
 
 /* PMU architecture version, numbered as ID_AA64DFR0_EL1.PMUVer. */
-enum pmvp_pmu_version {
-    PMVP_PMUV3 = 0x1,
-    PMVP_PMUV3P1 = 0x4,
-    PMVP_PMUV3P4 = 0x5,
-    PMVP_PMUV3P5 = 0x6
-};
+enum pmvp_pmu_version { PMVP_PMUV3 = 0x1, PMVP_PMUV3P1 = 0x4, PMVP_PMUV3P4 = 0x5, PMVP_PMUV3P5 = 0x6 };
 
 /* Multithreading type of the core (D14.4.1). */
 enum pmvp_mt_policy {
-    PMVP_MT_SMT,   /* every running thread is active on every processor cycle */
-    PMVP_MT_FGMT,  /* barrel: processor cycle k (1-based) belongs to thread (k-1) mod T */
-    PMVP_MT_SOEMT  /* one active thread, chosen by pmvp_core_set_active_thread() */
+    PMVP_MT_SMT,  /* every running thread is active on every processor cycle */
+    PMVP_MT_FGMT, /* barrel: processor cycle k (1-based) belongs to thread (k-1) mod T */
+    PMVP_MT_SOEMT /* one active thread, chosen by pmvp_core_set_active_thread() */
 };
 
 /* What the PMCR.D divider counts (the IMPLEMENTATION DEFINED
@@ -142,13 +137,13 @@ typedef struct pmvp_inaccuracy {
 
 typedef struct pmvp_core_config {
     /* --- shape */
-    unsigned num_pes;                  /* T: 1..PMVP_MAX_PES */
+    unsigned num_pes; /* T: 1..PMVP_MAX_PES */
     enum pmvp_mt_policy mt_policy;
-    unsigned num_counters;             /* NUM_PMU_COUNTERS: 0..31 */
+    unsigned num_counters; /* NUM_PMU_COUNTERS: 0..31 */
 
     /* --- architecture features */
     enum pmvp_pmu_version pmu_version;
-    bool feat_pmuv3p7;     /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ; freeze on overflow
+    bool feat_pmuv3p7; /* MDCR_EL3.{MCCD,MPMX}; PMCR.IMP RAZ; freeze on overflow
                               (PMCR.FZO, MDCR_EL2.HPMFZO, D13.5.2.1). Requires PMUv3p5 (as
                               every feature after Armv8.5: pmvp_core_config_limit_to_version). */
     /* FEAT_PMUv3_ICNTR (Armv8.9, OPTIONAL): the instruction counter
@@ -189,20 +184,20 @@ typedef struct pmvp_core_config {
     /* Whether the PE allows Capture events in Debug state (D13.9,
      * IMPLEMENTATION DEFINED). Default false. */
     bool ss_capture_in_debug;
-    bool feat_mtpmu;       /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
-    bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
-    bool feat_debugv8p2;   /* FEAT_Debugv8p2: no authentication-interface override (RJDWFF) */
+    bool feat_mtpmu;     /* FEAT_MTPMU: PMEVTYPER.MT implemented (else RES0, D13.6) */
+    bool feat_hpmn0;     /* FEAT_HPMN0: MDCR_EL2.HPMN == 0 is permitted */
+    bool feat_debugv8p2; /* FEAT_Debugv8p2: no authentication-interface override (RJDWFF) */
     bool have_el2, have_el3;
-    bool feat_sel2;        /* Secure EL2 (needs EL2 and EL3) */
-    bool feat_rme;         /* Realm and Root states (needs EL2 and EL3) */
-    bool have_aarch32;     /* FEAT_AA32 at some EL: PMCR.LC and PMCR.D implemented */
-    bool el3_aarch32;      /* EL3 uses AArch32: SDCR, not MDCR_EL3 (no MPMX/MCCD) */
-    bool el1_aarch32;      /* EL1 uses AArch32 (SDER32_EL3.SUNIDEN applies at EL0) */
-    bool el2_aarch32;      /* EL2 uses AArch32 (HDCR, HSTR, HCPTR). Requires el1_aarch32. */
-    bool feat_fgt2;        /* FEAT_FGT2 (needs feat_fgt): HDFGRTR2_EL2, HDFGWTR2_EL2 trap the
+    bool feat_sel2;                /* Secure EL2 (needs EL2 and EL3) */
+    bool feat_rme;                 /* Realm and Root states (needs EL2 and EL3) */
+    bool have_aarch32;             /* FEAT_AA32 at some EL: PMCR.LC and PMCR.D implemented */
+    bool el3_aarch32;              /* EL3 uses AArch32: SDCR, not MDCR_EL3 (no MPMX/MCCD) */
+    bool el1_aarch32;              /* EL1 uses AArch32 (SDER32_EL3.SUNIDEN applies at EL0) */
+    bool el2_aarch32;              /* EL2 uses AArch32 (HDCR, HSTR, HCPTR). Requires el1_aarch32. */
+    bool feat_fgt2;                /* FEAT_FGT2 (needs feat_fgt): HDFGRTR2_EL2, HDFGWTR2_EL2 trap the
                               registers of FEAT_EBEP, SEBEP, PMUv3_ICNTR, PMUv3p9 and PMUv3_SS
                               (sysreg.h). Default false. */
-    bool feat_fgt;         /* FEAT_FGT: HDFGRTR_EL2, HDFGWTR_EL2, HAFGRTR_EL2; an access to an
+    bool feat_fgt;                 /* FEAT_FGT: HDFGRTR_EL2, HDFGWTR_EL2, HAFGRTR_EL2; an access to an
                               event counter that is not accessible is UNDEFINED or trapped */
     uint8_t pmcr_imp, pmcr_idcode; /* PMCR.IMP, PMCR.IDCODE (IMPLEMENTATION DEFINED) */
     /* FEAT_EBEP (D13.3.2): the PMU Profiling exception, PMECR_EL1 and the
@@ -243,8 +238,8 @@ typedef struct pmvp_core_config {
     unsigned num_events;
 
     /* --- clocks */
-    uint64_t processor_hz;   /* initial processor clock frequency (0 = stopped) */
-    uint64_t bus_hz;         /* BUS_CYCLES clock (0 = BUS_CYCLES never counts) */
+    uint64_t processor_hz;      /* initial processor clock frequency (0 = stopped) */
+    uint64_t bus_hz;            /* BUS_CYCLES clock (0 = BUS_CYCLES never counts) */
     uint64_t system_counter_hz; /* System Counter, constant (CNT_CYCLES) */
 
     /* --- IMPLEMENTATION SPECIFIC / DEFINED choices of D14.4 and D13 */
@@ -276,11 +271,11 @@ typedef struct pmvp_core_config {
     enum pmvp_counter_access counter_access_unpredictable;
 
     /* --- Activity Monitors (D16): one AMU per PE */
-    bool feat_amuv1;       /* FEAT_AMUv1. Default true. */
-    bool feat_amuv1p1;     /* FEAT_AMUv1p1: AMCR.CG1RZ, AMCG1IDR_EL0 and the virtual
+    bool feat_amuv1;      /* FEAT_AMUv1. Default true. */
+    bool feat_amuv1p1;    /* FEAT_AMUv1p1: AMCR.CG1RZ, AMCG1IDR_EL0 and the virtual
                               offsets AMEVCNTVOFF0<n>_EL2 (n = 0, 2, 3) and
                               AMEVCNTVOFF1<n>_EL2. Default true. */
-    unsigned amu_num_aux;  /* auxiliary counters (group 1): 0..16. Default 0. */
+    unsigned amu_num_aux; /* auxiliary counters (group 1): 0..16. Default 0. */
     /* The auxiliary counters that have a virtual offset AMEVCNTVOFF1<n>_EL2
      * (AMCG1IDR_EL0.CG1VOFF; IMPLEMENTATION DEFINED), bit n for counter n.
      * Needs FEAT_AMUv1p1; only implemented counters. Default 0. */
@@ -298,8 +293,8 @@ typedef struct pmvp_core_config {
     bool amu_always_on;
 
     /* --- external register frames (I3, I4, I5) */
-    enum pmvp_ext_layout pmu_ext_layout;  /* default PMVP_EXT32 */
-    enum pmvp_ext_layout amu_ext_layout;  /* default PMVP_EXT32 */
+    enum pmvp_ext_layout pmu_ext_layout; /* default PMVP_EXT32 */
+    enum pmvp_ext_layout amu_ext_layout; /* default PMVP_EXT32 */
     /* FEAT_Debugv8p4: a Most secure external access is always allowed and
      * NIDEN no longer gates external PMU access (AllowExternalPMUAccess()).
      * Default true. */
@@ -312,8 +307,8 @@ typedef struct pmvp_core_config {
     bool pmu_software_lock;
     /* The OPTIONAL PMSWINC_EL0 at 0xCA0 of the EXT32 frame. Default false. */
     bool pmu_ext_pmswinc;
-    uint32_t pmiidr;       /* PMIIDR; PMPIDR0-4 are derived from it. Default 0x0000043B. */
-    uint32_t amiidr;       /* AMIIDR; AMPIDR0-4 are derived from it. Default 0x0000043B. */
+    uint32_t pmiidr; /* PMIIDR; PMPIDR0-4 are derived from it. Default 0x0000043B. */
+    uint32_t amiidr; /* AMIIDR; AMPIDR0-4 are derived from it. Default 0x0000043B. */
     /* PMMIR (FEAT_PMUv3p4; IMPLEMENTATION DEFINED). Default 0. Its THWIDTH
      * [23:20] and EDGE [27:24] fields are the threshold features (D13.8):
      * THWIDTH 1..12 implements FEAT_PMUv3_TH with a TH field that wide, EDGE
@@ -356,7 +351,7 @@ enum pmvp_gate {
     PMVP_GATE_PMUV3P4,
     PMVP_GATE_PMUV3P5,
     PMVP_GATE_NOT_PMUV3P5,
-    PMVP_GATE_EXT_PMSWINC,          /* the OPTIONAL external PMSWINC_EL0 */
+    PMVP_GATE_EXT_PMSWINC, /* the OPTIONAL external PMSWINC_EL0 */
     PMVP_GATE_EBEP,
     PMVP_GATE_SEBEP,
     PMVP_GATE_AMUV1,
@@ -364,12 +359,12 @@ enum pmvp_gate {
     PMVP_GATE_AMU_AUX_PROGRAMMABLE, /* cfg.amu_aux_programmable */
     PMVP_GATE_ICNTR,                /* FEAT_PMUv3_ICNTR */
     PMVP_GATE_PMUV3P9,
-    PMVP_GATE_PMUV3P4_NOT_P9,       /* PMMIR's 32-bit external row: 64 bits with FEAT_PMUv3p9 */
-    PMVP_GATE_SS,                   /* FEAT_PMUv3_SS */
-    PMVP_GATE_SS_ICNTR,             /* FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR: PMICNTSVR_EL1 */
-    PMVP_GATE_EBEP_OR_SS,           /* PMECR_EL1 */
-    PMVP_GATE_TOP_HALVES,           /* FEAT_PMUv3_TH or FEAT_PMUv3p8 (FEAT_PMUv3p9's): 0xA00 */
-    PMVP_GATE_EXTPMN,               /* FEAT_PMUv3_EXTPMN: PMCCR */
+    PMVP_GATE_PMUV3P4_NOT_P9, /* PMMIR's 32-bit external row: 64 bits with FEAT_PMUv3p9 */
+    PMVP_GATE_SS,             /* FEAT_PMUv3_SS */
+    PMVP_GATE_SS_ICNTR,       /* FEAT_PMUv3_SS and FEAT_PMUv3_ICNTR: PMICNTSVR_EL1 */
+    PMVP_GATE_EBEP_OR_SS,     /* PMECR_EL1 */
+    PMVP_GATE_TOP_HALVES,     /* FEAT_PMUv3_TH or FEAT_PMUv3p8 (FEAT_PMUv3p9's): 0xA00 */
+    PMVP_GATE_EXTPMN,         /* FEAT_PMUv3_EXTPMN: PMCCR */
     /* The external bitmaps (PMCNTEN, PMINTEN, PMOVS) are 64 bits wide with
      * FEAT_PMUv3_ICNTR or FEAT_PMUv3p9 (I5.3), 32 in EXT32 without them. */
     PMVP_GATE_WIDE_BITMAPS,
@@ -389,26 +384,26 @@ enum pmvp_pe_state { PMVP_PE_RUN, PMVP_PE_WFI, PMVP_PE_WFE, PMVP_PE_OFF };
 enum pmvp_security { PMVP_NONSECURE, PMVP_SECURE, PMVP_REALM, PMVP_ROOT };
 
 typedef struct pmvp_context {
-    uint8_t el;               /* Exception level 0..3 */
-    uint8_t security;         /* enum pmvp_security */
-    bool aarch32;             /* current Execution state is AArch32 */
-    bool halted;              /* in Debug state: Attributable events not counted */
-    bool pm;                  /* PSTATE.PM (FEAT_EBEP): masks the PMU exception at its target EL */
+    uint8_t el;       /* Exception level 0..3 */
+    uint8_t security; /* enum pmvp_security */
+    bool aarch32;     /* current Execution state is AArch32 */
+    bool halted;      /* in Debug state: Attributable events not counted */
+    bool pm;          /* PSTATE.PM (FEAT_EBEP): masks the PMU exception at its target EL */
 } pmvp_context;
 
 /* Controls that higher Exception levels and the debug authentication
  * interface hold over the PMU of one PE. */
 typedef struct pmvp_pmu_controls {
-    uint64_t mdcr_el2;        /* or HDCR: HPMN, HPME, HPMD, HCCD, HLP, MTPME, PMEE */
-    uint64_t mdcr_el3;        /* or SDCR: SPME, SCCD, MTPME, MCCD, MPMX, PMEE */
-    uint64_t hcr_el2;         /* TGE (where the PMU exception is taken) */
-    uint64_t scr_el3;         /* EEL2: Secure EL2 is enabled (FEAT_SEL2; EL2Enabled()) */
-    uint64_t sder32_el3;      /* SUNIDEN */
+    uint64_t mdcr_el2;             /* or HDCR: HPMN, HPME, HPMD, HCCD, HLP, MTPME, PMEE */
+    uint64_t mdcr_el3;             /* or SDCR: SPME, SCCD, MTPME, MCCD, MPMX, PMEE */
+    uint64_t hcr_el2;              /* TGE (where the PMU exception is taken) */
+    uint64_t scr_el3;              /* EEL2: Secure EL2 is enabled (FEAT_SEL2; EL2Enabled()) */
+    uint64_t sder32_el3;           /* SUNIDEN */
     bool secure_noninvasive_debug; /* ExternalSecureNoninvasiveDebugEnabled() (SPNIDEN) */
     /* The debug logic's inputs to the external frames (I3.1.4). */
-    bool noninvasive_debug;   /* ExternalNoninvasiveDebugEnabled() (NIDEN); before FEAT_Debugv8p4 */
-    bool os_lock;             /* OSLSR_EL1.OSLK: the OS Lock is locked */
-    bool os_double_lock;      /* DoubleLockStatus() */
+    bool noninvasive_debug; /* ExternalNoninvasiveDebugEnabled() (NIDEN); before FEAT_Debugv8p4 */
+    bool os_lock;           /* OSLSR_EL1.OSLK: the OS Lock is locked */
+    bool os_double_lock;    /* DoubleLockStatus() */
 } pmvp_pmu_controls;
 
 /* ----------------------------------------------------------------- state */
@@ -416,14 +411,14 @@ typedef struct pmvp_pmu_controls {
 /* An event as a counter of this configuration counts it: looked up in the
  * catalogue once, when the counter is programmed, not on every advance. */
 typedef struct pmvp_event_decoded {
-    int8_t cls;               /* enum pmvp_event_class, or -1: not countable */
-    uint8_t level;            /* CONDITION, STALL, PER_CYCLE: its level input (pmvp_pe.level) */
-    uint8_t stall;            /* STALL: the level input of the stall condition it requires */
+    int8_t cls;    /* enum pmvp_event_class, or -1: not countable */
+    uint8_t level; /* CONDITION, STALL, PER_CYCLE: its level input (pmvp_pe.level) */
+    uint8_t stall; /* STALL: the level input of the stall condition it requires */
 } pmvp_event_decoded;
 
 typedef struct pmvp_pmu_counter {
-    uint64_t value;           /* PMEVCNTR<n>, as of the core's sync instant */
-    uint64_t evtyper;         /* PMEVTYPER<n>, implemented bits only */
+    uint64_t value;   /* PMEVCNTR<n>, as of the core's sync instant */
+    uint64_t evtyper; /* PMEVTYPER<n>, implemented bits only */
     /* Threshold and edge counting (D13.8, count.c): the occurrences
      * reported in the processor cycle in progress, part of its V_B, which
      * the cycle's closing edge applies. Kept for the counters whose
@@ -433,34 +428,34 @@ typedef struct pmvp_pmu_counter {
 
 /* The permitted-inaccuracy state of one counter (pmvp_inaccuracy). */
 typedef struct pmvp_slack {
-    uint64_t base;            /* (b) the value at the previous boundary */
-    uint64_t shown;           /* (c) the value the latest direct read returned */
-    pmvp_time shown_until;    /* (c) direct reads before this instant return `shown` */
-    pmvp_time shadow_until;   /* (a) the instant the shadow ends; pmvp_pmu.shadow_left
+    uint64_t base;          /* (b) the value at the previous boundary */
+    uint64_t shown;         /* (c) the value the latest direct read returned */
+    pmvp_time shown_until;  /* (c) direct reads before this instant return `shown` */
+    pmvp_time shadow_until; /* (a) the instant the shadow ends; pmvp_pmu.shadow_left
                                  holds the occurrences still in it */
 } pmvp_slack;
 
 typedef struct pmvp_pmu {
-    uint64_t pmcr;            /* writable bits of PMCR_EL0 */
-    uint64_t pmecr;           /* PMECR_EL1 (FEAT_EBEP) */
-    uint64_t pmiar;           /* PMIAR_EL1 (FEAT_SEBEP) */
-    uint64_t pmsscr;          /* PMSSCR_EL1 (FEAT_PMUv3_SS): NC, SS */
+    uint64_t pmcr;   /* writable bits of PMCR_EL0 */
+    uint64_t pmecr;  /* PMECR_EL1 (FEAT_EBEP) */
+    uint64_t pmiar;  /* PMIAR_EL1 (FEAT_SEBEP) */
+    uint64_t pmsscr; /* PMSSCR_EL1 (FEAT_PMUv3_SS): NC, SS */
     /* The snapshot registers (FEAT_PMUv3_SS): PMEVCNTSVR<n>_EL1,
      * PMCCNTSVR_EL1, PMICNTSVR_EL1. */
     uint64_t evcntsvr[PMVP_MAX_COUNTERS], ccntsvr, icntsvr;
-    uint32_t precise;         /* counters at or above their threshold at the latest
+    uint32_t precise;                            /* counters at or above their threshold at the latest
                                  context synchronization event (FEAT_SEBEP) */
-    uint32_t shadowed;        /* counters whose overflow is in the shadow (a) */
-    pmvp_slack slack[PMVP_MAX_COUNTERS + 1]; /* by P<n>/C bit: 31 is PMCCNTR */
+    uint32_t shadowed;                           /* counters whose overflow is in the shadow (a) */
+    pmvp_slack slack[PMVP_MAX_COUNTERS + 1];     /* by P<n>/C bit: 31 is PMCCNTR */
     uint32_t shadow_left[PMVP_MAX_COUNTERS + 1]; /* (a) occurrences still in the shadow, as slack */
-    uint64_t cntenset, intenset, ovsset; /* P<n>, C (bit 31), F0 (bit 32) */
+    uint64_t cntenset, intenset, ovsset;         /* P<n>, C (bit 31), F0 (bit 32) */
     uint32_t pmselr;
     uint64_t pmccfiltr;
-    uint64_t pmccntr;         /* as of the core's sync instant */
-    uint64_t pmicfiltr;       /* PMICFILTR_EL0, implemented bits only (evtCount reads 0x0008) */
-    uint32_t divider;         /* PMCR.D prescaler: 0..63 cycles towards the next increment */
-    uint64_t pmuserenr;       /* stored for the system-register layer */
-    uint64_t pmuacr;          /* PMUACR_EL1 (FEAT_PMUv3p9): for the system-register layer */
+    uint64_t pmccntr;   /* as of the core's sync instant */
+    uint64_t pmicfiltr; /* PMICFILTR_EL0, implemented bits only (evtCount reads 0x0008) */
+    uint32_t divider;   /* PMCR.D prescaler: 0..63 cycles towards the next increment */
+    uint64_t pmuserenr; /* stored for the system-register layer */
+    uint64_t pmuacr;    /* PMUACR_EL1 (FEAT_PMUv3p9): for the system-register layer */
     pmvp_pmu_controls ctl;
     pmvp_pmu_counter counter[PMVP_MAX_COUNTERS + 1]; /* [PMVP_ICNTR_SLOT].value: PMICNTR_EL0 */
     /* Each counter's evtyper event, as the PMU counts it (apart from the
@@ -470,10 +465,10 @@ typedef struct pmvp_pmu {
 
 /* The AMUv1 of a PE (D16.2, D24.6). Counters wrap at 64 bits. */
 typedef struct pmvp_amu {
-    uint64_t amcr;            /* HDBG, CG1RZ */
+    uint64_t amcr; /* HDBG, CG1RZ */
     uint32_t cntenset0, cntenset1;
-    uint32_t amuserenr;       /* stored for the system-register layer */
-    uint64_t cnt0[PMVP_AMU_ARCH_COUNTERS];   /* as of the core's sync instant */
+    uint32_t amuserenr;                    /* stored for the system-register layer */
+    uint64_t cnt0[PMVP_AMU_ARCH_COUNTERS]; /* as of the core's sync instant */
     uint64_t cnt1[PMVP_AMU_MAX_AUX];
     uint16_t evtyper1[PMVP_AMU_MAX_AUX];
     /* FEAT_AMUv1p1's virtual offsets, AMEVCNTVOFF0<n>_EL2 and
@@ -485,8 +480,8 @@ typedef struct pmvp_amu {
 
 /* State of a PE's external PMU frame that is not a System register. */
 typedef struct pmvp_pmu_ext {
-    uint32_t pmitctrl;        /* IME: stored; integration mode is not modelled */
-    bool software_locked;     /* PMLSR.SLK */
+    uint32_t pmitctrl;    /* IME: stored; integration mode is not modelled */
+    bool software_locked; /* PMLSR.SLK */
     /* PMCCR (FEAT_PMUv3_EXTPMN): OSLO, EPME, EPMN as written; reset by a
      * Cold reset only (I5.3.47). */
     uint32_t pmccr;
@@ -503,7 +498,7 @@ typedef struct pmvp_rate {
 } pmvp_rate;
 
 typedef struct pmvp_pe {
-    uint8_t state;            /* enum pmvp_pe_state */
+    uint8_t state; /* enum pmvp_pe_state */
     pmvp_context ctx;
     uint32_t level[PMVP_MAX_LEVEL_EVENTS]; /* by pmvp_event_level_index() */
     pmvp_pmu pmu;
@@ -523,8 +518,8 @@ typedef struct pmvp_pe {
      * sync_time (count.c): each counts on from where its rate's source stood
      * then (processor cycles counted, or bus-clock or System Counter edges),
      * not from sync_time. None after a sync of the whole core. */
-    uint32_t ahead;                                         /* event counters */
-    uint32_t amu_ahead;                                     /* AMU counters, as amu_rate */
+    uint32_t ahead;     /* event counters */
+    uint32_t amu_ahead; /* AMU counters, as amu_rate */
     uint64_t since[PMVP_MAX_COUNTERS];
     uint64_t amu_since[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX];
     /* count.c's caches, valid while pmvp_core.rates_valid: each counter's
@@ -535,8 +530,8 @@ typedef struct pmvp_pe {
     pmvp_rate rate[PMVP_MAX_COUNTERS];
     pmvp_rate amu_rate[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX]; /* group 0, then group 1 */
     uint32_t counting;
-    uint32_t amu_counting;    /* AMU counters whose rate is not zero, as amu_rate */
-    uint32_t level_driven;    /* event counters whose event is reported as a level */
+    uint32_t amu_counting; /* AMU counters whose rate is not zero, as amu_rate */
+    uint32_t level_driven; /* event counters whose event is reported as a level */
     uint32_t own_counts;
     /* Threshold and edge counting (count.c): the counters whose threshold
      * function is enabled, those whose per-cycle value is followed (those,
@@ -554,14 +549,14 @@ typedef struct pmvp_route {
     uint64_t generation;
     uint16_t event;
     uint8_t pe;
-    bool own_only;            /* only event counters of `pe`: no AMU counter, no other PE's */
-    uint8_t amu_arch;         /* AMU architected counters, by n */
-    uint32_t amu_aux;         /* AMU auxiliary counters, by n */
+    bool own_only;              /* only event counters of `pe`: no AMU counter, no other PE's */
+    uint8_t amu_arch;           /* AMU architected counters, by n */
+    uint32_t amu_aux;           /* AMU auxiliary counters, by n */
     uint32_t pmu[PMVP_MAX_PES]; /* event counters of each PE, by n; bit PMVP_ICNTR_SLOT:
                                    the reporting PE's instruction counter */
 } pmvp_route;
 
-#define PMVP_ROUTES 64            /* routes kept per core (direct-mapped): an ISS tells some 40 events */
+#define PMVP_ROUTES 64 /* routes kept per core (direct-mapped): an ISS tells some 40 events */
 
 /* The counters whose rate follows level input `level` (pmvp_event_level_index)
  * of PE `pe` (count.c): each PE's event counters, and pe's AMU counters, by n.
@@ -579,34 +574,34 @@ typedef struct pmvp_followers {
     pmvp_rate held[PMVP_MAX_COUNTERS];
 } pmvp_followers;
 
-#define PMVP_FOLLOWERS 8          /* follower sets kept per core (direct-mapped) */
+#define PMVP_FOLLOWERS 8 /* follower sets kept per core (direct-mapped) */
 
 typedef struct pmvp_core {
     pmvp_core_config cfg;
-    uint64_t supported[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* by catalogue index */
+    uint64_t supported[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64];   /* by catalogue index */
     uint64_t synchronous[(PMVP_MAX_CATALOGUE_EVENTS + 63) / 64]; /* FEAT_SEBEP, by catalogue index */
     uint16_t impdef_event[PMVP_MAX_IMPDEF_EVENTS];
     unsigned num_impdef_events;
     uint64_t evtyper_mask, ccfiltr_mask, icfiltr_mask, pmcr_mask; /* writable bits */
-    uint64_t counter_mask;    /* all-ones of the event counters' width */
-    pmvp_event_decoded amu_event0[PMVP_AMU_ARCH_COUNTERS]; /* the AMU's architected events */
+    uint64_t counter_mask;                                        /* all-ones of the event counters' width */
+    pmvp_event_decoded amu_event0[PMVP_AMU_ARCH_COUNTERS];        /* the AMU's architected events */
 
-    pmvp_clock clock;         /* processor clock (ungated) */
+    pmvp_clock clock; /* processor clock (ungated) */
     pmvp_clock bus_clock;
     pmvp_clock system_counter;
 
-    pmvp_time last_call;      /* latest `now` seen */
-    pmvp_time sync_time;      /* counters are up to date to this instant (those
+    pmvp_time last_call;  /* latest `now` seen */
+    pmvp_time sync_time;  /* counters are up to date to this instant (those
                                  ahead of it: pmvp_pe.ahead) */
-    uint64_t proc_cycles;     /* processor cycles (clock running, not stopped by WFx) so far */
-    uint64_t clock_edges;     /* processor clock edges up to sync_time */
+    uint64_t proc_cycles; /* processor cycles (clock running, not stopped by WFx) so far */
+    uint64_t clock_edges; /* processor clock edges up to sync_time */
     uint64_t bus_edges, syscnt_edges;
-    unsigned active_thread;   /* SoEMT */
-    uint64_t rng;             /* the inaccuracy profile's generator */
+    unsigned active_thread; /* SoEMT */
+    uint64_t rng;           /* the inaccuracy profile's generator */
     pmvp_sebep_threshold threshold[PMVP_MAX_THRESHOLDS];
-    uint64_t generation;      /* advanced by every input that may change what counts */
-    bool rates_valid;         /* the PEs' rate caches hold the present state's rates */
-    bool own_counts_valid;    /* their own_counts do (filled first: the rates read them) */
+    uint64_t generation;   /* advanced by every input that may change what counts */
+    bool rates_valid;      /* the PEs' rate caches hold the present state's rates */
+    bool own_counts_valid; /* their own_counts do (filled first: the rates read them) */
     /* Freeze on overflow, valid with the rates: some PE has a counter whose
      * overflow would freeze counters (armed), and one of those counts
      * cycles, so time alone can freeze (timed). */
@@ -675,8 +670,15 @@ int pmvp_core_set_controls(pmvp_core *core, unsigned pe, const pmvp_pmu_controls
 /* One of the controls, so that a caller changing one field (say MDCR_EL3)
  * keeps the others as they are (MDCR_EL2.HPMN among them). */
 enum pmvp_control {
-    PMVP_CTL_MDCR_EL2, PMVP_CTL_MDCR_EL3, PMVP_CTL_HCR_EL2, PMVP_CTL_SCR_EL3, PMVP_CTL_SDER32_EL3,
-    PMVP_CTL_SECURE_NONINVASIVE_DEBUG, PMVP_CTL_NONINVASIVE_DEBUG, PMVP_CTL_OS_LOCK, PMVP_CTL_OS_DOUBLE_LOCK
+    PMVP_CTL_MDCR_EL2,
+    PMVP_CTL_MDCR_EL3,
+    PMVP_CTL_HCR_EL2,
+    PMVP_CTL_SCR_EL3,
+    PMVP_CTL_SDER32_EL3,
+    PMVP_CTL_SECURE_NONINVASIVE_DEBUG,
+    PMVP_CTL_NONINVASIVE_DEBUG,
+    PMVP_CTL_OS_LOCK,
+    PMVP_CTL_OS_DOUBLE_LOCK
 };
 /* Sets control `which` of PE `pe` to `value` from `now` on (a boolean
  * control: value != 0), the others unchanged. PMVP_ERR_VALUE for an unknown
@@ -800,8 +802,7 @@ int pmvp_core_report_shares(pmvp_core *core, const pmvp_share *shares, unsigned 
  * (a report counts whole). Changes nothing. PMVP_ERR_EVENT as pmvp_core_report;
  * PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_NULL. */
 #define PMVP_EVENTS_NEVER UINT64_MAX
-int pmvp_core_events_to_interrupt(pmvp_core *core, unsigned pe, uint16_t event, pmvp_time now,
-                                  uint64_t *count);
+int pmvp_core_events_to_interrupt(pmvp_core *core, unsigned pe, uint16_t event, pmvp_time now, uint64_t *count);
 /* The fewest occurrences of `event` that the core's PEs can report from
  * `now` on, in any mix, nothing else changing, up to and including one that
  * makes such an overflow: the least of pmvp_core_events_to_interrupt's

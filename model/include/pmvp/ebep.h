@@ -28,15 +28,15 @@ extern "C" {
 /* The cells of Table D13-1: RGWLVY (enabled, and where to) and RSCBDZ
  * (masked) for the PE's current context. */
 enum pmvp_pmu_exception_state {
-    PMVP_PMUEXC_IRQ,       /* "IRQ": exception disabled, PMUIRQ enabled (also without FEAT_EBEP) */
-    PMVP_PMUEXC_DISABLED,  /* "Dis": exception disabled, PMUIRQ disabled */
-    PMVP_PMUEXC_MASKED,    /* "Msk": enabled and masked */
-    PMVP_PMUEXC_UNMASKED   /* "ELx": enabled, unmasked, taken to target_el */
+    PMVP_PMUEXC_IRQ,      /* "IRQ": exception disabled, PMUIRQ enabled (also without FEAT_EBEP) */
+    PMVP_PMUEXC_DISABLED, /* "Dis": exception disabled, PMUIRQ disabled */
+    PMVP_PMUEXC_MASKED,   /* "Msk": enabled and masked */
+    PMVP_PMUEXC_UNMASKED  /* "ELx": enabled, unmasked, taken to target_el */
 };
 
 typedef struct pmvp_pmu_exception {
-    uint8_t state;         /* enum pmvp_pmu_exception_state */
-    uint8_t target_el;     /* 1..3 when enabled (MASKED, UNMASKED); else 0 */
+    uint8_t state;     /* enum pmvp_pmu_exception_state */
+    uint8_t target_el; /* 1..3 when enabled (MASKED, UNMASKED); else 0 */
     /* RKBPMJ: the exception is enabled and unmasked and an overflow of a
      * counter not in synchronous mode (or of PMCCNTR) requests it: the CPU
      * model takes it asynchronously, in finite time (RDKCTL). */
@@ -73,8 +73,8 @@ typedef struct pmvp_retire_result {
  * several events is reported once per event; it sets PPEND if any call says
  * so. Without FEAT_SEBEP *out is all zero. Errors as for pmvp_core_report,
  * and PMVP_ERR_NULL. */
-int pmvp_core_retire(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, uint64_t pc,
-                     pmvp_time now, pmvp_retire_result *out);
+int pmvp_core_retire(pmvp_core *core, unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_time now,
+                     pmvp_retire_result *out);
 
 /* A Context synchronization event (exception entry or return, ISB) or an
  * MSR write to PSTATE.PM completed on PE `pe` at `now`. A counter whose

@@ -51,10 +51,10 @@ enum pmvp_event_class {
 };
 
 typedef struct pmvp_event_info {
-    uint16_t number;             /* the event number, PMEVTYPER.evtCount */
-    const char *name;            /* the Arm mnemonic, e.g. "CPU_CYCLES" */
+    uint16_t number;  /* the event number, PMEVTYPER.evtCount */
+    const char *name; /* the Arm mnemonic, e.g. "CPU_CYCLES" */
     enum pmvp_event_class cls;
-    uint16_t stall;              /* STALL class: the stall event's number */
+    uint16_t stall; /* STALL class: the stall event's number */
 } pmvp_event_info;
 
 /* Event numbers of the events the kernel refers to by name. */
@@ -79,9 +79,9 @@ const pmvp_event_info *pmvp_event_at(size_t i);
 
 /* What D14.7 says about an event's synchronous mode under FEAT_SEBEP. */
 enum pmvp_sync_kind {
-    PMVP_SYNC_NONE,        /* not listed: pmvp never makes it a synchronous event */
-    PMVP_SYNC_REQUIRED,    /* supports synchronous mode */
-    PMVP_SYNC_RECOMMENDED  /* Arm recommends it supports synchronous mode */
+    PMVP_SYNC_NONE,       /* not listed: pmvp never makes it a synchronous event */
+    PMVP_SYNC_REQUIRED,   /* supports synchronous mode */
+    PMVP_SYNC_RECOMMENDED /* Arm recommends it supports synchronous mode */
 };
 enum pmvp_sync_kind pmvp_event_sync_kind(uint16_t number);
 

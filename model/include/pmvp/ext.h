@@ -61,8 +61,8 @@ enum pmvp_frame { PMVP_FRAME_PMU, PMVP_FRAME_AMU };
 
 /* The bus attributes of an external access. */
 typedef struct pmvp_ext_access {
-    uint8_t security;  /* enum pmvp_security of the access */
-    bool debugger;     /* through the external debug interface rather than a
+    uint8_t security; /* enum pmvp_security of the access */
+    bool debugger;    /* through the external debug interface rather than a
                           memory-mapped access: the Software Lock does not apply */
 } pmvp_ext_access;
 
@@ -73,16 +73,16 @@ enum pmvp_ext_kind {
     PMVP_EXT_RW,
     PMVP_EXT_RO,
     PMVP_EXT_WO,
-    PMVP_EXT_W1S,      /* reads the state; writing 1 sets a bit */
-    PMVP_EXT_W1C       /* reads the state; writing 1 clears a bit */
+    PMVP_EXT_W1S, /* reads the state; writing 1 sets a bit */
+    PMVP_EXT_W1C  /* reads the state; writing 1 clears a bit */
 };
 
 /* Which access checks apply (I3.1.4, I4.1.3). */
 enum pmvp_ext_domain {
-    PMVP_EXT_CORE,     /* PMU, Core power domain: Off, DLK, OSLK, EPMAD errors; SLK */
-    PMVP_EXT_MGMT,     /* CoreSight management: error only with FEAT_DoPD while off */
-    PMVP_EXT_AMU,      /* read-only; RAZ while off unless the AMU domain is always on */
-    PMVP_EXT_SNAPSHOT, /* PMU snapshot registers: as CORE, but the OS Lock does not
+    PMVP_EXT_CORE,       /* PMU, Core power domain: Off, DLK, OSLK, EPMAD errors; SLK */
+    PMVP_EXT_MGMT,       /* CoreSight management: error only with FEAT_DoPD while off */
+    PMVP_EXT_AMU,        /* read-only; RAZ while off unless the AMU domain is always on */
+    PMVP_EXT_SNAPSHOT,   /* PMU snapshot registers: as CORE, but the OS Lock does not
                           affect them (D13.9, IKGJMV) */
     PMVP_EXT_MOST_SECURE /* PMCCR: Off and DLK errors; RAZ/WI to an access that is
                             not Most secure (I5.3.47) */
@@ -92,24 +92,24 @@ enum pmvp_ext_domain {
 
 /* One row of the register table. */
 typedef struct pmvp_ext_reg {
-    const char *name;      /* as the Arm ARM names it: "PMEVCNTR<n>_EL0" */
-    uint8_t frame;         /* enum pmvp_frame */
-    uint8_t layouts;       /* PMVP_EXT_LAYOUT_BIT()s of the layouts it is in */
-    uint16_t offset;       /* of instance 0 */
-    uint8_t stride;        /* bytes between instances <n>; 0 if not indexed */
-    uint8_t slots;         /* instances the layout reserves space for */
-    uint8_t width;         /* 32 or 64; 0: 32 in EXT32 and 64 in EXT64 */
-    uint8_t half;          /* 1: this 32-bit register is bits [63:32] of its view */
-    uint8_t kind;          /* enum pmvp_ext_kind */
-    uint8_t domain;        /* enum pmvp_ext_domain */
-    uint8_t gate;          /* enum pmvp_gate: the feature it needs beyond its layout */
-    bool derived;          /* its value follows from the configuration and other
+    const char *name; /* as the Arm ARM names it: "PMEVCNTR<n>_EL0" */
+    uint8_t frame;    /* enum pmvp_frame */
+    uint8_t layouts;  /* PMVP_EXT_LAYOUT_BIT()s of the layouts it is in */
+    uint16_t offset;  /* of instance 0 */
+    uint8_t stride;   /* bytes between instances <n>; 0 if not indexed */
+    uint8_t slots;    /* instances the layout reserves space for */
+    uint8_t width;    /* 32 or 64; 0: 32 in EXT32 and 64 in EXT64 */
+    uint8_t half;     /* 1: this 32-bit register is bits [63:32] of its view */
+    uint8_t kind;     /* enum pmvp_ext_kind */
+    uint8_t domain;   /* enum pmvp_ext_domain */
+    uint8_t gate;     /* enum pmvp_gate: the feature it needs beyond its layout */
+    bool derived;     /* its value follows from the configuration and other
                               registers; `reset` does not apply */
-    uint64_t reset;        /* value after a PMU/AMU reset (UNKNOWN values are 0) */
-    uint64_t wmask;        /* bits the view can write; the configuration may
+    uint64_t reset;   /* value after a PMU/AMU reset (UNKNOWN values are 0) */
+    uint64_t wmask;   /* bits the view can write; the configuration may
                               implement fewer (unimplemented counters, features) */
-    uint8_t view;          /* internal: the state the register shows */
-    uint8_t arg;           /* internal: which part of it */
+    uint8_t view;     /* internal: the state the register shows */
+    uint8_t arg;      /* internal: which part of it */
 } pmvp_ext_reg;
 
 /* The table, every row of both frames and both layouts. */
@@ -125,31 +125,27 @@ unsigned pmvp_ext_reg_instances(const pmvp_core *core, const pmvp_ext_reg *r);
 /* The register at `offset` of frame `f` in `core`'s configuration, with its
  * instance and the 32-bit word of it the offset falls in (0 or 1); NULL for
  * a reserved offset. */
-const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *core, enum pmvp_frame f, uint32_t offset,
-                                    unsigned *n, unsigned *word);
+const pmvp_ext_reg *pmvp_ext_decode(const pmvp_core *core, enum pmvp_frame f, uint32_t offset, unsigned *n,
+                                    unsigned *word);
 
 /* The offset of instance `n` of the register named `name` ("PMCCNTR_EL0",
  * "PMEVCNTR<n>_EL0") in frame `f`. PMVP_ERR_REGISTER if there is none in
  * this configuration, PMVP_ERR_COUNTER if n is not one of its slots. */
-int pmvp_ext_find(const pmvp_core *core, enum pmvp_frame f, const char *name, unsigned n,
-                  uint32_t *offset);
+int pmvp_ext_find(const pmvp_core *core, enum pmvp_frame f, const char *name, unsigned n, uint32_t *offset);
 
 /* A guest or debugger access of `size` bytes at `offset` of PE `pe`'s frame
  * `f`, at `now`, with the outcomes described above. */
 int pmvp_ext_read(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size,
-                  const pmvp_ext_access *access, pmvp_time now, uint64_t *value,
-                  enum pmvp_ext_effect *effect);
-int pmvp_ext_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size,
-                   uint64_t value, const pmvp_ext_access *access, pmvp_time now,
-                   enum pmvp_ext_effect *effect);
+                  const pmvp_ext_access *access, pmvp_time now, uint64_t *value, enum pmvp_ext_effect *effect);
+int pmvp_ext_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size, uint64_t value,
+                   const pmvp_ext_access *access, pmvp_time now, enum pmvp_ext_effect *effect);
 /* The guest's read as a pure query (as pmvp_pmu_peek, pmu.h): the value
  * and effect pmvp_ext_read would give at `t` (at or after the core's
  * present) if no input came before it, with the same access checks and
  * errors, but no delay of the inaccuracy knob (c); the core is left as it
  * is, its present included. */
 int pmvp_ext_peek(const pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size,
-                  const pmvp_ext_access *access, pmvp_time t, uint64_t *value,
-                  enum pmvp_ext_effect *effect);
+                  const pmvp_ext_access *access, pmvp_time t, uint64_t *value, enum pmvp_ext_effect *effect);
 
 /* The debug path (a debugger's backdoor, TLM transport_dbg): no power, lock
  * or authentication check applies, and the access changes nothing but the
@@ -162,17 +158,16 @@ int pmvp_ext_peek(const pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_
  * write is an input at `now` like any other (the core's present moves
  * there); one that enables or disables a counter is a boundary of knob (b).
  * Same sizes and argument errors as above. */
-int pmvp_ext_debug_read(const pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset,
-                        unsigned size, pmvp_time now, uint64_t *value);
-int pmvp_ext_debug_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset,
-                         unsigned size, uint64_t value, pmvp_time now);
+int pmvp_ext_debug_read(const pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size,
+                        pmvp_time now, uint64_t *value);
+int pmvp_ext_debug_write(pmvp_core *core, unsigned pe, enum pmvp_frame f, uint32_t offset, unsigned size,
+                         uint64_t value, pmvp_time now);
 
 /* Calls `fn` for every implemented register instance of PE `pe`'s frame `f`,
  * in offset order, with its value read through the debug path at `now`. */
-typedef void (*pmvp_ext_dump_fn)(void *user, const pmvp_ext_reg *r, unsigned n, uint32_t offset,
-                                 uint64_t value);
-int pmvp_ext_dump(const pmvp_core *core, unsigned pe, enum pmvp_frame f, pmvp_time now,
-                  pmvp_ext_dump_fn fn, void *user);
+typedef void (*pmvp_ext_dump_fn)(void *user, const pmvp_ext_reg *r, unsigned n, uint32_t offset, uint64_t value);
+int pmvp_ext_dump(const pmvp_core *core, unsigned pe, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn,
+                  void *user);
 
 #pragma GCC visibility pop
 

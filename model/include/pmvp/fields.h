@@ -59,7 +59,7 @@
  * PMSWINC_EL0 has the P<n> bits alone. */
 #define PMVP_PMU_P PMVP_BITS(30, 0)
 #define PMVP_PMU_C PMVP_BIT(31)
-#define PMVP_PMU_F0 PMVP_BIT(32)   /* the instruction counter (FEAT_PMUv3_ICNTR) */
+#define PMVP_PMU_F0 PMVP_BIT(32) /* the instruction counter (FEAT_PMUv3_ICNTR) */
 
 /* The counters (D24.5.2, D24.5.10); EVCNT is [31:0] before FEAT_PMUv3p5. */
 #define PMVP_PMCCNTR_EL0_CCNT PMVP_BITS(63, 0)
@@ -89,34 +89,34 @@
 #define PMVP_MDCR_EL2_HCCD PMVP_BIT(23)
 #define PMVP_MDCR_EL2_HLP PMVP_BIT(26)
 #define PMVP_MDCR_EL2_MTPME PMVP_BIT(28)
-#define PMVP_MDCR_EL2_HPMFZO PMVP_BIT(29)  /* FEAT_PMUv3p7 */
-#define PMVP_MDCR_EL2_PMSSE PMVP_BITS(31, 30)  /* FEAT_PMUv3_SS */
-#define PMVP_MDCR_EL2_PMEE PMVP_BITS(41, 40)   /* FEAT_EBEP */
+#define PMVP_MDCR_EL2_HPMFZO PMVP_BIT(29)     /* FEAT_PMUv3p7 */
+#define PMVP_MDCR_EL2_PMSSE PMVP_BITS(31, 30) /* FEAT_PMUv3_SS */
+#define PMVP_MDCR_EL2_PMEE PMVP_BITS(41, 40)  /* FEAT_EBEP */
 
 /* MDCR_EL3 (with SDCR, its AArch32 counterpart, at the same positions for
  * SPME, SCCD and MTPME). */
 #define PMVP_MDCR_EL3_TPM PMVP_BIT(6)
-#define PMVP_MDCR_EL3_EnPM2 PMVP_BIT(7)   /* FEAT_PMUv3_ICNTR (and FEAT_PMUv3p9) */
+#define PMVP_MDCR_EL3_EnPM2 PMVP_BIT(7) /* FEAT_PMUv3_ICNTR (and FEAT_PMUv3p9) */
 #define PMVP_MDCR_EL3_SPME PMVP_BIT(17)
 #define PMVP_MDCR_EL3_EPMAD PMVP_BIT(21)
 #define PMVP_MDCR_EL3_SCCD PMVP_BIT(23)
 #define PMVP_MDCR_EL3_MTPME PMVP_BIT(28)
 #define PMVP_MDCR_EL3_MCCD PMVP_BIT(34)
 #define PMVP_MDCR_EL3_MPMX PMVP_BIT(35)
-#define PMVP_MDCR_EL3_PMSSE PMVP_BITS(31, 30)  /* FEAT_PMUv3_SS */
-#define PMVP_MDCR_EL3_PMEE PMVP_BITS(41, 40)   /* FEAT_EBEP */
-#define PMVP_MDCR_EL3_EnPMSS PMVP_BIT(44)      /* FEAT_PMUv3_SS: the snapshot registers below EL3 */
+#define PMVP_MDCR_EL3_PMSSE PMVP_BITS(31, 30) /* FEAT_PMUv3_SS */
+#define PMVP_MDCR_EL3_PMEE PMVP_BITS(41, 40)  /* FEAT_EBEP */
+#define PMVP_MDCR_EL3_EnPMSS PMVP_BIT(44)     /* FEAT_PMUv3_SS: the snapshot registers below EL3 */
 
 /* The PMEE fields of MDCR_EL3, MDCR_EL2 and PMECR_EL1 (D24.5.9, D13.3.2). */
-#define PMVP_PMEE_IRQ 0x0        /* PMUIRQ asserted on overflow, PMU exception disabled */
-#define PMVP_PMEE_LOWER 0x1      /* MDCR_EL3/EL2: the lower level's control decides */
-#define PMVP_PMEE_DISABLED 0x2   /* PMUIRQ deasserted, PMU exception disabled */
-#define PMVP_PMEE_ENABLED 0x3    /* PMUIRQ deasserted, PMU exception enabled */
+#define PMVP_PMEE_IRQ 0x0      /* PMUIRQ asserted on overflow, PMU exception disabled */
+#define PMVP_PMEE_LOWER 0x1    /* MDCR_EL3/EL2: the lower level's control decides */
+#define PMVP_PMEE_DISABLED 0x2 /* PMUIRQ deasserted, PMU exception disabled */
+#define PMVP_PMEE_ENABLED 0x3  /* PMUIRQ deasserted, PMU exception enabled */
 
 /* PMECR_EL1 (D24.5.9), FEAT_EBEP. */
 #define PMVP_PMECR_EL1_PMEE PMVP_BITS(1, 0)
 #define PMVP_PMECR_EL1_KPME PMVP_BIT(2)
-#define PMVP_PMECR_EL1_SSE PMVP_BITS(4, 3)     /* FEAT_PMUv3_SS */
+#define PMVP_PMECR_EL1_SSE PMVP_BITS(4, 3) /* FEAT_PMUv3_SS */
 
 /* PMSSCR_EL1 (D24.5.23), FEAT_PMUv3_SS. */
 #define PMVP_PMSSCR_EL1_SS PMVP_BIT(0)
@@ -200,15 +200,15 @@
 #define PMVP_PMUSERENR_EL0_SW PMVP_BIT(1)
 #define PMVP_PMUSERENR_EL0_CR PMVP_BIT(2)
 #define PMVP_PMUSERENR_EL0_ER PMVP_BIT(3)
-#define PMVP_PMUSERENR_EL0_UEN PMVP_BIT(4)  /* FEAT_PMUv3p9 */
-#define PMVP_PMUSERENR_EL0_IR PMVP_BIT(5)   /* FEAT_PMUv3_ICNTR */
-#define PMVP_PMUSERENR_EL0_TID PMVP_BIT(6)  /* FEAT_PMUv3p9 */
+#define PMVP_PMUSERENR_EL0_UEN PMVP_BIT(4) /* FEAT_PMUv3p9 */
+#define PMVP_PMUSERENR_EL0_IR PMVP_BIT(5)  /* FEAT_PMUv3_ICNTR */
+#define PMVP_PMUSERENR_EL0_TID PMVP_BIT(6) /* FEAT_PMUv3p9 */
 
 /* Controls of the higher Exception levels over System-register accesses
  * (the AArch32 HCR, HCPTR share these positions) */
 #define PMVP_HCR_EL2_TGE PMVP_BIT(27)
 #define PMVP_HCR_EL2_E2H PMVP_BIT(34)
-#define PMVP_HCR_EL2_AMVOFFEN PMVP_BIT(51)  /* FEAT_AMUv1p1 */
+#define PMVP_HCR_EL2_AMVOFFEN PMVP_BIT(51) /* FEAT_AMUv1p1 */
 #define PMVP_CPTR_EL2_TAM PMVP_BIT(30)
 #define PMVP_CPTR_EL3_TAM PMVP_BIT(30)
 #define PMVP_SCR_EL3_EEL2 PMVP_BIT(18)
@@ -232,7 +232,7 @@
 #define PMVP_HDFGxTR_EL2_PMUSERENR_EL0 57
 #define PMVP_HDFGRTR_EL2_PMCEIDn_EL0 58
 #define PMVP_HAFGRTR_EL2_AMCNTEN0 0
-#define PMVP_HAFGRTR_EL2_AMEVCNTR0n_EL0 1   /* + n */
+#define PMVP_HAFGRTR_EL2_AMEVCNTR0n_EL0 1 /* + n */
 #define PMVP_HAFGRTR_EL2_AMCNTEN1 17
 #define PMVP_HAFGRTR_EL2_AMEVCNTR1n_EL0 18  /* + 2n */
 #define PMVP_HAFGRTR_EL2_AMEVTYPER1n_EL0 19 /* + 2n */

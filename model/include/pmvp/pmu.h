@@ -49,8 +49,7 @@ bool pmvp_pmu_reg_indexed(enum pmvp_pmu_reg reg);
  * PMICFILTR_EL0 without FEAT_PMUv3_ICNTR, PMUACR_EL1 and PMZR_EL0 without
  * FEAT_PMUv3p9. A read of a counter is a direct read:
  * with the inaccuracy knob (c) it may not yet show the latest increments. */
-int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
-                  pmvp_time now, uint64_t *value);
+int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, pmvp_time now, uint64_t *value);
 
 /* The pure query: register `reg` as it is at `t`, for a debugger, a trace
  * or a CPU model looking ahead, changing nothing. `t` is at or after the
@@ -60,16 +59,14 @@ int pmvp_pmu_read(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned 
  * with no delay of the inaccuracy knob (c). The core's present stays where
  * it was, so an input for an instant before `t` is still taken; nothing is
  * copied but the PE's state. Errors as for pmvp_pmu_read. */
-int pmvp_pmu_peek(const pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
-                  pmvp_time t, uint64_t *value);
+int pmvp_pmu_peek(const pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, pmvp_time t, uint64_t *value);
 
 /* Writes `value`; bits that are read-only, RES0 or not implemented in this
  * configuration are ignored, as the architecture ignores them. A write
  * that enables or disables a counter is a boundary (inaccuracy knob (b));
  * after any write, reads see every increment (knob (c)). Errors as for
  * pmvp_pmu_read, and PMVP_ERR_READ_ONLY for PMCEID0/1 and PMMIR. */
-int pmvp_pmu_write(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n,
-                   uint64_t value, pmvp_time now);
+int pmvp_pmu_write(pmvp_core *core, unsigned pe, enum pmvp_pmu_reg reg, unsigned n, uint64_t value, pmvp_time now);
 
 /* The PMU overflow interrupt request (PMUIRQ) of PE `pe` at `now`:
  * level-sensitive, as D13.3.1 defines it. */

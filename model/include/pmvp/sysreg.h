@@ -76,31 +76,30 @@ enum pmvp_sysreg_family { PMVP_SYSREG_PMU, PMVP_SYSREG_AMU };
 
 /* The bits of the register an access moves. */
 enum pmvp_sysreg_part {
-    PMVP_PART_ALL,   /* the whole register (64 bits for MRS/MSR/MRRC/MCRR) */
-    PMVP_PART_LOW,   /* bits [31:0]: the 32-bit AArch32 view (MRC/MCR) */
-    PMVP_PART_HIGH   /* bits [63:32]: PMCEID2/PMCEID3, the AArch32 views of the top halves */
+    PMVP_PART_ALL, /* the whole register (64 bits for MRS/MSR/MRRC/MCRR) */
+    PMVP_PART_LOW, /* bits [31:0]: the 32-bit AArch32 view (MRC/MCR) */
+    PMVP_PART_HIGH /* bits [63:32]: PMCEID2/PMCEID3, the AArch32 views of the top halves */
 };
 
 /* One access to one register. */
 typedef struct pmvp_sysreg {
-    uint8_t op;      /* enum pmvp_sysreg_op */
-    uint8_t family;  /* enum pmvp_sysreg_family */
-    uint8_t reg;     /* enum pmvp_pmu_reg or enum pmvp_amu_reg */
-    uint8_t n;       /* <n> of PMEVCNTR<n>, AMEVTYPER1<n> & co; 0 otherwise */
-    uint8_t part;    /* enum pmvp_sysreg_part */
+    uint8_t op;     /* enum pmvp_sysreg_op */
+    uint8_t family; /* enum pmvp_sysreg_family */
+    uint8_t reg;    /* enum pmvp_pmu_reg or enum pmvp_amu_reg */
+    uint8_t n;      /* <n> of PMEVCNTR<n>, AMEVTYPER1<n> & co; 0 otherwise */
+    uint8_t part;   /* enum pmvp_sysreg_part */
 } pmvp_sysreg;
 
 /* ------------------------------------------------------------------ decode */
 
 /* MRS (write false) or MSR (write true) with encoding op0, op1, CRn, CRm, op2. */
-int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
-                           unsigned op2, pmvp_sysreg *out);
+int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                           pmvp_sysreg *out);
 /* MRC (write false) or MCR (write true): coproc, opc1, CRn, CRm, opc2. */
-int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned crn, unsigned crm,
-                           unsigned opc2, pmvp_sysreg *out);
+int pmvp_sysreg_decode_a32(bool write, unsigned coproc, unsigned opc1, unsigned crn, unsigned crm, unsigned opc2,
+                           pmvp_sysreg *out);
 /* MRRC (write false) or MCRR (write true): coproc, opc1, CRm. */
-int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsigned crm,
-                              pmvp_sysreg *out);
+int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsigned crm, pmvp_sysreg *out);
 /* All three: PMVP_OK; PMVP_ERR_NULL; PMVP_ERR_VALUE if a field is wider than
  * its encoding; PMVP_ERR_REGISTER if the encoding is no PMU or AMU register
  * pmvp models. A decoded register may still be UNDEFINED in a configuration
@@ -111,9 +110,9 @@ int pmvp_sysreg_decode_a32_64(bool write, unsigned coproc, unsigned opc1, unsign
 /* Where <n> of an indexed register sits in its encoding. */
 enum pmvp_sysreg_index {
     PMVP_SYSREG_NOT_INDEXED,
-    PMVP_SYSREG_INDEX_CRM_OP2,    /* n = CRm<1:0>:op2<2:0>, 0..30 (PMU) */
-    PMVP_SYSREG_INDEX_CRM0_OP2,   /* n = CRm<0>:op2<2:0>, 0..15 (AMU) */
-    PMVP_SYSREG_INDEX_CRM0_OPC1   /* MRRC/MCRR: n = CRm<0>:opc1<2:0>, 0..15 (AMU) */
+    PMVP_SYSREG_INDEX_CRM_OP2,  /* n = CRm<1:0>:op2<2:0>, 0..30 (PMU) */
+    PMVP_SYSREG_INDEX_CRM0_OP2, /* n = CRm<0>:op2<2:0>, 0..15 (AMU) */
+    PMVP_SYSREG_INDEX_CRM0_OPC1 /* MRRC/MCRR: n = CRm<0>:opc1<2:0>, 0..15 (AMU) */
 };
 
 /* One encoding: op0 is 0b11 for MRS/MSR (0b10 for the snapshot registers
@@ -121,13 +120,13 @@ enum pmvp_sysreg_index {
  * have no CRn or opc2: 0 here). For an indexed register the index bits of
  * crm and op2 (or op1) are zero. */
 typedef struct pmvp_sysreg_encoding {
-    const char *name;  /* AArch32 name; NULL: the AArch64 register's name */
-    uint8_t family;    /* enum pmvp_sysreg_family */
-    uint8_t reg;       /* enum pmvp_pmu_reg or enum pmvp_amu_reg */
-    uint8_t part;      /* enum pmvp_sysreg_part: the bits it moves */
-    uint8_t index;     /* enum pmvp_sysreg_index */
+    const char *name;                /* AArch32 name; NULL: the AArch64 register's name */
+    uint8_t family;                  /* enum pmvp_sysreg_family */
+    uint8_t reg;                     /* enum pmvp_pmu_reg or enum pmvp_amu_reg */
+    uint8_t part;                    /* enum pmvp_sysreg_part: the bits it moves */
+    uint8_t index;                   /* enum pmvp_sysreg_index */
     uint8_t op0, op1, crn, crm, op2; /* op0: MRS/MSR's op0, or the AArch32 coproc */
-    uint8_t gate;      /* enum pmvp_gate: the feature the encoding needs beyond its
+    uint8_t gate;                    /* enum pmvp_gate: the feature the encoding needs beyond its
                           register's (PMCEID2/3: FEAT_PMUv3p1) */
 } pmvp_sysreg_encoding;
 
@@ -148,30 +147,30 @@ const char *pmvp_sysreg_name(const pmvp_sysreg *r);
  * HCR_EL2). The widths of EL1, EL2 and EL3 come from the configuration
  * (el1_aarch32, el2_aarch32, el3_aarch32); EL0's from the instruction. */
 typedef struct pmvp_sysreg_context {
-    uint8_t el;             /* PSTATE.EL */
-    uint8_t security;       /* enum pmvp_security */
-    bool halted;            /* Halted(): the PE is in Debug state */
-    bool edscr_sdd;         /* EDSCR.SDD */
+    uint8_t el;       /* PSTATE.EL */
+    uint8_t security; /* enum pmvp_security */
+    bool halted;      /* Halted(): the PE is in Debug state */
+    bool edscr_sdd;   /* EDSCR.SDD */
     /* Registers of the PMU and the AMU (pmvp_sysreg_context_of fills them) */
-    uint64_t pmuserenr;     /* PMUSERENR_EL0: EN, SW, CR, ER, UEN, IR, TID */
-    uint64_t pmuacr;        /* PMUACR_EL1 (FEAT_PMUv3p9): P<n>, C, F0 open to EL0 under UEN */
-    uint64_t pmselr;        /* PMSELR_EL0.SEL, for PMXEVTYPER/PMXEVCNTR */
-    uint64_t amuserenr;     /* AMUSERENR_EL0.EN */
-    uint64_t mdcr_el2;      /* MDCR_EL2 / HDCR: TPM, TPMCR, HPMN */
-    uint64_t mdcr_el3;      /* MDCR_EL3.TPM, EnPM2 (an AArch32 EL3 has neither) */
-    uint64_t pmccr;         /* PMCCR.EPMN (FEAT_PMUv3_EXTPMN): the counters self-hosted
+    uint64_t pmuserenr; /* PMUSERENR_EL0: EN, SW, CR, ER, UEN, IR, TID */
+    uint64_t pmuacr;    /* PMUACR_EL1 (FEAT_PMUv3p9): P<n>, C, F0 open to EL0 under UEN */
+    uint64_t pmselr;    /* PMSELR_EL0.SEL, for PMXEVTYPER/PMXEVCNTR */
+    uint64_t amuserenr; /* AMUSERENR_EL0.EN */
+    uint64_t mdcr_el2;  /* MDCR_EL2 / HDCR: TPM, TPMCR, HPMN */
+    uint64_t mdcr_el3;  /* MDCR_EL3.TPM, EnPM2 (an AArch32 EL3 has neither) */
+    uint64_t pmccr;     /* PMCCR.EPMN (FEAT_PMUv3_EXTPMN): the counters self-hosted
                                software has; ignored without the feature */
     /* Controls of the higher Exception levels, supplied by the caller */
-    uint64_t hcr_el2;       /* HCR_EL2 / HCR: TGE, E2H */
-    uint64_t hstr_el2;      /* HSTR_EL2 / HSTR: T<n> */
-    uint64_t cptr_el2;      /* CPTR_EL2 / HCPTR: TAM */
-    uint64_t cptr_el3;      /* CPTR_EL3: TAM */
-    uint64_t scr_el3;       /* SCR_EL3: EEL2, FGTEn, FGTEn2, AMVOFFEN */
-    uint64_t hdfgrtr_el2;   /* FEAT_FGT: PMU read traps */
-    uint64_t hdfgwtr_el2;   /* FEAT_FGT: PMU write traps */
-    uint64_t hafgrtr_el2;   /* FEAT_FGT: AMU read traps */
-    uint64_t hdfgrtr2_el2;  /* FEAT_FGT2: read traps, each bit trapping when 0 */
-    uint64_t hdfgwtr2_el2;  /* FEAT_FGT2: write traps, each bit trapping when 0 */
+    uint64_t hcr_el2;      /* HCR_EL2 / HCR: TGE, E2H */
+    uint64_t hstr_el2;     /* HSTR_EL2 / HSTR: T<n> */
+    uint64_t cptr_el2;     /* CPTR_EL2 / HCPTR: TAM */
+    uint64_t cptr_el3;     /* CPTR_EL3: TAM */
+    uint64_t scr_el3;      /* SCR_EL3: EEL2, FGTEn, FGTEn2, AMVOFFEN */
+    uint64_t hdfgrtr_el2;  /* FEAT_FGT: PMU read traps */
+    uint64_t hdfgwtr_el2;  /* FEAT_FGT: PMU write traps */
+    uint64_t hafgrtr_el2;  /* FEAT_FGT: AMU read traps */
+    uint64_t hdfgrtr2_el2; /* FEAT_FGT2: read traps, each bit trapping when 0 */
+    uint64_t hdfgwtr2_el2; /* FEAT_FGT2: write traps, each bit trapping when 0 */
 } pmvp_sysreg_context;
 
 /* Fills the PMU and AMU part of *x from PE `pe` of `core` (its context's EL
@@ -180,11 +179,7 @@ typedef struct pmvp_sysreg_context {
  * PMVP_ERR_PE. */
 int pmvp_sysreg_context_of(const pmvp_core *core, unsigned pe, pmvp_sysreg_context *x);
 
-enum pmvp_sysreg_verdict {
-    PMVP_SYSREG_PERMITTED,
-    PMVP_SYSREG_UNDEFINED,
-    PMVP_SYSREG_TRAP
-};
+enum pmvp_sysreg_verdict { PMVP_SYSREG_PERMITTED, PMVP_SYSREG_UNDEFINED, PMVP_SYSREG_TRAP };
 
 /* Exception classes of a trapped access (ESR_ELx.EC / HSR.EC). */
 #define PMVP_EC_UNKNOWN 0x00   /* AArch32.TakeHypTrapException(0x00): EL0 access under HCR.TGE */
@@ -205,8 +200,8 @@ typedef struct pmvp_sysreg_outcome {
  * in this configuration (an EL that is not implemented, an MRS at an EL using
  * AArch32, an MRC at an EL using AArch64, an EL0 in AArch64 under an AArch32
  * EL1, an unknown register or index). */
-int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
-                      const pmvp_sysreg_context *x, pmvp_sysreg_outcome *out);
+int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                      pmvp_sysreg_outcome *out);
 
 /* ---------------------------------------------------------------- access */
 
@@ -215,20 +210,20 @@ int pmvp_sysreg_check(const pmvp_core_config *cfg, const pmvp_sysreg *r,
  * but those of the inaccuracy knob (c), when it is on.
  * PMVP_ERR_WRITE_ONLY (PMSWINC), PMVP_ERR_VALUE (an access the check refuses
  * as impossible), and the kernel's errors (PMVP_ERR_PAST, PMVP_ERR_PE, ...). */
-int pmvp_sysreg_read(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
-                     const pmvp_sysreg_context *x, pmvp_time now, uint64_t *value);
+int pmvp_sysreg_read(pmvp_core *core, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, pmvp_time now,
+                     uint64_t *value);
 
 /* The read as a pure query (as pmvp_pmu_peek, pmu.h): the value it would
  * return at `t` (at or after the core's present) if no input came before
  * it, with no delay of the inaccuracy knob (c); the core is left as it is.
  * Errors as for pmvp_sysreg_read. */
-int pmvp_sysreg_peek(const pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
-                     const pmvp_sysreg_context *x, pmvp_time t, uint64_t *value);
+int pmvp_sysreg_peek(const pmvp_core *core, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                     pmvp_time t, uint64_t *value);
 
 /* A permitted write of `value` (bits [31:0] for MCR). PMVP_ERR_READ_ONLY
  * for a read-only register, otherwise as pmvp_sysreg_read. */
-int pmvp_sysreg_write(pmvp_core *core, unsigned pe, const pmvp_sysreg *r,
-                      const pmvp_sysreg_context *x, uint64_t value, pmvp_time now);
+int pmvp_sysreg_write(pmvp_core *core, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, uint64_t value,
+                      pmvp_time now);
 
 /* ------------------------------------------------- one call for an ISS */
 
@@ -262,22 +257,21 @@ typedef struct pmvp_sysreg_execution {
     uint64_t esr;      /* UNDEFINED or TRAP: ESR_ELx of that exception */
 } pmvp_sysreg_execution;
 
-int pmvp_sysreg_execute_a64(pmvp_core *core, unsigned pe, bool write, unsigned op0, unsigned op1,
-                            unsigned crn, unsigned crm, unsigned op2, unsigned rt,
-                            const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
-                            pmvp_sysreg_execution *out);
+int pmvp_sysreg_execute_a64(pmvp_core *core, unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn,
+                            unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time now,
+                            uint64_t *value, pmvp_sysreg_execution *out);
 
 /* An MRS as a pure query: as pmvp_sysreg_execute_a64 with write false, at
  * `t` (at or after the core's present), with no delay of the inaccuracy
  * knob (c); the core is left as it is. */
-int pmvp_sysreg_peek_a64(const pmvp_core *core, unsigned pe, unsigned op0, unsigned op1, unsigned crn,
-                         unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher,
-                         pmvp_time t, uint64_t *value, pmvp_sysreg_execution *out);
+int pmvp_sysreg_peek_a64(const pmvp_core *core, unsigned pe, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                         unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
+                         pmvp_sysreg_execution *out);
 
 /* The syndrome ESR_ELx of an MSR/MRS trapped with EC 0x18 (ISS encoding for
  * exceptions from MSR, MRS or System instruction execution). */
-uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
-                              unsigned op2, unsigned rt);
+uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                              unsigned rt);
 
 /* ------------------------------------------------------ ID registers */
 
@@ -293,8 +287,8 @@ uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned c
  *   ID_DFR0_EL1     (3,0,0,1,2): PerfMon [27:24]
  *   ID_DFR1_EL1     (3,0,0,3,5): MTPMU [7:4], HPMN0 [11:8]
  * PMVP_ERR_REGISTER for any other encoding; PMVP_ERR_NULL. */
-int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, unsigned crn,
-                       unsigned crm, unsigned op2, uint64_t *fields, uint64_t *mask);
+int pmvp_id_fields_a64(const pmvp_core_config *cfg, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                       unsigned op2, uint64_t *fields, uint64_t *mask);
 
 #pragma GCC visibility pop
 

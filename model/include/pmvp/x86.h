@@ -109,7 +109,7 @@ extern "C" {
 #define PMVP_X86_MAX_THREADS 2
 #define PMVP_X86_MAX_GP 8
 #define PMVP_X86_NUM_FIXED 3
-#define PMVP_X86_FIXED_BASE 32   /* FIXED_CTRx is counter 32 + x (GLOBAL_CTRL/STATUS bit) */
+#define PMVP_X86_FIXED_BASE 32 /* FIXED_CTRx is counter 32 + x (GLOBAL_CTRL/STATUS bit) */
 
 /* MSR addresses (of instance 0 where there are several: + x), from
  * x86_msrs.def, where each MSR is described once. */
@@ -120,13 +120,13 @@ enum pmvp_x86_msr {
 
 /* One MSR of the table, for tools that show registers. */
 typedef struct pmvp_x86_msr_info {
-    const char *name;       /* "IA32_PERFEVTSEL0" */
-    uint32_t address;       /* of instance 0 */
-    const char *instances;  /* "1", "num_gp" or "3" (the fixed counters) */
-    const char *needs;      /* "" or the configuration field that enables it */
-    const char *access;     /* "RW", "RO" or "RW, bits are actions (reads 0)" */
+    const char *name;      /* "IA32_PERFEVTSEL0" */
+    uint32_t address;      /* of instance 0 */
+    const char *instances; /* "1", "num_gp" or "3" (the fixed counters) */
+    const char *needs;     /* "" or the configuration field that enables it */
+    const char *access;    /* "RW", "RO" or "RW, bits are actions (reads 0)" */
     const char *title;
-    const char *state;      /* where its value lives ("th->mperf": th is the
+    const char *state; /* where its value lives ("th->mperf": th is the
                                logical processor's pmvp_x86_thread, c the
                                core), or NULL: it holds none */
 } pmvp_x86_msr_info;
@@ -149,17 +149,17 @@ const pmvp_x86_msr_info *pmvp_x86_msr_at(size_t i);
 #define PMVP_X86_EVTSEL_CMASK_SHIFT 24
 
 /* IA32_FIXED_CTR_CTRL: four bits per fixed counter x, at 4x. */
-#define PMVP_X86_FIXED_OS 0x1u       /* enable: count at CPL 0 */
-#define PMVP_X86_FIXED_USR 0x2u      /* enable: count at CPL > 0 */
-#define PMVP_X86_FIXED_ANY 0x4u      /* AnyThread */
+#define PMVP_X86_FIXED_OS 0x1u  /* enable: count at CPL 0 */
+#define PMVP_X86_FIXED_USR 0x2u /* enable: count at CPL > 0 */
+#define PMVP_X86_FIXED_ANY 0x4u /* AnyThread */
 #define PMVP_X86_FIXED_PMI 0x8u
 
 /* IA32_PERF_CAPABILITIES.FW_WRITE: IA32_A_PMCx exist (bit 13). */
 #define PMVP_X86_PERF_CAP_FW_WRITE (UINT64_C(1) << 13)
 
 /* Events, as umask << 8 | event select. */
-#define PMVP_X86_INST_RETIRED_ANY 0x00C0u           /* fixed counter 0 */
-#define PMVP_X86_CPU_CLK_UNHALTED_THREAD_P 0x003Cu  /* fixed counter 1 counts it too */
+#define PMVP_X86_INST_RETIRED_ANY 0x00C0u          /* fixed counter 0 */
+#define PMVP_X86_CPU_CLK_UNHALTED_THREAD_P 0x003Cu /* fixed counter 1 counts it too */
 #define PMVP_X86_CPU_CLK_UNHALTED_REF_XCLK 0x013Cu
 #define PMVP_X86_CPU_CLK_UNHALTED_ONE_THREAD_ACTIVE 0x023Cu
 #define PMVP_X86_EVENT(select, umask) ((uint16_t)(((umask) << 8) | (select)))
@@ -167,17 +167,17 @@ const pmvp_x86_msr_info *pmvp_x86_msr_at(size_t i);
 enum pmvp_x86_cpl_mode { PMVP_X86_CPL_PER_THREAD, PMVP_X86_CPL_T0_T1 };
 
 typedef struct pmvp_x86_config {
-    unsigned num_threads;   /* logical processors of the core: 1 or 2 */
-    unsigned num_gp;        /* general-purpose counters per LP: 0..8 */
-    unsigned gp_width;      /* their width in bits: 32..48 */
-    unsigned fixed_width;   /* the fixed counters' width in bits: 32..48 */
+    unsigned num_threads; /* logical processors of the core: 1 or 2 */
+    unsigned num_gp;      /* general-purpose counters per LP: 0..8 */
+    unsigned gp_width;    /* their width in bits: 32..48 */
+    unsigned fixed_width; /* the fixed counters' width in bits: 32..48 */
     /* IA32_PERF_CAPABILITIES.FW_WRITE: the full-width aliases IA32_A_PMCx
      * exist. Writes to IA32_PMCx always set bits 31:0 and sign-extend bit 31. */
     bool full_width_writes;
-    uint64_t core_hz;       /* initial core clock (the P-state's frequency) */
-    uint64_t tsc_hz;        /* TSC and reference clock: REF_TSC, MPERF */
-    uint64_t xclk_hz;       /* bus clock: REF_XCLK, ONE_THREAD_ACTIVE */
-    bool tsc_invariant;     /* CPUID.80000007H:EDX[8]: the TSC never stops */
+    uint64_t core_hz;   /* initial core clock (the P-state's frequency) */
+    uint64_t tsc_hz;    /* TSC and reference clock: REF_TSC, MPERF */
+    uint64_t xclk_hz;   /* bus clock: REF_XCLK, ONE_THREAD_ACTIVE */
+    bool tsc_invariant; /* CPUID.80000007H:EDX[8]: the TSC never stops */
     enum pmvp_x86_cpl_mode cpl_mode;
 } pmvp_x86_config;
 
@@ -188,24 +188,24 @@ void pmvp_x86_config_default(pmvp_x86_config *cfg);
 
 /* C-state of a logical processor. */
 enum pmvp_x86_state {
-    PMVP_X86_C0,          /* executing (unhalted) */
-    PMVP_X86_HALT,        /* HLT or MWAIT C1 */
-    PMVP_X86_DEEP_SLEEP   /* a deeper MWAIT C-state: a non-invariant TSC stops in it */
+    PMVP_X86_C0,        /* executing (unhalted) */
+    PMVP_X86_HALT,      /* HLT or MWAIT C1 */
+    PMVP_X86_DEEP_SLEEP /* a deeper MWAIT C-state: a non-invariant TSC stops in it */
 };
 
 typedef struct pmvp_x86_context {
-    uint8_t cpl;          /* current privilege level 0..3 */
-    bool cr4_pce;         /* RDPMC allowed at CPL > 0 */
-    bool cr4_tsd;         /* RDTSC refused at CPL > 0 */
+    uint8_t cpl;  /* current privilege level 0..3 */
+    bool cr4_pce; /* RDPMC allowed at CPL > 0 */
+    bool cr4_tsd; /* RDTSC refused at CPL > 0 */
 } pmvp_x86_context;
 
 typedef struct pmvp_x86_counter {
-    uint64_t value;       /* as of the core's sync instant */
-    bool last_condition;  /* E: the condition on the last tick or report seen */
+    uint64_t value;      /* as of the core's sync instant */
+    bool last_condition; /* E: the condition on the last tick or report seen */
 } pmvp_x86_counter;
 
 typedef struct pmvp_x86_thread {
-    uint8_t state;        /* enum pmvp_x86_state */
+    uint8_t state; /* enum pmvp_x86_state */
     pmvp_x86_context ctx;
     uint64_t evtsel[PMVP_X86_MAX_GP];
     uint64_t fixed_ctrl, global_ctrl, global_status;
@@ -218,7 +218,7 @@ typedef struct pmvp_x86_thread {
  * its condition on the tick's clock input. */
 typedef struct pmvp_x86_tick {
     uint8_t thread, id, kind;
-    uint8_t increment;  /* the clock input of a tick: 0 or 1 */
+    uint8_t increment; /* the clock input of a tick: 0 or 1 */
     bool edge, inv;
     uint8_t cmask;
 } pmvp_x86_tick;

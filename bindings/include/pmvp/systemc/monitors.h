@@ -133,13 +133,14 @@ public:
     // ---- signals
     optional_in<uint64_t> processor_hz, bus_hz, system_counter_hz;
     sc_core::sc_vector<optional_in<bool>> wfi, wfe, power;  // power: 1 = on (default when unbound)
-    optional_in<bool> niden, spniden;                        // authentication interface
+    optional_in<bool> niden, spniden;                       // authentication interface
     optional_in<bool> cold_reset, warm_reset;
     sc_core::sc_vector<optional_out<bool>> pmuirq;
 
     // ---- the CPU-model interface. Each call acts at sc_time_stamp() +
     // offset and returns the kernel's result (PMVP_OK or a PMVP_ERR_*).
-    [[nodiscard]] int report(unsigned pe, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int report(unsigned pe, uint16_t event, uint64_t count,
+                             const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // Why report (level: set_level) refuses `event` with PMVP_ERR_EVENT, in
     // a sentence naming the argument (pmvp_core_event_why); nullptr when
     // the call takes the event.
@@ -176,22 +177,23 @@ public:
     // model takes the PMU exception before the next instruction
     // (pmvp_core_retire).
     [[nodiscard]] int retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,
-               const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                             const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // A Context synchronization event or an MSR to PSTATE.PM completed
     // (pmvp_core_context_sync: counters at their threshold lose the shadow).
     [[nodiscard]] int context_sync(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_EBEP: the PMU Profiling exception of the PE (enabled, masked,
     // target, an asynchronous one pending) for its current context.
     [[nodiscard]] int pmu_exception(unsigned pe, pmvp_pmu_exception &state,
-                      const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                                    const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_level(unsigned pe, uint16_t event, uint32_t level,
-                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                                const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // Level changes of one instant, in their order, as one input (as
     // set_level each; refused as a whole, nothing made, where any would be):
     // 1 to kMaxLevelChanges of them.
     [[nodiscard]] int set_levels(const pmvp_level_change *levels, unsigned num_levels,
                                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    [[nodiscard]] int set_context(unsigned pe, const pmvp_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_context(unsigned pe, const pmvp_context &ctx,
+                                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_active_thread(unsigned pe, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // FEAT_PMUv3_SS: the external snapshot request of the PE (the IMPLEMENTATION
     // DEFINED mechanism of D13.9, pmvp_core_snapshot_request): a Capture
@@ -202,25 +204,33 @@ public:
     // struct built afresh clears what another part of the CPU model set;
     // set_control changes one field). The authentication fields are taken
     // from niden/spniden when those ports are bound.
-    [[nodiscard]] int set_controls(unsigned pe, const pmvp_pmu_controls &ctl, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_controls(unsigned pe, const pmvp_pmu_controls &ctl,
+                                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // One field of pmvp_pmu_controls, the others as they are in force at
     // the change's instant: what EL2/EL3 software's MSR to MDCR_EL2 does,
     // or the OS Lock's. A flag takes 0 or 1 (else PMVP_ERR_VALUE).
     enum class Control : uint8_t {
-        MDCR_EL2, MDCR_EL3, HCR_EL2, SCR_EL3, SDER32_EL3,
-        OS_LOCK, OS_DOUBLE_LOCK, NONINVASIVE_DEBUG, SECURE_NONINVASIVE_DEBUG,
+        MDCR_EL2,
+        MDCR_EL3,
+        HCR_EL2,
+        SCR_EL3,
+        SDER32_EL3,
+        OS_LOCK,
+        OS_DOUBLE_LOCK,
+        NONINVASIVE_DEBUG,
+        SECURE_NONINVASIVE_DEBUG,
     };
     [[nodiscard]] int set_control(unsigned pe, Control field, uint64_t value,
                                   const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // System-register accesses the CPU model has already checked (MRS/MSR).
     [[nodiscard]] int pmu_read(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t &value,
-                 const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                               const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int pmu_write(unsigned pe, pmvp_pmu_reg reg, unsigned n, uint64_t value,
-                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                                const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int amu_read(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t &value,
-                 const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                               const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int amu_write(unsigned pe, pmvp_amu_reg reg, unsigned n, uint64_t value,
-                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                                const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- for an instruction-set simulator
     // An MRS (write false) or MSR executed by PE `pe`: decoded, checked in
@@ -228,12 +238,12 @@ public:
     // zero) and made if permitted (pmvp_sysreg_execute_a64). `value` is the
     // MSR's value or gets the MRS's.
     [[nodiscard]] int execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
-                    unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
-                    pmvp_sysreg_execution &out, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                                  unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
+                                  pmvp_sysreg_execution &out, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The occurrences of `event` PE `pe` can report up to the one that raises
     // PMUIRQ or freezes counters (pmvp_core_events_to_interrupt).
     [[nodiscard]] int events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count,
-                            const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+                                          const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The same for `num` events in one query: counts[i] for events[i] (a
     // CPU model that tells many events asks once a run). PMVP_ERR_NULL, or
     // the first event's refusal, counts[] then partly written.
@@ -253,7 +263,8 @@ public:
     // wfe and power ports are all unbound takes its state from these calls
     // only; one with a bound port follows its signals, and this call
     // returns PMVP_ERR_CONFIG for it.
-    [[nodiscard]] int set_state(unsigned pe, pmvp_pe_state state, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_state(unsigned pe, pmvp_pe_state state,
+                                const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The processor clock's frequency from sc_time_stamp() + offset on, for
     // a CPU model that runs ahead of simulated time and owns the clock (an
     // ISS cutting its runs at frequency changes). PMVP_ERR_CONFIG when the
@@ -380,14 +391,14 @@ private:
     TimeBase time_;
     std::unique_ptr<Timeline<pmvp_core, Monitors>> timeline_;
     pmvp_core_config config_;
-    std::vector<uint16_t> events_, sync_events_;     // config_'s lists, for a cold reset
+    std::vector<uint16_t> events_, sync_events_;  // config_'s lists, for a cold reset
     std::vector<pmvp_sebep_threshold> thresholds_;
     std::vector<pmvp_pmu_controls> controls_;
     std::vector<bool> irq_;
     bool redrive_ = false;  // after a restore: update() writes every PMUIRQ line
     struct {
-        pmvp_retire_result *retire = nullptr;      // retire()'s caller's, while it runs
-        pmvp_sysreg_execution *sysreg = nullptr;   // execute_a64()'s, for a write
+        pmvp_retire_result *retire = nullptr;     // retire()'s caller's, while it runs
+        pmvp_sysreg_execution *sysreg = nullptr;  // execute_a64()'s, for a write
     } results_;
     sc_core::sc_event wake_;
     bool started_ = false, cold_ = false, warm_ = false;

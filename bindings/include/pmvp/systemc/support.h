@@ -32,10 +32,10 @@ extern "C" {
 
 namespace pmvp::sc {
 
-template <typename T>
-using optional_in = sc_core::sc_port<sc_core::sc_signal_in_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
-template <typename T>
-using optional_out = sc_core::sc_port<sc_core::sc_signal_inout_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+template <typename T> using optional_in =
+    sc_core::sc_port<sc_core::sc_signal_in_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+template <typename T> using optional_out =
+    sc_core::sc_port<sc_core::sc_signal_inout_if<T>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
 class TimeBase {
 public:

@@ -52,15 +52,21 @@ public:
     sc_core::sc_vector<optional_out<bool>> pmi;
 
     // ---- the CPU-model interface
-    [[nodiscard]] int rdmsr(unsigned lp, uint32_t msr, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    [[nodiscard]] int wrmsr(unsigned lp, uint32_t msr, uint64_t value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    [[nodiscard]] int rdpmc(unsigned lp, uint32_t ecx, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int rdmsr(unsigned lp, uint32_t msr, uint64_t &value,
+                            const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int wrmsr(unsigned lp, uint32_t msr, uint64_t value,
+                            const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int rdpmc(unsigned lp, uint32_t ecx, uint64_t &value,
+                            const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int rdtsc(unsigned lp, uint64_t &value, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    [[nodiscard]] int set_context(unsigned lp, const pmvp_x86_context &ctx, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int set_context(unsigned lp, const pmvp_x86_context &ctx,
+                                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_state(unsigned lp, pmvp_x86_state st, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     [[nodiscard]] int set_core_clock(uint64_t hz, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    [[nodiscard]] int report(unsigned lp, uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
-    [[nodiscard]] int report_core(uint16_t event, uint64_t count, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int report(unsigned lp, uint16_t event, uint64_t count,
+                             const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    [[nodiscard]] int report_core(uint16_t event, uint64_t count,
+                                  const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- checkpoint and restore (pmvp/checkpoint.h), as for Monitors: the
     // kernel's checkpoint and the changes kept for later instants; restore,
