@@ -192,9 +192,7 @@ int Monitors::Input::SysregWrite::apply(Monitors &m, pmvp_core *c, pmvp_time t) 
 {
     pmvp_sysreg_execution ignored{};
     uint64_t v = value;
-    const auto &e = encoding;
-    return pmvp_sysreg_execute_a64(c, pe, true, e.op0, e.op1, e.crn, e.crm, e.op2, e.rt, &higher, t, &v,
-                                   m.results_.sysreg ? m.results_.sysreg : &ignored);
+    return pmvp_sysreg_execute(c, pe, &insn, &higher, t, &v, m.results_.sysreg ? m.results_.sysreg : &ignored);
 }
 
 int Monitors::Input::PeState::apply(Monitors &, pmvp_core *c, pmvp_time t) const

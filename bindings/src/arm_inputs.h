@@ -169,21 +169,15 @@ struct Monitors::Input {
         int apply(Monitors &m, pmvp_core *c, pmvp_time t) const;
     };
 
-    // An MSR or MCR to a PMU or AMU register (pmvp_sysreg_execute_a64): its
-    // syndrome goes to the caller of Monitors::execute_a64.
+    // An MSR to a PMU or AMU register (pmvp_sysreg_execute): its syndrome
+    // goes to the caller of Monitors::execute.
     struct SysregWrite : Plain {
         static constexpr const char *tag = "sysreg_write";
         unsigned pe;
-        struct {
-            unsigned op0, op1, crn, crm, op2, rt;  // MSR <op0, op1, Cn, Cm, op2>, X<rt>
-        } encoding;
+        pmvp_sysreg_a64 insn;
         uint64_t value;
         pmvp_sysreg_context higher;
-        template <class S, class F> static void fields(S &s, F &&f)
-        {
-            f(s.pe), f(s.encoding.op0), f(s.encoding.op1), f(s.encoding.crn), f(s.encoding.crm), f(s.encoding.op2);
-            f(s.encoding.rt), f(s.value), f(s.higher);
-        }
+        template <class S, class F> static void fields(S &s, F &&f) { f(s.pe), f(s.insn), f(s.value), f(s.higher); }
         int apply(Monitors &m, pmvp_core *c, pmvp_time t) const;
     };
 

@@ -112,27 +112,31 @@ int Monitors::set_control(unsigned pe, Control field, uint64_t value, const sc_t
     return change(offset, input);
 }
 
-int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
-                          unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value, pmvp_sysreg_execution &out,
-                          const sc_time &offset)
+int Monitors::execute(unsigned pe, const pmvp_sysreg_a64 &insn, const pmvp_sysreg_context *higher, uint64_t &value,
+                      pmvp_sysreg_execution &out, const sc_time &offset)
 {
     pmvp_sysreg_context h{};
     if (higher)
         h = *higher;
-    if (!write && !direct_reads_draw())
+    if (!insn.write && !direct_reads_draw())
         return timeline_->look(offset, [&](const pmvp_core *c, pmvp_time t) {
-            return pmvp_sysreg_peek_a64(c, pe, op0, op1, crn, crm, op2, rt, &h, t, &value, &out);
+            return pmvp_sysreg_peek_execute(c, pe, &insn, &h, t, &value, &out);
         });
-    if (!write)
-        return query(offset, [&](pmvp_core *c, pmvp_time t) {
-            return pmvp_sysreg_execute_a64(c, pe, false, op0, op1, crn, crm, op2, rt, &h, t, &value, &out);
-        });
+    if (!insn.write)
+        return query(offset,
+                     [&](pmvp_core *c, pmvp_time t) { return pmvp_sysreg_execute(c, pe, &insn, &h, t, &value, &out); });
     out = pmvp_sysreg_execution{};
     results_.sysreg = &out;
-    Input::SysregWrite input{ {}, pe, { op0, op1, crn, crm, op2, rt }, value, h };
-    int err = change(offset, input);
+    int err = change(offset, Input::SysregWrite{ {}, pe, insn, value, h });
     results_.sysreg = nullptr;
     return err;
+}
+
+int Monitors::execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                          unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value, pmvp_sysreg_execution &out,
+                          const sc_time &offset)
+{
+    return execute(pe, pmvp_sysreg_a64{ write, op0, op1, crn, crm, op2, rt }, higher, value, out, offset);
 }
 
 int Monitors::events_to_interrupt(unsigned pe, uint16_t event, uint64_t &count, const sc_time &offset)

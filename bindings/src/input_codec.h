@@ -48,6 +48,11 @@ template <class S, class F> void fields(S &x, F &&f, pmvp_sysreg_context * = nul
     f(x.mdcr_el2), f(x.mdcr_el3), f(x.pmccr), f(x.hcr_el2), f(x.hstr_el2), f(x.cptr_el2), f(x.cptr_el3), f(x.scr_el3);
     f(x.hdfgrtr_el2), f(x.hdfgwtr_el2), f(x.hafgrtr_el2), f(x.hdfgrtr2_el2), f(x.hdfgwtr2_el2);
 }
+template <class S, class F> void fields(S &x, F &&f, pmvp_sysreg_a64 * = nullptr)
+{
+    static_assert(sizeof(pmvp_sysreg_a64) == 28, "pmvp_sysreg_a64 changed: list its fields here");
+    f(x.write), f(x.op0), f(x.op1), f(x.crn), f(x.crm), f(x.op2), f(x.rt);
+}
 template <class S, class F> void fields(S &x, F &&f, pmvp_ext_access * = nullptr)
 {
     static_assert(sizeof(pmvp_ext_access) == 2, "pmvp_ext_access changed: list its fields here");

@@ -438,11 +438,26 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
 
 /* ------------------------------------------------------------- accesses */
 
+/* One access to a frame: PE p's frame f, `size` bytes at `offset`, by a
+ * bus access `a` or the debug path, a read or a write, at `now`. */
+typedef struct frame_access {
+    unsigned p;
+    enum pmvp_frame f;
+    uint32_t offset;
+    unsigned size;
+    const pmvp_ext_access *a; /* NULL on the debug path */
+    bool debug, write;
+    pmvp_time now;
+} frame_access;
+
 /* Validates arguments, size and alignment, and decodes the access. */
-static PMVP_INLINE int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                              const pmvp_ext_access *a, bool debug, pmvp_time now, target *t)
+static PMVP_INLINE int locate(const pmvp_core *c, const frame_access *x, target *t)
 {
-    if (!c || (!a && !debug))
+    const unsigned p = x->p, size = x->size;
+    const enum pmvp_frame f = x->f;
+    const uint32_t offset = x->offset;
+    const pmvp_ext_access *a = x->a;
+    if (!c || (!a && !x->debug))
         return PMVP_ERR_NULL;
     if (p >= c->cfg.num_pes)
         return PMVP_ERR_PE;
@@ -452,7 +467,7 @@ static PMVP_INLINE int locate(const pmvp_core *c, unsigned p, enum pmvp_frame f,
         return PMVP_ERR_ADDRESS;
     if ((size != 4 && size != 8) || offset & (size - 1))
         return PMVP_ERR_SIZE;
-    if (now < c->last_call)
+    if (x->now < c->last_call)
         return PMVP_ERR_PAST;
     *t = decode(c, f, offset);
     if (size == 8) {
@@ -539,24 +554,23 @@ static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg 
     return PMVP_OK;
 }
 
-/* Decodes and checks an access: an error, or where it lands (*t) and the
+/* Decodes and checks access x: an error, or where it lands (*t) and the
  * effect it has (*e). It changes nothing. */
-static PMVP_INLINE int resolve(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                               const pmvp_ext_access *a, bool debug, bool write, pmvp_time now, target *t,
-                               enum pmvp_ext_effect *e)
+static PMVP_INLINE int resolve(const pmvp_core *c, const frame_access *x, target *t, enum pmvp_ext_effect *e)
 {
-    int err = locate(c, p, f, offset, size, a, debug, now, t);
+    int err = locate(c, x, t);
     if (err)
         return err;
     const pmvp_ext_reg *r = t->reg;
+    const unsigned p = x->p;
     *e = PMVP_EXT_DONE;
-    if (r && !debug && (err = check(c, p, r, a, write, e)))
+    if (r && !x->debug && (err = check(c, p, r, x->a, x->write, e)))
         return err;
-    if (r && debug && write && r->kind == PMVP_EXT_RO)
+    if (r && x->debug && x->write && r->kind == PMVP_EXT_RO)
         *e = PMVP_EXT_IGNORED;
     if (!r || t->n >= pmvp_ext_reg_instances(c, r))
         *e = PMVP_EXT_RAZ_WI;
-    else if (of_one_event_counter(r) && t->n >= reachable_counters(c, &c->pe[p], debug ? NULL : a))
+    else if (of_one_event_counter(r) && t->n >= reachable_counters(c, &c->pe[p], x->debug ? NULL : x->a))
         *e = PMVP_EXT_RAZ_WI; /* Table I3-3: the third range, to an access not Most secure */
     return PMVP_OK;
 }
@@ -589,69 +603,93 @@ static PMVP_OUT_OF_LINE uint64_t view_ahead(const pmvp_core *c, unsigned p, cons
     return view_read(c, p, k_pe_at(c, p, now, &scratch), t->reg, t->n, a);
 }
 
-/* A read by a guest (`a`) or through the debug path (`a` NULL). `commit`:
- * the core itself (c), begun at `now`, a guest's read of a counter going
- * through knob (c); NULL: the pure query, on a copy of the PE brought to
- * `now`, the core left as it is. */
-static int read(pmvp_core *commit, const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
-                const pmvp_ext_access *a, pmvp_time now, uint64_t *value, enum pmvp_ext_effect *effect)
+/* The start of read x: decoded and checked, *effect and *value set (0 for
+ * a read that reads nothing). *reads: whether it reads a register, at *t. */
+static int start_read(const pmvp_core *c, const frame_access *x, uint64_t *value, enum pmvp_ext_effect *effect,
+                      target *t, bool *reads)
 {
     if (!value)
         return PMVP_ERR_NULL;
-    target t;
     enum pmvp_ext_effect e;
-    int err = resolve(c, p, f, offset, size, a, a == NULL, false, now, &t, &e);
+    int err = resolve(c, x, t, &e);
     if (err)
         return err;
     if (effect)
         *effect = e;
     *value = 0;
-    if (e != PMVP_EXT_DONE || t.reg->kind == PMVP_EXT_WO)
-        return PMVP_OK;
-    if (commit)
-        k_begin(commit, now);
-    uint64_t v =
-        commit || now <= c->sync_time ? view_read(c, p, &c->pe[p], t.reg, t.n, a) : view_ahead(c, p, &t, a, now);
-    v &= ~hidden_bits(c, p, t.reg, a);
-    if (commit && a)
-        v = direct_read(commit, p, t.reg, t.n, v, now);
-    *value = lane_read(lane_of(&t, size), v);
+    *reads = e == PMVP_EXT_DONE && t->reg->kind != PMVP_EXT_WO;
+    return PMVP_OK;
+}
+
+/* A read as the pure query, by a guest (x->a) or through the debug path:
+ * the PE as it will be at x->now (on a copy when that is after the core's
+ * present), the core left as it is. */
+static int read_query(const pmvp_core *c, const frame_access *x, uint64_t *value, enum pmvp_ext_effect *effect)
+{
+    target t;
+    bool reads;
+    int err = start_read(c, x, value, effect, &t, &reads);
+    if (err || !reads)
+        return err;
+    uint64_t v = x->now <= c->sync_time ? view_read(c, x->p, &c->pe[x->p], t.reg, t.n, x->a)
+                                        : view_ahead(c, x->p, &t, x->a, x->now);
+    *value = lane_read(lane_of(&t, x->size), v & ~hidden_bits(c, x->p, t.reg, x->a));
+    return PMVP_OK;
+}
+
+/* A guest's read made on the core: begun at x->now, a counter's value going
+ * through inaccuracy knob (c). */
+static int read_commit(pmvp_core *c, const frame_access *x, uint64_t *value, enum pmvp_ext_effect *effect)
+{
+    target t;
+    bool reads;
+    int err = start_read(c, x, value, effect, &t, &reads);
+    if (err || !reads)
+        return err;
+    k_begin(c, x->now);
+    uint64_t v = view_read(c, x->p, &c->pe[x->p], t.reg, t.n, x->a) & ~hidden_bits(c, x->p, t.reg, x->a);
+    *value = lane_read(lane_of(&t, x->size), direct_read(c, x->p, t.reg, t.n, v, x->now));
     return PMVP_OK;
 }
 
 int pmvp_ext_read(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, const pmvp_ext_access *a,
                   pmvp_time now, uint64_t *value, enum pmvp_ext_effect *effect)
 {
-    return a ? read(c, c, p, f, offset, size, a, now, value, effect) : PMVP_ERR_NULL;
+    const frame_access x = { p, f, offset, size, a, false, false, now };
+    return a ? read_commit(c, &x, value, effect) : PMVP_ERR_NULL;
 }
 
 int pmvp_ext_peek(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                   const pmvp_ext_access *a, pmvp_time t, uint64_t *value, enum pmvp_ext_effect *effect)
 {
-    return a ? read(NULL, c, p, f, offset, size, a, t, value, effect) : PMVP_ERR_NULL;
+    const frame_access x = { p, f, offset, size, a, false, false, t };
+    return a ? read_query(c, &x, value, effect) : PMVP_ERR_NULL;
 }
 
 int pmvp_ext_debug_read(const pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size,
                         pmvp_time now, uint64_t *value)
 {
-    return read(NULL, c, p, f, offset, size, NULL, now, value, NULL);
+    const frame_access x = { p, f, offset, size, NULL, true, false, now };
+    return read_query(c, &x, value, NULL);
 }
 
-static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, const pmvp_ext_access *a,
-                 bool debug, pmvp_time now, uint64_t value, enum pmvp_ext_effect *effect)
+/* Write x of `value`, by a guest (x->a) or through the debug path. */
+static int write(pmvp_core *c, const frame_access *x, uint64_t value, enum pmvp_ext_effect *effect)
 {
     target t;
     enum pmvp_ext_effect e;
-    int err = resolve(c, p, f, offset, size, a, debug, true, now, &t, &e);
+    int err = resolve(c, x, &t, &e);
     if (err)
         return err;
     if (effect)
         *effect = e;
     if (e != PMVP_EXT_DONE)
         return PMVP_OK;
-    k_begin(c, now);
+    const unsigned p = x->p;
+    const pmvp_ext_access *a = x->a;
+    k_begin(c, x->now);
     const pmvp_ext_reg *r = t.reg;
-    lane l = lane_of(&t, size);
+    lane l = lane_of(&t, x->size);
     uint64_t v = (value << l.shift) & l.mask;
     /* A write to part of a value register keeps the rest of it (the
      * PMCCNTR_EL0 rule), as it is, not as a direct read would see it
@@ -671,13 +709,15 @@ static int write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, u
 int pmvp_ext_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, uint64_t value,
                    const pmvp_ext_access *a, pmvp_time now, enum pmvp_ext_effect *effect)
 {
-    return write(c, p, f, offset, size, a, false, now, value, effect);
+    const frame_access x = { p, f, offset, size, a, false, true, now };
+    return write(c, &x, value, effect);
 }
 
 int pmvp_ext_debug_write(pmvp_core *c, unsigned p, enum pmvp_frame f, uint32_t offset, unsigned size, uint64_t value,
                          pmvp_time now)
 {
-    return write(c, p, f, offset, size, NULL, true, now, value, NULL);
+    const frame_access x = { p, f, offset, size, NULL, true, true, now };
+    return write(c, &x, value, NULL);
 }
 
 int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time now, pmvp_ext_dump_fn fn, void *user)
@@ -685,7 +725,8 @@ int pmvp_ext_dump(const pmvp_core *c, unsigned p, enum pmvp_frame f, pmvp_time n
     if (!fn)
         return PMVP_ERR_NULL;
     target t;
-    int err = locate(c, p, f, 0, 4, NULL, true, now, &t);
+    const frame_access x = { p, f, 0, 4, NULL, true, false, now };
+    int err = locate(c, &x, &t);
     if (err)
         return err;
     pmvp_pe scratch; /* the frame as the pure query sees it, brought to `now` once */

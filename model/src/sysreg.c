@@ -670,19 +670,21 @@ static bool is_bitmap(const pmvp_sysreg *r)
     }
 }
 
-/* The value register `reg` (instance n) holds at `now`. `commit`: the core
- * itself (c), begun at `now`, a counter read directly (knob (c)); NULL: the
- * pure query, on a copy of the PE brought to `now`. */
-static int kernel_read(pmvp_core *commit, const pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n,
-                       pmvp_time now, uint64_t *v)
+/* The value register `reg` (instance n) holds at `now`, read on the core:
+ * begun at `now`, a counter read directly (knob (c)). */
+static int kernel_read(pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n, pmvp_time now, uint64_t *v)
 {
-    if (commit) {
-        int err = k_access_begin(commit, pe, family, reg, n, false, now);
-        if (err)
-            return err;
-        return family == PMVP_SYSREG_PMU ? k_pmu_read(commit, pe, (enum pmvp_pmu_reg)reg, n, now, v)
-                                         : k_amu_look(c, &c->pe[pe], (enum pmvp_amu_reg)reg, n, v);
-    }
+    int err = k_access_begin(c, pe, family, reg, n, false, now);
+    if (err)
+        return err;
+    return family == PMVP_SYSREG_PMU ? k_pmu_read(c, pe, (enum pmvp_pmu_reg)reg, n, now, v)
+                                     : k_amu_look(c, &c->pe[pe], (enum pmvp_amu_reg)reg, n, v);
+}
+
+/* The same as the pure query: on a copy of the PE brought to `now`. */
+static int kernel_look(const pmvp_core *c, unsigned pe, unsigned family, unsigned reg, unsigned n, pmvp_time now,
+                       uint64_t *v)
+{
     int err = k_look_begin(c, pe, family, reg, n, now);
     if (err)
         return err;
@@ -707,9 +709,10 @@ static int validate(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const
     return now < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
 }
 
-/* A read (commit: as kernel_read). */
-static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
-                pmvp_time now, uint64_t *value)
+/* The register a read of r reaches (*reg, instance *n; *reads false for
+ * a read that reaches none and reads 0), validated. It changes nothing. */
+static int start_read(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                      pmvp_time now, const uint64_t *value, unsigned *reg, unsigned *n, bool *reads)
 {
     if (!value)
         return PMVP_ERR_NULL;
@@ -718,13 +721,15 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_s
         return err;
     if (!pmvp_gate_open(&c->cfg, k_reg_of(r->family, r->reg)->read))
         return PMVP_ERR_WRITE_ONLY; /* PMSWINC, PMZR */
-    unsigned reg, n;
-    uint64_t v = 0;
-    if (target(c, r, x, false, &reg, &n)) {
-        err = kernel_read(commit, c, pe, r->family, reg, n, now, &v);
-        if (err)
-            return err;
-    }
+    *reads = target(c, r, x, false, reg, n);
+    return PMVP_OK;
+}
+
+/* What read r of context x returns of the value v the register holds
+ * (instance n): the lower Exception level's view, then the part moved. */
+static uint64_t view_of_read(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x,
+                             unsigned n, uint64_t v)
+{
     if (is_bitmap(r))
         v &= visible_counters(c, r, x, false);
     if (r->family == PMVP_SYSREG_PMU && r->reg == PMVP_PMCR_EL0) /* PMCR.N reads HPMN at EL0/EL1 */
@@ -738,20 +743,35 @@ static int read(pmvp_core *commit, const pmvp_core *c, unsigned pe, const pmvp_s
         v >>= 32;
     else if (r->part == PMVP_PART_LOW)
         v &= UINT32_MAX;
-    *value = v;
-    return PMVP_OK;
+    return v;
 }
 
 int pmvp_sysreg_read(pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, pmvp_time now,
                      uint64_t *value)
 {
-    return read(c, c, pe, r, x, now, value);
+    unsigned reg = 0, n = 0;
+    bool reads = false;
+    int err = start_read(c, pe, r, x, now, value, &reg, &n, &reads);
+    uint64_t v = 0;
+    if (!err && reads)
+        err = kernel_read(c, pe, r->family, reg, n, now, &v);
+    if (!err)
+        *value = view_of_read(c, pe, r, x, n, v);
+    return err;
 }
 
 int pmvp_sysreg_peek(const pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, pmvp_time t,
                      uint64_t *value)
 {
-    return read(NULL, c, pe, r, x, t, value);
+    unsigned reg = 0, n = 0;
+    bool reads = false;
+    int err = start_read(c, pe, r, x, t, value, &reg, &n, &reads);
+    uint64_t v = 0;
+    if (!err && reads)
+        err = kernel_look(c, pe, r->family, reg, n, t, &v);
+    if (!err)
+        *value = view_of_read(c, pe, r, x, n, v);
+    return err;
 }
 
 int pmvp_sysreg_write(pmvp_core *c, unsigned pe, const pmvp_sysreg *r, const pmvp_sysreg_context *x, uint64_t value,
@@ -807,74 +827,112 @@ uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned c
     return PMVP_FIELD_PREP(ESR_EC, PMVP_EC_MSR_MRS) | ESR_IL | iss;
 }
 
-/* An MRS or MSR (commit: the core itself; NULL: an MRS as a pure query). */
-static int execute_a64(pmvp_core *commit, const pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1,
-                       unsigned crn, unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher,
-                       pmvp_time now, uint64_t *value, pmvp_sysreg_execution *out)
+/* The decision on MRS or MSR `i` of PE pe: decoded (*r), in the PE's
+ * context with the higher levels' controls (*x), checked (*o). */
+static int decide_a64(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *higher,
+                      pmvp_sysreg *r, pmvp_sysreg_context *x, pmvp_sysreg_outcome *o)
 {
-    if (!c || !value || !out)
+    if (!c || !i)
         return PMVP_ERR_NULL;
-    if (rt > 31)
+    if (i->rt > 31)
         return PMVP_ERR_VALUE;
-    pmvp_sysreg r;
-    int err = pmvp_sysreg_decode_a64(write, op0, op1, crn, crm, op2, &r);
+    int err = pmvp_sysreg_decode_a64(i->write, i->op0, i->op1, i->crn, i->crm, i->op2, r);
     if (err)
         return err;
-    pmvp_sysreg_context x;
-    if ((err = pmvp_sysreg_context_of(c, pe, &x)))
+    if ((err = pmvp_sysreg_context_of(c, pe, x)))
         return err;
     if (higher) {
-        x.halted = x.halted || higher->halted;
-        x.edscr_sdd = higher->edscr_sdd;
-        x.hcr_el2 = higher->hcr_el2;
-        x.hstr_el2 = higher->hstr_el2;
-        x.cptr_el2 = higher->cptr_el2;
-        x.cptr_el3 = higher->cptr_el3;
+        x->halted = x->halted || higher->halted;
+        x->edscr_sdd = higher->edscr_sdd;
+        x->hcr_el2 = higher->hcr_el2;
+        x->hstr_el2 = higher->hstr_el2;
+        x->cptr_el2 = higher->cptr_el2;
+        x->cptr_el3 = higher->cptr_el3;
         /* EEL2 is the PE's (its controls): EL2Enabled() has one answer for
          * counting and for access checks. */
-        x.scr_el3 = (higher->scr_el3 & ~PMVP_SCR_EL3_EEL2) | (x.scr_el3 & PMVP_SCR_EL3_EEL2);
-        x.hdfgrtr_el2 = higher->hdfgrtr_el2;
-        x.hdfgwtr_el2 = higher->hdfgwtr_el2;
-        x.hafgrtr_el2 = higher->hafgrtr_el2;
-        x.hdfgrtr2_el2 = higher->hdfgrtr2_el2;
-        x.hdfgwtr2_el2 = higher->hdfgwtr2_el2;
+        x->scr_el3 = (higher->scr_el3 & ~PMVP_SCR_EL3_EEL2) | (x->scr_el3 & PMVP_SCR_EL3_EEL2);
+        x->hdfgrtr_el2 = higher->hdfgrtr_el2;
+        x->hdfgwtr_el2 = higher->hdfgwtr_el2;
+        x->hafgrtr_el2 = higher->hafgrtr_el2;
+        x->hdfgrtr2_el2 = higher->hdfgrtr2_el2;
+        x->hdfgwtr2_el2 = higher->hdfgwtr2_el2;
     }
-    pmvp_sysreg_outcome o;
-    if ((err = pmvp_sysreg_check(&c->cfg, &r, &x, &o)))
-        return err;
-    if (o.verdict == PMVP_SYSREG_PERMITTED) {
-        err = write ? pmvp_sysreg_write(commit, pe, &r, &x, *value, now) : read(commit, c, pe, &r, &x, now, value);
-        if (err)
-            return err;
-        *out = (pmvp_sysreg_execution){ PMVP_SYSREG_PERMITTED, 0, 0 };
-        return PMVP_OK;
-    }
+    return pmvp_sysreg_check(&c->cfg, r, x, o);
+}
+
+/* The exception a refused MRS or MSR `i` takes (*out), at `now`. */
+static int refuse_a64(const pmvp_core *c, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *x,
+                      const pmvp_sysreg_outcome *o, pmvp_time now, pmvp_sysreg_execution *out)
+{
     if (now < c->last_call)
         return PMVP_ERR_PAST; /* a refusal is still an answer at `now` */
-    if (o.verdict == PMVP_SYSREG_TRAP) {
-        *out = (pmvp_sysreg_execution){ PMVP_SYSREG_TRAP, o.target_el,
-                                        pmvp_sysreg_trap_esr(write, op0, op1, crn, crm, op2, rt) };
+    if (o->verdict == PMVP_SYSREG_TRAP) {
+        *out = (pmvp_sysreg_execution){ PMVP_SYSREG_TRAP, o->target_el,
+                                        pmvp_sysreg_trap_esr(i->write, i->op0, i->op1, i->crn, i->crm, i->op2, i->rt) };
         return PMVP_OK;
     }
     /* An UNDEFINED exception is taken to the current Exception level, or from
      * EL0 to EL1, or to EL2 when HCR_EL2.TGE routes EL0's exceptions there. */
-    unsigned el = x.el ? x.el : el2_enabled(&c->cfg, &x) && (x.hcr_el2 & PMVP_HCR_EL2_TGE) ? 2 : 1;
+    unsigned el = x->el ? x->el : el2_enabled(&c->cfg, x) && (x->hcr_el2 & PMVP_HCR_EL2_TGE) ? 2 : 1;
     *out = (pmvp_sysreg_execution){ PMVP_SYSREG_UNDEFINED, (uint8_t)el, ESR_IL };
     return PMVP_OK;
+}
+
+int pmvp_sysreg_execute(pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *higher,
+                        pmvp_time now, uint64_t *value, pmvp_sysreg_execution *out)
+{
+    if (!value || !out)
+        return PMVP_ERR_NULL;
+    pmvp_sysreg r;
+    pmvp_sysreg_context x;
+    pmvp_sysreg_outcome o;
+    int err = decide_a64(c, pe, i, higher, &r, &x, &o);
+    if (err)
+        return err;
+    if (o.verdict != PMVP_SYSREG_PERMITTED)
+        return refuse_a64(c, i, &x, &o, now, out);
+    err = i->write ? pmvp_sysreg_write(c, pe, &r, &x, *value, now) : pmvp_sysreg_read(c, pe, &r, &x, now, value);
+    if (!err)
+        *out = (pmvp_sysreg_execution){ PMVP_SYSREG_PERMITTED, 0, 0 };
+    return err;
+}
+
+int pmvp_sysreg_peek_execute(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i,
+                             const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
+                             pmvp_sysreg_execution *out)
+{
+    if (!value || !out)
+        return PMVP_ERR_NULL;
+    if (i && i->write)
+        return PMVP_ERR_VALUE; /* an MSR changes the core: pmvp_sysreg_execute */
+    pmvp_sysreg r;
+    pmvp_sysreg_context x;
+    pmvp_sysreg_outcome o;
+    int err = decide_a64(c, pe, i, higher, &r, &x, &o);
+    if (err)
+        return err;
+    if (o.verdict != PMVP_SYSREG_PERMITTED)
+        return refuse_a64(c, i, &x, &o, t, out);
+    err = pmvp_sysreg_peek(c, pe, &r, &x, t, value);
+    if (!err)
+        *out = (pmvp_sysreg_execution){ PMVP_SYSREG_PERMITTED, 0, 0 };
+    return err;
 }
 
 int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn,
                             unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time now,
                             uint64_t *value, pmvp_sysreg_execution *out)
 {
-    return execute_a64(c, c, pe, write, op0, op1, crn, crm, op2, rt, higher, now, value, out);
+    const pmvp_sysreg_a64 i = { write, op0, op1, crn, crm, op2, rt };
+    return pmvp_sysreg_execute(c, pe, &i, higher, now, value, out);
 }
 
 int pmvp_sysreg_peek_a64(const pmvp_core *c, unsigned pe, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
                          unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
                          pmvp_sysreg_execution *out)
 {
-    return execute_a64(NULL, c, pe, false, op0, op1, crn, crm, op2, rt, higher, t, value, out);
+    const pmvp_sysreg_a64 i = { false, op0, op1, crn, crm, op2, rt };
+    return pmvp_sysreg_peek_execute(c, pe, &i, higher, t, value, out);
 }
 
 /* ------------------------------------------------------------ ID registers */

@@ -21,7 +21,7 @@
 //   pmvp_core_next_interrupt and pmvp_core_next_freeze for counters of
 //   cycles): an interrupt is taken between blocks, so the skid is under one
 //   block, and so is the count of a frozen counter past its freeze.
-// - MRS/MSR go to the monitors' one-call access (Monitors::execute_a64); a
+// - MRS/MSR go to the monitors' one-call access (Monitors::execute); a
 //   refused access is taken by the guest as the exception the kernel names.
 //   The ID registers' monitor fields come from the core's configuration.
 // - WFI puts the PE's state to WFI until its interrupt line (PMUIRQ or the
@@ -371,6 +371,12 @@ private:
     uint64_t watch_events(Thread &t);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
+    void open_engine(Thread &t, uint64_t frames);
+    void boot(Thread &t);
+    uint64_t take_pending_irq(Thread &t);
+    pmvp_time start_run(Thread &t, pmvp_time until);
+    uint64_t run_length(Thread &t, pmvp_time until);
+    void ended_run(Thread &t, uc_err err);
     size_t clock_told_ = 0;  // the DVFS steps told to the monitors
 };
 
@@ -482,27 +488,23 @@ bool last_in_block(const Aarch64Iss::Thread &t, uint64_t pc)
     return pc + 4 == t.block_pc + t.block_size;
 }
 
-uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void *user, bool write)
+// The System registers the platform answers itself: MPIDR_EL1 on the virt
+// machine, the generic timer, the PMU and AMU fields of the ID registers.
+// True when `cp` is one of them, answered.
+bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, Aarch64Iss::Thread &t, bool write,
+                     uint64_t pc)
 {
-    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
-    uint64_t pc = 0;
-    uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
-    t.sysreg_pc = pc;  // the hook synchronised the PC here
     uint64_t fields = 0, mask = 0;
-    // SCTLR_EL1, TTBR0_EL1, TTBR1_EL1, TCR_EL1: the blocks' code may move.
-    if (write && cp->op0 == 3 && cp->op1 == 0 && cp->crm == 0 &&
-        ((cp->crn == 1 && cp->op2 == 0) || (cp->crn == 2 && cp->op2 <= 2)))
-        t.blocks.clear();
     if (!write && iss.virt() && cp->op0 == 3 && cp->op1 == 0 && cp->crn == 0 && cp->crm == 0 && cp->op2 == 5) {
         if (rt != UC_ARM64_REG_XZR)  // MPIDR_EL1: each engine is CPU 0 to Unicorn
             uc_reg_write(uc, rt, &t.mpidr);
-        return 1;
+        return true;
     }
     if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v)) {
         if (!write && rt != UC_ARM64_REG_XZR)
             uc_reg_write(uc, rt, &v);
-        return 1;
+        return true;
     }
     if (!write && pmvp_id_fields_a64(&iss.cluster_.config, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &fields,
                                      &mask) == PMVP_OK) {
@@ -512,19 +514,26 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
                 v = (b.value & ~mask) | fields;
         if (rt != UC_ARM64_REG_XZR)
             uc_reg_write(uc, rt, &v);
-        return 1;
+        return true;
     }
-    pmvp_sysreg r;
-    if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) != PMVP_OK)
-        return 0;  // not the monitors': QEMU executes it
+    return false;
+}
+
+// An MRS or MSR of a PMU or AMU register at `pc`, made by the monitors after
+// the instructions before it: permitted, it completes; refused, the
+// exception it takes is entered (or, in mid-block, QEMU is left to refuse it).
+uint32_t monitors_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, Aarch64Iss::Thread &t, bool write,
+                         uint64_t pc)
+{
+    Aarch64Iss &iss = *t.iss;
     uint64_t before = iss.retired_before(t, pc);
     iss.tell_retired(t, before);
     pmvp_time at = iss.time_of(t, before);
     uint64_t value = write ? cp->val : 0;
     pmvp_sysreg_execution out{ PMVP_SYSREG_UNDEFINED, 1, 0x02000000 };  // detached: UNDEFINED
     if (iss.monitors_) {
-        int err = iss.monitors_->execute_a64(t.pe, write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, rt_index(rt),
-                                             nullptr, value, out, iss.offset(at));
+        const pmvp_sysreg_a64 insn = { write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, rt_index(rt) };
+        int err = iss.monitors_->execute(t.pe, insn, nullptr, value, out, iss.offset(at));
         if (err != PMVP_OK)
             SC_REPORT_ERROR("pmvp/iss",
                             (std::string("a System-register access failed: ") + pmvp_strerror(err)).c_str());
@@ -549,6 +558,24 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     iss.retire_before(t, pc);  // not executed
     iss.enter_exception(t, kVectorSync, pc, &out.esr);
     return 1;
+}
+
+uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void *user, bool write)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    uint64_t pc = 0;
+    uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
+    t.sysreg_pc = pc;  // the hook synchronised the PC here
+    // SCTLR_EL1, TTBR0_EL1, TTBR1_EL1, TCR_EL1: the blocks' code may move.
+    if (write && cp->op0 == 3 && cp->op1 == 0 && cp->crm == 0 &&
+        ((cp->crn == 1 && cp->op2 == 0) || (cp->crn == 2 && cp->op2 <= 2)))
+        t.blocks.clear();
+    if (platform_sysreg(uc, rt, cp, t, write, pc))
+        return 1;
+    pmvp_sysreg r;
+    if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) != PMVP_OK)
+        return 0;  // not the monitors': QEMU executes it
+    return monitors_sysreg(uc, rt, cp, t, write, pc);
 }
 
 // SYS: an instruction cache invalidation (IC IALLUIS, IC IALLU, IC IVAU)
@@ -654,53 +681,73 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         t.result.cluster = cluster_index;
         t.result.core = index;
         t.result.thread = p;
-        auto ok = [&](uc_err e, const char *what) {
-            if (e != UC_ERR_OK)
-                throw std::runtime_error(std::string("Unicorn: ") + what + ": " + uc_strerror(e));
-        };
-        ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
-        uc_hook h;
-        ok(uc_mem_map_ptr(t.uc, kRamBase, guest_.ram_size, UC_PROT_ALL, guest_.ram), "map RAM");
-        ok(uc_mem_map(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE), "map the frames");
-        if (virt()) {
-            ok(uc_mmio_map(t.uc, virt::kUart, virt::kUartSize, on_uart_read, &t, on_uart_write, &t), "map the UART");
-            ok(uc_mmio_map(t.uc, virt::kGicDist, virt::kGicDistSize, on_gicd_read, &t, on_gicd_write, &t),
-               "map the GIC distributor");
-            ok(uc_mmio_map(t.uc, virt::kGicCpu, virt::kGicCpuSize, on_gicc_read, &t, on_gicc_write, &t),
-               "map the GIC CPU interface");
-        } else {
-            ok(uc_mmio_map(t.uc, kSysctlBase, 0x1000, on_sysctl_read, &t, on_sysctl_write, &t), "map sysctl");
-        }
-        // Hooks before any code is translated: Unicorn 2.0.1 does not apply a
-        // hook to blocks translated before it was added.
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, (void *)on_block, &t, 1, 0), "block hook");
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_mrs, &t, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_msr, &t, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_sys, &t, 1, 0, UC_ARM64_INS_SYS), "SYS hook");
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_INTR, (void *)on_interrupt, &t, 1, 0), "interrupt hook");
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, &t, 1, 0), "unmapped hook");
-        ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_frame_access, &t, kFramesBase,
-                       kFramesBase + frames - 1),
-           "frame hook");
-        // Unicorn's CPU has EL2 and EL3 and leaves SCR_EL3.RW and
-        // HCR_EL2.RW clear, so its translation regime of EL1 is AArch32 and
-        // an MMU the guest enables faults on every access: EL1 is made
-        // Non-secure AArch64, as on a machine without EL2 and EL3.
-        uc_arm64_cp_reg scr{ 1, 1, 3, 6, 0, kScrNs | kScrRw }, hcr{ 1, 1, 3, 4, 0, kHcrRw };
-        ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &scr), "SCR_EL3");
-        ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &hcr), "HCR_EL2");
-        uint64_t pc = guest_.image.entry, pstate = kPstateEl1hMasked;
-        uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
-        uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &pstate);
-        if (virt()) {
-            // QEMU's direct kernel boot: x0 the DTB's address, x1-x3 zero;
-            // the other PEs wait for PSCI CPU_ON.
-            t.mpidr = guest_.mpidr[t.image_pe];
-            t.off = t.image_pe != 0;
-            uc_reg_write(t.uc, UC_ARM64_REG_X0, &guest_.dtb_at);
-            if (t.off && monitors_)
-                check(monitors_->set_state(t.pe, PMVP_PE_OFF, sc_core::SC_ZERO_TIME), "set_state");
-        }
+        open_engine(t, frames);
+        boot(t);
+    }
+}
+
+namespace {
+// A Unicorn call's result: an exception naming what failed.
+void unicorn_ok(uc_err e, const char *what)
+{
+    if (e != UC_ERR_OK)
+        throw std::runtime_error(std::string("Unicorn: ") + what + ": " + uc_strerror(e));
+}
+}  // namespace
+
+// Thread t's engine: the RAM, the frames of every PE (`frames` bytes) and
+// the machine's devices mapped, every hook added.
+void Aarch64Iss::open_engine(Thread &t, uint64_t frames)
+{
+    auto ok = unicorn_ok;
+    ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
+    uc_hook h;
+    ok(uc_mem_map_ptr(t.uc, kRamBase, guest_.ram_size, UC_PROT_ALL, guest_.ram), "map RAM");
+    ok(uc_mem_map(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE), "map the frames");
+    if (virt()) {
+        ok(uc_mmio_map(t.uc, virt::kUart, virt::kUartSize, on_uart_read, &t, on_uart_write, &t), "map the UART");
+        ok(uc_mmio_map(t.uc, virt::kGicDist, virt::kGicDistSize, on_gicd_read, &t, on_gicd_write, &t),
+           "map the GIC distributor");
+        ok(uc_mmio_map(t.uc, virt::kGicCpu, virt::kGicCpuSize, on_gicc_read, &t, on_gicc_write, &t),
+           "map the GIC CPU interface");
+    } else {
+        ok(uc_mmio_map(t.uc, kSysctlBase, 0x1000, on_sysctl_read, &t, on_sysctl_write, &t), "map sysctl");
+    }
+    // Hooks before any code is translated: Unicorn 2.0.1 does not apply a
+    // hook to blocks translated before it was added.
+    ok(uc_hook_add(t.uc, &h, UC_HOOK_BLOCK, (void *)on_block, &t, 1, 0), "block hook");
+    ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_mrs, &t, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
+    ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_msr, &t, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
+    ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_sys, &t, 1, 0, UC_ARM64_INS_SYS), "SYS hook");
+    ok(uc_hook_add(t.uc, &h, UC_HOOK_INTR, (void *)on_interrupt, &t, 1, 0), "interrupt hook");
+    ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, &t, 1, 0), "unmapped hook");
+    ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_frame_access, &t, kFramesBase,
+                   kFramesBase + frames - 1),
+       "frame hook");
+    // Unicorn's CPU has EL2 and EL3 and leaves SCR_EL3.RW and
+    // HCR_EL2.RW clear, so its translation regime of EL1 is AArch32 and
+    // an MMU the guest enables faults on every access: EL1 is made
+    // Non-secure AArch64, as on a machine without EL2 and EL3.
+    uc_arm64_cp_reg scr{ 1, 1, 3, 6, 0, kScrNs | kScrRw }, hcr{ 1, 1, 3, 4, 0, kHcrRw };
+    ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &scr), "SCR_EL3");
+    ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &hcr), "HCR_EL2");
+}
+
+// Thread t at the image's entry, at EL1 with interrupts masked; on the virt
+// machine as QEMU's direct kernel boot leaves it.
+void Aarch64Iss::boot(Thread &t)
+{
+    uint64_t pc = guest_.image.entry, pstate = kPstateEl1hMasked;
+    uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
+    uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    if (virt()) {
+        // QEMU's direct kernel boot: x0 the DTB's address, x1-x3 zero;
+        // the other PEs wait for PSCI CPU_ON.
+        t.mpidr = guest_.mpidr[t.image_pe];
+        t.off = t.image_pe != 0;
+        uc_reg_write(t.uc, UC_ARM64_REG_X0, &guest_.dtb_at);
+        if (t.off && monitors_)
+            check(monitors_->set_state(t.pe, PMVP_PE_OFF, sc_core::SC_ZERO_TIME), "set_state");
     }
 }
 
@@ -1202,7 +1249,8 @@ bool Aarch64Iss::live() const
 // the general-purpose and SIMD&FP registers, PC, PSTATE, the stack
 // pointers, and the EL1 System registers bare-metal firmware uses. PSTATE
 // goes before the stack pointers: the live SP is the one PSTATE.SP selects,
-// the banked SP_ELx hold what they held.
+// the banked SP_ELx hold what they held. Long as the list is: one line per
+// register.
 template <class A> void Aarch64Iss::registers(A &a, Thread &t)
 {
     auto reg = [&](const char *what, int id, void *v) {
@@ -1370,9 +1418,35 @@ uint64_t Aarch64Iss::watch_events(Thread &t)
     return left[a64::INST_RETIRED];
 }
 
+// One run of thread t's guest, from its local time to `until` at most: a
+// pending interrupt taken first, then as many instructions as the clock,
+// the next interrupt or freeze and the timers allow.
 void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
 {
-    // An interrupt between blocks: taken if the line is high and PSTATE.I clear.
+    uint64_t pc = take_pending_irq(t);
+    t.hz = cluster_.hz_at(t.now);
+    if (t.hz == 0) {  // the clock is stopped: nothing executes
+        t.now = until;
+        return;
+    }
+    until = start_run(t, until);
+    t.limit = t.retired + run_length(t, until);
+    t.ran_block = t.stopping = false;
+    // No end address: `until` is an address at which the engine stops, and
+    // no instruction is at UINT64_MAX (they are 4-byte aligned), where 0
+    // would stop a guest that jumps to 0 before it faults there.
+    uc_err err = uc_emu_start(t.uc, pc, UINT64_MAX, 0, 0);
+    uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    close_block(t, pc);
+    ended_run(t, err);
+}
+
+// An interrupt between blocks: taken if the line is high and PSTATE.I
+// clear. The interrupt request is a level (D13.3.1): one pending while
+// masked is taken where the guest unmasks it, so the run ends there. The
+// PC the run starts at.
+uint64_t Aarch64Iss::take_pending_irq(Thread &t)
+{
     uint64_t pstate = 0, pc = 0;
     uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
@@ -1386,20 +1460,17 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
         tell_retired(t, t.retired);  // EXC_TAKEN, EXC_IRQ, before the run's watches
     }
-    // The interrupt request is a level (D13.3.1): one pending while masked
-    // is taken where the guest unmasks it, so the run ends there.
     t.watch_unmask = line;
-    t.hz = cluster_.hz_at(t.now);
-    if (t.hz == 0) {  // the clock is stopped: nothing executes
-        t.now = until;
-        return;
-    }
-    // A run keeps one frequency: it ends at the next DVFS step. But it runs
-    // at least one block and ends after the block that reaches its end, so
-    // the instructions of that block past the step (one before the
-    // quantum's end, or just after it) take the new clock (time_of), which
-    // the monitors learn before they hear of those instructions
-    // (tell_retired).
+    return pc;
+}
+
+// A run keeps one frequency: it ends at the next DVFS step. But it runs at
+// least one block and ends after the block that reaches its end, so the
+// instructions of that block past the step (one before the quantum's end,
+// or just after it) take the new clock (time_of), which the monitors learn
+// before they hear of those instructions (tell_retired). The run's end.
+pmvp_time Aarch64Iss::start_run(Thread &t, pmvp_time until)
+{
     t.run_t0 = t.now;
     t.run_n0 = t.retired;
     t.step_n = UINT64_MAX;
@@ -1410,6 +1481,13 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         t.step_n = t.run_n0 + pmvp_clock_cycles(&t.step_clock, step->at) / cluster_.cpu.cpi;
         t.step_at = step->at;
     }
+    return until;
+}
+
+// The instructions the run may retire: up to `until`, to the one that
+// raises PMUIRQ, to a freeze, or to a timer's interrupt.
+uint64_t Aarch64Iss::run_length(Thread &t, pmvp_time until)
+{
     uint64_t n = instructions_until(t, until);
     if (monitors_) {
         const uint64_t events = watch_events(t);
@@ -1429,14 +1507,15 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         if (fires != PMVP_TIME_NEVER)
             n = std::min(n, instructions_until(t, fires));
     }
-    t.limit = t.retired + n;
-    t.ran_block = t.stopping = false;
-    // No end address: `until` is an address at which the engine stops, and
-    // no instruction is at UINT64_MAX (they are 4-byte aligned), where 0
-    // would stop a guest that jumps to 0 before it faults there.
-    uc_err err = uc_emu_start(t.uc, pc, UINT64_MAX, 0, 0);
-    uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-    close_block(t, pc);
+    return n;
+}
+
+// After the run: a fault the ISS cannot take ends the guest; the retired
+// instructions told; a WFI that ended the run, or the guest's exit, puts
+// the PE to sleep.
+void Aarch64Iss::ended_run(Thread &t, uc_err err)
+{
+    uint64_t pc = 0;
     if (err == UC_ERR_FETCH_UNMAPPED && virt()) {
         instruction_abort(t);
         err = UC_ERR_OK;

@@ -901,6 +901,28 @@ int verdict(const RunInfo &run, const std::optional<IssResult> &iss)
     return iss && !iss->all_passed() ? 1 : 0;
 }
 
+// The simulation of the SoC, with SIGINT ending it where it is; its host
+// time in `run`. 0, or the exit status of a run that failed.
+int simulate_soc(const Options &o, Run &job, Soc &soc, RunInfo &run)
+{
+    catch_interrupts(true);
+    auto start = std::chrono::steady_clock::now();
+    try {
+        simulate(soc, job.plan(o));
+    } catch (const CheckpointError &e) {
+        std::fprintf(stderr, "pmvp-soc: %s: %s\n",
+                     o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
+        return 2;
+    } catch (const sc_core::sc_report &e) {
+        // A platform component refused to go on (the message says which).
+        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        return 3;
+    }
+    catch_interrupts(false);
+    run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return 0;
+}
+
 // Stage 3 for an SoC of Arm clusters (analytic, ISS, the virt machine):
 // the platform, the run (SIGINT ends it where it is, with a report of what
 // was counted), the outputs; the exit status.
@@ -935,22 +957,9 @@ int run_soc(Options &o, Run &job)
                                                      o.csv, !o.json_path.empty() || !o.plot_path.empty());
         soc.sample_every(o.interval, [&](pmvp_time t) { intervals->sample(t); });
     }
-    catch_interrupts(true);
-    auto start = std::chrono::steady_clock::now();
-    try {
-        simulate(soc, job.plan(o));
-    } catch (const CheckpointError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s: %s\n",
-                     o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
-        return 2;
-    } catch (const sc_core::sc_report &e) {
-        // A platform component refused to go on (the message says which).
-        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
-        return 3;
-    }
-    catch_interrupts(false);
     RunInfo run;
-    run.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (int status = simulate_soc(o, job, soc, run))
+        return status;
     if (!o.vcd_path.empty() && !vcd.close())
         return 3;
     if (soc.interrupted) {

@@ -520,6 +520,8 @@ nlohmann::ordered_json report_header(const Scenario &s, double host_seconds)
              { "host_seconds", host_seconds } };
 }
 
+// The JSON report (docs/PMVP-SOC.md, "JSON output"), its members in the
+// order of the schema: long as the schema is.
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
 {
     using json = nlohmann::ordered_json;
@@ -756,6 +758,49 @@ std::string gnuplot_string(const std::string &v)
 
 }  // namespace
 
+// gnuplot's terminal for a picture named `path` (.png, .svg or .pdf); empty
+// for another name.
+static std::string plot_terminal(const std::string &path)
+{
+    std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+    return ext == ".png"   ? "pngcairo size 1200,900"
+           : ext == ".svg" ? "svg size 1200,900"
+           : ext == ".pdf" ? "pdfcairo size 8in,6in"
+                           : "";
+}
+
+// The time axis's unit, in picoseconds, for a run that ends at `end`.
+static std::pair<double, const char *> time_axis_unit(pmvp_time end)
+{
+    return end >= 10000000000000ull ? std::make_pair(1e12, "s")
+           : end >= 10000000000ull  ? std::make_pair(1e9, "ms")
+           : end >= 10000000ull     ? std::make_pair(1e6, "us")
+                                    : std::make_pair(1e3, "ns");
+}
+
+// Runs gnuplot on `script`: "", or why it failed. A gnuplot that ends
+// before reading everything is a failure to say, not a SIGPIPE that ends
+// pmvp-soc.
+static std::string run_gnuplot(const std::string &script)
+{
+    void (*was)(int) = std::signal(SIGPIPE, SIG_IGN);
+    FILE *p = popen("gnuplot", "w");
+    if (!p) {
+        std::signal(SIGPIPE, was);
+        return std::string("gnuplot could not be started: ") + std::strerror(errno);
+    }
+    std::fwrite(script.data(), 1, script.size(), p);
+    int status = pclose(p);
+    std::signal(SIGPIPE, was);
+    if (status != 0)
+        return "gnuplot failed (status " + std::to_string(status) + ")";
+    return "";
+}
+
+// The intervals as one gnuplot script, written top to bottom in the order
+// gnuplot reads it: the data (a row per interval), then its three panels
+// (counter rates, IPC per scope, PMUIRQ). Long, and one piece: each panel
+// names the data's columns.
 std::string IntervalReport::plot(const std::string &path) const
 {
     const Impl &m = *impl_;
@@ -763,19 +808,11 @@ std::string IntervalReport::plot(const std::string &path) const
     const FirmwareSetup &fw = s.firmware;
     if (m.kept.empty())
         return "no interval to draw";
-    std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
-    std::string terminal = ext == ".png"   ? "pngcairo size 1200,900"
-                           : ext == ".svg" ? "svg size 1200,900"
-                           : ext == ".pdf" ? "pdfcairo size 8in,6in"
-                                           : "";
+    const std::string terminal = plot_terminal(path);
     if (terminal.empty())
         return path + ": the picture's name must end in .png, .svg or .pdf";
-    // The time axis in the unit that suits the run.
     const pmvp_time end = m.kept.back().end;
-    const std::pair<double, const char *> unit = end >= 10000000000000ull ? std::make_pair(1e12, "s")
-                                                 : end >= 10000000000ull  ? std::make_pair(1e9, "ms")
-                                                 : end >= 10000000ull     ? std::make_pair(1e6, "us")
-                                                                          : std::make_pair(1e3, "ns");
+    const std::pair<double, const char *> unit = time_axis_unit(end);
     // Columns: 1 start, 2 middle; then the SoC's rate of each counter (the
     // cycle counter first), the IPC of each scope shown, PMUIRQ.
     std::vector<std::string> rates;
@@ -848,20 +885,7 @@ std::string IntervalReport::plot(const std::string &path) const
         g += "set yrange [0:1]\n";  // no rise to draw: an empty panel, not gnuplot's warning
     g += "plot $D using 2:" + std::to_string(3 + rates.size() + m.shown.size()) +
          " with impulses lw 2 title \"PMUIRQ (SoC)\"\nunset multiplot\n";
-    // A gnuplot that ends before reading everything is a failure to say,
-    // not a SIGPIPE that ends pmvp-soc.
-    void (*was)(int) = std::signal(SIGPIPE, SIG_IGN);
-    FILE *p = popen("gnuplot", "w");
-    if (!p) {
-        std::signal(SIGPIPE, was);
-        return std::string("gnuplot could not be started: ") + std::strerror(errno);
-    }
-    std::fwrite(g.data(), 1, g.size(), p);
-    int status = pclose(p);
-    std::signal(SIGPIPE, was);
-    if (status != 0)
-        return "gnuplot failed (status " + std::to_string(status) + ")";
-    return "";
+    return run_gnuplot(g);
 }
 
 }  // namespace pmvp::soc

@@ -1049,6 +1049,8 @@ void Reader::sebep(Object &o, SebepSetup &x)
     }
 }
 
+// The scenario's top-level keys, in the order of the format
+// (docs/PMVP-SOC.md): each group read by its own function.
 Scenario Reader::scenario(const json &root)
 {
     Scenario s;

@@ -225,6 +225,8 @@ uint32_t Gicv2::dist_read(unsigned cpu, uint64_t off, unsigned size) const
     }
 }
 
+// A write to the distributor: one case per register group of GICv2's
+// GICD map, long as the map is.
 uint32_t Gicv2::dist_write(unsigned cpu, uint64_t off, unsigned size, uint32_t value, pmvp_time at)
 {
     auto in = [&](uint64_t base, uint64_t bytes) { return off >= base && off < base + bytes; };
@@ -436,6 +438,8 @@ constexpr uint32_t kGicPhandle = 1, kClockPhandle = 2;
 constexpr uint32_t kGicPpi = 1, kIrqLevelHigh = 4, kIrqLevelLow = 8;  // the GIC binding's interrupt cells
 }  // namespace
 
+// The nodes in the order of the tree, as QEMU's virt board lays it out:
+// long as the tree is, one node after another.
 std::vector<uint8_t> build_dtb(const DtbSpec &spec)
 {
     std::vector<uint8_t> buf(64 * 1024 + spec.mpidr.size() * 256 + spec.bootargs.size());

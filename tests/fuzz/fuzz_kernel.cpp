@@ -203,7 +203,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             pmvp_sysreg_execution out{};
             uint64_t x = v;
             if (in.ConsumeBool()) {
-                err = pmvp_sysreg_execute_a64(&core, pe, write, 3, op1, crn, crm, op2, 1, nullptr, t, &x, &out);
+                const pmvp_sysreg_a64 insn = { write, 3, op1, crn, crm, op2, 1 };
+                err = pmvp_sysreg_execute(&core, pe, &insn, nullptr, t, &x, &out);
             } else {  // the access alone, in a context of the fuzzer's choosing
                 pmvp_sysreg r;
                 pmvp_sysreg_context ctx{};

@@ -97,6 +97,19 @@ TEST_F(Peek, RefusesAsAReadDoes)
     EXPECT_EQ(pmvp_amu_peek(&core, 0, PMVP_AMEVCNTR0_EL0, 0, kUs, nullptr), PMVP_ERR_NULL);
 }
 
+// The pure query of an MRS takes no MSR: a write changes the core, and
+// pmvp_sysreg_execute makes it.
+TEST_F(Peek, AnMsrIsNoPureQuery)
+{
+    const pmvp_sysreg_a64 msr = { true, 3, 3, 9, 13, 0, 0 }, mrs = { false, 3, 3, 9, 13, 0, 0 };  // PMCCNTR_EL0
+    uint64_t v = 5;
+    pmvp_sysreg_execution out{};
+    EXPECT_EQ(pmvp_sysreg_peek_execute(&core, 0, &msr, nullptr, kUs, &v, &out), PMVP_ERR_VALUE);
+    EXPECT_EQ(v, 5u);
+    ASSERT_EQ(pmvp_sysreg_peek_execute(&core, 0, &mrs, nullptr, kUs, &v, &out), PMVP_OK);
+    EXPECT_EQ(pmvp_sysreg_peek_execute(&core, 0, nullptr, nullptr, kUs, &v, &out), PMVP_ERR_NULL);
+}
+
 // Every pure query is the committing call made on a copy of the core: for
 // every MRS encoding of the PMU and AMU (pmvp_sysreg_peek_a64), every word
 // and doubleword of both frames as a guest reads it (pmvp_ext_peek), and

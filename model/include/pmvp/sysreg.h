@@ -257,13 +257,28 @@ typedef struct pmvp_sysreg_execution {
     uint64_t esr;      /* UNDEFINED or TRAP: ESR_ELx of that exception */
 } pmvp_sysreg_execution;
 
+/* An MRS or MSR instruction, as an ISS decodes it: its direction, its
+ * encoding <op0, op1, CRn, CRm, op2> and its transfer register X<rt> (for
+ * the syndrome). */
+typedef struct pmvp_sysreg_a64 {
+    bool write; /* MSR */
+    unsigned op0, op1, crn, crm, op2, rt;
+} pmvp_sysreg_a64;
+
+int pmvp_sysreg_execute(pmvp_core *core, unsigned pe, const pmvp_sysreg_a64 *insn, const pmvp_sysreg_context *higher,
+                        pmvp_time now, uint64_t *value, pmvp_sysreg_execution *out);
+
+/* An MRS as a pure query: as pmvp_sysreg_execute, at `t` (at or after the
+ * core's present), with no delay of the inaccuracy knob (c); the core is
+ * left as it is. PMVP_ERR_VALUE for an MSR (insn->write). */
+int pmvp_sysreg_peek_execute(const pmvp_core *core, unsigned pe, const pmvp_sysreg_a64 *insn,
+                             const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
+                             pmvp_sysreg_execution *out);
+
+/* The same two with the instruction's fields as arguments. */
 int pmvp_sysreg_execute_a64(pmvp_core *core, unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn,
                             unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time now,
                             uint64_t *value, pmvp_sysreg_execution *out);
-
-/* An MRS as a pure query: as pmvp_sysreg_execute_a64 with write false, at
- * `t` (at or after the core's present), with no delay of the inaccuracy
- * knob (c); the core is left as it is. */
 int pmvp_sysreg_peek_a64(const pmvp_core *core, unsigned pe, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
                          unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
                          pmvp_sysreg_execution *out);

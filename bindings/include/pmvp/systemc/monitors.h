@@ -233,10 +233,14 @@ public:
                                 const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
 
     // ---- for an instruction-set simulator
-    // An MRS (write false) or MSR executed by PE `pe`: decoded, checked in
-    // the PE's context with the higher levels' controls `higher` (NULL: all
-    // zero) and made if permitted (pmvp_sysreg_execute_a64). `value` is the
+    // An MRS or MSR `insn` executed by PE `pe`: decoded, checked in the
+    // PE's context with the higher levels' controls `higher` (NULL: all
+    // zero) and made if permitted (pmvp_sysreg_execute). `value` is the
     // MSR's value or gets the MRS's.
+    [[nodiscard]] int execute(unsigned pe, const pmvp_sysreg_a64 &insn, const pmvp_sysreg_context *higher,
+                              uint64_t &value, pmvp_sysreg_execution &out,
+                              const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // The same with the instruction's fields as arguments.
     [[nodiscard]] int execute_a64(unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm,
                                   unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, uint64_t &value,
                                   pmvp_sysreg_execution &out, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
@@ -398,7 +402,7 @@ private:
     bool redrive_ = false;  // after a restore: update() writes every PMUIRQ line
     struct {
         pmvp_retire_result *retire = nullptr;     // retire()'s caller's, while it runs
-        pmvp_sysreg_execution *sysreg = nullptr;  // execute_a64()'s, for a write
+        pmvp_sysreg_execution *sysreg = nullptr;  // execute()'s, for a write
     } results_;
     sc_core::sc_event wake_;
     bool started_ = false, cold_ = false, warm_ = false;
