@@ -510,7 +510,7 @@ static const char *arm_implausible(const void *core)
     return NULL;
 }
 
-/* A restore's scratch core (sizeof(pmvp_core), 41 KB): one per host thread. */
+/* A restore's scratch core (sizeof(pmvp_core), 43 KB): one per host thread. */
 static void *arm_scratch(void)
 {
     static _Thread_local pmvp_core scratch;

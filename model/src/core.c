@@ -389,8 +389,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
         cfg->feat_pmuv3_icntr ? filter_mask(cfg, false) | (cfg->feat_sebep ? PMVP_PMEVTYPER_EL0_SYNC : 0) : 0;
     c->pmcr_mask = pmcr_mask(cfg);
     c->counter_mask = cfg->pmu_version >= PMVP_PMUV3P5 ? UINT64_MAX : UINT32_MAX;
-    c->generation = 1; /* the zeroed routes are stale */
-    c->rates_valid = c->own_counts_valid = c->watch_valid = false;
+    k_caches(c)->generation = 1; /* the zeroed routes are stale (the caches' flags are false) */
     _Static_assert(PMVP_MAX_LEVEL_EVENTS <= 64, "reportable_levels has a bit per level event");
     c->reportable_levels = 0;
     for (int level = 0; level < pmvp_event_level_count(); level++) {
@@ -593,7 +592,7 @@ int pmvp_core_context(const pmvp_core *c, unsigned pe, pmvp_context *ctx)
 /* Derives route *r of a report of `event` by PE `pe` (D14.4: a counter of PE
  * p counts an event of PE pe if p == pe or its effective MT is 1, and it
  * counts in pe's context). */
-static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t event)
+static void derive_route(pmvp_core *c, k_route *r, unsigned pe, uint16_t event)
 {
     /* While time alone can freeze counters, or a counter's per-cycle value
      * is followed (threshold and edge counting), a route is not kept: every
@@ -601,9 +600,10 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
      * instant (an older generation is never current). Nor while knob (d)
      * may drop occurrences, which count_occurrences draws: the common case
      * of a report then need not ask. */
-    uint64_t generation =
-        k_freeze_timed(c) || k_threshold_any(c) || c->cfg.inaccuracy.drop_ppm ? c->generation - 1 : c->generation;
-    *r = (pmvp_route){ .generation = generation, .event = event, .pe = (uint8_t)pe };
+    uint64_t generation = k_freeze_timed(c) || k_threshold_any(c) || c->cfg.inaccuracy.drop_ppm
+                              ? k_caches(c)->generation - 1
+                              : k_caches(c)->generation;
+    *r = (k_route){ .generation = generation, .event = event, .pe = (uint8_t)pe };
     const pmvp_context *src = &c->pe[pe].ctx;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
@@ -625,14 +625,14 @@ static void derive_route(pmvp_core *c, pmvp_route *r, unsigned pe, uint16_t even
  * counts (the ISS's and the cycle, CHAIN and stall events) 47 slots of 64. */
 static unsigned route_slot(unsigned pe, uint16_t event)
 {
-    return ((event * 1799u) >> 7 ^ pe * 5u) % PMVP_ROUTES;
+    return ((event * 1799u) >> 7 ^ pe * 5u) % K_ROUTES;
 }
 
 /* Whether its slot holds that route, of the current generation. */
 static bool route_known(const pmvp_core *c, unsigned pe, uint16_t event)
 {
-    const pmvp_route *r = &c->route[route_slot(pe, event)];
-    return r->generation == c->generation && r->event == event && r->pe == pe;
+    const k_route *r = &k_caches(c)->route[route_slot(pe, event)];
+    return r->generation == k_caches(c)->generation && r->event == event && r->pe == pe;
 }
 
 /* The refusals of a report by PE `pe` of the core that its instant does not
@@ -663,7 +663,7 @@ static void add_occurrences(uint64_t *amu_counter, uint32_t which, uint64_t coun
 /* The carries of count_on_route's adds. Out of line, as is the first
  * report of a route, so that a report's common case calls nothing: its
  * registers are its own and it pushes none. */
-static PMVP_COLD int carry_on_route(pmvp_core *c, const pmvp_route *r, uint64_t count)
+static PMVP_COLD int carry_on_route(pmvp_core *c, const k_route *r, uint64_t count)
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         k_counters_carried(c, p, r->pmu[p], count);
@@ -683,7 +683,7 @@ static PMVP_COLD int carry_on_route(pmvp_core *c, const pmvp_route *r, uint64_t 
 }
 
 /* Adds `count` occurrences reported by PE pe to the counters of route r. */
-static inline int count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
+static inline int count_on_route(pmvp_core *c, const k_route *r, unsigned pe, uint64_t count)
 {
     /* The common case first: the reporting PE's own event counters. */
     if (r->own_only)
@@ -699,7 +699,7 @@ static inline int count_on_route(pmvp_core *c, const pmvp_route *r, unsigned pe,
 
 /* count_on_route for a core in which some counter's per-cycle value is
  * followed: each counter of the route through k_occurrence_add. */
-static void count_with_thresholds(pmvp_core *c, const pmvp_route *r, unsigned pe, uint64_t count)
+static void count_with_thresholds(pmvp_core *c, const k_route *r, unsigned pe, uint64_t count)
 {
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
@@ -721,7 +721,7 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     int err = k_check_pe(c, pe);
     if (err)
         return err;
-    pmvp_route *r = &c->route[route_slot(pe, event)];
+    k_route *r = &k_caches(c)->route[route_slot(pe, event)];
     bool known = route_known(c, pe, event);
     if ((err = report_refusal(c, pe, event, known)))
         return err;
@@ -768,7 +768,7 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
      * (derive_route); time does not go back. */
     if (c && pe < c->cfg.num_pes && route_known(c, pe, event) && now >= c->last_call) {
         c->last_call = now;
-        return count_on_route(c, &c->route[route_slot(pe, event)], pe, count);
+        return count_on_route(c, &k_caches(c)->route[route_slot(pe, event)], pe, count);
     }
     return report_first_or_refused(c, pe, event, count, now);
 }
@@ -805,7 +805,7 @@ static int batch_refusal(const pmvp_core *c, const pmvp_batch *b, uint64_t *tota
  * window's end. */
 static bool quiet_known(const pmvp_core *c)
 {
-    return c->rates_valid && !c->th_any && !c->freeze_armed;
+    return k_caches(c)->rates_valid && !k_caches(c)->th_any && !k_caches(c)->freeze_armed;
 }
 
 /* quiet_known, filling the rate caches first. */
@@ -850,7 +850,8 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
      * of each asks no catalogue. */
     for (unsigned i = 0; i < num_batches; i++)
         if (!route_known(c, batches[i].pe, batches[i].event))
-            derive_route(c, &c->route[route_slot(batches[i].pe, batches[i].event)], batches[i].pe, batches[i].event);
+            derive_route(c, &k_caches(c)->route[route_slot(batches[i].pe, batches[i].event)], batches[i].pe,
+                         batches[i].event);
     /* A quiet window: each batch counts as a report at `now`, without the
      * walk's syncs. */
     if (quiet_window(c)) {
@@ -874,11 +875,11 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
      * input is; the core is brought to each edge where a run starts or a
      * window ends with the runs before it in force. */
     for (unsigned i = 0; i < num_batches; i++) {
-        c->spread[i].per_cycle = 0;
-        c->spread[i].event = batches[i].event;
-        c->spread[i].pe = (uint8_t)batches[i].pe;
+        k_caches(c)->spread[i].per_cycle = 0;
+        k_caches(c)->spread[i].event = batches[i].event;
+        k_caches(c)->spread[i].pe = (uint8_t)batches[i].pe;
     }
-    c->num_spread = (uint8_t)num_batches;
+    k_caches(c)->num_spread = (uint8_t)num_batches;
     for (;;) {
         uint64_t edge = UINT64_MAX;
         for (unsigned i = 0; i < num_batches; i++)
@@ -892,12 +893,12 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
         for (unsigned i = 0; i < num_batches; i++)
             for (const pmvp_batch *b = &batches[i]; run[i] <= b->num_runs && next[i] == edge; run[i]++) {
                 bool in = run[i] < b->num_runs;
-                c->spread[i].per_cycle = in ? b->runs[run[i]].per_cycle : 0;
+                k_caches(c)->spread[i].per_cycle = in ? b->runs[run[i]].per_cycle : 0;
                 next[i] += in ? b->runs[run[i]].cycles : 0;
             }
         k_spread_changed(c);
     }
-    c->num_spread = 0;
+    k_caches(c)->num_spread = 0;
     c->last_call = now;
     return PMVP_OK;
 }
@@ -1011,9 +1012,9 @@ static uint64_t fewest_to_interrupt(const pmvp_core *c, const uint32_t pmu[PMVP_
 
 /* The route of a report of `event` by PE `pe`, derived where its slot does
  * not hold it (`known`: it does). */
-static const pmvp_route *route_of(pmvp_core *c, unsigned pe, uint16_t event, bool known)
+static const k_route *route_of(pmvp_core *c, unsigned pe, uint16_t event, bool known)
 {
-    pmvp_route *r = &c->route[route_slot(pe, event)];
+    k_route *r = &k_caches(c)->route[route_slot(pe, event)];
     if (!known)
         derive_route(c, r, pe, event);
     return r;
@@ -1059,7 +1060,7 @@ int pmvp_core_events_to_interrupt_any(pmvp_core *c, uint16_t event, pmvp_time no
     for (unsigned q = 0; q < c->cfg.num_pes; q++) {
         if (c->pe[q].state == PMVP_PE_OFF)
             continue;
-        const pmvp_route *r = route_of(c, q, event, route_known(c, q, event));
+        const k_route *r = route_of(c, q, event, route_known(c, q, event));
         for (unsigned p = 0; p < c->cfg.num_pes; p++)
             pmu[p] |= r->pmu[p];
     }

@@ -422,28 +422,28 @@ uint64_t k_overflow_requests(const pmvp_core *c, const pmvp_pe *pe)
  * that can request an interrupt. */
 static void watch_interrupts(pmvp_core *c)
 {
-    c->levels_watched = c->events_watched = 0;
+    k_caches(c)->levels_watched = k_caches(c)->events_watched = 0;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
         uint64_t requesters = interrupt_requesters(c, pe);
         if (requesters & PMVP_PMU_F0)
-            c->events_watched |= UINT64_C(1) << PMVP_EV_INST_RETIRED % 64;
+            k_caches(c)->events_watched |= UINT64_C(1) << PMVP_EV_INST_RETIRED % 64;
         uint32_t req = (uint32_t)requesters & ~PMVP_PMU_C;
         /* An even counter feeds the CHAIN counter above it (D14.3). */
         for (uint32_t m = req | (req >> 1 & UINT32_C(0x55555555)); m;) {
             unsigned n = pmvp_take_lowest(&m);
-            c->events_watched |= UINT64_C(1) << k_counter_event(pe, n) % 64;
-            c->levels_watched |= levels_followed(&pe->pmu.event[n], k_effective_mt(c, p, n));
+            k_caches(c)->events_watched |= UINT64_C(1) << k_counter_event(pe, n) % 64;
+            k_caches(c)->levels_watched |= levels_followed(&pe->pmu.event[n], k_effective_mt(c, p, n));
         }
     }
-    c->watch_valid = true;
+    k_caches(c)->watch_valid = true;
 }
 
 bool k_input_may_interrupt(pmvp_core *c, uint16_t event, int level)
 {
-    if (!c->watch_valid)
+    if (!k_caches(c)->watch_valid)
         watch_interrupts(c);
-    return (level < 0 ? c->events_watched >> event % 64 : c->levels_watched >> level) & 1;
+    return (level < 0 ? k_caches(c)->events_watched >> event % 64 : k_caches(c)->levels_watched >> level) & 1;
 }
 
 /* Table D13-1: what an overflow of PE p raises in its current context
@@ -556,7 +556,7 @@ void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc)
 /* Which clock a counter's increments follow during a constant stretch. */
 enum source { SRC_NONE, SRC_PROC, SRC_PROC_SLOT, SRC_BUS, SRC_SYSCNT };
 
-/* A rate as count.c computes it; pmvp_rate is its packed form in the caches. */
+/* A rate as count.c computes it; k_packed_rate is its packed form in the caches. */
 typedef struct rate {
     uint8_t src;     /* enum source */
     uint8_t slot;    /* SRC_PROC_SLOT's barrel thread */
@@ -565,12 +565,12 @@ typedef struct rate {
 
 static const rate no_rate = { SRC_NONE, 0, 0 };
 
-static pmvp_rate packed_rate(rate r)
+static k_packed_rate packed_rate(rate r)
 {
-    return (pmvp_rate){ r.weight << 16 | (uint64_t)r.slot << 8 | r.src };
+    return (k_packed_rate){ r.weight << 16 | (uint64_t)r.slot << 8 | r.src };
 }
 
-static rate cached_rate(pmvp_rate p)
+static rate cached_rate(k_packed_rate p)
 {
     return (rate){ (uint8_t)p.packed, (uint8_t)(p.packed >> 8), p.packed >> 16 };
 }
@@ -621,7 +621,7 @@ static bool any_pe_condition(const pmvp_core *c, unsigned p, unsigned n, const p
 static bool counts_own(const pmvp_core *c, unsigned p, unsigned n)
 {
     const pmvp_pe *pe = &c->pe[p];
-    return c->own_counts_valid ? pe->own_counts >> n & 1 : k_counts(c, p, n, &pe->ctx);
+    return k_caches(c)->own_counts_valid ? k_pe_caches(pe)->own_counts >> n & 1 : k_counts(c, p, n, &pe->ctx);
 }
 
 /* The occurrences of `event` that PE q's batches put on each processor
@@ -629,9 +629,9 @@ static bool counts_own(const pmvp_core *c, unsigned p, unsigned n)
 static uint64_t spread_of(const pmvp_core *c, unsigned q, uint16_t event)
 {
     uint64_t w = 0;
-    for (unsigned i = 0; i < c->num_spread; i++)
-        if (c->spread[i].pe == q && c->spread[i].event == event)
-            w += c->spread[i].per_cycle;
+    for (unsigned i = 0; i < k_caches(c)->num_spread; i++)
+        if (k_caches(c)->spread[i].pe == q && k_caches(c)->spread[i].event == event)
+            w += k_caches(c)->spread[i].per_cycle;
     return w;
 }
 
@@ -641,7 +641,7 @@ static uint64_t spread_of(const pmvp_core *c, unsigned q, uint16_t event)
  * context, summed over the PEs. */
 static rate spread_rate(const pmvp_core *c, unsigned p, unsigned n)
 {
-    if (!c->num_spread)
+    if (!k_caches(c)->num_spread)
         return no_rate;
     uint16_t event = k_counter_event(&c->pe[p], n);
     bool mt = k_effective_mt(c, p, n);
@@ -724,7 +724,7 @@ static uint64_t slot_cycles_upto(uint64_t x, unsigned s, unsigned t)
  * (k_instruction_counter_counts): 0 when it counts none. */
 static uint64_t icntr_spread(const pmvp_core *c, unsigned p)
 {
-    if (!c->num_spread || !c->cfg.feat_pmuv3_icntr || !k_instruction_counter_counts(c, p, &c->pe[p].ctx))
+    if (!k_caches(c)->num_spread || !c->cfg.feat_pmuv3_icntr || !k_instruction_counter_counts(c, p, &c->pe[p].ctx))
         return 0;
     return spread_of(c, p, PMVP_EV_INST_RETIRED);
 }
@@ -1085,15 +1085,17 @@ static bool th_counting_allowed(const pmvp_core *c, unsigned p, unsigned n)
  * with n - 1's run first when n links to it. */
 static th_run th_run_from(const pmvp_core *c, unsigned p, const pmvp_pe *from, unsigned n, uint64_t k0)
 {
-    bool cached = c->rates_valid;
+    bool cached = k_caches(c)->rates_valid;
     const pmvp_pe *pe = &c->pe[p];
     th_run link, *l = NULL;
     if (n % 2 == 1 && th_of(&from->pmu, n).tlc) {
         link = th_run_from(c, p, from, n - 1, k0);
         l = &link;
     }
-    bool allowed = (cached ? pe->th_allowed >> n & 1 : th_counting_allowed(c, p, n)) && !(from->frozen >> n & 1);
-    return th_run_of(c, p, from, n, cached ? cached_rate(pe->rate[n]) : counter_rate(c, p, n), allowed, l, k0);
+    bool allowed =
+        (cached ? k_pe_caches(pe)->th_allowed >> n & 1 : th_counting_allowed(c, p, n)) && !(from->frozen >> n & 1);
+    return th_run_of(c, p, from, n, cached ? cached_rate(k_pe_caches(pe)->rate[n]) : counter_rate(c, p, n), allowed, l,
+                     k0);
 }
 
 /* The counters of PE p whose threshold function is on (*on) and whose
@@ -1101,9 +1103,9 @@ static th_run th_run_from(const pmvp_core *c, unsigned p, const pmvp_pe *from, u
 static void th_masks(const pmvp_core *c, unsigned p, uint32_t *on, uint32_t *tracked)
 {
     const pmvp_pe *pe = &c->pe[p];
-    if (c->rates_valid) {
-        *on = pe->th_on;
-        *tracked = pe->th_tracked;
+    if (k_caches(c)->rates_valid) {
+        *on = k_pe_caches(pe)->th_on;
+        *tracked = k_pe_caches(pe)->th_tracked;
         return;
     }
     *on = *tracked = 0;
@@ -1224,7 +1226,7 @@ static rate amu_counter_rate(const pmvp_core *c, unsigned p, unsigned n)
 /* Caches rate r of counter n in rates[n], and whether it counts in bit n
  * of *counting: the event counters' (rate, counting) or the AMU's
  * (amu_rate, amu_counting). */
-static void cache_rate(pmvp_rate *rates, uint32_t *counting, unsigned n, rate r)
+static void cache_rate(k_packed_rate *rates, uint32_t *counting, unsigned n, rate r)
 {
     rates[n] = packed_rate(r);
     *counting = r.weight ? *counting | UINT32_C(1) << n : *counting & ~(UINT32_C(1) << n);
@@ -1237,67 +1239,71 @@ static bool level_class(const pmvp_event_decoded *d)
 
 static void refresh_rates(pmvp_core *c)
 {
-    if (c->rates_valid)
+    k_core_caches *cc = k_caches(c);
+    if (cc->rates_valid)
         return;
-    c->th_any = false;
+    cc->th_any = false;
     /* First what each counter counts in its own PE's context (own_counts),
      * which the rates then read. */
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        pe->own_counts = 0;
+        k_pe_caches *pc = k_pe_caches(pe);
+        pc->own_counts = 0;
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
             if (k_counts(c, p, n, &pe->ctx))
-                pe->own_counts |= UINT32_C(1) << n;
+                pc->own_counts |= UINT32_C(1) << n;
     }
-    c->own_counts_valid = true;
+    cc->own_counts_valid = true;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         pmvp_pe *pe = &c->pe[p];
-        pe->cycles_count = k_cycle_counter_counts(c, p);
-        pe->counting = pe->amu_counting = pe->level_driven = 0;
-        pe->th_on = pe->th_tracked = pe->th_allowed = 0;
+        k_pe_caches *pc = k_pe_caches(pe);
+        pc->cycles_count = k_cycle_counter_counts(c, p);
+        pc->counting = pc->amu_counting = pc->level_driven = 0;
+        pc->th_on = pc->th_tracked = pc->th_allowed = 0;
         for (unsigned n = 0; n < c->cfg.num_counters; n++) {
             uint32_t bit = UINT32_C(1) << n;
-            cache_rate(pe->rate, &pe->counting, n, counter_rate(c, p, n));
+            cache_rate(pc->rate, &pc->counting, n, counter_rate(c, p, n));
             if (level_class(&pe->pmu.event[n]))
-                pe->level_driven |= bit;
+                pc->level_driven |= bit;
             if (k_threshold_on(c, p, n))
-                pe->th_on |= bit;
+                pc->th_on |= bit;
             if (k_threshold_tracked(c, p, n)) {
-                pe->th_tracked |= bit;
+                pc->th_tracked |= bit;
                 if (th_counting_allowed(c, p, n))
-                    pe->th_allowed |= bit;
+                    pc->th_allowed |= bit;
             }
         }
-        c->th_any |= pe->th_tracked != 0;
+        cc->th_any |= pc->th_tracked != 0;
         if (c->cfg.feat_amuv1)
             for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++)
-                cache_rate(pe->amu_rate, &pe->amu_counting, n, amu_counter_rate(c, p, n));
+                cache_rate(pc->amu_rate, &pc->amu_counting, n, amu_counter_rate(c, p, n));
     }
     /* Freeze on overflow: armed, and timed when a source counts at a rate,
      * or is the CHAIN counter above one that does. */
-    c->freeze_armed = c->freeze_timed = false;
+    cc->freeze_armed = cc->freeze_timed = false;
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
+        const k_pe_caches *pc = k_pe_caches(pe);
         uint64_t sources = freeze_sources(c, pe);
-        c->freeze_armed |= sources != 0;
+        cc->freeze_armed |= sources != 0;
         /* A counter whose threshold function is on may count cycles
          * whatever its rate (V[n] of V_B == 0 may be 1). */
-        uint32_t timed = pe->counting | (pe->th_on & pe->th_allowed);
-        c->freeze_timed |= (sources & (timed | timed << 1)) != 0;
+        uint32_t timed = pc->counting | (pc->th_on & pc->th_allowed);
+        cc->freeze_timed |= (sources & (timed | timed << 1)) != 0;
     }
-    c->rates_valid = true;
+    cc->rates_valid = true;
 }
 
 bool k_freeze_timed(pmvp_core *c)
 {
     refresh_rates(c);
-    return c->freeze_timed;
+    return k_caches(c)->freeze_timed;
 }
 
 bool k_threshold_any(pmvp_core *c)
 {
     refresh_rates(c);
-    return c->th_any;
+    return k_caches(c)->th_any;
 }
 
 /* AMU counter n of PE state `a`, group 0 then group 1. */
@@ -1307,12 +1313,12 @@ static uint64_t *amu_counter(pmvp_amu *a, unsigned n)
 }
 
 /* Fills f with the followers of level input `level` of PE q (level_followers). */
-static PMVP_OUT_OF_LINE void find_followers(pmvp_core *c, pmvp_followers *f, unsigned q, unsigned level)
+static PMVP_OUT_OF_LINE void find_followers(pmvp_core *c, k_followers *f, unsigned q, unsigned level)
 {
-    *f = (pmvp_followers){ .generation = c->generation, .pe = (uint8_t)q, .level = (uint8_t)level };
+    *f = (k_followers){ .generation = k_caches(c)->generation, .pe = (uint8_t)q, .level = (uint8_t)level };
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
         const pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = pe->level_driven; m;) {
+        for (uint32_t m = k_pe_caches(pe)->level_driven; m;) {
             unsigned n = pmvp_take_lowest(&m);
             bool mt = k_effective_mt(c, p, n);
             if (!(p == q || mt) || !follows_level(&pe->pmu.event[n], level, mt))
@@ -1342,17 +1348,17 @@ static PMVP_OUT_OF_LINE void find_followers(pmvp_core *c, pmvp_followers *f, uns
  * counters. Found once per generation of what decides them (the events,
  * MT, the controls: k_routes_stale), with the rates valid; found again out
  * of the level change's path. */
-static inline const pmvp_followers *level_followers(pmvp_core *c, unsigned q, unsigned level)
+static inline const k_followers *level_followers(pmvp_core *c, unsigned q, unsigned level)
 {
-    pmvp_followers *f = &c->followers[(level ^ q * 5u) % PMVP_FOLLOWERS];
-    if (f->generation != c->generation || f->pe != q || f->level != level)
+    k_followers *f = &k_caches(c)->followers[(level ^ q * 5u) % K_FOLLOWERS];
+    if (f->generation != k_caches(c)->generation || f->pe != q || f->level != level)
         find_followers(c, f, q, level);
     return f;
 }
 
 /* Counter n (of `rates`) takes rate r; with stretch s (a level change
  * ahead of the core's sync) it stands at the end of s, ahead if it counts. */
-static void take_rate(const pmvp_core *c, pmvp_rate *rates, uint32_t *counting, uint32_t *ahead, uint64_t *since,
+static void take_rate(const pmvp_core *c, k_packed_rate *rates, uint32_t *counting, uint32_t *ahead, uint64_t *since,
                       unsigned n, rate r, const stretch *s)
 {
     cache_rate(rates, counting, n, r);
@@ -1368,7 +1374,7 @@ static void take_rate(const pmvp_core *c, pmvp_rate *rates, uint32_t *counting, 
 /* The followers take their new rates (take_rate), the level now `value`:
  * PE q's own with MT == 0 from their held rates, the others as counter_rate
  * finds them. */
-static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, uint32_t value, const stretch *s)
+static void follow_level(pmvp_core *c, unsigned q, const k_followers *f, uint32_t value, const stretch *s)
 {
     for (unsigned p = f->first_pe; p < f->end_pe; p++) {
         pmvp_pe *pe = &c->pe[p];
@@ -1377,13 +1383,14 @@ static void follow_level(pmvp_core *c, unsigned q, const pmvp_followers *f, uint
             rate r = p == q && (f->own >> n & 1)
                          ? level_rate(cached_rate(f->held[n]), pe->pmu.event[n].cls == PMVP_EVCLASS_PER_CYCLE, value)
                          : counter_rate(c, p, n);
-            take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, r, s);
+            take_rate(c, k_pe_caches(pe)->rate, &k_pe_caches(pe)->counting, &pe->ahead, pe->since, n, r, s);
         }
     }
     pmvp_pe *pe = &c->pe[q];
     for (uint32_t m = f->amu; m;) {
         unsigned n = pmvp_take_lowest(&m);
-        take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n, amu_counter_rate(c, q, n), s);
+        take_rate(c, k_pe_caches(pe)->amu_rate, &k_pe_caches(pe)->amu_counting, &pe->amu_ahead, pe->amu_since, n,
+                  amu_counter_rate(c, q, n), s);
     }
 }
 
@@ -1392,7 +1399,7 @@ void k_spread_changed(pmvp_core *c)
     /* Without valid rates the next sync computes them all; with a freeze
      * armed, a spread may time it (refresh_rates), which the report routes
      * must see: both as any change of what counts. */
-    if (!c->rates_valid || c->freeze_armed) {
+    if (!k_caches(c)->rates_valid || k_caches(c)->freeze_armed) {
         k_routes_stale(c);
         return;
     }
@@ -1400,13 +1407,14 @@ void k_spread_changed(pmvp_core *c)
         pmvp_pe *pe = &c->pe[p];
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
             if (pe->pmu.event[n].cls == PMVP_EVCLASS_OCCURRENCE)
-                take_rate(c, pe->rate, &pe->counting, &pe->ahead, pe->since, n, counter_rate(c, p, n), NULL);
+                take_rate(c, k_pe_caches(pe)->rate, &k_pe_caches(pe)->counting, &pe->ahead, pe->since, n,
+                          counter_rate(c, p, n), NULL);
         for (unsigned n = 0; c->cfg.feat_amuv1 && n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++) {
             const pmvp_event_decoded *d =
                 n < PMVP_AMU_ARCH_COUNTERS ? &c->amu_event0[n] : &pe->amu.event1[n - PMVP_AMU_ARCH_COUNTERS];
             if (d->cls == PMVP_EVCLASS_OCCURRENCE)
-                take_rate(c, pe->amu_rate, &pe->amu_counting, &pe->amu_ahead, pe->amu_since, n,
-                          amu_counter_rate(c, p, n), NULL);
+                take_rate(c, k_pe_caches(pe)->amu_rate, &k_pe_caches(pe)->amu_counting, &pe->amu_ahead, pe->amu_since,
+                          n, amu_counter_rate(c, p, n), NULL);
         }
     }
 }
@@ -1417,11 +1425,12 @@ static void advance_amu(const pmvp_core *c, unsigned p, pmvp_pe *to, const stret
 {
     pmvp_amu *a = &to->amu;
     const pmvp_pe *pe = &c->pe[p];
-    bool cached = c->rates_valid;
-    uint32_t counting = cached ? pe->amu_counting : (UINT32_C(1) << (PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux)) - 1;
+    bool cached = k_caches(c)->rates_valid;
+    uint32_t counting =
+        cached ? k_pe_caches(pe)->amu_counting : (UINT32_C(1) << (PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux)) - 1;
     while (counting) {
         unsigned n = pmvp_take_lowest(&counting);
-        rate r = cached ? cached_rate(pe->amu_rate[n]) : amu_counter_rate(c, p, n);
+        rate r = cached ? cached_rate(k_pe_caches(pe)->amu_rate[n]) : amu_counter_rate(c, p, n);
         *amu_counter(a, n) += (uint64_t)increments_from(c, r, s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
     }
     to->amu_ahead = 0;
@@ -1451,21 +1460,22 @@ static inline stretch stretch_to(const pmvp_core *c, pmvp_time now)
 static inline void advance_stretch(const pmvp_core *c, unsigned p, const stretch *s, pmvp_pe *to)
 {
     const pmvp_pe *pe = &c->pe[p];
-    bool cached = c->rates_valid;
+    bool cached = k_caches(c)->rates_valid;
     if (s->dk)
         advance_cycle_counter(c, to, s->dk,
-                              !(to->frozen & PMVP_PMU_C) && (cached ? pe->cycles_count : k_cycle_counter_counts(c, p)));
+                              !(to->frozen & PMVP_PMU_C) &&
+                                  (cached ? k_pe_caches(pe)->cycles_count : k_cycle_counter_counts(c, p)));
     /* In counter order: a CHAIN counter takes the carries of the one below.
      * The counters whose threshold function is on count their runs. */
     uint32_t on = 0, tracked = 0;
-    if (!cached || c->th_any)
+    if (!cached || k_caches(c)->th_any)
         th_masks(c, p, &on, &tracked);
     if (tracked)
         th_advance(c, p, s, to);
-    uint32_t counting = (cached ? pe->counting : k_counters_mask(c)) & ~(uint32_t)to->frozen & ~on;
+    uint32_t counting = (cached ? k_pe_caches(pe)->counting : k_counters_mask(c)) & ~(uint32_t)to->frozen & ~on;
     while (counting) {
         unsigned n = pmvp_take_lowest(&counting);
-        rate r = cached ? cached_rate(pe->rate[n]) : counter_rate(c, p, n);
+        rate r = cached ? cached_rate(k_pe_caches(pe)->rate[n]) : counter_rate(c, p, n);
         pmvp_u128 inc = increments_from(c, r, s, pe->ahead >> n & 1, pe->since[n]);
         if (inc)
             k_counter_add(c, p, to, n, inc);
@@ -1544,7 +1554,7 @@ void k_sync(pmvp_core *c, pmvp_time now)
         advance_pe(c, p, &s, now, pe);
         /* An overflow in the stretch, at its end included, froze counters:
          * the freeze is held, and what counts changed. */
-        if (c->freeze_armed) {
+        if (k_caches(c)->freeze_armed) {
             pe->frozen = k_frozen(c, pe);
             froze |= pe->frozen != before;
         }
@@ -1564,7 +1574,7 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     c->last_call = now;
-    if (!c->rates_valid || now <= c->sync_time || c->freeze_armed || c->th_any) {
+    if (!k_caches(c)->rates_valid || now <= c->sync_time || k_caches(c)->freeze_armed || k_caches(c)->th_any) {
         /* The whole core to now (no time to advance, or the next sync
          * computes every rate anyway, or a freeze is armed: its split of a
          * stretch reads every counter at the sync, so none may be ahead; or
@@ -1572,9 +1582,9 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
          * the sync too). */
         k_sync(c, now);
         c->pe[q].level[level] = value;
-        if (c->rates_valid && c->freeze_armed)
+        if (k_caches(c)->rates_valid && k_caches(c)->freeze_armed)
             k_routes_stale(c); /* the report routes too: they are cached only while no freeze is timed */
-        else if (c->rates_valid)
+        else if (k_caches(c)->rates_valid)
             follow_level(c, q, level_followers(c, q, level), value, NULL);
         return PMVP_OK;
     }
@@ -1584,21 +1594,22 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
      * counts cycles on which it holds, D14.4.1; the AMU's likewise): the
      * stretch of the processor clock is all they need. */
     stretch s = processor_stretch_to(c, now);
-    const pmvp_followers *f = level_followers(c, q, level);
+    const k_followers *f = level_followers(c, q, level);
     for (unsigned p = f->first_pe; p < f->end_pe; p++) {
         pmvp_pe *pe = &c->pe[p];
-        for (uint32_t m = f->pmu[p] & pe->counting; m;) {
+        for (uint32_t m = f->pmu[p] & k_pe_caches(pe)->counting; m;) {
             unsigned n = pmvp_take_lowest(&m);
-            pmvp_u128 inc = increments_from(c, cached_rate(pe->rate[n]), &s, pe->ahead >> n & 1, pe->since[n]);
+            pmvp_u128 inc =
+                increments_from(c, cached_rate(k_pe_caches(pe)->rate[n]), &s, pe->ahead >> n & 1, pe->since[n]);
             if (inc)
                 k_counter_add(c, p, pe, n, inc);
         }
     }
     pmvp_pe *pe = &c->pe[q];
-    for (uint32_t m = f->amu & pe->amu_counting; m;) {
+    for (uint32_t m = f->amu & k_pe_caches(pe)->amu_counting; m;) {
         unsigned n = pmvp_take_lowest(&m);
-        *amu_counter(&pe->amu, n) +=
-            (uint64_t)increments_from(c, cached_rate(pe->amu_rate[n]), &s, pe->amu_ahead >> n & 1, pe->amu_since[n]);
+        *amu_counter(&pe->amu, n) += (uint64_t)increments_from(c, cached_rate(k_pe_caches(pe)->amu_rate[n]), &s,
+                                                               pe->amu_ahead >> n & 1, pe->amu_since[n]);
     }
     pe->level[level] = value;
     follow_level(c, q, f, value, &s);
@@ -1606,16 +1617,15 @@ int k_set_level(pmvp_core *c, unsigned q, unsigned level, uint32_t value, pmvp_t
     return PMVP_OK;
 }
 
-_Static_assert(offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, ext) && offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, amu) &&
-                   offsetof(pmvp_pe, rate) > offsetof(pmvp_pe, pmu),
-               "k_pe_at copies the members before the rate caches: the PE's state");
+_Static_assert(offsetof(pmvp_pe, caches) + sizeof((pmvp_pe *)0)->caches == sizeof(pmvp_pe),
+               "k_pe_at copies the members before the caches: the PE's state");
 
 const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scratch)
 {
     if (t <= c->sync_time)
         return &c->pe[p]; /* nothing to advance: the PE as it is */
     /* The state without the rate caches, which the advance reads from c. */
-    memcpy(scratch, &c->pe[p], offsetof(pmvp_pe, rate));
+    memcpy(scratch, &c->pe[p], offsetof(pmvp_pe, caches));
     stretch s = stretch_to(c, t);
     advance_pe(c, p, &s, t, scratch);
     return scratch;
@@ -1817,6 +1827,14 @@ int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src)
         return PMVP_ERR_NULL;
     if (dst != src)
         memcpy(dst, src, offsetof(pmvp_core, pe) + src->cfg.num_pes * sizeof src->pe[0]);
+    return PMVP_OK;
+}
+
+int pmvp_core_drop_caches(pmvp_core *c)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    k_routes_stale(c);
     return PMVP_OK;
 }
 

@@ -27,6 +27,7 @@
 #include "pmvp/amu.h"
 #include "pmvp/pmu.h"
 #include "bits.h"
+#include "caches.h"
 #include "u128.h"
 
 /* ---- the bracket (count.c): every access and input begins with it */
@@ -71,8 +72,9 @@ const pmvp_pe *k_pe_at(const pmvp_core *c, unsigned p, pmvp_time t, pmvp_pe *scr
  * cached report route and every cached rate is stale. */
 static inline void k_routes_stale(pmvp_core *c)
 {
-    c->generation++;
-    c->rates_valid = c->own_counts_valid = c->watch_valid = false;
+    k_core_caches *cc = k_caches(c);
+    cc->generation++;
+    cc->rates_valid = cc->own_counts_valid = cc->watch_valid = false;
 }
 
 /* The batches' spreads (pmvp_core.spread) changed on a core synced to the

@@ -116,7 +116,7 @@ unsigned pmvp_ext_reg_instances(const pmvp_core *c, const pmvp_ext_reg *r)
 }
 
 _Static_assert(TABLE_SIZE < 255, "ext_row holds 1 + a row's index in a byte");
-_Static_assert(sizeof((pmvp_core *)0)->ext_row[0] == PMVP_FRAME_SIZE / 4, "a map entry per word of a frame");
+_Static_assert(sizeof((k_core_caches *)0)->ext_row[0] == PMVP_FRAME_SIZE / 4, "a map entry per word of a frame");
 
 /* Every word of a frame the configuration's registers occupy, the first
  * row in the table's order winning (rows of the two layouts may share
@@ -124,7 +124,7 @@ _Static_assert(sizeof((pmvp_core *)0)->ext_row[0] == PMVP_FRAME_SIZE / 4, "a map
  * the decode: an access costs no walk of the table. */
 void k_ext_map(pmvp_core *c)
 {
-    memset(c->ext_row, 0, sizeof c->ext_row);
+    memset(k_caches(c)->ext_row, 0, sizeof k_caches(c)->ext_row);
     for (size_t i = 0; i < TABLE_SIZE; i++) {
         const pmvp_ext_reg *r = &table[i];
         if (!pmvp_ext_reg_present(c, r))
@@ -133,8 +133,8 @@ void k_ext_map(pmvp_core *c)
         for (unsigned k = 0; k < r->slots; k++)
             for (unsigned w = 0; w < words; w++) {
                 uint32_t at = (r->offset + k * r->stride) / 4 + w;
-                if (at < PMVP_FRAME_SIZE / 4 && !c->ext_row[r->frame][at])
-                    c->ext_row[r->frame][at] = (uint8_t)(i + 1);
+                if (at < PMVP_FRAME_SIZE / 4 && !k_caches(c)->ext_row[r->frame][at])
+                    k_caches(c)->ext_row[r->frame][at] = (uint8_t)(i + 1);
             }
     }
 }
@@ -148,7 +148,7 @@ typedef struct target {
 /* The decode of `offset` in frame f (both valid), by the frame's map. */
 static inline target decode(const pmvp_core *c, enum pmvp_frame f, uint32_t offset)
 {
-    unsigned i = c->ext_row[f][offset / 4];
+    unsigned i = k_caches(c)->ext_row[f][offset / 4];
     if (!i)
         return (target){ NULL, 0, 0 };
     const pmvp_ext_reg *r = &table[i - 1];

@@ -309,7 +309,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
         u->shadowed &= ~(uint32_t)value;
         break;
     case PMVP_PMINTENSET_EL1:
-    case PMVP_PMINTENCLR_EL1: c->watch_valid = false; break; /* the counters that request interrupts */
+    case PMVP_PMINTENCLR_EL1: k_caches(c)->watch_valid = false; break; /* the counters that request interrupts */
     case PMVP_PMSWINC_EL0: software_increment(c, p, value); break;
     case PMVP_PMZR_EL0: zero_counters(c, p, value); break;
     case PMVP_PMSSCR_EL1:

@@ -284,7 +284,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             static pmvp_core synced;
             pmvp_time ahead = now + (v & 0xFFFFFF);
             pmvp_core_copy(&synced, &core);
-            synced.rates_valid = false;
+            pmvp_core_drop_caches(&synced);
             if (pmvp_core_sync(&synced, ahead) != PMVP_OK)
                 broken("a sync to a later instant failed");
             Counts peeked = counts(&core, ahead), there = counts(&synced, ahead);

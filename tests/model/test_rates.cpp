@@ -99,11 +99,11 @@ TEST(RateCaches, CountAsRatesComputedAfresh)
         for (int i = 0; i < 2000; i++) {
             t += 1 + ahead() % 300000;
             input(cached.get(), a, t);
-            fresh->rates_valid = false;
+            pmvp_core_drop_caches(fresh.get());
             input(fresh.get(), b, t);
             pmvp_time later = t + ahead() % 5000000;
             ASSERT_EQ(pmvp_core_sync(cached.get(), t), PMVP_OK);  // the caches made again, if dropped
-            fresh->rates_valid = false;
+            pmvp_core_drop_caches(fresh.get());
             for (unsigned pe = 0; pe < cfg.num_pes; pe++) {
                 RegisterImage x = every_register(cached.get(), pe, later), y = every_register(fresh.get(), pe, later);
                 ASSERT_EQ(x, y) << "MT policy " << mt << ", input " << i << ", PE " << pe;

@@ -40,7 +40,7 @@ extern "C" {
 #define PMVP_MAX_COUNTERS 31  /* NUM_PMU_COUNTERS is 0..31 (D13.1) */
 #define PMVP_CYCLE_COUNTER 31 /* index of PMCCNTR in the P<n>/C bitmaps */
 /* Where pmvp_pmu.counter[] keeps PMICNTR, and its bit in a route's event
- * counters (pmvp_route.pmu): past the last event counter, so that a report
+ * counters: past the last event counter, so that a report
  * counts it in the same loop as them. */
 #define PMVP_ICNTR_SLOT PMVP_MAX_COUNTERS
 #define PMVP_MAX_LEVEL_EVENTS 64 /* room for the catalogue's level events */
@@ -48,6 +48,12 @@ extern "C" {
 #define PMVP_MAX_CATALOGUE_EVENTS 1280 /* room for the catalogue (pmvp_event_count()) */
 #define PMVP_AMU_ARCH_COUNTERS 4       /* AMUv1 architected counters, group 0 (D16.3.1) */
 #define PMVP_AMU_MAX_AUX 16            /* auxiliary counters, group 1: 0..16 (D16.1) */
+/* The storage of the kernel's private caches in a pmvp_pe and a pmvp_core,
+ * in 64-bit words: room for what they hold today and to spare, so that a
+ * change of a cache leaves the size of the structures, and the ABI, as
+ * they are. */
+#define PMVP_PE_CACHE_WORDS 64
+#define PMVP_CORE_CACHE_WORDS 1152
 
 /* ---------------------------------------------------------------- config */
 
@@ -487,16 +493,6 @@ typedef struct pmvp_pmu_ext {
     uint32_t pmccr;
 } pmvp_pmu_ext;
 
-/* The rate of a counter while nothing that decides what it counts changes
- * (count.c), packed in 8 bytes to keep the PE small: bits [7:0] the clock
- * its increments follow (count.c's enum source), [15:8] the barrel thread
- * for FGMT's slot cycles, [63:16] the increments a counted cycle brings
- * (0: it does not count). Those are at most 8 PEs' levels or 16 batches'
- * occurrences a cycle, each below 2^32, so they fit in 48 bits. */
-typedef struct pmvp_rate {
-    uint64_t packed;
-} pmvp_rate;
-
 typedef struct pmvp_pe {
     uint8_t state; /* enum pmvp_pe_state */
     pmvp_context ctx;
@@ -522,59 +518,11 @@ typedef struct pmvp_pe {
     uint32_t amu_ahead; /* AMU counters, as amu_rate */
     uint64_t since[PMVP_MAX_COUNTERS];
     uint64_t amu_since[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX];
-    /* count.c's caches, valid while pmvp_core.rates_valid: each counter's
-     * rate, the event counters whose rate is not zero, the event counters
-     * that count events in the PE's own context (its filters and
-     * prohibitions pass; valid while pmvp_core.own_counts_valid), and
-     * whether PMCCNTR counts processor cycles. */
-    pmvp_rate rate[PMVP_MAX_COUNTERS];
-    pmvp_rate amu_rate[PMVP_AMU_ARCH_COUNTERS + PMVP_AMU_MAX_AUX]; /* group 0, then group 1 */
-    uint32_t counting;
-    uint32_t amu_counting; /* AMU counters whose rate is not zero, as amu_rate */
-    uint32_t level_driven; /* event counters whose event is reported as a level */
-    uint32_t own_counts;
-    /* Threshold and edge counting (count.c): the counters whose threshold
-     * function is enabled, those whose per-cycle value is followed (those,
-     * and the counter n-1 an odd one links to), and those of them allowed
-     * to count (D13.8's "counting allowed"). */
-    uint32_t th_on, th_tracked, th_allowed;
-    bool cycles_count;
+    /* The kernel's caches of what follows from this state (rates, and
+     * which counters count): private to the library, in storage of a
+     * published size. */
+    uint64_t caches[PMVP_PE_CACHE_WORDS];
 } pmvp_pe;
-
-/* Where a report of one event by one PE goes (pmvp_core_report): the counters
- * it increments, derived from the state and kept until the next input that
- * may change that state. Every such input passes the core's time discipline,
- * which advances `generation`; a route of an older generation is stale. */
-typedef struct pmvp_route {
-    uint64_t generation;
-    uint16_t event;
-    uint8_t pe;
-    bool own_only;              /* only event counters of `pe`: no AMU counter, no other PE's */
-    uint8_t amu_arch;           /* AMU architected counters, by n */
-    uint32_t amu_aux;           /* AMU auxiliary counters, by n */
-    uint32_t pmu[PMVP_MAX_PES]; /* event counters of each PE, by n; bit PMVP_ICNTR_SLOT:
-                                   the reporting PE's instruction counter */
-} pmvp_route;
-
-#define PMVP_ROUTES 64 /* routes kept per core (direct-mapped): an ISS tells some 40 events */
-
-/* The counters whose rate follows level input `level` (pmvp_event_level_index)
- * of PE `pe` (count.c): each PE's event counters, and pe's AMU counters, by n.
- * Of pe's own, those counted with MT == 0 (`own`) follow that level alone:
- * their rate on a cycle it holds (count.c's held_rate, by n) is kept with
- * them. Kept as routes are, while their generation is the core's. */
-typedef struct pmvp_followers {
-    uint64_t generation;
-    uint8_t pe;
-    uint8_t level;
-    uint8_t first_pe, end_pe; /* the PEs with event counters among them: first_pe <= p < end_pe */
-    uint32_t amu;
-    uint32_t pmu[PMVP_MAX_PES];
-    uint32_t own;
-    pmvp_rate held[PMVP_MAX_COUNTERS];
-} pmvp_followers;
-
-#define PMVP_FOLLOWERS 8 /* follower sets kept per core (direct-mapped) */
 
 typedef struct pmvp_core {
     pmvp_core_config cfg;
@@ -599,42 +547,11 @@ typedef struct pmvp_core {
     unsigned active_thread; /* SoEMT */
     uint64_t rng;           /* the inaccuracy profile's generator */
     pmvp_sebep_threshold threshold[PMVP_MAX_THRESHOLDS];
-    uint64_t generation;   /* advanced by every input that may change what counts */
-    bool rates_valid;      /* the PEs' rate caches hold the present state's rates */
-    bool own_counts_valid; /* their own_counts do (filled first: the rates read them) */
-    /* Freeze on overflow, valid with the rates: some PE has a counter whose
-     * overflow would freeze counters (armed), and one of those counts
-     * cycles, so time alone can freeze (timed). */
-    bool freeze_armed, freeze_timed;
-    /* Threshold and edge counting, valid with the rates: some PE follows
-     * a counter's per-cycle value (pmvp_pe.th_tracked), so a report must
-     * come at its instant and a level change brings the whole core. */
-    bool th_any;
-    /* What an input must concern to matter to an interrupt
-     * (pmvp_core_input_may_interrupt), valid while watch_valid: the level
-     * inputs (by pmvp_event_level_index) and the events (by number mod 64, so
-     * a superset) of the counters whose overflow can request one. Dropped
-     * with the routes and by a write of PMINTENSET or PMINTENCLR. */
-    bool watch_valid;
-    uint64_t levels_watched, events_watched;
     uint64_t reportable_levels; /* by pmvp_event_level_index: level events a CPU model may report */
-    /* Batches spread over processor cycles (pmvp_core_report_batches),
-     * set only within that call: on every processor cycle, PE spread[i].pe
-     * generates spread[i].per_cycle occurrences of spread[i].event (0:
-     * none on these cycles), counted as the level of a PER_CYCLE event is
-     * (count.c). num_spread is 0 outside the call. */
-    uint8_t num_spread;
-    struct {
-        uint32_t per_cycle;
-        uint16_t event;
-        uint8_t pe;
-    } spread[PMVP_MAX_BATCHES];
-    pmvp_route route[PMVP_ROUTES];
-    pmvp_followers followers[PMVP_FOLLOWERS];
-    /* The external frames' decode (ext.c), by frame and 32-bit word of the
-     * 4 KiB frame: 1 + the index of the register table's row there, or 0
-     * for reserved space. Follows from the configuration, at init. */
-    uint8_t ext_row[2][4096 / 4];
+    /* The kernel's caches of what follows from the state (report routes,
+     * follower sets, the frames' decode, whether the PEs' rates are valid):
+     * private to the library, in storage of a published size. */
+    uint64_t caches[PMVP_CORE_CACHE_WORDS];
 
     pmvp_pe pe[PMVP_MAX_PES];
 } pmvp_core;
@@ -891,6 +808,11 @@ int pmvp_core_sync(pmvp_core *core, pmvp_time now);
  * PE slots beyond cfg.num_pes, which are never used (what a simulator
  * evaluating on a scratch copy wants). */
 int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src);
+
+/* Drops the kernel's caches of what follows from the core's state (report
+ * routes, rates, follower sets), which the next call derives again. The
+ * counts are the same with or without them: a test compares the two. */
+int pmvp_core_drop_caches(pmvp_core *core);
 
 #pragma GCC visibility pop
 
