@@ -145,7 +145,7 @@ static inline const k_pe_caches *k_pe_caches_ro(const pmvp_pe *pe)
 {
     return (const k_pe_caches *)(const void *)pe->caches;
 }
-#define k_caches(c) _Generic((c), const pmvp_core *: k_core_caches_ro, default: k_core_caches_rw)(c)
-#define k_pe_caches(pe) _Generic((pe), const pmvp_pe *: k_pe_caches_ro, default: k_pe_caches_rw)(pe)
+#define k_caches(c) _Generic((c), const pmvp_core * : k_core_caches_ro, default : k_core_caches_rw)(c)
+#define k_pe_caches(pe) _Generic((pe), const pmvp_pe * : k_pe_caches_ro, default : k_pe_caches_rw)(pe)
 
 #endif

@@ -28,6 +28,14 @@ static const pmvp_reg_desc desc[2][K_FAMILY_REGS] = {
 #define PMVP_REG(family, id, instances, gate, title_, section_)                                             \
     [PMVP_SYSREG_##family][PMVP_##id].title = title_, [PMVP_SYSREG_##family][PMVP_##id].section = section_, \
     [PMVP_SYSREG_##family][PMVP_##id].feature = FEATURE_##gate,
+#define PMVP_FIELD(reg, name, hi, lo, note) \
+    {                                       \
+#name, PMVP_BITS(hi, lo), note      \
+    }
+#define PMVP_FIELD_SHOWN(reg, name, shown, hi, lo, note) \
+    {                                                    \
+        shown, PMVP_BITS(hi, lo), note                   \
+    }
 #define PMVP_REG_FIELDS(family, id, ...)                                                \
     [PMVP_SYSREG_##family][PMVP_##id].fields = (const pmvp_reg_field[]){ __VA_ARGS__ }, \
     [PMVP_SYSREG_##family][PMVP_##id].num_fields =                                      \
