@@ -351,6 +351,21 @@ void CoreDescription::own_arrays()
     cfg_.num_sebep_thresholds = (unsigned)thresholds_.size();
 }
 
+// A feature turned off takes with it the features that need it, unless the
+// description names them too (which the kernel then refuses, naming both):
+// "feat_amuv1": false alone is a core without an AMU.
+void CoreDescription::drop_dependents(const json &j)
+{
+    const std::pair<bool pmvp_core_config::*, std::pair<const char *, bool pmvp_core_config::*>> needs[] = {
+        { &pmvp_core_config::feat_amuv1, { "feat_amuv1p1", &pmvp_core_config::feat_amuv1p1 } },
+        { &pmvp_core_config::feat_fgt, { "feat_fgt2", &pmvp_core_config::feat_fgt2 } },
+        { &pmvp_core_config::feat_ebep, { "feat_sebep", &pmvp_core_config::feat_sebep } },
+    };
+    for (const auto &[feature, dependent] : needs)
+        if (!(cfg_.*feature) && !j.contains(dependent.first))
+            cfg_.*dependent.second = false;
+}
+
 CoreDescription CoreDescription::from_json(const json &j, const std::string &source)
 {
     std::string why = schema_violation(schema(), j);
@@ -375,6 +390,7 @@ CoreDescription CoreDescription::from_json(const json &j, const std::string &sou
             throw Error(source + ": " + f.key + ": " + e.what());
         }
     }
+    d.drop_dependents(j);
     d.own_arrays();
     if (j.contains("amu_aux_event") && j["amu_aux_event"].size() > d.cfg_.amu_num_aux)
         throw Error(source + ": amu_aux_event: " + std::to_string(j["amu_aux_event"].size()) +
@@ -399,21 +415,40 @@ CoreDescription CoreDescription::parse(const std::string &text, const std::strin
     return from_json(j, source);
 }
 
-CoreDescription CoreDescription::load(const std::string &preset_or_path)
+// The text of a preset or a file, and the name a refusal gives it.
+static std::pair<std::string, std::string> description_text(const std::string &preset_or_path)
 {
-    std::string text = preset_text(preset_or_path);
+    std::string text = CoreDescription::preset_text(preset_or_path);
     if (!text.empty())
-        return parse(text, "preset " + preset_or_path);
+        return { text, "preset " + preset_or_path };
     std::ifstream in(preset_or_path);
     if (!in) {
         std::string known;
-        for (const std::string &p : presets())
+        for (const std::string &p : CoreDescription::presets())
             known += (known.empty() ? "" : ", ") + p;
         throw Error(preset_or_path + ": no such file, nor a preset (" + known + ")");
     }
     std::stringstream buf;
     buf << in.rdbuf();
-    return parse(buf.str(), preset_or_path);
+    return { buf.str(), preset_or_path };
+}
+
+CoreDescription CoreDescription::load(const std::string &preset_or_path)
+{
+    auto [text, source] = description_text(preset_or_path);
+    return parse(text, source);
+}
+
+json CoreDescription::load_json(const std::string &preset_or_path)
+{
+    auto [text, source] = description_text(preset_or_path);
+    try {
+        return parse_json_text(text);
+    } catch (const std::invalid_argument &e) {
+        throw Error(source + ": " + e.what());
+    } catch (const json::exception &e) {
+        throw Error(source + ": not valid JSON: " + e.what());
+    }
 }
 
 nlohmann::ordered_json CoreDescription::to_json() const

@@ -30,8 +30,14 @@ typedef struct reg {
     const char *id, *title, *section;
 } reg;
 
-#define PMVP_FIELD(reg, name, hi, lo, note) { #reg, #name, hi, lo, note }
-#define PMVP_FIELD_SHOWN(reg, name, shown, hi, lo, note) { #reg, #name, hi, lo, note }
+#define PMVP_FIELD(reg, name, hi, lo, note) \
+    {                                       \
+#reg, #name, hi, lo, note           \
+    }
+#define PMVP_FIELD_SHOWN(reg, name, shown, hi, lo, note) \
+    {                                                    \
+#reg, #name, hi, lo, note                        \
+    }
 #define FIELD_LIST(...) (const field[]){ __VA_ARGS__ }, sizeof((const field[]){ __VA_ARGS__ }) / sizeof(field)
 #define PMVP_REG_FIELDS(family, id, ...) { #id, NULL, FIELD_LIST(__VA_ARGS__) },
 #define PMVP_FIELDS(title, ...) { NULL, title, FIELD_LIST(__VA_ARGS__) },

@@ -923,6 +923,35 @@ int simulate_soc(const Options &o, Run &job, Soc &soc, RunInfo &run)
     return 0;
 }
 
+// The SoC the scenario describes; null, said, for one that cannot be made
+// (a firmware image that cannot be loaded).
+std::unique_ptr<Soc> make_soc(const Options &o, Run &job)
+{
+    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
+        std::fprintf(stderr, "pmvp-soc: SystemC's time resolution must be 1 ps\n");
+        return nullptr;
+    }
+    try {
+        auto soc = std::make_unique<Soc>("soc", job.s, o.check, !o.detached, job.resume_at);
+        soc->progress = true;
+        return soc;
+    } catch (const ScenarioError &e) {
+        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
+        return nullptr;
+    }
+}
+
+// Where a run that SIGINT ended stopped: the report and the JSON describe
+// the run up to there.
+void cut_short(Scenario &s, RunInfo &run)
+{
+    pmvp_time at = sc_core::sc_time_stamp().value();
+    std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
+                 time_text(at).c_str(), time_text(s.duration).c_str());
+    s.duration = at;
+    run.interrupted = true;
+}
+
 // Stage 3 for an SoC of Arm clusters (analytic, ISS, the virt machine):
 // the platform, the run (SIGINT ends it where it is, with a report of what
 // was counted), the outputs; the exit status.
@@ -930,19 +959,10 @@ int run_soc(Options &o, Run &job)
 {
     check_soc_options(o, job);
     Scenario &s = job.s;
-    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
-        std::fprintf(stderr, "pmvp-soc: SystemC's time resolution must be 1 ps\n");
+    std::unique_ptr<Soc> soc_holder = make_soc(o, job);
+    if (!soc_holder)
         return 2;
-    }
-    std::unique_ptr<Soc> soc_holder;
-    try {
-        soc_holder = std::make_unique<Soc>("soc", s, o.check, !o.detached, job.resume_at);
-    } catch (const ScenarioError &e) {  // a firmware image that cannot be loaded
-        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
-        return 2;
-    }
     Soc &soc = *soc_holder;
-    soc.progress = true;
     VcdTrace vcd(o, soc);
     if (!o.vcd_path.empty() && !vcd.open(s))
         return 2;
@@ -962,13 +982,8 @@ int run_soc(Options &o, Run &job)
         return status;
     if (!o.vcd_path.empty() && !vcd.close())
         return 3;
-    if (soc.interrupted) {
-        pmvp_time at = sc_core::sc_time_stamp().value();
-        std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
-                     time_text(at).c_str(), time_text(s.duration).c_str());
-        s.duration = at;  // what the report and the JSON describe
-        run.interrupted = true;
-    }
+    if (soc.interrupted)
+        cut_short(s, run);
     std::optional<IssResult> iss;
     if (s.has_iss())
         iss = iss_result(soc, run.host_seconds);

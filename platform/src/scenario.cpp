@@ -93,9 +93,9 @@ const char *const kVirtScenario = R"({
     {
       "name": "cpu",
       "cores": 1,
-      "frequency": "1 GHz",
+      "processor_hz": "1 GHz",
       "cpu": { "model": "iss" },
-      "implementation": { "clock_stops_in_wfx": false, "wfx_thread_active": true, "cpu_cycles_in_wfx": true }
+      "clock_stops_in_wfx": false, "wfx_thread_active": true, "cpu_cycles_in_wfx": true
     }
   ]
 })";
@@ -245,13 +245,13 @@ bool has_snapshots(const pmvp_core_config &c)
 const BitNeeds &pmcr_needs()
 {
     static const BitNeeds b = {
-        { PMVP_PMCR_EL0_FZO, "FZO (freeze on overflow)", "pmu.pmuv3p7",
+        { PMVP_PMCR_EL0_FZO, "FZO (freeze on overflow)", "feat_pmuv3p7",
           [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
-        { PMVP_PMCR_EL0_D, "D (the cycle counter's divider)", "features.have_aarch32",
+        { PMVP_PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu_version PMUv3p5", is_v3p5 },
+        { PMVP_PMCR_EL0_D, "D (the cycle counter's divider)", "have_aarch32",
           [](const pmvp_core_config &c) { return c.have_aarch32; } },
         { PMVP_PMCR_EL0_DP, "DP (the cycle counter disabled where counting is prohibited)",
-          "features.have_el3, or features.have_el2 from PMUv3p1, or pmu.pmuv3p7",
+          "have_el3, or have_el2 from PMUv3p1, or feat_pmuv3p7",
           [](const pmvp_core_config &c) { return c.have_el3 || (is_v3p1(c) && c.have_el2) || c.feat_pmuv3p7; } },
     };
     return b;
@@ -260,13 +260,13 @@ const BitNeeds &pmcr_needs()
 const BitNeeds &mdcr_el2_needs()
 {
     static const BitNeeds b = {
-        { PMVP_MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "pmu.pmuv3p7",
+        { PMVP_MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "feat_pmuv3p7",
           [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu.version PMUv3p1 or later", is_v3p1 },
-        { PMVP_MDCR_EL2_PMSSE, "PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots", has_snapshots },
-        { PMVP_MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu.version PMUv3p5", is_v3p5 },
-        { PMVP_MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu.version PMUv3p5", is_v3p5 },
-        { PMVP_MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu",
+        { PMVP_MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu_version PMUv3p1 or later", is_v3p1 },
+        { PMVP_MDCR_EL2_PMSSE, "PMSSE0, PMSSE1 (PMU snapshots)", "feat_pmuv3_ss", has_snapshots },
+        { PMVP_MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu_version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu_version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "feat_mtpmu",
           [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
     };
     return b;
@@ -276,16 +276,16 @@ const BitNeeds &mdcr_el3_needs()
 {
     static const BitNeeds b = {
         { PMVP_MDCR_EL3_EnPM2, "EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3)",
-          "pmu.icntr, pmu.pmuv3p9 or features.feat_ebep",
+          "feat_pmuv3_icntr, feat_pmuv3p9 or feat_ebep",
           [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr || c.feat_pmuv3p9 || c.feat_ebep; } },
-        { PMVP_MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu.version PMUv3p5", is_v3p5 },
-        { PMVP_MDCR_EL3_EnPMSS | PMVP_MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "pmu.snapshots",
+        { PMVP_MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu_version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL3_EnPMSS | PMVP_MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "feat_pmuv3_ss",
           has_snapshots },
-        { PMVP_MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "pmu.pmuv3p7",
+        { PMVP_MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "feat_pmuv3p7",
           [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_MDCR_EL3_MPMX, "MPMX (EL3 counting)", "pmu.pmuv3p7",
+        { PMVP_MDCR_EL3_MPMX, "MPMX (EL3 counting)", "feat_pmuv3p7",
           [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "pmu.mtpmu",
+        { PMVP_MDCR_EL3_MTPME, "MTPME (PMEVTYPER.MT enabled)", "feat_mtpmu",
           [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
     };
     return b;
@@ -298,42 +298,6 @@ const BitNeed *lacking(uint64_t value, const BitNeeds &needs, const pmvp_core_co
         if ((value & n.bit) && !n.has(cfg))
             return &n;
     return nullptr;
-}
-
-// The boolean options of pmvp_core_config a cluster's "features" object
-// sets, by their names in core.h.
-const std::vector<std::pair<const char *, bool pmvp_core_config::*>> &feature_fields()
-{
-    static const std::vector<std::pair<const char *, bool pmvp_core_config::*>> fields = {
-        { "have_el2", &pmvp_core_config::have_el2 },
-        { "have_el3", &pmvp_core_config::have_el3 },
-        { "have_aarch32", &pmvp_core_config::have_aarch32 },
-        { "el1_aarch32", &pmvp_core_config::el1_aarch32 },
-        { "el2_aarch32", &pmvp_core_config::el2_aarch32 },
-        { "el3_aarch32", &pmvp_core_config::el3_aarch32 },
-        { "feat_sel2", &pmvp_core_config::feat_sel2 },
-        { "feat_rme", &pmvp_core_config::feat_rme },
-        { "feat_fgt", &pmvp_core_config::feat_fgt },
-        { "feat_fgt2", &pmvp_core_config::feat_fgt2 },
-        { "feat_hpmn0", &pmvp_core_config::feat_hpmn0 },
-        { "feat_debugv8p2", &pmvp_core_config::feat_debugv8p2 },
-        { "feat_debugv8p4", &pmvp_core_config::feat_debugv8p4 },
-        { "feat_dopd", &pmvp_core_config::feat_dopd },
-        { "feat_amuv1p1", &pmvp_core_config::feat_amuv1p1 },
-        { "feat_ebep", &pmvp_core_config::feat_ebep },
-        { "feat_sebep", &pmvp_core_config::feat_sebep },
-        { "pmu_software_lock", &pmvp_core_config::pmu_software_lock },
-        { "pmu_ext_pmswinc", &pmvp_core_config::pmu_ext_pmswinc },
-    };
-    return fields;
-}
-
-bool pmvp_core_config::*feature_field(const std::string &name)
-{
-    for (const auto &[key, member] : feature_fields())
-        if (name == key)
-            return member;
-    throw std::logic_error("no feature " + name);
 }
 
 class Reader {
@@ -381,7 +345,20 @@ public:
                 return;
             for (auto it = j_.begin(); it != j_.end(); ++it)
                 if (!used_.count(it.key()))
-                    r_.fail(sub(it.key()), "unknown field");
+                    r_.fail(sub(it.key()), "unknown field" + nearest_known(it.key()));
+        }
+        // " (did you mean K?)" for the known key K nearest to `key` (the keys
+        // this object was asked for), when at most a third of it differs.
+        std::string nearest_known(const std::string &key) const
+        {
+            std::string nearest;
+            size_t best = SIZE_MAX;
+            for (const std::string &known : used_)
+                if (size_t d = config::edit_distance(key, known); d < best) {
+                    best = d;
+                    nearest = known;
+                }
+            return best <= key.size() / 3 ? " (did you mean " + nearest + "?)" : "";
         }
         std::string sub(const std::string &key) const { return path_.empty() ? key : path_ + "." + key; }
         const json *get(const std::string &key)
@@ -502,16 +479,14 @@ public:
 
 private:
     void cluster(Object &o, Cluster &c, const Scenario &s, size_t index);
-    void core_description(Object &o, Cluster &c);
-    void threads_and_clocks(Object &o, Cluster &c, const Scenario &s, size_t index);
-    void amu(Object &ao, pmvp_core_config &cfg);
-    std::set<std::string> features(Object &o, pmvp_core_config &cfg);
-    void implementation(Object &io, pmvp_core_config &cfg);
+    void refuse_old_keys(const Object &o) const;
+    json::object_t core_keys(Object &o) const;
+    void core(Object &o, Cluster &c, const Scenario &s);
+    void clocks(Object &o, Cluster &c);
     void refuse_core(Object &o, const pmvp_core_config &cfg, const std::string &what);
     void controls(Object &o, Cluster &c);
-    bool iss_cpu(Object &o, Cluster &c, const std::set<std::string> &features_given);
+    bool iss_cpu(Object &o, Cluster &c, const json::object_t &given);
     void workloads(Object &o, Cluster &c);
-    void pmu(Object &o, pmvp_core_config &cfg);
     void workload(Object &o, Workload &w, const pmvp_core_config &cfg);
     void phase(Object &o, Phase &p, const pmvp_core_config &cfg, pmvp_core *probe);
     void firmware(Object &o, FirmwareSetup &f);
@@ -538,45 +513,6 @@ uint16_t Reader::event(Object &o, const std::string &key) const
         }
     }
     fail(o.sub(key), "expected an event name (\"CPU_CYCLES\", or perf's \"cycles\") or number (0-65535)");
-}
-
-void Reader::pmu(Object &o, pmvp_core_config &cfg)
-{
-    cfg.num_counters = (unsigned)o.integer("counters", cfg.num_counters, 0, PMVP_MAX_COUNTERS);
-    static const std::pair<const char *, pmvp_pmu_version> versions[] = {
-        { "PMUv3", PMVP_PMUV3 }, { "PMUv3p1", PMVP_PMUV3P1 }, { "PMUv3p4", PMVP_PMUV3P4 }, { "PMUv3p5", PMVP_PMUV3P5 }
-    };
-    if (o.has("version")) {
-        std::string v = o.str("version", "");
-        bool found = false;
-        for (const auto &[n, ver] : versions)
-            if (v == n) {
-                cfg.pmu_version = ver;
-                found = true;
-            }
-        if (!found)
-            fail(o.sub("version"), "expected PMUv3, PMUv3p1, PMUv3p4 or PMUv3p5");
-        // The features a PMU of that version cannot have are off unless a
-        // key says otherwise (and the kernel then refuses it).
-        pmvp_core_config_limit_to_version(&cfg);
-    }
-    cfg.feat_pmuv3p7 = o.boolean("pmuv3p7", cfg.feat_pmuv3p7);
-    cfg.feat_pmuv3_icntr = o.boolean("icntr", cfg.feat_pmuv3_icntr);
-    cfg.feat_pmuv3p9 = o.boolean("pmuv3p9", cfg.feat_pmuv3p9);
-    cfg.feat_pmuv3_ss = o.boolean("snapshots", cfg.feat_pmuv3_ss);
-    cfg.feat_pmuv3_extpmn = o.boolean("extpmn", cfg.feat_pmuv3_extpmn);
-    cfg.extpmn_reserved = (unsigned)o.integer("external_counters", cfg.extpmn_reserved, 0, PMVP_MAX_COUNTERS);
-    // Threshold and edge counting (D13.8), as PMMIR shows them: THWIDTH
-    // 1..12 is FEAT_PMUv3_TH, EDGE 1 FEAT_PMUv3_EDGE, 2 FEAT_PMUv3_TH2.
-    uint64_t thwidth = o.integer("threshold_width", PMVP_FIELD_GET(PMVP_PMMIR_EL1_THWIDTH, cfg.pmmir), 0, 12);
-    uint64_t edge = o.integer("edge", PMVP_FIELD_GET(PMVP_PMMIR_EL1_EDGE, cfg.pmmir), 0, 2);
-    cfg.pmmir = (cfg.pmmir & ~(PMVP_PMMIR_EL1_THWIDTH | PMVP_PMMIR_EL1_EDGE)) |
-                PMVP_FIELD_PREP(PMVP_PMMIR_EL1_THWIDTH, thwidth) | PMVP_FIELD_PREP(PMVP_PMMIR_EL1_EDGE, edge);
-    cfg.feat_mtpmu = o.boolean("mtpmu", cfg.feat_mtpmu);
-    std::string layout = o.str("layout", cfg.pmu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
-    if (layout != "EXT32" && layout != "EXT64")
-        fail(o.sub("layout"), "expected EXT32 or EXT64");
-    cfg.pmu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
 }
 
 void Reader::phase(Object &o, Phase &p, const pmvp_core_config &cfg, pmvp_core *probe)
@@ -638,84 +574,91 @@ void Reader::workload(Object &o, Workload &w, const pmvp_core_config &cfg)
     }
 }
 
-// A feature turned off takes with it what needs it, unless the scenario
-// names that too (which the kernel then refuses, naming both).
-static void drop_dependents(pmvp_core_config &cfg, const std::set<std::string> &features_given)
-{
-    const std::pair<bool pmvp_core_config::*, const char *> needs[] = {
-        { &pmvp_core_config::feat_amuv1, "feat_amuv1p1" },
-        { &pmvp_core_config::feat_fgt, "feat_fgt2" },
-        { &pmvp_core_config::feat_ebep, "feat_sebep" },
-    };
-    for (const auto &[feature, dependent] : needs)
-        if (!(cfg.*feature) && !features_given.count(dependent))
-            cfg.*feature_field(dependent) = false;
-}
-
-// A cluster (docs/PMVP-SOC.md, "clusters"): its core, then the keys that
-// override what the core description says, then its CPU model's workload.
+// A cluster (docs/PMVP-SOC.md, "clusters"): its core, its clocks, its
+// controls, then its CPU model's workload.
 void Reader::cluster(Object &o, Cluster &c, const Scenario &s, size_t index)
 {
-    pmvp_core_config &cfg = c.config;
-    pmvp_core_config_default(&cfg);
-    core_description(o, c);
-    threads_and_clocks(o, c, s, index);
-    if (const json *v = o.get("pmu")) {
-        Object po(*this, *v, o.sub("pmu"));
-        pmu(po, cfg);
-    }
-    if (const json *v = o.get("amu")) {
-        Object ao(*this, *v, o.sub("amu"));
-        amu(ao, cfg);
-    }
-    std::set<std::string> features_given = features(o, cfg);
-    if (const json *v = o.get("implementation")) {
-        Object io(*this, *v, o.sub("implementation"));
-        implementation(io, cfg);
-    }
-    drop_dependents(cfg, features_given);
-    refuse_core(o, cfg, "the PMU refuses this core: ");
+    c.name = o.str("name", "cluster" + std::to_string(index));
+    c.cores = (unsigned)o.integer("cores", 1, 1, 1024);
+    refuse_old_keys(o);
+    json::object_t given = core_keys(o);
+    core(o, c, s);
+    clocks(o, c);
     controls(o, c);
-    if (!iss_cpu(o, c, features_given))
+    if (!iss_cpu(o, c, given))
         workloads(o, c);
 }
 
-// "core": a core description (a preset, a file or an object, docs/CORE.md)
-// sets the core; the cluster's keys override what they name.
-void Reader::core_description(Object &o, Cluster &c)
+// The keys a cluster had before it took the core description's names: each
+// refused with the keys that now say the same.
+void Reader::refuse_old_keys(const Object &o) const
 {
+    static const std::pair<const char *, const char *> renamed[] = {
+        { "threads", "num_pes" },
+        { "multithreading", "mt_policy" },
+        { "frequency", "processor_hz" },
+        { "pmu", "num_counters, pmu_version, feat_pmuv3p7, feat_pmuv3_icntr, feat_pmuv3p9, feat_pmuv3_ss, "
+                 "feat_pmuv3_extpmn, extpmn_reserved, feat_mtpmu, pmu_ext_layout or pmmir (THWIDTH, EDGE)" },
+        { "amu", "feat_amuv1, amu_always_on or amu_ext_layout" },
+        { "features", "the feature's own key (\"feat_sel2\": true) in the cluster" },
+        { "implementation", "the choice's own key (\"clock_stops_in_wfx\": false, \"divider_mode\") in the cluster" },
+    };
+    for (const auto &[old, now] : renamed)
+        if (o.has(old))
+            fail(o.sub(old), std::string("a cluster's core takes the core description's keys (docs/CORE.md): did you "
+                                         "mean ") +
+                                 now + "?");
+}
+
+// The cluster's keys that are the core description's (docs/CORE.md), as given.
+json::object_t Reader::core_keys(Object &o) const
+{
+    json::object_t given;
+    for (const auto &[key, schema] : config::CoreDescription::schema()["properties"].items())
+        if (key != "description")
+            if (const json *v = o.get(key))  // (asked for even when absent: a misspelt key finds it)
+                given[key] = *v;
+    return given;
+}
+
+// The cluster's core: the core description "core" names or is, with the
+// cluster's own keys of the core description's over it; the SoC's bus and
+// System Counter clocks.
+void Reader::core(Object &o, Cluster &c, const Scenario &s)
+{
+    json description = json::object();
     if (const json *v = o.get("core")) {
         try {
-            if (v->is_string())
-                c.core = std::make_shared<const config::CoreDescription>(
-                    config::CoreDescription::load(find_core(v->get<std::string>())));
-            else
-                c.core = std::make_shared<const config::CoreDescription>(
-                    config::CoreDescription::from_json(*v, "core description"));
+            description = v->is_string() ? config::CoreDescription::load_json(find_core(v->get<std::string>())) : *v;
         } catch (const config::Error &e) {
             fail(o.sub("core"), e.what());
         }
-        c.config = c.core->config();
+        if (!description.is_object())
+            fail(o.sub("core"), "expected a preset's name, a file or a core description (an object)");
+    } else if (!o.has("processor_hz")) {
+        fail(o.sub("processor_hz"), "missing: the cluster's clock, unless a \"core\" description gives it");
     }
+    for (const char *key : { "bus_hz", "system_counter_hz" })
+        if (o.has(key))
+            fail(o.sub(key), "the SoC's clocks are the scenario's \"bus_clock\" and \"system_counter\"");
+    for (const auto &[key, value] : core_keys(o))
+        description[key] = value;
+    try {
+        c.core = std::make_shared<const config::CoreDescription>(
+            config::CoreDescription::from_json(description, source_ + ": " + o.path()));
+    } catch (const config::Error &e) {
+        throw ScenarioError(e.what());
+    }
+    c.config = c.core->config();
+    // The SoC's clocks, whatever a core description says (docs/CORE.md).
+    c.config.bus_hz = s.bus_hz;
+    c.config.system_counter_hz = s.system_counter_hz;
 }
 
-// The cluster's name, cores, threads and their multithreading, its clock
-// and DVFS steps; the SoC's bus and System Counter clocks.
-void Reader::threads_and_clocks(Object &o, Cluster &c, const Scenario &s, size_t index)
+// The cluster's DVFS steps and SoEMT switch.
+void Reader::clocks(Object &o, Cluster &c)
 {
-    pmvp_core_config &cfg = c.config;
-    c.name = o.str("name", "cluster" + std::to_string(index));
-    c.cores = (unsigned)o.integer("cores", 1, 1, 1024);
-    cfg.num_pes = (unsigned)o.integer("threads", cfg.num_pes, 1, PMVP_MAX_PES);
-    std::string mt = o.str("multithreading", mt_policy_name(cfg.mt_policy));
-    if (parse_mt_policy(mt) < 0)
-        fail(o.sub("multithreading"), "expected smt, fgmt or soemt");
-    cfg.mt_policy = (pmvp_mt_policy)parse_mt_policy(mt);
-    cfg.processor_hz = o.hz("frequency", cfg.processor_hz, !c.core);
-    // The SoC's clocks, whatever a core description says (docs/CORE.md).
-    cfg.bus_hz = s.bus_hz;
-    cfg.system_counter_hz = s.system_counter_hz;
-
+    const pmvp_core_config &cfg = c.config;
     if (const json *v = o.get("dvfs")) {
         if (!v->is_array())
             fail(o.sub("dvfs"), "expected a list of {\"at\", \"frequency\"} steps");
@@ -732,47 +675,6 @@ void Reader::threads_and_clocks(Object &o, Cluster &c, const Scenario &s, size_t
     c.soemt_switch = o.time("soemt_switch", cfg.mt_policy == PMVP_MT_SOEMT ? 1000000 : 0);
     if (cfg.mt_policy == PMVP_MT_SOEMT && c.soemt_switch == 0)
         fail(o.sub("soemt_switch"), "must be longer than 0 ps");
-}
-
-// "amu": the Activity Monitors.
-void Reader::amu(Object &ao, pmvp_core_config &cfg)
-{
-    cfg.feat_amuv1 = ao.boolean("enabled", cfg.feat_amuv1);
-    cfg.amu_always_on = ao.boolean("always_on", cfg.amu_always_on);
-    std::string layout = ao.str("layout", cfg.amu_ext_layout == PMVP_EXT64 ? "EXT64" : "EXT32");
-    if (layout != "EXT32" && layout != "EXT64")
-        fail(ao.sub("layout"), "expected EXT32 or EXT64");
-    cfg.amu_ext_layout = layout == "EXT32" ? PMVP_EXT32 : PMVP_EXT64;
-}
-
-// "features": the architecture's options the keys above do not cover, by
-// the names of pmvp_core_config (core.h), so that a refusal by the kernel
-// names the key the scenario used; the keys given.
-std::set<std::string> Reader::features(Object &o, pmvp_core_config &cfg)
-{
-    std::set<std::string> features_given;
-    if (const json *v = o.get("features")) {
-        Object fo(*this, *v, o.sub("features"));
-        for (const auto &[key, member] : feature_fields())
-            if (fo.has(key)) {
-                cfg.*member = fo.boolean(key, cfg.*member);
-                features_given.insert(key);
-            }
-    }
-    return features_given;
-}
-
-// "implementation": IMPLEMENTATION DEFINED choices (docs/SEMANTICS.md).
-void Reader::implementation(Object &io, pmvp_core_config &cfg)
-{
-    cfg.clock_stops_in_wfx = io.boolean("clock_stops_in_wfx", cfg.clock_stops_in_wfx);
-    cfg.pmccntr_counts_in_wfx = io.boolean("pmccntr_counts_in_wfx", cfg.pmccntr_counts_in_wfx);
-    cfg.wfx_thread_active = io.boolean("wfx_thread_active", cfg.wfx_thread_active);
-    cfg.cpu_cycles_in_wfx = io.boolean("cpu_cycles_in_wfx", cfg.cpu_cycles_in_wfx);
-    std::string d = io.str("divider", cfg.divider_mode == PMVP_DIVIDER_ALL_CYCLES ? "all_cycles" : "counted_cycles");
-    if (d != "counted_cycles" && d != "all_cycles")
-        fail(io.sub("divider"), "expected counted_cycles or all_cycles");
-    cfg.divider_mode = d == "all_cycles" ? PMVP_DIVIDER_ALL_CYCLES : PMVP_DIVIDER_COUNTED_CYCLES;
 }
 
 // The kernel's refusal of the core, if any, said after `what`.
@@ -795,7 +697,7 @@ void Reader::controls(Object &o, Cluster &c)
         c.controls.mdcr_el3 = co.bits("MDCR_EL3", mdcr_el3_bits());
         c.controls.scr_el3 = co.bits("SCR_EL3", { { "EEL2", PMVP_SCR_EL3_EEL2 } });
         if ((c.controls.scr_el3 & PMVP_SCR_EL3_EEL2) && !cfg.feat_sel2)
-            fail(co.sub("SCR_EL3"), "EEL2 enables Secure EL2, which needs features.feat_sel2");
+            fail(co.sub("SCR_EL3"), "EEL2 enables Secure EL2, which needs feat_sel2");
         const std::pair<const char *, std::pair<uint64_t, const BitNeeds *>> registers[] = {
             { "MDCR_EL2", { c.controls.mdcr_el2, &mdcr_el2_needs() } },
             { "MDCR_EL3", { c.controls.mdcr_el3, &mdcr_el3_needs() } },
@@ -808,7 +710,7 @@ void Reader::controls(Object &o, Cluster &c)
 
 // "cpu": an ISS's firmware, which is then the workload (true), or the
 // analytic model (false).
-bool Reader::iss_cpu(Object &o, Cluster &c, const std::set<std::string> &features_given)
+bool Reader::iss_cpu(Object &o, Cluster &c, const json::object_t &given)
 {
     pmvp_core_config &cfg = c.config;
     const json *v = o.get("cpu");
@@ -828,8 +730,8 @@ bool Reader::iss_cpu(Object &o, Cluster &c, const std::set<std::string> &feature
         // cores have none, so EL1 is the highest Exception level, and
         // nothing may say otherwise.
         for (const char *key : { "have_el2", "have_el3", "feat_sel2", "feat_rme" })
-            if (features_given.count(key) && cfg.*feature_field(key))
-                fail(o.sub("features") + "." + key, "an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)");
+            if (given.count(key) && given.at(key) == true)
+                fail(o.sub(key), "an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)");
         if (o.has("controls"))
             fail(o.sub("controls"), "an ISS cluster has no EL2 or EL3 whose controls these would be");
         c.config.have_el2 = c.config.have_el3 = false;
@@ -1197,14 +1099,14 @@ static std::string threshold_refusal(const CounterSetup &c, const pmvp_core_conf
     uint64_t tc = PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TC, v), tlc = PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TLC, v);
     bool te = v & PMVP_PMEVTYPER_EL0_TE;
     if (!width)
-        return "TC: no FEAT_PMUv3_TH in this PMU (pmu.threshold_width, which needs pmu.pmuv3p7)";
+        return "TC: no FEAT_PMUv3_TH in this PMU (pmmir THWIDTH, which needs feat_pmuv3p7)";
     if (PMVP_FIELD_GET(PMVP_PMEVTYPER_EL0_TH, v) >> width)
-        return "TH: at most 2^THWIDTH - 1 = " + std::to_string((1u << width) - 1) + " (pmu.threshold_width " +
+        return "TH: at most 2^THWIDTH - 1 = " + std::to_string((1u << width) - 1) + " (pmmir THWIDTH " +
                std::to_string(width) + ")";
     if (te && edge < 1)
-        return "TE: no FEAT_PMUv3_EDGE in this PMU (pmu.edge 1 or 2)";
+        return "TE: no FEAT_PMUv3_EDGE in this PMU (pmmir EDGE 1 or 2)";
     if (tlc && (edge < 2 || c.counter % 2 == 0))
-        return "TLC: linking needs FEAT_PMUv3_TH2 (pmu.edge 2) and an odd counter";
+        return "TLC: linking needs FEAT_PMUv3_TH2 (pmmir EDGE 2) and an odd counter";
     if ((tc % 2 == 1 && !te && tlc == 2) || (te && tlc == 1) || (te && tc % 4 == 0))
         return "TC: {TC, TE, TLC} is a reserved combination (D13.8 RMRPVL: CONSTRAINED UNPREDICTABLE)";
     return "";
@@ -1360,7 +1262,7 @@ static void check_agent_counters(Scenario &s)
                                     std::to_string(s.clusters[k].config.num_counters) + " event counters");
             if (c.external && !s.clusters[k].config.feat_pmuv3_extpmn)
                 throw ScenarioError(where + ".external: cluster " + s.clusters[k].name +
-                                    " has no third range (FEAT_PMUv3_EXTPMN: pmu.extpmn)");
+                                    " has no third range (FEAT_PMUv3_EXTPMN: feat_pmuv3_extpmn)");
             std::string why = threshold_refusal(c, s.clusters[k].config);
             if (!why.empty())
                 throw ScenarioError(where + "." + why + " (cluster " + s.clusters[k].name + ")");

@@ -183,7 +183,7 @@ TEST(PmvpSoc, ARiseAtTheLastInstantIsCounted)
     for (const auto &[ipc, rises] : { std::pair{ "1.5", 15u }, std::pair{ "1.1", 11u } }) {
         std::string path = temp_file("last-instant.json");
         std::ofstream(path) << R"({ "name": "last-instant", "duration": "100 us",
-            "clusters": [ { "frequency": "1 GHz", "workloads": [ { "phases": [ { "run": "100 us", "ipc": )"
+            "clusters": [ { "processor_hz": "1 GHz", "workloads": [ { "phases": [ { "run": "100 us", "ipc": )"
                             << ipc << R"( } ] } ] } ],
             "firmware": { "counters": [ { "counter": 0, "event": "INST_RETIRED", "sample_period": 10000 } ] } })";
         SocRun r = pmvp_soc(path + " --check");
@@ -256,12 +256,13 @@ TEST(PmvpSoc, ThresholdsTheAnalyticModelCannotFeedAreWarnedOf)
 {
     auto run_with = [&](const std::string &mt, const std::string &event) {
         std::string path = temp_file("thw.json");
-        std::ofstream(path) << R"({ "name": "t", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", "threads": 2,
-            "multithreading": ")"
-                            << mt << R"(", "pmu": { "pmuv3p7": true, "threshold_width": 4 },
+        std::ofstream(path)
+            << R"({ "name": "t", "duration": "1 us", "clusters": [ { "processor_hz": "1 GHz", "num_pes": 2,
+            "mt_policy": ")"
+            << mt << R"(", "feat_pmuv3p7": true, "pmmir": "0x400000",
             "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
             "firmware": { "counters": [ { "counter": 0, "event": ")"
-                            << event << R"(", "TC": 5, "TH": 2 } ] } })";
+            << event << R"(", "TC": 5, "TH": 2 } ] } })";
         return pmvp_soc(path, false);
     };
     SocRun r = run_with("smt", "BR_RETIRED");
@@ -288,8 +289,8 @@ TEST(PmvpSoc, ThresholdFieldsACoreLacksAreRefused)
 {
     auto run_with = [&](const std::string &pmu, const std::string &counter) {
         std::string path = temp_file("th.json");
-        std::ofstream(path) << R"({ "name": "t", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", "pmu": )"
-                            << pmu << R"(, "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
+        std::ofstream(path) << R"({ "name": "t", "duration": "1 us", "clusters": [ { "processor_hz": "1 GHz", )" << pmu
+                            << R"(, "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
             "firmware": { "counters": [ )"
                             << counter << " ] } }";
         return pmvp_soc(path, false);
@@ -297,18 +298,18 @@ TEST(PmvpSoc, ThresholdFieldsACoreLacksAreRefused)
     struct Case {
         const char *pmu, *counter, *refusal;
     } cases[] = {
-        { R"({ "pmuv3p7": true })", R"({ "counter": 1, "event": "CPU_CYCLES", "TC": 5, "TH": 2 })",
-          "firmware.counters[0].TC: no FEAT_PMUv3_TH in this PMU (pmu.threshold_width" },
-        { R"({ "pmuv3p7": true, "threshold_width": 2 })", R"({ "counter": 1, "event": "CPU_CYCLES", "TH": 4 })",
+        { R"("feat_pmuv3p7": true)", R"({ "counter": 1, "event": "CPU_CYCLES", "TC": 5, "TH": 2 })",
+          "firmware.counters[0].TC: no FEAT_PMUv3_TH in this PMU (pmmir THWIDTH" },
+        { R"("feat_pmuv3p7": true, "pmmir": "0x200000")", R"({ "counter": 1, "event": "CPU_CYCLES", "TH": 4 })",
           "firmware.counters[0].TH: at most 2^THWIDTH - 1 = 3" },
-        { R"({ "pmuv3p7": true, "threshold_width": 2 })",
+        { R"("feat_pmuv3p7": true, "pmmir": "0x200000")",
           R"({ "counter": 1, "event": "CPU_CYCLES", "TE": true, "TC": 1 })",
           "firmware.counters[0].TE: no FEAT_PMUv3_EDGE" },
-        { R"({ "pmuv3p7": true, "threshold_width": 2, "edge": 2 })",
-          R"({ "counter": 0, "event": "CPU_CYCLES", "TLC": 2 })", "firmware.counters[0].TLC: linking needs" },
-        { R"({ "pmuv3p7": true, "threshold_width": 2, "edge": 2 })",
+        { R"("feat_pmuv3p7": true, "pmmir": "0x2200000")", R"({ "counter": 0, "event": "CPU_CYCLES", "TLC": 2 })",
+          "firmware.counters[0].TLC: linking needs" },
+        { R"("feat_pmuv3p7": true, "pmmir": "0x2200000")",
           R"({ "counter": 1, "event": "CPU_CYCLES", "TE": true, "TC": 4 })", "reserved combination" },
-        { R"({ "threshold_width": 2 })", R"({ "counter": 1, "event": "CPU_CYCLES" })", "needs feat_pmuv3p7" },
+        { R"("pmmir": "0x200000")", R"({ "counter": 1, "event": "CPU_CYCLES" })", "needs feat_pmuv3p7" },
     };
     for (const Case &c : cases) {
         SocRun r = run_with(c.pmu, c.counter);
@@ -323,7 +324,7 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
 {
     auto run_with = [&](const std::string &cluster_extra, const std::string &pmcr) {
         std::string path = temp_file("bits.json");
-        std::ofstream(path) << R"({ "name": "b", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", )"
+        std::ofstream(path) << R"({ "name": "b", "duration": "1 us", "clusters": [ { "processor_hz": "1 GHz", )"
                             << cluster_extra << R"( "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ],
             "firmware": { "counters": [ { "event": "CPU_CYCLES" } ], "PMCR": [ )"
                             << pmcr << " ] } }";
@@ -333,24 +334,23 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
         const char *cluster, *pmcr, *refusal;
     } cases[] = {
         { "", R"("FZO")",
-          "firmware.PMCR: FZO (freeze on overflow) needs pmu.pmuv3p7 on every analytic cluster, and clusters[0] "
+          "firmware.PMCR: FZO (freeze on overflow) needs feat_pmuv3p7 on every analytic cluster, and clusters[0] "
           "has none" },
         { R"("controls": { "MDCR_EL2": [ "HPME", "HPMFZO" ] },)", "",
-          "clusters[0].controls.MDCR_EL2: HPMFZO (freeze on overflow) needs pmu.pmuv3p7" },
-        { R"("pmu": { "version": "PMUv3p4" },)", R"("LP")",
-          "firmware.PMCR: LP (event counters overflow at bit 63) needs pmu.version PMUv3p5 on every analytic "
+          "clusters[0].controls.MDCR_EL2: HPMFZO (freeze on overflow) needs feat_pmuv3p7" },
+        { R"("pmu_version": "PMUv3p4",)", R"("LP")",
+          "firmware.PMCR: LP (event counters overflow at bit 63) needs pmu_version PMUv3p5 on every analytic "
           "cluster, and clusters[0] has none" },
-        { R"("features": { "have_aarch32": false },)", R"("D")",
-          "firmware.PMCR: D (the cycle counter's divider) needs features.have_aarch32" },
+        { R"("have_aarch32": false,)", R"("D")", "firmware.PMCR: D (the cycle counter's divider) needs have_aarch32" },
         { R"("controls": { "MDCR_EL3": [ "SPME", "MCCD" ] },)", "",
-          "clusters[0].controls.MDCR_EL3: MCCD (no cycle counting at EL3) needs pmu.pmuv3p7; without it the bit "
+          "clusters[0].controls.MDCR_EL3: MCCD (no cycle counting at EL3) needs feat_pmuv3p7; without it the bit "
           "is RES0" },
-        { R"("pmu": { "version": "PMUv3p4" }, "controls": { "MDCR_EL2": [ "HPME", "HCCD" ] },)", "",
-          "clusters[0].controls.MDCR_EL2: HCCD (no cycle counting at EL2) needs pmu.version PMUv3p5" },
+        { R"("pmu_version": "PMUv3p4", "controls": { "MDCR_EL2": [ "HPME", "HCCD" ] },)", "",
+          "clusters[0].controls.MDCR_EL2: HCCD (no cycle counting at EL2) needs pmu_version PMUv3p5" },
         { R"("controls": { "MDCR_EL3": [ "SPME", "EnPMSS" ] },)", "",
-          "clusters[0].controls.MDCR_EL3: EnPMSS, PMSSE0, PMSSE1 (PMU snapshots) needs pmu.snapshots" },
+          "clusters[0].controls.MDCR_EL3: EnPMSS, PMSSE0, PMSSE1 (PMU snapshots) needs feat_pmuv3_ss" },
         { R"("controls": { "MDCR_EL2": [ "HPME", "PMSSE1" ] },)", "",
-          "clusters[0].controls.MDCR_EL2: PMSSE0, PMSSE1 (PMU snapshots) needs pmu.snapshots" },
+          "clusters[0].controls.MDCR_EL2: PMSSE0, PMSSE1 (PMU snapshots) needs feat_pmuv3_ss" },
     };
     for (const Case &c : cases) {
         SocRun r = run_with(c.cluster, c.pmcr);
@@ -358,7 +358,7 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
         EXPECT_NE(r.err.find(c.refusal), std::string::npos) << r.err;
     }
     // With the features, the same bits run.
-    SocRun r = run_with(R"("pmu": { "pmuv3p7": true, "snapshots": true },
+    SocRun r = run_with(R"("feat_pmuv3p7": true, "feat_pmuv3_ss": true,
                           "controls": { "MDCR_EL3": [ "SPME", "MCCD", "EnPMSS", "PMSSE0" ],
                           "MDCR_EL2": [ "HPME", "HCCD", "HPMFZO", "PMSSE0", "PMSSE1" ] },)",
                         R"("LP", "D", "FZO")");
@@ -367,33 +367,33 @@ TEST(PmvpSoc, ControlBitsACoreLacksAreRefused)
 
 // MDCR_EL3.EnPM2 asked of a core without a register it gates (the
 // instruction counter, PMUv3p9's PMUACR, FEAT_EBEP's PMECR) is refused,
-// the field named; with pmu.icntr or pmu.pmuv3p9 it is accepted, and
-// pmu.icntr before PMUv3p5 or pmu.pmuv3p9 without pmu.pmuv3p7 is the
+// the field named; with feat_pmuv3_icntr or feat_pmuv3p9 it is accepted, and
+// feat_pmuv3_icntr before PMUv3p5 or feat_pmuv3p9 without feat_pmuv3p7 is the
 // kernel's refusal.
 TEST(PmvpSoc, EnPM2NeedsAFeatureThatHasIt)
 {
     auto run_with = [&](const std::string &cluster_extra) {
         std::string path = temp_file("enpm2.json");
-        std::ofstream(path) << R"({ "name": "e", "duration": "1 us", "clusters": [ { "frequency": "1 GHz", )"
+        std::ofstream(path) << R"({ "name": "e", "duration": "1 us", "clusters": [ { "processor_hz": "1 GHz", )"
                             << cluster_extra << R"( "workloads": [ { "phases": [ { "run": "1 us" } ] } ] } ] })";
         return pmvp_soc(path, false);
     };
     SocRun r = run_with(R"("controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("MDCR_EL3: EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3) needs pmu.icntr, "
-                         "pmu.pmuv3p9 or features.feat_ebep"),
+    EXPECT_NE(r.err.find("MDCR_EL3: EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3) needs feat_pmuv3_icntr, "
+                         "feat_pmuv3p9 or feat_ebep"),
               std::string::npos)
         << r.err;
-    r = run_with(R"("pmu": { "icntr": true }, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
+    r = run_with(R"("feat_pmuv3_icntr": true, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
     EXPECT_EQ(r.status, 0) << r.err;
-    r = run_with(R"("pmu": { "version": "PMUv3p4", "icntr": true },)");
+    r = run_with(R"("pmu_version": "PMUv3p4", "feat_pmuv3_icntr": true,)");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("feat_pmuv3_icntr: FEAT_PMUv3_ICNTR (Armv8.9) needs pmu_version PMUv3p5"), std::string::npos)
         << r.err;
     // FEAT_PMUv3p9 has it too, and needs FEAT_PMUv3p7.
-    r = run_with(R"("pmu": { "pmuv3p7": true, "pmuv3p9": true }, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
+    r = run_with(R"("feat_pmuv3p7": true, "feat_pmuv3p9": true, "controls": { "MDCR_EL3": [ "SPME", "EnPM2" ] },)");
     EXPECT_EQ(r.status, 0) << r.err;
-    r = run_with(R"("pmu": { "pmuv3p9": true },)");
+    r = run_with(R"("feat_pmuv3p9": true,)");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("feat_pmuv3p9: FEAT_PMUv3p9 needs feat_pmuv3p7"), std::string::npos) << r.err;
 }
@@ -495,18 +495,17 @@ TEST(PmvpSoc, RandomScenariosAgreeWithTheReferenceModel)
         for (uint64_t c = 0, n = 1 + rnd(2); c < n; c++) {
             json cl;
             cl["cores"] = 1 + rnd(2);
-            cl["threads"] = 1 + rnd(4);
-            cl["multithreading"] = mts[rnd(3)];
+            cl["num_pes"] = 1 + rnd(4);
+            cl["mt_policy"] = mts[rnd(3)];
             cl["soemt_switch"] = ns(200, 5000);
-            cl["frequency"] = std::to_string(100 + rnd(2900)) + " MHz";
+            cl["processor_hz"] = std::to_string(100 + rnd(2900)) + " MHz";
             if (rnd(2))
                 cl["dvfs"] = json::array(
                     { { { "at", ns(1000, 15000) }, { "frequency", std::to_string(100 + rnd(2900)) + " MHz" } } });
-            cl["pmu"] = { { "layout", rnd(2) ? "EXT32" : "EXT64" } };
-            cl["implementation"] = { { "clock_stops_in_wfx", rnd(2) == 1 },
-                                     { "pmccntr_counts_in_wfx", rnd(2) == 1 },
-                                     { "wfx_thread_active", rnd(2) == 1 },
-                                     { "cpu_cycles_in_wfx", rnd(2) == 1 } };
+            cl["pmu_ext_layout"] = rnd(2) ? "EXT32" : "EXT64";
+            for (const char *choice :
+                 { "clock_stops_in_wfx", "pmccntr_counts_in_wfx", "wfx_thread_active", "cpu_cycles_in_wfx" })
+                cl[choice] = rnd(2) == 1;
             json el3 = json::array();
             for (const char *b : { "SPME", "MTPME", "SCCD" })
                 if (rnd(2))
@@ -572,7 +571,7 @@ TEST(PmvpSoc, AHandlerSlowerThanAPeriodKeepsTheCount)
 {
     std::string path = temp_file("slow-handler.json");
     std::ofstream(path) << R"({ "name": "slow-handler", "duration": "10 us",
-        "clusters": [ { "frequency": "1 GHz", "workloads": [ { "phases": [ { "run": "10 us", "ipc": 1 } ] } ] } ],
+        "clusters": [ { "processor_hz": "1 GHz", "workloads": [ { "phases": [ { "run": "10 us", "ipc": 1 } ] } ] } ],
         "firmware": { "counters": [ { "counter": 0, "event": "CPU_CYCLES", "sample_period": 100 } ],
                       "irq_latency": "250 ns" } })";
     SocRun r = pmvp_soc(path + " --check");
@@ -590,7 +589,7 @@ TEST(PmvpSoc, SecureEl2ThroughFeaturesAndControls)
 {
     std::string path = temp_file("sel2.json");
     std::ofstream(path) << R"({ "name": "sel2", "duration": "100 us",
-        "clusters": [ { "frequency": "1 GHz", "features": { "feat_sel2": true },
+        "clusters": [ { "processor_hz": "1 GHz", "feat_sel2": true,
           "controls": { "SCR_EL3": [ "EEL2" ], "MDCR_EL3": [ "SPME" ] },
           "workloads": [ { "phases": [ { "run": "10 us", "ipc": 1, "el": 2, "security": "secure" },
                                        { "run": "10 us", "ipc": 1, "el": 1, "security": "secure" } ] } ] } ],
@@ -633,7 +632,7 @@ TEST(PmvpSoc, MootSettingsAreSaid)
         << r.err;
     EXPECT_EQ(r.err.find("dvfs[1]"), r.err.rfind("dvfs[1]")) << r.err;  // said once
     std::string path = temp_file("moot.json");
-    std::ofstream(path) << R"({ "name": "moot", "duration": "10 us", "clusters": [ { "frequency": "1 GHz",
+    std::ofstream(path) << R"({ "name": "moot", "duration": "10 us", "clusters": [ { "processor_hz": "1 GHz",
         "workloads": [ { "phases": [ { "run": "10 us" }, { "wfi": "1 us" } ] } ] } ],
         "firmware": { "irq_latency": "20 us" } })";
     r = pmvp_soc(path, false);
@@ -649,8 +648,8 @@ TEST(PmvpSoc, MootSettingsAreSaid)
     // it in time, a System Counter at 0 Hz, BUS_CYCLES on a 0 Hz bus.
     std::ofstream(path) << R"({ "name": "still", "duration": "10 us", "system_counter": "0 Hz",
         "bus_clock": "0 Hz", "clusters": [
-          { "frequency": "0 Hz", "workloads": [ { "phases": [ { "run": "10 us" } ] } ] },
-          { "frequency": "0 Hz", "dvfs": [ { "at": "5 us", "frequency": "1 GHz" } ],
+          { "processor_hz": "0 Hz", "workloads": [ { "phases": [ { "run": "10 us" } ] } ] },
+          { "processor_hz": "0 Hz", "dvfs": [ { "at": "5 us", "frequency": "1 GHz" } ],
             "workloads": [ { "phases": [ { "run": "10 us" } ] } ] } ],
         "firmware": { "counters": [ { "event": "BUS_CYCLES" } ] } })";
     r = pmvp_soc(path, false);
@@ -930,12 +929,12 @@ TEST(PmvpSoc, ClustersTakeTheirCoreFromACoreDescription)
     std::ofstream(dir + "/s.json") << R"({
         "duration": "100 us",
         "clusters": [
-          { "name": "a53", "core": "cortex-a53", "frequency": "2 GHz",
+          { "name": "a53", "core": "cortex-a53", "processor_hz": "2 GHz",
             "workloads": [{ "phases": [{ "run": "10 us" }] }] },
-          { "name": "tiny", "core": "tiny.json", "threads": 2,
+          { "name": "tiny", "core": "tiny.json", "num_pes": 2,
             "workloads": [{ "phases": [{ "run": "10 us" }] }] },
           { "name": "inline", "core": { "num_counters": 3, "pmcr_imp": "0x41" },
-            "frequency": "1 GHz", "workloads": [{ "phases": [{ "run": "10 us" }] }] }
+            "processor_hz": "1 GHz", "workloads": [{ "phases": [{ "run": "10 us" }] }] }
         ],
         "firmware": { "counters": [{ "event": "CPU_CYCLES" }] } })";
     SocRun r = pmvp_soc(dir + "/s.json --quiet");
@@ -960,11 +959,10 @@ TEST(PmvpSoc, ClustersTakeTheirCoreFromACoreDescription)
 
     SocRun bad = pmvp_soc(dir + "/s.json --show-config", false);
     std::ofstream(dir + "/bad.json") << R"({"duration": "1 ms", "clusters": [{"core": {"pmu_version": "PMUv3",
-        "feat_mtpmu": true}, "frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})";
+        "feat_mtpmu": true}, "processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})";
     bad = pmvp_soc(dir + "/bad.json", false);
     EXPECT_EQ(bad.status, 2);
-    EXPECT_NE(bad.err.find("clusters[0].core: core description: feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version "
-                           "PMUv3p5"),
+    EXPECT_NE(bad.err.find("clusters[0]: feat_mtpmu: FEAT_MTPMU (Armv8.6) needs pmu_version PMUv3p5"),
               std::string::npos)
         << bad.err;
     std::ofstream(dir + "/bad.json") << R"({"duration": "1 ms", "clusters": [{"core": "cortex-a35",
@@ -1002,31 +1000,31 @@ TEST(PmvpSoc, BadScenarios)
         const char *json, *message;
     } cases[] = {
         { "{", "not valid JSON" },
-        { R"({"duration": "1 ms", "quantm": "1 us", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+        { R"({"duration": "1 ms", "quantm": "1 us", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
           "quantm: unknown field" },
         { R"({"duration": "1 ms", "clusers": []})", "clusters: missing" },
         { R"({"clusters": []})", "duration: missing" },
         { R"({"duration": "1 mss", "clusters": []})", "duration: unknown unit" },
         { R"({"duration": "0.5 ps", "clusters": []})", "duration: time is not a whole number of ps" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "threads": 9, "workloads": []}]})",
-          "clusters[0].threads: expected an integer from 1 to 8" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "multithreading": "hmt", "workloads": []}]})",
-          "clusters[0].multithreading: expected smt, fgmt or soemt" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "wfi": "1 us"}]}]}]})",
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "num_pes": 9, "workloads": []}]})",
+          "clusters[0]: num_pes: 9 is above the maximum 8" },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "mt_policy": "hmt", "workloads": []}]})",
+          "clusters[0]: mt_policy: " },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "wfi": "1 us"}]}]}]})",
           "clusters[0].workloads[0].phases[0]: expected exactly one of" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "stall_backend": 0.1, "stall_backend_mem": 0.2}]}]}]})",
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "stall_backend": 0.1, "stall_backend_mem": 0.2}]}]}]})",
           "stall_backend_mem: a memory stall is a backend stall" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "el": 2, "security": "root"}]}]}]})",
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "el": 2, "security": "root"}]}]}]})",
           "phases[0]: this core cannot execute at EL2 in root state" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "el": 2, "security": "secure"}]}]}]})",
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us", "el": 2, "security": "secure"}]}]}]})",
           "phases[0]: this core cannot execute at EL2 in secure state" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
               "firmware": {"counters": [{"counter": 7, "event": "CPU_CYCLES"}]}})",
           "firmware.counters[0].counter: cluster cluster0 has only 6 event counters" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
               "firmware": {"counters": [{"event": "CPU_CYCLS"}]}})",
           "firmware.counters[0].event: no event named \"CPU_CYCLS\" in the catalogue (did you mean CPU_CYCLES?)" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}],
               "firmware": {"PMCR": ["E"]}})",
           "firmware.PMCR[0]: expected one of D, X, DP, LC, LP" },
         { R"({"duration": "1 ms", "x86": {"threads": [{"phases": []}, {"phases": []}, {"phases": []}]}})",
@@ -1037,39 +1035,39 @@ TEST(PmvpSoc, BadScenarios)
           "x86.threads[0].phases[0].cpl: expected an integer from 0 to 3" },
         { R"({"duration": "1 ms", "x86": {"tsc": "0 Hz", "threads": [{"phases": []}]}})",
           "x86: the clock counters refuse this core: tsc_hz: the TSC's frequency is invariant and above 0 Hz" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "features": {"feat_sel2": true, "have_el3": false},
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "feat_sel2": true, "have_el3": false,
               "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
-          "clusters[0]: the PMU refuses this core: feat_sel2, feat_rme: Secure EL2 and the Realm Management "
+          "clusters[0]: feat_sel2, feat_rme: Secure EL2 and the Realm Management "
           "Extension need have_el2 and have_el3" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "features": {"feat_sle2": true},
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "feat_sle2": true,
               "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
-          "clusters[0].features.feat_sle2: unknown field" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "controls": {"SCR_EL3": ["EEL2"]},
+          "clusters[0].feat_sle2: unknown field (did you mean feat_sel2?)" },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "controls": {"SCR_EL3": ["EEL2"]},
               "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
-          "clusters[0].controls.SCR_EL3: EEL2 enables Secure EL2, which needs features.feat_sel2" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "features": {"have_el2": true},
+          "clusters[0].controls.SCR_EL3: EEL2 enables Secure EL2, which needs feat_sel2" },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "have_el2": true,
               "cpu": {"model": "iss", "firmware": "/nonexistent.elf"}}]})",
-          "clusters[0].features.have_el2: an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "controls": {"MDCR_EL3": ["SPME"]},
+          "clusters[0].have_el2: an ISS cluster has no EL2 or EL3 (Unicorn runs EL1 only)" },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "controls": {"MDCR_EL3": ["SPME"]},
               "cpu": {"model": "iss", "firmware": "/nonexistent.elf"}}]})",
           "clusters[0].controls: an ISS cluster has no EL2 or EL3 whose controls these would be" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"version": "PMUv3p4", "pmuv3p7": true},
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "pmu_version": "PMUv3p4", "feat_pmuv3p7": true,
               "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
-          "clusters[0]: the PMU refuses this core: feat_pmuv3p7: FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5" },
+          "clusters[0]: feat_pmuv3p7: FEAT_PMUv3p7 (Armv8.7) needs pmu_version PMUv3p5" },
         // The AMU turned off takes FEAT_AMUv1p1 with it, unless the scenario asks for both.
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "amu": {"enabled": false},
-              "features": {"feat_amuv1p1": true}, "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
-          "clusters[0]: the PMU refuses this core: feat_amuv1p1: FEAT_AMUv1p1 needs feat_amuv1" },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "feat_amuv1": false,
+              "feat_amuv1p1": true, "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+          "clusters[0]: feat_amuv1p1: FEAT_AMUv1p1 needs feat_amuv1" },
         { R"({"duration": "1 ms", "sebep": {"profiles": [{}]}})", "sebep.sample_period: missing" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 0, "profiles": [{}]}})",
           "sebep.sample_period: expected an integer from 1 to 4294967295" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "event": "CPU_CYCLES", "profiles": [{}]}})",
           "sebep.event: expected an event D14.7 lists as synchronous" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true}]}})",
-          "firmware.counters[0].external: cluster cluster0 has no third range (FEAT_PMUv3_EXTPMN: pmu.extpmn)" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"extpmn": true}, "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true}, {"counter": 5, "event": "CPU_CYCLES"}]}})",
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true}]}})",
+          "firmware.counters[0].external: cluster cluster0 has no third range (FEAT_PMUv3_EXTPMN: feat_pmuv3_extpmn)" },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "feat_pmuv3_extpmn": true, "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true}, {"counter": 5, "event": "CPU_CYCLES"}]}})",
           "firmware.counters: counter 5 is below the external agent's counter 4" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "pmu": {"extpmn": true}, "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true, "sample_period": 100}]}})",
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "feat_pmuv3_extpmn": true, "workloads": [{"phases": [{"run": "1 us"}]}]}], "firmware": {"counters": [{"counter": 4, "event": "CPU_CYCLES", "external": true, "sample_period": 100}]}})",
           "firmware.counters[0].sample_period: the external agent's counters do not sample" },
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "counter": "cycle", "profiles": [{}]}})",
           "sebep.counter: expected event (event counter 0) or instruction (PMICNTR_EL0)" },
@@ -1088,19 +1086,19 @@ TEST(PmvpSoc, BadScenarios)
         { R"({"duration": "1 ms", "x86": {"threads": [{"phases": []}]}, "clusters": []})", "clusters: unknown field" },
         { R"({"duration": "1 ms", "duration": "2 ms", "clusters": []})", "\"duration\" appears twice in one object" },
         // A number JSON cannot hold is a scenario error naming its field.
-        { R"({"duration": "1 ms", "clusters": [{"cores": 1e400, "frequency": "1 GHz", "workloads": []}]})",
+        { R"({"duration": "1 ms", "clusters": [{"cores": 1e400, "processor_hz": "1 GHz", "workloads": []}]})",
           "number overflow parsing '1e400' (field \"cores\", line 1)" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1500 GHz", "workloads": []}]})",
-          "clusters[0].frequency: frequency above 1 THz" },
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1500 GHz", "workloads": []}]})",
+          "clusters[0]: processor_hz: frequency above 1 THz" },
         // The parser refuses what the run cannot do.
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "event": "SW_INCR", "profiles": [{}]}})",
           "sebep.event: expected an event that instructions cause as they retire" },
         // Steps that would make the run take hours.
         { R"({"duration": "1 ms", "sebep": {"sample_period": 10, "instruction_time": "1 ps", "profiles": [{}]}})",
           "sebep.instruction_time: 1 ps over 1 ms is 1000000000 retired instructions, more than the 100000000" },
-        { R"({"duration": "1 ms", "clusters": [{"frequency": "1 GHz", "threads": 2, "multithreading": "soemt", "soemt_switch": "1 ps", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+        { R"({"duration": "1 ms", "clusters": [{"processor_hz": "1 GHz", "num_pes": 2, "mt_policy": "soemt", "soemt_switch": "1 ps", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
           "clusters[0].soemt_switch: 1 ps over 1 ms is 1000000000 thread switches per core" },
-        { R"({"duration": "1 s", "quantum": "1 ns", "clusters": [{"frequency": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
+        { R"({"duration": "1 s", "quantum": "1 ns", "clusters": [{"processor_hz": "1 GHz", "workloads": [{"phases": [{"run": "1 us"}]}]}]})",
           "quantum: 1 ns over 1 s is 1000000000 quanta" },
     };
     std::string path = temp_file("bad_scenario.json");
@@ -1449,11 +1447,11 @@ TEST(PmvpSoc, FirmwarePlatformContractHoldsOnTheIss)
     // instruction still retires CPI edges after the one before.
     std::string path = temp_file("contract-cpi3.json");
     std::ofstream(path) << R"({ "name": "contract-cpi3", "duration": "10 ms", "quantum": "10 us",
-        "clusters": [ { "cores": 1, "threads": 2, "multithreading": "smt", "frequency": "1 GHz",
+        "clusters": [ { "cores": 1, "num_pes": 2, "mt_policy": "smt", "processor_hz": "1 GHz",
           "dvfs": [ { "at": "1005 us", "frequency": "2 GHz" }, { "at": "2003.5 us", "frequency": "500 MHz" } ],
           "cpu": { "model": "iss", "firmware": ")"
                         << PMVP_FIRMWARE_DIR << R"(/platform-contract.elf", "cpi": 3 },
-          "pmu": { "counters": 6, "layout": "EXT64" } } ] })";
+          "num_counters": 6, "pmu_ext_layout": "EXT64" } ] })";
     r = pmvp_soc(path);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string cpi3 = r.result["pes"][0]["console"];
@@ -1468,11 +1466,11 @@ TEST(PmvpSoc, FirmwarePlatformContractHoldsOnTheIss)
 TEST(PmvpSoc, IssClustersOfAnyPmuVersionWithOrWithoutAmu)
 {
     const std::string image = std::string(PMVP_FIRMWARE_DIR) + "/platform-contract.elf";
-    for (const char *core : { R"("pmu": { "version": "PMUv3" })", R"("core": "cortex-a53")",
-                              R"("pmu": { "version": "PMUv3p1" })", R"("amu": { "enabled": false })" }) {
+    for (const char *core : { R"("pmu_version": "PMUv3")", R"("core": "cortex-a53")", R"("pmu_version": "PMUv3p1")",
+                              R"("feat_amuv1": false)" }) {
         std::string path = temp_file("iss-version.json");
         std::ofstream(path) << R"({ "name": "iss-version", "duration": "5 ms", "quantum": "10 us",
-            "clusters": [ { "frequency": "1 GHz", )"
+            "clusters": [ { "processor_hz": "1 GHz", )"
                             << core << R"(, "cpu": { "model": "iss", "firmware": ")" << image << R"(" } } ] })";
         SocRun r = pmvp_soc(path);
         ASSERT_EQ(r.status, 0) << core << "\n" << r.out << r.err;
@@ -1554,7 +1552,7 @@ TEST(PmvpSoc, MixedSocGuestWatchesAnalyticCores)
 }
 
 // FEAT_PMUv3_EXTPMN from the guest: two of six counters reserved before
-// the firmware runs (pmu.external_counters). The ISS has no Secure state,
+// the firmware runs (extpmn_reserved). The ISS has no Secure state,
 // so the guest's accesses to the frame are Most secure: as the external
 // agent it counts the 2000 instructions of a loop in counter 4 with
 // PMCCR.EPME while PMCR.E is 0 (the AMU's INST_RETIRED around the loop
@@ -1565,10 +1563,10 @@ TEST(PmvpSoc, FirmwareIsTheExternalAgentWithoutSecureState)
 {
     std::string path = temp_file("third-range.json");
     std::ofstream(path) << R"({ "name": "suite-third-range", "duration": "20 ms", "quantum": "10 us",
-        "clusters": [ { "cores": 1, "frequency": "1 GHz",
+        "clusters": [ { "cores": 1, "processor_hz": "1 GHz",
           "cpu": { "model": "iss", "firmware": ")"
                         << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
-          "pmu": { "counters": 6, "layout": "EXT64", "icntr": true, "extpmn": true, "external_counters": 2 } } ] })";
+          "num_counters": 6, "pmu_ext_layout": "EXT64", "feat_pmuv3_icntr": true, "feat_pmuv3_extpmn": true, "extpmn_reserved": 2 } ] })";
     SocRun r = pmvp_soc(path);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["pes"][0]["console"];
@@ -1592,12 +1590,12 @@ TEST(PmvpSoc, FirmwarePmuSuitePassesAcrossDvfsSteps)
 {
     std::string path = temp_file("dvfs.json");
     std::ofstream(path) << R"({ "name": "suite-dvfs", "duration": "20 ms", "quantum": "10 us",
-        "clusters": [ { "cores": 2, "threads": 2, "multithreading": "smt", "frequency": "1 GHz",
+        "clusters": [ { "cores": 2, "num_pes": 2, "mt_policy": "smt", "processor_hz": "1 GHz",
           "dvfs": [ { "at": "50 us", "frequency": "2 GHz" }, { "at": "150 us", "frequency": "500 MHz" },
                     { "at": "400 us", "frequency": "1 GHz" } ],
           "cpu": { "model": "iss", "firmware": ")"
                         << PMVP_FIRMWARE_DIR << R"(/pmu-suite.elf" },
-          "pmu": { "counters": 6, "layout": "EXT64" } } ] })";
+          "num_counters": 6, "pmu_ext_layout": "EXT64" } ] })";
     SocRun r = pmvp_soc(path);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["pes"][0]["console"];
@@ -1625,9 +1623,9 @@ TEST(PmvpSoc, MixedScenarioErrors)
                             << " }";
         return pmvp_soc(path, false);
     };
-    const std::string analytic = R"({ "frequency": "1 GHz", "workloads": [ { "phases": [ { "run": "1 us" } ] } ] })";
+    const std::string analytic = R"({ "processor_hz": "1 GHz", "workloads": [ { "phases": [ { "run": "1 us" } ] } ] })";
     auto iss = [](const std::string &image) {
-        return R"({ "frequency": "1 GHz", "cpu": { "model": "iss", "firmware": ")" + std::string(PMVP_FIRMWARE_DIR) +
+        return R"({ "processor_hz": "1 GHz", "cpu": { "model": "iss", "firmware": ")" + std::string(PMVP_FIRMWARE_DIR) +
                "/" + image + R"(" } })";
     };
     SocRun r = run_with(iss("soc-watch.elf") + ", " + iss("pmu-suite.elf"));
@@ -1713,7 +1711,7 @@ TEST(PmvpSoc, BadFirmwareImages)
 {
     auto run_with = [&](const std::string &image) {
         std::string path = temp_file("fw_scenario.json");
-        std::ofstream(path) << R"({ "name": "bad-image", "duration": "1 us", "clusters": [ { "frequency": "1 GHz",
+        std::ofstream(path) << R"({ "name": "bad-image", "duration": "1 us", "clusters": [ { "processor_hz": "1 GHz",
             "cpu": { "model": "iss", "firmware": ")"
                             << image << R"(" } } ] })";
         return pmvp_soc(path, false);
@@ -1790,7 +1788,7 @@ TEST(PmvpSoc, AGuestThatFaultsForeverRunsAtItsPace)
     std::string image = temp_file("faults.elf"), path = temp_file("faults.json");
     std::ofstream(image, std::ios::binary) << tiny_image(code);
     std::ofstream(path) << R"({ "name": "faults", "duration": "100 us", "quantum": "100 us", "clusters": [
-        { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")"
+        { "processor_hz": "1 GHz", "num_pes": 2, "cpu": { "model": "iss", "firmware": ")"
                         << image << R"(" } } ] })";
     SocRun r = pmvp_soc(path);
     EXPECT_EQ(r.status, 1) << r.err;  // it never exits
@@ -1815,7 +1813,7 @@ TEST(PmvpSoc, RandomGuestsAreStoppedOrRunToTheEnd)
         std::string image = temp_file("random.elf"), path = temp_file("random.json"), js = temp_file("random-run.json");
         std::ofstream(image, std::ios::binary) << tiny_image(code);
         std::ofstream(path) << R"({ "name": "random", "duration": "200 us", "clusters": [
-            { "frequency": "1 GHz", "threads": 2, "cpu": { "model": "iss", "firmware": ")"
+            { "processor_hz": "1 GHz", "num_pes": 2, "cpu": { "model": "iss", "firmware": ")"
                             << image << R"(" } } ] })";
         int rc = std::system(("timeout 60 " + std::string(PMVP_SOC) + " " + path + " --quiet --json " + js).c_str());
         ASSERT_TRUE(WIFEXITED(rc)) << "guest " << i;
@@ -1832,7 +1830,7 @@ TEST(PmvpSoc, AGuestThatJumpsToZeroIsStopped)
 {
     std::string image = temp_file("jump-zero.elf"), path = temp_file("jump-zero.json");
     std::ofstream(image, std::ios::binary) << tiny_image({ 0xD2800000 /* movz x0, #0 */, 0xD61F0000 /* br x0 */ });
-    std::ofstream(path) << R"({ "name": "jump-zero", "duration": "20 ms", "clusters": [ { "frequency": "1 GHz",
+    std::ofstream(path) << R"({ "name": "jump-zero", "duration": "20 ms", "clusters": [ { "processor_hz": "1 GHz",
         "cpu": { "model": "iss", "firmware": ")"
                         << image << R"(" } } ] })";
     SocRun r = pmvp_soc("--time 20ms " + path);  // 2 hours of host time when it hung
@@ -2186,7 +2184,7 @@ TEST(PmvpSoc, PlotWithoutIpcAndAFailedPlotKeepTheData)
 {
     std::string path = temp_file("no-ipc.json"), svg = temp_file("no-ipc.svg");
     std::ofstream(path) << R"({ "name": "no-ipc", "duration": "100 us",
-        "clusters": [ { "frequency": "1 GHz", "amu": { "enabled": false },
+        "clusters": [ { "processor_hz": "1 GHz", "feat_amuv1": false,
           "workloads": [ { "phases": [ { "run": "100 us", "ipc": 1.5 } ] } ] } ],
         "firmware": { "counters": [ { "counter": 0, "event": "INST_RETIRED" } ] } })";
     SocRun r = pmvp_soc(path + " --quiet --plot " + svg);
@@ -2241,11 +2239,11 @@ TEST(PmvpSoc, AmuAuxiliaryCountersOfACoreDescription)
     std::ofstream(path) << R"({
   "name": "aux", "duration": "100 us",
   "clusters": [
-    { "name": "aux", "cores": 1, "threads": 2, "frequency": "1 GHz",
+    { "name": "aux", "cores": 1, "num_pes": 2, "processor_hz": "1 GHz",
       "core": { "pmu_version": "PMUv3p4", "num_pes": 2, "amu_num_aux": 2,
                 "amu_aux_event": [ "INST_RETIRED", "STALL_BACKEND_MEM" ] },
       "workloads": [ { "phases": [ { "run": "100 us", "ipc": 1.5, "stall_backend": 0.4, "stall_backend_mem": 0.25 } ] } ] },
-    { "name": "plain", "cores": 1, "threads": 1, "frequency": "1 GHz",
+    { "name": "plain", "cores": 1, "num_pes": 1, "processor_hz": "1 GHz",
       "workloads": [ { "phases": [ { "run": "100 us", "ipc": 1 } ] } ] } ],
   "firmware": { "counters": [ { "counter": 0, "event": "INST_RETIRED" } ], "cycle_counter": { "enabled": true } }
 })";

@@ -48,6 +48,10 @@ public:
     static CoreDescription parse(const std::string &text, const std::string &source);
     // A description already parsed (a scenario's inline "core" object).
     static CoreDescription from_json(const nlohmann::json &j, const std::string &source);
+    // The JSON of a preset or a file, not yet read as a description: a
+    // scenario lays a cluster's keys over it before from_json. Refused as
+    // load() refuses what cannot be read or is not JSON.
+    static nlohmann::json load_json(const std::string &preset_or_path);
 
     // The configuration: its pointers point into this object, so it is
     // valid while this object lives (a copy of the object has its own).
@@ -77,6 +81,7 @@ public:
 private:
     friend struct CoreFields;  // the keys' readers and writers (core_file.cpp)
     void own_arrays();
+    void drop_dependents(const nlohmann::json &j);
     pmvp_core_config cfg_;
     std::string description_;
     std::vector<uint16_t> events_, sync_events_;
