@@ -168,6 +168,14 @@ int Monitors::next_freeze(pmvp_time &when, const sc_time &offset)
     return query(offset, [&](pmvp_core *c, pmvp_time t) { return pmvp_core_next_freeze(c, t, &when); });
 }
 
+int Monitors::cycle_values_matter(bool &matter, const sc_time &offset)
+{
+    return query(offset, [&](pmvp_core *c, pmvp_time) {
+        matter = pmvp_core_cycle_values_matter(c);
+        return (int)PMVP_OK;
+    });
+}
+
 int Monitors::irq_level(unsigned pe, bool &level, const sc_time &offset)
 {
     return timeline_->look(offset,

@@ -85,6 +85,57 @@ static int find(const encoding *t, size_t count, unsigned op0, unsigned op1, uns
     return PMVP_ERR_REGISTER;
 }
 
+/* An MRS/MSR encoding as one number, and the row of a64_encodings whose
+ * encoding (for an indexed register, its first instance's) it is: a switch
+ * the compiler makes a search of a few comparisons, where an access would
+ * otherwise walk the table (an ISS decodes every MRS it executes). Two rows
+ * with one encoding would be two equal cases: the build refuses them. */
+#define A64_KEY(op0, op1, crn, crm, op2) ((unsigned)(op0) << 14 | (op1) << 11 | (crn) << 7 | (crm) << 3 | (op2))
+
+static bool a64_row(unsigned key, encoding *e)
+{
+    switch (key) {
+#define PMVP_REG_A64(family, id, index, op0, op1, crn, crm, op2)                                                       \
+    case A64_KEY(op0, op1, crn, crm, op2):                                                                             \
+        *e =                                                                                                           \
+            (encoding){ NULL, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, op0, op1, crn, crm, \
+                        op2,  PMVP_GATE_ALWAYS };                                                                      \
+        return true;
+#include "pmvp/registers.def"
+    default: return false;
+    }
+}
+
+/* The register an MRS/MSR encoding names, as find() would find it in
+ * a64_encodings: the row of that very encoding, or of the first instance
+ * of an indexed register whose instance n it is (n of CRm and op2, below
+ * 31; CRm<0> and op2; CRm<0> and op1). */
+static int find_a64(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2, pmvp_sysreg *out)
+{
+    encoding e;
+    if (a64_row(A64_KEY(op0, op1, crn, crm, op2), &e) && e.index == PMVP_SYSREG_NOT_INDEXED) {
+        *out = (pmvp_sysreg){ .family = e.family, .reg = e.reg, .n = 0, .part = e.part };
+        return PMVP_OK;
+    }
+    const struct {
+        enum pmvp_sysreg_index index;
+        unsigned key, n;
+    } instances[] = {
+        { PMVP_SYSREG_INDEX_CRM_OP2, A64_KEY(op0, op1, crn, crm & ~3u, 0), (crm & 3) << 3 | op2 },
+        { PMVP_SYSREG_INDEX_CRM0_OP2, A64_KEY(op0, op1, crn, crm & ~1u, 0), (crm & 1) << 3 | op2 },
+        { PMVP_SYSREG_INDEX_CRM0_OPC1, A64_KEY(op0, 0, crn, crm & ~1u, op2), (crm & 1) << 3 | op1 },
+    };
+    for (size_t i = 0; i < COUNT(instances); i++) {
+        if (!a64_row(instances[i].key, &e) || e.index != instances[i].index)
+            continue;
+        if (e.index == PMVP_SYSREG_INDEX_CRM_OP2 && instances[i].n >= PMVP_MAX_COUNTERS)
+            continue; /* n == 31 is PMCCFILTR's encoding, or unallocated */
+        *out = (pmvp_sysreg){ .family = e.family, .reg = e.reg, .n = (uint8_t)instances[i].n, .part = e.part };
+        return PMVP_OK;
+    }
+    return PMVP_ERR_REGISTER;
+}
+
 int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
                            pmvp_sysreg *out)
 {
@@ -92,7 +143,7 @@ int pmvp_sysreg_decode_a64(bool write, unsigned op0, unsigned op1, unsigned crn,
         return PMVP_ERR_NULL;
     if (op0 > 3 || op1 > 7 || crn > 15 || crm > 15 || op2 > 7)
         return PMVP_ERR_VALUE;
-    int err = find(a64_encodings, COUNT(a64_encodings), op0, op1, crn, crm, op2, out);
+    int err = find_a64(op0, op1, crn, crm, op2, out);
     out->op = write ? PMVP_MSR : PMVP_MRS;
     return err;
 }

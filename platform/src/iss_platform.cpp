@@ -206,6 +206,10 @@ public:
         // at the first block after an instruction that clears PSTATE.I.
         // Not saved: a run's own.
         bool watch_unmask = false;
+        // The run may read PMCCNTR_EL0 before telling the monitors of the
+        // instructions before the read (cycle_reads_first). Not saved: a
+        // run's own.
+        bool cycle_reads_first = false;
         // Asleep in WFI from this instant, and advanced past it to the
         // quantum's end: a doorbell rung later in the quantum by a thread
         // that ran after it wakes it from max(slept_from, the ring's
@@ -369,6 +373,7 @@ private:
     // the run about to start (Thread::watch), asked in one query with
     // INST_RETIRED, whose count it returns.
     uint64_t watch_events(Thread &t);
+    bool cycle_reads_first(const Thread &t);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
     void open_engine(Thread &t, uint64_t frames);
@@ -523,11 +528,13 @@ bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, 
 // the instructions before it: permitted, it completes; refused, the
 // exception it takes is entered (or, in mid-block, QEMU is left to refuse it).
 uint32_t monitors_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, Aarch64Iss::Thread &t, bool write,
-                         uint64_t pc)
+                         uint64_t pc, const pmvp_sysreg &r)
 {
     Aarch64Iss &iss = *t.iss;
     uint64_t before = iss.retired_before(t, pc);
-    iss.tell_retired(t, before);
+    const bool cycles = !write && r.family == PMVP_SYSREG_PMU && r.reg == PMVP_PMCCNTR_EL0;
+    if (!(cycles && t.cycle_reads_first))
+        iss.tell_retired(t, before);
     pmvp_time at = iss.time_of(t, before);
     uint64_t value = write ? cp->val : 0;
     pmvp_sysreg_execution out{ PMVP_SYSREG_UNDEFINED, 1, 0x02000000 };  // detached: UNDEFINED
@@ -575,7 +582,7 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     pmvp_sysreg r;
     if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) != PMVP_OK)
         return 0;  // not the monitors': QEMU executes it
-    return monitors_sysreg(uc, rt, cp, t, write, pc);
+    return monitors_sysreg(uc, rt, cp, t, write, pc, r);
 }
 
 // SYS: an instruction cache invalidation (IC IALLUIS, IC IALLU, IC IVAU)
@@ -1406,6 +1413,21 @@ void Aarch64Iss::advance(Thread &t, pmvp_time until)
     }
 }
 
+// Whether a read of PMCCNTR_EL0 may come before the instructions before it
+// are told, which are then told with the run's next report: PMCCNTR counts
+// cycles, not them, and while the cycle of an occurrence matters to no
+// counter (Monitors::cycle_values_matter: no threshold, no freeze on
+// overflow, which could stop PMCCNTR) they count the same told later over a
+// longer stretch. Nothing else changes the core while the run lasts (its
+// writes end it), so the answer holds for the run. A read that can be
+// delayed (the inaccuracy profile's read delay) is told first.
+bool Aarch64Iss::cycle_reads_first(const Thread &t)
+{
+    bool matter = true;
+    check(monitors_->cycle_values_matter(matter, offset(t.now)), "cycle_values_matter");
+    return !matter && cluster_.config.inaccuracy.read_delay_cycles == 0;
+}
+
 uint64_t Aarch64Iss::watch_events(Thread &t)
 {
     uint64_t left[a64::kNumEvents];
@@ -1491,6 +1513,7 @@ uint64_t Aarch64Iss::run_length(Thread &t, pmvp_time until)
     uint64_t n = instructions_until(t, until);
     if (monitors_) {
         const uint64_t events = watch_events(t);
+        t.cycle_reads_first = cycle_reads_first(t);
         pmvp_time when = PMVP_TIME_NEVER, freeze = PMVP_TIME_NEVER;
         check(monitors_->next_interrupt(when, offset(t.now)), "next_interrupt");
         check(monitors_->next_freeze(freeze, offset(t.now)), "next_freeze");

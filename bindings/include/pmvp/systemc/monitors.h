@@ -260,6 +260,13 @@ public:
     // some PE (freeze on overflow), or PMVP_TIME_NEVER (pmvp_core_next_freeze):
     // where a CPU model reporting in batches ends one.
     [[nodiscard]] int next_freeze(pmvp_time &when, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // Whether, on the core at sc_time_stamp() + offset, the processor cycle
+    // on which an occurrence falls changes what counts (threshold and edge
+    // counting, freeze on overflow: pmvp_core_cycle_values_matter). While it
+    // does not, occurrences told later over a longer stretch count as told
+    // stretch by stretch, and PMCCNTR does not depend on them: a CPU model
+    // may read PMCCNTR before telling its latest instructions.
+    [[nodiscard]] int cycle_values_matter(bool &matter, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // PMUIRQ of PE `pe` at sc_time_stamp() + offset.
     [[nodiscard]] int irq_level(unsigned pe, bool &level, const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The PE's state (running, WFI, WFE, off) from sc_time_stamp() + offset
