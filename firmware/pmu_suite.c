@@ -149,6 +149,19 @@ static void pmu_cycle_counter(void)
         AROUND_LOOP(pmccntr_el0, n, a, b);
         EXPECT_EQ(b - a, (2 * n + 1) * cpi, "PMCCNTR cycles over 2n + 1 instructions");
     }
+    /* The instructions around reads of PMCCNTR count as any others: counter
+     * 0 counts INST_RETIRED from the enabling MSR, through the two reads
+     * and the 2n loop instructions between them, to the disabling MSR. */
+    set_evtyper(0, EV_INST_RETIRED);
+    uint64_t a, b;
+    const uint64_t n = 500;
+    __asm__ volatile("mov x9, %3\n\tmsr pmcntenset_el0, %2\n\tmrs %0, pmccntr_el0\n1:\tsubs x9, x9, #1\n\t"
+                     "b.ne 1b\n\tmrs %1, pmccntr_el0\n\tmsr pmcntenclr_el0, %2"
+                     : "=&r"(a), "=&r"(b)
+                     : "r"((uint64_t)1), "r"(n)
+                     : "x9", "cc", "memory");
+    EXPECT_EQ(b - a, (2 * n + 1) * cpi, "PMCCNTR cycles over 2n + 1 instructions, INST_RETIRED counting");
+    EXPECT_EQ(evcntr(0), 2 * n + 3, "INST_RETIRED across reads of PMCCNTR");
     /* PMCR.C resets it; a write sets it. */
     SYSREG_WRITE(pmcr_el0, PMCR_E | PMCR_LC | PMCR_C);
     uint64_t after_reset = SYSREG_READ(pmccntr_el0);
