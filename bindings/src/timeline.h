@@ -134,7 +134,14 @@ public:
             ++present_epoch_;
             return op(&present_, t);
         }
-        const Core &at = next_pending() > t ? present_ : future(t);
+        if (next_pending() > t && !valid_)
+            return op(&present_, t);  // nothing kept before t, and no view to bring there
+        // The view at t, brought there (it is a scratch kernel: where it
+        // syncs changes no count), so that the query finds nothing to
+        // advance and copies no PE: a CPU model running ahead reads at
+        // later and later instants.
+        Core &at = future(t);
+        (void)KernelCalls<Core>::sync(&at, t);
         return op(&at, t);
     }
 
