@@ -593,6 +593,16 @@ bool write_json(const Options &o, const std::string &text)
     return (bool)f;
 }
 
+// Where a run that SIGINT ended stopped: the report and the JSON describe
+// the run up to there.
+void cut_short(Scenario &s)
+{
+    pmvp_time at = sc_core::sc_time_stamp().value();
+    std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
+                 time_text(at).c_str(), time_text(s.duration).c_str());
+    s.duration = at;
+}
+
 // A scenario of its own kind (x86, SEBEP): run it, print its report, write
 // its JSON. The Arm cluster options do not apply.
 template <class Result> int run_standalone(Run &job, const Options &o,
@@ -620,12 +630,8 @@ template <class Result> int run_standalone(Run &job, const Options &o,
     }
     catch_interrupts(false);
     const bool interrupted = interrupt_requested() && sc_core::sc_time_stamp().value() < s.duration;
-    if (interrupted) {
-        pmvp_time at = sc_core::sc_time_stamp().value();
-        std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
-                     time_text(at).c_str(), time_text(s.duration).c_str());
-        s.duration = at;  // what the report and the JSON describe
-    }
+    if (interrupted)
+        cut_short(s);
     if (!o.quiet)
         print(report_stream(o), s, result);
     double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -941,17 +947,6 @@ std::unique_ptr<Soc> make_soc(const Options &o, Run &job)
     }
 }
 
-// Where a run that SIGINT ended stopped: the report and the JSON describe
-// the run up to there.
-void cut_short(Scenario &s, RunInfo &run)
-{
-    pmvp_time at = sc_core::sc_time_stamp().value();
-    std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
-                 time_text(at).c_str(), time_text(s.duration).c_str());
-    s.duration = at;
-    run.interrupted = true;
-}
-
 // Stage 3 for an SoC of Arm clusters (analytic, ISS, the virt machine):
 // the platform, the run (SIGINT ends it where it is, with a report of what
 // was counted), the outputs; the exit status.
@@ -982,8 +977,10 @@ int run_soc(Options &o, Run &job)
         return status;
     if (!o.vcd_path.empty() && !vcd.close())
         return 3;
-    if (soc.interrupted)
-        cut_short(s, run);
+    if (soc.interrupted) {
+        cut_short(s);
+        run.interrupted = true;
+    }
     std::optional<IssResult> iss;
     if (s.has_iss())
         iss = iss_result(soc, run.host_seconds);
