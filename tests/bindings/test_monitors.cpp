@@ -94,7 +94,7 @@ void when_it_rises(sc_signal<bool> &line, sc_time &rose)
     o.spawn_method();
     o.dont_initialize();
     o.set_sensitivity(&line.posedge_event());
-    sc_spawn([&line, &rose] { rose = sc_time_stamp(); }, "watch", &o);
+    sc_spawn([&rose] { rose = sc_time_stamp(); }, "watch", &o);
 }
 
 // Every instant at which `line` rises, in `rises`.

@@ -357,6 +357,7 @@ public:
     void b_transport(int id, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     unsigned int transport_dbg(int id, tlm::tlm_generic_payload &gp);
     unsigned int dump(unsigned pe, pmvp_frame f, tlm::tlm_generic_payload &gp);
+    using sc_core::sc_module::dump;  // sc_object's dump(std::ostream &) stays callable
 
 private:
     struct Traced;
