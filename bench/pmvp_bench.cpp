@@ -641,12 +641,29 @@ Baseline clocked_baseline()
 // same loop built for QEMU's virt machine), when QEMU is installed.
 constexpr double kLoopInstructions = 100e6 * 18;  // iss-loop: 10^8 iterations of 18 instructions
 constexpr double kMrsExecuted = 250e3 * 16;       // iss-mrs: 250,000 iterations of 16 MRS
+constexpr double kShortMrsExecuted = 25e3 * 16;   // iss-mrs-short.elf: 25,000 of them
 
 struct Iss {
     SocRuns loop_on, loop_off;
     SocRuns events_on, events_off;  // iss-loop-events: every event counter counting the ISS's events
     double pmvp_mrs_ns = -1, qemu_mrs_ns = -1, qemu_icount_mrs_ns = -1;
+    double floor_mrs_ns = -1;                     // Unicorn alone, its hook answering a constant
+    double pmvp_load_ns = -1, qemu_load_ns = -1;  // one load of a device register
 };
+
+// The median of kRuns pmvp-bench-unicorn-floor runs of `loop` (mrs or alu),
+// as it measures its run; -1 if one failed.
+double unicorn_floor_seconds(const char *loop, const char *iterations)
+{
+    std::vector<double> v;
+    for (int i = 0; i < kRuns; i++) {
+        Process p = run({ PMVP_UNICORN_FLOOR, loop, iterations });
+        if (!p.ok)
+            return -1;
+        v.push_back(number_after(p.out, "seconds "));
+    }
+    return median(v);
+}
 
 // `name` found on PATH, or "".
 std::string on_path(const std::string &name)
@@ -699,11 +716,17 @@ Iss iss_runs()
     const std::string dir = PMVP_BENCH_SCENARIOS;
     std::tie(r.loop_on, r.loop_off) = attached_and_detached(dir + "/iss-loop.json");
     std::tie(r.events_on, r.events_off) = attached_and_detached(dir + "/iss-loop-events.json");
-    std::vector<SocRuns> mrs_alu =
-        soc_runs({ { dir + "/iss-mrs.json", "--quiet" }, { dir + "/iss-alu.json", "--quiet" } });
-    double mrs = mrs_alu[0].seconds, alu = mrs_alu[1].seconds;
+    std::vector<SocRuns> mrs_alu = soc_runs({ { dir + "/iss-mrs.json", "--quiet" },
+                                              { dir + "/iss-alu.json", "--quiet" },
+                                              { dir + "/iss-load.json", "--quiet" } });
+    double mrs = mrs_alu[0].seconds, alu = mrs_alu[1].seconds, load = mrs_alu[2].seconds;
     if (mrs > 0 && alu > 0)
         r.pmvp_mrs_ns = (mrs - alu) / kMrsExecuted * 1e9;
+    if (load > 0 && alu > 0)
+        r.pmvp_load_ns = (load - alu) / kMrsExecuted * 1e9;
+    double floor_mrs = unicorn_floor_seconds("mrs", "250000"), floor_alu = unicorn_floor_seconds("alu", "250000");
+    if (floor_mrs > 0 && floor_alu > 0)
+        r.floor_mrs_ns = (floor_mrs - floor_alu) / kMrsExecuted * 1e9;
     std::string qemu = on_path("qemu-system-aarch64");
     if (!qemu.empty()) {
         const std::string fw = PMVP_FIRMWARE_DIR;
@@ -715,10 +738,92 @@ Iss iss_runs()
             double q_alu = qemu_seconds(qemu, fw + "/iss-alu-virt.elf", extra);
             if (q_mrs > 0 && q_alu > 0)
                 (icount ? r.qemu_icount_mrs_ns : r.qemu_mrs_ns) = (q_mrs - q_alu) / kMrsExecuted * 1e9;
+            double q_load = icount ? -1 : qemu_seconds(qemu, fw + "/iss-load-virt.elf", extra);
+            if (q_load > 0 && q_alu > 0)
+                r.qemu_load_ns = (q_load - q_alu) / kMrsExecuted * 1e9;
         }
     }
 #endif
     return r;
+}
+
+// ------------------------------------------------- counted instructions
+
+// Host instructions as Valgrind's callgrind counts them: the same figure on
+// every run of the same build, where this machine's timings swing by tens
+// of percent. `--instructions` adds them to the table (valgrind on the PATH).
+
+// callgrind's total of the instructions `program` executed while it
+// collected (`options`: which functions); -1 if valgrind or the program
+// failed.
+double callgrind(const std::string &valgrind, const std::vector<std::string> &program,
+                 const std::vector<std::string> &options = {})
+{
+    const std::string file = "/tmp/pmvp-bench-callgrind." + std::to_string(getpid());
+    std::vector<std::string> args = { valgrind, "-q", "--tool=callgrind", "--callgrind-out-file=" + file };
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), program.begin(), program.end());
+    Process p = run(args);
+    std::string text;
+    if (FILE *f = std::fopen(file.c_str(), "r")) {
+        char buf[4096];
+        for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;)
+            text.append(buf, n);
+        std::fclose(f);
+        std::remove(file.c_str());
+    }
+    double total = number_after(text, "\ntotals: ");
+    return p.ok ? total : -1;
+}
+
+// The micro-benchmarks counted, by their name in Google Benchmark's output.
+struct Counted {
+    const char *name;
+    void (*fn)(benchmark::State &);
+    int64_t arg;  // its argument; -1: none
+};
+const Counted kCounted[] = {
+    { "BM_TlmReadPmccntr", BM_TlmReadPmccntr, -1 },
+    { "BM_TlmReadEmptyTarget", BM_TlmReadEmptyTarget, -1 },
+    { "BM_ReportEvent/0", BM_ReportEvent, 0 },
+    { "BM_ReportEvent/1000", BM_ReportEvent, 1000 },
+    { "BM_LevelChange/0", BM_LevelChange, 0 },
+    { "BM_LevelChange/1", BM_LevelChange, 1 },
+    { "BM_X86ReadAfterStep/1000", BM_X86ReadAfterStep, 1000 },
+    { "BM_MonitorsSmtQuantum/1", BM_MonitorsSmtQuantum, 1 },
+    { "BM_KernelSmtQuantum", BM_KernelSmtQuantum, -1 },
+    { "BM_EmptyQuantum", BM_EmptyQuantum, -1 },
+};
+
+// `--count NAME ITERATIONS`: registers micro-benchmark NAME to run exactly
+// ITERATIONS times, alone (under callgrind, by instructions_per_iteration).
+// False if NAME is not counted.
+bool register_count(const std::string &name, long iterations)
+{
+    for (const Counted &b : kCounted)
+        if (name == b.name) {
+            benchmark::internal::Benchmark *r = benchmark::RegisterBenchmark(("count:" + name).c_str(), b.fn);
+            if (b.arg >= 0)
+                r->Arg(b.arg);
+            r->Iterations(iterations);
+            return true;
+        }
+    return false;
+}
+
+// One iteration's instructions of micro-benchmark b: pmvp-bench under
+// callgrind, collecting inside b's function only, run for 1,000 and for
+// 2,000 iterations; the difference cancels the set-up.
+double instructions_per_iteration(const std::string &valgrind, const std::string &self, const Counted &b)
+{
+    std::string function = b.name;
+    function = "--toggle-collect=*" + function.substr(0, function.find('/')) + "(*";
+    double total[2];
+    for (int k = 0; k < 2; k++)
+        total[k] = callgrind(valgrind,
+                             { self, "--count", b.name, std::to_string(1000 * (k + 1)), "--benchmark_filter=^count:" },
+                             { "--collect-atstart=no", function });
+    return total[0] > 0 && total[1] > 0 ? (total[1] - total[0]) / 1000 : -1;
 }
 
 // ------------------------------------------------------------ reporting
@@ -747,6 +852,101 @@ std::string fmt(const char *f, double a, double b = 0)
     return buf;
 }
 
+// Whole pmvp-soc runs counted under callgrind: `scenario` (a path) with the
+// monitors attached and --detached, `options` added.
+std::pair<double, double> counted_attached_and_detached(const std::string &valgrind, const std::string &scenario,
+                                                        const std::vector<std::string> &options = {})
+{
+    std::vector<std::string> on = { PMVP_SOC, scenario, "--quiet" };
+    on.insert(on.end(), options.begin(), options.end());
+    std::vector<std::string> off = on;
+    off.push_back("--detached");
+    return { callgrind(valgrind, on), callgrind(valgrind, off) };
+}
+
+// The figures of the table in host instructions (--instructions): the
+// micro-benchmarks per iteration, pmvp-soc's runs whole. Figure 7's runs
+// are cut to 2 ms of simulated time (2 x 10^6 guest instructions), figure
+// 8's are the 25,000-iteration images (400,000 MRS). `whole`: the whole-process
+// figures too.
+void print_counted(const std::string &valgrind, bool whole)
+{
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return;
+    self[len] = 0;
+    std::fprintf(stderr, "pmvp-bench: counting host instructions under callgrind...\n");
+    std::map<std::string, double> per;
+    for (const Counted &b : kCounted)
+        per[b.name] = instructions_per_iteration(valgrind, self, b);
+    std::printf("\nHost instructions (callgrind; the same on every run of this build):\n\n");
+    std::printf("| %-56s | %-40s | %-10s | %-4s |\n", "figure", "instructions", "target", "");
+    std::printf("|%s|%s|%s|%s|\n", std::string(58, '-').c_str(), std::string(42, '-').c_str(),
+                std::string(12, '-').c_str(), std::string(6, '-').c_str());
+    auto ratio_row = [](const char *figure, double a, double b, double target, const char *of) {
+        if (a > 0 && b > 0)
+            row(figure, fmt("%.0f / %.0f", a, b) + fmt(" = %.2fx", a / b) + of, fmt("<= %.2fx", target).c_str(),
+                a / b <= target);
+    };
+    auto info = [](const char *figure, double v, const char *unit) {
+        if (v > 0)
+            std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, (fmt("%.0f ", v) + unit).c_str(), "", "");
+    };
+    ratio_row("2. TLM read of PMU.PMCCNTR_EL0 / empty target", per["BM_TlmReadPmccntr"], per["BM_TlmReadEmptyTarget"],
+              3, "");
+    info("3. event report, 6 counters, filtering (same instant)", per["BM_ReportEvent/0"], "a report");
+    info("3. event report, time advancing 1 ns per report", per["BM_ReportEvent/1000"], "a report");
+    info("3. level change, 2 PEs x 6 counters", per["BM_LevelChange/0"], "a change");
+    info("3. level change, 2 PEs x 31 counters, 2 count it", per["BM_LevelChange/1"], "a change");
+    info("3. x86 counter read after a time step", per["BM_X86ReadAfterStep/1000"], "a read");
+    double monitors = per["BM_MonitorsSmtQuantum/1"], kernel = per["BM_KernelSmtQuantum"];
+    double bindings = monitors - per["BM_EmptyQuantum"] - kernel;
+    ratio_row("4. large-soc core-quantum: the bindings' / the kernel's", bindings, kernel, 1, " (sc_start apart)");
+    if (!whole)
+        return;
+    auto [large_on, large_off] = counted_attached_and_detached(valgrind, PMVP_SCENARIOS "/large-soc.json");
+    ratio_row("4. pmvp-soc large-soc, monitors attached / detached", large_on, large_off, 1.5, "");
+    auto [dflt_on, dflt_off] = counted_attached_and_detached(valgrind, PMVP_SCENARIOS "/default.json");
+    ratio_row("4. pmvp-soc default, monitors attached / detached", dflt_on, dflt_off, 1.05, "");
+#ifdef PMVP_HAVE_FIRMWARE
+    const std::string dir = PMVP_BENCH_SCENARIOS, fw = PMVP_FIRMWARE_DIR;
+    auto [loop_on, loop_off] = counted_attached_and_detached(valgrind, dir + "/iss-loop.json", { "--time", "2ms" });
+    ratio_row("7. ISS loop 2 ms, attached / detached", loop_on, loop_off, 1.03, "");
+    auto [events_on, events_off] =
+        counted_attached_and_detached(valgrind, dir + "/iss-loop-events.json", { "--time", "2ms" });
+    ratio_row("7. the same, 31 counters counting the ISS's events", events_on, events_off, 1.05, "");
+    double mrs =
+        callgrind(valgrind, { PMVP_SOC, dir + "/iss-mrs.json", "--quiet", "--kernel", fw + "/iss-mrs-short.elf" });
+    double alu =
+        callgrind(valgrind, { PMVP_SOC, dir + "/iss-alu.json", "--quiet", "--kernel", fw + "/iss-alu-short.elf" });
+    if (mrs > 0 && alu > 0)
+        info("8. one guest MRS PMCCNTR_EL0 on pmvp's ISS", (mrs - alu) / kShortMrsExecuted, "");
+    double load =
+        callgrind(valgrind, { PMVP_SOC, dir + "/iss-load.json", "--quiet", "--kernel", fw + "/iss-load-short.elf" });
+    if (load > 0 && alu > 0)
+        info("9. one guest load of PMU.PMCCNTR_EL0 on pmvp's ISS", (load - alu) / kShortMrsExecuted, "");
+#endif
+    double floor_mrs = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "mrs", "25000" });
+    double floor_alu = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "alu", "25000" });
+    if (floor_mrs > 0 && floor_alu > 0)
+        info("8. the floor: Unicorn, its hook answering a constant", (floor_mrs - floor_alu) / kShortMrsExecuted, "");
+}
+
+// Takes option `name` and the `values` arguments after it out of argv:
+// them, or nothing if it is absent.
+std::vector<std::string> take_option(int &argc, char **argv, const char *name, int values)
+{
+    for (int i = 1; i < argc; i++)
+        if (std::string(argv[i]) == name && i + values < argc) {
+            std::vector<std::string> taken(argv + i, argv + i + values + 1);
+            std::copy(argv + i + values + 1, argv + argc + 1, argv + i);  // argv[argc] is null
+            argc -= values + 1;
+            return taken;
+        }
+    return {};
+}
+
 }  // namespace
 
 int sc_main(int argc, char **argv)
@@ -769,21 +969,30 @@ int sc_main(int argc, char **argv)
 
     // --micro: the micro-benchmarks alone, without the whole-process runs
     // and the table (to compare two builds of the kernel or the bindings).
-    bool micro = false;
-    for (int i = 1; i < argc; i++)
-        if (std::string(argv[i]) == "--micro") {
-            micro = true;
-            std::copy(argv + i + 1, argv + argc + 1, argv + i);  // argv[argc] is null
-            argc--;
-            break;
-        }
+    // --instructions: the table's figures in host instructions too.
+    // --count NAME N: one micro-benchmark, N iterations (for --instructions).
+    const bool micro = take_option(argc, argv, "--micro", 0).size() == 1;
+    const bool instructions = take_option(argc, argv, "--instructions", 0).size() == 1;
+    std::vector<std::string> count = take_option(argc, argv, "--count", 2);
+    if (count.size() == 3 && !register_count(count[1], std::atol(count[2].c_str()))) {
+        std::fprintf(stderr, "pmvp-bench: --count: %s is not a counted benchmark\n", count[1].c_str());
+        return 2;
+    }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 2;
     Collector c;
     benchmark::RunSpecifiedBenchmarks(&c);
-    if (micro)
+    if (count.size() == 3)
         return 0;
+    const std::string valgrind = instructions ? on_path("valgrind") : "";
+    if (instructions && valgrind.empty())
+        std::fprintf(stderr, "pmvp-bench: --instructions: valgrind is not on the PATH\n");
+    if (micro) {
+        if (!valgrind.empty())
+            print_counted(valgrind, false);
+        return 0;
+    }
 
     std::fprintf(stderr, "pmvp-bench: whole-process runs (pmvp-soc, pmvp-bench-clocked)...\n");
     Idle idle = idle_soc();
@@ -880,11 +1089,25 @@ int sc_main(int argc, char **argv)
     }
     if (iss.pmvp_mrs_ns > 0)
         info("8. host time of one guest MRS PMCCNTR_EL0: pmvp's ISS", fmt("%.0f ns", iss.pmvp_mrs_ns));
+    if (iss.floor_mrs_ns > 0)
+        info("8. the floor: Unicorn, its hook answering a constant", fmt("%.0f ns", iss.floor_mrs_ns));
+    if (iss.pmvp_mrs_ns > 0 && iss.qemu_mrs_ns > 0)
+        row("8. one guest MRS PMCCNTR_EL0: pmvp's ISS / QEMU TCG",
+            fmt("%.0f ns / %.0f ns", iss.pmvp_mrs_ns, iss.qemu_mrs_ns) +
+                fmt(" = %.2fx", iss.pmvp_mrs_ns / iss.qemu_mrs_ns),
+            "<= 1.0x", iss.pmvp_mrs_ns <= iss.qemu_mrs_ns);
     if (iss.qemu_mrs_ns > 0)
         info("8. the same on QEMU TCG", fmt("%.0f ns", iss.qemu_mrs_ns));
+    if (iss.pmvp_load_ns > 0 && iss.qemu_load_ns > 0)
+        row("9. one guest load of PMU.PMCCNTR / of QEMU's UART (MMIO)",
+            fmt("%.0f ns / %.0f ns", iss.pmvp_load_ns, iss.qemu_load_ns) +
+                fmt(" = %.2fx", iss.pmvp_load_ns / iss.qemu_load_ns),
+            "<= 1.5x", iss.pmvp_load_ns <= 1.5 * iss.qemu_load_ns);
     if (iss.qemu_icount_mrs_ns > 0)
         info("8. the same on QEMU TCG -icount shift=0", fmt("%.0f ns", iss.qemu_icount_mrs_ns));
     if (!base.same_counts)
         std::printf("\nclocked baseline counts: %s\n", base.counts.c_str());
+    if (!valgrind.empty())
+        print_counted(valgrind, true);
     return 0;
 }

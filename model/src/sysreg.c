@@ -198,9 +198,28 @@ const pmvp_sysreg_encoding *pmvp_sysreg_encodings(enum pmvp_sysreg_op op, size_t
     return NULL;
 }
 
+/* The A64 encodings again, by family and register (each register has one
+ * at most: a second would be an initializer overridden, which the build
+ * refuses): found in O(1) for every MRS and MSR. op0 is 0 where there is
+ * none (every A64 encoding here has op0 2 or 3). */
+static const encoding a64_by_reg[2][K_FAMILY_REGS] = {
+#define PMVP_REG_A64(family, id, index, op0, op1, crn, crm, op2)                                       \
+    [PMVP_SYSREG_##family][PMVP_##id] = {                                                              \
+        NULL, PMVP_SYSREG_##family, PMVP_##id, PMVP_PART_ALL, PMVP_SYSREG_##index, op0, op1, crn, crm, \
+        op2,  PMVP_GATE_ALWAYS                                                                         \
+    },
+#include "pmvp/registers.def"
+};
+
 /* The encoding an access uses, or NULL if none: the table row of its register. */
 static const encoding *encoding_of(const pmvp_sysreg *r)
 {
+    if (r->op == PMVP_MRS || r->op == PMVP_MSR) {
+        if (r->family > PMVP_SYSREG_AMU || r->reg >= K_FAMILY_REGS || r->part != PMVP_PART_ALL)
+            return NULL;
+        const encoding *e = &a64_by_reg[r->family][r->reg];
+        return e->op0 ? e : NULL;
+    }
     size_t count;
     const encoding *t = pmvp_sysreg_encodings((enum pmvp_sysreg_op)r->op, &count);
     for (size_t i = 0; i < count; i++)

@@ -52,7 +52,14 @@ extern "C" {
 // translated code the guest writes over (tb_invalidate_phys_page_fast) when
 // the engine is closed: a sanitizer build's LeakSanitizer is told so, and
 // still reports every other leak.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)  // gcc
+#define PMVP_ASAN 1
+#elif defined(__has_feature)  // clang
+#if __has_feature(address_sanitizer)
+#define PMVP_ASAN 1
+#endif
+#endif
+#ifdef PMVP_ASAN
 extern "C" const char *__lsan_default_suppressions()
 {
     return "leak:tb_invalidate_phys_page_fast_aarch64\n";
@@ -281,6 +288,8 @@ public:
     // those told) and every event pending: its instructions' and the
     // exceptions and bus accesses since the last tell.
     void tell_retired(Thread &t, uint64_t upto);
+    bool reads_own_pmccntr(uint64_t address) const;
+    tlm::tlm_generic_payload frame_gp;  // the frames' accesses' payload (on_frame_access)
     // The current block ran (the next one starts at `next_pc`): its events
     // not yet told become pending, with its conditional branch's
     // PC_WRITE_RETIRED if it was taken. In the block hook: the common case
@@ -376,13 +385,14 @@ private:
     bool cycle_reads_first(const Thread &t);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
-    void open_engine(Thread &t, uint64_t frames);
+    void open_engine(Thread &t);
     void boot(Thread &t);
     uint64_t take_pending_irq(Thread &t);
     pmvp_time start_run(Thread &t, pmvp_time until);
     uint64_t run_length(Thread &t, pmvp_time until);
     void ended_run(Thread &t, uc_err err);
-    size_t clock_told_ = 0;  // the DVFS steps told to the monitors
+    size_t clock_told_ = 0;          // the DVFS steps told to the monitors
+    uint32_t pmccntr_ = UINT32_MAX;  // PMCCNTR_EL0's offset in the PMU frame (attached)
 };
 
 namespace {
@@ -674,10 +684,10 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         }
     }
     monitors_ = monitors.get();
+    if (monitors_)
+        check(pmvp_ext_find(&monitors_->kernel(), PMVP_FRAME_PMU, "PMCCNTR_EL0", 0, &pmccntr_), "pmvp_ext_find");
     guest_.cores.push_back(this);
     threads.resize(cluster.config.num_pes);
-    uint64_t frames = (uint64_t)soc.scenario.num_pes() * kPeWindow;
-    frames = (frames + 0xFFF) & ~0xFFFull;
     for (unsigned p = 0; p < threads.size(); p++) {
         Thread &t = threads[p];
         t.iss = this;
@@ -688,7 +698,7 @@ Aarch64Iss::Aarch64Iss(const sc_core::sc_module_name &name, Soc &soc, const Clus
         t.result.cluster = cluster_index;
         t.result.core = index;
         t.result.thread = p;
-        open_engine(t, frames);
+        open_engine(t);
         boot(t);
     }
 }
@@ -704,13 +714,14 @@ void unicorn_ok(uc_err e, const char *what)
 
 // Thread t's engine: the RAM, the frames of every PE (`frames` bytes) and
 // the machine's devices mapped, every hook added.
-void Aarch64Iss::open_engine(Thread &t, uint64_t frames)
+void Aarch64Iss::open_engine(Thread &t)
 {
+    const uint64_t frames = guest_.frames_size;
     auto ok = unicorn_ok;
     ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
     uc_hook h;
     ok(uc_mem_map_ptr(t.uc, kRamBase, guest_.ram_size, UC_PROT_ALL, guest_.ram), "map RAM");
-    ok(uc_mem_map(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE), "map the frames");
+    ok(uc_mem_map_ptr(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE, guest_.frames), "map the frames");
     if (virt()) {
         ok(uc_mmio_map(t.uc, virt::kUart, virt::kUartSize, on_uart_read, &t, on_uart_write, &t), "map the UART");
         ok(uc_mmio_map(t.uc, virt::kGicDist, virt::kGicDistSize, on_gicd_read, &t, on_gicd_write, &t),
@@ -1428,6 +1439,18 @@ bool Aarch64Iss::cycle_reads_first(const Thread &t)
     return !matter && cluster_.config.inaccuracy.read_delay_cycles == 0;
 }
 
+// Whether a load at `address` reads PMU.PMCCNTR_EL0 (or a half of it) in
+// the frame of one of this core's PEs, which cycle_reads_first may read
+// before the instructions before it are told, as it lets an MRS.
+bool Aarch64Iss::reads_own_pmccntr(uint64_t address) const
+{
+    const uint64_t first = kFramesBase + threads.front().g * kPeWindow;
+    if (!monitors_ || address < first || address >= first + threads.size() * kPeWindow)
+        return false;
+    const uint32_t in_frame = (uint32_t)((address - first) % kPeWindow);  // the PMU frame leads the window
+    return in_frame == pmccntr_ || in_frame == pmccntr_ + 4;
+}
+
 uint64_t Aarch64Iss::watch_events(Thread &t)
 {
     uint64_t left[a64::kNumEvents];
@@ -1583,19 +1606,20 @@ void Aarch64Iss::ended_run(Thread &t, uc_err err)
 
 namespace {
 
-void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user)
+void on_frame_access(uc_engine *, uc_mem_type type, uint64_t address, int size, int64_t value, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
     uint64_t before = iss.retired_before_access(t);
-    iss.tell_retired(t, before);
     bool write = type == UC_MEM_WRITE;
+    if (!(t.cycle_reads_first && !write && iss.reads_own_pmccntr(address)))
+        iss.tell_retired(t, before);
     // One beat on the platform's bus (BUS_ACCESS), told with its
     // instruction's events.
     iss.occur(t, a64::BUS_ACCESS);
     iss.occur(t, write ? a64::BUS_ACCESS_WR : a64::BUS_ACCESS_RD);
     uint64_t data = write ? (uint64_t)value : 0;
-    tlm::tlm_generic_payload gp;
+    tlm::tlm_generic_payload &gp = iss.frame_gp;  // one for every access: no construction each time
     gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp.set_address(address);
     gp.set_data_ptr(reinterpret_cast<unsigned char *>(&data));
@@ -1609,9 +1633,10 @@ void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size
         t.result.bus_errors++;  // an error response reads as zero; a write is lost
         data = 0;
     }
-    if (!write)
-        uc_mem_write(uc, address, &data, (size_t)size);
-    else
+    const uint64_t at = address - kFramesBase;
+    if (!write && at + (uint64_t)size <= iss.guest_.frames_size)  // (one reaching beyond faults)
+        std::memcpy(iss.guest_.frames + at, &data, (size_t)size);
+    else if (write)
         iss.stop(t);  // the monitors changed: limits anew
 }
 
@@ -1823,7 +1848,8 @@ void on_gicc_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *us
 // ----------------------------------------------------------------- Guest
 
 Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
-    : sc_module(name), machine(soc.scenario.machine), ram_size(machine.ram()), bus("bus"), soc_(soc)
+    : sc_module(name), machine(soc.scenario.machine), ram_size(machine.ram()),
+      frames_size((soc.scenario.num_pes() * kPeWindow + 0xFFF) & ~0xFFFull), bus("bus"), soc_(soc)
 {
     const Scenario &s = soc.scenario;
     for (const Cluster &c : s.clusters)
@@ -1847,6 +1873,9 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
         throw std::runtime_error("cannot allocate the guest RAM");
     std::memset(ram, 0, ram_size);
     load_ram(ram);
+    frames = static_cast<uint8_t *>(std::aligned_alloc(4096, frames_size));
+    if (!frames)
+        throw std::runtime_error("cannot allocate the frames' memory");
     if (machine.kind == Machine::VIRT) {
         mpidr = virt_mpidrs(s);
         gic = std::make_unique<virt::Gicv2>((unsigned)mpidr.size());
@@ -1870,6 +1899,7 @@ void Guest::load_ram(uint8_t *to) const
 Guest::~Guest()
 {
     std::free(ram);
+    std::free(frames);
 }
 
 // One quantum after another, the ISS cores in the SoC's order: a guest sees

@@ -685,7 +685,7 @@ TEST_F(Ext, FuzzEveryAccessHasADocumentedOutcome)
                 ASSERT_EQ(pmvp_core_set_controls(&core, pe, &ctl, t), PMVP_OK);
                 ASSERT_EQ(pmvp_core_set_pe_state(&core, pe, (pmvp_pe_state)(rng() % 4), t), PMVP_OK);
             }
-            pmvp_frame f = (pmvp_frame)(rng() % 3);  // 2 is not a frame
+            pmvp_frame f = (pmvp_frame)(rng() % (PMVP_NUM_FRAMES + 1));  // PMVP_NUM_FRAMES is not a frame
             uint32_t off = rng() % 5 == 0 ? (uint32_t)rng() % 0x1100 : (uint32_t)(rng() % 1024) * 4;
             static const unsigned sizes[] = { 1, 2, 4, 4, 8, 8, 3, 16 };
             unsigned size = sizes[rng() % 8];

@@ -57,7 +57,9 @@ extern "C" {
 
 #define PMVP_FRAME_SIZE 4096u
 
-enum pmvp_frame { PMVP_FRAME_PMU, PMVP_FRAME_AMU };
+/* PMVP_NUM_FRAMES is not a frame (a call given it returns PMVP_ERR_VALUE):
+ * it makes every value below it one of the type's, in C++ too. */
+enum pmvp_frame { PMVP_FRAME_PMU, PMVP_FRAME_AMU, PMVP_NUM_FRAMES };
 
 /* The bus attributes of an external access. */
 typedef struct pmvp_ext_access {
