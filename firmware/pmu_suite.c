@@ -837,6 +837,19 @@ static void ext_frame_read(void)
                      : "memory");
     EXPECT_EQ(c - a, 2, "INST_RETIRED: the MRS and the load");
     EXPECT_TRUE(a <= b && b <= c, "PMU.PMEVCNTR0_EL0 between the two MRS");
+    /* The instructions around loads of PMU.PMCCNTR_EL0 count as any others:
+     * counter 0 counts INST_RETIRED from the enabling MSR through the n
+     * loads and the loop's 2n instructions, as across MRS of PMCCNTR. */
+    SYSREG_WRITE(pmcntenclr_el0, ~0u);
+    SYSREG_WRITE(pmevcntr0_el0, 0);
+    ISB();
+    const uint64_t n = 300;
+    __asm__ volatile("mov x9, %1\n\tmsr pmcntenset_el0, %0\n1:\tldr x10, [%2]\n\tsubs x9, x9, #1\n\t"
+                     "b.ne 1b\n\tmsr pmcntenclr_el0, %0"
+                     :
+                     : "r"((uint64_t)1), "r"(n), "r"(frame + PMU_PMCCNTR)
+                     : "x9", "x10", "cc", "memory");
+    EXPECT_EQ(SYSREG_READ(pmevcntr0_el0), 3 * n + 1, "INST_RETIRED across loads of PMU.PMCCNTR_EL0");
     /* A store to the frame: PMU.PMEVCNTR0_EL0 written as one 64-bit value. */
     SYSREG_WRITE(pmcntenclr_el0, ~0u);
     mmio_write64(frame + PMU_PMEVCNTR(0), 0x0000000500000007ull);
