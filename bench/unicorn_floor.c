@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         return fail("uc_open", e);
     if ((e = uc_mem_map(uc, CODE_BASE, 0x10000, UC_PROT_ALL)) || (e = uc_mem_write(uc, CODE_BASE, code, sizeof code)))
         return fail("map the code", e);
-    if ((e = uc_hook_add(uc, &h, UC_HOOK_INSN, __extension__(void *)on_mrs, NULL, 1, 0, UC_ARM64_INS_MRS)))
+    if ((e = uc_hook_add(uc, &h, UC_HOOK_INSN, __extension__(void *) on_mrs, NULL, 1, 0, UC_ARM64_INS_MRS)))
         return fail("MRS hook", e);
     uint64_t iterations = (uint64_t)atol(argv[2]);
     uc_reg_write(uc, UC_ARM64_REG_X1, &iterations);

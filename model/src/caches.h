@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "pmvp/core.h"
+#include "pmvp/ext.h"
 
 /* The storage is declared as words; these views of it are exempt from
  * type-based alias analysis, as any view of raw storage must be. */
@@ -48,6 +49,11 @@ typedef struct K_CACHE_VIEW k_pe_caches {
      * to count (D13.8's "counting allowed"). */
     uint32_t th_on, th_tracked, th_allowed;
     bool cycles_count;
+    /* The external frames' access checks (ext.c's permission word), by the
+     * access's security state and the register's enum pmvp_ext_domain:
+     * always valid, recomputed by k_ext_permissions whenever an input they
+     * follow changes (not dropped with the rates). */
+    uint8_t permission[PMVP_ROOT + 1][PMVP_EXT_MOST_SECURE + 1];
 } k_pe_caches;
 
 /* Where a report of one event by one PE goes (pmvp_core_report): the counters

@@ -420,6 +420,7 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
          * DEFINED mechanism reserves (HVGXL); the third range disabled. */
         if (cfg->feat_pmuv3_extpmn)
             pe->ext.pmccr = (uint32_t)PMVP_FIELD_PREP(PMVP_PMCCR_EPMN, cfg->num_counters - cfg->extpmn_reserved);
+        k_ext_permissions(c, p);
     }
     return PMVP_OK;
 }
@@ -469,7 +470,10 @@ int pmvp_core_set_pe_state(pmvp_core *c, unsigned pe, enum pmvp_pe_state st, pmv
         return PMVP_ERR_VALUE;
     if ((err = k_begin(c, now)))
         return err;
+    const bool was_off = c->pe[pe].state == PMVP_PE_OFF;
     c->pe[pe].state = (uint8_t)st;
+    if (was_off != (st == PMVP_PE_OFF))
+        k_ext_permissions(c, pe);
     k_routes_stale(c);
     return PMVP_OK;
 }
@@ -539,6 +543,7 @@ int pmvp_core_set_controls(pmvp_core *c, unsigned pe, const pmvp_pmu_controls *c
         k_log(c, pe, "MDCR_EL2.HPMN == 0 without FEAT_HPMN0 is CONSTRAINED UNPREDICTABLE: used as 0");
     uint64_t enabled = k_enabled_counters(c, &c->pe[pe]);
     c->pe[pe].pmu.ctl = *ctl;
+    k_ext_permissions(c, pe);
     k_routes_stale(c);
     k_freeze_update(c, pe); /* MDCR_EL2.HPMFZO and HPMN */
     k_boundary(c, pe, enabled ^ k_enabled_counters(c, &c->pe[pe]));

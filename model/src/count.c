@@ -1835,6 +1835,8 @@ int pmvp_core_drop_caches(pmvp_core *c)
     if (!c)
         return PMVP_ERR_NULL;
     k_routes_stale(c);
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        k_ext_permissions(c, p);
     return PMVP_OK;
 }
 
@@ -1858,6 +1860,7 @@ void k_rebuild_caches(pmvp_core *c)
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
             pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
         pe->frozen = k_frozen(c, pe);
+        k_ext_permissions(c, p);
     }
     k_routes_stale(c);
 }

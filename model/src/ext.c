@@ -429,8 +429,10 @@ static void view_write(pmvp_core *c, unsigned p, const pmvp_ext_reg *r, unsigned
         break;
     case V_PMLAR:
         /* The key unlocks, any other value locks; memory-mapped only (I5.3.40). */
-        if (a && !a->debugger && c->cfg.pmu_software_lock)
+        if (a && !a->debugger && c->cfg.pmu_software_lock) {
             pe->ext.software_locked = (uint32_t)v != PMVP_PMLAR_KEY;
+            k_ext_permissions(c, p);
+        }
         break;
     default: break; /* read-only views: the table's kind stops writes earlier */
     }
@@ -507,50 +509,73 @@ static uint64_t hidden_bits(const pmvp_core *c, unsigned p, const pmvp_ext_reg *
     return (PMVP_BIT(c->cfg.num_counters) - 1) & ~(PMVP_BIT(reachable_counters(c, &c->pe[p], a)) - 1);
 }
 
-/* The access checks of I3.1.4 (PMU) and I4.1.3 (AMU) for a non-debug
- * access to register r: an error, or the effect the access has. */
-static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
-                             bool write, enum pmvp_ext_effect *effect)
+/* ------------------------------------------------------ the access checks */
+
+/* A permission: what the access checks of I3.1.4 (PMU) and I4.1.3 (AMU)
+ * decide for a non-debug access from one security state to the registers
+ * of one domain. The low bits: permitted (its effect) or refused (the
+ * error); SOFTWARE_LOCKED: a write by an agent that is not a debugger is
+ * ignored (I3.1.4 SLK). */
+enum { PERMIT, PERMIT_RAZ_WI, REFUSE_OFF, REFUSE_LOCKED, REFUSE_DENIED, OUTCOME = 7, SOFTWARE_LOCKED = 8 };
+
+/* The checks, in the spec's order, for PE p, an access from `security`
+ * and registers of `domain`. */
+static uint8_t permission(const pmvp_core *c, unsigned p, enum pmvp_security security, enum pmvp_ext_domain domain)
 {
     const pmvp_pe *pe = &c->pe[p];
     const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
-    bool off = pe->state == PMVP_PE_OFF;
-    *effect = PMVP_EXT_DONE;
-    switch (r->domain) {
+    const pmvp_ext_access a = { (uint8_t)security, false };
+    const bool off = pe->state == PMVP_PE_OFF;
+    switch (domain) {
     case PMVP_EXT_CORE:
     case PMVP_EXT_SNAPSHOT:
         if (off)
-            return PMVP_ERR_PE_OFF;
+            return REFUSE_OFF;
         if (ctl->os_double_lock)
-            return PMVP_ERR_LOCKED;
-        if (!allow_external_pmu_access(c, ctl, a))
-            return PMVP_ERR_DENIED;
+            return REFUSE_LOCKED;
+        if (!allow_external_pmu_access(c, ctl, &a))
+            return REFUSE_DENIED;
         /* PMCCR.OSLO: a Most secure access ignores the OS Lock (I3.1.4). */
-        if (ctl->os_lock && r->domain == PMVP_EXT_CORE && !((pe->ext.pmccr & PMVP_PMCCR_OSLO) && most_secure(c, a)))
-            return PMVP_ERR_LOCKED;
-        /* The Software Lock makes memory-mapped writes ignored (I3.1.4 SLK). */
-        if (write && c->cfg.pmu_software_lock && !a->debugger && pe->ext.software_locked)
-            *effect = PMVP_EXT_IGNORED;
-        break;
+        if (ctl->os_lock && domain == PMVP_EXT_CORE && !((pe->ext.pmccr & PMVP_PMCCR_OSLO) && most_secure(c, &a)))
+            return REFUSE_LOCKED;
+        return c->cfg.pmu_software_lock && pe->ext.software_locked ? PERMIT | SOFTWARE_LOCKED : PERMIT;
     case PMVP_EXT_MOST_SECURE: /* PMCCR (I5.3.47) */
         if (off)
-            return PMVP_ERR_PE_OFF;
+            return REFUSE_OFF;
         if (ctl->os_double_lock)
-            return PMVP_ERR_LOCKED;
-        if (!most_secure(c, a))
-            *effect = PMVP_EXT_RAZ_WI;
-        break;
-    case PMVP_EXT_MGMT:
-        if (off && c->cfg.feat_dopd)
-            return PMVP_ERR_PE_OFF;
-        break;
-    default: /* PMVP_EXT_AMU */
-        if (off && !c->cfg.amu_always_on)
-            *effect = PMVP_EXT_RAZ_WI;
-        break;
+            return REFUSE_LOCKED;
+        return most_secure(c, &a) ? PERMIT : PERMIT_RAZ_WI;
+    case PMVP_EXT_MGMT: return off && c->cfg.feat_dopd ? REFUSE_OFF : PERMIT;
+    default: /* PMVP_EXT_AMU */ return off && !c->cfg.amu_always_on ? PERMIT_RAZ_WI : PERMIT;
     }
-    if (write && *effect == PMVP_EXT_DONE && r->kind == PMVP_EXT_RO)
-        *effect = PMVP_EXT_IGNORED;
+}
+
+/* The permission word: the checks change only with the inputs
+ * k_ext_permissions follows, so each PE keeps their outcome for every
+ * security state and domain, and an access reads it in O(1). */
+void k_ext_permissions(pmvp_core *c, unsigned p)
+{
+    k_pe_caches *pc = k_pe_caches(&c->pe[p]);
+    for (unsigned s = PMVP_NONSECURE; s <= PMVP_ROOT; s++)
+        for (unsigned d = PMVP_EXT_CORE; d <= PMVP_EXT_MOST_SECURE; d++)
+            pc->permission[s][d] = permission(c, p, (enum pmvp_security)s, (enum pmvp_ext_domain)d);
+}
+
+/* The access checks for a non-debug access to register r: an error, or the
+ * effect the access has. */
+static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
+                             bool write, enum pmvp_ext_effect *effect)
+{
+    const uint8_t w = k_pe_caches(&c->pe[p])->permission[a->security][r->domain];
+    switch (w & OUTCOME) {
+    case REFUSE_OFF: return PMVP_ERR_PE_OFF;
+    case REFUSE_LOCKED: return PMVP_ERR_LOCKED;
+    case REFUSE_DENIED: return PMVP_ERR_DENIED;
+    case PERMIT_RAZ_WI: *effect = PMVP_EXT_RAZ_WI; return PMVP_OK;
+    default: break;
+    }
+    *effect =
+        write && (((w & SOFTWARE_LOCKED) && !a->debugger) || r->kind == PMVP_EXT_RO) ? PMVP_EXT_IGNORED : PMVP_EXT_DONE;
     return PMVP_OK;
 }
 

@@ -345,8 +345,9 @@ void k_pmccr_write(pmvp_core *c, unsigned p, uint64_t value)
     pmvp_pe *pe = &c->pe[p];
     uint64_t enabled = k_enabled_counters(c, pe);
     pe->ext.pmccr = (uint32_t)(value & (PMVP_PMCCR_OSLO | PMVP_PMCCR_EPME | PMVP_PMCCR_EPMN));
-    k_routes_stale(c);     /* EPMN moves counters between ranges, EPME enables the third */
-    k_freeze_update(c, p); /* the third range neither freezes nor is frozen */
+    k_ext_permissions(c, p); /* OSLO */
+    k_routes_stale(c);       /* EPMN moves counters between ranges, EPME enables the third */
+    k_freeze_update(c, p);   /* the third range neither freezes nor is frozen */
     k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));
     k_reads_catch_up(c, p);
 }
@@ -421,6 +422,7 @@ int pmvp_pmu_reset(pmvp_core *c, unsigned p, pmvp_time now)
     /* The external frame's own state: PMLSR.SLK resets to locked (I5.3.41);
      * PMCCR only on a Cold reset. */
     pe->ext = (pmvp_pmu_ext){ .software_locked = c->cfg.pmu_software_lock, .pmccr = pe->ext.pmccr };
+    k_ext_permissions(c, p);
     pe->frozen = k_frozen(c, pe);
     k_routes_stale(c);
     return PMVP_OK;

@@ -653,6 +653,86 @@ TEST_F(Ext, DumpListsEveryImplementedRegister)
     EXPECT_EQ(pmvp_ext_find(&core, PMVP_FRAME_PMU, "PMEVCNTR<n>_EL0", 31, &off), PMVP_ERR_COUNTER);
 }
 
+// The outcome of a read of every register of both frames of PE p from each
+// security state, and of a write of PMCCNTR_EL0 with the value it holds, by
+// a debugger or not: (error, effect) in order.
+std::vector<std::pair<int, int>> access_outcomes(pmvp_core *c, unsigned p, pmvp_time t)
+{
+    std::vector<std::pair<int, int>> out;
+    uint32_t pmccntr = 0;
+    EXPECT_EQ(pmvp_ext_find(c, PMVP_FRAME_PMU, "PMCCNTR_EL0", 0, &pmccntr), PMVP_OK);
+    for (uint8_t s = PMVP_NONSECURE; s <= PMVP_ROOT; s++)
+        for (bool debugger : { false, true }) {
+            const pmvp_ext_access a{ s, debugger };
+            for (size_t i = 0; i < pmvp_ext_reg_count(); i++) {
+                const pmvp_ext_reg *r = pmvp_ext_reg_at(i);
+                if (!pmvp_ext_reg_present(c, r))
+                    continue;
+                uint64_t v = 0;
+                pmvp_ext_effect e = PMVP_EXT_DONE;
+                int err = pmvp_ext_peek(c, p, (pmvp_frame)r->frame, r->offset, 4, &a, t, &v, &e);
+                out.emplace_back(err, err ? -1 : (int)e);
+            }
+            uint64_t v = 0;
+            EXPECT_EQ(pmvp_ext_debug_read(c, p, PMVP_FRAME_PMU, pmccntr, 8, t, &v), PMVP_OK);
+            pmvp_ext_effect e = PMVP_EXT_DONE;
+            int err = pmvp_ext_write(c, p, PMVP_FRAME_PMU, pmccntr, 8, v, &a, t, &e);
+            out.emplace_back(err, err ? -1 : (int)e);
+        }
+    return out;
+}
+
+// The frames' access checks are kept per PE (the permission word): after
+// every change of an input they follow (power, locks, authentication,
+// MDCR_EL3.EPMAD, PMCCR.OSLO, the Software Lock, a PMU reset), each access
+// has the outcome it has once every cache is dropped and computed afresh.
+TEST_F(Ext, AccessChecksFollowEveryInputTheyDependOn)
+{
+    std::mt19937_64 rng(20261127);
+    for (int round = 0; round < 8; round++) {
+        cfg.num_pes = 2;
+        cfg.pmu_ext_layout = PMVP_EXT32;
+        cfg.pmu_software_lock = round & 1;
+        cfg.feat_dopd = !cfg.pmu_software_lock && (round & 2);
+        cfg.feat_debugv8p4 = round & 4;
+        cfg.feat_pmuv3_extpmn = true;
+        cfg.amu_always_on = round % 3 == 0;
+        init();
+        uint32_t pmlar = 0, pmccr = 0;
+        ASSERT_EQ(pmvp_ext_find(&core, PMVP_FRAME_PMU, "PMLAR", 0, &pmlar), PMVP_OK);
+        ASSERT_EQ(pmvp_ext_find(&core, PMVP_FRAME_PMU, "PMCCR", 0, &pmccr), PMVP_OK);
+        pmvp_time t = 0;
+        for (int step = 0; step < 60; step++) {
+            t += kNs;
+            const unsigned p = (unsigned)(rng() % 2);
+            const pmvp_ext_access a{ (uint8_t)(rng() % 4), false };
+            pmvp_pmu_controls ctl = core.pe[p].pmu.ctl;
+            switch (rng() % 5) {
+            case 0:
+                ctl.os_lock = rng() % 2;
+                ctl.os_double_lock = rng() % 4 == 0;
+                ctl.noninvasive_debug = rng() % 2;
+                ctl.secure_noninvasive_debug = rng() % 2;
+                ctl.mdcr_el3 = rng() % 2 ? PMVP_MDCR_EL3_EPMAD : 0;
+                ASSERT_EQ(pmvp_core_set_controls(&core, p, &ctl, t), PMVP_OK);
+                break;
+            case 1: ASSERT_EQ(pmvp_core_set_pe_state(&core, p, (pmvp_pe_state)(rng() % 4), t), PMVP_OK); break;
+            case 2:
+                (void)pmvp_ext_write(&core, p, PMVP_FRAME_PMU, pmlar, 4, rng() % 2 ? PMVP_PMLAR_KEY : rng(), &a, t,
+                                     nullptr);
+                break;
+            case 3: (void)pmvp_ext_write(&core, p, PMVP_FRAME_PMU, pmccr, 4, rng(), &a, t, nullptr); break;
+            default: ASSERT_EQ(pmvp_pmu_reset(&core, p, t), PMVP_OK); break;
+            }
+            for (unsigned q = 0; q < 2; q++) {
+                auto kept = access_outcomes(&core, q, t);
+                ASSERT_EQ(pmvp_core_drop_caches(&core), PMVP_OK);
+                ASSERT_EQ(access_outcomes(&core, q, t), kept) << "round " << round << ", step " << step;
+            }
+        }
+    }
+}
+
 // Random accesses through both frames in both layouts, under random power,
 // lock and authentication states: nothing crashes, every access has one of
 // the documented outcomes, and a refused access changes nothing.
