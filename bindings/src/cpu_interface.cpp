@@ -120,11 +120,12 @@ int Monitors::execute(unsigned pe, const pmvp_sysreg_a64 &insn, const pmvp_sysre
         h = *higher;
     if (!insn.write && !direct_reads_draw())
         return timeline_->look(offset, [&](const pmvp_core *c, pmvp_time t) {
-            return pmvp_sysreg_peek_execute(c, pe, &insn, &h, t, &value, &out);
+            return pmvp_sysreg_peek_execute_memo(c, pe, &insn, &h, t, &value, &out, &sysreg_memo_);
         });
     if (!insn.write)
-        return query(offset,
-                     [&](pmvp_core *c, pmvp_time t) { return pmvp_sysreg_execute(c, pe, &insn, &h, t, &value, &out); });
+        return query(offset, [&](pmvp_core *c, pmvp_time t) {
+            return pmvp_sysreg_execute_memo(c, pe, &insn, &h, t, &value, &out, &sysreg_memo_);
+        });
     out = pmvp_sysreg_execution{};
     results_.sysreg = &out;
     int err = change(offset, Input::SysregWrite{ {}, pe, insn, value, h });

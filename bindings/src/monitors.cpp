@@ -231,6 +231,7 @@ void Monitors::reset_changed()
         timeline_->clear();  // what was reported for after the reset is gone with it
         kept_occurrences_ = 0;
         pmvp_core_init(core_.get(), &config_);
+        sysreg_memo_ = pmvp_sysreg_memo{};
         pmvp_core_sync(core_.get(), now);  // nothing is enabled: this only moves time on
         for (unsigned p = 0; p < num_pes(); p++)
             controls_[p] = core_->pe[p].pmu.ctl;
@@ -261,6 +262,7 @@ void Monitors::restore(const std::vector<uint8_t> &checkpoint)
     std::string why;
     if (!timeline_->restore(checkpoint, &why))
         throw std::invalid_argument(std::string(name()) + ": restore: " + why);
+    sysreg_memo_ = pmvp_sysreg_memo{};
     kept_occurrences_ = 0;  // the restored changes' occurrences
     timeline_->next_pending([this](const Input &ch) {
         kept_occurrences_ = saturating_add(kept_occurrences_, count_occurrences(ch));

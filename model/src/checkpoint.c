@@ -467,7 +467,10 @@ static void arm_copy(void *dst, const void *src)
 }
 static void arm_ready(void *c)
 {
-    k_rebuild_caches(c);
+    pmvp_core *core = c;
+    k_rebuild_caches(core);
+    for (unsigned p = 0; p < core->cfg.num_pes; p++)
+        k_ext_permissions(core, p);
 }
 
 /* The clocks as pmvp_core_init and the calls leave them, and the edges the

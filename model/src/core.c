@@ -425,6 +425,16 @@ int pmvp_core_init_why(pmvp_core *c, const pmvp_core_config *cfg, const char **w
     return PMVP_OK;
 }
 
+int pmvp_core_drop_caches(pmvp_core *c)
+{
+    if (!c)
+        return PMVP_ERR_NULL;
+    k_routes_stale(c);
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        k_ext_permissions(c, p);
+    return PMVP_OK;
+}
+
 int pmvp_core_sync(pmvp_core *c, pmvp_time now)
 {
     return c ? k_begin(c, now) : PMVP_ERR_NULL;

@@ -1830,16 +1830,6 @@ int pmvp_core_copy(pmvp_core *dst, const pmvp_core *src)
     return PMVP_OK;
 }
 
-int pmvp_core_drop_caches(pmvp_core *c)
-{
-    if (!c)
-        return PMVP_ERR_NULL;
-    k_routes_stale(c);
-    for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        k_ext_permissions(c, p);
-    return PMVP_OK;
-}
-
 void k_rebuild_caches(pmvp_core *c)
 {
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
@@ -1860,7 +1850,6 @@ void k_rebuild_caches(pmvp_core *c)
         for (unsigned n = 0; n < c->cfg.amu_num_aux; n++)
             pe->amu.event1[n] = k_decode_event(c, pe->amu.evtyper1[n], true);
         pe->frozen = k_frozen(c, pe);
-        k_ext_permissions(c, p);
     }
     k_routes_stale(c);
 }

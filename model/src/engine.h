@@ -89,12 +89,6 @@ void k_spread_changed(pmvp_core *c);
  * brings the others. PMVP_ERR_PAST before the last call. */
 int k_set_level(pmvp_core *c, unsigned pe, unsigned level, uint32_t value, pmvp_time now);
 
-/* PE p's permission word (ext.c), computed again: after any change of what
- * the frames' access checks (I3.1.4, I4.1.3) follow, which is whether the
- * PE is Off, its controls (locks, authentication, MDCR_EL3.EPMAD),
- * PMCCR.OSLO and the Software Lock. */
-void k_ext_permissions(pmvp_core *c, unsigned p);
-
 /* Rebuilds what is derived from the state (the decoded events of the
  * counters, writable-bit masks applied) and makes every report route stale:
  * after a restore (checkpoint.c). */

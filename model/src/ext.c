@@ -226,21 +226,12 @@ static uint32_t devarch(const pmvp_core *c, unsigned frame)
     return 0x23Bu << 21 | 1u << 20 | archid;
 }
 
-/* A Most secure access (I3.1.4): Root with FEAT_RME, else Secure when
- * Secure state exists, else any access. */
-static bool most_secure(const pmvp_core *c, const pmvp_ext_access *a)
-{
-    if (c->cfg.feat_rme)
-        return a->security == PMVP_ROOT;
-    return !c->cfg.have_el3 || a->security == PMVP_SECURE;
-}
-
 /* The event counters an access reaches (Table I3-3): with
  * FEAT_PMUv3_EXTPMN, those below EPMN unless it is a Most secure access;
  * every one on the debug path (`a` NULL), the integrator's view. */
 static unsigned reachable_counters(const pmvp_core *c, const pmvp_pe *pe, const pmvp_ext_access *a)
 {
-    if (!c->cfg.feat_pmuv3_extpmn || !a || most_secure(c, a))
+    if (!c->cfg.feat_pmuv3_extpmn || !a || k_ext_most_secure(c, a))
         return c->cfg.num_counters;
     return k_epmn(c, pe);
 }
@@ -271,20 +262,6 @@ static uint64_t pmdevid(const pmvp_core *c)
 {
     return PMVP_FIELD_PREP(PMVP_PMDEVID_EXTPMN, c->cfg.feat_pmuv3_extpmn) |
            PMVP_FIELD_PREP(PMVP_PMDEVID_PMSS, c->cfg.feat_pmuv3_ss);
-}
-
-/* AllowExternalPMUAccess(): with FEAT_Debugv8p4 a Most secure access is
- * always allowed; otherwise NIDEN must be asserted and SPNIDEN decides for
- * Secure. A Non-secure access is then allowed unless MDCR_EL3.EPMAD
- * disables it. */
-static bool allow_external_pmu_access(const pmvp_core *c, const pmvp_pmu_controls *ctl, const pmvp_ext_access *a)
-{
-    if (!c->cfg.feat_debugv8p4 && !ctl->noninvasive_debug)
-        return false;
-    bool allow_secure = c->cfg.feat_debugv8p4 ? most_secure(c, a) : ctl->secure_noninvasive_debug;
-    if (allow_secure)
-        return true;
-    return !c->cfg.have_el3 || !(ctl->mdcr_el3 & PMVP_MDCR_EL3_EPMAD);
 }
 
 /* PMAUTHSTATUS (I5.3.1): the PMU is non-invasive, so the invasive fields
@@ -511,71 +488,21 @@ static uint64_t hidden_bits(const pmvp_core *c, unsigned p, const pmvp_ext_reg *
 
 /* ------------------------------------------------------ the access checks */
 
-/* A permission: what the access checks of I3.1.4 (PMU) and I4.1.3 (AMU)
- * decide for a non-debug access from one security state to the registers
- * of one domain. The low bits: permitted (its effect) or refused (the
- * error); SOFTWARE_LOCKED: a write by an agent that is not a debugger is
- * ignored (I3.1.4 SLK). */
-enum { PERMIT, PERMIT_RAZ_WI, REFUSE_OFF, REFUSE_LOCKED, REFUSE_DENIED, OUTCOME = 7, SOFTWARE_LOCKED = 8 };
-
-/* The checks, in the spec's order, for PE p, an access from `security`
- * and registers of `domain`. */
-static uint8_t permission(const pmvp_core *c, unsigned p, enum pmvp_security security, enum pmvp_ext_domain domain)
-{
-    const pmvp_pe *pe = &c->pe[p];
-    const pmvp_pmu_controls *ctl = &pe->pmu.ctl;
-    const pmvp_ext_access a = { (uint8_t)security, false };
-    const bool off = pe->state == PMVP_PE_OFF;
-    switch (domain) {
-    case PMVP_EXT_CORE:
-    case PMVP_EXT_SNAPSHOT:
-        if (off)
-            return REFUSE_OFF;
-        if (ctl->os_double_lock)
-            return REFUSE_LOCKED;
-        if (!allow_external_pmu_access(c, ctl, &a))
-            return REFUSE_DENIED;
-        /* PMCCR.OSLO: a Most secure access ignores the OS Lock (I3.1.4). */
-        if (ctl->os_lock && domain == PMVP_EXT_CORE && !((pe->ext.pmccr & PMVP_PMCCR_OSLO) && most_secure(c, &a)))
-            return REFUSE_LOCKED;
-        return c->cfg.pmu_software_lock && pe->ext.software_locked ? PERMIT | SOFTWARE_LOCKED : PERMIT;
-    case PMVP_EXT_MOST_SECURE: /* PMCCR (I5.3.47) */
-        if (off)
-            return REFUSE_OFF;
-        if (ctl->os_double_lock)
-            return REFUSE_LOCKED;
-        return most_secure(c, &a) ? PERMIT : PERMIT_RAZ_WI;
-    case PMVP_EXT_MGMT: return off && c->cfg.feat_dopd ? REFUSE_OFF : PERMIT;
-    default: /* PMVP_EXT_AMU */ return off && !c->cfg.amu_always_on ? PERMIT_RAZ_WI : PERMIT;
-    }
-}
-
-/* The permission word: the checks change only with the inputs
- * k_ext_permissions follows, so each PE keeps their outcome for every
- * security state and domain, and an access reads it in O(1). */
-void k_ext_permissions(pmvp_core *c, unsigned p)
-{
-    k_pe_caches *pc = k_pe_caches(&c->pe[p]);
-    for (unsigned s = PMVP_NONSECURE; s <= PMVP_ROOT; s++)
-        for (unsigned d = PMVP_EXT_CORE; d <= PMVP_EXT_MOST_SECURE; d++)
-            pc->permission[s][d] = permission(c, p, (enum pmvp_security)s, (enum pmvp_ext_domain)d);
-}
-
 /* The access checks for a non-debug access to register r: an error, or the
  * effect the access has. */
 static PMVP_INLINE int check(const pmvp_core *c, unsigned p, const pmvp_ext_reg *r, const pmvp_ext_access *a,
                              bool write, enum pmvp_ext_effect *effect)
 {
     const uint8_t w = k_pe_caches(&c->pe[p])->permission[a->security][r->domain];
-    switch (w & OUTCOME) {
-    case REFUSE_OFF: return PMVP_ERR_PE_OFF;
-    case REFUSE_LOCKED: return PMVP_ERR_LOCKED;
-    case REFUSE_DENIED: return PMVP_ERR_DENIED;
-    case PERMIT_RAZ_WI: *effect = PMVP_EXT_RAZ_WI; return PMVP_OK;
+    switch (w & K_OUTCOME) {
+    case K_REFUSE_OFF: return PMVP_ERR_PE_OFF;
+    case K_REFUSE_LOCKED: return PMVP_ERR_LOCKED;
+    case K_REFUSE_DENIED: return PMVP_ERR_DENIED;
+    case K_PERMIT_RAZ_WI: *effect = PMVP_EXT_RAZ_WI; return PMVP_OK;
     default: break;
     }
-    *effect =
-        write && (((w & SOFTWARE_LOCKED) && !a->debugger) || r->kind == PMVP_EXT_RO) ? PMVP_EXT_IGNORED : PMVP_EXT_DONE;
+    *effect = write && (((w & K_SOFTWARE_LOCKED) && !a->debugger) || r->kind == PMVP_EXT_RO) ? PMVP_EXT_IGNORED
+                                                                                             : PMVP_EXT_DONE;
     return PMVP_OK;
 }
 

@@ -89,4 +89,28 @@ uint64_t k_pmiar_address(uint64_t va);
 /* ext.c: fills c->ext_row from the configuration (pmvp_core_init). */
 void k_ext_map(pmvp_core *c);
 
+/* A permission: what the access checks of I3.1.4 (PMU) and I4.1.3 (AMU)
+ * decide for a non-debug access from one security state to the registers
+ * of one domain. The low bits: permitted (its effect) or refused (the
+ * error); K_SOFTWARE_LOCKED: a write by an agent that is not a debugger is
+ * ignored (I3.1.4 SLK). */
+enum {
+    K_PERMIT,
+    K_PERMIT_RAZ_WI,
+    K_REFUSE_OFF,
+    K_REFUSE_LOCKED,
+    K_REFUSE_DENIED,
+    K_OUTCOME = 7,
+    K_SOFTWARE_LOCKED = 8
+};
+
+/* A Most secure access (I3.1.4), by its security state: ext_checks.c. */
+bool k_ext_most_secure(const pmvp_core *c, const pmvp_ext_access *a);
+
+/* ext_checks.c: PE p's permission word, computed again: after any change of what
+ * the frames' access checks (I3.1.4, I4.1.3) follow, which is whether the
+ * PE is Off, its controls (locks, authentication, MDCR_EL3.EPMAD),
+ * PMCCR.OSLO and the Software Lock, and after a restore. */
+void k_ext_permissions(pmvp_core *c, unsigned p);
+
 #endif

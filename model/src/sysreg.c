@@ -14,6 +14,7 @@
 #include "pmvp/sysreg.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "regfile.h"
 
@@ -597,20 +598,19 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
     if (pe >= c->cfg.num_pes)
         return PMVP_ERR_PE;
     const pmvp_pe *p = &c->pe[pe];
-    *x = (pmvp_sysreg_context){
-        .el = p->ctx.el,
-        .security = p->ctx.security,
-        .halted = p->ctx.halted,
-        .pmuserenr = p->pmu.pmuserenr,
-        .pmuacr = p->pmu.pmuacr,
-        .pmselr = p->pmu.pmselr,
-        .amuserenr = p->amu.amuserenr,
-        .mdcr_el2 = p->pmu.ctl.mdcr_el2,
-        .mdcr_el3 = p->pmu.ctl.mdcr_el3,
-        .scr_el3 = p->pmu.ctl.scr_el3,
-        .hcr_el2 = p->pmu.ctl.hcr_el2,
-        .pmccr = p->ext.pmccr,
-    };
+    memset(x, 0, sizeof *x); /* the padding too: a memo compares contexts whole */
+    x->el = p->ctx.el;
+    x->security = p->ctx.security;
+    x->halted = p->ctx.halted;
+    x->pmuserenr = p->pmu.pmuserenr;
+    x->pmuacr = p->pmu.pmuacr;
+    x->pmselr = p->pmu.pmselr;
+    x->amuserenr = p->amu.amuserenr;
+    x->mdcr_el2 = p->pmu.ctl.mdcr_el2;
+    x->mdcr_el3 = p->pmu.ctl.mdcr_el3;
+    x->scr_el3 = p->pmu.ctl.scr_el3;
+    x->hcr_el2 = p->pmu.ctl.hcr_el2;
+    x->pmccr = p->ext.pmccr;
     return PMVP_OK;
 }
 
@@ -897,19 +897,25 @@ uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned c
     return PMVP_FIELD_PREP(ESR_EC, PMVP_EC_MSR_MRS) | ESR_IL | iss;
 }
 
+/* Whether memo m holds the decision on instruction i in context x. */
+static bool remembered(const pmvp_sysreg_memo *m, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *x)
+{
+    return m && m->valid && m->write == i->write && m->op0 == i->op0 && m->op1 == i->op1 && m->crn == i->crn &&
+           m->crm == i->crm && m->op2 == i->op2 && memcmp(&m->x, x, sizeof *x) == 0;
+}
+
 /* The decision on MRS or MSR `i` of PE pe: decoded (*r), in the PE's
- * context with the higher levels' controls (*x), checked (*o). */
+ * context with the higher levels' controls (*x), checked (*o); taken from
+ * memo m when it holds it, else kept there (m may be NULL). */
 static int decide_a64(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *higher,
-                      pmvp_sysreg *r, pmvp_sysreg_context *x, pmvp_sysreg_outcome *o)
+                      pmvp_sysreg *r, pmvp_sysreg_context *x, pmvp_sysreg_outcome *o, pmvp_sysreg_memo *m)
 {
     if (!c || !i)
         return PMVP_ERR_NULL;
     if (i->rt > 31)
         return PMVP_ERR_VALUE;
-    int err = pmvp_sysreg_decode_a64(i->write, i->op0, i->op1, i->crn, i->crm, i->op2, r);
+    int err = pmvp_sysreg_context_of(c, pe, x);
     if (err)
-        return err;
-    if ((err = pmvp_sysreg_context_of(c, pe, x)))
         return err;
     if (higher) {
         x->halted = x->halted || higher->halted;
@@ -927,7 +933,22 @@ static int decide_a64(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i,
         x->hdfgrtr2_el2 = higher->hdfgrtr2_el2;
         x->hdfgwtr2_el2 = higher->hdfgwtr2_el2;
     }
-    return pmvp_sysreg_check(&c->cfg, r, x, o);
+    if (remembered(m, i, x)) {
+        *r = m->r;
+        *o = m->o;
+        return PMVP_OK;
+    }
+    if ((err = pmvp_sysreg_decode_a64(i->write, i->op0, i->op1, i->crn, i->crm, i->op2, r)) ||
+        (err = pmvp_sysreg_check(&c->cfg, r, x, o)))
+        return err;
+    if (m) {
+        *m = (pmvp_sysreg_memo){
+            true,  i->write, (uint8_t)i->op0, (uint8_t)i->op1, (uint8_t)i->crn, (uint8_t)i->crm, (uint8_t)i->op2, *r,
+            { 0 }, *o
+        };
+        memcpy(&m->x, x, sizeof *x);
+    }
+    return PMVP_OK;
 }
 
 /* The exception a refused MRS or MSR `i` takes (*out), at `now`. */
@@ -948,15 +969,15 @@ static int refuse_a64(const pmvp_core *c, const pmvp_sysreg_a64 *i, const pmvp_s
     return PMVP_OK;
 }
 
-int pmvp_sysreg_execute(pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *higher,
-                        pmvp_time now, uint64_t *value, pmvp_sysreg_execution *out)
+int pmvp_sysreg_execute_memo(pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *higher,
+                             pmvp_time now, uint64_t *value, pmvp_sysreg_execution *out, pmvp_sysreg_memo *memo)
 {
     if (!value || !out)
         return PMVP_ERR_NULL;
     pmvp_sysreg r;
     pmvp_sysreg_context x;
     pmvp_sysreg_outcome o;
-    int err = decide_a64(c, pe, i, higher, &r, &x, &o);
+    int err = decide_a64(c, pe, i, higher, &r, &x, &o, memo);
     if (err)
         return err;
     if (o.verdict != PMVP_SYSREG_PERMITTED)
@@ -967,9 +988,15 @@ int pmvp_sysreg_execute(pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i, con
     return err;
 }
 
-int pmvp_sysreg_peek_execute(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i,
-                             const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
-                             pmvp_sysreg_execution *out)
+int pmvp_sysreg_execute(pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *higher,
+                        pmvp_time now, uint64_t *value, pmvp_sysreg_execution *out)
+{
+    return pmvp_sysreg_execute_memo(c, pe, i, higher, now, value, out, NULL);
+}
+
+int pmvp_sysreg_peek_execute_memo(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i,
+                                  const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
+                                  pmvp_sysreg_execution *out, pmvp_sysreg_memo *memo)
 {
     if (!value || !out)
         return PMVP_ERR_NULL;
@@ -978,7 +1005,7 @@ int pmvp_sysreg_peek_execute(const pmvp_core *c, unsigned pe, const pmvp_sysreg_
     pmvp_sysreg r;
     pmvp_sysreg_context x;
     pmvp_sysreg_outcome o;
-    int err = decide_a64(c, pe, i, higher, &r, &x, &o);
+    int err = decide_a64(c, pe, i, higher, &r, &x, &o, memo);
     if (err)
         return err;
     if (o.verdict != PMVP_SYSREG_PERMITTED)
@@ -987,6 +1014,13 @@ int pmvp_sysreg_peek_execute(const pmvp_core *c, unsigned pe, const pmvp_sysreg_
     if (!err)
         *out = (pmvp_sysreg_execution){ PMVP_SYSREG_PERMITTED, 0, 0 };
     return err;
+}
+
+int pmvp_sysreg_peek_execute(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i,
+                             const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
+                             pmvp_sysreg_execution *out)
+{
+    return pmvp_sysreg_peek_execute_memo(c, pe, i, higher, t, value, out, NULL);
 }
 
 int pmvp_sysreg_execute_a64(pmvp_core *c, unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn,

@@ -959,3 +959,62 @@ TEST(Sysreg, Fgt2TrapsTheInstructionCounterByItsNBit)
 }
 
 }  // namespace
+
+// pmvp_sysreg_execute_memo answers as pmvp_sysreg_execute decides afresh:
+// one core executes every MRS and MSR with a memo, a twin without, while the
+// PE's context, its controls, the higher levels' controls and the registers
+// that open counters to EL0 change under them; a memo kept across those
+// changes gives the same value, verdict and syndrome every time.
+TEST(SysregMemo, AnswersAsADecisionAfresh)
+{
+    pmvp_core_config cfg = base_config();
+    cfg.num_counters = 6;
+    cfg.feat_fgt = true;
+    static pmvp_core memo_core, fresh;
+    ASSERT_EQ(pmvp_core_init(&memo_core, &cfg), PMVP_OK);
+    ASSERT_EQ(pmvp_core_init(&fresh, &cfg), PMVP_OK);
+    // PMCCNTR, PMEVCNTR1, PMCR, PMUSERENR, PMSELR, PMXEVCNTR, PMCNTENSET (CRn 9 and 14).
+    const unsigned encodings[][3] = { { 9, 13, 0 }, { 14, 8, 1 }, { 9, 12, 0 }, { 9, 14, 0 },
+                                      { 9, 12, 5 }, { 9, 13, 2 }, { 9, 12, 1 } };
+    std::mt19937_64 rng(8);
+    pmvp_sysreg_memo memo{};
+    pmvp_sysreg_context higher{};
+    unsigned verdicts[3] = {};
+    for (pmvp_time t = 1; t < 4000; t++) {
+        if (rng() % 8 == 0) {
+            pmvp_context ctx{};
+            ctx.el = (uint8_t)(rng() % 4);  // EL3 is Secure; EL2 Non-secure (no FEAT_SEL2)
+            ctx.security = ctx.el == 3   ? (uint8_t)PMVP_SECURE
+                           : ctx.el == 2 ? (uint8_t)PMVP_NONSECURE
+                                         : (uint8_t)(rng() % 2);
+            for (pmvp_core *c : { &memo_core, &fresh })
+                ASSERT_EQ(pmvp_core_set_context(c, 0, &ctx, t), PMVP_OK);
+        }
+        if (rng() % 8 == 0) {
+            pmvp_pmu_controls ctl = fresh.pe[0].pmu.ctl;
+            ctl.mdcr_el2 = (rng() % 7) | (rng() % 2 ? PMVP_MDCR_EL2_TPM : 0);
+            ctl.mdcr_el3 = rng() % 2 ? PMVP_MDCR_EL3_TPM : 0;
+            for (pmvp_core *c : { &memo_core, &fresh })
+                ASSERT_EQ(pmvp_core_set_controls(c, 0, &ctl, t), PMVP_OK);
+        }
+        if (rng() % 8 == 0)
+            higher.hdfgrtr_el2 = rng() % 2 ? rng() : 0;
+        const unsigned *e = encodings[rng() % 7];
+        const pmvp_sysreg_a64 insn = { rng() % 3 == 0, 3, 3, e[0], e[1], e[2], (unsigned)(rng() % 31) };
+        uint64_t value = rng() % 2 ? rng() : 1, fresh_value = value;
+        pmvp_sysreg_execution out{}, fresh_out{};
+        int err = pmvp_sysreg_execute_memo(&memo_core, 0, &insn, &higher, t, &value, &out, &memo);
+        int fresh_err = pmvp_sysreg_execute(&fresh, 0, &insn, &higher, t, &fresh_value, &fresh_out);
+        ASSERT_EQ(err, fresh_err) << "t " << t;
+        ASSERT_EQ(value, fresh_value) << "t " << t;
+        ASSERT_EQ(out.verdict, fresh_out.verdict) << "t " << t;
+        ASSERT_EQ(out.target_el, fresh_out.target_el) << "t " << t;
+        ASSERT_EQ(out.esr, fresh_out.esr) << "t " << t;
+        if (!err)
+            verdicts[out.verdict]++;
+    }
+    // The walk reaches every verdict.
+    EXPECT_GT(verdicts[PMVP_SYSREG_PERMITTED], 100u);
+    EXPECT_GT(verdicts[PMVP_SYSREG_UNDEFINED], 100u);
+    EXPECT_GT(verdicts[PMVP_SYSREG_TRAP], 100u);
+}

@@ -275,6 +275,29 @@ int pmvp_sysreg_peek_execute(const pmvp_core *core, unsigned pe, const pmvp_sysr
                              const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
                              pmvp_sysreg_execution *out);
 
+/* A caller's memory of its last decision: the decision on an MRS or MSR is
+ * a pure function of the instruction's encoding and of the context, so the
+ * _memo forms of the two calls above, given the same memo, take the answer
+ * of an access with the same encoding in the same context again instead of
+ * deciding anew (a guest reading a counter in a loop). Zero it before its
+ * first use; use it with one core (its configuration decides too), and zero
+ * it again when that core is initialised or restored anew. */
+typedef struct pmvp_sysreg_memo {
+    bool valid;
+    bool write;
+    uint8_t op0, op1, crn, crm, op2;
+    pmvp_sysreg r;
+    pmvp_sysreg_context x;
+    pmvp_sysreg_outcome o;
+} pmvp_sysreg_memo;
+
+int pmvp_sysreg_execute_memo(pmvp_core *core, unsigned pe, const pmvp_sysreg_a64 *insn,
+                             const pmvp_sysreg_context *higher, pmvp_time now, uint64_t *value,
+                             pmvp_sysreg_execution *out, pmvp_sysreg_memo *memo);
+int pmvp_sysreg_peek_execute_memo(const pmvp_core *core, unsigned pe, const pmvp_sysreg_a64 *insn,
+                                  const pmvp_sysreg_context *higher, pmvp_time t, uint64_t *value,
+                                  pmvp_sysreg_execution *out, pmvp_sysreg_memo *memo);
+
 /* The same two with the instruction's fields as arguments. */
 int pmvp_sysreg_execute_a64(pmvp_core *core, unsigned pe, bool write, unsigned op0, unsigned op1, unsigned crn,
                             unsigned crm, unsigned op2, unsigned rt, const pmvp_sysreg_context *higher, pmvp_time now,
