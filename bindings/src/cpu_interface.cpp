@@ -115,9 +115,8 @@ int Monitors::set_control(unsigned pe, Control field, uint64_t value, const sc_t
 int Monitors::execute(unsigned pe, const pmvp_sysreg_a64 &insn, const pmvp_sysreg_context *higher, uint64_t &value,
                       pmvp_sysreg_execution &out, const sc_time &offset)
 {
-    pmvp_sysreg_context h{};
-    if (higher)
-        h = *higher;
+    static const pmvp_sysreg_context none{};  // no higher level's control set
+    const pmvp_sysreg_context &h = higher ? *higher : none;
     if (!insn.write && !direct_reads_draw())
         return timeline_->look(offset, [&](const pmvp_core *c, pmvp_time t) {
             return pmvp_sysreg_peek_execute_memo(c, pe, &insn, &h, t, &value, &out, &sysreg_memo_);

@@ -598,19 +598,20 @@ int pmvp_sysreg_context_of(const pmvp_core *c, unsigned pe, pmvp_sysreg_context 
     if (pe >= c->cfg.num_pes)
         return PMVP_ERR_PE;
     const pmvp_pe *p = &c->pe[pe];
-    memset(x, 0, sizeof *x); /* the padding too: a memo compares contexts whole */
-    x->el = p->ctx.el;
-    x->security = p->ctx.security;
-    x->halted = p->ctx.halted;
-    x->pmuserenr = p->pmu.pmuserenr;
-    x->pmuacr = p->pmu.pmuacr;
-    x->pmselr = p->pmu.pmselr;
-    x->amuserenr = p->amu.amuserenr;
-    x->mdcr_el2 = p->pmu.ctl.mdcr_el2;
-    x->mdcr_el3 = p->pmu.ctl.mdcr_el3;
-    x->scr_el3 = p->pmu.ctl.scr_el3;
-    x->hcr_el2 = p->pmu.ctl.hcr_el2;
-    x->pmccr = p->ext.pmccr;
+    *x = (pmvp_sysreg_context){
+        .el = p->ctx.el,
+        .security = p->ctx.security,
+        .halted = p->ctx.halted,
+        .pmuserenr = p->pmu.pmuserenr,
+        .pmuacr = p->pmu.pmuacr,
+        .pmselr = p->pmu.pmselr,
+        .amuserenr = p->amu.amuserenr,
+        .mdcr_el2 = p->pmu.ctl.mdcr_el2,
+        .mdcr_el3 = p->pmu.ctl.mdcr_el3,
+        .scr_el3 = p->pmu.ctl.scr_el3,
+        .hcr_el2 = p->pmu.ctl.hcr_el2,
+        .pmccr = p->ext.pmccr,
+    };
     return PMVP_OK;
 }
 
@@ -898,10 +899,24 @@ uint64_t pmvp_sysreg_trap_esr(bool write, unsigned op0, unsigned op1, unsigned c
 }
 
 /* Whether memo m holds the decision on instruction i in context x. */
+/* Whether two contexts are the same, field by field (their padding aside). */
+static bool same_context(const pmvp_sysreg_context *a, const pmvp_sysreg_context *b)
+{
+    /* A field added to the context is added here too: */
+    _Static_assert(sizeof(pmvp_sysreg_context) == 8 + 17 * 8, "same_context compares every field");
+    return a->el == b->el && a->security == b->security && a->halted == b->halted && a->edscr_sdd == b->edscr_sdd &&
+           a->pmuserenr == b->pmuserenr && a->pmuacr == b->pmuacr && a->pmselr == b->pmselr &&
+           a->amuserenr == b->amuserenr && a->mdcr_el2 == b->mdcr_el2 && a->mdcr_el3 == b->mdcr_el3 &&
+           a->pmccr == b->pmccr && a->hcr_el2 == b->hcr_el2 && a->hstr_el2 == b->hstr_el2 &&
+           a->cptr_el2 == b->cptr_el2 && a->cptr_el3 == b->cptr_el3 && a->scr_el3 == b->scr_el3 &&
+           a->hdfgrtr_el2 == b->hdfgrtr_el2 && a->hdfgwtr_el2 == b->hdfgwtr_el2 && a->hafgrtr_el2 == b->hafgrtr_el2 &&
+           a->hdfgrtr2_el2 == b->hdfgrtr2_el2 && a->hdfgwtr2_el2 == b->hdfgwtr2_el2;
+}
+
 static bool remembered(const pmvp_sysreg_memo *m, const pmvp_sysreg_a64 *i, const pmvp_sysreg_context *x)
 {
     return m && m->valid && m->write == i->write && m->op0 == i->op0 && m->op1 == i->op1 && m->crn == i->crn &&
-           m->crm == i->crm && m->op2 == i->op2 && memcmp(&m->x, x, sizeof *x) == 0;
+           m->crm == i->crm && m->op2 == i->op2 && same_context(&m->x, x);
 }
 
 /* The decision on MRS or MSR `i` of PE pe: decoded (*r), in the PE's
@@ -941,13 +956,11 @@ static int decide_a64(const pmvp_core *c, unsigned pe, const pmvp_sysreg_a64 *i,
     if ((err = pmvp_sysreg_decode_a64(i->write, i->op0, i->op1, i->crn, i->crm, i->op2, r)) ||
         (err = pmvp_sysreg_check(&c->cfg, r, x, o)))
         return err;
-    if (m) {
+    if (m)
         *m = (pmvp_sysreg_memo){
-            true,  i->write, (uint8_t)i->op0, (uint8_t)i->op1, (uint8_t)i->crn, (uint8_t)i->crm, (uint8_t)i->op2, *r,
-            { 0 }, *o
+            true, i->write, (uint8_t)i->op0, (uint8_t)i->op1, (uint8_t)i->crn, (uint8_t)i->crm, (uint8_t)i->op2, *r,
+            *x,   *o
         };
-        memcpy(&m->x, x, sizeof *x);
-    }
     return PMVP_OK;
 }
 

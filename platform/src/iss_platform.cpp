@@ -587,12 +587,12 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     if (write && cp->op0 == 3 && cp->op1 == 0 && cp->crm == 0 &&
         ((cp->crn == 1 && cp->op2 == 0) || (cp->crn == 2 && cp->op2 <= 2)))
         t.blocks.clear();
-    if (platform_sysreg(uc, rt, cp, t, write, pc))
-        return 1;
+    // The monitors' registers first (a guest reading a counter in a loop):
+    // none of them is one the platform answers.
     pmvp_sysreg r;
-    if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) != PMVP_OK)
-        return 0;  // not the monitors': QEMU executes it
-    return monitors_sysreg(uc, rt, cp, t, write, pc, r);
+    if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) == PMVP_OK)
+        return monitors_sysreg(uc, rt, cp, t, write, pc, r);
+    return platform_sysreg(uc, rt, cp, t, write, pc) ? 1 : 0;  // else QEMU executes it
 }
 
 // SYS: an instruction cache invalidation (IC IALLUIS, IC IALLU, IC IVAU)
