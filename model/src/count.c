@@ -1099,7 +1099,9 @@ static th_run th_run_from(const pmvp_core *c, unsigned p, const pmvp_pe *from, u
 }
 
 /* The counters of PE p whose threshold function is on (*on) and whose
- * per-cycle value is followed (*tracked), from the caches when valid. */
+ * per-cycle value is followed (*tracked), from the caches when valid. A
+ * counter no longer followed that holds occurrences of the cycle in
+ * progress, from when it was, counts as followed until an edge drops them. */
 static void th_masks(const pmvp_core *c, unsigned p, uint32_t *on, uint32_t *tracked)
 {
     const pmvp_pe *pe = &c->pe[p];
@@ -1112,7 +1114,7 @@ static void th_masks(const pmvp_core *c, unsigned p, uint32_t *on, uint32_t *tra
     for (unsigned n = 0; n < c->cfg.num_counters; n++) {
         if (k_threshold_on(c, p, n))
             *on |= UINT32_C(1) << n;
-        if (k_threshold_tracked(c, p, n))
+        if (k_threshold_tracked(c, p, n) || pe->pmu.counter[n].pending)
             *tracked |= UINT32_C(1) << n;
     }
 }
@@ -1271,6 +1273,8 @@ static void refresh_rates(pmvp_core *c)
                 pc->th_tracked |= bit;
                 if (th_counting_allowed(c, p, n))
                     pc->th_allowed |= bit;
+            } else if (pe->pmu.counter[n].pending) {
+                pc->th_tracked |= bit; /* no longer followed: the next edge drops them */
             }
         }
         cc->th_any |= pc->th_tracked != 0;

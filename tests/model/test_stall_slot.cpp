@@ -91,5 +91,26 @@ TEST_F(StallSlot, TheThresholdSeesTheFreeSlots)
     EXPECT_EQ(counter(0, 0, 100 * kNs), 70u);
 }
 
+// The Slots reported in a cycle are that cycle's. PE 0, alone, leaves 3 in
+// cycle 11 while the rule applies; MDCR_EL3.MTPME = 0 then disables MT
+// before the cycle ends, so at its end the counter is an MT == 0 counter
+// of occurrences, which sees none reported after the change: the 3 end
+// with the cycle. MTPME = 1 again at 20.5 ns: from cycle 21 PE 0 runs and
+// leaves none, and the counter stays at 0, with the same count from its
+// checkpoint taken in between.
+TEST_F(StallSlot, TheSlotsOfACycleEndWithItWhenTheRuleGoesOffInIt)
+{
+    cfg.num_pes = 1;
+    init();
+    program(0, 0, kStallSlot, PMVP_PMEVTYPER_EL0_MT);
+    const uint64_t hpmn = PMVP_FIELD_PREP(PMVP_MDCR_EL2_HPMN, cfg.num_counters);
+    ASSERT_EQ(pmvp_core_report(&core, 0, kStallSlot, 3, 10 * kNs + 500), PMVP_OK);
+    controls(0, hpmn, 0, 10 * kNs + 600);
+    EXPECT_EQ(counter(0, 0, 15 * kNs), 0u);
+    save_and_restore();
+    controls(0, hpmn, PMVP_MDCR_EL3_MTPME, 20 * kNs + 500);
+    EXPECT_EQ(counter(0, 0, 100 * kNs), 0u);
+}
+
 }  // namespace
 }  // namespace pmvp::test
