@@ -23,6 +23,16 @@ static tlm::tlm_response_status status_of(int err)
     }
 }
 
+// A register's bytes between the payload and a value: 4 or 8 of them, the
+// only lengths an access reaches the kernel with, each copied as one move.
+static void copy_lane(void *to, const void *from, unsigned len)
+{
+    if (len == 8)
+        std::memcpy(to, from, 8);
+    else
+        std::memcpy(to, from, 4);
+}
+
 // One access of `gp` to frame f of PE pe at time t:
 // - TLM_IGNORE_COMMAND: TLM_OK_RESPONSE, nothing done;
 // - no data pointer: TLM_GENERIC_ERROR_RESPONSE;
@@ -75,9 +85,9 @@ tlm::tlm_response_status Monitors::access(unsigned pe, pmvp_frame f, tlm::tlm_ge
                 return pmvp_ext_read(c, pe, f, off, len, &bus, t, &value, nullptr);
             });
         if (!err)
-            std::memcpy(gp.get_data_ptr(), &value, len);
+            copy_lane(gp.get_data_ptr(), &value, len);
     } else {
-        std::memcpy(&value, gp.get_data_ptr(), len);
+        copy_lane(&value, gp.get_data_ptr(), len);
         err = change(delay, Input::FrameWrite{ {}, pe, f, off, len, value, bus, debug });
     }
     if (err && !debug)

@@ -1634,9 +1634,12 @@ void on_frame_access(uc_engine *, uc_mem_type type, uint64_t address, int size, 
         data = 0;
     }
     const uint64_t at = address - kFramesBase;
-    if (!write && at + (uint64_t)size <= iss.guest_.frames_size)  // (one reaching beyond faults)
-        std::memcpy(iss.guest_.frames + at, &data, (size_t)size);
-    else if (write)
+    if (!write && at + (uint64_t)size <= iss.guest_.frames_size) {  // (one reaching beyond faults)
+        if (size == 4)  // a register's 32 bits, the common case, as one move
+            std::memcpy(iss.guest_.frames + at, &data, 4);
+        else
+            std::memcpy(iss.guest_.frames + at, &data, (size_t)size);
+    } else if (write)
         iss.stop(t);  // the monitors changed: limits anew
 }
 
