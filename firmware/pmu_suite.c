@@ -837,6 +837,20 @@ static void ext_frame_read(void)
                      : "memory");
     EXPECT_EQ(c - a, 2, "INST_RETIRED: the MRS and the load");
     EXPECT_TRUE(a <= b && b <= c, "PMU.PMEVCNTR0_EL0 between the two MRS");
+    /* A load first in its block, the block entered by a direct branch from
+     * one with an MRS, twice: the load is timed at its own instruction,
+     * one CPI before the MRS after it. */
+    uint64_t pairs[4];
+    uint64_t *to = pairs;
+    __asm__ volatile("mov x9, #2\n"
+                     "0:\tmrs x12, pmcr_el0\n\tb 1f\n"
+                     "1:\tldr x10, [%1]\n\tmrs x11, pmccntr_el0\n\tstp x10, x11, [%0], #16\n\t"
+                     "subs x9, x9, #1\n\tb.ne 0b"
+                     : "+r"(to)
+                     : "r"(frame + PMU_PMCCNTR)
+                     : "x9", "x10", "x11", "x12", "cc", "memory");
+    EXPECT_EQ(pairs[1] - pairs[0], cpi, "a load first in its block");
+    EXPECT_EQ(pairs[3] - pairs[2], cpi, "a load first in its block, again");
     /* The instructions around loads of PMU.PMCCNTR_EL0 count as any others:
      * counter 0 counts INST_RETIRED from the enabling MSR through the n
      * loads and the loop's 2n instructions, as across MRS of PMCCNTR. */
