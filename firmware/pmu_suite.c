@@ -851,6 +851,30 @@ static void ext_frame_read(void)
                      : "x9", "x10", "x11", "x12", "cc", "memory");
     EXPECT_EQ(pairs[1] - pairs[0], cpi, "a load first in its block");
     EXPECT_EQ(pairs[3] - pairs[2], cpi, "a load first in its block, again");
+    /* The same after a WFI, three times: the guest resumes at the branch
+     * after it, whose block may go straight on to the load's (the PC last
+     * known is then the branch's, outside the load's block), and the load
+     * is still timed at its own instruction. The PMU's line (PMOVSSET.C
+     * with its interrupt request enabled, PSTATE.I set) ends each WFI at
+     * once. */
+    uint64_t woken[6];
+    to = woken;
+    SYSREG_WRITE(pmovsset_el0, PMU_C);
+    SYSREG_WRITE(pmintenset_el1, PMU_C);
+    rt_irq_enable(IRQ_PMU);
+    ISB();
+    __asm__ volatile("mov x9, #3\n"
+                     "0:\twfi\n\tb 1f\n"
+                     "1:\tldr x10, [%1]\n\tmrs x11, pmccntr_el0\n\tstp x10, x11, [%0], #16\n\t"
+                     "subs x9, x9, #1\n\tb.ne 0b"
+                     : "+r"(to)
+                     : "r"(frame + PMU_PMCCNTR)
+                     : "x9", "x10", "x11", "cc", "memory");
+    rt_irq_enable(0);
+    SYSREG_WRITE(pmintenclr_el1, PMU_C);
+    SYSREG_WRITE(pmovsclr_el0, PMU_C);
+    for (unsigned i = 0; i < 3; i++)
+        EXPECT_EQ(woken[2 * i + 1] - woken[2 * i], cpi, "a load first in its block, after a WFI");
     /* The instructions around loads of PMU.PMCCNTR_EL0 count as any others:
      * counter 0 counts INST_RETIRED from the enabling MSR through the n
      * loads and the loop's 2n instructions, as across MRS of PMCCNTR. */
