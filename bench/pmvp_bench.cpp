@@ -654,9 +654,10 @@ struct Iss {
     double pmvp_mrs_ns = -1, qemu_mrs_ns = -1, qemu_icount_mrs_ns = -1;
     double floor_mrs_ns = -1;                     // Unicorn alone, its hook answering a constant
     double pmvp_load_ns = -1, qemu_load_ns = -1;  // one load of a device register
+    double floor_load_ns = -1;                    // Unicorn alone, its read hook placing a constant
 };
 
-// The fastest of kRuns pmvp-bench-unicorn-floor runs of `loop` (mrs or alu),
+// The fastest of kRuns pmvp-bench-unicorn-floor runs of `loop` (mrs, load or alu),
 // as it measures its run; -1 if one failed.
 double unicorn_floor_seconds(const char *loop, const char *iterations)
 {
@@ -730,8 +731,11 @@ Iss iss_runs()
     if (load > 0 && alu > 0)
         r.pmvp_load_ns = (load - alu) / kMrsExecuted * 1e9;
     double floor_mrs = unicorn_floor_seconds("mrs", "250000"), floor_alu = unicorn_floor_seconds("alu", "250000");
+    double floor_load = unicorn_floor_seconds("load", "250000");
     if (floor_mrs > 0 && floor_alu > 0)
         r.floor_mrs_ns = (floor_mrs - floor_alu) / kMrsExecuted * 1e9;
+    if (floor_load > 0 && floor_alu > 0)
+        r.floor_load_ns = (floor_load - floor_alu) / kMrsExecuted * 1e9;
     std::string qemu = on_path("qemu-system-aarch64");
     if (!qemu.empty()) {
         const std::string fw = PMVP_FIRMWARE_DIR;
@@ -940,9 +944,13 @@ void print_counted(const std::string &valgrind, bool whole)
         info("9. one guest load of PMU.PMCCNTR_EL0 on pmvp's ISS", (load - alu) / kShortMrsExecuted, "");
 #endif
     double floor_mrs = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "mrs", "25000" });
+    double floor_load = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "load", "25000" });
     double floor_alu = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "alu", "25000" });
     if (floor_mrs > 0 && floor_alu > 0)
         info("8. the floor: Unicorn, its hook answering a constant", (floor_mrs - floor_alu) / kShortMrsExecuted, "");
+    if (floor_load > 0 && floor_alu > 0)
+        info("9. the floor: Unicorn, its read hook placing a constant", (floor_load - floor_alu) / kShortMrsExecuted,
+             "");
 }
 
 // Takes option `name` and the `values` arguments after it out of argv:
@@ -1115,6 +1123,8 @@ int sc_main(int argc, char **argv)
     if (iss.qemu_icount_mrs_ns > 0)
         info("8. the same on QEMU TCG -icount shift=0", fmt("%.0f ns", iss.qemu_icount_mrs_ns));
     versus_qemu("9. one guest load of PMU.PMCCNTR / of QEMU's UART (MMIO)", iss.pmvp_load_ns, iss.qemu_load_ns, 1.5);
+    if (iss.floor_load_ns > 0)
+        info("9. the floor: Unicorn, its read hook placing a constant", fmt("%.0f ns", iss.floor_load_ns));
     if (!base.same_counts)
         std::printf("\nclocked baseline counts: %s\n", base.counts.c_str());
     if (!valgrind.empty())
