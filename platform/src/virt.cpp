@@ -436,37 +436,14 @@ std::string hex(uint64_t v)
 
 constexpr uint32_t kGicPhandle = 1, kClockPhandle = 2;
 constexpr uint32_t kGicPpi = 1, kIrqLevelHigh = 4, kIrqLevelLow = 8;  // the GIC binding's interrupt cells
-}  // namespace
 
-// The nodes in the order of the tree, as QEMU's virt board lays it out:
-// long as the tree is, one node after another.
-std::vector<uint8_t> build_dtb(const DtbSpec &spec)
+// The CPUs, one node per MPIDR, and PSCI, their enable method.
+void add_cpus(void *fdt, const std::vector<uint64_t> &mpidr)
 {
-    std::vector<uint8_t> buf(64 * 1024 + spec.mpidr.size() * 256 + spec.bootargs.size());
-    void *fdt = buf.data();
-    ok(fdt_create(fdt, (int)buf.size()), "create");
-    ok(fdt_finish_reservemap(fdt), "reserve map");
-    ok(fdt_begin_node(fdt, ""), "root");
-    strings(fdt, "compatible", { "linux,dummy-virt" });
-    ok(fdt_property_string(fdt, "model", "pmvp virt"), "model");
-    cells(fdt, "#address-cells", { 2 });
-    cells(fdt, "#size-cells", { 2 });
-    cells(fdt, "interrupt-parent", { kGicPhandle });
-
-    ok(fdt_begin_node(fdt, "chosen"), "chosen");
-    ok(fdt_property_string(fdt, "bootargs", spec.bootargs.c_str()), "bootargs");
-    ok(fdt_property_string(fdt, "stdout-path", ("/pl011@" + hex(kUart)).c_str()), "stdout-path");
-    ok(fdt_end_node(fdt), "chosen");
-
-    ok(fdt_begin_node(fdt, ("memory@" + hex(0x40000000)).c_str()), "memory");
-    ok(fdt_property_string(fdt, "device_type", "memory"), "memory");
-    reg64(fdt, 0x40000000, spec.memory);
-    ok(fdt_end_node(fdt), "memory");
-
     ok(fdt_begin_node(fdt, "cpus"), "cpus");
     cells(fdt, "#address-cells", { 2 });
     cells(fdt, "#size-cells", { 0 });
-    for (uint64_t m : spec.mpidr) {
+    for (uint64_t m : mpidr) {
         uint64_t id = m & 0xFF00FFFFFFull;  // the affinity fields
         ok(fdt_begin_node(fdt, ("cpu@" + hex(id)).c_str()), "cpu");
         ok(fdt_property_string(fdt, "device_type", "cpu"), "cpu");
@@ -484,7 +461,11 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
     cells(fdt, "cpu_off", { virt::psci::kCpuOff });
     cells(fdt, "cpu_on", { virt::psci::kCpuOn });
     ok(fdt_end_node(fdt), "psci");
+}
 
+// The PL011 UART and its 24 MHz clock.
+void add_uart(void *fdt)
+{
     ok(fdt_begin_node(fdt, "apb-pclk"), "clock");
     strings(fdt, "compatible", { "fixed-clock" });
     cells(fdt, "#clock-cells", { 0 });
@@ -500,7 +481,11 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
     cells(fdt, "clocks", { kClockPhandle, kClockPhandle });
     strings(fdt, "clock-names", { "uartclk", "apb_pclk" });
     ok(fdt_end_node(fdt), "pl011");
+}
 
+// The GICv2, and the PPIs of the timer and (if present) the PMU.
+void add_interrupts(void *fdt, const DtbSpec &spec)
+{
     const uint32_t ppi_mask = (uint32_t)((1u << spec.mpidr.size()) - 1) << 8;  // the GICv2 binding's CPU mask
     ok(fdt_begin_node(fdt, ("intc@" + hex(kGicDist)).c_str()), "gic");
     strings(fdt, "compatible", { "arm,cortex-a15-gic" });
@@ -528,6 +513,37 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
         cells(fdt, "interrupts", { kGicPpi, kIntidPmu - 16, ppi_mask | kIrqLevelHigh });
         ok(fdt_end_node(fdt), "pmu");
     }
+}
+
+}  // namespace
+
+// The nodes in the order of the tree, as QEMU's virt board lays it out.
+std::vector<uint8_t> build_dtb(const DtbSpec &spec)
+{
+    std::vector<uint8_t> buf(64 * 1024 + spec.mpidr.size() * 256 + spec.bootargs.size());
+    void *fdt = buf.data();
+    ok(fdt_create(fdt, (int)buf.size()), "create");
+    ok(fdt_finish_reservemap(fdt), "reserve map");
+    ok(fdt_begin_node(fdt, ""), "root");
+    strings(fdt, "compatible", { "linux,dummy-virt" });
+    ok(fdt_property_string(fdt, "model", "pmvp virt"), "model");
+    cells(fdt, "#address-cells", { 2 });
+    cells(fdt, "#size-cells", { 2 });
+    cells(fdt, "interrupt-parent", { kGicPhandle });
+
+    ok(fdt_begin_node(fdt, "chosen"), "chosen");
+    ok(fdt_property_string(fdt, "bootargs", spec.bootargs.c_str()), "bootargs");
+    ok(fdt_property_string(fdt, "stdout-path", ("/pl011@" + hex(kUart)).c_str()), "stdout-path");
+    ok(fdt_end_node(fdt), "chosen");
+
+    ok(fdt_begin_node(fdt, ("memory@" + hex(0x40000000)).c_str()), "memory");
+    ok(fdt_property_string(fdt, "device_type", "memory"), "memory");
+    reg64(fdt, 0x40000000, spec.memory);
+    ok(fdt_end_node(fdt), "memory");
+
+    add_cpus(fdt, spec.mpidr);
+    add_uart(fdt);
+    add_interrupts(fdt, spec);
     ok(fdt_end_node(fdt), "root");
     ok(fdt_finish(fdt), "finish");
     buf.resize(fdt_totalsize(fdt));
