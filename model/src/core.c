@@ -604,37 +604,6 @@ int pmvp_core_context(const pmvp_core *c, unsigned pe, pmvp_context *ctx)
     return PMVP_OK;
 }
 
-/* Derives route *r of a report of `event` by PE `pe` (D14.4: a counter of PE
- * p counts an event of PE pe if p == pe or its effective MT is 1, and it
- * counts in pe's context). */
-static void derive_route(pmvp_core *c, k_route *r, unsigned pe, uint16_t event)
-{
-    /* While time alone can freeze counters, or a counter's per-cycle value
-     * is followed (threshold and edge counting), a route is not kept: every
-     * report then takes count_occurrences, which brings the core to its
-     * instant (an older generation is never current). Nor while knob (d)
-     * may drop occurrences, which count_occurrences draws: the common case
-     * of a report then need not ask. */
-    uint64_t generation = k_freeze_timed(c) || k_threshold_any(c) || c->cfg.inaccuracy.drop_ppm
-                              ? k_caches(c)->generation - 1
-                              : k_caches(c)->generation;
-    *r = (k_route){ .generation = generation, .event = event, .pe = (uint8_t)pe };
-    const pmvp_context *src = &c->pe[pe].ctx;
-    for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        for (unsigned n = 0; n < c->cfg.num_counters; n++)
-            if (k_counter_event(&c->pe[p], n) == event && (p == pe || k_effective_mt(c, p, n)) &&
-                k_counts(c, p, n, src))
-                r->pmu[p] |= UINT32_C(1) << n;
-    if (event == PMVP_EV_INST_RETIRED && c->cfg.feat_pmuv3_icntr && k_instruction_counter_counts(c, pe, src))
-        r->pmu[pe] |= UINT32_C(1) << PMVP_ICNTR_SLOT;
-    uint32_t arch;
-    k_amu_occurrence_counters(c, pe, event, &arch, &r->amu_aux);
-    r->amu_arch = (uint8_t)arch;
-    r->own_only = !r->amu_arch && !r->amu_aux;
-    for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        r->own_only &= p == pe || !r->pmu[p];
-}
-
 /* Where the route of `event` reported by `pe` is cached: a multiplicative
  * hash that gives the 47 events an instruction-set simulator tells or
  * counts (the ISS's and the cycle, CHAIN and stall events) 47 slots of 64. */
@@ -750,7 +719,7 @@ static int count_occurrences(pmvp_core *c, unsigned pe, uint16_t event, uint64_t
     if (!known && (k_freeze_timed(c) || threshold))
         k_sync(c, now);
     if (!known)
-        derive_route(c, r, pe, event);
+        k_derive_route(c, r, pe, event);
     c->last_call = now;
     if (may_drop && c->cfg.inaccuracy.drop_ppm)
         count = k_after_drop(c, event, count);
@@ -780,7 +749,7 @@ int pmvp_core_report(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, 
     /* The common case without the refusals' calls: the route is known, so
      * the PE was not off when it was derived and its state has not changed
      * since (a change makes every route stale), and knob (d) drops nothing
-     * (derive_route); time does not go back. */
+     * (k_derive_route); time does not go back. */
     if (c && pe < c->cfg.num_pes && route_known(c, pe, event) && now >= c->last_call) {
         c->last_call = now;
         return count_on_route(c, &k_caches(c)->route[route_slot(pe, event)], pe, count);
@@ -865,8 +834,8 @@ int pmvp_core_report_batches(pmvp_core *c, const pmvp_batch *batches, unsigned n
      * of each asks no catalogue. */
     for (unsigned i = 0; i < num_batches; i++)
         if (!route_known(c, batches[i].pe, batches[i].event))
-            derive_route(c, &k_caches(c)->route[route_slot(batches[i].pe, batches[i].event)], batches[i].pe,
-                         batches[i].event);
+            k_derive_route(c, &k_caches(c)->route[route_slot(batches[i].pe, batches[i].event)], batches[i].pe,
+                           batches[i].event);
     /* A quiet window: each batch counts as a report at `now`, without the
      * walk's syncs. */
     if (quiet_window(c)) {
@@ -1031,7 +1000,7 @@ static const k_route *route_of(pmvp_core *c, unsigned pe, uint16_t event, bool k
 {
     k_route *r = &k_caches(c)->route[route_slot(pe, event)];
     if (!known)
-        derive_route(c, r, pe, event);
+        k_derive_route(c, r, pe, event);
     return r;
 }
 

@@ -293,6 +293,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     pmvp_pe *pe = &c->pe[p];
     pmvp_pmu *u = &pe->pmu;
     uint64_t enabled = k_enabled_counters(c, pe);
+    uint64_t generation = k_caches(c)->generation;
     int sel;
     bool holds = k_state_write(c, pe, PMVP_SYSREG_PMU, reg, n, value);
     switch (reg) { /* what a write does beyond storing its value */
@@ -337,6 +338,8 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     k_freeze_update(c, p); /* PMOVSSET/CLR, PMCR.FZO and DP, PMEVTYPER.SYNC, overflows of PMSWINC */
     k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));
     k_reads_catch_up(c, p);
+    if (reg == PMVP_PMEVTYPER_EL0)
+        k_routes_retyped(c, p, n, generation);
     return PMVP_OK;
 }
 

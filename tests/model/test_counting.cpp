@@ -44,6 +44,38 @@ TEST_F(Counting, D14_4_ReportsReachCountersThatStartCountingTheEventLater)
     EXPECT_EQ(amu, 35u); /* the 30 and the 5 after it was enabled; an AMU counts its own PE's events */
 }
 
+// A PMEVTYPER write changes what one counter counts and nothing else that
+// decides where a report goes: after each write the retyped counter takes
+// the reports of its new event, in its new filter and with its new MT, and
+// the other counters keep theirs, with reports of both events between the
+// writes.
+TEST_F(Counting, D14_4_ARetypedCounterTakesItsNewEventAndTheOthersKeepTheirs)
+{
+    constexpr uint16_t kBrRetired = 0x0021;
+    cfg.num_pes = 2;
+    cfg.feat_mtpmu = true;
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    program(0, 1, kBrRetired);
+    program(1, 0, kBrRetired, PMVP_PMEVTYPER_EL0_MT);
+    auto report = [&](unsigned pe, uint16_t event, uint64_t count, pmvp_time t) {
+        ASSERT_EQ(pmvp_core_report(&core, pe, event, count, t), PMVP_OK);
+    };
+    report(0, PMVP_EV_INST_RETIRED, 10, 1 * kUs);
+    report(0, kBrRetired, 3, 2 * kUs);
+    write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED, 3 * kUs, 1); /* PE 0's counter 1: BR_RETIRED -> INST_RETIRED */
+    report(0, PMVP_EV_INST_RETIRED, 20, 4 * kUs);
+    report(0, kBrRetired, 4, 5 * kUs);
+    write(1, PMVP_PMEVTYPER_EL0, kBrRetired, 6 * kUs, 0); /* PE 1's counter 0: MT 1 -> 0 */
+    report(0, kBrRetired, 5, 7 * kUs);
+    report(1, kBrRetired, 6, 8 * kUs);
+    write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED | PMVP_PMEVTYPER_EL0_P, 9 * kUs, 0); /* EL1 filtered out */
+    report(0, PMVP_EV_INST_RETIRED, 40, 10 * kUs);
+    EXPECT_EQ(counter(0, 0, 11 * kUs), 30u);      /* 10 + 20; not the 40 at EL1 */
+    EXPECT_EQ(counter(0, 1, 11 * kUs), 3u + 60u); /* BR_RETIRED's 3, then INST_RETIRED's 20 and 40 */
+    EXPECT_EQ(counter(1, 0, 11 * kUs), 13u);      /* PE 0's 3 and 4 while MT was 1, then its own 6 */
+}
+
 TEST_F(Counting, PMCR_D_DividesBy64_1msAt2GHzGives31250)
 {
     cfg.processor_hz = 2 * kGHz;

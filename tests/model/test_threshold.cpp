@@ -53,6 +53,22 @@ TEST_F(Threshold, RQVYDV_GreaterOrEqualCountsCyclesWhoseReportsReachTheThreshold
     EXPECT_EQ(counter(0, 0, 1 * kUs), 3u);
 }
 
+// A PMEVTYPER write that turns the threshold function on takes effect from
+// the write: reports before it were plain occurrences, those after it
+// count by cycle, while another counter of the same event counts them all.
+TEST_F(Threshold, ACounterRetypedWithAThresholdCountsCyclesFromTheWrite)
+{
+    init();
+    program(0, 0, PMVP_EV_INST_RETIRED);
+    program(0, 1, PMVP_EV_INST_RETIRED);
+    retire(3, 500 * kPs);  // cycle 1
+    write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED | tc(kGeCount) | th(2), 2 * kNs, 1);
+    retire(2, 2500 * kPs);  // cycle 3: 2, counts
+    retire(1, 3500 * kPs);  // cycle 4: 1
+    EXPECT_EQ(counter(0, 0, 10 * kNs), 6u);
+    EXPECT_EQ(counter(0, 1, 10 * kNs), 3u + 1u);
+}
+
 // Example D13-4: STALL_SLOT with TC equals, TH 4 increments by four on a
 // cycle with exactly four empty slots.
 TEST_F(Threshold, ExampleD13_4_EqualsCountsVbOnCyclesWhereItEqualsTh)
