@@ -89,7 +89,7 @@ void k_derive_route(pmvp_core *c, k_route *r, unsigned pe, uint16_t event);
  * that register, so the routes of generation `before` are kept, bit n of
  * PE p derived again in each, unless something else changed since (the
  * generation moved on further: a freeze) or routes may no longer be kept
- * (a freeze timed, a threshold followed: core.c's routes_kept). */
+ * (a freeze timed, a threshold followed: routes.c's routes_kept). */
 void k_routes_retyped(pmvp_core *c, unsigned p, unsigned n, uint64_t before);
 
 /* The batches' spreads (pmvp_core.spread) changed on a core synced to the
