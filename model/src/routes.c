@@ -42,8 +42,7 @@ void k_derive_route(pmvp_core *c, k_route *r, unsigned pe, uint16_t event)
         for (unsigned n = 0; n < c->cfg.num_counters; n++)
             if (counter_on_route(c, p, n, pe, event))
                 r->pmu[p] |= UINT32_C(1) << n;
-    if (event == PMVP_EV_INST_RETIRED && c->cfg.feat_pmuv3_icntr &&
-        k_instruction_counter_counts(c, pe, &c->pe[pe].ctx))
+    if (event == PMVP_EV_INST_RETIRED && c->cfg.feat_pmuv3_icntr && k_instruction_counter_counts(c, pe, &c->pe[pe].ctx))
         r->pmu[pe] |= UINT32_C(1) << PMVP_ICNTR_SLOT;
     uint32_t arch;
     k_amu_occurrence_counters(c, pe, event, &arch, &r->amu_aux);
