@@ -851,6 +851,21 @@ static void ext_frame_read(void)
                      : "x9", "x10", "x11", "x12", "cc", "memory");
     EXPECT_EQ(pairs[1] - pairs[0], cpi, "a load first in its block");
     EXPECT_EQ(pairs[3] - pairs[2], cpi, "a load first in its block, again");
+    /* A load after three other instructions in its block, the block's only
+     * access to memory (its results are stored in the next block), twice:
+     * timed at its own instruction, one CPI before the MRS after it, not at
+     * the block's first. */
+    to = pairs;
+    __asm__ volatile("mov x9, #2\n"
+                     "0:\tmrs x12, pmcr_el0\n\tb 1f\n"
+                     "1:\tadd x12, x12, #1\n\tadd x12, x12, #1\n\tadd x12, x12, #1\n\t"
+                     "ldr x10, [%1]\n\tmrs x11, pmccntr_el0\n\tb 2f\n"
+                     "2:\tstp x10, x11, [%0], #16\n\tsubs x9, x9, #1\n\tb.ne 0b"
+                     : "+r"(to)
+                     : "r"(frame + PMU_PMCCNTR)
+                     : "x9", "x10", "x11", "x12", "cc", "memory");
+    EXPECT_EQ(pairs[1] - pairs[0], cpi, "a load after three instructions, its block's only access");
+    EXPECT_EQ(pairs[3] - pairs[2], cpi, "a load after three instructions, its block's only access, again");
     /* The same after a WFI, three times: the guest resumes at the branch
      * after it, whose block may go straight on to the load's (the PC last
      * known is then the branch's, outside the load's block), and the load

@@ -208,6 +208,14 @@ uint64_t branch_target(uint32_t insn, uint64_t pc)
     return pc + 4 * (uint64_t)imm;
 }
 
+bool may_access_memory(uint32_t insn)
+{
+    const unsigned op0 = (insn >> 25) & 0xF;
+    if ((op0 & 0x5) == 0x4 || op0 == 0x0 || op0 == 0x2)
+        return true;
+    return (insn & 0xFFF80000) == 0xD5080000;  // SYS (DC, IC, AT, TLBI)
+}
+
 Insn classify(uint32_t insn)
 {
     const unsigned op0 = (insn >> 25) & 0xF;

@@ -99,5 +99,9 @@ Insn classify(uint32_t insn);
 // The target of conditional branch `insn` at `pc` (B.cond, BC.cond, CBZ,
 // CBNZ, TBZ, TBNZ).
 uint64_t branch_target(uint32_t insn, uint64_t pc);
+// Whether `insn` may read or write data memory: every encoding of the Loads
+// and Stores group, of SVE and of SME (op0 0b0000 and 0b0010, all of them,
+// to be safe), and the System instructions (DC ZVA and the like).
+bool may_access_memory(uint32_t insn);
 
 }  // namespace pmvp::soc::a64

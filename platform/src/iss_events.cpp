@@ -51,13 +51,18 @@ void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
     b.masks.resize(n);
     std::memset(b.count, 0, sizeof b.count);
     b.conditional_last = false;
+    unsigned accesses = 0;
     for (unsigned i = 0; i < n; i++) {
+        if (a64::may_access_memory(words[i]) && accesses++ == 0)
+            b.single_access = i;
         const a64::Insn in = a64::classify(words[i]);
         b.masks[i] = in.events;
         for (a64::Mask m = in.events; m; m &= m - 1)
             b.count[__builtin_ctzll(m)]++;
         b.conditional_last = in.conditional_branch && i + 1 == n;
     }
+    if (accesses != 1)
+        b.single_access = IssBlock::kNoSingleAccess;
     b.target = IssBlock::kNoTarget;
     if (b.conditional_last) {
         const uint64_t last = b.pc + 4ull * (n - 1), to = a64::branch_target(words[n - 1], last);

@@ -35,6 +35,11 @@ struct IssBlock {
     // guest may have changed them; null: to be checked at its next
     // execution (read there when they are not in RAM).
     const uint32_t *code = nullptr;
+    // The one instruction of the block that may access data memory
+    // (a64::may_access_memory), by index; kNoSingleAccess when it has none
+    // or more than one. Every load or store in the block is then its.
+    static constexpr unsigned kNoSingleAccess = UINT32_MAX;
+    unsigned single_access = kNoSingleAccess;
     uint64_t runs = 0;   // whole executions not yet in a tally (IssBlockCache::ran)
     uint64_t taken = 0;  // of those, the ones whose conditional branch was taken
     unsigned instructions() const { return (unsigned)masks.size(); }

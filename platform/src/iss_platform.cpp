@@ -272,17 +272,20 @@ public:
         return t.retired;
     }
     // The instructions retired before the load or store the guest makes
-    // now. Unicorn's PC says no more than the ISS knows: QEMU's code
-    // generator updates it at a System-register access and where a block
-    // is entered other than by a chained direct branch, and not at a load
-    // or store. So the access is timed at the instruction after the last
+    // now: exact in a block with one instruction that may access memory
+    // (IssBlock::single_access), which makes them all. Elsewhere, Unicorn's
+    // PC would say no more than the ISS knows: QEMU's code generator
+    // updates it at a System-register access and where a block is entered
+    // other than by a chained direct branch, and not at a load or store.
+    // So the access is timed at the instruction after the last
     // System-register access in its block, or at the block's first: it may
     // be timed some instructions early, never late, and a load right after
     // an MRS or MSR (any register) is timed exactly (docs/FIRMWARE.md,
-    // "Time"). Reading the PC instead (uc_reg_read) would cost a tenth of a
-    // load from the frames for the same answer.
+    // "Time").
     uint64_t retired_before_access(const Thread &t) const
     {
+        if (t.block && t.block->single_access != IssBlock::kNoSingleAccess)
+            return t.block_start + t.block->single_access;
         return t.sysreg_pc != UINT64_MAX ? retired_before(t, t.sysreg_pc + 4) : t.block_start;
     }
     sc_time offset(pmvp_time t) const { return time_.to_sc(t - time_.now()); }
