@@ -237,6 +237,40 @@ TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
     EXPECT_FALSE(d.conditional_last);
 }
 
+// The instructions that may access data memory: the Loads and Stores
+// group (pairs included), SVE's loads, and SYS (DC ZVA); not an ALU
+// instruction, a branch or an MRS.
+TEST(A64Events, MayAccessMemory)
+{
+    EXPECT_TRUE(a64::may_access_memory(0xf9400023));   // ldr x3, [x1]
+    EXPECT_TRUE(a64::may_access_memory(0xa9400420));   // ldp x0, x1, [x1]
+    EXPECT_TRUE(a64::may_access_memory(0xa540a000));   // ld1w {z0.s}, p0/z, [x0] (SVE)
+    EXPECT_TRUE(a64::may_access_memory(0xd50b7420));   // dc zva, x0
+    EXPECT_FALSE(a64::may_access_memory(0x8b020020));  // add x0, x1, x2
+    EXPECT_FALSE(a64::may_access_memory(0x540004c1));  // b.ne
+    EXPECT_FALSE(a64::may_access_memory(0xd53b9d00));  // mrs x0, pmccntr_el0
+}
+
+// A block records its one instruction that may access memory, by index,
+// and none when it has two, or none at all; classified again, it records
+// the new code's.
+TEST(IssBlocks, RecordsItsOnlyMemoryAccess)
+{
+    IssBlockCache cache;
+    IssTally pending;
+    Code code{ { 0x8b020020 /* add */, 0x8b020020 /* add */, 0xf9400023 /* ldr */, 0x540004c1 /* b.ne */ } };
+    EXPECT_EQ(cache.get(0x40002000, 16, locate, &code, pending).single_access, 2u);
+    code.words[0] = 0xf9000023;  // add -> str: two accesses
+    cache.clear();
+    EXPECT_EQ(cache.get(0x40002000, 16, locate, &code, pending).single_access, IssBlock::kNoSingleAccess);
+    code.words[0] = 0xd50b7420;  // str -> dc zva: still two
+    cache.clear();
+    EXPECT_EQ(cache.get(0x40002000, 16, locate, &code, pending).single_access, IssBlock::kNoSingleAccess);
+    code.words[0] = code.words[2] = 0x8b020020;  // no access at all
+    cache.clear();
+    EXPECT_EQ(cache.get(0x40002000, 16, locate, &code, pending).single_access, IssBlock::kNoSingleAccess);
+}
+
 TEST(IssBlocks, ATallyTakesPartOfABlock)
 {
     IssBlockCache cache;
