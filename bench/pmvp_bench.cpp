@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
@@ -231,6 +232,48 @@ struct EmptyTarget : sc_core::sc_module {
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
 };
 
+// The least a TLM model of a register whose value depends on the instant
+// of its read costs, with the socket of EmptyTarget: the base protocol's
+// rules the monitors' frames apply to an access (command, data pointer,
+// byte enables, streaming width, length, alignment), the simulated time
+// read, and the value placed: the cycles of a fixed 1 GHz clock. No
+// decode, no access checks, no counter that filters or stops: the floor
+// of figure 2.
+struct ClockRegister : sc_core::sc_module {
+    tlm_utils::simple_target_socket<ClockRegister> socket;
+    explicit ClockRegister(const sc_core::sc_module_name &n) : sc_module(n), socket("socket")
+    {
+        socket.register_b_transport(this, &ClockRegister::b_transport);
+    }
+    static tlm::tlm_response_status check(const tlm::tlm_generic_payload &gp)
+    {
+        const unsigned len = gp.get_data_length();
+        if (!gp.get_data_ptr())
+            return tlm::TLM_GENERIC_ERROR_RESPONSE;
+        if (const unsigned char *be = gp.get_byte_enable_ptr()) {
+            const unsigned be_len = gp.get_byte_enable_length();
+            for (unsigned i = 0; i < len; i++)
+                if (be_len == 0 || be[i % be_len] != TLM_BYTE_ENABLED)
+                    return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+        }
+        if (gp.get_streaming_width() < len || (len != 4 && len != 8))
+            return tlm::TLM_BURST_ERROR_RESPONSE;
+        if (gp.get_address() >= 4096 || gp.get_address() % len)
+            return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+        return tlm::TLM_OK_RESPONSE;
+    }
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay)
+    {
+        tlm::tlm_response_status s = gp.is_read() ? check(gp) : tlm::TLM_COMMAND_ERROR_RESPONSE;
+        if (s == tlm::TLM_OK_RESPONSE) {
+            const uint64_t cycles = (sc_core::sc_time_stamp() + delay).value() / period.value();
+            std::memcpy(gp.get_data_ptr(), &cycles, gp.get_data_length() == 8 ? 8 : 4);
+        }
+        gp.set_response_status(s);
+    }
+    const sc_core::sc_time period{ 1, sc_core::SC_NS };
+};
+
 // Reuses one payload, as an initiator that cares for speed does, so that
 // what is timed is the b_transport call and not the payload's construction.
 struct Initiator : sc_core::sc_module {
@@ -251,7 +294,7 @@ struct Initiator : sc_core::sc_module {
     }
 };
 
-Initiator *to_monitors, *to_empty;
+Initiator *to_monitors, *to_empty, *to_clock;
 
 void BM_TlmReadPmccntr(benchmark::State &state)
 {
@@ -266,6 +309,13 @@ void BM_TlmReadEmptyTarget(benchmark::State &state)
         benchmark::DoNotOptimize(to_empty->read(0x0F8));
 }
 BENCHMARK(BM_TlmReadEmptyTarget)->Unit(benchmark::kNanosecond);
+
+void BM_TlmReadClockRegister(benchmark::State &state)
+{
+    for (auto _ : state)
+        benchmark::DoNotOptimize(to_clock->read(0x0F8));
+}
+BENCHMARK(BM_TlmReadClockRegister)->Unit(benchmark::kNanosecond);
 
 pmvp::sc::Monitors *the_monitors;
 
@@ -798,6 +848,7 @@ struct Counted {
 const Counted kCounted[] = {
     { "BM_TlmReadPmccntr", BM_TlmReadPmccntr, -1 },
     { "BM_TlmReadEmptyTarget", BM_TlmReadEmptyTarget, -1 },
+    { "BM_TlmReadClockRegister", BM_TlmReadClockRegister, -1 },
     { "BM_ReportEvent/0", BM_ReportEvent, 0 },
     { "BM_ReportEvent/1000", BM_ReportEvent, 1000 },
     { "BM_LevelChange/0", BM_LevelChange, 0 },
@@ -910,6 +961,9 @@ void print_counted(const std::string &valgrind, bool whole)
     };
     ratio_row("2. TLM read of PMU.PMCCNTR_EL0 / empty target", per["BM_TlmReadPmccntr"], per["BM_TlmReadEmptyTarget"],
               3, "");
+    if (double floor = per["BM_TlmReadClockRegister"], empty = per["BM_TlmReadEmptyTarget"]; floor > 0 && empty > 0)
+        std::printf("| %-56s | %-40s | %-10s | %-4s |\n", "2. the floor: a TLM register of a fixed clock / empty",
+                    (fmt("%.0f / %.0f", floor, empty) + fmt(" = %.2fx", floor / empty)).c_str(), "", "");
     info("3. event report, 6 counters, filtering (same instant)", per["BM_ReportEvent/0"], "a report");
     info("3. event report, time advancing 1 ns per report", per["BM_ReportEvent/1000"], "a report");
     info("3. level change, 2 PEs x 6 counters", per["BM_LevelChange/0"], "a change");
@@ -978,11 +1032,14 @@ int sc_main(int argc, char **argv)
     smt.num_pes = 2;
     pmvp::sc::Monitors smt_monitors("smt_monitors", smt);
     EmptyTarget empty("empty");
-    Initiator a("a"), b("b");
+    ClockRegister clock("clock");
+    Initiator a("a"), b("b"), d("d");
     a.socket.bind(monitors.pmu_socket[0]);
     b.socket.bind(empty.socket);
+    d.socket.bind(clock.socket);
     to_monitors = &a;
     to_empty = &b;
+    to_clock = &d;
     the_monitors = &monitors;
     the_smt_monitors = &smt_monitors;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -1034,6 +1091,10 @@ int sc_main(int argc, char **argv)
     if (tlm > 0 && tlm0 > 0)
         row("2. TLM read of PMU.PMCCNTR_EL0 / empty target",
             fmt("%.1f ns / %.1f ns", tlm, tlm0) + fmt(" = %.2fx", tlm / tlm0), "<= 3x", tlm / tlm0 <= 3);
+    double clock_reg = c.ns["BM_TlmReadClockRegister"];
+    if (clock_reg > 0 && tlm0 > 0)
+        std::printf("| %-56s | %-40s | %-10s | %-4s |\n", "2. the floor: a TLM register of a fixed clock / empty",
+                    (fmt("%.1f ns / %.1f ns", clock_reg, tlm0) + fmt(" = %.2fx", clock_reg / tlm0)).c_str(), "", "");
     double inc = c.ns["BM_IncrementLoop"];
     double report = c.ns["BM_ReportEvent/0"], report_t = c.ns["BM_ReportEvent/1000"];
     if (inc > 0 && report > 0)
