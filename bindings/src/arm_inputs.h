@@ -18,6 +18,7 @@
 // alternative in Input::Kind, and the call that builds it (CONTRIBUTING.md).
 #pragma once
 
+#include <utility>
 #include <variant>
 
 #include "pmvp/systemc/monitors.h"
@@ -244,6 +245,10 @@ struct Monitors::Input {
 
     Input() = default;
     template <class T> Input(const T &x) : kind(x) {}
+    // Built in place: a step's arrays are not copied from a temporary.
+    template <class T, class... A> explicit Input(std::in_place_type_t<T> type, A &&...args)
+        : kind(type, std::forward<A>(args)...)
+    {}
 
     int apply(Monitors &m, pmvp_core *c, pmvp_time t) const
     {

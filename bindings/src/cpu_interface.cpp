@@ -42,7 +42,7 @@ int Monitors::report_shares(const pmvp_share *shares, unsigned num_shares, const
     pmvp_time now = time_.now(), from = time_.after(now, since);
     if (from == PMVP_TIME_NEVER || from > time_.after(now, offset))
         return PMVP_ERR_VALUE;
-    return change(now, offset, Input::Step(from, shares, num_shares, levels, num_levels));
+    return change(now, offset, Input(std::in_place_type<Input::Step>, from, shares, num_shares, levels, num_levels));
 }
 
 int Monitors::set_levels(const pmvp_level_change *levels, unsigned num_levels, const sc_time &offset)
@@ -51,7 +51,7 @@ int Monitors::set_levels(const pmvp_level_change *levels, unsigned num_levels, c
         return PMVP_ERR_NULL;
     if (num_levels == 0 || num_levels > kMaxLevelChanges)
         return PMVP_ERR_VALUE;
-    return change(offset, Input::Step(0, nullptr, 0, levels, num_levels));
+    return change(offset, Input(std::in_place_type<Input::Step>, 0, nullptr, 0, levels, num_levels));
 }
 
 int Monitors::retire(unsigned pe, uint16_t event, uint64_t count, uint64_t pc, pmvp_retire_result &result,
