@@ -507,6 +507,102 @@ void BM_KernelSmtQuantum(benchmark::State &state)
 }
 BENCHMARK(BM_KernelSmtQuantum)->Unit(benchmark::kNanosecond);
 
+// The floor of the bindings' part of a core-quantum: the least a SystemC
+// wrapper costs that keeps a CPU model's steps told ahead of simulated time
+// and makes them on the kernel once simulated time reaches them. Each call
+// reads the simulated time, copies its step into a list (in the order told:
+// one CPU model tells its steps in time order) and makes the steps now due,
+// in that order. It tells no refusal at the call, wakes no process to raise
+// an interrupt between two calls, answers no read ahead of the present and
+// saves no checkpoint: what pmvp::sc::Monitors does beyond it.
+class KeepAndReplay {
+public:
+    explicit KeepAndReplay(pmvp_core &core) : core_(core) {}
+    int step(const SmtStep &s, const pmvp_share *shares, unsigned num_shares, const sc_core::sc_time &since,
+             const sc_core::sc_time &at)
+    {
+        const pmvp_time now = sc_core::sc_time_stamp().value();  // in ps: the bench's resolution
+        Kept k{ now + at.value(), now + since.value(), num_shares, s.num_levels, {}, {} };
+        std::copy_n(shares, num_shares, k.shares);
+        std::copy_n(s.levels, s.num_levels, k.levels);
+        kept_.push_back(k);
+        return make_due(now);
+    }
+
+private:
+    struct Kept {
+        pmvp_time at, since;
+        unsigned num_shares, num_levels;
+        pmvp_share shares[2];
+        pmvp_level_change levels[3];
+    };
+    int make_due(pmvp_time now)
+    {
+        int err = PMVP_OK;
+        size_t i = 0;
+        for (; i < kept_.size() && kept_[i].at <= now; i++) {
+            const Kept &k = kept_[i];
+            if (k.num_shares && !err)
+                err = pmvp_core_report_shares(&core_, k.shares, k.num_shares, k.since, k.at);
+            if (k.num_levels && !err)
+                err = pmvp_core_set_levels(&core_, k.levels, k.num_levels, k.at);
+        }
+        kept_.erase(kept_.begin(), kept_.begin() + (std::ptrdiff_t)i);
+        return err;
+    }
+    pmvp_core &core_;
+    std::vector<Kept> kept_;
+};
+
+// BM_MonitorsSmtQuantum/1's quantum through KeepAndReplay: the floor of
+// its bindings' part (the difference with BM_KernelSmtQuantum and
+// BM_EmptyQuantum, as for the bindings).
+void BM_KeepAndReplayQuantum(benchmark::State &state)
+{
+    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
+        state.SkipWithError("the time resolution is not 1 ps");
+        return;
+    }
+    static pmvp_core core;
+    pmvp_core_config cfg;
+    pmvp_core_config_default(&cfg);
+    cfg.num_pes = 2;
+    bool ok = pmvp_core_init(&core, &cfg) == PMVP_OK;
+    for (unsigned pe = 0; pe < 2; pe++) {
+        for (unsigned n = 0; n < 4; n++)
+            ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMEVTYPER_EL0, n, kSmtEvents[n], 0) == PMVP_OK;
+        ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMINTENSET_EL1, 0, 1u << 1, 0) == PMVP_OK &&
+             pmvp_pmu_write(&core, pe, PMVP_PMCNTENSET_EL0, 0, 0xF, 0) == PMVP_OK &&
+             pmvp_pmu_write(&core, pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E, 0) == PMVP_OK;
+    }
+    // The kernel starts at the present instant, as the monitors' does.
+    ok = ok && pmvp_core_sync(&core, sc_core::sc_time_stamp().value()) == PMVP_OK;
+    if (!ok) {
+        state.SkipWithError("the kernel refused the counters' set-up");
+        return;
+    }
+    KeepAndReplay wrapper(core);
+    using sc_core::sc_time;
+    sc_time at[kSmtSteps], since[kSmtSteps];
+    for (unsigned i = 0; i < kSmtSteps; i++) {
+        at[i] = sc_time((double)kSmtQuantum[i].at_ns, sc_core::SC_NS);
+        since[i] = sc_time((double)kSmtQuantum[i].since_ns, sc_core::SC_NS);
+    }
+    for (auto _ : state) {
+        for (unsigned i = 0; i < kSmtSteps; i++) {
+            pmvp_share shares[2];
+            unsigned n = smt_shares(kSmtQuantum[i], shares);
+            ok = ok && wrapper.step(kSmtQuantum[i], shares, n, since[i], at[i]) == PMVP_OK;
+        }
+        if (!ok) {
+            state.SkipWithError("the kernel refused an input");
+            return;
+        }
+        sc_core::sc_start(sc_time(1, sc_core::SC_US));
+    }
+}
+BENCHMARK(BM_KeepAndReplayQuantum)->Unit(benchmark::kNanosecond);
+
 // An empty quantum: simulated time alone, for BM_MonitorsQuantum's share of
 // the simulation kernel.
 void BM_EmptyQuantum(benchmark::State &state)
@@ -856,6 +952,7 @@ const Counted kCounted[] = {
     { "BM_X86ReadAfterStep/1000", BM_X86ReadAfterStep, 1000 },
     { "BM_MonitorsSmtQuantum/1", BM_MonitorsSmtQuantum, 1 },
     { "BM_KernelSmtQuantum", BM_KernelSmtQuantum, -1 },
+    { "BM_KeepAndReplayQuantum", BM_KeepAndReplayQuantum, -1 },
     { "BM_EmptyQuantum", BM_EmptyQuantum, -1 },
 };
 
@@ -976,6 +1073,9 @@ void print_counted(const std::string &valgrind, bool whole)
     double monitors = per["BM_MonitorsSmtQuantum/1"], kernel = per["BM_KernelSmtQuantum"];
     double bindings = monitors - per["BM_EmptyQuantum"] - kernel;
     ratio_row("4. large-soc core-quantum: the bindings' / the kernel's", bindings, kernel, 1, " (sc_start apart)");
+    if (double keep = per["BM_KeepAndReplayQuantum"]; keep > 0)
+        ratio_info("4. the floor: a wrapper that only keeps and replays / kernel",
+                   keep - per["BM_EmptyQuantum"] - kernel, kernel);
     if (!whole)
         return;
     auto [large_on, large_off] = counted_attached_and_detached(valgrind, PMVP_SCENARIOS "/large-soc.json");
@@ -1163,6 +1263,8 @@ int sc_main(int argc, char **argv)
              fmt("%.0f ns as %.0f steps, ", smt_steps, kSmtSteps) +
                  fmt("%.0f ns as %.0f inputs; ", smt_alone, kSmtShares + kSmtLevels) +
                  fmt("the kernel's part %.0f ns, sc_start %.0f ns", smt_kernel, empty_quantum));
+    if (double keep = c.ns["BM_KeepAndReplayQuantum"]; keep > 0)
+        info("4. the same through a wrapper that only keeps and replays", fmt("%.0f ns", keep));
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
     // and quantum (1 us) of simulated time: the cost of that core's inputs.
