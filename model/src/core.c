@@ -666,12 +666,10 @@ static PMVP_COLD int carry_on_route(pmvp_core *c, const k_route *r, uint64_t cou
     return PMVP_OK;
 }
 
-/* Adds `count` occurrences reported by PE pe to the counters of route r. */
-static inline int count_on_route(pmvp_core *c, const k_route *r, unsigned pe, uint64_t count)
+/* count_on_route for a route with AMU counters or other PEs' event
+ * counters. Out of line, so that the common case keeps few registers. */
+static PMVP_OUT_OF_LINE int count_on_whole_route(pmvp_core *c, const k_route *r, unsigned pe, uint64_t count)
 {
-    /* The common case first: the reporting PE's own event counters. */
-    if (r->own_only)
-        return k_counters_add(c, &c->pe[pe], r->pmu[pe], count) ? carry_on_route(c, r, count) : PMVP_OK;
     add_occurrences(c->pe[pe].amu.cnt0, r->amu_arch, count);
     add_occurrences(c->pe[pe].amu.cnt1, r->amu_aux, count);
     bool carried = false;
@@ -679,6 +677,15 @@ static inline int count_on_route(pmvp_core *c, const k_route *r, unsigned pe, ui
     for (pmvp_pe *to = c->pe, *end = c->pe + c->cfg.num_pes; to != end; to++, which++)
         carried |= k_counters_add(c, to, *which, count);
     return carried ? carry_on_route(c, r, count) : PMVP_OK;
+}
+
+/* Adds `count` occurrences reported by PE pe to the counters of route r. */
+static inline int count_on_route(pmvp_core *c, const k_route *r, unsigned pe, uint64_t count)
+{
+    /* The common case first: the reporting PE's own event counters. */
+    if (r->own_only)
+        return k_counters_add(c, &c->pe[pe], r->pmu[pe], count) ? carry_on_route(c, r, count) : PMVP_OK;
+    return count_on_whole_route(c, r, pe, count);
 }
 
 /* count_on_route for a core in which some counter's per-cycle value is
