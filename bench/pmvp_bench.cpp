@@ -473,13 +473,10 @@ void BM_MonitorsSmtQuantum(benchmark::State &state)
 }
 BENCHMARK(BM_MonitorsSmtQuantum)->Arg(0)->Arg(1)->Unit(benchmark::kNanosecond);
 
-// The same quantum made on the kernel itself (the C API: each step's
-// shares, then its level changes at once), quantum after quantum: the
-// kernel's part of BM_MonitorsSmtQuantum, with no keeping for later, no
-// wake-up and no simulation kernel.
-void BM_KernelSmtQuantum(benchmark::State &state)
+// The 2-PE kernel of BM_MonitorsSmtQuantum, counters set up as there, on
+// the C API: false if the kernel refused the set-up.
+bool set_up_smt_kernel(pmvp_core &core)
 {
-    static pmvp_core core;
     pmvp_core_config cfg;
     pmvp_core_config_default(&cfg);
     cfg.num_pes = 2;
@@ -491,6 +488,17 @@ void BM_KernelSmtQuantum(benchmark::State &state)
              pmvp_pmu_write(&core, pe, PMVP_PMCNTENSET_EL0, 0, 0xF, 0) == PMVP_OK &&
              pmvp_pmu_write(&core, pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E, 0) == PMVP_OK;
     }
+    return ok;
+}
+
+// The same quantum made on the kernel itself (the C API: each step's
+// shares, then its level changes at once), quantum after quantum: the
+// kernel's part of BM_MonitorsSmtQuantum, with no keeping for later, no
+// wake-up and no simulation kernel.
+void BM_KernelSmtQuantum(benchmark::State &state)
+{
+    static pmvp_core core;
+    bool ok = set_up_smt_kernel(core);
     pmvp_time start = 0;
     for (auto _ : state) {
         for (const SmtStep &s : kSmtQuantum) {
@@ -564,17 +572,7 @@ void BM_KeepAndReplayQuantum(benchmark::State &state)
         return;
     }
     static pmvp_core core;
-    pmvp_core_config cfg;
-    pmvp_core_config_default(&cfg);
-    cfg.num_pes = 2;
-    bool ok = pmvp_core_init(&core, &cfg) == PMVP_OK;
-    for (unsigned pe = 0; pe < 2; pe++) {
-        for (unsigned n = 0; n < 4; n++)
-            ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMEVTYPER_EL0, n, kSmtEvents[n], 0) == PMVP_OK;
-        ok = ok && pmvp_pmu_write(&core, pe, PMVP_PMINTENSET_EL1, 0, 1u << 1, 0) == PMVP_OK &&
-             pmvp_pmu_write(&core, pe, PMVP_PMCNTENSET_EL0, 0, 0xF, 0) == PMVP_OK &&
-             pmvp_pmu_write(&core, pe, PMVP_PMCR_EL0, 0, PMVP_PMCR_EL0_E, 0) == PMVP_OK;
-    }
+    bool ok = set_up_smt_kernel(core);
     // The kernel starts at the present instant, as the monitors' does.
     ok = ok && pmvp_core_sync(&core, sc_core::sc_time_stamp().value()) == PMVP_OK;
     if (!ok) {
