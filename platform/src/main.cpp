@@ -27,7 +27,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "soc.h"
-#include "iss_platform.h"
+#include "iss.h"
 #include "sebep_platform.h"
 #include "x86_platform.h"
 

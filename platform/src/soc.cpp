@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "soc.h"
 
-#include "iss_platform.h"
+#include "iss.h"
 #include "progress.h"
 
 #include <algorithm>

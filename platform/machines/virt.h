@@ -3,7 +3,7 @@
 // The devices of the virt machine (docs/FIRMWARE.md, "The virt machine"):
 // what QEMU's `virt` board gives a guest at the same addresses, so images
 // built for `qemu-system-aarch64 -M virt` boot unchanged. Without SystemC or
-// Unicorn: the ISS (iss_platform.cpp) maps them and calls them with each
+// Unicorn: the ISS (platform/iss/machine_virt.cpp) maps them and calls them with each
 // access's instant.
 #pragma once
 

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The guest: the RAM the ISS cores share, its image and device tree, and
+// the process that runs the cores quantum by quantum.
+
+#include "aarch64_iss.h"
+#include <stdexcept>
+
+namespace pmvp::soc {
+
+Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
+    : sc_module(name), machine(soc.scenario.machine), ram_size(machine.ram()),
+      frames_size((soc.scenario.num_pes() * kPeWindow + 0xFFF) & ~0xFFFull), bus("bus"), soc_(soc)
+{
+    const Scenario &s = soc.scenario;
+    for (const Cluster &c : s.clusters)
+        if (c.iss())
+            doorbell.resize(doorbell.size() + (size_t)c.cores * c.config.num_pes);
+    for (size_t i = 0; i < s.clusters.size(); i++)
+        if (const Cluster &c = s.clusters[i]; c.iss() && c.cpu.firmware.empty())
+            throw ScenarioError("clusters[" + std::to_string(i) +
+                                "].cpu.firmware: missing (the image the ISS runs; "
+                                "or give --kernel IMAGE)");
+    for (const Cluster &c : s.clusters)
+        if (c.iss()) {
+            // One image for every ISS cluster (parse_scenario).
+            image = machine.kind == Machine::VIRT ? load_kernel(c.cpu.firmware, ram_size)
+                                                  : load_firmware(c.cpu.firmware, ram_size);
+            path_ = c.cpu.firmware;
+            break;
+        }
+    ram = static_cast<uint8_t *>(std::aligned_alloc(4096, ram_size));
+    if (!ram)
+        throw std::runtime_error("cannot allocate the guest RAM");
+    std::memset(ram, 0, ram_size);
+    load_ram(ram);
+    frames = static_cast<uint8_t *>(std::aligned_alloc(4096, frames_size));
+    if (!frames)
+        throw std::runtime_error("cannot allocate the frames' memory");
+    if (machine.kind == Machine::VIRT) {
+        mpidr = virt_mpidrs(s);
+        gic = std::make_unique<virt::Gicv2>((unsigned)mpidr.size());
+        dtb = machine_dtb(s);
+        dtb_at = dtb_address(image, ram_size, dtb.size());
+        if (dtb_at)
+            std::memcpy(ram + (dtb_at - kRamBase), dtb.data(), dtb.size());
+    }
+    SC_THREAD(run);
+}
+
+// The RAM as loaded: the image, and the device tree where it goes.
+void Guest::load_ram(uint8_t *to) const
+{
+    for (const FirmwareImage::Segment &seg : image.segments)
+        std::memcpy(to + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    if (dtb_at)
+        std::memcpy(to + (dtb_at - kRamBase), dtb.data(), dtb.size());
+}
+
+Guest::~Guest()
+{
+    std::free(ram);
+    std::free(frames);
+}
+
+// One quantum after another, the ISS cores in the SoC's order: a guest sees
+// another's stores and doorbells in an order that does not depend on the
+// simulator's choice among processes (nor on a restore). A core's run ends
+// when every thread of it has exited, with the scenario, or when the SoC's
+// run ends early (Soc::interrupt). A restored run goes on from the
+// quantum's end the process waited for at the checkpoint.
+void Guest::run()
+{
+    const pmvp_time end = soc_.scenario.duration, quantum = soc_.scenario.quantum;
+    bool go = soc_.resume_at ? pause_until(wake_) : true;
+    while (go) {
+        wake_ = std::min(end, time_.now() + quantum);
+        // Every core to the quantum's end; again for a core whose sleeping
+        // thread a later core's doorbell woke before that end (ring).
+        for (bool again = true; again;) {
+            for (Aarch64Iss *core : cores)
+                if (!core->ended)
+                    core->quantum(wake_);
+            again = std::any_of(cores.begin(), cores.end(),
+                                [&](const Aarch64Iss *c) { return !c->ended && c->behind(wake_); });
+        }
+        bool running = false;
+        for (Aarch64Iss *core : cores) {
+            if (core->ended)
+                continue;
+            if (core->live() && wake_ < end && !soc_.ended_early) {
+                running = true;
+            } else {
+                core->ended = true;
+                soc_.iss_core_ended();
+            }
+        }
+        go = running && pause_until(wake_);
+    }
+    for (Aarch64Iss *core : cores)
+        if (!core->ended) {  // the SoC's run ended early
+            core->ended = true;
+            soc_.iss_core_ended();
+        }
+}
+
+// A doorbell rung at `at` (the earliest instant counts while it stays
+// rung). Its PE, if it slept in WFI past `at` because it ran before the
+// ringing thread in this quantum, is woken at the ring's instant, or at
+// its sleep's start if that came later: it slept past nothing but time.
+void Guest::ring(unsigned pe, pmvp_time at)
+{
+    Doorbell &bell = doorbell[pe];
+    bell.at = bell.rung ? std::min(bell.at, at) : at;
+    bell.rung = true;
+    wake(pe, bell.at);
+}
+
+void Guest::wake(unsigned pe, pmvp_time at)
+{
+    for (Aarch64Iss *core : cores)
+        for (Aarch64Iss::Thread &t : core->threads)
+            if (t.image_pe == pe && t.wfi && !t.exited && t.now > at)
+                t.now = std::max(at, t.slept_from);
+}
+
+void Guest::end_all(pmvp_time at, uint32_t status, const std::string &by)
+{
+    for (Aarch64Iss *core : cores)
+        for (Aarch64Iss::Thread &t : core->threads) {
+            if (t.exited)
+                continue;
+            t.exited = t.result.exited = true;
+            t.result.status = status;
+            t.result.exit_time = at;
+            t.result.exit_instructions = t.reported;
+            t.result.ended_by = by;
+            core->stop(t);
+        }
+}
+
+// Waits for instant t (or the end of the SoC's run); false if the run ended.
+bool Guest::pause_until(pmvp_time t)
+{
+    wait(time_.to_sc(t - time_.now()), soc_.end_event());
+    return !soc_.ended_early;
+}
+
+}  // namespace pmvp::soc

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The virt machine's devices (virt.h) as the ISS's engines map them: each
+// access at its instruction's instant; its PEs' MPIDRs and device tree.
+
+#include "aarch64_iss.h"
+
+namespace pmvp::soc {
+
+namespace {
+
+uint64_t on_uart_read(uc_engine *, uint64_t off, unsigned, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    return t.iss->guest_.uart.read(off);
+}
+
+void on_uart_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    char c = 0;
+    if (t.iss->guest_.uart.write(off, (uint32_t)value, &c))
+        t.result.console += c;
+}
+
+// The instant of the access the guest makes now, the instructions before it
+// told to the monitors (so PMUIRQ is as they leave it).
+pmvp_time access_instant(Aarch64Iss::Thread &t)
+{
+    Aarch64Iss &iss = *t.iss;
+    uint64_t before = iss.retired_before_access(t);
+    iss.tell_retired(t, before);
+    return iss.time_of(t, before);
+}
+
+uint64_t on_gicd_read(uc_engine *, uint64_t off, unsigned size, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    iss.sync_pmu_line(t, access_instant(t));  // GICD_ISPENDR shows the PPI's line
+    return iss.guest_.gic->dist_read(t.image_pe, off, size);
+}
+
+void on_gicd_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    pmvp_time at = access_instant(t);
+    uint32_t sgi = iss.guest_.gic->dist_write(t.image_pe, off, size, (uint32_t)value, at);
+    for (unsigned pe = 0; pe < virt::Gicv2::kMaxCpus; pe++)
+        if (sgi & (1u << pe))
+            iss.guest_.wake(pe, at);
+    iss.stop(t);  // what the GIC signals may have changed: the line anew
+}
+
+uint64_t on_gicc_read(uc_engine *, uint64_t off, unsigned, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    pmvp_time at = access_instant(t);
+    iss.sync_pmu_line(t, at);
+    if (off == virt::kGiccIar)  // an acknowledgement changes the running priority
+        iss.stop(t);
+    return iss.guest_.gic->cpu_read(t.image_pe, off, at);
+}
+
+void on_gicc_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    pmvp_time at = access_instant(t);
+    iss.guest_.gic->cpu_write(t.image_pe, off, (uint32_t)value, at);
+    iss.stop(t);
+}
+
+}  // namespace
+
+void map_virt_devices(Aarch64Iss::Thread &t)
+{
+    auto ok = unicorn_ok;
+    ok(uc_mmio_map(t.uc, virt::kUart, virt::kUartSize, on_uart_read, &t, on_uart_write, &t), "map the UART");
+    ok(uc_mmio_map(t.uc, virt::kGicDist, virt::kGicDistSize, on_gicd_read, &t, on_gicd_write, &t),
+       "map the GIC distributor");
+    ok(uc_mmio_map(t.uc, virt::kGicCpu, virt::kGicCpuSize, on_gicc_read, &t, on_gicc_write, &t),
+       "map the GIC CPU interface");
+}
+
+std::vector<uint64_t> virt_mpidrs(const Scenario &s)
+{
+    constexpr uint64_t kRes1 = 1ull << 31, kMt = 1ull << 24;
+    std::vector<uint64_t> m;
+    unsigned cluster = 0;
+    for (const Cluster &c : s.clusters) {
+        if (!c.iss())
+            continue;
+        const unsigned threads = c.config.num_pes;
+        for (unsigned core = 0; core < c.cores; core++)
+            for (unsigned t = 0; t < threads; t++)
+                m.push_back(threads > 1 ? kRes1 | kMt | (uint64_t)cluster << 16 | (uint64_t)core << 8 | t
+                                        : kRes1 | (uint64_t)cluster << 8 | core);
+        cluster++;
+    }
+    return m;
+}
+
+std::vector<uint8_t> machine_dtb(const Scenario &s)
+{
+    virt::DtbSpec spec;
+    spec.memory = s.machine.ram();
+    spec.mpidr = virt_mpidrs(s);
+    spec.bootargs = s.machine.append;
+    return virt::build_dtb(spec);
+}
+
+}  // namespace pmvp::soc

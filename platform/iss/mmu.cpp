@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Virtual addresses Unicorn refuses before it translates them: the
+// guest's stage 1 walk, and alias regions of RAM.
+
+#include "aarch64_iss.h"
+
+namespace pmvp::soc {
+
+namespace {
+
+// The alias regions an engine makes at most (on_unmapped): each is a
+// region Unicorn searches on an access.
+constexpr unsigned kMaxAliases = 16384;
+
+}  // namespace
+
+// The physical address the guest's EL1&0 stage 1 tables give `va`
+// (VMSAv8-64, D8.2: 4, 16 or 64 KiB granules, TTBR0 or TTBR1 by bit 55),
+// or UINT64_MAX: a fault. Only to decide whether to alias: the access itself
+// is translated by the engine, which faults as the architecture says.
+uint64_t translate(uc_engine *uc, uint64_t va)
+{
+    uc_arm64_cp_reg sctlr{ 1, 0, 3, 0, 0, 0 }, tcr{ 2, 0, 3, 0, 2, 0 };
+    uc_reg_read(uc, UC_ARM64_REG_CP_REG, &sctlr);
+    if (!(sctlr.val & 1))
+        return UINT64_MAX;  // MMU off: the address is physical, and not mapped
+    uc_reg_read(uc, UC_ARM64_REG_CP_REG, &tcr);
+    const bool upper = (va >> 55) & 1;
+    const unsigned tsz = (unsigned)(tcr.val >> (upper ? 16 : 0)) & 0x3F;
+    const unsigned tg = (unsigned)(tcr.val >> (upper ? 30 : 14)) & 3;
+    // TG0: 0 4K, 1 64K, 2 16K; TG1: 1 16K, 2 4K, 3 64K.
+    unsigned grain = upper ? (tg == 1 ? 14 : tg == 3 ? 16 : 12) : (tg == 1 ? 16 : tg == 2 ? 14 : 12);
+    if ((tcr.val >> (upper ? 23 : 7)) & 1)
+        return UINT64_MAX;  // EPDn: walks disabled
+    const unsigned inputsize = 64 - tsz, stride = grain - 3;
+    uint64_t ttbr = 0;
+    uc_reg_read(uc, upper ? UC_ARM64_REG_TTBR1_EL1 : UC_ARM64_REG_TTBR0_EL1, &ttbr);
+    uint64_t table = ttbr & 0x0000FFFFFFFFFFFEull & ~((1ull << 12) - 1);
+    const int start = 4 - (int)((inputsize - 4) / stride);  // the walk's first level (D8.2.6)
+    for (int level = start; level <= 3; level++) {
+        const unsigned shift = grain + (unsigned)(3 - level) * stride;
+        const unsigned bits = level == start ? inputsize - shift : stride;
+        const uint64_t index = (va >> shift) & ((1ull << bits) - 1);
+        uint64_t d = 0;
+        if (uc_mem_read(uc, table + index * 8, &d, 8) != UC_ERR_OK || !(d & 1))
+            return UINT64_MAX;
+        const uint64_t out = d & 0x0000FFFFFFFFFFFFull & ~((1ull << grain) - 1);
+        if (level == 3 || !(d & 2))  // a page, or a block
+            return (level == 3 ? out : d & 0x0000FFFFFFFFFFFFull & ~((1ull << shift) - 1)) |
+                   (va & ((1ull << shift) - 1));
+        table = out;
+    }
+    return UINT64_MAX;
+}
+
+bool on_unmapped(uc_engine *uc, uc_mem_type, uint64_t address, int, int64_t, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Guest &g = t.iss->guest_;
+    t.fault_address = address;
+    constexpr uint64_t kPage = 4096;
+    const uint64_t va = address & ~(kPage - 1), pa = translate(uc, va);
+    if (pa == UINT64_MAX || pa < kRamBase || pa - kRamBase >= g.ram_size || t.aliases >= kMaxAliases)
+        return false;  // the engine stops the PE (docs/FIRMWARE.md)
+    if (uc_mem_map_ptr(uc, va, kPage, UC_PROT_ALL, g.ram + (pa & ~(kPage - 1)) - kRamBase) != UC_ERR_OK)
+        return false;
+    t.aliases++;
+    return true;
+}
+
+}  // namespace pmvp::soc
