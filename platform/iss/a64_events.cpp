@@ -16,7 +16,8 @@ const uint16_t kNumber[kNumEvents] = {
     0x73, 0x74, 0x75, 0x77,        // DP_SPEC, ASE_SPEC, VFP_SPEC, CRYPTO_SPEC
     0x7C, 0x7D, 0x7E, 0x6C, 0x6F,  // ISB_SPEC, DSB_SPEC, DMB_SPEC, LDREX_SPEC, STREX_SPEC
     0x0B, 0x1C, 0x0A,              // CID_WRITE_RETIRED, TTBR_WRITE_RETIRED, EXC_RETURN
-    0x09, 0x81, 0x82, 0x83, 0x86,  // EXC_TAKEN, EXC_UNDEF, EXC_SVC, EXC_PABORT, EXC_IRQ
+    0x09, 0x81, 0x82, 0x83, 0x84,  // EXC_TAKEN, EXC_UNDEF, EXC_SVC, EXC_PABORT, EXC_DABORT
+    0x86,                          // EXC_IRQ
     0x19, 0x60, 0x61,              // BUS_ACCESS, BUS_ACCESS_RD, BUS_ACCESS_WR
 };
 
@@ -59,6 +60,7 @@ const char *name(Event e)
         "EXC_UNDEF",
         "EXC_SVC",
         "EXC_PABORT",
+        "EXC_DABORT",
         "EXC_IRQ",
         "BUS_ACCESS",
         "BUS_ACCESS_RD",

@@ -69,6 +69,7 @@ enum Event : uint8_t {
     EXC_UNDEF,
     EXC_SVC,
     EXC_PABORT,
+    EXC_DABORT,
     EXC_IRQ,
     BUS_ACCESS,
     BUS_ACCESS_RD,

@@ -133,6 +133,10 @@ public:
         } timer[2];
         uint64_t fault_address = 0;  // the last access where nothing is (on_unmapped); a run's own
         uint32_t irq_enable = 0;
+        // DBGBVR<n>_EL1 and DBGBCR<n>_EL1 (breakpoint_access): held here, so
+        // that Unicorn never arms a breakpoint (its translator faults on
+        // one: the host would crash).
+        uint64_t dbgbvr[16] = {}, dbgbcr[16] = {};
         // Large: after the fields the block hook reads.
         IssTally pending;
         IssBlockCache blocks;
@@ -255,6 +259,9 @@ public:
     // virt: a fetch where nothing is modelled (the run stopped with the PC
     // at it): a synchronous external abort on the fetch, as on QEMU.
     void instruction_abort(Thread &t);
+    // A Data Abort (an Instruction Abort if `fetch`) that Unicorn's walk of
+    // the guest's tables raised at the PC (aborts.cpp).
+    void abort(Thread &t, bool fetch);
     Thread *pe_of_mpidr(uint64_t mpidr);
     // The instructions from t.now up to the first that retires at or after
     // `when` (at least 1); `at_or_before`: those that retire at or before it.
@@ -319,7 +326,23 @@ void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size
 // address before it translates it.
 bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user);
 
-uint64_t translate(uc_engine *uc, uint64_t va);  // the guest's stage 1 tables (mmu.cpp)
+// The guest's EL1&0 stage 1 translation of a virtual address (mmu.cpp):
+// what its tables say of it (kOff: the MMU is off, the address physical),
+// at which level, and the last descriptor read.
+struct Stage1 {
+    enum Fault { kMapped, kOff, kTranslation, kAccessFlag, kExternal } fault;
+    int level;
+    uint64_t pa;
+    uint64_t descriptor;
+};
+Stage1 walk_stage1(uc_engine *uc, uint64_t va);
+uint64_t translate(uc_engine *uc, uint64_t va);  // the physical address, or UINT64_MAX if not mapped
+// Reads `n` bytes at virtual address `va` (within one page) through the
+// guest's tables (Unicorn's uc_mem_read takes physical addresses); false
+// if they do not map it.
+bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n);
+// Xn, or XZR (0) for n = 31.
+uint64_t xreg(uc_engine *uc, unsigned n);
 
 // Each machine's devices mapped into thread t's engine (machine_pmvp.cpp,
 // machine_virt.cpp).

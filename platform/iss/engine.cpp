@@ -31,7 +31,7 @@ namespace pmvp::soc {
 
 namespace {
 
-constexpr uint64_t kScrNs = 1u << 0, kScrRw = 1u << 10, kHcrRw = 1ull << 31;
+constexpr uint64_t kScrNs = 1u << 0, kScrHce = 1u << 8, kScrRw = 1u << 10, kHcrRw = 1ull << 31;
 
 }  // namespace
 
@@ -103,8 +103,10 @@ void Aarch64Iss::open_engine(Thread &t)
     // Unicorn's CPU has EL2 and EL3 and leaves SCR_EL3.RW and
     // HCR_EL2.RW clear, so its translation regime of EL1 is AArch32 and
     // an MMU the guest enables faults on every access: EL1 is made
-    // Non-secure AArch64, as on a machine without EL2 and EL3.
-    uc_arm64_cp_reg scr{ 1, 1, 3, 6, 0, kScrNs | kScrRw }, hcr{ 1, 1, 3, 4, 0, kHcrRw };
+    // Non-secure AArch64, as on a machine without EL2 and EL3. SCR_EL3.HCE
+    // makes HVC an exception Unicorn reports (kExcpHvc), not UNDEFINED, for
+    // the platform's PSCI.
+    uc_arm64_cp_reg scr{ 1, 1, 3, 6, 0, kScrNs | kScrHce | kScrRw }, hcr{ 1, 1, 3, 4, 0, kHcrRw };
     ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &scr), "SCR_EL3");
     ok(uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &hcr), "HCR_EL2");
 }

@@ -21,33 +21,58 @@ uint64_t vector_base(uint64_t pstate)
 
 }  // namespace
 
+// QEMU's exception numbers, as Unicorn's interrupt hook reports them, and
+// where each leaves the PC.
+enum : uint32_t {
+    kExcpUdef = 1,           // UNDEFINED: at the instruction
+    kExcpSwi = 2,            // SVC: after it
+    kExcpPrefetchAbort = 3,  // at the instruction fetched
+    kExcpDataAbort = 4,      // at the load or store
+    kExcpBkpt = 7,           // BRK: at it
+    kExcpHvc = 11,           // after it
+    kExcpSmc = 13,           // after it
+};
+
+// The instructions before an exception are told with the run's others (at
+// the next access or the run's end): a guest that takes exceptions in a
+// loop makes no input of the monitors per exception.
 void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
     uint64_t pc = 0;
     uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
-    // QEMU's exception numbers: 1 UNDEFINED (PC at the instruction), 2 SVC (PC after it).
-    // The instructions before it are told with the run's others (at the
-    // next access or the run's end): a guest that takes exceptions in a
-    // loop makes no input of the monitors per exception.
-    if (t.iss->virt() && t.iss->firmware_call(t, pc))
-        return;
-    uint64_t esr;
-    if (intno == 1) {
-        esr = 0x02000000;             // EC 0x00, IL
-        t.iss->retire_before(t, pc);  // not executed
-    } else if (intno == 2) {
-        uint32_t svc = 0;  // the SVC before the PC: its imm16 goes to ESR.ISS
-        uc_mem_read(uc, pc - 4, &svc, 4);
-        esr = 0x15ull << 26 | 0x02000000 | ((svc >> 5) & 0xFFFF);  // EC 0x15 SVC from AArch64
-    } else {
+    uint32_t insn = 0;          // an exception-generating instruction's: its imm16 goes to ESR.ISS
+    uint64_t esr = 0x02000000;  // IL; EC 0x00, Unknown reason: an UNDEFINED instruction
+    switch (intno) {
+    case kExcpPrefetchAbort:
+    case kExcpDataAbort: iss.abort(t, intno == kExcpPrefetchAbort); return;
+    case kExcpHvc:
+    case kExcpSmc:
+        pc -= 4;  // at the instruction: served, the guest goes on after it; else UNDEFINED there
+        [[fallthrough]];
+    case kExcpUdef:
+        if (iss.virt() && iss.firmware_call(t, pc))
+            return;
+        iss.retire_before(t, pc);  // not executed
+        break;
+    case kExcpSwi:
+        read_virtual(uc, pc - 4, &insn, 4);
+        esr |= 0x15ull << 26 | ((insn >> 5) & 0xFFFF);  // EC 0x15: SVC from AArch64
+        break;
+    case kExcpBkpt:
+        read_virtual(uc, pc, &insn, 4);
+        esr |= 0x3Cull << 26 | ((insn >> 5) & 0xFFFF);  // EC 0x3C: BRK; not executed
+        iss.retire_before(t, pc);
+        break;
+    default:
         t.result.console += "[pmvp: exception " + std::to_string(intno) + " the platform does not model: PE stopped]\n";
         t.exited = true;
         t.result.status = 0xE0 + intno;
-        t.iss->stop(t);
+        iss.stop(t);
         return;
     }
-    t.iss->enter_exception(t, kVectorSync, pc, &esr);
+    iss.enter_exception(t, kVectorSync, pc, &esr);
 }
 
 void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr)
@@ -55,20 +80,19 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
     uint64_t pstate = 0, vbar = 0;
     uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     uc_reg_read(t.uc, UC_ARM64_REG_VBAR_EL1, &vbar);
-    uc_arm64_cp_reg spsr{ 4, 0, 3, 0, 0, pstate };  // SPSR_EL1
-    uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &spsr);
     uc_reg_write(t.uc, UC_ARM64_REG_ELR_EL1, &elr);
     if (esr) {
         uc_reg_write(t.uc, UC_ARM64_REG_ESR_EL1, esr);
         t.result.exceptions++;
     }
-    // EXC_TAKEN and the kind: an IRQ, an SVC, an Instruction Abort, or
-    // another synchronous exception (an UNDEFINED instruction, a trap).
+    // EXC_TAKEN and the kind: an IRQ, an SVC, an Instruction or Data Abort,
+    // or another synchronous exception (an UNDEFINED instruction, a trap).
     const uint64_t ec = esr ? *esr >> 26 : 0;
     occur(t, a64::EXC_TAKEN);
     occur(t, !esr                       ? a64::EXC_IRQ
              : ec == 0x15               ? a64::EXC_SVC
              : ec == 0x20 || ec == 0x21 ? a64::EXC_PABORT
+             : ec == 0x24 || ec == 0x25 ? a64::EXC_DABORT
                                         : a64::EXC_UNDEF);
     uint64_t masked = kPstateEl1hMasked, pc = vbar + vector_base(pstate) + vector;
     // The engine's SP is the one PSTATE selected: from EL0 or EL1t it is
@@ -84,18 +108,26 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
     uc_reg_write(t.uc, UC_ARM64_REG_PSTATE, &masked);
     if (on_sp_el0)
         uc_reg_write(t.uc, UC_ARM64_REG_SP, &sp);
+    // SPSR_EL1 last: Unicorn rebuilds the translation flags it caches (the
+    // current EL among them) after a System-register write, and not after a
+    // PSTATE write, so the handler is translated for EL1 even when the
+    // exception came from EL0.
+    uc_arm64_cp_reg spsr{ 4, 0, 3, 0, 0, pstate };
+    uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &spsr);
     uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
 }
 
 // HVC #0 and SMC #0 (PSCI: the DT's method is hvc, and QEMU takes both),
-// HLT #0xF000 (semihosting): Unicorn reports each as an exception at the
-// instruction (EL2 and EL3 absent, no semihosting of its own); the machine
-// serves it as the firmware would and the guest goes on after it.
+// HLT #0xF000 (semihosting), from EL1: Unicorn reports each as an
+// exception (no semihosting of its own, and no EL2 or EL3 code); the
+// machine serves it as the firmware would and the guest goes on after it.
 bool Aarch64Iss::firmware_call(Thread &t, uint64_t pc)
 {
     uint32_t insn = 0;
-    if (uc_mem_read(t.uc, pc, &insn, 4) != UC_ERR_OK)
-        return false;
+    uint64_t pstate = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    if (((pstate >> 2) & 3) == 0 || !read_virtual(t.uc, pc, &insn, 4))
+        return false;  // EL0: UNDEFINED, as on a machine whose firmware serves EL1 only
     if (insn != virt::kHvc0 && insn != virt::kSmc0 && insn != virt::semihosting::kHlt)
         return false;
     uint64_t before = retired_before(t, pc);

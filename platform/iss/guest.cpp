@@ -21,14 +21,19 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
             throw ScenarioError("clusters[" + std::to_string(i) +
                                 "].cpu.firmware: missing (the image the ISS runs; "
                                 "or give --kernel IMAGE)");
-    for (const Cluster &c : s.clusters)
-        if (c.iss()) {
-            // One image for every ISS cluster (parse_scenario).
-            image = machine.kind == Machine::VIRT ? load_kernel(c.cpu.firmware, ram_size)
-                                                  : load_firmware(c.cpu.firmware, ram_size);
-            path_ = c.cpu.firmware;
-            break;
-        }
+    path_ = iss_image(s);
+    if (machine.kind == Machine::VIRT) {
+        VirtBoot b = virt_boot(s, path_);
+        image = std::move(b.image);
+        initrd = std::move(b.initrd);
+        initrd_at = b.initrd_at;
+        dtb = std::move(b.dtb);
+        dtb_at = b.dtb_at;
+        mpidr = virt_mpidrs(s);
+        gic = std::make_unique<virt::Gicv2>((unsigned)mpidr.size());
+    } else {
+        image = load_firmware(path_, ram_size);
+    }
     ram = static_cast<uint8_t *>(std::aligned_alloc(4096, ram_size));
     if (!ram)
         throw std::runtime_error("cannot allocate the guest RAM");
@@ -37,15 +42,15 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
     frames = static_cast<uint8_t *>(std::aligned_alloc(4096, frames_size));
     if (!frames)
         throw std::runtime_error("cannot allocate the frames' memory");
-    if (machine.kind == Machine::VIRT) {
-        mpidr = virt_mpidrs(s);
-        gic = std::make_unique<virt::Gicv2>((unsigned)mpidr.size());
-        dtb = machine_dtb(s);
-        dtb_at = dtb_address(image, ram_size, dtb.size());
-        if (dtb_at)
-            std::memcpy(ram + (dtb_at - kRamBase), dtb.data(), dtb.size());
-    }
     SC_THREAD(run);
+}
+
+const std::string &iss_image(const Scenario &s)
+{
+    for (const Cluster &c : s.clusters)
+        if (c.iss())
+            return c.cpu.firmware;
+    throw std::logic_error("a scenario without ISS clusters has no image");
 }
 
 // The RAM as loaded: the image, and the device tree where it goes.
@@ -53,6 +58,8 @@ void Guest::load_ram(uint8_t *to) const
 {
     for (const FirmwareImage::Segment &seg : image.segments)
         std::memcpy(to + (seg.address - kRamBase), seg.bytes.data(), seg.bytes.size());
+    if (!initrd.empty())
+        std::memcpy(to + (initrd_at - kRamBase), initrd.data(), initrd.size());
     if (dtb_at)
         std::memcpy(to + (dtb_at - kRamBase), dtb.data(), dtb.size());
 }

@@ -90,7 +90,9 @@ public:
     virt::Pl011 uart;
     std::vector<uint8_t> dtb;
     uint64_t dtb_at = 0;          // its address in RAM (0: none, as QEMU when the image leaves no room)
-    std::vector<uint64_t> mpidr;  // virt: each PE's MPIDR_EL1, by PE of the image
+    std::vector<uint8_t> initrd;  // virt: the initial RAM disk, at initrd_at
+    uint64_t initrd_at = 0;
+    std::vector<uint64_t> mpidr;                             // virt: each PE's MPIDR_EL1, by PE of the image
     tlm_utils::simple_initiator_socket_optional<Guest> bus;  // unbound when detached
     struct Doorbell {
         bool rung = false;
@@ -126,9 +128,23 @@ std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &so
                                     unsigned index, unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
                                     bool attached);
 
-// The virt machine's device tree for the scenario: its RAM, the ISS PEs
-// with their MPIDRs, the devices, /chosen/bootargs.
-std::vector<uint8_t> machine_dtb(const Scenario &s);
+// What the virt machine loads into its RAM for the scenario, where QEMU's
+// direct kernel boot puts it: the image (load_kernel), the initial RAM disk
+// (machine.initrd, after a Linux Image or raw binary: initrd_address), and
+// the device tree (its RAM, the ISS PEs with their MPIDRs, the devices,
+// /chosen's bootargs and initrd) at dtb_at (0: no room for it). Throws
+// ScenarioError naming the file that cannot be loaded or does not fit.
+struct VirtBoot {
+    FirmwareImage image;
+    std::vector<uint8_t> initrd;
+    uint64_t initrd_at = 0;
+    std::vector<uint8_t> dtb;
+    uint64_t dtb_at = 0;
+};
+VirtBoot virt_boot(const Scenario &s, const std::string &image_path);
+// The ISS clusters' image (one for all, parse_scenario): empty if none is
+// given yet.
+const std::string &iss_image(const Scenario &s);
 // MPIDR_EL1 of each ISS PE on the virt machine, in the guest's order: Aff0
 // the core and Aff1 the cluster, or, in a multithreaded core, Aff0 the
 // thread, Aff1 the core, Aff2 the cluster with MT set.

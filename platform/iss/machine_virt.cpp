@@ -5,6 +5,9 @@
 
 #include "aarch64_iss.h"
 
+#include <fstream>
+#include <iterator>
+
 namespace pmvp::soc {
 
 namespace {
@@ -103,13 +106,38 @@ std::vector<uint64_t> virt_mpidrs(const Scenario &s)
     return m;
 }
 
-std::vector<uint8_t> machine_dtb(const Scenario &s)
+VirtBoot virt_boot(const Scenario &s, const std::string &image_path)
 {
+    const uint64_t ram_size = s.machine.ram();
+    VirtBoot b;
+    if (!image_path.empty())  // (none: a device tree without an image, --dumpdtb)
+        b.image = load_kernel(image_path, ram_size);
     virt::DtbSpec spec;
-    spec.memory = s.machine.ram();
+    if (!s.machine.initrd.empty()) {
+        const std::string &path = s.machine.initrd;
+        if (image_path.empty())
+            throw ScenarioError(path + ": an initrd goes with a kernel (--kernel)");
+        if (b.image.format == FirmwareImage::ELF)
+            throw ScenarioError(path + ": an initrd goes with a Linux Image or a raw binary, as QEMU loads it; " +
+                                image_path + " is an ELF file");
+        std::ifstream f(path, std::ios::binary);
+        if (!f)
+            throw ScenarioError(path + ": the initrd cannot be read");
+        b.initrd.assign(std::istreambuf_iterator<char>(f), {});
+        b.initrd_at = initrd_address(b.image, ram_size);
+        if (b.initrd_at - kRamBase > ram_size || b.initrd.size() > ram_size - (b.initrd_at - kRamBase))
+            throw ScenarioError(path + ": the initrd (" + std::to_string(b.initrd.size()) + " bytes at RAM + " +
+                                std::to_string(b.initrd_at - kRamBase) +
+                                ") does not fit the RAM: give the machine more (--memory)");
+        spec.initrd_start = b.initrd_at;
+        spec.initrd_end = b.initrd_at + b.initrd.size();
+    }
+    spec.memory = ram_size;
     spec.mpidr = virt_mpidrs(s);
     spec.bootargs = s.machine.append;
-    return virt::build_dtb(spec);
+    b.dtb = virt::build_dtb(spec);
+    b.dtb_at = dtb_address(b.image, ram_size, b.dtb.size(), spec.initrd_end);
+    return b;
 }
 
 }  // namespace pmvp::soc

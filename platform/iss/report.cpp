@@ -43,21 +43,10 @@ IssResult iss_result(const Soc &soc, double host_seconds)
 
 // ----------------------------------------------------------------- report
 
-namespace {
-// The ISS clusters' image (one for all, parse_scenario).
-const std::string &image_of(const Scenario &s)
-{
-    for (const Cluster &c : s.clusters)
-        if (c.iss())
-            return c.cpu.firmware;
-    throw std::logic_error("a scenario without ISS clusters has no image");
-}
-}  // namespace
-
 void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
 {
     std::fprintf(out, "pmvp-soc: %s: %zu PE%s ran %s on the AArch64 ISS for up to %s (%.2f s host)\n", s.name.c_str(),
-                 r.pes.size(), r.pes.size() == 1 ? "" : "s", image_of(s).c_str(), time_text(s.duration).c_str(),
+                 r.pes.size(), r.pes.size() == 1 ? "" : "s", iss_image(s).c_str(), time_text(s.duration).c_str(),
                  r.host_seconds);
     for (const IssPeResult &p : r.pes) {
         std::fprintf(out, "\nPE %u (cluster %s, core %u, thread %u): ", p.pe, s.clusters[p.cluster].name.c_str(),
@@ -110,7 +99,7 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
 {
     nlohmann::ordered_json j;
     j["scenario"] = s.name;
-    j["firmware"] = image_of(s);
+    j["firmware"] = iss_image(s);
     j["duration_ps"] = s.duration;
     j["all_exited"] = r.all_exited();
     j["all_passed"] = r.all_passed();

@@ -63,18 +63,6 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
 
 namespace {
 
-uint64_t xreg(uc_engine *uc, unsigned n)
-{
-    if (n == 31)
-        return 0;  // XZR
-    uint64_t v = 0;
-    uc_reg_read(uc,
-                n <= 28   ? (int)UC_ARM64_REG_X0 + (int)n
-                : n == 29 ? (int)UC_ARM64_REG_X29
-                          : (int)UC_ARM64_REG_X30,
-                &v);
-    return v;
-}
 
 // ConditionHolds() of the A64 pseudocode, on PSTATE.{N, Z, C, V} in `nzcv`'s bits 31:28.
 bool condition_holds(unsigned cond, uint64_t nzcv)
@@ -112,6 +100,19 @@ bool branch_taken(uc_engine *uc, uint32_t insn)
 }
 
 }  // namespace
+
+uint64_t xreg(uc_engine *uc, unsigned n)
+{
+    if (n == 31)
+        return 0;  // XZR
+    uint64_t v = 0;
+    uc_reg_read(uc,
+                n <= 28   ? (int)UC_ARM64_REG_X0 + (int)n
+                : n == 29 ? (int)UC_ARM64_REG_X29
+                          : (int)UC_ARM64_REG_X30,
+                &v);
+    return v;
+}
 
 void Aarch64Iss::close_branch(Thread &t, const IssBlock &b, uint64_t next_pc)
 {

@@ -46,8 +46,31 @@ bool last_in_block(const Aarch64Iss::Thread &t, uint64_t pc)
     return pc + 4 == t.block_pc + t.block_size;
 }
 
+// DBGBVR<n>_EL1 and DBGBCR<n>_EL1 (op0 2, op1 0, CRn 0, CRm n, op2 4 and 5),
+// n below the breakpoints ID_AA64DFR0_EL1.BRPs gives: the platform holds
+// them and delivers no Breakpoint exception (Unicorn 2.1's translator
+// crashes the host at a breakpoint it arms). A breakpoint enabled
+// (DBGBCR.E) is said once on the PE's console. True if `cp` is one, served.
+bool breakpoint_access(Aarch64Iss::Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t &value)
+{
+    const unsigned brps = (unsigned)(kIdBase[1].value >> 12 & 0xF) + 1;  // ID_AA64DFR0_EL1.BRPs + 1
+    if (cp->op0 != 2 || cp->op1 != 0 || cp->crn != 0 || cp->crm >= brps || (cp->op2 != 4 && cp->op2 != 5))
+        return false;
+    uint64_t &reg = cp->op2 == 4 ? t.dbgbvr[cp->crm] : t.dbgbcr[cp->crm];
+    if (!write) {
+        value = reg;
+        return true;
+    }
+    if (cp->op2 == 5 && (value & 1) && !(reg & 1))
+        t.result.console +=
+            "[pmvp: DBGBCR" + std::to_string(cp->crm) + "_EL1.E set: hardware breakpoints are not delivered]\n";
+    reg = value;
+    return true;
+}
+
 // The System registers the platform answers itself: MPIDR_EL1 on the virt
-// machine, the generic timer, the PMU and AMU fields of the ID registers.
+// machine, the generic timer, the breakpoint registers, the PMU and AMU
+// fields of the ID registers.
 // True when `cp` is one of them, answered.
 bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, Aarch64Iss::Thread &t, bool write,
                      uint64_t pc)
@@ -59,7 +82,7 @@ bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, 
             uc_reg_write(uc, rt, &t.mpidr);
         return true;
     }
-    if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v)) {
+    if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v) || breakpoint_access(t, write, cp, v)) {
         if (!write && rt != UC_ARM64_REG_XZR)
             uc_reg_write(uc, rt, &v);
         return true;

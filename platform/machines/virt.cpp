@@ -533,6 +533,10 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
 
     ok(fdt_begin_node(fdt, "chosen"), "chosen");
     ok(fdt_property_string(fdt, "bootargs", spec.bootargs.c_str()), "bootargs");
+    if (spec.initrd_end > spec.initrd_start) {
+        ok(fdt_property_u64(fdt, "linux,initrd-start", spec.initrd_start), "linux,initrd-start");
+        ok(fdt_property_u64(fdt, "linux,initrd-end", spec.initrd_end), "linux,initrd-end");
+    }
     ok(fdt_property_string(fdt, "stdout-path", ("/pl011@" + hex(kUart)).c_str()), "stdout-path");
     ok(fdt_end_node(fdt), "chosen");
 

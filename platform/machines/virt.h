@@ -133,7 +133,8 @@ struct DtbSpec {
     uint64_t memory = 0;          // the RAM's size at 0x40000000
     std::vector<uint64_t> mpidr;  // one per PE, in the guest's order (CPU n of the GIC)
     std::string bootargs;
-    bool pmu = true;  // the arm,armv8-pmuv3 node
+    uint64_t initrd_start = 0, initrd_end = 0;  // /chosen/linux,initrd-start and -end (none if equal)
+    bool pmu = true;                            // the arm,armv8-pmuv3 node
 };
 // The DTB, built with libfdt. Throws std::runtime_error on a libfdt failure.
 std::vector<uint8_t> build_dtb(const DtbSpec &spec);

@@ -82,7 +82,13 @@ FirmwareImage parse_kernel(const std::vector<uint8_t> &b, const std::string &pat
     return img;
 }
 
-uint64_t dtb_address(const FirmwareImage &img, uint64_t ram_size, uint64_t dtb_size)
+uint64_t initrd_address(const FirmwareImage &img, uint64_t ram_size)
+{
+    const uint64_t after = std::max(kRamBase + std::min(ram_size / 2, 128 * kMiB), img.high);
+    return (after + 0xFFF) & ~0xFFFull;
+}
+
+uint64_t dtb_address(const FirmwareImage &img, uint64_t ram_size, uint64_t dtb_size, uint64_t initrd_end)
 {
     uint64_t at = 0, limit = kRamBase + ram_size;
     if (img.format == FirmwareImage::ELF) {
@@ -93,7 +99,7 @@ uint64_t dtb_address(const FirmwareImage &img, uint64_t ram_size, uint64_t dtb_s
             at = kRamBase;
         }
     } else {
-        uint64_t after = std::max(kRamBase + std::min(ram_size / 2, 128 * kMiB), img.high);
+        const uint64_t after = initrd_end ? initrd_end : initrd_address(img, ram_size);
         at = (after + 2 * kMiB - 1) & ~(2 * kMiB - 1);
     }
     return at && dtb_size <= limit && at <= limit - dtb_size ? at : 0;

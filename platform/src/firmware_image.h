@@ -49,11 +49,15 @@ FirmwareImage parse_firmware(const std::vector<uint8_t> &bytes, const std::strin
 FirmwareImage load_kernel(const std::string &path, uint64_t ram_size);
 FirmwareImage parse_kernel(const std::vector<uint8_t> &bytes, const std::string &path, uint64_t ram_size);
 
+// Where the virt machine puts an initrd for Linux image or raw binary `img`
+// (QEMU's -initrd): at the first page at or after both the image's end and
+// the RAM's middle (at most 128 MiB in).
+uint64_t initrd_address(const FirmwareImage &img, uint64_t ram_size);
 // Where the virt machine puts the device tree for `img` (QEMU's rule): for
 // an ELF, at the RAM's base if the image does not start at or below it and
 // end above it; for a Linux image, at the first 2 MiB boundary at or after
-// both the image's end and the RAM's middle (at most 128 MiB in). 0: no
-// room (the DTB of `dtb_size` bytes would not fit).
-uint64_t dtb_address(const FirmwareImage &img, uint64_t ram_size, uint64_t dtb_size);
+// the initrd's end (`initrd_end`, 0 if none), or the place an initrd would
+// go. 0: no room (the DTB of `dtb_size` bytes would not fit).
+uint64_t dtb_address(const FirmwareImage &img, uint64_t ram_size, uint64_t dtb_size, uint64_t initrd_end = 0);
 
 }  // namespace pmvp::soc

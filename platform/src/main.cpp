@@ -249,6 +249,14 @@ void machine_options(CLI::App &app, Options &o, const Valued &valued)
                o.overrides.has_append = true;
                o.overrides.append = v;
            });
+    valued("--initrd", "FILE",
+           "the virt machine's initial RAM disk, loaded as QEMU's -initrd loads it (after a Linux Image or raw "
+           "binary, /chosen/linux,initrd-start and -end in the device tree)",
+           [&](const std::string &v) {
+               if (v.empty())
+                   throw std::invalid_argument("expected a file");
+               o.overrides.initrd = v;
+           });
     valued("-m,--memory", "SIZE",
            "the virt machine's RAM, as QEMU's -m: 256M, 1G (MiB without a suffix; "
            "default 128M)",
@@ -401,11 +409,11 @@ void check_combinations(Options &o, const std::vector<std::string> &save)
         const Overrides &v = o.overrides;
         if (!o.scenario_path.empty() || v.cores != none.cores || v.threads != none.threads ||
             v.mt_policy != none.mt_policy || v.hz != none.hz || v.duration != none.duration ||
-            v.quantum != none.quantum || v.machine != none.machine || !v.kernel.empty() || v.has_append || v.memory ||
-            v.smp)
+            v.quantum != none.quantum || v.machine != none.machine || !v.kernel.empty() || v.has_append ||
+            !v.initrd.empty() || v.memory || v.smp)
             usage_error("--restore: the checkpoint holds the run's scenario and overrides: give no scenario file, "
                         "--cores, --threads, --mt, --frequency, --time, --quantum, --machine, --kernel, --append, "
-                        "--memory or --smp with it");
+                        "--initrd, --memory or --smp with it");
         if (o.check)
             usage_error("--check: the per-cycle reference model replays a run's inputs from its start, which a "
                         "checkpoint does not hold; it does not apply with --restore");
@@ -479,6 +487,7 @@ template <class A> void run_header(A &a, std::string &text, std::string &source,
     a("--kernel", ov.kernel);
     a("--append given", ov.has_append);
     a("--append", ov.append);
+    a("--initrd", ov.initrd);
     a("--memory", ov.memory);
     a("--smp", ov.smp);
     a("instant", at);
@@ -653,7 +662,7 @@ int dump_dtb(const Scenario &s, const std::string &path)
 {
     if (s.machine.kind != Machine::VIRT)
         usage_error("--dumpdtb: the pmvp machine has no device tree; the virt machine has (--machine virt)");
-    std::vector<uint8_t> dtb = machine_dtb(s);
+    std::vector<uint8_t> dtb = virt_boot(s, iss_image(s)).dtb;
     FILE *f = std::fopen(path.c_str(), "wb");
     bool written = f && std::fwrite(dtb.data(), 1, dtb.size(), f) == dtb.size();
     if (f)

@@ -783,6 +783,9 @@ void Reader::machine(Object &&o, Machine &m)
     if (o.has("append") && m.kind != Machine::VIRT)
         fail(o.sub("append"), "only the virt machine gives its image a command line");
     m.append = o.str("append", "");
+    if (o.has("initrd") && m.kind != Machine::VIRT)
+        fail(o.sub("initrd"), "only the virt machine loads an initial RAM disk");
+    m.initrd = find_firmware(o.str("initrd", ""));
 }
 
 void Reader::firmware(Object &o, FirmwareSetup &f)
@@ -1122,8 +1125,12 @@ static void apply_machine(Scenario &s, const Overrides &o)
         m.memory = o.memory;
     if (o.has_append)
         m.append = o.append;
-    if (m.kind != Machine::VIRT && (o.memory || o.has_append))
-        throw ScenarioError(std::string(o.memory ? "--memory" : "--append") +
+    if (!o.initrd.empty())
+        m.initrd = o.initrd;
+    if (m.kind != Machine::VIRT && (o.memory || o.has_append || !o.initrd.empty()))
+        throw ScenarioError(std::string(o.memory       ? "--memory"
+                                        : o.has_append ? "--append"
+                                                       : "--initrd") +
                             ": only the virt machine takes it (--machine virt, or the scenario's machine.type)");
     std::vector<Cluster *> iss;
     for (Cluster &c : s.clusters)
@@ -1299,10 +1306,11 @@ void apply_overrides(Scenario &s, const Overrides &o)
                 runs = runs || p.kind == Phase::RUN;
     if (runs)
         check_steps(s, "quantum", s.quantum, "quanta");
-    const bool machine_given = o.machine >= 0 || !o.kernel.empty() || o.has_append || o.memory || o.smp;
+    const bool machine_given =
+        o.machine >= 0 || !o.kernel.empty() || o.has_append || !o.initrd.empty() || o.memory || o.smp;
     if ((s.sebep || s.x86) && machine_given)
         throw ScenarioError(std::string(s.x86 ? "x86" : "sebep") +
-                            ": --machine, --kernel, --append, --memory and --smp apply to ISS clusters only");
+                            ": --machine, --kernel, --append, --initrd, --memory and --smp apply to ISS clusters only");
     if (s.sebep)
         return override_sebep(s, o);
     if (s.x86)

@@ -149,6 +149,7 @@ struct Machine {
     enum Kind { PMVP, VIRT } kind = PMVP;
     uint64_t memory = 0;   // virt: the RAM's size in bytes (0: 128 MiB)
     std::string append;    // virt: the kernel's command line (/chosen/bootargs)
+    std::string initrd;    // virt: the initial RAM disk's file (empty: none), as QEMU's -initrd
     uint64_t ram() const;  // the RAM's size the machine has
 };
 
@@ -190,6 +191,7 @@ struct Overrides {
     std::string kernel;       // every ISS cluster's image (empty: keep)
     bool has_append = false;  // append: the virt machine's command line
     std::string append;
+    std::string initrd;   // the virt machine's initial RAM disk (empty: keep)
     uint64_t memory = 0;  // the virt machine's RAM (0: keep)
     unsigned smp = 0;     // the ISS PEs, in the one ISS cluster (0: keep)
 };
