@@ -6,14 +6,19 @@
 # installed, and the system's sources, lists and dpkg database are not read
 # or written.
 #
-#   scripts/debian-packages.sh SUITE ARCH DEST PACKAGE...
+#   scripts/debian-packages.sh [--with-libraries] SUITE ARCH DEST PACKAGE...
 #
 # e.g. `trixie amd64 ~/.cache/pmvp/unicorn libunicorn-dev libunicorn2t64`.
+# --with-libraries also takes every library package (Debian's section
+# "libs") the packages depend on, directly or not, for programs to be run
+# from DEST.
 # The archive is the first Debian mirror the system's sources name
 # (deb.debian.org if none); PMVP_DEBIAN_MIRROR overrides it. Each package's
 # .deb stays in DEST/debs, so a second call downloads nothing.
 set -euo pipefail
-[ $# -ge 4 ] || { echo "usage: $0 SUITE ARCH DEST PACKAGE..." >&2; exit 2; }
+libraries=false
+[ "${1:-}" = --with-libraries ] && { libraries=true; shift; }
+[ $# -ge 4 ] || { echo "usage: $0 [--with-libraries] SUITE ARCH DEST PACKAGE..." >&2; exit 2; }
 suite=$1 arch=$2 dest=$3
 shift 3
 
@@ -35,15 +40,24 @@ opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/
       -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
       -o APT::Sandbox::User=root -o Debug::NoLocking=1)
 
+wanted=("$@")
+if $libraries; then
+  compgen -G "$apt_dir/lists/*Packages*" >/dev/null || apt-get "${opts[@]}" -qq update
+  mapfile -t closure < <(apt-cache "${opts[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
+    --no-breaks --no-replaces --no-enhances "$@" | grep -E '^[a-z0-9][^ :<>]*$' | sort -u)
+  mapfile -t deps < <(apt-cache "${opts[@]}" show --no-all-versions "${closure[@]}" 2>/dev/null |
+    awk '/^Package:/ { p = $2 } /^Section:/ && $2 == "libs" { print p }' | sort -u)
+  wanted+=("${deps[@]}")
+fi
 missing=()
-for p in "$@"; do
+for p in "${wanted[@]}"; do
   compgen -G "$dest/debs/${p}_*_*.deb" >/dev/null || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get "${opts[@]}" -qq update
   (cd "$dest/debs" && apt-get "${opts[@]}" -qq download "${missing[@]}")
 fi
-for p in "$@"; do
+for p in "${wanted[@]}"; do
   for deb in "$dest"/debs/"${p}"_*_*.deb; do
     dpkg-deb -x "$deb" "$dest"
   done

@@ -133,6 +133,7 @@ public:
         } timer[2];
         uint64_t fault_address = 0;  // the last access where nothing is (on_unmapped); a run's own
         uint32_t irq_enable = 0;
+        uint8_t el = 1;  // the Exception level the monitors know the PE at (sync_el)
         // DBGBVR<n>_EL1 and DBGBCR<n>_EL1 (breakpoint_access): held here, so
         // that Unicorn never arms a breakpoint (its translator faults on
         // one: the host would crash).
@@ -241,6 +242,11 @@ public:
     pmvp_time timer_fires(const Thread &t, unsigned k) const;
     pmvp_time next_timer(const Thread &t, pmvp_time after) const;  // virt: one that would be signalled
     void enter_exception(Thread &t, uint64_t vector, uint64_t elr, const uint64_t *esr);
+    // The monitors learn the PE's Exception level (PSTATE.EL of `pstate`)
+    // where it changed, after the instructions retired before the change
+    // (`upto`): at an exception entry, and at the block after an exception
+    // return.
+    void sync_el(Thread &t, uint64_t pstate, uint64_t upto);
     bool virt() const { return guest_.machine.kind == Machine::VIRT; }
     // virt: the PMU's PPI follows PMUIRQ at `at` (the instructions before
     // it told first).

@@ -78,6 +78,15 @@ __attribute__((noinline)) void watch_block(Aarch64Iss::Thread &t, const IssBlock
 
 }  // namespace
 
+// The block after an exception return: the PE's Exception level may have
+// changed at the ERET, the previous block's last instruction.
+__attribute__((noinline)) void returned(Aarch64Iss::Thread &t)
+{
+    uint64_t pstate = 0;
+    uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
+    t.iss->sync_el(t, pstate, t.retired);
+}
+
 // The block hook. A detached core classifies its blocks too: it is the same
 // CPU model, producing the same inputs, given to no monitors.
 void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
@@ -91,7 +100,10 @@ void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
                          0) &&
         stops_before(t, b, n))
         return;
+    const IssBlock *prev = t.block;
     t.iss->close_block(t, address);
+    if (prev && prev->returns_last)
+        returned(t);
     t.ran_block = true;
     t.sysreg_pc = UINT64_MAX;
     t.block_pc = address;

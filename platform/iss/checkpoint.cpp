@@ -108,6 +108,7 @@ template <class A> void Aarch64Iss::state(A &a)
             a("CNTx_CVAL_EL0", tm.cval);
         }
         a("SYSCTL_IRQ_ENABLE", t.irq_enable);
+        a.below("Exception level told", t.el, 4);
         for (unsigned n = 0; n < 16; n++) {
             a("DBGBVR<n>_EL1", t.dbgbvr[n]);
             a("DBGBCR<n>_EL1", t.dbgbcr[n]);

@@ -88,6 +88,8 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
     // EXC_TAKEN and the kind: an IRQ, an SVC, an Instruction or Data Abort,
     // or another synchronous exception (an UNDEFINED instruction, a trap).
     const uint64_t ec = esr ? *esr >> 26 : 0;
+    // The exception's events are those of the Exception level it is taken
+    // from: they are told before the PE is at EL1.
     occur(t, a64::EXC_TAKEN);
     occur(t, !esr                       ? a64::EXC_IRQ
              : ec == 0x15               ? a64::EXC_SVC
@@ -95,6 +97,7 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
              : ec == 0x24 || ec == 0x25 ? a64::EXC_DABORT
                                         : a64::EXC_UNDEF);
     uint64_t masked = kPstateEl1hMasked, pc = vbar + vector_base(pstate) + vector;
+    sync_el(t, masked, t.retired);
     // The engine's SP is the one PSTATE selected: from EL0 or EL1t it is
     // SP_EL0's value, kept there, and EL1h runs on SP_EL1 (a PSTATE write
     // alone does not switch them).
@@ -115,6 +118,19 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
     uc_arm64_cp_reg spsr{ 4, 0, 3, 0, 0, pstate };
     uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &spsr);
     uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
+}
+
+void Aarch64Iss::sync_el(Thread &t, uint64_t pstate, uint64_t upto)
+{
+    const uint8_t el = (uint8_t)((pstate >> 2) & 3);
+    if (el == t.el)
+        return;
+    t.el = el;
+    if (!monitors_)
+        return;
+    tell_retired(t, upto);
+    const pmvp_context ctx{ el, PMVP_NONSECURE, false, false, false };
+    check(monitors_->set_context(t.pe, ctx, offset(std::max(time_of(t, upto), t.reported_at))), "set_context");
 }
 
 // HVC #0 and SMC #0 (PSCI: the DT's method is hvc, and QEMU takes both),

@@ -69,6 +69,7 @@ uint64_t Aarch64Iss::take_pending_irq(Thread &t)
     uint64_t pstate = 0, pc = 0;
     uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    sync_el(t, pstate, t.retired);  // an exception return that ended the last run
     const bool line = irq_line(t, t.now);
     if (!(pstate & kPstateI) && line) {
         if (t.interrupt_at != UINT64_MAX)

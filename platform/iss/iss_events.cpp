@@ -61,6 +61,7 @@ void IssBlockCache::classify(IssBlock &b, const uint32_t *words, unsigned n)
             b.count[__builtin_ctzll(m)]++;
         b.conditional_last = in.conditional_branch && i + 1 == n;
     }
+    b.returns_last = n && (b.masks[n - 1] & a64::bit(a64::EXC_RETURN));
     if (accesses != 1)
         b.single_access = IssBlock::kNoSingleAccess;
     b.target = IssBlock::kNoTarget;
@@ -92,7 +93,7 @@ IssBlock &IssBlockCache::lookup(uint64_t pc, uint32_t size, Locate locate, void 
         b = &blocks_[pc];
         slot = b;
     }
-    if (b->size == size && b->code)
+    if (b->size == size && b->code && b->epoch == epoch_[half(pc)])
         return *b;  // the common case: classified, and not to be checked
     buf_.resize(n);
     const Code code = locate(ctx, pc, n, buf_.data());
@@ -104,6 +105,7 @@ IssBlock &IssBlockCache::lookup(uint64_t pc, uint32_t size, Locate locate, void 
         classified_++;
     }
     b->code = code.in_ram ? code.words : nullptr;
+    b->epoch = epoch_[half(pc)];
     return *b;
 }
 
@@ -112,12 +114,6 @@ void IssBlockCache::drain(IssTally &pending)
     for (IssBlock *b : ran_)
         pending.add_runs(*b);
     ran_.clear();
-}
-
-void IssBlockCache::clear()
-{
-    for (auto &[pc, b] : blocks_)
-        b.code = nullptr;
 }
 
 }  // namespace pmvp::soc

@@ -27,14 +27,17 @@ struct IssBlock {
     a64::Mask events = 0;                                 // the events it generates (its totals'), and
                                                           // PC_WRITE_RETIRED if it ends with a conditional branch
     bool conditional_last = false;                        // it ends with a conditional branch
+    bool returns_last = false;                            // it ends with an exception return (ERET)
     // That branch's target, where it is not the next instruction (so the
     // next block's address says whether it was taken); else kNoTarget.
     static constexpr uint64_t kNoTarget = UINT64_MAX;
     uint64_t target = kNoTarget;
     // Where its instructions are in the guest's RAM, checked when the
-    // guest may have changed them; null: to be checked at its next
-    // execution (read there when they are not in RAM).
+    // guest may have changed them (its half's epoch passed `epoch`); null:
+    // to be checked at its next execution (read there when they are not in
+    // RAM).
     const uint32_t *code = nullptr;
+    uint64_t epoch = 0;
     // The one instruction of the block that may access data memory
     // (a64::may_access_memory), by index; kNoSingleAccess when it has none
     // or more than one. Every load or store in the block is then its.
@@ -70,11 +73,14 @@ struct IssTally {
 // address, and the whole executions of each not yet in a tally: a block
 // that runs again costs a lookup and an increment. Unicorn translates by
 // virtual address and retranslates a block whose code changed: a block is
-// checked against its code at its first execution after clear(), which
-// the ISS calls where the architecture makes changed code or a changed
+// checked against its code at its first execution after a clear() of its
+// half of the address space (bit 55: TTBR0's or TTBR1's), which the ISS
+// calls where the architecture makes changed code or a changed
 // translation visible (an instruction cache invalidation, a TLB
 // invalidation, a write to SCTLR_EL1, TCR_EL1 or TTBRn_EL1), and
-// classified again if it differs.
+// classified again if it differs. A clear costs the same however many
+// blocks there are: each half has an epoch, and a block is current while
+// it was checked in its half's present epoch.
 class IssBlockCache {
 public:
     // Where the `n` instructions at `pc` are now: a pointer into the guest's
@@ -90,7 +96,9 @@ public:
     IssBlock &get(uint64_t pc, uint32_t size, Locate locate, void *ctx, IssTally &pending)
     {
         IssBlock *b = front_[(pc >> 2) % kFront];
-        return b && b->pc == pc && b->size == size && b->code ? *b : lookup(pc, size, locate, ctx, pending);
+        return b && b->pc == pc && b->size == size && b->code && b->epoch == epoch_[half(pc)]
+                   ? *b
+                   : lookup(pc, size, locate, ctx, pending);
     }
     // Block b ran whole once more.
     void ran(IssBlock &b)
@@ -100,8 +108,15 @@ public:
     }
     // Adds every block's executions to `pending`.
     void drain(IssTally &pending);
-    // Every block is checked against its code at its next execution.
-    void clear();
+    // Every block of the halves in `halves` (kLower: VA bit 55 clear, the
+    // TTBR0 half; kUpper: set) is checked against its code at its next
+    // execution.
+    static constexpr unsigned kLower = 1, kUpper = 2, kBoth = 3;
+    void clear(unsigned halves = kBoth)
+    {
+        epoch_[0] += halves & kLower;
+        epoch_[1] += (halves & kUpper) >> 1;
+    }
     uint64_t classified() const { return classified_; }  // blocks classified so far (first or again)
 
 private:
@@ -111,6 +126,8 @@ private:
     std::vector<IssBlock *> ran_;  // the blocks whose runs are not 0
     std::vector<uint32_t> buf_;
     uint64_t classified_ = 0;
+    uint64_t epoch_[2] = { 1, 1 };  // each half's, as clear() advances it (a new block's is 0)
+    static unsigned half(uint64_t pc) { return (pc >> 55) & 1; }
     static void classify(IssBlock &b, const uint32_t *words, unsigned n);
     IssBlock &lookup(uint64_t pc, uint32_t size, Locate locate, void *ctx, IssTally &pending);
 };

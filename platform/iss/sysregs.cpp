@@ -149,10 +149,11 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     uint64_t pc = 0;
     uc_reg_read(uc, UC_ARM64_REG_PC, &pc);
     t.sysreg_pc = pc;  // the hook synchronised the PC here
-    // SCTLR_EL1, TTBR0_EL1, TTBR1_EL1, TCR_EL1: the blocks' code may move.
+    // SCTLR_EL1, TTBR0_EL1, TTBR1_EL1, TCR_EL1: the blocks' code may move
+    // (TTBR0_EL1: that of the lower half only).
     if (write && cp->op0 == 3 && cp->op1 == 0 && cp->crm == 0 &&
         ((cp->crn == 1 && cp->op2 == 0) || (cp->crn == 2 && cp->op2 <= 2)))
-        t.blocks.clear();
+        t.blocks.clear(cp->crn == 2 && cp->op2 == 0 ? IssBlockCache::kLower : IssBlockCache::kBoth);
     // The monitors' registers first (a guest reading a counter in a loop):
     // none of them is one the platform answers.
     pmvp_sysreg r;
