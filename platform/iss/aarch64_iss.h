@@ -343,9 +343,9 @@ struct Stage1 {
 };
 Stage1 walk_stage1(uc_engine *uc, uint64_t va);
 uint64_t translate(uc_engine *uc, uint64_t va);  // the physical address, or UINT64_MAX if not mapped
-// Reads `n` bytes at virtual address `va` (within one page) through the
-// guest's tables (Unicorn's uc_mem_read takes physical addresses); false
-// if they do not map it.
+// Reads `n` bytes at virtual address `va` through the guest's tables
+// (Unicorn's uc_mem_read takes physical addresses); false if they do not
+// map them all.
 bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n);
 // Xn, or XZR (0) for n = 31.
 uint64_t xreg(uc_engine *uc, unsigned n);

@@ -24,7 +24,7 @@ bool irq_unmasked(const Aarch64Iss::Thread &t)
 // Where a block's instructions are now (IssBlockCache::Locate): in the
 // guest's RAM when its physical address is there (one page of it with the
 // MMU on), or read.
-IssBlockCache::Code locate_code(void *ctx, uint64_t pc, unsigned n, uint32_t *buf)
+const uint32_t *locate_code(void *ctx, uint64_t pc, unsigned n, uint32_t *buf)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(ctx);
     const Guest &g = t.iss->guest_;
@@ -34,10 +34,10 @@ IssBlockCache::Code locate_code(void *ctx, uint64_t pc, unsigned n, uint32_t *bu
     const uint64_t pa = mmu ? translate(t.uc, pc) : pc, bytes = 4ull * n;
     if (pa != UINT64_MAX && pa >= kRamBase && pa - kRamBase <= g.ram_size - bytes &&
         (!mmu || (pc & 0xFFF) + bytes <= 0x1000))
-        return { reinterpret_cast<const uint32_t *>(g.ram + (pa - kRamBase)), true };
-    if (uc_mem_read(t.uc, pc, buf, bytes) != UC_ERR_OK)
+        return reinterpret_cast<const uint32_t *>(g.ram + (pa - kRamBase));
+    if (!read_virtual(t.uc, pc, buf, bytes))
         std::memset(buf, 0, bytes);  // it ran, so it is there: not reached
-    return { buf, false };
+    return buf;
 }
 
 // The block would pass an occurrence of a watched event (Thread::watch).

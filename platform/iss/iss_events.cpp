@@ -93,18 +93,17 @@ IssBlock &IssBlockCache::lookup(uint64_t pc, uint32_t size, Locate locate, void 
         b = &blocks_[pc];
         slot = b;
     }
-    if (b->size == size && b->code && b->epoch == epoch_[half(pc)])
+    if (b->size == size && b->epoch == epoch_[half(pc)])
         return *b;  // the common case: classified, and not to be checked
     buf_.resize(n);
-    const Code code = locate(ctx, pc, n, buf_.data());
-    if (b->size != size || b->words.size() != n || std::memcmp(code.words, b->words.data(), size) != 0) {
+    const uint32_t *code = locate(ctx, pc, n, buf_.data());
+    if (b->size != size || b->words.size() != n || std::memcmp(code, b->words.data(), size) != 0) {
         pending.add_runs(*b);  // executed as it was (its entry in ran_ adds nothing more)
         b->pc = pc;
         b->size = size;
-        classify(*b, code.words, n);
+        classify(*b, code, n);
         classified_++;
     }
-    b->code = code.in_ram ? code.words : nullptr;
     b->epoch = epoch_[half(pc)];
     return *b;
 }

@@ -32,11 +32,9 @@ struct IssBlock {
     // next block's address says whether it was taken); else kNoTarget.
     static constexpr uint64_t kNoTarget = UINT64_MAX;
     uint64_t target = kNoTarget;
-    // Where its instructions are in the guest's RAM, checked when the
-    // guest may have changed them (its half's epoch passed `epoch`); null:
-    // to be checked at its next execution (read there when they are not in
-    // RAM).
-    const uint32_t *code = nullptr;
+    // The epoch of its half of the address space (IssBlockCache::clear) in
+    // which it was last checked against its code: it is current while that
+    // epoch lasts.
     uint64_t epoch = 0;
     // The one instruction of the block that may access data memory
     // (a64::may_access_memory), by index; kNoSingleAccess when it has none
@@ -83,20 +81,16 @@ struct IssTally {
 // it was checked in its half's present epoch.
 class IssBlockCache {
 public:
-    // Where the `n` instructions at `pc` are now: a pointer into the guest's
-    // RAM where they lie in one mapping (kept to check the block against),
-    // or `buf` (n words) filled by reading them.
-    struct Code {
-        const uint32_t *words;
-        bool in_ram;
-    };
-    using Locate = Code (*)(void *ctx, uint64_t pc, unsigned n, uint32_t *buf);
+    // The `n` instructions at `pc` as they are now: a pointer into the
+    // guest's RAM where they lie in one mapping, or `buf` (n words) filled
+    // by reading them.
+    using Locate = const uint32_t *(*)(void *ctx, uint64_t pc, unsigned n, uint32_t *buf);
     // The block at `pc` of `size` bytes; a block classified again first
     // adds its executions not yet told to `pending`.
     IssBlock &get(uint64_t pc, uint32_t size, Locate locate, void *ctx, IssTally &pending)
     {
         IssBlock *b = front_[(pc >> 2) % kFront];
-        return b && b->pc == pc && b->size == size && b->code && b->epoch == epoch_[half(pc)]
+        return b && b->pc == pc && b->size == size && b->epoch == epoch_[half(pc)]
                    ? *b
                    : lookup(pc, size, locate, ctx, pending);
     }

@@ -74,10 +74,17 @@ uint64_t translate(uc_engine *uc, uint64_t va)
 
 bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n)
 {
-    const Stage1 w = walk_stage1(uc, va);
-    if (w.fault != Stage1::kOff && w.fault != Stage1::kMapped)
-        return false;
-    return uc_mem_read(uc, w.pa, to, n) == UC_ERR_OK;
+    auto *bytes = static_cast<uint8_t *>(to);
+    while (n) {
+        const size_t part = std::min<size_t>(n, 0x1000 - (va & 0xFFF));  // to the end of its (smallest) page
+        const Stage1 w = walk_stage1(uc, va);
+        if ((w.fault != Stage1::kOff && w.fault != Stage1::kMapped) || uc_mem_read(uc, w.pa, bytes, part) != UC_ERR_OK)
+            return false;
+        va += part;
+        bytes += part;
+        n -= part;
+    }
+    return true;
 }
 
 bool on_unmapped(uc_engine *uc, uc_mem_type, uint64_t address, int, int64_t, void *user)

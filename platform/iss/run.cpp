@@ -227,7 +227,7 @@ void Aarch64Iss::ended_run(Thread &t, uc_err err)
         // block (it ends the block); it is no exception and no hook sees it.
         uint32_t insn = 0;
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-        uc_mem_read(t.uc, pc - 4, &insn, 4);
+        read_virtual(t.uc, pc - 4, &insn, 4);
         if (insn == kWfi && pc == t.block_pc + t.block_size) {
             t.wfi = true;
             if (monitors_)

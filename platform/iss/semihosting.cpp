@@ -14,7 +14,7 @@ void Aarch64Iss::semihosting(Thread &t, pmvp_time at)
     uc_reg_read(t.uc, UC_ARM64_REG_X1, &arg);
     auto byte = [&](uint64_t a) {
         uint8_t c = 0;
-        return uc_mem_read(t.uc, a, &c, 1) == UC_ERR_OK ? (int)c : -1;
+        return read_virtual(t.uc, a, &c, 1) ? (int)c : -1;
     };
     switch (op) {
     case sh::kSysWritec:
@@ -34,7 +34,7 @@ void Aarch64Iss::semihosting(Thread &t, pmvp_time at)
         // AArch64: x1 points to {reason, subcode}; an application's exit
         // gives its status, any other reason 1 (as QEMU).
         uint64_t block[2] = {};
-        uc_mem_read(t.uc, arg, block, sizeof block);
+        read_virtual(t.uc, arg, block, sizeof block);
         uint32_t status = block[0] == sh::kApplicationExit ? (uint32_t)block[1] : 1;
         guest_.end_all(at, status, op == sh::kSysExit ? "semihosting SYS_EXIT" : "semihosting SYS_EXIT_EXTENDED");
         break;

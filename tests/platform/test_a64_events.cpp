@@ -177,18 +177,15 @@ namespace {
 
 struct Code {
     std::vector<uint32_t> words;
-    bool in_ram = true;
     int located = 0;
 };
 
-IssBlockCache::Code locate(void *ctx, uint64_t, unsigned n, uint32_t *buf)
+const uint32_t *locate(void *ctx, uint64_t, unsigned n, uint32_t *buf)
 {
     auto &c = *static_cast<Code *>(ctx);
     c.located++;
-    if (c.in_ram)
-        return { c.words.data(), true };
     std::memcpy(buf, c.words.data(), 4 * n);
-    return { buf, false };
+    return buf;
 }
 
 }  // namespace
@@ -227,14 +224,40 @@ TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
     cache.get(0x40001000, 12, locate, &code, pending);
     EXPECT_EQ(code.located, 3);
     EXPECT_EQ(cache.classified(), 2u);
-    code.in_ram = false;  // code read, not in RAM: located at each execution
-    cache.clear();
+    cache.clear(IssBlockCache::kUpper);  // TTBR1's half: this block (bit 55 clear) stays trusted
+    cache.get(0x40001000, 12, locate, &code, pending);
+    EXPECT_EQ(code.located, 3);
+    cache.clear(IssBlockCache::kLower);  // TTBR0's half (a TTBR0_EL1 write): checked once more
     cache.get(0x40001000, 12, locate, &code, pending);
     cache.get(0x40001000, 12, locate, &code, pending);
-    EXPECT_EQ(code.located, 5);
+    EXPECT_EQ(code.located, 4);
     IssBlock &d = cache.get(0x40001000, 8, locate, &code, pending);  // retranslated shorter
     EXPECT_EQ(d.instructions(), 2u);
     EXPECT_FALSE(d.conditional_last);
+}
+
+// A clear of one half of the address space (a TTBR0_EL1 write clears the
+// lower half's) leaves the other half's blocks trusted: a kernel block at
+// 0xFFFF800008000000 is not checked again when a process's tables change.
+TEST(IssBlocks, AClearOfOneHalfLeavesTheOtherTrusted)
+{
+    IssBlockCache cache;
+    IssTally pending;
+    Code kernel{ { 0x8b020020 /* add */, 0xd65f03c0 /* ret */ } }, user{ { 0xf9400023 /* ldr */, 0xd4000001 } };
+    const uint64_t upper = 0xFFFF800008000000ull, lower = 0x400000;
+    cache.get(upper, 8, locate, &kernel, pending);
+    cache.get(lower, 8, locate, &user, pending);
+    cache.clear(IssBlockCache::kLower);
+    cache.get(upper, 8, locate, &kernel, pending);
+    cache.get(lower, 8, locate, &user, pending);
+    EXPECT_EQ(kernel.located, 1);
+    EXPECT_EQ(user.located, 2);
+    cache.clear();  // both (a TLB invalidation)
+    cache.get(upper, 8, locate, &kernel, pending);
+    cache.get(lower, 8, locate, &user, pending);
+    EXPECT_EQ(kernel.located, 2);
+    EXPECT_EQ(user.located, 3);
+    EXPECT_EQ(cache.classified(), 2u);  // the code never changed
 }
 
 // The instructions that may access data memory: the Loads and Stores
