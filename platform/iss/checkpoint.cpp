@@ -158,6 +158,10 @@ template <class A> void Guest::state(A &a)
     if (gic)
         gic->state(a);
     uart.state(a);
+    a("PL011 output", uart_out);
+    a("PL011 output instants", uart_at);
+    if (uart_at.size() != uart_out.size())
+        throw CheckpointError("the checkpoint's PL011 output and its instants differ in length");
     std::vector<uint8_t> loaded(ram_size, 0);
     load_ram(loaded.data());
     uint64_t fingerprint = pmvp::sc::fnv1a(loaded.data(), loaded.size()), saved = fingerprint;

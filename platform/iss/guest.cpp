@@ -45,6 +45,18 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
     SC_THREAD(run);
 }
 
+std::string Guest::uart_console() const
+{
+    std::vector<size_t> order(uart_out.size());
+    for (size_t i = 0; i < order.size(); i++)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return uart_at[a] < uart_at[b]; });
+    std::string text(uart_out.size(), '\0');
+    for (size_t i = 0; i < order.size(); i++)
+        text[i] = uart_out[order[i]];
+    return text;
+}
+
 const std::string &iss_image(const Scenario &s)
 {
     for (const Cluster &c : s.clusters)

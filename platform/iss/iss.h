@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct IssPeResult {
 
 struct IssResult {
     std::vector<IssPeResult> pes;  // the ISS clusters' PEs, by global PE
+    // virt: what the PEs wrote to the PL011, in the order of its instants
+    // (the PEs' own consoles hold what else each wrote: semihosting, the
+    // platform's notes).
+    std::optional<std::string> console;
     double host_seconds = 0;
     bool attached = true;  // false: no monitors, so no counts to report
     bool all_exited() const;
@@ -88,6 +93,11 @@ public:
     // The virt machine's devices and device tree (null / empty on pmvp's).
     std::unique_ptr<virt::Gicv2> gic;
     virt::Pl011 uart;
+    // virt: the characters written to the PL011, each with its instant
+    // (in each PE's order; the PEs of a quantum run one after another).
+    std::string uart_out;
+    std::vector<pmvp_time> uart_at;
+    std::string uart_console() const;  // uart_out in the order of the instants
     std::vector<uint8_t> dtb;
     uint64_t dtb_at = 0;          // its address in RAM (0: none, as QEMU when the image leaves no room)
     std::vector<uint8_t> initrd;  // virt: the initial RAM disk, at initrd_at

@@ -21,9 +21,12 @@ uint64_t on_uart_read(uc_engine *, uint64_t off, unsigned, void *user)
 void on_uart_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
     char c = 0;
-    if (t.iss->guest_.uart.write(off, (uint32_t)value, &c))
-        t.result.console += c;
+    if (iss.guest_.uart.write(off, (uint32_t)value, &c)) {
+        iss.guest_.uart_out += c;
+        iss.guest_.uart_at.push_back(iss.time_of(t, iss.retired_before_access(t)));
+    }
 }
 
 // The instant of the access the guest makes now, the instructions before it

@@ -21,6 +21,8 @@ IssResult iss_result(const Soc &soc, double host_seconds)
 {
     IssResult r;
     r.host_seconds = host_seconds;
+    if (soc.guest && soc.guest->machine.kind == Machine::VIRT)
+        r.console = soc.guest->uart_console();
     for (const auto &core : soc.cores) {
         const auto *iss = dynamic_cast<const Aarch64Iss *>(core.get());
         if (!iss)
@@ -42,6 +44,20 @@ IssResult iss_result(const Soc &soc, double host_seconds)
 }
 
 // ----------------------------------------------------------------- report
+
+namespace {
+// Each line of `text`, indented under a bar.
+void print_lines(FILE *out, const std::string &text)
+{
+    for (size_t a = 0; a < text.size();) {
+        size_t b = text.find('\n', a);
+        if (b == std::string::npos)
+            b = text.size();
+        std::fprintf(out, "  | %s\n", text.substr(a, b - a).c_str());
+        a = b + 1;
+    }
+}
+}  // namespace
 
 void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
 {
@@ -83,15 +99,12 @@ void print_iss_report(FILE *out, const Scenario &s, const IssResult &r)
         }
         if (!p.console.empty()) {
             std::fprintf(out, "  console:\n");
-            size_t a = 0;
-            while (a < p.console.size()) {
-                size_t b = p.console.find('\n', a);
-                if (b == std::string::npos)
-                    b = p.console.size();
-                std::fprintf(out, "  | %s\n", p.console.substr(a, b - a).c_str());
-                a = b + 1;
-            }
+            print_lines(out, p.console);
         }
+    }
+    if (r.console && !r.console->empty()) {
+        std::fprintf(out, "\nconsole (the PL011's output, in time order):\n");
+        print_lines(out, *r.console);
     }
 }
 
@@ -103,6 +116,7 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
     j["duration_ps"] = s.duration;
     j["all_exited"] = r.all_exited();
     j["all_passed"] = r.all_passed();
+    j["console"] = r.console ? nlohmann::ordered_json(*r.console) : nlohmann::ordered_json();  // virt's PL011
     for (const IssPeResult &p : r.pes) {
         nlohmann::ordered_json e;
         e["pe"] = p.pe;
