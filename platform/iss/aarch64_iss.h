@@ -124,8 +124,7 @@ public:
         // Powered off (virt: a PE PSCI has not turned on, or CPU_OFF): asleep
         // until a CPU_ON, its monitors told PMVP_PE_OFF.
         bool off = false;
-        uint64_t mpidr = 0;    // virt: MPIDR_EL1 (the device tree's cpu reg)
-        unsigned aliases = 0;  // the engine's alias regions (on_unmapped); not saved: remade
+        uint64_t mpidr = 0;  // virt: MPIDR_EL1 (the device tree's cpu reg)
         // The generic timer's EL1 physical and virtual timers (CNTP_*,
         // CNTV_*; CNTVOFF is 0), on the System Counter.
         struct Timer {
@@ -326,10 +325,9 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user);
 // through the bus (their RAM shadow only carries the value to the load).
 void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user);
 
-// An access to an address where Unicorn has no region: with the guest's MMU
-// on, an address the guest's tables map to RAM gets an alias region there
-// (unicorn_alias), as Unicorn 2.0.1 looks its regions up by the virtual
-// address before it translates it.
+// An access to a physical address where Unicorn has no region (it looks its
+// regions up after the guest's translation): the PE stops there, the
+// address kept for the report.
 bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user);
 
 // The guest's EL1&0 stage 1 translation of a virtual address (mmu.cpp):

@@ -1,19 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Virtual addresses Unicorn refuses before it translates them: the
-// guest's stage 1 walk, and alias regions of RAM.
+// The guest's stage 1 translation as the platform reads it, and an access
+// where nothing is.
 
 #include "aarch64_iss.h"
 
 namespace pmvp::soc {
-
-namespace {
-
-// The alias regions an engine makes at most (on_unmapped): each is a
-// region Unicorn searches on an access.
-constexpr unsigned kMaxAliases = 16384;
-
-}  // namespace
 
 // The guest's EL1&0 stage 1 walk of `va` (VMSAv8-64, D8.2: 4, 16 or 64 KiB
 // granules, TTBR0 or TTBR1 by bit 55, the top byte ignored as TCR_EL1.TBIn
@@ -87,19 +79,10 @@ bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n)
     return true;
 }
 
-bool on_unmapped(uc_engine *uc, uc_mem_type, uint64_t address, int, int64_t, void *user)
+bool on_unmapped(uc_engine *, uc_mem_type, uint64_t address, int, int64_t, void *user)
 {
-    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
-    Guest &g = t.iss->guest_;
-    t.fault_address = address;
-    constexpr uint64_t kPage = 4096;
-    const uint64_t va = address & ~(kPage - 1), pa = translate(uc, va);
-    if (pa == UINT64_MAX || pa < kRamBase || pa - kRamBase >= g.ram_size || t.aliases >= kMaxAliases)
-        return false;  // the engine stops the PE (docs/FIRMWARE.md)
-    if (uc_mem_map_ptr(uc, va, kPage, UC_PROT_ALL, g.ram + (pa & ~(kPage - 1)) - kRamBase) != UC_ERR_OK)
-        return false;
-    t.aliases++;
-    return true;
+    static_cast<Aarch64Iss::Thread *>(user)->fault_address = address;
+    return false;  // the engine stops the PE (docs/FIRMWARE.md)
 }
 
 }  // namespace pmvp::soc

@@ -210,9 +210,11 @@ void Aarch64Iss::ended_run(Thread &t, uc_err err)
         std::snprintf(where, sizeof where, " at PC 0x%llx", (unsigned long long)pc);
         std::string what = uc_strerror(err) + std::string(where);
         if (err == UC_ERR_READ_UNMAPPED || err == UC_ERR_WRITE_UNMAPPED) {
-            // Unicorn 2.0.1 leaves the PC at its block's last synchronised
-            // instruction here, so no precise data abort can be taken.
-            std::snprintf(where, sizeof where, " (address 0x%llx; PC of its block)",
+            // Unicorn leaves the PC at its block's last synchronised
+            // instruction here (it ends the run without restoring the
+            // state of the load or store), so no precise data abort can be
+            // taken. The address is physical.
+            std::snprintf(where, sizeof where, " (physical address 0x%llx; PC of its block)",
                           (unsigned long long)t.fault_address);
             what = uc_strerror(err) + std::string(where);
         }
