@@ -71,6 +71,58 @@ const char *name(Event e)
 
 namespace {
 
+int64_t sign_extend(uint64_t v, unsigned bits)
+{
+    return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+// The offset a load or store register (register offset) adds: Rm extended
+// as option says (UXTW, LSL, SXTW, SXTX), scaled by the access size if S.
+uint64_t register_offset(const Registers &r, uint32_t insn, unsigned scale)
+{
+    uint64_t m = r.x(r.ctx, (insn >> 16) & 31, false);
+    const unsigned option = (insn >> 13) & 7;
+    if (option == 2)
+        m = (uint32_t)m;
+    else if (option == 6)
+        m = (uint64_t)(int64_t)(int32_t)(uint32_t)m;
+    return m << (((insn >> 12) & 1) ? scale : 0);
+}
+
+// The Loads and Stores group's single-register classes (op0 xx11, op2 0x):
+// the immediate, register-offset and atomic forms.
+bool register_access(const Registers &r, uint32_t insn, Access &a)
+{
+    const bool simd = (insn >> 26) & 1;
+    const unsigned size = insn >> 30, opc = (insn >> 22) & 3;
+    const unsigned scale = simd && (opc & 2) ? 4 : size;
+    if (!simd && size == 3 && opc == 2)
+        return false;  // PRFM, PRFUM: no access
+    const uint64_t base = r.x(r.ctx, (insn >> 5) & 31, true);
+    a.bytes = 1ull << scale;
+    a.write = simd ? !(opc & 1) : opc == 0;
+    if ((insn >> 24) & 1) {  // unsigned immediate
+        a.va = base + ((uint64_t)((insn >> 10) & 0xFFF) << scale);
+        return true;
+    }
+    const unsigned kind = (insn >> 10) & 3;
+    if (!((insn >> 21) & 1)) {  // unscaled, post-indexed, unprivileged, pre-indexed
+        a.va = kind == 1 ? base : base + (uint64_t)sign_extend((insn >> 12) & 0x1FF, 9);
+        return true;
+    }
+    if (kind == 0) {  // atomic memory operations: read and write
+        a.va = base;
+        a.write = a.aligned = true;
+        return true;
+    }
+    if (kind == 2) {
+        a.va = base + register_offset(r, insn, scale);
+        return true;
+    }
+    return false;  // LDRAA, LDRAB (FEAT_PAuth, not implemented)
+}
+
+
 // Every executed instruction: INST_RETIRED, and, as the ISS speculates
 // nothing and each instruction is one operation, INST_SPEC, OP_RETIRED
 // and OP_SPEC.
@@ -216,6 +268,46 @@ bool may_access_memory(uint32_t insn)
     if ((op0 & 0x5) == 0x4 || op0 == 0x0 || op0 == 0x2)
         return true;
     return (insn & 0xFFF80000) == 0xD5080000;  // SYS (DC, IC, AT, TLBI)
+}
+
+bool data_access(uint32_t insn, uint64_t pc, const Registers &r, Access &a)
+{
+    if ((insn & 0xFFFFFFE0) == 0xD50B7420) {  // DC ZVA, Xt: the block of DCZID_EL0.BS words
+        a.bytes = 4ull << r.dczid_bs;
+        a.va = r.x(r.ctx, insn & 31, false) & ~(a.bytes - 1);
+        a.write = true;
+        return true;
+    }
+    if (((insn >> 25) & 5) != 4)
+        return false;  // not a load or store
+    const uint64_t base = r.x(r.ctx, (insn >> 5) & 31, true);
+    const unsigned size = insn >> 30;
+    if ((insn & 0xBE000000) == 0x0C000000) {  // Advanced SIMD structures (bits 29:25 0b00110): the first element
+        a = { base, 1, !((insn >> 22) & 1) };
+        return true;
+    }
+    switch ((insn >> 24) & 0x3B) {  // bits 29:24 with V (bit 26) aside
+    case 0x08:                      // exclusive and ordered, compare and swap (bits 29:24 0b001000)
+        a = { base, 1ull << size, !((insn >> 22) & 1) || (((insn >> 23) & 1) && ((insn >> 21) & 1)), true };
+        return true;
+    case 0x18:  // load register (literal); PRFM (literal) accesses nothing
+        a = { pc + (uint64_t)(sign_extend((insn >> 5) & 0x7FFFF, 19) * 4), 4ull << (size & 1), false };
+        return size != 3;
+    case 0x19:  // LDAPR, STLUR (unscaled, RCpc)
+        a = { base + (uint64_t)sign_extend((insn >> 12) & 0x1FF, 9), 1ull << size, ((insn >> 22) & 3) == 0 };
+        return true;
+    case 0x28:  // pairs (bits 29:27 0b101): no-allocate, post-indexed, offset, pre-indexed
+    case 0x29: {
+        const bool simd = (insn >> 26) & 1;
+        const unsigned scale = simd ? 2 + size : 2 + (size >> 1);
+        const uint64_t offset = (uint64_t)(sign_extend((insn >> 15) & 0x7F, 7) * (int64_t)(1ull << scale));
+        a = { ((insn >> 23) & 3) == 1 ? base : base + offset, 2ull << scale, !((insn >> 22) & 1) };
+        return true;
+    }
+    case 0x38:
+    case 0x39: return register_access(r, insn, a);
+    default: return false;
+    }
 }
 
 Insn classify(uint32_t insn)

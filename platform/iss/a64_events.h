@@ -105,4 +105,27 @@ uint64_t branch_target(uint32_t insn, uint64_t pc);
 // to be safe), and the System instructions (DC ZVA and the like).
 bool may_access_memory(uint32_t insn);
 
+// The data access of a load or store, or of DC ZVA, as it would be made
+// now: the address of its first byte, its size (both registers of a pair;
+// the first element of an Advanced SIMD structure), whether it writes (a
+// store, an atomic, a Store-Exclusive; DC ZVA), and whether it must be
+// aligned to its size (exclusive, ordered, atomic).
+struct Access {
+    uint64_t va = 0;
+    uint64_t bytes = 1;
+    bool write = false;
+    bool aligned = false;
+};
+// The registers an address is computed from: x(ctx, n, sp) is Xn, or SP
+// for n = 31 where `sp` (XZR otherwise); dczid_bs is DCZID_EL0.BS.
+struct Registers {
+    uint64_t (*x)(void *ctx, unsigned n, bool sp);
+    void *ctx;
+    unsigned dczid_bs;
+};
+// The access of `insn` at `pc` (the Loads and Stores group's classes,
+// C4.1.66, and DC ZVA); false for an instruction that makes none (a
+// prefetch, LDRAA and LDRAB, any other instruction).
+bool data_access(uint32_t insn, uint64_t pc, const Registers &r, Access &a);
+
 }  // namespace pmvp::soc::a64

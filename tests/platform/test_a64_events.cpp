@@ -260,6 +260,68 @@ TEST(IssBlocks, AClearOfOneHalfLeavesTheOtherTrusted)
     EXPECT_EQ(cache.classified(), 2u);  // the code never changed
 }
 
+namespace {
+
+// Registers for an address: Xn = 0x1000 x (n + 1), SP = 0x80000.
+uint64_t test_register(void *, unsigned n, bool sp)
+{
+    if (n == 31)
+        return sp ? 0x80000 : 0;
+    return 0x1000ull * (n + 1);
+}
+
+}  // namespace
+
+// The address, size and direction of each class of load and store (a Data
+// Abort's FAR and WnR come from them): X1 = 0x2000, X2 = 0x3000, X3 =
+// 0x4000, SP = 0x80000. The words are the GNU assembler's.
+TEST(A64Events, TheDataAccessOfEachLoadAndStoreClass)
+{
+    const a64::Registers regs{ test_register, nullptr, 4 };  // DCZID_EL0.BS 4: 64-byte blocks
+    struct Case {
+        uint32_t insn;
+        const char *text;
+        uint64_t va, bytes;
+        bool write, aligned;
+    };
+    const Case cases[] = {
+        { 0xf9400823, "ldr x3, [x1, #16]", 0x2010, 8, false, false },
+        { 0xb85fcc23, "ldr w3, [x1, #-4]!", 0x1FFC, 4, false, false },
+        { 0xf8408423, "ldr x3, [x1], #8", 0x2000, 8, false, false },
+        { 0xf85fd023, "ldur x3, [x1, #-3]", 0x1FFD, 8, false, false },
+        { 0xf8627823, "ldr x3, [x1, x2, lsl #3]", 0x2000 + 0x3000 * 8, 8, false, false },
+        { 0xb862c823, "ldr w3, [x1, w2, sxtw]", 0x5000, 4, false, false },
+        { 0xf90013e3, "str x3, [sp, #32]", 0x80020, 8, true, false },
+        { 0x39000423, "strb w3, [x1, #1]", 0x2001, 1, true, false },
+        { 0xa97f0440, "ldp x0, x1, [x2, #-16]", 0x2FF0, 16, false, false },
+        { 0xa9be7bfd, "stp x29, x30, [sp, #-32]!", 0x7FFE0, 16, true, false },
+        { 0xa8c10440, "ldp x0, x1, [x2], #16", 0x3000, 16, false, false },
+        { 0xad410440, "ldp q0, q1, [x2, #32]", 0x3020, 32, false, false },
+        { 0xc85f7c20, "ldxr x0, [x1]", 0x2000, 8, false, true },
+        { 0xc8027c20, "stxr w2, x0, [x1]", 0x2000, 8, true, true },
+        { 0x88dffc20, "ldar w0, [x1]", 0x2000, 4, false, true },
+        { 0xc8e0fc41, "casal x0, x1, [x2]", 0x3000, 8, true, true },
+        { 0xf8200041, "ldadd x0, x1, [x2]", 0x3000, 8, true, true },
+        { 0x58000040, "ldr x0, .+8 (at 0x40000000)", 0x40000008, 8, false, false },
+        { 0x4c40a020, "ld1 {v0.16b, v1.16b}, [x1]", 0x2000, 1, false, false },
+        { 0x0d009040, "st1 {v0.s}[1], [x2]", 0x3000, 1, true, false },
+        { 0xd50b7423, "dc zva, x3", 0x4000, 64, true, false },
+        { 0x3dc00c20, "ldr q0, [x1, #48]", 0x2030, 16, false, false },
+        { 0xf8408820, "ldtr x0, [x1, #8]", 0x2008, 8, false, false },
+    };
+    for (const Case &c : cases) {
+        a64::Access a;
+        ASSERT_TRUE(a64::data_access(c.insn, 0x40000000, regs, a)) << c.text;
+        EXPECT_EQ(a.va, c.va) << c.text;
+        EXPECT_EQ(a.bytes, c.bytes) << c.text;
+        EXPECT_EQ(a.write, c.write) << c.text;
+        EXPECT_EQ(a.aligned, c.aligned) << c.text;
+    }
+    a64::Access a;
+    EXPECT_FALSE(a64::data_access(0xf9800020, 0, regs, a));  // prfm pldl1keep, [x1]: no access
+    EXPECT_FALSE(a64::data_access(0x8b020020, 0, regs, a));  // add x0, x1, x2
+}
+
 // The instructions that may access data memory: the Loads and Stores
 // group (pairs included), SVE's loads, and SYS (DC ZVA); not an ALU
 // instruction, a branch or an MRS.
