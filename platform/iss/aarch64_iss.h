@@ -118,7 +118,10 @@ public:
         // that ran after it wakes it from max(slept_from, the ring's
         // instant) (Guest::ring). Not saved: a quantum's own.
         pmvp_time slept_from = 0;
-        uint64_t limit = 0;                  // the run stops before a block that would pass it
+        uint64_t limit = 0;  // the run stops before a block that would pass it
+        // The retired count at the run's last exception entry (UINT64_MAX:
+        // none yet). A run's own.
+        uint64_t exception_at = UINT64_MAX;
         uint64_t interrupt_at = UINT64_MAX;  // the retired count at which PMUIRQ is expected
         bool ran_block = false, stopping = false, wfi = false, exited = false;
         // Powered off (virt: a PE PSCI has not turned on, or CPU_OFF): asleep

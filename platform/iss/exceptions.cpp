@@ -98,6 +98,15 @@ void Aarch64Iss::enter_exception(Thread &t, uint64_t vector, uint64_t elr, const
                                         : a64::EXC_UNDEF);
     uint64_t masked = kPstateEl1hMasked, pc = vbar + vector_base(pstate) + vector;
     sync_el(t, masked, t.retired);
+    // A second exception with no instruction retired since the first (a
+    // vector that faults at its first fetch) ends the run: no block would
+    // end it, and a run that retires nothing still takes an instruction's
+    // time (ended_run), so the guest goes on at its pace.
+    if (t.exception_at == t.retired) {
+        stop(t);
+        uc_emu_stop(t.uc);
+    }
+    t.exception_at = t.retired;
     // The engine's SP is the one PSTATE selected: from EL0 or EL1t it is
     // SP_EL0's value, kept there, and EL1h runs on SP_EL1 (a PSTATE write
     // alone does not switch them).

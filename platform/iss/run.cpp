@@ -130,6 +130,7 @@ uint64_t Aarch64Iss::watch_events(Thread &t)
 // the next interrupt or freeze and the timers allow.
 void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
 {
+    t.exception_at = UINT64_MAX;
     uint64_t pc = take_pending_irq(t);
     t.hz = cluster_.hz_at(t.now);
     if (t.hz == 0) {  // the clock is stopped: nothing executes

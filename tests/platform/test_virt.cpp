@@ -6,6 +6,7 @@
 // run with what they saw.
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -278,6 +279,31 @@ TEST(VirtMachine, PsciSystemOffEndsTheRunWithStatusZero)
         EXPECT_EQ(pe["exit_time_ps"], 1000) << "the HVC, the second instruction, starts at 1 ns (1 GHz)";
     }
     EXPECT_EQ(r.result["pes"][1]["instructions"], 0) << "PE 1 was never turned on";
+}
+
+// Random words as a kernel, with VBAR_EL1 at the image so that each
+// exception they take runs more of them (data and instruction aborts, BRK,
+// HVC and SMC, System-register writes that turn the MMU on or arm
+// breakpoints): each run ends by the scenario's end or by the guest (PSCI),
+// never by a crash or a hang of the host, and its report is whole.
+TEST(VirtMachine, RandomKernelsAreStoppedOrRunToTheEnd)
+{
+    std::mt19937 rng(63);
+    for (int i = 0; i < 24; i++) {
+        std::vector<uint32_t> code = { 0xd2a80100 /* mov x0, #0x40080000 */, 0xd518c000 /* msr vbar_el1, x0 */,
+                                       0xd5033fdf /* isb */ };
+        for (int w = 0; w < 1024; w++)
+            code.push_back(rng());
+        const std::string image = raw_image("random-" + std::to_string(i), code), js = temp_file("random.json");
+        int rc = std::system(("timeout 60 " + std::string(PMVP_SOC) + " --machine virt --smp 2 -t 200us --kernel " +
+                              image + " --quiet --json " + js + " 2>/dev/null")
+                                 .c_str());
+        ASSERT_TRUE(WIFEXITED(rc)) << "guest " << i;
+        EXPECT_LE(WEXITSTATUS(rc), 1) << "guest " << i;  // 124: the host hung; 3: the simulation failed
+        json run = json::parse(slurp(js), nullptr, false);
+        ASSERT_FALSE(run.is_discarded()) << "guest " << i;
+        EXPECT_EQ(run["pes"].size(), 2u) << "guest " << i;
+    }
 }
 
 TEST(VirtMachine, ALoadWhereNothingIsStopsThePeAndSaysWhere)
