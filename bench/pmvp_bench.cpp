@@ -900,6 +900,63 @@ Iss iss_runs()
     return r;
 }
 
+// Figure 10: Debian's Linux on the virt machine, from reset to the power-off
+// after /init's perf commands (the image set of scripts/linux-image.sh, at
+// PMVP_LINUX_IMAGES; one PE, 512 MiB), in host time: pmvp attached and
+// --detached, QEMU TCG without icount and with -icount shift=0,sleep=off
+// (it does not wait in real time while the guest idles). Each the median of
+// kLinuxRuns runs, the four alternating.
+constexpr int kLinuxRuns = 3;
+
+struct Linux {
+    double pmvp_on = -1, pmvp_off = -1, qemu = -1, qemu_icount = -1;
+};
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return -1;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+Linux linux_runs()
+{
+    Linux r;
+    const std::string images = PMVP_LINUX_IMAGES, kernel = images + "/Image", initrd = images + "/initrd.cpio.gz";
+    const std::string append = "console=ttyAMA0 panic=-1";
+    if (access(kernel.c_str(), R_OK) != 0 || access(initrd.c_str(), R_OK) != 0) {
+        std::fprintf(stderr, "pmvp-bench: no Linux image set at %s (bash scripts/linux-image.sh makes it)\n",
+                     images.c_str());
+        return r;
+    }
+    std::vector<std::string> pmvp = {
+        PMVP_SOC,   "--machine", "virt",     "--kernel", kernel,   "--initrd", initrd,
+        "--memory", "512M",      "--append", append,     "--time", "60s",      "--quiet"
+    };
+    std::vector<std::vector<std::string>> variants = { pmvp, pmvp };
+    variants[1].push_back("--detached");
+    const std::string qemu = on_path("qemu-system-aarch64");
+    if (!qemu.empty()) {
+        std::vector<std::string> q = { qemu,   "-M",      "virt", "-cpu",       "max",        "-smp",
+                                       "1",    "-m",      "512",  "-nographic", "-no-reboot", "-kernel",
+                                       kernel, "-initrd", initrd, "-append",    append };
+        variants.push_back(q);
+        q.insert(q.end(), { "-icount", "shift=0,sleep=off" });
+        variants.push_back(q);
+    }
+    std::vector<std::vector<double>> seconds(variants.size());
+    for (int i = 0; i < kLinuxRuns; i++)
+        for (size_t k = 0; k < variants.size(); k++)
+            if (Process p = run(variants[k], true); p.ok)
+                seconds[k].push_back(p.seconds);
+    double *out[] = { &r.pmvp_on, &r.pmvp_off, &r.qemu, &r.qemu_icount };
+    for (size_t k = 0; k < variants.size(); k++)
+        if (seconds[k].size() == (size_t)kLinuxRuns)
+            *out[k] = median(seconds[k]);
+    return r;
+}
+
 // ------------------------------------------------- counted instructions
 
 // Host instructions as Valgrind's callgrind counts them: the same figure on
@@ -1181,6 +1238,7 @@ int sc_main(int argc, char **argv)
     auto [dflt_on, dflt_off] = attached_and_detached(dflt);
     Baseline base = clocked_baseline();
     Iss iss = iss_runs();
+    Linux linux_boot = linux_runs();
 
     std::printf("\n| %-56s | %-40s | %-10s | %-4s |\n", "figure", "measured", "target", "");
     std::printf("|%s|%s|%s|%s|\n", std::string(58, '-').c_str(), std::string(42, '-').c_str(),
@@ -1292,6 +1350,16 @@ int sc_main(int argc, char **argv)
     versus_qemu("9. one guest load of PMU.PMCCNTR / of QEMU's UART (MMIO)", iss.pmvp_load_ns, iss.qemu_load_ns, 1.5);
     if (iss.floor_load_ns > 0)
         info("9. the floor: Unicorn, its read hook placing a constant", fmt("%.0f ns", iss.floor_load_ns));
+    // Figure 10: Linux's boot with perf, host seconds against host seconds.
+    auto seconds_row = [&](const char *figure, double a, double b, double target) {
+        if (a > 0 && b > 0)
+            row(figure, fmt("%.1f s / %.1f s", a, b) + fmt(" = %.2fx", a / b), fmt("<= %.1fx", target).c_str(),
+                a <= target * b);
+    };
+    seconds_row("10. Linux + perf to power-off: pmvp / QEMU TCG", linux_boot.pmvp_on, linux_boot.qemu, 1.5);
+    seconds_row("10. the same: pmvp attached / detached", linux_boot.pmvp_on, linux_boot.pmvp_off, 1.1);
+    if (linux_boot.qemu_icount > 0)
+        info("10. the same on QEMU TCG -icount shift=0,sleep=off", fmt("%.1f s", linux_boot.qemu_icount));
     if (!base.same_counts)
         std::printf("\nclocked baseline counts: %s\n", base.counts.c_str());
     if (!valgrind.empty())

@@ -8,4 +8,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh valgrind
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPMVP_BUILD_TESTS=OFF
 cmake --build build-release --target pmvp-bench
+bash scripts/linux-image.sh >/dev/null  # figure 10's image set (docs/LINUX.md)
 ./build-release/bench/pmvp-bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --instructions "$@"

@@ -6,7 +6,8 @@
 // a ScenarioError naming the file, never another exception, a crash or a
 // read outside the bytes; an image it takes has an entry point and segments
 // inside the guest's RAM, each no larger than its room, and a device tree
-// placed inside the RAM without overlapping the image.
+// placed inside the RAM without overlapping the image; a Linux image's or
+// raw binary's initrd goes after the image, and the device tree after it.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +43,14 @@ void check_image(const pmvp::soc::FirmwareImage &img, uint64_t ram)
         broken("a device tree outside the RAM");
     if (at && at < img.high && img.low < at + dtb_size)
         broken("a device tree over the image");
+    if (img.format == FirmwareImage::ELF)
+        return;
+    const uint64_t initrd = initrd_address(img, ram), initrd_size = 0x10000;
+    if (initrd < img.high || (initrd & 0xFFF))
+        broken("an initrd over the image, or not on a page");
+    const uint64_t after = dtb_address(img, ram, dtb_size, initrd + initrd_size);
+    if (after && after < initrd + initrd_size)
+        broken("a device tree over the initrd");
 }
 
 }  // namespace
