@@ -46,6 +46,7 @@ void rt_banner(const char *title)
 
 static rt_irq_handler irq_handler;
 static rt_sync_handler sync_handler;
+static rt_lower_handler lower_handler;
 
 void rt_set_irq_handler(rt_irq_handler h)
 {
@@ -54,6 +55,10 @@ void rt_set_irq_handler(rt_irq_handler h)
 void rt_set_sync_handler(rt_sync_handler h)
 {
     sync_handler = h;
+}
+void rt_set_lower_handler(rt_lower_handler h)
+{
+    lower_handler = h;
 }
 
 void rt_irq_handle(void)
@@ -72,6 +77,10 @@ void rt_exception(unsigned kind)
     uint64_t esr = SYSREG_READ(esr_el1);
     if (kind == 4 && sync_handler && sync_handler(esr)) {
         SYSREG_WRITE(elr_el1, SYSREG_READ(elr_el1) + 4);
+        return;
+    }
+    if (kind == 8 && lower_handler) {
+        lower_handler(esr);
         return;
     }
     rt_puts("unexpected exception: vector ");

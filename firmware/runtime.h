@@ -99,6 +99,10 @@ static inline void rt_irq_mask(void)
  * returns whether to skip the faulting instruction. */
 typedef bool (*rt_sync_handler)(uint64_t esr);
 void rt_set_sync_handler(rt_sync_handler h);
+/* A synchronous exception from EL0 (AArch64): the handler gets ESR_EL1 and
+ * may set ELR_EL1 and SPSR_EL1 for the exception return. */
+typedef void (*rt_lower_handler)(uint64_t esr);
+void rt_set_lower_handler(rt_lower_handler h);
 
 /* The mailbox: PE 0 runs `fn` on PE `pe` (parked in WFI): rt_start_on
  * returns once the PE has started it, rt_wait_on once it has finished;

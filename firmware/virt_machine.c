@@ -4,7 +4,9 @@
  * virt machine"), each count or instant stated and checked: the PL011, the
  * GICv2 (an SGI to itself, the generic timer's PPI at its instant through
  * WFI and IAR/EOIR), PSCI (CPU_ON of PE 1, AFFINITY_INFO, CPU_OFF) and a
- * fetch from an address where nothing is (a synchronous external abort).
+ * fetch from an address where nothing is (a synchronous external abort),
+ * and a round trip to EL0 (ERET, SVC) counted by counters filtered to EL0
+ * and to EL1.
  * Built with platform_virt.c; run by platform/scenarios/firmware-virt-machine.json
  * (2 PEs, 1 GHz, one instruction per cycle, a 100 MHz System Counter).
  */
@@ -163,6 +165,87 @@ static void fetch_from_nothing(void)
     report(name, ok);
 }
 
+/* The EL0 side of the round trip: x0 iterations of a 4-instruction loop,
+ * then SVC #7: 4 x N + 1 instructions at EL0. el0_call(n, code, stack)
+ * enters it at EL0t by an exception return, keeping the callee-saved
+ * registers on its own stack, and returns where on_el0 sends the SVC's
+ * exception back to (el0_back, at EL1h). */
+__asm__(".text\n"
+        ".balign 4\n"
+        "el0_loop:\n"
+        "1:  add x1, x1, #1\n"
+        "    add x2, x2, #1\n"
+        "    subs x0, x0, #1\n"
+        "    b.ne 1b\n"
+        "el0_svc:\n"
+        "    svc #7\n"
+        "    b .\n"
+        ".balign 4\n"
+        "el0_call:\n"
+        "    stp x29, x30, [sp, #-96]!\n"
+        "    stp x19, x20, [sp, #16]\n"
+        "    stp x21, x22, [sp, #32]\n"
+        "    stp x23, x24, [sp, #48]\n"
+        "    stp x25, x26, [sp, #64]\n"
+        "    stp x27, x28, [sp, #80]\n"
+        "    msr sp_el0, x2\n"
+        "    msr elr_el1, x1\n"
+        "    mov x3, #0x3c0\n" /* EL0t, DAIF masked */
+        "    msr spsr_el1, x3\n"
+        "    eret\n"
+        "el0_back:\n"
+        "    ldp x19, x20, [sp, #16]\n"
+        "    ldp x21, x22, [sp, #32]\n"
+        "    ldp x23, x24, [sp, #48]\n"
+        "    ldp x25, x26, [sp, #64]\n"
+        "    ldp x27, x28, [sp, #80]\n"
+        "    ldp x29, x30, [sp], #96\n"
+        "    ret\n");
+extern char el0_loop[], el0_svc[], el0_back[];
+void el0_call(uint64_t n, void *code, void *stack);
+
+static volatile uint64_t el0_esr, el0_elr, el0_spsr;
+static uint64_t el0_stack[64] __attribute__((aligned(16)));
+
+static void on_el0(uint64_t esr)
+{
+    el0_esr = esr;
+    el0_elr = SYSREG_READ(elr_el1);
+    el0_spsr = SYSREG_READ(spsr_el1);
+    SYSREG_WRITE(elr_el1, (uint64_t)el0_back);
+    SYSREG_WRITE(spsr_el1, 0x3C5); /* EL1h, DAIF masked */
+}
+
+/* ERET to EL0, a loop, SVC back to EL1: INST_RETIRED filtered to EL0
+ * (PMEVTYPER.P) counts the loop and the SVC exactly, the cycle counter so
+ * filtered (PMCCFILTR_EL0.P) their cycles, and INST_RETIRED filtered to
+ * EL1 (PMEVTYPER.U) none of them; the SVC's syndrome and return address. */
+static void el0_round_trip(void)
+{
+    const char *name = "virt-el0-round-trip";
+    bool ok = true;
+    const uint64_t n = 1000, at_el0 = 4 * n + 1, inst_retired = 0x08, p = 1ull << 31, u = 1ull << 30;
+    rt_set_lower_handler(on_el0);
+    SYSREG_WRITE(pmevtyper0_el0, inst_retired | p);
+    SYSREG_WRITE(pmevtyper1_el0, inst_retired | u);
+    SYSREG_WRITE(pmccfiltr_el0, p);
+    SYSREG_WRITE(pmcntenset_el0, 0x80000003ul);
+    SYSREG_WRITE(pmcr_el0, SYSREG_READ(pmcr_el0) | 7); /* E, P, C: enabled, counters reset */
+    ISB();
+    el0_call(n, el0_loop, el0_stack + 64);
+    SYSREG_WRITE(pmcr_el0, SYSREG_READ(pmcr_el0) & ~1ull);
+    ISB();
+    rt_set_lower_handler(0);
+    EXPECT_EQ(SYSREG_READ(pmevcntr0_el0), at_el0, "INST_RETIRED at EL0: the loop and the SVC");
+    EXPECT_EQ(SYSREG_READ(pmccntr_el0), at_el0 * rt_cpi(), "PMCCNTR at EL0: their cycles");
+    uint64_t at_el1 = SYSREG_READ(pmevcntr1_el0);
+    EXPECT_TRUE(at_el1 > 0 && at_el1 < 200, "INST_RETIRED at EL1: the code around the trip only");
+    EXPECT_EQ(el0_esr, 0x56000007ul, "ESR_EL1: SVC #7 from AArch64 (EC 0x15, IL)");
+    EXPECT_EQ(el0_elr, (uint64_t)el0_svc + 4, "ELR_EL1: the instruction after the SVC");
+    EXPECT_EQ(el0_spsr & 0xF, 0, "SPSR_EL1.M: EL0t");
+    report(name, ok);
+}
+
 int suite_main(void)
 {
     rt_banner("pmvp virt machine");
@@ -174,5 +257,6 @@ int suite_main(void)
     timer_at_its_instant();
     psci_cpu_on();
     fetch_from_nothing();
+    el0_round_trip();
     return expect_summary();
 }

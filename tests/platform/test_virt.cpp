@@ -322,10 +322,10 @@ TEST(VirtMachine, TheDevicesHoldTheirRulesForAGuest)
     SocRun r = pmvp_soc(scenario("firmware-virt-machine"));
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["console"];  // the PL011's
-    for (const char *test :
-         { "virt-uart-probe", "virt-gic-sgi-self", "virt-timer-instant", "virt-psci-cpu-on", "virt-fetch-abort" })
+    for (const char *test : { "virt-uart-probe", "virt-gic-sgi-self", "virt-timer-instant", "virt-psci-cpu-on",
+                              "virt-fetch-abort", "virt-el0-round-trip" })
         EXPECT_NE(console.find(std::string("PASS ") + test + "\n"), std::string::npos) << test << "\n" << console;
-    EXPECT_NE(console.find("\n5 passed, 0 failed\n"), std::string::npos) << console;
+    EXPECT_NE(console.find("\n6 passed, 0 failed\n"), std::string::npos) << console;
     EXPECT_EQ(r.result["pes"][0]["aborts"], 1);
 }
 
