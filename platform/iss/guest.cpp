@@ -8,7 +8,7 @@
 
 namespace pmvp::soc {
 
-Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
+Guest::Guest(const sc_core::sc_module_name &name, Soc &soc, bool attached)
     : sc_module(name), machine(soc.scenario.machine), ram_size(machine.ram()),
       frames_size((soc.scenario.num_pes() * kPeWindow + 0xFFF) & ~0xFFFull), bus("bus"), soc_(soc)
 {
@@ -23,7 +23,7 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc)
                                 "or give --kernel IMAGE)");
     path_ = iss_image(s);
     if (machine.kind == Machine::VIRT) {
-        VirtBoot b = virt_boot(s, path_);
+        VirtBoot b = virt_boot(s, path_, attached);
         image = std::move(b.image);
         initrd = std::move(b.initrd);
         initrd_at = b.initrd_at;

@@ -79,7 +79,8 @@ class Guest : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Guest);
     // Throws ScenarioError naming the image if it cannot be loaded.
-    Guest(const sc_core::sc_module_name &name, Soc &soc);
+    // Detached (`attached` false), the virt machine's device tree has no PMU.
+    Guest(const sc_core::sc_module_name &name, Soc &soc, bool attached);
     ~Guest() override;
     FirmwareImage image;
     uint8_t *ram = nullptr;
@@ -131,8 +132,9 @@ private:
 };
 
 // A core of ISS cluster `cluster` (its monitors null when not `attached`:
-// the guest's PMU and AMU accesses then get no answer from pmvp, UNDEFINED,
-// or Unicorn's own register where an access cannot be refused,
+// its ID registers then say it has no PMU and no AMU, and the guest's
+// accesses to their registers get no answer from pmvp, UNDEFINED, or
+// Unicorn's own register where an access cannot be refused,
 // docs/FIRMWARE.md).
 std::unique_ptr<Core> make_iss_core(const sc_core::sc_module_name &name, Soc &soc, const Cluster &cluster,
                                     unsigned index, unsigned cluster_index, unsigned core_in_cluster, unsigned first_pe,
@@ -151,7 +153,7 @@ struct VirtBoot {
     std::vector<uint8_t> dtb;
     uint64_t dtb_at = 0;
 };
-VirtBoot virt_boot(const Scenario &s, const std::string &image_path);
+VirtBoot virt_boot(const Scenario &s, const std::string &image_path, bool pmu = true);
 // The ISS clusters' image (one for all, parse_scenario): empty if none is
 // given yet.
 const std::string &iss_image(const Scenario &s);

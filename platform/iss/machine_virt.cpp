@@ -109,7 +109,7 @@ std::vector<uint64_t> virt_mpidrs(const Scenario &s)
     return m;
 }
 
-VirtBoot virt_boot(const Scenario &s, const std::string &image_path)
+VirtBoot virt_boot(const Scenario &s, const std::string &image_path, bool pmu)
 {
     const uint64_t ram_size = s.machine.ram();
     VirtBoot b;
@@ -138,6 +138,7 @@ VirtBoot virt_boot(const Scenario &s, const std::string &image_path)
     spec.memory = ram_size;
     spec.mpidr = virt_mpidrs(s);
     spec.bootargs = s.machine.append;
+    spec.pmu = pmu;
     b.dtb = virt::build_dtb(spec);
     b.dtb_at = dtb_address(b.image, ram_size, b.dtb.size(), spec.initrd_end);
     return b;

@@ -89,10 +89,12 @@ bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, 
     }
     if (!write && pmvp_id_fields_a64(&iss.cluster_.config, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &fields,
                                      &mask) == PMVP_OK) {
-        uint64_t v = fields;
+        // Detached, the core has no PMU and no AMU: their fields read 0.
+        const uint64_t own = iss.monitors_ ? fields : 0;
+        uint64_t v = own;
         for (const IdBase &b : kIdBase)
             if (b.crm == cp->crm && b.op2 == cp->op2)
-                v = (b.value & ~mask) | fields;
+                v = (b.value & ~mask) | own;
         if (rt != UC_ARM64_REG_XZR)
             uc_reg_write(uc, rt, &v);
         return true;

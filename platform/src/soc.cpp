@@ -971,7 +971,7 @@ Soc::Soc(const sc_core::sc_module_name &name, const Scenario &s, bool journallin
         firmware = std::make_unique<Firmware>("firmware", *this);
     }
     if (s.has_iss()) {
-        guest = std::make_unique<Guest>("guest", *this);
+        guest = std::make_unique<Guest>("guest", *this, attached);
         if (attached)
             guest->bus.bind(router->target);
     }
