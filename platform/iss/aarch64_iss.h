@@ -324,9 +324,9 @@ uint32_t on_mrs(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void 
 uint32_t on_msr(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, void *user);
 uint32_t on_sys(uc_engine *, uc_arm64_reg, const uc_arm64_cp_reg *cp, void *user);
 void on_interrupt(uc_engine *uc, uint32_t intno, void *user);
-// The PMU and AMU frames: 1 to 8 byte loads and stores, each one TLM access
-// through the bus (their RAM shadow only carries the value to the load).
-void on_frame_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user);
+// The PMU and AMU frames of every PE mapped into thread t's engine
+// (frames.cpp).
+void map_frames(Aarch64Iss::Thread &t);
 
 // An access to a physical address where Unicorn has no region (it looks its
 // regions up after the guest's translation): the PE stops there, the

@@ -78,16 +78,16 @@ void unicorn_ok(uc_err e, const char *what)
         throw std::runtime_error(std::string("Unicorn: ") + what + ": " + uc_strerror(e));
 }
 
-// Thread t's engine: the RAM, the frames of every PE (`frames` bytes) and
-// the machine's devices mapped, every hook added.
+// Thread t's engine: the RAM, the frames of every PE and the machine's
+// devices mapped, every hook added (none on memory: a memory hook sends
+// every load and store through Unicorn's slow path).
 void Aarch64Iss::open_engine(Thread &t)
 {
-    const uint64_t frames = guest_.frames_size;
     auto ok = unicorn_ok;
     ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
     uc_hook h;
     ok(uc_mem_map_ptr(t.uc, kRamBase, guest_.ram_size, UC_PROT_ALL, guest_.ram), "map RAM");
-    ok(uc_mem_map_ptr(t.uc, kFramesBase, frames, UC_PROT_READ | UC_PROT_WRITE, guest_.frames), "map the frames");
+    map_frames(t);
     if (virt())
         map_virt_devices(t);
     else
@@ -100,9 +100,6 @@ void Aarch64Iss::open_engine(Thread &t)
     ok(uc_hook_add(t.uc, &h, UC_HOOK_INSN, (void *)on_sys, &t, 1, 0, UC_ARM64_INS_SYS), "SYS hook");
     ok(uc_hook_add(t.uc, &h, UC_HOOK_INTR, (void *)on_interrupt, &t, 1, 0), "interrupt hook");
     ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)on_unmapped, &t, 1, 0), "unmapped hook");
-    ok(uc_hook_add(t.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)on_frame_access, &t, kFramesBase,
-                   kFramesBase + frames - 1),
-       "frame hook");
     // Unicorn's CPU has EL2 and EL3 and leaves SCR_EL3.RW and
     // HCR_EL2.RW clear, so its translation regime of EL1 is AArch32 and
     // an MMU the guest enables faults on every access: EL1 is made

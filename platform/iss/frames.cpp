@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The PMU and AMU frames: a guest's load or store of them, one TLM access
+// The PMU and AMU frames: a guest's load or store of them, a TLM access
 // through the SoC's bus at its instruction's instant.
 
 #include "aarch64_iss.h"
@@ -19,41 +19,62 @@ bool Aarch64Iss::reads_own_pmccntr(uint64_t address) const
     return in_frame == pmccntr_ || in_frame == pmccntr_ + 4;
 }
 
-void on_frame_access(uc_engine *, uc_mem_type type, uint64_t address, int size, int64_t value, void *user)
+namespace {
+
+// One access of a frame: at its instruction's instant, after the
+// instructions before it (a read of the PE's own PMCCNTR_EL0 may come
+// first: cycle_reads_first), one beat on the platform's bus (BUS_ACCESS,
+// told with its instruction's events), one TLM access. An error response
+// reads as zero and loses a write. The data read.
+uint64_t frame_access(Aarch64Iss::Thread &t, uint64_t address, unsigned size, bool write, uint64_t data)
 {
-    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
-    uint64_t before = iss.retired_before_access(t);
-    bool write = type == UC_MEM_WRITE;
+    const uint64_t before = iss.retired_before_access(t);
     if (!(t.cycle_reads_first && !write && iss.reads_own_pmccntr(address)))
         iss.tell_retired(t, before);
-    // One beat on the platform's bus (BUS_ACCESS), told with its
-    // instruction's events.
     iss.occur(t, a64::BUS_ACCESS);
     iss.occur(t, write ? a64::BUS_ACCESS_WR : a64::BUS_ACCESS_RD);
-    uint64_t data = write ? (uint64_t)value : 0;
     tlm::tlm_generic_payload &gp = iss.frame_gp;  // one for every access: no construction each time
     gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp.set_address(address);
     gp.set_data_ptr(reinterpret_cast<unsigned char *>(&data));
-    gp.set_data_length((unsigned)size);
-    gp.set_streaming_width((unsigned)size);
+    gp.set_data_length(size);
+    gp.set_streaming_width(size);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_time delay = iss.offset(iss.time_of(t, before));
     if (iss.monitors_)
         iss.guest_.bus->b_transport(gp, delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-        t.result.bus_errors++;  // an error response reads as zero; a write is lost
+        t.result.bus_errors++;
         data = 0;
     }
-    const uint64_t at = address - kFramesBase;
-    if (!write && at + (uint64_t)size <= iss.guest_.frames_size) {  // (one reaching beyond faults)
-        if (size == 4)  // a register's 32 bits, the common case, as one move
-            std::memcpy(iss.guest_.frames + at, &data, 4);
-        else
-            std::memcpy(iss.guest_.frames + at, &data, (size_t)size);
-    } else if (write)
+    if (write)
         iss.stop(t);  // the monitors changed: limits anew
+    return data;
+}
+
+uint64_t on_frame_read(uc_engine *, uint64_t offset, unsigned size, void *user)
+{
+    return frame_access(*static_cast<Aarch64Iss::Thread *>(user), kFramesBase + offset, size, false, 0);
+}
+
+void on_frame_write(uc_engine *, uint64_t offset, unsigned size, uint64_t value, void *user)
+{
+    frame_access(*static_cast<Aarch64Iss::Thread *>(user), kFramesBase + offset, size, true, value);
+}
+
+}  // namespace
+
+// Unicorn's MMIO regions take accesses of up to 4 bytes: a 64-bit load or
+// store arrives as two 32-bit ones, its low half first, at the same
+// instant, and is made as two TLM accesses (the register reads as one
+// 64-bit access at that instant would read it). Memory hooks, which would
+// keep it one access, send every load and store of the guest through
+// Unicorn's slow path (docs/FIRMWARE.md, "Unicorn").
+void map_frames(Aarch64Iss::Thread &t)
+{
+    unicorn_ok(uc_mmio_map(t.uc, kFramesBase, t.iss->guest_.frames_size, on_frame_read, &t, on_frame_write, &t),
+               "map the frames");
 }
 
 }  // namespace pmvp::soc

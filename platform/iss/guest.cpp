@@ -39,9 +39,6 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc, bool attached)
         throw std::runtime_error("cannot allocate the guest RAM");
     std::memset(ram, 0, ram_size);
     load_ram(ram);
-    frames = static_cast<uint8_t *>(std::aligned_alloc(4096, frames_size));
-    if (!frames)
-        throw std::runtime_error("cannot allocate the frames' memory");
     SC_THREAD(run);
 }
 
@@ -79,7 +76,6 @@ void Guest::load_ram(uint8_t *to) const
 Guest::~Guest()
 {
     std::free(ram);
-    std::free(frames);
 }
 
 // One quantum after another, the ISS cores in the SoC's order: a guest sees

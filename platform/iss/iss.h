@@ -86,10 +86,8 @@ public:
     uint8_t *ram = nullptr;
     const Machine machine;
     const uint64_t ram_size;
-    // The memory every engine maps at kFramesBase (frames_size bytes, those
-    // of the SoC's PEs): a load's hook places the value the bus returned
-    // there, for the load to read. Its pages are only touched by loads.
-    uint8_t *frames = nullptr;
+    // The frames' window every engine maps at kFramesBase: those of the
+    // SoC's PEs, each access made on the bus (frames.cpp).
     const uint64_t frames_size;
     // The virt machine's devices and device tree (null / empty on pmvp's).
     std::unique_ptr<virt::Gicv2> gic;
