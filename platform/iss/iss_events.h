@@ -114,7 +114,7 @@ public:
     uint64_t classified() const { return classified_; }  // blocks classified so far (first or again)
 
 private:
-    static constexpr unsigned kFront = 1024;  // a direct-mapped front to the map (not in line: the PE's
+    static constexpr unsigned kFront = 16384;  // a direct-mapped front to the map (not in line: the PE's
     std::unique_ptr<IssBlock *[]> front_ { new IssBlock *[kFront]() };  // hot fields stay close)
     std::unordered_map<uint64_t, IssBlock> blocks_;
     std::vector<IssBlock *> ran_;  // the blocks whose runs are not 0
