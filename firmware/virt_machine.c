@@ -5,8 +5,9 @@
  * GICv2 (an SGI to itself, the generic timer's PPI at its instant through
  * WFI and IAR/EOIR), PSCI (CPU_ON of PE 1, AFFINITY_INFO, CPU_OFF) and a
  * fetch from an address where nothing is (a synchronous external abort),
- * and a round trip to EL0 (ERET, SVC) counted by counters filtered to EL0
- * and to EL1.
+ * a round trip to EL0 (ERET, SVC) counted by counters filtered to EL0
+ * and to EL1, code one PE rewrites while another runs it, and a
+ * translation one PE changes while another uses it.
  * Built with platform_virt.c; run by platform/scenarios/firmware-virt-machine.json
  * (2 PEs, 1 GHz, one instruction per cycle, a 100 MHz System Counter).
  */
@@ -246,6 +247,112 @@ static void el0_round_trip(void)
     report(name, ok);
 }
 
+/* Code one PE writes and another runs. Each PE is an engine with its own
+ * translations: PE 0 rewrites a function PE 1 is calling in a loop, makes
+ * the change visible as the architecture asks (DC CVAU, DSB ISH, IC IVAU,
+ * DSB ISH, then PE 1's ISB), and PE 1 must run the new code. */
+#define MOVZ_W0(imm) (0x52800000u | (uint32_t)(imm) << 5)
+#define RET 0xd65f03c0u
+static uint32_t shared_code[16] __attribute__((aligned(64)));
+static volatile uint64_t code_calls, code_patched, code_before, code_after;
+
+static void make_visible(volatile uint32_t *at)
+{
+    __asm__ volatile("dc cvau, %0\n dsb ish\n ic ivau, %0\n dsb ish\n isb" : : "r"(at) : "memory");
+}
+
+static void call_until_patched(uint64_t arg)
+{
+    uint64_t (*f)(void) = (uint64_t(*)(void))(uintptr_t)shared_code;
+    (void)arg;
+    while (!code_patched) {
+        uint64_t r = f();
+        if (code_calls++ == 0)
+            code_before = r; /* later calls may see the change as it is made */
+    }
+    ISB();
+    code_after = f();
+}
+
+static void code_across_pes(void)
+{
+    const char *name = "virt-code-across-pes";
+    bool ok = true;
+    volatile uint32_t *code = shared_code;
+    code[0] = MOVZ_W0(1);
+    code[1] = RET;
+    make_visible(code);
+    rt_start_on(1, call_until_patched, 0);
+    while (code_calls < 100) /* PE 1 has translated and run the old code */
+        ;
+    code[0] = MOVZ_W0(2);
+    make_visible(code);
+    code_patched = 1;
+    rt_wait_on(1);
+    EXPECT_EQ(code_before, 1, "PE 1's first call: the old code");
+    EXPECT_EQ(code_after, 2, "PE 1 after PE 0's patch and its own ISB: the new code");
+    report(name, ok);
+}
+
+/* A translation one PE changes while another uses it. PE 1 turns its MMU on
+ * (one level-1 table: the devices' gigabyte, RAM's, and VA 0x80000000's
+ * 2 MiB through a level-2 table) and reads VA 0x80000000 in a loop; PE 0,
+ * its MMU off, points that block at other RAM and invalidates with TLBI
+ * VAE1IS, which reaches every PE: PE 1 must then read the new page. */
+#define TEST_VA 0x80000000ul
+#define BLOCK_X 0x42000000ul /* 2 MiB blocks of RAM past the image */
+#define BLOCK_Y 0x42200000ul
+#define ATTR_DEVICE (0ul << 2)
+#define ATTR_NORMAL ((1ul << 2) | (3ul << 8)) /* MAIR index 1, Inner Shareable */
+#define BLOCK_AF ((1ul << 10) | 1)          /* Access flag, a block descriptor */
+static uint64_t level1[512] __attribute__((aligned(4096)));
+static uint64_t level2[512] __attribute__((aligned(4096)));
+static volatile uint64_t tlb_reads, tlb_patched, tlb_before, tlb_after;
+
+static void read_through_mmu(uint64_t arg)
+{
+    volatile uint64_t *at = (volatile uint64_t *)TEST_VA;
+    (void)arg;
+    SYSREG_WRITE(mair_el1, 0xFF00ul);                            /* 0: Device-nGnRnE, 1: Normal write-back */
+    SYSREG_WRITE(tcr_el1, 25ul | (1ul << 23) | (2ul << 32));     /* T0SZ 25 (level 1 first), EPD1, 40-bit PA */
+    SYSREG_WRITE(ttbr0_el1, (uint64_t)level1);
+    __asm__ volatile("dsb ish\n tlbi vmalle1\n dsb ish\n isb" : : : "memory");
+    SYSREG_WRITE(sctlr_el1, SYSREG_READ(sctlr_el1) | 1);
+    ISB();
+    while (!tlb_patched) {
+        uint64_t r = *at;
+        if (tlb_reads++ == 0)
+            tlb_before = r; /* later reads may see the change as it is made */
+    }
+    ISB();
+    tlb_after = *at;
+    SYSREG_WRITE(sctlr_el1, SYSREG_READ(sctlr_el1) & ~1ul);
+    ISB();
+}
+
+static void translation_across_pes(void)
+{
+    const char *name = "virt-tlbi-across-pes";
+    bool ok = true;
+    *(volatile uint64_t *)BLOCK_X = 0x1111;
+    *(volatile uint64_t *)BLOCK_Y = 0x2222;
+    level1[0] = 0x00000000ul | ATTR_DEVICE | BLOCK_AF;
+    level1[1] = 0x40000000ul | ATTR_NORMAL | BLOCK_AF;
+    level1[2] = (uint64_t)level2 | 3; /* a table descriptor */
+    level2[0] = BLOCK_X | ATTR_NORMAL | BLOCK_AF;
+    __asm__ volatile("dsb ish" : : : "memory");
+    rt_start_on(1, read_through_mmu, 0);
+    while (tlb_reads < 100) /* PE 1's TLB holds the translation to X */
+        ;
+    level2[0] = BLOCK_Y | ATTR_NORMAL | BLOCK_AF;
+    __asm__ volatile("dsb ish\n tlbi vae1is, %0\n dsb ish\n isb" : : "r"(TEST_VA >> 12) : "memory");
+    tlb_patched = 1;
+    rt_wait_on(1);
+    EXPECT_EQ(tlb_before, 0x1111, "PE 1's first read: block X");
+    EXPECT_EQ(tlb_after, 0x2222, "PE 1 after PE 0's TLBI VAE1IS: block Y");
+    report(name, ok);
+}
+
 int suite_main(void)
 {
     rt_banner("pmvp virt machine");
@@ -258,5 +365,7 @@ int suite_main(void)
     psci_cpu_on();
     fetch_from_nothing();
     el0_round_trip();
+    code_across_pes();
+    translation_across_pes();
     return expect_summary();
 }

@@ -127,6 +127,12 @@ public:
         // Powered off (virt: a PE PSCI has not turned on, or CPU_OFF): asleep
         // until a CPU_ON, its monitors told PMVP_PE_OFF.
         bool off = false;
+        // Before the next run: the TLB to flush (another PE's broadcast TLB
+        // invalidation), the translated code of a block found changed
+        // (at `recoded_pc`, `recoded_size` bytes; 0: none) to drop. Not
+        // saved: a restored engine has neither.
+        bool stale_tlb = false;
+        uint64_t recoded_pc = 0, recoded_size = 0;
         uint64_t mpidr = 0;  // virt: MPIDR_EL1 (the device tree's cpu reg)
         // The generic timer's EL1 physical and virtual timers (CNTP_*,
         // CNTV_*; CNTVOFF is 0), on the System Counter.
@@ -232,6 +238,10 @@ public:
     // uc_emu_stop: called from an MMIO callback it restarts the current
     // block from its start, so the block's accesses would run again.
     void stop(Thread &t) { t.stopping = true; }
+    // A broadcast instruction cache (tlb false) or TLB invalidation by PE
+    // `from`, made on every other PE: its blocks are checked against their
+    // code again, and its TLB is flushed before its next run.
+    void broadcast(const Thread &from, bool tlb);
     bool irq_line(Thread &t, pmvp_time at);
     // The System Counter (the generic timer's, the AMU's CNT_CYCLES'): its
     // count at instant `at`, and the first instant it holds `count`.
@@ -301,6 +311,7 @@ private:
     bool cycle_reads_first(const Thread &t);
     void advance(Thread &t, pmvp_time until);
     void run_slice(Thread &t, pmvp_time until);
+    void drop_stale(Thread &t);
     void open_engine(Thread &t);
     void boot(Thread &t);
     uint64_t take_pending_irq(Thread &t);

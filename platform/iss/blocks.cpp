@@ -53,6 +53,20 @@ bool passes_watch(const Aarch64Iss::Thread &t, const IssBlock &b)
     return false;
 }
 
+// Block b's code changed since it last ran. Unicorn drops a translation when
+// its own engine writes the code, not when another PE's does: the
+// translation it is about to run may be of the old code. The run stops
+// before it, and the next drops it first (Aarch64Iss::drop_stale), even if
+// no block ran (the next finds the block current: no loop).
+__attribute__((noinline)) void stop_recoded(Aarch64Iss::Thread &t, IssBlock &b)
+{
+    b.recoded = false;
+    t.recoded_pc = b.pc;
+    t.recoded_size = b.size;
+    t.stopping = true;
+    uc_emu_stop(t.uc);
+}
+
 // Whether the run stops before block b of n instructions: a stop asked for
 // elsewhere in the previous block, or the block passes the run's limit or
 // an occurrence that interrupts, or the previous block unmasked a pending
@@ -94,6 +108,10 @@ void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     const uint64_t n = size / 4;
     IssBlock &b = t.blocks.get(address, size, locate_code, &t, t.pending);
+    if (__builtin_expect(b.recoded, 0)) {
+        stop_recoded(t, b);
+        return;
+    }
     // The common case decided with one test: no stop asked for, the limit
     // not passed, nothing watched.
     if (__builtin_expect(t.stopping | (t.ran_block & ((t.retired + n > t.limit) | (t.watching != 0) | t.watch_unmask)),

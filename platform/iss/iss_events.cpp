@@ -99,6 +99,7 @@ IssBlock &IssBlockCache::lookup(uint64_t pc, uint32_t size, Locate locate, void 
     const uint32_t *code = locate(ctx, pc, n, buf_.data());
     if (b->size != size || b->words.size() != n || std::memcmp(code, b->words.data(), size) != 0) {
         pending.add_runs(*b);  // executed as it was (its entry in ran_ adds nothing more)
+        b->recoded = !b->words.empty();
         b->pc = pc;
         b->size = size;
         classify(*b, code, n);

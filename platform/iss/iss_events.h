@@ -28,6 +28,9 @@ struct IssBlock {
                                                           // PC_WRITE_RETIRED if it ends with a conditional branch
     bool conditional_last = false;                        // it ends with a conditional branch
     bool returns_last = false;                            // it ends with an exception return (ERET)
+    // Classified again, its code having changed since it last ran: the
+    // translation about to run may be of the old code (on_block).
+    bool recoded = false;
     // That branch's target, where it is not the next instruction (so the
     // next block's address says whether it was taken); else kNoTarget.
     static constexpr uint64_t kNoTarget = UINT64_MAX;

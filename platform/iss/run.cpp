@@ -125,12 +125,38 @@ uint64_t Aarch64Iss::watch_events(Thread &t)
     return left[a64::INST_RETIRED];
 }
 
+// What other PEs' maintenance, or a block found changed, left to do before
+// the run, when the engine is not running: Unicorn drops translations only
+// then. The block's code is where the PE stopped before it, at the same
+// Exception level, so translating its address does not fault.
+void Aarch64Iss::drop_stale(Thread &t)
+{
+    if (t.stale_tlb)
+        unicorn_ok(uc_ctl_flush_tlb(t.uc), "flush the TLB");
+    if (t.recoded_size)
+        unicorn_ok(uc_ctl_remove_cache(t.uc, t.recoded_pc, t.recoded_pc + t.recoded_size),
+                   "drop a changed block's translation");
+    t.stale_tlb = false;
+    t.recoded_size = 0;
+}
+
+void Aarch64Iss::broadcast(const Thread &from, bool tlb)
+{
+    for (Aarch64Iss *core : guest_.cores)
+        for (Thread &t : core->threads)
+            if (&t != &from) {
+                t.blocks.clear();
+                t.stale_tlb |= tlb;
+            }
+}
+
 // One run of thread t's guest, from its local time to `until` at most: a
 // pending interrupt taken first, then as many instructions as the clock,
 // the next interrupt or freeze and the timers allow.
 void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
 {
     t.exception_at = UINT64_MAX;
+    drop_stale(t);
     uint64_t pc = take_pending_irq(t);
     t.hz = cluster_.hz_at(t.now);
     if (t.hz == 0) {  // the clock is stopped: nothing executes
@@ -241,8 +267,9 @@ void Aarch64Iss::ended_run(Thread &t, uc_err err)
         check(monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now)), "set_state");  // the PE sleeps from its exit on
     // A run that retired nothing (an exception entry, taken by the host)
     // still takes an instruction's time, so a guest that faults forever
-    // costs the host no more per simulated µs than one that computes.
-    if (t.now <= t.run_t0 && !t.wfi && !t.exited)
+    // costs the host no more per simulated µs than one that computes; one
+    // that stopped before a changed block (stop_recoded) takes none.
+    if (t.now <= t.run_t0 && !t.wfi && !t.exited && !t.recoded_size)
         t.now = std::max(t.run_t0 + 1, time_of(t, t.run_n0 + 1));
 }
 

@@ -166,15 +166,27 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
 
 }  // namespace
 
-// SYS: an instruction cache invalidation (IC IALLUIS, IC IALLU, IC IVAU)
-// makes changed code visible, a TLB invalidation a changed translation:
-// the blocks are checked against their code again (IssBlockCache). QEMU
-// executes the instruction.
+// SYS: an instruction cache invalidation makes changed code visible, a
+// TLB invalidation a changed translation: the PE's blocks are checked
+// against their code again (IssBlockCache), and a block found changed has
+// its translation dropped (on_block). Each PE is an engine of its own, which
+// QEMU runs as its only CPU: the broadcast forms (IC IVAU, IC IALLUIS, TLBI
+// but for its local forms, CRm 4, 6 and 7) are made to reach the others
+// here (Aarch64Iss::broadcast). QEMU executes the instruction.
 uint32_t on_sys(uc_engine *, uc_arm64_reg, const uc_arm64_cp_reg *cp, void *user)
 {
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
-    if ((cp->crn == 7 && (cp->crm == 1 || cp->crm == 5) && cp->op2 <= 1) || cp->crn == 8)
+    const bool ic_ivau = cp->crn == 7 && cp->op1 == 3 && cp->crm == 5 && cp->op2 == 1;
+    const bool ic_iallu = cp->crn == 7 && cp->op1 == 0 && (cp->crm == 1 || cp->crm == 5) && cp->op2 == 0;
+    if (ic_ivau || ic_iallu) {
         t.blocks.clear();
+        if (ic_ivau || cp->crm == 1)
+            t.iss->broadcast(t, false);
+    } else if (cp->crn == 8) {
+        t.blocks.clear();
+        if (cp->crm != 4 && cp->crm != 6 && cp->crm != 7)
+            t.iss->broadcast(t, true);
+    }
     return 0;
 }
 

@@ -203,6 +203,7 @@ TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
     EXPECT_EQ(b.count[a64::LD_RETIRED], 1u);
     EXPECT_EQ(b.count[a64::MEM_ACCESS], 2u);
     EXPECT_TRUE(b.conditional_last);
+    EXPECT_FALSE(b.recoded);  // new: its translation is of this code
     cache.ran(b);
     cache.ran(cache.get(0x40001000, 12, locate, &code, pending));
     EXPECT_EQ(cache.classified(), 1u);
@@ -214,6 +215,8 @@ TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
     EXPECT_EQ(pending.n[a64::ST_RETIRED], 2u);  // the two runs of the old code
     EXPECT_EQ(c.count[a64::LD_RETIRED], 2u);
     EXPECT_EQ(c.count[a64::ST_RETIRED], 0u);
+    EXPECT_TRUE(c.recoded);  // its translation may be of the old code: the ISS drops it
+    c.recoded = false;
     cache.ran(c);
     cache.drain(pending);
     EXPECT_EQ(pending.n[a64::LD_RETIRED], 4u);
@@ -221,7 +224,7 @@ TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
     cache.drain(pending);  // drained once
     EXPECT_EQ(pending.n[a64::INST_RETIRED], 9u);
     cache.clear();  // the translation changed: located again, same code
-    cache.get(0x40001000, 12, locate, &code, pending);
+    EXPECT_FALSE(cache.get(0x40001000, 12, locate, &code, pending).recoded);
     EXPECT_EQ(code.located, 3);
     EXPECT_EQ(cache.classified(), 2u);
     cache.clear(IssBlockCache::kUpper);  // TTBR1's half: this block (bit 55 clear) stays trusted
@@ -234,6 +237,7 @@ TEST(IssBlocks, ClassifiedOnceAndAgainWhenItsCodeChanges)
     IssBlock &d = cache.get(0x40001000, 8, locate, &code, pending);  // retranslated shorter
     EXPECT_EQ(d.instructions(), 2u);
     EXPECT_FALSE(d.conditional_last);
+    EXPECT_TRUE(d.recoded);
 }
 
 // A clear of one half of the address space (a TTBR0_EL1 write clears the

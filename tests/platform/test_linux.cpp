@@ -47,6 +47,12 @@ TEST(Linux, PerfCountsTheWorkloadExactlyThroughLinuxsDriver)
     const uint64_t cpi = s["clusters"][0]["cpu"]["cpi"], counters = s["clusters"][0]["num_counters"];
     std::string console = r.result["console"];
     console.erase(std::remove(console.begin(), console.end(), '\r'), console.end());  // the tty's CR LF
+    // Linux brought every PE up, and warned of nothing.
+    const json &cluster = s["clusters"][0];
+    const unsigned cpus = cluster["cores"].get<unsigned>() * cluster.value("num_pes", 1u);
+    EXPECT_NE(console.find("smp: Brought up 1 node, " + std::to_string(cpus) + " CPUs\n"), std::string::npos)
+        << console;
+    EXPECT_EQ(console.find("WARNING:"), std::string::npos) << console;
     // The driver found the scenario's event counters and the cycle counter.
     EXPECT_NE(console.find("hw perfevents: enabled with armv8_pmuv3 PMU driver, " + std::to_string(counters + 1) +
                            " counters available\n"),
