@@ -40,7 +40,9 @@ mkdir -p "$root"/{bin,usr/bin,lib,proc,sys,tmp,dev}
 cp "$deb/bin/busybox" "$root/bin/busybox"
 cp "$deb/usr/bin/perf" "$root/usr/bin/perf"
 cp "$here/firmware/linux/init" "$root/init"
-aarch64-linux-gnu-gcc -nostdlib -static -Wl,--build-id=none -o "$root/workload" "$here/firmware/linux/workload.S"
+# (Assembled first to an object of a fixed name, which its symbol table names.)
+aarch64-linux-gnu-gcc -c -o "$out/workload.o" "$here/firmware/linux/workload.S"
+aarch64-linux-gnu-gcc -nostdlib -static -Wl,--build-id=none -o "$root/workload" "$out/workload.o"
 
 # The shared libraries perf needs, and theirs: each NEEDED entry found in the
 # unpacked packages' library folders, copied where the loader looks.
@@ -61,6 +63,10 @@ copy_needed() {
 copy_needed "$root/usr/bin/perf"
 cp -L "$deb/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1" "$root/lib/ld-linux-aarch64.so.1"
 
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -9 > "$out/initrd.cpio.gz"
+# The same bytes on every build (so a run's counts and instants repeat):
+# every file dated 1 January 2000, cpio's inode numbers its own, gzip's
+# header without a name or date.
+find "$root" -exec touch -h -d @946684800 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible -R 0:0) | gzip -9 -n > "$out/initrd.cpio.gz"
 echo "$out/Image"
 echo "$out/initrd.cpio.gz"
