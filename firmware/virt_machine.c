@@ -6,8 +6,9 @@
  * WFI and IAR/EOIR), PSCI (CPU_ON of PE 1, AFFINITY_INFO, CPU_OFF) and a
  * fetch from an address where nothing is (a synchronous external abort),
  * a round trip to EL0 (ERET, SVC) counted by counters filtered to EL0
- * and to EL1, code one PE rewrites while another runs it, and a
- * translation one PE changes while another uses it.
+ * and to EL1, code one PE rewrites while another runs it, a
+ * translation one PE changes while another uses it, and a breakpoint and
+ * software step at EL1.
  * Built with platform_virt.c; run by platform/scenarios/firmware-virt-machine.json
  * (2 PEs, 1 GHz, one instruction per cycle, a 100 MHz System Counter).
  */
@@ -353,6 +354,121 @@ static void translation_across_pes(void)
     report(name, ok);
 }
 
+/* Self-hosted debug at EL1 (MDSCR_EL1.KDE, PSTATE.D clear): a breakpoint
+ * in mid-block and software step, each exception's syndrome and return
+ * address; the handler returns with SPSR_EL1.D (breakpoint: the
+ * instruction then runs) or SPSR_EL1.SS (step: one instruction runs). */
+#define MDSCR_SS 1ul
+#define MDSCR_KDE (1ul << 13)
+#define MDSCR_MDE (1ul << 15)
+#define SPSR_D (1ul << 9)
+#define SPSR_SS (1ul << 21)
+static volatile uint64_t dbg_esr[4], dbg_elr[4], dbg_n, dbg_spsr_set;
+
+/* The OS Lock is set at reset (OSLSR_EL1.OSLK): debug exceptions wait for
+ * its clearing. */
+static void os_unlock(void)
+{
+    SYSREG_WRITE(oslar_el1, 0);
+    ISB();
+}
+
+static bool on_debug(uint64_t esr)
+{
+    if (dbg_n < 4) {
+        dbg_esr[dbg_n] = esr;
+        dbg_elr[dbg_n] = SYSREG_READ(elr_el1);
+    }
+    dbg_n++;
+    SYSREG_WRITE(spsr_el1, SYSREG_READ(spsr_el1) | dbg_spsr_set);
+    SYSREG_WRITE(elr_el1, SYSREG_READ(elr_el1) - 4); /* the runtime adds 4: back to the instruction */
+    return true;
+}
+
+extern char bp_site[], step0[], step1[], step2[];
+
+/* x9 += 1, 2, 4 with a breakpoint on the second ADD: the breakpoint at its
+ * PMC's Exception levels only. */
+static __attribute__((noinline)) uint64_t run_breakpoint_block(uint64_t bcr)
+{
+    uint64_t x = 0;
+    dbg_n = 0;
+    SYSREG_WRITE(dbgbvr0_el1, (uint64_t)bp_site);
+    SYSREG_WRITE(dbgbcr0_el1, bcr);
+    SYSREG_WRITE(mdscr_el1, MDSCR_KDE | MDSCR_MDE);
+    ISB();
+    __asm__ volatile("msr daifclr, #8\n"
+                     "add %0, %0, #1\n"
+                     ".globl bp_site\nbp_site:\n"
+                     "add %0, %0, #2\n"
+                     "add %0, %0, #4\n"
+                     "msr daifset, #8"
+                     : "+r"(x)
+                     :
+                     : "memory");
+    SYSREG_WRITE(mdscr_el1, 0);
+    SYSREG_WRITE(dbgbcr0_el1, 0);
+    ISB();
+    return x;
+}
+
+static void breakpoint(void)
+{
+    const char *name = "virt-breakpoint";
+    bool ok = true;
+    const uint64_t e = 1, pmc_el1 = 1ul << 1, pmc_el0 = 2ul << 1, bas = 0xFul << 5;
+    os_unlock();
+    rt_set_sync_handler(on_debug);
+    dbg_spsr_set = SPSR_D;
+    EXPECT_EQ(run_breakpoint_block(bas | pmc_el1 | e), 7, "every ADD ran once");
+    EXPECT_EQ(dbg_n, 1, "one Breakpoint exception");
+    EXPECT_EQ(dbg_esr[0], 0xC6000022ul, "ESR_EL1: EC 0x31 (same EL), IL, IFSC 0x22 (debug)");
+    EXPECT_EQ(dbg_elr[0], (uint64_t)bp_site, "ELR_EL1: the instruction, not executed");
+    EXPECT_EQ(run_breakpoint_block(bas | pmc_el0 | e), 7, "PMC EL0 only: every ADD ran once");
+    EXPECT_EQ(dbg_n, 0, "PMC EL0 only: no Breakpoint exception at EL1");
+    rt_set_sync_handler(0);
+    report(name, ok);
+}
+
+/* MDSCR_EL1.SS with PSTATE.SS clear: the step is pending before the first
+ * instruction after the unmask (ESR.ISV 0); each return with SPSR.SS runs
+ * one instruction and steps after it (ISV 1); after the MSR that sets
+ * PSTATE.D no step is taken. */
+static __attribute__((noinline)) void software_step(void)
+{
+    const char *name = "virt-software-step";
+    bool ok = true;
+    uint64_t x = 0;
+    os_unlock();
+    rt_set_sync_handler(on_debug);
+    dbg_spsr_set = SPSR_SS;
+    dbg_n = 0;
+    SYSREG_WRITE(mdscr_el1, MDSCR_KDE | MDSCR_SS);
+    ISB();
+    __asm__ volatile("msr daifclr, #8\n"
+                     ".globl step0\nstep0:\n"
+                     "add %0, %0, #1\n"
+                     ".globl step1\nstep1:\n"
+                     "add %0, %0, #2\n"
+                     ".globl step2\nstep2:\n"
+                     "msr daifset, #8\n"
+                     "add %0, %0, #4"
+                     : "+r"(x)
+                     :
+                     : "memory");
+    SYSREG_WRITE(mdscr_el1, 0);
+    ISB();
+    rt_set_sync_handler(0);
+    EXPECT_EQ(x, 7, "every ADD ran once");
+    EXPECT_EQ(dbg_n, 3, "three Software Step exceptions");
+    EXPECT_EQ(dbg_esr[0], 0xCE000022ul, "ESR_EL1 of the pending step: EC 0x33, IL, ISV 0, IFSC 0x22");
+    EXPECT_EQ(dbg_elr[0], (uint64_t)step0, "ELR_EL1 of the pending step: the first instruction");
+    EXPECT_EQ(dbg_esr[1], 0xCF000022ul, "ESR_EL1 of a completed step: ISV 1, EX 0");
+    EXPECT_EQ(dbg_elr[1], (uint64_t)step1, "ELR_EL1: the instruction after the one stepped");
+    EXPECT_EQ(dbg_elr[2], (uint64_t)step2, "ELR_EL1: the next");
+    report(name, ok);
+}
+
 int suite_main(void)
 {
     rt_banner("pmvp virt machine");
@@ -367,5 +483,7 @@ int suite_main(void)
     el0_round_trip();
     code_across_pes();
     translation_across_pes();
+    breakpoint();
+    software_step();
     return expect_summary();
 }

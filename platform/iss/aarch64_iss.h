@@ -119,6 +119,9 @@ public:
         // instant) (Guest::ring). Not saved: a quantum's own.
         pmvp_time slept_from = 0;
         uint64_t limit = 0;  // the run stops before a block that would pass it
+        // The block the block hook ended the run before (UINT64_MAX: it did
+        // not). A run's own.
+        uint64_t stopped_before = UINT64_MAX;
         // The retired count at the run's last exception entry (UINT64_MAX:
         // none yet). A run's own.
         uint64_t exception_at = UINT64_MAX;
@@ -146,6 +149,14 @@ public:
         // that Unicorn never arms a breakpoint (its translator faults on
         // one: the host would crash).
         uint64_t dbgbvr[16] = {}, dbgbcr[16] = {};
+        // Their hooks (arm_breakpoints), to arm anew before the next run
+        // when `breakpoints_changed`. Not saved: a restored PE arms them.
+        bool breakpoints_changed = true;
+        // MDSCR_EL1.SS is set, and PSTATE.D was `step_d` when QEMU's flags
+        // were last built (prepare_step). A run's own.
+        bool step_configured = false;
+        uint64_t step_d = 0;
+        std::vector<uc_hook> breakpoint_hooks;
         // Large: after the fields the block hook reads.
         IssTally pending;
         IssBlockCache blocks;
@@ -280,6 +291,18 @@ public:
     // A Data Abort (an Instruction Abort if `fetch`) that Unicorn's walk of
     // the guest's tables raised at the PC (aborts.cpp).
     void abort(Thread &t, bool fetch);
+    // Self-hosted debug (debug.cpp): breakpoint n of kBreakpoints
+    // (ID_AA64DFR0_EL1.BRPs + 1) held in dbgbvr/dbgbcr, armed before a run
+    // after a change; a Watchpoint or Software Step exception taken where
+    // QEMU reports a Data Abort or an UNDEFINED instruction (true: taken).
+    static constexpr unsigned kBreakpoints = 6;
+    bool breakpoint_hits(const Thread &t, uint64_t address, uint64_t pstate) const;
+    void arm_breakpoints(Thread &t);
+    bool watchpoint(Thread &t, const a64::Access &a, uint64_t pc);
+    bool software_step(Thread &t, uint64_t pc);
+    void prepare_step(Thread &t);
+    void configure_step(Thread &t, uint64_t mdscr);  // an MSR to MDSCR_EL1
+    static bool step_flags_stale(const Thread &t);
     Thread *pe_of_mpidr(uint64_t mpidr);
     // The instructions from t.now up to the first that retires at or after
     // `when` (at least 1); `at_or_before`: those that retire at or before it.

@@ -70,6 +70,8 @@ void Aarch64Iss::abort(Thread &t, bool fetch)
         return;
     }
     Stage1 w = walk_stage1(t.uc, a.va);
+    if (!fetch && (w.fault == Stage1::kMapped || w.fault == Stage1::kOff) && watchpoint(t, a, pc))
+        return;
     const uint64_t last = a.va + a.bytes - 1;
     if ((w.fault == Stage1::kMapped || w.fault == Stage1::kOff) && (last >> 12) != (a.va >> 12)) {
         const Stage1 next = walk_stage1(t.uc, last & ~0xFFFull);

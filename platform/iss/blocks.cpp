@@ -64,19 +64,23 @@ __attribute__((noinline)) void stop_recoded(Aarch64Iss::Thread &t, IssBlock &b)
     t.recoded_pc = b.pc;
     t.recoded_size = b.size;
     t.stopping = true;
+    t.stopped_before = b.pc;
     uc_emu_stop(t.uc);
 }
 
 // Whether the run stops before block b of n instructions: a stop asked for
 // elsewhere in the previous block, or the block passes the run's limit or
 // an occurrence that interrupts, or the previous block unmasked a pending
-// interrupt (at least one block per run). Out of the block hook's way.
+// interrupt or changed PSTATE.D while software step is configured (at least
+// one block per run). Out of the block hook's way.
 __attribute__((noinline)) bool stops_before(Aarch64Iss::Thread &t, const IssBlock &b, uint64_t n)
 {
     if (!t.stopping &&
-        !(t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) || (t.watch_unmask && irq_unmasked(t)))))
+        !(t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) || (t.watch_unmask && irq_unmasked(t)) ||
+                        (t.step_configured && Aarch64Iss::step_flags_stale(t)))))
         return false;
     t.stopping = true;
+    t.stopped_before = b.pc;
     uc_emu_stop(t.uc);
     return true;
 }
@@ -114,7 +118,8 @@ void on_block(uc_engine *, uint64_t address, uint32_t size, void *user)
     }
     // The common case decided with one test: no stop asked for, the limit
     // not passed, nothing watched.
-    if (__builtin_expect(t.stopping | (t.ran_block & ((t.retired + n > t.limit) | (t.watching != 0) | t.watch_unmask)),
+    if (__builtin_expect(t.stopping | (t.ran_block & ((t.retired + n > t.limit) | (t.watching != 0) | t.watch_unmask |
+                                                      t.step_configured)),
                          0) &&
         stops_before(t, b, n))
         return;

@@ -52,6 +52,8 @@ void on_interrupt(uc_engine *uc, uint32_t intno, void *user)
         pc -= 4;  // at the instruction: served, the guest goes on after it; else UNDEFINED there
         [[fallthrough]];
     case kExcpUdef:
+        if (intno == kExcpUdef && iss.software_step(t, pc))
+            return;
         if (iss.virt() && iss.firmware_call(t, pc))
             return;
         iss.retire_before(t, pc);  // not executed

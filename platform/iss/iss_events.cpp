@@ -97,7 +97,10 @@ IssBlock &IssBlockCache::lookup(uint64_t pc, uint32_t size, Locate locate, void 
         return *b;  // the common case: classified, and not to be checked
     buf_.resize(n);
     const uint32_t *code = locate(ctx, pc, n, buf_.data());
-    if (b->size != size || b->words.size() != n || std::memcmp(code, b->words.data(), size) != 0) {
+    // (A new block's pc is 0: an empty block, QEMU's for a pending Software
+    // Step exception, is classified too.)
+    if (b->pc != pc || b->size != size || b->words.size() != n ||
+        (size && std::memcmp(code, b->words.data(), size) != 0)) {
         pending.add_runs(*b);  // executed as it was (its entry in ran_ adds nothing more)
         b->recoded = !b->words.empty();
         b->pc = pc;

@@ -157,6 +157,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
 {
     t.exception_at = UINT64_MAX;
     drop_stale(t);
+    arm_breakpoints(t);
+    prepare_step(t);
     uint64_t pc = take_pending_irq(t);
     t.hz = cluster_.hz_at(t.now);
     if (t.hz == 0) {  // the clock is stopped: nothing executes
@@ -166,11 +168,19 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     until = start_run(t, until);
     t.limit = t.retired + run_length(t, until);
     t.ran_block = t.stopping = false;
+    t.stopped_before = UINT64_MAX;
     // No end address: `until` is an address at which the engine stops, and
     // no instruction is at UINT64_MAX (they are 4-byte aligned), where 0
     // would stop a guest that jumps to 0 before it faults there.
     uc_err err = uc_emu_start(t.uc, pc, UINT64_MAX, 0, 0);
     uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
+    if (t.stopped_before != UINT64_MAX && pc != t.stopped_before) {
+        // While a code hook exists (a breakpoint's), Unicorn leaves the PC
+        // where the last hooked instruction set it when the block hook stops
+        // the run: the run ended before the block at `stopped_before`.
+        pc = t.stopped_before;
+        uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
+    }
     close_block(t, pc);
     ended_run(t, err);
 }

@@ -19,7 +19,7 @@ struct IdBase {
 };
 constexpr IdBase kIdBase[] = {
     { 4, 0, 0x0000000000002222 },  // ID_AA64PFR0_EL1
-    { 5, 0, 0x0000000010305106 },  // ID_AA64DFR0_EL1
+    { 5, 0, 0x0000000010305106 },  // ID_AA64DFR0_EL1: BRPs 5 (kBreakpoints 6), WRPs 3 (4)
     { 5, 1, 0x0000000000000000 },  // ID_AA64DFR1_EL1
     { 1, 0, 0x0000000000000131 },  // ID_PFR0_EL1
     { 1, 2, 0x0000000003010066 },  // ID_DFR0_EL1
@@ -47,24 +47,22 @@ bool last_in_block(const Aarch64Iss::Thread &t, uint64_t pc)
 }
 
 // DBGBVR<n>_EL1 and DBGBCR<n>_EL1 (op0 2, op1 0, CRn 0, CRm n, op2 4 and 5),
-// n below the breakpoints ID_AA64DFR0_EL1.BRPs gives: the platform holds
-// them and delivers no Breakpoint exception (Unicorn 2.1's translator
-// crashes the host at a breakpoint it arms). A breakpoint enabled
-// (DBGBCR.E) is said once on the PE's console. True if `cp` is one, served.
+// n below kBreakpoints: the platform holds them (Unicorn 2.1's translator
+// crashes the host at a breakpoint QEMU arms) and arms them (debug.cpp)
+// when the run ends, after this block. True if `cp` is one, served.
 bool breakpoint_access(Aarch64Iss::Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t &value)
 {
-    const unsigned brps = (unsigned)(kIdBase[1].value >> 12 & 0xF) + 1;  // ID_AA64DFR0_EL1.BRPs + 1
-    if (cp->op0 != 2 || cp->op1 != 0 || cp->crn != 0 || cp->crm >= brps || (cp->op2 != 4 && cp->op2 != 5))
+    if (cp->op0 != 2 || cp->op1 != 0 || cp->crn != 0 || cp->crm >= Aarch64Iss::kBreakpoints ||
+        (cp->op2 != 4 && cp->op2 != 5))
         return false;
     uint64_t &reg = cp->op2 == 4 ? t.dbgbvr[cp->crm] : t.dbgbcr[cp->crm];
     if (!write) {
         value = reg;
         return true;
     }
-    if (cp->op2 == 5 && (value & 1) && !(reg & 1))
-        t.result.console +=
-            "[pmvp: DBGBCR" + std::to_string(cp->crm) + "_EL1.E set: hardware breakpoints are not delivered]\n";
     reg = value;
+    t.breakpoints_changed = true;
+    t.iss->stop(t);
     return true;
 }
 
@@ -156,6 +154,10 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     if (write && cp->op0 == 3 && cp->op1 == 0 && cp->crm == 0 &&
         ((cp->crn == 1 && cp->op2 == 0) || (cp->crn == 2 && cp->op2 <= 2)))
         t.blocks.clear(cp->crn == 2 && cp->op2 == 0 ? IssBlockCache::kLower : IssBlockCache::kBoth);
+    // MDSCR_EL1 (op0 2, op1 0, CRn 0, CRm 2, op2 2): QEMU writes it; software
+    // step's flags follow it (debug.cpp).
+    if (write && cp->op0 == 2 && cp->op1 == 0 && cp->crn == 0 && cp->crm == 2 && cp->op2 == 2)
+        t.iss->configure_step(t, xreg(uc, rt_index(rt)));
     // The monitors' registers first (a guest reading a counter in a loop):
     // none of them is one the platform answers.
     pmvp_sysreg r;
