@@ -7,8 +7,8 @@
  * fetch from an address where nothing is (a synchronous external abort),
  * a round trip to EL0 (ERET, SVC) counted by counters filtered to EL0
  * and to EL1, code one PE rewrites while another runs it, a
- * translation one PE changes while another uses it, and a breakpoint and
- * software step at EL1.
+ * translation one PE changes while another uses it, and a breakpoint,
+ * software step and a watchpoint at EL1.
  * Built with platform_virt.c; run by platform/scenarios/firmware-virt-machine.json
  * (2 PEs, 1 GHz, one instruction per cycle, a 100 MHz System Counter).
  */
@@ -363,7 +363,7 @@ static void translation_across_pes(void)
 #define MDSCR_MDE (1ul << 15)
 #define SPSR_D (1ul << 9)
 #define SPSR_SS (1ul << 21)
-static volatile uint64_t dbg_esr[4], dbg_elr[4], dbg_n, dbg_spsr_set;
+static volatile uint64_t dbg_esr[4], dbg_elr[4], dbg_n, dbg_spsr_set, dbg_before;
 
 /* The OS Lock is set at reset (OSLSR_EL1.OSLK): debug exceptions wait for
  * its clearing. */
@@ -469,6 +469,64 @@ static __attribute__((noinline)) void software_step(void)
     report(name, ok);
 }
 
+/* A watchpoint on one byte for stores at EL1 (DBGWCR: E, PAC EL1, LSC
+ * store, BAS the byte): a store to it takes the Watchpoint exception before
+ * the store (the handler returns with SPSR_EL1.D and the store then runs),
+ * a load of it and a store to the next byte do not. */
+static volatile uint8_t watched[16] __attribute__((aligned(8)));
+static uint64_t dbg_far;
+
+static bool on_watchpoint(uint64_t esr)
+{
+    dbg_far = SYSREG_READ(far_el1);
+    dbg_esr[0] = esr;
+    dbg_elr[0] = SYSREG_READ(elr_el1);
+    dbg_before = watched[3];
+    dbg_n++;
+    SYSREG_WRITE(spsr_el1, SYSREG_READ(spsr_el1) | SPSR_D);
+    SYSREG_WRITE(elr_el1, SYSREG_READ(elr_el1) - 4); /* the runtime adds 4: back to the store */
+    return true;
+}
+
+extern char watched_store[];
+
+static __attribute__((noinline)) void watchpoint(void)
+{
+    const char *name = "virt-watchpoint";
+    bool ok = true;
+    const uint64_t e = 1, pac_el1 = 1ul << 1, lsc_store = 2ul << 3, bas_byte3 = 1ul << (5 + 3);
+    os_unlock();
+    rt_set_sync_handler(on_watchpoint);
+    dbg_n = 0;
+    watched[3] = 0x11;
+    SYSREG_WRITE(dbgwvr0_el1, (uint64_t)watched);
+    SYSREG_WRITE(dbgwcr0_el1, bas_byte3 | lsc_store | pac_el1 | e);
+    SYSREG_WRITE(mdscr_el1, MDSCR_KDE | MDSCR_MDE);
+    ISB();
+    uint8_t loaded;
+    __asm__ volatile("msr daifclr, #8\n"
+                     "ldrb %w0, [%1, #3]\n"         /* a load: LSC is store only */
+                     "strb %w2, [%1, #4]\n"         /* the next byte: not in BAS */
+                     ".globl watched_store\nwatched_store:\n"
+                     "strb %w2, [%1, #3]\n"
+                     "msr daifset, #8"
+                     : "=&r"(loaded)
+                     : "r"(watched), "r"(0x22)
+                     : "memory");
+    SYSREG_WRITE(mdscr_el1, 0);
+    SYSREG_WRITE(dbgwcr0_el1, 0);
+    ISB();
+    rt_set_sync_handler(0);
+    EXPECT_EQ(loaded, 0x11, "the load, not watched");
+    EXPECT_EQ(dbg_n, 1, "one Watchpoint exception");
+    EXPECT_EQ(dbg_esr[0], 0xD6000062ul, "ESR_EL1: EC 0x35 (same EL), IL, WnR, DFSC 0x22 (debug)");
+    EXPECT_EQ(dbg_elr[0], (uint64_t)watched_store, "ELR_EL1: the store");
+    EXPECT_EQ(dbg_far, (uint64_t)&watched[3], "FAR_EL1: the byte stored to");
+    EXPECT_EQ(dbg_before, 0x11, "the store had not happened at the exception");
+    EXPECT_EQ(watched[3], 0x22, "it ran after the return");
+    report(name, ok);
+}
+
 int suite_main(void)
 {
     rt_banner("pmvp virt machine");
@@ -485,5 +543,6 @@ int suite_main(void)
     translation_across_pes();
     breakpoint();
     software_step();
+    watchpoint();
     return expect_summary();
 }

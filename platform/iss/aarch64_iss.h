@@ -149,14 +149,15 @@ public:
         // that Unicorn never arms a breakpoint (its translator faults on
         // one: the host would crash).
         uint64_t dbgbvr[16] = {}, dbgbcr[16] = {};
-        // Their hooks (arm_breakpoints), to arm anew before the next run
-        // when `breakpoints_changed`. Not saved: a restored PE arms them.
-        bool breakpoints_changed = true;
+        // The breakpoints' and watchpoints' hooks (arm_debug), to arm anew
+        // before the next run when `debug_changed` (a DBGB* or DBGW* write).
+        // Not saved: a restored PE arms them.
+        bool debug_changed = true;
         // MDSCR_EL1.SS is set, and PSTATE.D was `step_d` when QEMU's flags
         // were last built (prepare_step). A run's own.
         bool step_configured = false;
         uint64_t step_d = 0;
-        std::vector<uc_hook> breakpoint_hooks;
+        std::vector<uc_hook> debug_hooks;
         // Large: after the fields the block hook reads.
         IssTally pending;
         IssBlockCache blocks;
@@ -292,12 +293,14 @@ public:
     // the guest's tables raised at the PC (aborts.cpp).
     void abort(Thread &t, bool fetch);
     // Self-hosted debug (debug.cpp): breakpoint n of kBreakpoints
-    // (ID_AA64DFR0_EL1.BRPs + 1) held in dbgbvr/dbgbcr, armed before a run
-    // after a change; a Watchpoint or Software Step exception taken where
-    // QEMU reports a Data Abort or an UNDEFINED instruction (true: taken).
+    // (ID_AA64DFR0_EL1.BRPs + 1) held in dbgbvr/dbgbcr, and the
+    // watchpoints, armed before a run after a change; a Watchpoint
+    // exception before access `a` of the instruction at `pc`, a Software
+    // Step exception where QEMU reports an UNDEFINED instruction (true:
+    // taken).
     static constexpr unsigned kBreakpoints = 6;
     bool breakpoint_hits(const Thread &t, uint64_t address, uint64_t pstate) const;
-    void arm_breakpoints(Thread &t);
+    void arm_debug(Thread &t);
     bool watchpoint(Thread &t, const a64::Access &a, uint64_t pc);
     bool software_step(Thread &t, uint64_t pc);
     void prepare_step(Thread &t);
@@ -384,6 +387,9 @@ uint64_t translate(uc_engine *uc, uint64_t va);  // the physical address, or UIN
 bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n);
 // Xn, or XZR (0) for n = 31.
 uint64_t xreg(uc_engine *uc, unsigned n);
+// The registers an instruction's data address is computed from, as the
+// engine holds them (aborts.cpp).
+a64::Registers engine_registers(uc_engine *uc);
 
 // Each machine's devices mapped into thread t's engine (machine_pmvp.cpp,
 // machine_virt.cpp).

@@ -47,6 +47,13 @@ uint64_t fault_status(const Stage1 &w, const a64::Access &a)
 
 }  // namespace
 
+a64::Registers engine_registers(uc_engine *uc)
+{
+    uc_arm64_cp_reg dczid{ 0, 0, 3, 3, 7, 0 };  // DCZID_EL0.BS: DC ZVA's block
+    uc_reg_read(uc, UC_ARM64_REG_CP_REG, &dczid);
+    return a64::Registers{ engine_register, uc, (unsigned)(dczid.val & 0xF) };
+}
+
 // The page of an access that faulted is the first, unless its tables map it
 // and those of the access's last byte, in another page, do not.
 void Aarch64Iss::abort(Thread &t, bool fetch)
@@ -56,9 +63,7 @@ void Aarch64Iss::abort(Thread &t, bool fetch)
     uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     a64::Access a{ pc, 4, false, false };
     uint32_t insn = 0;
-    uc_arm64_cp_reg dczid{ 0, 0, 3, 3, 7, 0 };
-    uc_reg_read(t.uc, UC_ARM64_REG_CP_REG, &dczid);
-    const a64::Registers regs{ engine_register, t.uc, (unsigned)(dczid.val & 0xF) };
+    const a64::Registers regs = engine_registers(t.uc);
     if (!fetch && !(read_virtual(t.uc, pc, &insn, 4) && a64::data_access(insn, pc, regs, a))) {
         char what[96];
         std::snprintf(what, sizeof what, "[pmvp: a data abort at PC 0x%llx of no load or store: PE stopped]\n",
@@ -70,8 +75,6 @@ void Aarch64Iss::abort(Thread &t, bool fetch)
         return;
     }
     Stage1 w = walk_stage1(t.uc, a.va);
-    if (!fetch && (w.fault == Stage1::kMapped || w.fault == Stage1::kOff) && watchpoint(t, a, pc))
-        return;
     const uint64_t last = a.va + a.bytes - 1;
     if ((w.fault == Stage1::kMapped || w.fault == Stage1::kOff) && (last >> 12) != (a.va >> 12)) {
         const Stage1 next = walk_stage1(t.uc, last & ~0xFFFull);

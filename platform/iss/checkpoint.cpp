@@ -113,7 +113,7 @@ template <class A> void Aarch64Iss::state(A &a)
             a("DBGBVR<n>_EL1", t.dbgbvr[n]);
             a("DBGBCR<n>_EL1", t.dbgbcr[n]);
         }
-        t.breakpoints_changed = true;
+        t.debug_changed = true;
         IssPeResult &r = t.result;
         a("console", r.console);
         a("exit written", r.exited);

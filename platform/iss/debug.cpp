@@ -5,10 +5,14 @@
 // - its translator crashes the host at a breakpoint QEMU arms, so the
 //   platform holds DBGBVR<n>_EL1 and DBGBCR<n>_EL1 (sysregs.cpp) and arms
 //   each enabled breakpoint as a code hook of its own at its address;
-// - QEMU reports a watchpoint hit as a Data Abort and a Software Step as an
-//   UNDEFINED instruction, and Unicorn gives no syndrome: the platform
-//   tells them apart by the watchpoints' registers and PSTATE.SS, and
-//   writes the syndrome each exception has.
+// - it builds QEMU without watchpoints (cpu_watchpoint_insert is empty),
+//   and a memory hook runs before an access it cannot then prevent: while
+//   a watchpoint is enabled, a code hook on every instruction computes the
+//   access a load or store is about to make (a64::data_access) and takes
+//   the Watchpoint exception before it;
+// - QEMU reports a Software Step as an UNDEFINED instruction, and Unicorn
+//   gives no syndrome: the platform tells it apart by MDSCR_EL1.SS and
+//   PSTATE.SS, and writes the syndrome.
 // Enabled as for a debug exception taken to EL1 from the current Exception
 // level: the OS Lock clear (QEMU's OS Double Lock is never set: OSDLR_EL1
 // ignores writes), and from EL1 itself
@@ -97,6 +101,29 @@ void on_breakpoint(uc_engine *uc, uint64_t address, uint32_t, void *user)
     t.iss->enter_exception(t, kVectorSync, address, &esr);
 }
 
+// While a watchpoint is enabled, before every instruction: a load or store
+// about to access what one watches takes the Watchpoint exception instead.
+void on_watched_code(uc_engine *uc, uint64_t address, uint32_t, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    uint32_t insn = 0;
+    if (t.block && address >= t.block_pc && address - t.block_pc < t.block_size)
+        insn = t.block->words[(address - t.block_pc) / 4];
+    else if (!read_virtual(uc, address, &insn, 4))
+        return;
+    a64::Access a{};
+    if (a64::may_access_memory(insn) && a64::data_access(insn, address, engine_registers(uc), a))
+        t.iss->watchpoint(t, a, address);
+}
+
+bool any_watchpoint(uc_engine *uc)
+{
+    for (unsigned n = 0; n < kWatchpoints; n++)
+        if (debug_reg(uc, 0, n, 7) & 1)
+            return true;
+    return false;
+}
+
 }  // namespace
 
 bool Aarch64Iss::breakpoint_hits(const Thread &t, uint64_t address, uint64_t pstate) const
@@ -112,16 +139,17 @@ bool Aarch64Iss::breakpoint_hits(const Thread &t, uint64_t address, uint64_t pst
     return false;
 }
 
-// A hook for each distinct address of an enabled breakpoint; the blocks
-// translated before have no call to them, so the engine translates anew.
-void Aarch64Iss::arm_breakpoints(Thread &t)
+// A hook for each distinct address of an enabled breakpoint, and one on
+// every instruction while a watchpoint is enabled; the blocks translated
+// before have no call to them, so the engine translates anew.
+void Aarch64Iss::arm_debug(Thread &t)
 {
-    if (!t.breakpoints_changed)
+    if (!t.debug_changed)
         return;
-    t.breakpoints_changed = false;
-    for (uc_hook h : t.breakpoint_hooks)
+    t.debug_changed = false;
+    for (uc_hook h : t.debug_hooks)
         uc_hook_del(t.uc, h);
-    t.breakpoint_hooks.clear();
+    t.debug_hooks.clear();
     for (unsigned n = 0; n < kBreakpoints; n++) {
         const uint64_t at = t.dbgbvr[n] & ~3ull;
         bool first = true;
@@ -131,13 +159,18 @@ void Aarch64Iss::arm_breakpoints(Thread &t)
             continue;
         uc_hook h;
         unicorn_ok(uc_hook_add(t.uc, &h, UC_HOOK_CODE, (void *)on_breakpoint, &t, at, at), "breakpoint hook");
-        t.breakpoint_hooks.push_back(h);
+        t.debug_hooks.push_back(h);
+    }
+    if (any_watchpoint(t.uc)) {
+        uc_hook h;
+        unicorn_ok(uc_hook_add(t.uc, &h, UC_HOOK_CODE, (void *)on_watched_code, &t, 1, 0), "watchpoint hook");
+        t.debug_hooks.push_back(h);
     }
     unicorn_ok(uc_ctl_flush_tb(t.uc), "flush the translated code");
 }
 
-// QEMU's Data Abort at a load or store the guest's tables allow: a
-// watchpoint's, if one watches the access. FAR_EL1: the access's address.
+// A watchpoint's exception, if one watches access `a` of the instruction at
+// `pc` and debug exceptions are enabled. FAR_EL1: the access's address.
 bool Aarch64Iss::watchpoint(Thread &t, const a64::Access &a, uint64_t pc)
 {
     uint64_t pstate = 0;
@@ -147,7 +180,9 @@ bool Aarch64Iss::watchpoint(Thread &t, const a64::Access &a, uint64_t pc)
     bool hit = false;
     for (unsigned n = 0; n < kWatchpoints && !hit; n++)
         hit = watches(debug_reg(t.uc, 0, n, 6), debug_reg(t.uc, 0, n, 7), a, current_el(pstate));
-    if (!hit)
+    // Taken where the access itself would not fault, as QEMU orders them.
+    const Stage1 w = hit ? walk_stage1(t.uc, a.va) : Stage1{};
+    if (!hit || (w.fault != Stage1::kMapped && w.fault != Stage1::kOff))
         return false;
     const uint64_t esr = exception_class(0x34, 0x35, pstate) | kIl | (a.write ? 1u << 6 : 0) | kDebugStatus;
     uc_reg_write(t.uc, UC_ARM64_REG_FAR_EL1, &a.va);

@@ -157,7 +157,7 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
 {
     t.exception_at = UINT64_MAX;
     drop_stale(t);
-    arm_breakpoints(t);
+    arm_debug(t);
     prepare_step(t);
     uint64_t pc = take_pending_irq(t);
     t.hz = cluster_.hz_at(t.now);

@@ -61,7 +61,7 @@ bool breakpoint_access(Aarch64Iss::Thread &t, bool write, const uc_arm64_cp_reg 
         return true;
     }
     reg = value;
-    t.breakpoints_changed = true;
+    t.debug_changed = true;
     t.iss->stop(t);
     return true;
 }
@@ -158,6 +158,12 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     // step's flags follow it (debug.cpp).
     if (write && cp->op0 == 2 && cp->op1 == 0 && cp->crn == 0 && cp->crm == 2 && cp->op2 == 2)
         t.iss->configure_step(t, xreg(uc, rt_index(rt)));
+    // DBGWVR<n>_EL1, DBGWCR<n>_EL1 (op2 6 and 7): QEMU holds them; the
+    // watchpoints are armed anew when the run ends (debug.cpp).
+    if (write && cp->op0 == 2 && cp->op1 == 0 && cp->crn == 0 && (cp->op2 == 6 || cp->op2 == 7)) {
+        t.debug_changed = true;
+        t.iss->stop(t);
+    }
     // The monitors' registers first (a guest reading a counter in a loop):
     // none of them is one the platform answers.
     pmvp_sysreg r;
