@@ -109,6 +109,9 @@ public:
         // at the first block after an instruction that clears PSTATE.I.
         // Not saved: a run's own.
         bool watch_unmask = false;
+        // MDSCR_EL1.SS is set: the run ends where PSTATE.D changes
+        // (prepare_step). A run's own; beside what the block hook reads.
+        bool step_configured = false;
         // The run may read PMCCNTR_EL0 before telling the monitors of the
         // instructions before the read (cycle_reads_first). Not saved: a
         // run's own.
@@ -153,9 +156,8 @@ public:
         // before the next run when `debug_changed` (a DBGB* or DBGW* write).
         // Not saved: a restored PE arms them.
         bool debug_changed = true;
-        // MDSCR_EL1.SS is set, and PSTATE.D was `step_d` when QEMU's flags
-        // were last built (prepare_step). A run's own.
-        bool step_configured = false;
+        // PSTATE.D when QEMU's flags were last built (prepare_step). A
+        // run's own.
         uint64_t step_d = 0;
         std::vector<uc_hook> debug_hooks;
         // Large: after the fields the block hook reads.

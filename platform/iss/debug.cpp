@@ -166,7 +166,11 @@ void Aarch64Iss::arm_debug(Thread &t)
         unicorn_ok(uc_hook_add(t.uc, &h, UC_HOOK_CODE, (void *)on_watched_code, &t, 1, 0), "watchpoint hook");
         t.debug_hooks.push_back(h);
     }
-    unicorn_ok(uc_ctl_flush_tb(t.uc), "flush the translated code");
+    // (A hook deleted drops the blocks it was in itself; a flush where no
+    // hook was added would cost a PE that never debugs: Unicorn clears its
+    // whole code buffer.)
+    if (!t.debug_hooks.empty())
+        unicorn_ok(uc_ctl_flush_tb(t.uc), "flush the translated code");
 }
 
 // A watchpoint's exception, if one watches access `a` of the instruction at
