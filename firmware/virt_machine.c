@@ -305,7 +305,7 @@ static void code_across_pes(void)
 #define BLOCK_Y 0x42200000ul
 #define ATTR_DEVICE (0ul << 2)
 #define ATTR_NORMAL ((1ul << 2) | (3ul << 8)) /* MAIR index 1, Inner Shareable */
-#define BLOCK_AF ((1ul << 10) | 1)          /* Access flag, a block descriptor */
+#define BLOCK_AF ((1ul << 10) | 1)            /* Access flag, a block descriptor */
 static uint64_t level1[512] __attribute__((aligned(4096)));
 static uint64_t level2[512] __attribute__((aligned(4096)));
 static volatile uint64_t tlb_reads, tlb_patched, tlb_before, tlb_after;
@@ -314,8 +314,8 @@ static void read_through_mmu(uint64_t arg)
 {
     volatile uint64_t *at = (volatile uint64_t *)TEST_VA;
     (void)arg;
-    SYSREG_WRITE(mair_el1, 0xFF00ul);                            /* 0: Device-nGnRnE, 1: Normal write-back */
-    SYSREG_WRITE(tcr_el1, 25ul | (1ul << 23) | (2ul << 32));     /* T0SZ 25 (level 1 first), EPD1, 40-bit PA */
+    SYSREG_WRITE(mair_el1, 0xFF00ul);                        /* 0: Device-nGnRnE, 1: Normal write-back */
+    SYSREG_WRITE(tcr_el1, 25ul | (1ul << 23) | (2ul << 32)); /* T0SZ 25 (level 1 first), EPD1, 40-bit PA */
     SYSREG_WRITE(ttbr0_el1, (uint64_t)level1);
     __asm__ volatile("dsb ish\n tlbi vmalle1\n dsb ish\n isb" : : : "memory");
     SYSREG_WRITE(sctlr_el1, SYSREG_READ(sctlr_el1) | 1);
@@ -505,8 +505,8 @@ static __attribute__((noinline)) void watchpoint(void)
     ISB();
     uint8_t loaded;
     __asm__ volatile("msr daifclr, #8\n"
-                     "ldrb %w0, [%1, #3]\n"         /* a load: LSC is store only */
-                     "strb %w2, [%1, #4]\n"         /* the next byte: not in BAS */
+                     "ldrb %w0, [%1, #3]\n" /* a load: LSC is store only */
+                     "strb %w2, [%1, #4]\n" /* the next byte: not in BAS */
                      ".globl watched_store\nwatched_store:\n"
                      "strb %w2, [%1, #3]\n"
                      "msr daifset, #8"

@@ -77,7 +77,7 @@ __attribute__((noinline)) bool stops_before(Aarch64Iss::Thread &t, const IssBloc
 {
     if (!t.stopping &&
         !(t.ran_block && (t.retired + n > t.limit || passes_watch(t, b) || (t.watch_unmask && irq_unmasked(t)) ||
-                        (t.step_configured && Aarch64Iss::step_flags_stale(t)))))
+                          (t.step_configured && Aarch64Iss::step_flags_stale(t)))))
         return false;
     t.stopping = true;
     t.stopped_before = b.pc;

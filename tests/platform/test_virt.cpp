@@ -323,9 +323,8 @@ TEST(VirtMachine, TheDevicesHoldTheirRulesForAGuest)
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     const std::string console = r.result["console"];  // the PL011's
     for (const char *test : { "virt-uart-probe", "virt-gic-sgi-self", "virt-timer-instant", "virt-psci-cpu-on",
-                              "virt-fetch-abort", "virt-el0-round-trip", "virt-code-across-pes",
-                              "virt-tlbi-across-pes", "virt-breakpoint", "virt-software-step",
-                              "virt-watchpoint" })
+                              "virt-fetch-abort", "virt-el0-round-trip", "virt-code-across-pes", "virt-tlbi-across-pes",
+                              "virt-breakpoint", "virt-software-step", "virt-watchpoint" })
         EXPECT_NE(console.find(std::string("PASS ") + test + "\n"), std::string::npos) << test << "\n" << console;
     EXPECT_NE(console.find("\n11 passed, 0 failed\n"), std::string::npos) << console;
     EXPECT_EQ(r.result["pes"][0]["aborts"], 1);
