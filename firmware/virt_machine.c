@@ -7,8 +7,9 @@
  * fetch from an address where nothing is (a synchronous external abort),
  * a round trip to EL0 (ERET, SVC) counted by counters filtered to EL0
  * and to EL1, code one PE rewrites while another runs it, a
- * translation one PE changes while another uses it, and a breakpoint,
- * software step and a watchpoint at EL1.
+ * translation one PE changes while another uses it, a breakpoint,
+ * software step and a watchpoint at EL1, and interrupt traffic (the PMU's,
+ * the timer's, SGIs).
  * Built with platform_virt.c; run by platform/scenarios/firmware-virt-machine.json
  * (2 PEs, 1 GHz, one instruction per cycle, a 100 MHz System Counter).
  */
@@ -527,6 +528,102 @@ static __attribute__((noinline)) void watchpoint(void)
     report(name, ok);
 }
 
+/* Interrupt traffic: the PMU's overflow of an INST_RETIRED counter preset
+ * a random distance below it, the virtual timer at random instants and
+ * SGIs to itself, all taken through the GIC while the PE works and makes
+ * PSCI calls between. Each source is served where the handler finds it
+ * (PMOVSSET, CNTV_CTL.ISTATUS) and rearmed at random; the PE's report then
+ * holds the largest skid, which the test checks. */
+#define INTID_SGI 1u
+static uint64_t traffic_seed = 0x9E3779B97F4A7C15ul;
+static volatile uint64_t pmu_taken, timer_taken, sgi_sent;
+
+static uint64_t next_random(void)
+{
+    traffic_seed ^= traffic_seed << 13;
+    traffic_seed ^= traffic_seed >> 7;
+    traffic_seed ^= traffic_seed << 17;
+    return traffic_seed;
+}
+
+static void rearm_pmu(void)
+{
+    SYSREG_WRITE(pmevcntr0_el0, 0x100000000ul - 200 - next_random() % 3000);
+}
+
+static void rearm_timer(void)
+{
+    SYSREG_WRITE(cntv_cval_el0, SYSREG_READ(cntvct_el0) + 20 + next_random() % 400);
+    SYSREG_WRITE(cntv_ctl_el0, 1);
+}
+
+static void on_traffic(void)
+{
+    if (SYSREG_READ(pmovsset_el0) & 1) {
+        SYSREG_WRITE(pmovsclr_el0, 1);
+        pmu_taken++;
+        rearm_pmu();
+    }
+    if (SYSREG_READ(cntv_ctl_el0) & 4) { /* ISTATUS */
+        timer_taken++;
+        rearm_timer();
+    }
+    ISB();
+}
+
+static __attribute__((noinline)) void interrupt_traffic(void)
+{
+    const char *name = "virt-interrupt-traffic";
+    bool ok = true;
+    const uint64_t inst_retired = 0x08;
+    rt_irq_enable(IRQ_PMU);
+    *(volatile uint8_t *)GICD_IPRIORITYR(INTID_VTIMER) = 0x80;
+    *(volatile uint8_t *)GICD_IPRIORITYR(INTID_SGI) = 0x80;
+    mmio_write32(GICD_ISENABLER0, 1u << INTID_VTIMER | 1u << INTID_SGI);
+    rt_set_irq_handler(on_traffic);
+    SYSREG_WRITE(pmevtyper0_el0, inst_retired);
+    rearm_pmu();
+    SYSREG_WRITE(pmintenset_el1, 1);
+    SYSREG_WRITE(pmcntenset_el0, 1);
+    SYSREG_WRITE(pmcr_el0, SYSREG_READ(pmcr_el0) | 1);
+    rearm_timer();
+    ISB();
+    rt_irq_unmask();
+    volatile uint64_t work = 0;
+    for (unsigned i = 0; i < 3000; i++) {
+        for (uint64_t n = next_random() % 300; n; n--)
+            work += n;
+        switch (next_random() % 8) {
+        case 0:
+            mmio_write32(GICD_SGIR, 2u << 24 | INTID_SGI);
+            sgi_sent++;
+            break;
+        case 1: psci(PSCI_VERSION, 0, 0, 0); break;
+        case 2: psci(PSCI_AFFINITY_INFO, 1, 0, 0); break;
+        case 3:
+            rt_irq_mask();
+            for (uint64_t n = next_random() % 100; n; n--)
+                work += n;
+            rt_irq_unmask();
+            break;
+        default: break;
+        }
+    }
+    rt_irq_mask();
+    SYSREG_WRITE(pmcr_el0, SYSREG_READ(pmcr_el0) & ~1ul);
+    SYSREG_WRITE(pmcntenclr_el0, 1);
+    SYSREG_WRITE(pmintenclr_el1, 1);
+    SYSREG_WRITE(pmovsclr_el0, 1);
+    SYSREG_WRITE(cntv_ctl_el0, 0);
+    ISB();
+    mmio_write32(GICD_ICENABLER0, 1u << INTID_VTIMER | 1u << INTID_SGI | 1u << 23);
+    rt_set_irq_handler(0);
+    EXPECT_TRUE(pmu_taken > 50, "PMU overflows taken");
+    EXPECT_TRUE(timer_taken > 50, "timer interrupts taken");
+    EXPECT_TRUE(sgi_sent > 50, "SGIs sent");
+    report(name, ok);
+}
+
 int suite_main(void)
 {
     rt_banner("pmvp virt machine");
@@ -544,5 +641,6 @@ int suite_main(void)
     breakpoint();
     software_step();
     watchpoint();
+    interrupt_traffic();
     return expect_summary();
 }

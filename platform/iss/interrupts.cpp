@@ -71,10 +71,16 @@ uint64_t Aarch64Iss::take_pending_irq(Thread &t)
     uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
     sync_el(t, pstate, t.retired);  // an exception return that ended the last run
     const bool line = irq_line(t, t.now);
-    if (!(pstate & kPstateI) && line) {
-        if (t.interrupt_at != UINT64_MAX)
+    // The skid of PMUIRQ: the instructions from the one that raised it to
+    // the interrupt, taken at the first run after it. An interrupt taken
+    // before that one is another source's (PMUIRQ is still to come); one
+    // the guest held masked past it has a latency of the guest's, no skid.
+    if (t.interrupt_at != UINT64_MAX && t.retired >= t.interrupt_at) {
+        if (!(pstate & kPstateI) && line)
             t.result.max_skid = std::max(t.result.max_skid, t.retired - t.interrupt_at);
         t.interrupt_at = UINT64_MAX;
+    }
+    if (!(pstate & kPstateI) && line) {
         t.result.interrupts++;
         enter_exception(t, kVectorIrq, pc, nullptr);
         uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);

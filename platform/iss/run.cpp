@@ -220,6 +220,8 @@ uint64_t Aarch64Iss::run_length(Thread &t, pmvp_time until)
         if (to_interrupt <= n) {
             n = to_interrupt;
             t.interrupt_at = t.retired + to_interrupt;
+        } else if (t.interrupt_at != UINT64_MAX && t.interrupt_at > t.retired) {
+            t.interrupt_at = UINT64_MAX;  // expected no more (the counters changed): each run looks anew
         }
         if (freeze != PMVP_TIME_NEVER)  // those up to a freeze are told at their instant, before it
             n = std::min(n, std::max<uint64_t>(1, instructions_until(t, freeze, true)));
