@@ -258,6 +258,18 @@ static void el0_round_trip(void)
 static uint32_t shared_code[16] __attribute__((aligned(64)));
 static volatile uint64_t code_calls, code_patched, code_before, code_after;
 
+/* PE 1 runs `job` (counting its rounds in `rounds`) until `*changed`; PE 0
+ * waits for its 100th round, makes `change` and sets `*changed`. */
+static void change_under_pe1(rt_job job, volatile uint64_t *rounds, void (*change)(void), volatile uint64_t *changed)
+{
+    rt_start_on(1, job, 0);
+    while (*rounds < 100) /* PE 1 has translated and run the old */
+        ;
+    change();
+    *changed = 1;
+    rt_wait_on(1);
+}
+
 static void make_visible(volatile uint32_t *at)
 {
     __asm__ volatile("dc cvau, %0\n dsb ish\n ic ivau, %0\n dsb ish\n isb" : : "r"(at) : "memory");
@@ -276,6 +288,12 @@ static void call_until_patched(uint64_t arg)
     code_after = f();
 }
 
+static void patch_code(void)
+{
+    shared_code[0] = MOVZ_W0(2);
+    make_visible(shared_code);
+}
+
 static void code_across_pes(void)
 {
     const char *name = "virt-code-across-pes";
@@ -284,13 +302,7 @@ static void code_across_pes(void)
     code[0] = MOVZ_W0(1);
     code[1] = RET;
     make_visible(code);
-    rt_start_on(1, call_until_patched, 0);
-    while (code_calls < 100) /* PE 1 has translated and run the old code */
-        ;
-    code[0] = MOVZ_W0(2);
-    make_visible(code);
-    code_patched = 1;
-    rt_wait_on(1);
+    change_under_pe1(call_until_patched, &code_calls, patch_code, &code_patched);
     EXPECT_EQ(code_before, 1, "PE 1's first call: the old code");
     EXPECT_EQ(code_after, 2, "PE 1 after PE 0's patch and its own ISB: the new code");
     report(name, ok);
@@ -332,6 +344,12 @@ static void read_through_mmu(uint64_t arg)
     ISB();
 }
 
+static void repoint_block(void)
+{
+    level2[0] = BLOCK_Y | ATTR_NORMAL | BLOCK_AF;
+    __asm__ volatile("dsb ish\n tlbi vae1is, %0\n dsb ish\n isb" : : "r"(TEST_VA >> 12) : "memory");
+}
+
 static void translation_across_pes(void)
 {
     const char *name = "virt-tlbi-across-pes";
@@ -343,13 +361,7 @@ static void translation_across_pes(void)
     level1[2] = (uint64_t)level2 | 3; /* a table descriptor */
     level2[0] = BLOCK_X | ATTR_NORMAL | BLOCK_AF;
     __asm__ volatile("dsb ish" : : : "memory");
-    rt_start_on(1, read_through_mmu, 0);
-    while (tlb_reads < 100) /* PE 1's TLB holds the translation to X */
-        ;
-    level2[0] = BLOCK_Y | ATTR_NORMAL | BLOCK_AF;
-    __asm__ volatile("dsb ish\n tlbi vae1is, %0\n dsb ish\n isb" : : "r"(TEST_VA >> 12) : "memory");
-    tlb_patched = 1;
-    rt_wait_on(1);
+    change_under_pe1(read_through_mmu, &tlb_reads, repoint_block, &tlb_patched); /* PE 1's TLB held X */
     EXPECT_EQ(tlb_before, 0x1111, "PE 1's first read: block X");
     EXPECT_EQ(tlb_after, 0x2222, "PE 1 after PE 0's TLBI VAE1IS: block Y");
     report(name, ok);
@@ -365,6 +377,16 @@ static void translation_across_pes(void)
 #define SPSR_D (1ul << 9)
 #define SPSR_SS (1ul << 21)
 static volatile uint64_t dbg_esr[4], dbg_elr[4], dbg_n, dbg_spsr_set, dbg_before;
+
+/* Debug off again: MDSCR_EL1, breakpoint 0, watchpoint 0, no handler. */
+static void debug_off(void)
+{
+    SYSREG_WRITE(mdscr_el1, 0);
+    SYSREG_WRITE(dbgbcr0_el1, 0);
+    SYSREG_WRITE(dbgwcr0_el1, 0);
+    ISB();
+    rt_set_sync_handler(0);
+}
 
 /* The OS Lock is set at reset (OSLSR_EL1.OSLK): debug exceptions wait for
  * its clearing. */
@@ -408,7 +430,6 @@ static __attribute__((noinline)) uint64_t run_breakpoint_block(uint64_t bcr)
                      :
                      : "memory");
     SYSREG_WRITE(mdscr_el1, 0);
-    SYSREG_WRITE(dbgbcr0_el1, 0);
     ISB();
     return x;
 }
@@ -427,7 +448,7 @@ static void breakpoint(void)
     EXPECT_EQ(dbg_elr[0], (uint64_t)bp_site, "ELR_EL1: the instruction, not executed");
     EXPECT_EQ(run_breakpoint_block(bas | pmc_el0 | e), 7, "PMC EL0 only: every ADD ran once");
     EXPECT_EQ(dbg_n, 0, "PMC EL0 only: no Breakpoint exception at EL1");
-    rt_set_sync_handler(0);
+    debug_off();
     report(name, ok);
 }
 
@@ -457,9 +478,7 @@ static __attribute__((noinline)) void software_step(void)
                      : "+r"(x)
                      :
                      : "memory");
-    SYSREG_WRITE(mdscr_el1, 0);
-    ISB();
-    rt_set_sync_handler(0);
+    debug_off();
     EXPECT_EQ(x, 7, "every ADD ran once");
     EXPECT_EQ(dbg_n, 3, "three Software Step exceptions");
     EXPECT_EQ(dbg_esr[0], 0xCE000022ul, "ESR_EL1 of the pending step: EC 0x33, IL, ISV 0, IFSC 0x22");
@@ -514,10 +533,7 @@ static __attribute__((noinline)) void watchpoint(void)
                      : "=&r"(loaded)
                      : "r"(watched), "r"(0x22)
                      : "memory");
-    SYSREG_WRITE(mdscr_el1, 0);
-    SYSREG_WRITE(dbgwcr0_el1, 0);
-    ISB();
-    rt_set_sync_handler(0);
+    debug_off();
     EXPECT_EQ(loaded, 0x11, "the load, not watched");
     EXPECT_EQ(dbg_n, 1, "one Watchpoint exception");
     EXPECT_EQ(dbg_esr[0], 0xD6000062ul, "ESR_EL1: EC 0x35 (same EL), IL, WnR, DFSC 0x22 (debug)");
