@@ -8,8 +8,8 @@
  * a round trip to EL0 (ERET, SVC) counted by counters filtered to EL0
  * and to EL1, code one PE rewrites while another runs it, a
  * translation one PE changes while another uses it, a breakpoint,
- * software step and a watchpoint at EL1, and interrupt traffic (the PMU's,
- * the timer's, SGIs).
+ * software step and a watchpoint at EL1, interrupt traffic (the PMU's,
+ * the timer's, SGIs), and semihosting.
  * Built with platform_virt.c; run by platform/scenarios/firmware-virt-machine.json
  * (2 PEs, 1 GHz, one instruction per cycle, a 100 MHz System Counter).
  */
@@ -442,11 +442,13 @@ static void breakpoint(void)
     os_unlock();
     rt_set_sync_handler(on_debug);
     dbg_spsr_set = SPSR_D;
-    EXPECT_EQ(run_breakpoint_block(bas | pmc_el1 | e), 7, "every ADD ran once");
+    uint64_t x = run_breakpoint_block(bas | pmc_el1 | e); /* once: EXPECT_EQ reads its value twice */
+    EXPECT_EQ(x, 7, "every ADD ran once");
     EXPECT_EQ(dbg_n, 1, "one Breakpoint exception");
     EXPECT_EQ(dbg_esr[0], 0xC6000022ul, "ESR_EL1: EC 0x31 (same EL), IL, IFSC 0x22 (debug)");
     EXPECT_EQ(dbg_elr[0], (uint64_t)bp_site, "ELR_EL1: the instruction, not executed");
-    EXPECT_EQ(run_breakpoint_block(bas | pmc_el0 | e), 7, "PMC EL0 only: every ADD ran once");
+    x = run_breakpoint_block(bas | pmc_el0 | e);
+    EXPECT_EQ(x, 7, "PMC EL0 only: every ADD ran once");
     EXPECT_EQ(dbg_n, 0, "PMC EL0 only: no Breakpoint exception at EL1");
     debug_off();
     report(name, ok);
@@ -640,6 +642,87 @@ static __attribute__((noinline)) void interrupt_traffic(void)
     report(name, ok);
 }
 
+/* Semihosting as newlib's rdimon uses it (each call made once: EXPECT_EQ
+ * reads its value twice): the console's handles from
+ * SYS_OPEN(":tt"), no host file, the command line (the scenario's
+ * `append`), the heap and stack, and the clocks in simulated time. */
+#define SYS_OPEN 0x01ul
+#define SYS_CLOSE 0x02ul
+#define SYS_WRITE 0x05ul
+#define SYS_READ 0x06ul
+#define SYS_ISTTY 0x09ul
+#define SYS_CLOCK 0x10ul
+#define SYS_TIME 0x11ul
+#define SYS_ERRNO 0x13ul
+#define SYS_GET_CMDLINE 0x15ul
+#define SYS_HEAPINFO 0x16ul
+#define SYS_ELAPSED 0x30ul
+#define SYS_TICKFREQ 0x31ul
+#define RAM_TOP (0x40000000ul + (128ul << 20))
+
+static uint64_t semihost(uint64_t op, volatile void *arg)
+{
+    register uint64_t x0 __asm__("x0") = op;
+    register uint64_t x1 __asm__("x1") = (uint64_t)arg;
+    __asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
+    return x0;
+}
+
+extern char __bss_end[];
+
+static __attribute__((noinline)) void semihosting_calls(void)
+{
+    const char *name = "virt-semihosting";
+    bool ok = true;
+    static volatile uint64_t block[4];
+    static char text[] = "semihosting\n", line[64];
+    block[0] = (uint64_t) ":tt", block[1] = 4, block[2] = 3;
+    uint64_t r;
+    const uint64_t out = semihost(SYS_OPEN, block);
+    EXPECT_EQ(out, 2, "SYS_OPEN(\":tt\", w): the console's output handle");
+    block[0] = out, block[1] = (uint64_t)text, block[2] = sizeof text - 1;
+    r = semihost(SYS_WRITE, block);
+    EXPECT_EQ(r, 0, "SYS_WRITE: every byte written");
+    r = semihost(SYS_ISTTY, block);
+    EXPECT_EQ(r, 1, "SYS_ISTTY: the console");
+    block[0] = 1, block[1] = (uint64_t)line, block[2] = 8;
+    r = semihost(SYS_READ, block);
+    EXPECT_EQ(r, 8, "SYS_READ of the console: no input, end of file");
+    block[0] = out;
+    r = semihost(SYS_CLOSE, block);
+    EXPECT_EQ(r, 0, "SYS_CLOSE");
+    block[0] = (uint64_t) "/etc/passwd", block[1] = 0, block[2] = 11;
+    r = semihost(SYS_OPEN, block);
+    EXPECT_EQ(r, (uint64_t)-1, "SYS_OPEN of a host file: refused");
+    r = semihost(SYS_ERRNO, 0);
+    EXPECT_EQ(r, 13, "SYS_ERRNO: EACCES");
+    block[0] = (uint64_t)line, block[1] = sizeof line;
+    r = semihost(SYS_GET_CMDLINE, block);
+    EXPECT_EQ(r, 0, "SYS_GET_CMDLINE");
+    EXPECT_EQ(block[1], 16, "SYS_GET_CMDLINE: the length of the scenario's append");
+    EXPECT_TRUE(line[0] == 's' && line[15] == 'e' && line[16] == 0, "SYS_GET_CMDLINE: \"semihosting line\"");
+    static volatile uint64_t info[4];
+    block[0] = (uint64_t)info;
+    r = semihost(SYS_HEAPINFO, block);
+    EXPECT_EQ(r, 0, "SYS_HEAPINFO");
+    EXPECT_TRUE(info[0] >= (uint64_t)__bss_end, "heap base: after the image");
+    EXPECT_EQ(info[1], RAM_TOP - (1ul << 20), "heap limit: the stack's limit");
+    EXPECT_EQ(info[2], RAM_TOP, "stack base: the RAM's top");
+    EXPECT_EQ(info[3], RAM_TOP - (1ul << 20), "stack limit: 1 MiB below");
+    r = semihost(SYS_TICKFREQ, 0);
+    EXPECT_EQ(r, 100000000, "SYS_TICKFREQ: the System Counter's 100 MHz");
+    const uint64_t before = SYSREG_READ(cntvct_el0);
+    static volatile uint64_t ticks;
+    r = semihost(SYS_ELAPSED, &ticks);
+    EXPECT_EQ(r, 0, "SYS_ELAPSED");
+    const uint64_t clock = semihost(SYS_CLOCK, 0), after = SYSREG_READ(cntvct_el0);
+    EXPECT_TRUE(before <= ticks && ticks <= after, "SYS_ELAPSED: the System Counter");
+    EXPECT_TRUE(before / 1000000 <= clock && clock <= after / 1000000, "SYS_CLOCK: centiseconds of simulated time");
+    r = semihost(SYS_TIME, 0);
+    EXPECT_EQ(r, after / 100000000, "SYS_TIME: seconds since the reset");
+    report(name, ok);
+}
+
 int suite_main(void)
 {
     rt_banner("pmvp virt machine");
@@ -658,5 +741,6 @@ int suite_main(void)
     software_step();
     watchpoint();
     interrupt_traffic();
+    semihosting_calls();
     return expect_summary();
 }

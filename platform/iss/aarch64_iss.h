@@ -133,6 +133,7 @@ public:
         // Powered off (virt: a PE PSCI has not turned on, or CPU_OFF): asleep
         // until a CPU_ON, its monitors told PMVP_PE_OFF.
         bool off = false;
+        uint64_t semihosting_errno = 0;  // SYS_ERRNO's
         // Before the next run: the TLB to flush (another PE's broadcast TLB
         // invalidation), the translated code of a block found changed
         // (at `recoded_pc`, `recoded_size` bytes; 0: none) to drop. Not
@@ -287,6 +288,8 @@ public:
     bool firmware_call(Thread &t, uint64_t pc);
     void psci(Thread &t, pmvp_time at);
     void semihosting(Thread &t, pmvp_time at);
+    uint64_t semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp_time at);
+    void semihosting_console(Thread &t, uint64_t from, uint64_t n, bool string);
     void power(Thread &t, bool on, pmvp_time at);  // a PSCI power change of PE t
     // virt: a fetch where nothing is modelled (the run stopped with the PC
     // at it): a synchronous external abort on the fetch, as on QEMU.
@@ -383,10 +386,11 @@ struct Stage1 {
 };
 Stage1 walk_stage1(uc_engine *uc, uint64_t va);
 uint64_t translate(uc_engine *uc, uint64_t va);  // the physical address, or UINT64_MAX if not mapped
-// Reads `n` bytes at virtual address `va` through the guest's tables
-// (Unicorn's uc_mem_read takes physical addresses); false if they do not
-// map them all.
+// Reads (writes) `n` bytes at virtual address `va` through the guest's
+// tables (Unicorn's uc_mem_read and uc_mem_write take physical addresses);
+// false if they do not map them all.
 bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n);
+bool write_virtual(uc_engine *uc, uint64_t va, const void *from, size_t n);
 // Xn, or XZR (0) for n = 31.
 uint64_t xreg(uc_engine *uc, unsigned n);
 // The registers an instruction's data address is computed from, as the

@@ -103,6 +103,7 @@ template <class A> void Aarch64Iss::state(A &a)
         a("in WFI", t.wfi);
         a("exited", t.exited);
         a("powered off", t.off);
+        a("semihosting errno", t.semihosting_errno);
         for (Thread::Timer &tm : t.timer) {
             a("CNTx_CTL_EL0", tm.ctl);
             a("CNTx_CVAL_EL0", tm.cval);

@@ -64,19 +64,35 @@ uint64_t translate(uc_engine *uc, uint64_t va)
     return w.fault == Stage1::kMapped ? w.pa : UINT64_MAX;
 }
 
-bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n)
+namespace {
+
+// n bytes at virtual address va, a page at a time through the guest's
+// tables; false where they do not map one.
+bool access_virtual(uc_engine *uc, uint64_t va, uint8_t *bytes, size_t n, bool write)
 {
-    auto *bytes = static_cast<uint8_t *>(to);
     while (n) {
         const size_t part = std::min<size_t>(n, 0x1000 - (va & 0xFFF));  // to the end of its (smallest) page
         const Stage1 w = walk_stage1(uc, va);
-        if ((w.fault != Stage1::kOff && w.fault != Stage1::kMapped) || uc_mem_read(uc, w.pa, bytes, part) != UC_ERR_OK)
+        if ((w.fault != Stage1::kOff && w.fault != Stage1::kMapped) ||
+            (write ? uc_mem_write(uc, w.pa, bytes, part) : uc_mem_read(uc, w.pa, bytes, part)) != UC_ERR_OK)
             return false;
         va += part;
         bytes += part;
         n -= part;
     }
     return true;
+}
+
+}  // namespace
+
+bool read_virtual(uc_engine *uc, uint64_t va, void *to, size_t n)
+{
+    return access_virtual(uc, va, static_cast<uint8_t *>(to), n, false);
+}
+
+bool write_virtual(uc_engine *uc, uint64_t va, const void *from, size_t n)
+{
+    return access_virtual(uc, va, static_cast<uint8_t *>(const_cast<void *>(from)), n, true);
 }
 
 bool on_unmapped(uc_engine *, uc_mem_type, uint64_t address, int, int64_t, void *user)

@@ -1,50 +1,125 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Arm semihosting over HLT #0xF000 on the virt machine.
+// Arm semihosting over HLT #0xF000 on the virt machine (Arm IHI 0056): the
+// console (SYS_WRITEC, SYS_WRITE0, and the handles SYS_OPEN gives for
+// ":tt"), the exit, the command line (the machine's `append`), the heap
+// and stack (SYS_HEAPINFO) and the clocks, all in simulated time: SYS_CLOCK
+// and SYS_TIME count from the run's start (the epoch is the reset), and
+// SYS_ELAPSED counts the System Counter's ticks (SYS_TICKFREQ). No host
+// file is given to the guest: SYS_OPEN of any other name fails with EACCES.
+// A failed operation sets the errno SYS_ERRNO returns.
 
 #include "aarch64_iss.h"
 
 namespace pmvp::soc {
 
+namespace {
+
+namespace sh = virt::semihosting;
+
+bool is_tty(uint64_t handle)
+{
+    return handle >= sh::kTtyIn && handle <= sh::kTtyAppend;
+}
+
+}  // namespace
+
 void Aarch64Iss::semihosting(Thread &t, pmvp_time at)
 {
-    namespace sh = virt::semihosting;
-    uint64_t op = 0, arg = 0, ret = 0;
+    uint64_t op = 0, arg = 0;
     uc_reg_read(t.uc, UC_ARM64_REG_X0, &op);
     uc_reg_read(t.uc, UC_ARM64_REG_X1, &arg);
-    auto byte = [&](uint64_t a) {
-        uint8_t c = 0;
-        return read_virtual(t.uc, a, &c, 1) ? (int)c : -1;
+    uint64_t ret = semihosting_call(t, op, arg, at);
+    uc_reg_write(t.uc, UC_ARM64_REG_X0, &ret);
+}
+
+// The operation's result; its parameter block of 64-bit words at `arg`.
+// One case an operation, as in the specification's list: its length is
+// the list's.
+uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp_time at)
+{
+    uint64_t w[4] = {};  // as many of its words as are readable (`words`)
+    unsigned words = 0;
+    while (words < 4 && read_virtual(t.uc, arg + 8 * words, &w[words], 8))
+        words++;
+    auto fail = [&](uint64_t errno_value) {
+        t.semihosting_errno = errno_value;
+        return (uint64_t)-1;
     };
     switch (op) {
     case sh::kSysWritec:
-        if (int c = byte(arg); c >= 0)
-            t.result.console += (char)c;
-        break;
     case sh::kSysWrite0:
-        for (uint64_t a = arg, n = 0; n < (1u << 16); a++, n++) {  // at most 64 KiB of one string
-            int c = byte(a);
-            if (c <= 0)
-                break;
-            t.result.console += (char)c;
-        }
-        break;
+        semihosting_console(t, arg, op == sh::kSysWritec ? 1 : 1u << 16, op == sh::kSysWrite0);
+        return 0;
     case sh::kSysExit:
     case sh::kSysExitExtended: {
         // AArch64: x1 points to {reason, subcode}; an application's exit
         // gives its status, any other reason 1 (as QEMU).
-        uint64_t block[2] = {};
-        read_virtual(t.uc, arg, block, sizeof block);
-        uint32_t status = block[0] == sh::kApplicationExit ? (uint32_t)block[1] : 1;
+        uint32_t status = words >= 2 && w[0] == sh::kApplicationExit ? (uint32_t)w[1] : 1;
         guest_.end_all(at, status, op == sh::kSysExit ? "semihosting SYS_EXIT" : "semihosting SYS_EXIT_EXTENDED");
-        break;
+        return 0;
+    }
+    case sh::kSysOpen: {  // {name, mode, length of the name}
+        char name[4] = {};
+        if (words < 3 || w[2] != 3 || !read_virtual(t.uc, w[0], name, 3) || std::strcmp(name, ":tt") != 0)
+            return fail(words >= 3 ? sh::kEacces : sh::kEinval);
+        return w[1] < 4 ? sh::kTtyIn : w[1] < 8 ? sh::kTtyOut : sh::kTtyAppend;
+    }
+    case sh::kSysClose: return words >= 1 && is_tty(w[0]) ? 0 : fail(sh::kEbadf);
+    case sh::kSysIstty: return words >= 1 && is_tty(w[0]) ? 1 : (t.semihosting_errno = sh::kEbadf, 0);
+    case sh::kSysWrite:  // {handle, buffer, length}: the bytes not written
+        if (words < 3)
+            return fail(sh::kEinval);
+        if (w[0] != sh::kTtyOut && w[0] != sh::kTtyAppend)
+            return t.semihosting_errno = sh::kEbadf, w[2];
+        semihosting_console(t, w[1], w[2], false);
+        return 0;
+    case sh::kSysRead:  // the console has no input: end of file, every byte not read
+        if (words < 3)
+            return fail(sh::kEinval);
+        return w[0] == sh::kTtyIn ? w[2] : (t.semihosting_errno = sh::kEbadf, w[2]);
+    case sh::kSysSeek:
+    case sh::kSysFlen: return fail(words >= 1 && is_tty(w[0]) ? sh::kEspipe : sh::kEbadf);
+    case sh::kSysClock: return (uint64_t)(at / 10000000000ull);  // centiseconds
+    case sh::kSysTime: return (uint64_t)(at / 1000000000000ull);
+    case sh::kSysErrno: return t.semihosting_errno;
+    case sh::kSysElapsed: {  // x1 points to the 64-bit count
+        const uint64_t ticks = counter_at(at);
+        return write_virtual(t.uc, arg, &ticks, sizeof ticks) ? 0 : fail(sh::kEinval);
+    }
+    case sh::kSysTickfreq: return soc_.scenario.system_counter_hz;
+    case sh::kSysGetCmdline: {  // {buffer, size}: the command line and its NUL, its length back in size
+        const std::string &line = guest_.machine.append;
+        if (words < 2 || line.size() + 1 > w[1] || !write_virtual(t.uc, w[0], line.c_str(), line.size() + 1))
+            return fail(sh::kEinval);
+        const uint64_t length = line.size();
+        return write_virtual(t.uc, arg + 8, &length, sizeof length) ? 0 : fail(sh::kEinval);
+    }
+    case sh::kSysHeapinfo: {  // x1 points to the address of {heap base, heap limit, stack base, stack limit}
+        uint64_t to = 0;
+        if (!read_virtual(t.uc, arg, &to, sizeof to))
+            return fail(sh::kEinval);
+        const uint64_t top = kRamBase + guest_.ram_size, stack_limit = top - sh::kStackSize;
+        uint64_t heap = std::max(guest_.image.high, guest_.dtb_at ? guest_.dtb_at + guest_.dtb.size() : 0);
+        heap = std::min<uint64_t>((heap + 15) & ~15ull, stack_limit);
+        const uint64_t info[4] = { heap, stack_limit, top, stack_limit };
+        return write_virtual(t.uc, to, info, sizeof info) ? 0 : fail(sh::kEinval);
     }
     default:
-        ret = (uint64_t)-1;  // not implemented
         t.result.console += "[pmvp: semihosting operation " + std::to_string(op) + " is not implemented]\n";
-        break;
+        return fail(sh::kEinval);
     }
-    uc_reg_write(t.uc, UC_ARM64_REG_X0, &ret);
+}
+
+// `n` bytes at `from` to the PE's console; a string's stop at its NUL.
+void Aarch64Iss::semihosting_console(Thread &t, uint64_t from, uint64_t n, bool string)
+{
+    for (uint64_t a = from, k = 0; k < std::min<uint64_t>(n, 1u << 16); a++, k++) {  // at most 64 KiB
+        uint8_t c = 0;
+        if (!read_virtual(t.uc, a, &c, 1) || (string && c == 0))
+            break;
+        t.result.console += (char)c;
+    }
 }
 
 }  // namespace pmvp::soc

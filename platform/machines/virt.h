@@ -124,8 +124,17 @@ constexpr int64_t kOn = 0, kOff = 1;  // AFFINITY_INFO
 // operations the machine implements.
 namespace semihosting {
 constexpr uint32_t kHlt = 0xD45E0000;  // HLT #0xF000
-constexpr uint64_t kSysWritec = 0x03, kSysWrite0 = 0x04, kSysExit = 0x18, kSysExitExtended = 0x20;
+constexpr uint64_t kSysOpen = 0x01, kSysClose = 0x02, kSysWritec = 0x03, kSysWrite0 = 0x04, kSysWrite = 0x05,
+                   kSysRead = 0x06, kSysIstty = 0x09, kSysSeek = 0x0A, kSysFlen = 0x0C, kSysClock = 0x10,
+                   kSysTime = 0x11, kSysErrno = 0x13, kSysGetCmdline = 0x15, kSysHeapinfo = 0x16, kSysExit = 0x18,
+                   kSysExitExtended = 0x20, kSysElapsed = 0x30, kSysTickfreq = 0x31;
 constexpr uint64_t kApplicationExit = 0x20026;  // ADP_Stopped_ApplicationExit
+// The console's handles, as SYS_OPEN of ":tt" gives them: by mode, read
+// (0-3), write (4-7), append (8-11).
+constexpr uint64_t kTtyIn = 1, kTtyOut = 2, kTtyAppend = 3;
+constexpr uint64_t kStackSize = 1u << 20;  // SYS_HEAPINFO: the stack below the RAM's top
+// errno values (newlib's, as a guest reads them through SYS_ERRNO).
+constexpr uint64_t kEnoent = 2, kEbadf = 9, kEacces = 13, kEinval = 22, kEspipe = 29;
 }  // namespace semihosting
 
 // What the device tree describes.
