@@ -23,6 +23,10 @@ for tool in aarch64-linux-gnu-gcc readelf cpio gzip; do
   command -v "$tool" >/dev/null || { echo "linux-image.sh: $tool is missing (bash scripts/setup.sh installs it)" >&2; exit 2; }
 done
 mkdir -p "$out"
+# One build at a time (two test runs may share the cache), and each file
+# replaced whole, so that a boot reading the set never sees half of one.
+exec 9>"$out/.lock"
+flock 9
 
 # The kernel: the cloud flavour's current ABI, as the metapackage names it.
 fetch bookworm arm64 "$deb" linux-image-cloud-arm64
@@ -30,7 +34,8 @@ abi=$(dpkg-deb -f "$deb"/debs/linux-image-cloud-arm64_*.deb Depends | grep -oE '
 [ -n "$abi" ] || { echo "linux-image.sh: linux-image-cloud-arm64 names no kernel" >&2; exit 1; }
 fetch bookworm arm64 "$deb" "$abi-unsigned"
 vmlinuz="$deb/boot/vmlinuz-${abi#linux-image-}"
-if gzip -t "$vmlinuz" 2>/dev/null; then zcat "$vmlinuz" > "$out/Image"; else cp "$vmlinuz" "$out/Image"; fi
+if gzip -t "$vmlinuz" 2>/dev/null; then zcat "$vmlinuz" > "$out/Image.new"; else cp "$vmlinuz" "$out/Image.new"; fi
+mv -f "$out/Image.new" "$out/Image"
 
 # The initramfs's programs.
 fetch --with-libraries bookworm arm64 "$deb" busybox-static linux-perf
@@ -67,6 +72,7 @@ cp -L "$deb/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1" "$root/lib/ld-linux-aar
 # every file dated 1 January 2000, cpio's inode numbers its own, gzip's
 # header without a name or date.
 find "$root" -exec touch -h -d @946684800 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible -R 0:0) | gzip -9 -n > "$out/initrd.cpio.gz"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible -R 0:0) | gzip -9 -n > "$out/initrd.cpio.gz.new"
+mv -f "$out/initrd.cpio.gz.new" "$out/initrd.cpio.gz"
 echo "$out/Image"
 echo "$out/initrd.cpio.gz"
