@@ -228,12 +228,11 @@ bool Aarch64Iss::software_step(Thread &t, uint64_t pc)
 void Aarch64Iss::prepare_step(Thread &t)
 {
     const uint64_t mdscr = debug_reg(t.uc, 0, 2, 2);
-    t.step_configured = mdscr & kMdscrSs;
+    configure_step(t, mdscr);
     if (!t.step_configured)
         return;
     uc_arm64_cp_reg r{ 0, 2, 2, 0, 2, mdscr };
     uc_reg_write(t.uc, UC_ARM64_REG_CP_REG, &r);
-    configure_step(t, mdscr);
 }
 
 void Aarch64Iss::configure_step(Thread &t, uint64_t mdscr)
