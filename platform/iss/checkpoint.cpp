@@ -160,6 +160,10 @@ template <class A> void Guest::state(A &a)
     if (gic)
         gic->state(a);
     uart.state(a);
+    a.count("virtio-mmio transports", virtio.size());
+    for (virt::VirtioMmio &v : virtio)
+        v.state(a);
+    testdev.state(a);
     a("PL011 output", uart_out);
     a("PL011 output instants", uart_at);
     if (uart_at.size() != uart_out.size())

@@ -155,7 +155,7 @@ bool Aarch64Iss::firmware_call(Thread &t, uint64_t pc)
     uc_reg_read(t.uc, UC_ARM64_REG_PSTATE, &pstate);
     if (((pstate >> 2) & 3) == 0 || !read_virtual(t.uc, pc, &insn, 4))
         return false;  // EL0: UNDEFINED, as on a machine whose firmware serves EL1 only
-    if (insn != virt::kHvc0 && insn != virt::kSmc0 && insn != virt::semihosting::kHlt)
+    if (insn != virt::kHvc0 && insn != virt::kSmc0 && (insn != virt::semihosting::kHlt || !guest_.machine.semihosting))
         return false;
     uint64_t before = retired_before(t, pc);
     tell_retired(t, before);

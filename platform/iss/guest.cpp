@@ -31,6 +31,9 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc, bool attached)
         dtb_at = b.dtb_at;
         mpidr = virt_mpidrs(s);
         gic = std::make_unique<virt::Gicv2>((unsigned)mpidr.size());
+        virtio.resize(virt::kVirtioSlots);
+        if (machine.virtconsole != Machine::NO_VIRTCONSOLE)
+            virtio[virt::kVirtioConsoleSlot] = virt::VirtioMmio(virt::VirtioMmio::kConsole);
     } else {
         image = load_firmware(path_, ram_size);
     }
@@ -52,6 +55,35 @@ std::string Guest::uart_console() const
     for (size_t i = 0; i < order.size(); i++)
         text[i] = uart_out[order[i]];
     return text;
+}
+
+void Guest::console_put(char c, pmvp_time at)
+{
+    if (console_stream)
+        console_pending_.emplace_back(at, c);
+}
+
+void Guest::virtconsole_put(char c, pmvp_time at)
+{
+    uint32_t status = 0;
+    if (machine.virtconsole == Machine::CONSOLE)
+        console_put(c, at);
+    else if (testdev.put(c, &status))
+        end_all(at, status, "chr-testdev");
+}
+
+// The console's bytes so far, by instant: every PE has run to the quantum's
+// end, so no byte of an earlier instant is still to come.
+void Guest::flush_console()
+{
+    if (!console_stream || console_pending_.empty())
+        return;
+    std::stable_sort(console_pending_.begin(), console_pending_.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (const auto &[at, c] : console_pending_)
+        std::fputc(c, console_stream);
+    std::fflush(console_stream);
+    console_pending_.clear();
 }
 
 const std::string &iss_image(const Scenario &s)
@@ -99,6 +131,7 @@ void Guest::run()
             again = std::any_of(cores.begin(), cores.end(),
                                 [&](const Aarch64Iss *c) { return !c->ended && c->behind(wake_); });
         }
+        flush_console();
         bool running = false;
         for (Aarch64Iss *core : cores) {
             if (core->ended)
@@ -112,6 +145,7 @@ void Guest::run()
         }
         go = running && pause_until(wake_);
     }
+    flush_console();
     for (Aarch64Iss *core : cores)
         if (!core->ended) {  // the SoC's run ended early
             core->ended = true;
@@ -141,6 +175,10 @@ void Guest::wake(unsigned pe, pmvp_time at)
 
 void Guest::end_all(pmvp_time at, uint32_t status, const std::string &by)
 {
+    if (!ended) {
+        ended = true;
+        end_status = status;
+    }
     for (Aarch64Iss *core : cores)
         for (Aarch64Iss::Thread &t : core->threads) {
             if (t.exited)

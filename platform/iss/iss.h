@@ -26,6 +26,7 @@
 #include "pmvp/systemc/support.h"
 #include "scenario.h"
 #include "virt.h"
+#include "virtio.h"
 
 namespace pmvp::soc {
 
@@ -97,6 +98,17 @@ public:
     std::string uart_out;
     std::vector<pmvp_time> uart_at;
     std::string uart_console() const;  // uart_out in the order of the instants
+    // virt: the virtio-mmio transports (the virtio console on the last when
+    // the machine has one) and the chr-testdev behind it.
+    std::vector<virt::VirtioMmio> virtio;
+    virt::TestDev testdev;
+    // The machine's console as QEMU prints it (-serial stdio), when set: the
+    // bytes of the PL011, of semihosting and of the virtio console, in the
+    // order of their instants, written out as each quantum ends.
+    FILE *console_stream = nullptr;
+    void console_put(char c, pmvp_time at);
+    // The bytes the virtio console transmitted at `at`, to its backend.
+    void virtconsole_put(char c, pmvp_time at);
     std::vector<uint8_t> dtb;
     uint64_t dtb_at = 0;          // its address in RAM (0: none, as QEMU when the image leaves no room)
     std::vector<uint8_t> initrd;  // virt: the initial RAM disk, at initrd_at
@@ -117,12 +129,17 @@ public:
     // The whole machine's run ends at `at` (PSCI SYSTEM_OFF, a semihosting
     // exit): every PE stops there with `status`.
     void end_all(pmvp_time at, uint32_t status, const std::string &by);
+    bool ended = false;        // end_all was called: the machine's run ended
+    uint32_t end_status = 0;   // with this status
+    bool reset_asked = false;  // by PSCI SYSTEM_RESET
     template <class A> void state(A &a);  // checkpoint.h
 
 private:
     void run();
     bool pause_until(pmvp_time t);
     void load_ram(uint8_t *to) const;
+    void flush_console();
+    std::vector<std::pair<pmvp_time, char>> console_pending_;  // console_stream's bytes not yet written
     Soc &soc_;
     pmvp::sc::TimeBase time_;
     std::string path_;    // the image's file

@@ -24,8 +24,10 @@ void on_uart_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *us
     Aarch64Iss &iss = *t.iss;
     char c = 0;
     if (iss.guest_.uart.write(off, (uint32_t)value, &c)) {
+        const pmvp_time at = iss.time_of(t, iss.retired_before_access(t));
         iss.guest_.uart_out += c;
-        iss.guest_.uart_at.push_back(iss.time_of(t, iss.retired_before_access(t)));
+        iss.guest_.uart_at.push_back(at);
+        iss.guest_.console_put(c, at);
     }
 }
 
@@ -79,6 +81,31 @@ void on_gicc_write(uc_engine *, uint64_t off, unsigned, uint64_t value, void *us
     iss.stop(t);
 }
 
+uint64_t on_virtio_read(uc_engine *, uint64_t off, unsigned size, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    return t.iss->guest_.virtio[off / virt::kVirtioSlotSize].read(off % virt::kVirtioSlotSize, size);
+}
+
+// A transport's register written; its device's transmitted bytes to their
+// backend and its interrupt line to the GIC, at the access's instant.
+void on_virtio_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    Guest &g = iss.guest_;
+    const unsigned slot = (unsigned)(off / virt::kVirtioSlotSize);
+    virt::VirtioMmio &dev = g.virtio[slot];
+    const pmvp_time at = access_instant(t);
+    const virt::DmaWindow ram{ g.ram, kRamBase, g.ram_size };
+    const bool line = dev.interrupt();
+    dev.write(off % virt::kVirtioSlotSize, size, (uint32_t)value, ram, [&](char c) { g.virtconsole_put(c, at); });
+    if (dev.interrupt() != line) {
+        g.gic->set_line(t.image_pe, virt::virtio_intid(slot), dev.interrupt(), at);
+        iss.stop(t);  // what the GIC signals changed
+    }
+}
+
 }  // namespace
 
 void map_virt_devices(Aarch64Iss::Thread &t)
@@ -89,6 +116,8 @@ void map_virt_devices(Aarch64Iss::Thread &t)
        "map the GIC distributor");
     ok(uc_mmio_map(t.uc, virt::kGicCpu, virt::kGicCpuSize, on_gicc_read, &t, on_gicc_write, &t),
        "map the GIC CPU interface");
+    ok(uc_mmio_map(t.uc, virt::kVirtioBase, virt::kVirtioSize, on_virtio_read, &t, on_virtio_write, &t),
+       "map the virtio-mmio transports");
 }
 
 std::vector<uint64_t> virt_mpidrs(const Scenario &s)
@@ -139,7 +168,18 @@ VirtBoot virt_boot(const Scenario &s, const std::string &image_path, bool pmu)
     spec.mpidr = virt_mpidrs(s);
     spec.bootargs = s.machine.append;
     spec.pmu = pmu;
-    b.dtb = virt::build_dtb(spec);
+    if (s.machine.dtb.empty()) {
+        b.dtb = virt::build_dtb(spec);
+    } else {
+        std::ifstream f(s.machine.dtb, std::ios::binary);
+        if (!f)
+            throw ScenarioError(s.machine.dtb + ": the device tree cannot be read");
+        try {
+            b.dtb = virt::patch_dtb(std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {}), spec);
+        } catch (const std::runtime_error &e) {
+            throw ScenarioError(s.machine.dtb + ": " + e.what());
+        }
+    }
     b.dtb_at = dtb_address(b.image, ram_size, b.dtb.size(), spec.initrd_end);
     return b;
 }

@@ -64,7 +64,10 @@ void Aarch64Iss::psci(Thread &t, pmvp_time at)
         break;
     }
     case p::kSystemOff: guest_.end_all(at, 0, "PSCI SYSTEM_OFF"); break;
-    case p::kSystemReset: guest_.end_all(at, 0, "PSCI SYSTEM_RESET (the run ends: no reboot)"); break;
+    case p::kSystemReset:
+        guest_.reset_asked = !guest_.ended;
+        guest_.end_all(at, 0, "PSCI SYSTEM_RESET (the run ends: no reboot)");
+        break;
     default: break;
     }
     uint64_t r = (uint64_t)ret;

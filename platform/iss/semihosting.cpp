@@ -49,7 +49,7 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
     switch (op) {
     case sh::kSysWritec:
     case sh::kSysWrite0:
-        semihosting_console(t, arg, op == sh::kSysWritec ? 1 : 1u << 16, op == sh::kSysWrite0);
+        semihosting_console(t, arg, op == sh::kSysWritec ? 1 : 1u << 16, op == sh::kSysWrite0, at);
         return 0;
     case sh::kSysExit:
     case sh::kSysExitExtended: {
@@ -72,7 +72,7 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
             return fail(sh::kEinval);
         if (w[0] != sh::kTtyOut && w[0] != sh::kTtyAppend)
             return t.semihosting_errno = sh::kEbadf, w[2];
-        semihosting_console(t, w[1], w[2], false);
+        semihosting_console(t, w[1], w[2], false, at);
         return 0;
     case sh::kSysRead:  // the console has no input: end of file, every byte not read
         if (words < 3)
@@ -112,13 +112,14 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
 }
 
 // `n` bytes at `from` to the PE's console; a string's stop at its NUL.
-void Aarch64Iss::semihosting_console(Thread &t, uint64_t from, uint64_t n, bool string)
+void Aarch64Iss::semihosting_console(Thread &t, uint64_t from, uint64_t n, bool string, pmvp_time at)
 {
     for (uint64_t a = from, k = 0; k < std::min<uint64_t>(n, 1u << 16); a++, k++) {  // at most 64 KiB
         uint8_t c = 0;
         if (!read_virtual(t.uc, a, &c, 1) || (string && c == 0))
             break;
         t.result.console += (char)c;
+        guest_.console_put((char)c, at);
     }
 }
 

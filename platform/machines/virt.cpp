@@ -2,6 +2,7 @@
 //
 // The virt machine's devices (virt.h).
 #include "virt.h"
+#include "virtio.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -515,6 +516,22 @@ void add_interrupts(void *fdt, const DtbSpec &spec)
     }
 }
 
+// The virtio-mmio transports, lowest address first as in QEMU's tree; each
+// on its SPI, edge-triggered as QEMU describes them.
+void add_virtio(void *fdt)
+{
+    constexpr uint32_t kGicSpi = 0, kIrqEdgeRising = 1;
+    for (unsigned slot = 0; slot < kVirtioSlots; slot++) {
+        const uint64_t base = kVirtioBase + slot * kVirtioSlotSize;
+        ok(fdt_begin_node(fdt, ("virtio_mmio@" + hex(base)).c_str()), "virtio_mmio");
+        ok(fdt_property(fdt, "dma-coherent", nullptr, 0), "virtio_mmio");
+        cells(fdt, "interrupts", { kGicSpi, kVirtioFirstSpi + slot, kIrqEdgeRising });
+        reg64(fdt, base, kVirtioSlotSize);
+        strings(fdt, "compatible", { "virtio,mmio" });
+        ok(fdt_end_node(fdt), "virtio_mmio");
+    }
+}
+
 }  // namespace
 
 // The nodes in the order of the tree, as QEMU's virt board lays it out.
@@ -547,9 +564,37 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
 
     add_cpus(fdt, spec.mpidr);
     add_uart(fdt);
+    add_virtio(fdt);
     add_interrupts(fdt, spec);
     ok(fdt_end_node(fdt), "root");
     ok(fdt_finish(fdt), "finish");
+    buf.resize(fdt_totalsize(fdt));
+    return buf;
+}
+
+}  // namespace pmvp::soc::virt
+
+namespace pmvp::soc::virt {
+
+std::vector<uint8_t> patch_dtb(const std::vector<uint8_t> &blob, const DtbSpec &spec)
+{
+    if (blob.size() < sizeof(fdt_header) || fdt_check_header(blob.data()) != 0 ||
+        fdt_totalsize(blob.data()) > blob.size())
+        throw std::runtime_error("the device tree: not a flattened device tree blob");
+    std::vector<uint8_t> buf(fdt_totalsize(blob.data()) + 4096 + spec.bootargs.size());
+    void *fdt = buf.data();
+    ok(fdt_open_into(blob.data(), fdt, (int)buf.size()), "open");
+    int chosen = fdt_path_offset(fdt, "/chosen");
+    if (chosen == -FDT_ERR_NOTFOUND)
+        chosen = fdt_add_subnode(fdt, 0, "chosen");
+    ok(chosen, "/chosen");
+    if (!spec.bootargs.empty())
+        ok(fdt_setprop_string(fdt, chosen, "bootargs", spec.bootargs.c_str()), "bootargs");
+    if (spec.initrd_end > spec.initrd_start) {
+        ok(fdt_setprop_u64(fdt, chosen, "linux,initrd-start", spec.initrd_start), "linux,initrd-start");
+        ok(fdt_setprop_u64(fdt, chosen, "linux,initrd-end", spec.initrd_end), "linux,initrd-end");
+    }
+    ok(fdt_pack(fdt), "pack");
     buf.resize(fdt_totalsize(fdt));
     return buf;
 }

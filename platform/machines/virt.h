@@ -147,6 +147,10 @@ struct DtbSpec {
 };
 // The DTB, built with libfdt. Throws std::runtime_error on a libfdt failure.
 std::vector<uint8_t> build_dtb(const DtbSpec &spec);
+// A device tree the user gives (QEMU's -dtb), with /chosen's bootargs (if
+// any) and initrd set from `spec`, as QEMU sets them; the rest as given.
+// Throws std::runtime_error for a blob that is not a device tree.
+std::vector<uint8_t> patch_dtb(const std::vector<uint8_t> &blob, const DtbSpec &spec);
 
 // Checkpoints (checkpoint.h's Saver and Loader).
 template <class A> void Gicv2::state(A &a)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdarg>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +24,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "options.h"
 #include "progress.h"
+#include "qemu_cli.h"
 #include "report.h"
 #include "scenario.h"
 #include "soc.h"
@@ -149,22 +152,24 @@ bool append_final_values(const std::string &path, pmvp_time at,
     return (bool)out;
 }
 
-[[noreturn]] void usage_error(const std::string &msg)
+// The program's name as its messages begin: pmvp-soc, or the QEMU front end's.
+const char *program = "pmvp-soc";
+
+// A message on standard error, after the program's name.
+__attribute__((format(printf, 1, 2))) void say(const char *format, ...)
 {
-    std::fprintf(stderr, "pmvp-soc: %s\n(pmvp-soc --help lists the options)\n", msg.c_str());
-    std::exit(2);
+    std::fprintf(stderr, "%s: ", program);
+    va_list args;
+    va_start(args, format);
+    std::vfprintf(stderr, format, args);
+    va_end(args);
 }
 
-struct Options {
-    std::string scenario_path, json_path, vcd_path, save_path, restore_path, plot_path, dumpdtb_path;
-    std::string csv;  // -x: the CSV separator; empty: readable
-    pmvp_time save_at = 0, interval = 0;
-    Overrides overrides;
-    Detail detail = Detail::AUTO;
-    bool check = false, quiet = false, detached = false, show_config = false;
-    uint64_t check_limit = 400000000;
-    uint64_t vcd_limit_mib = 1024;
-};
+[[noreturn]] void usage_error(const std::string &msg)
+{
+    say("%s\n(%s --help lists the options)\n", msg.c_str(), program);
+    std::exit(2);
+}
 
 // Whether an executable of that name is on PATH.
 bool on_path(const std::string &name)
@@ -537,6 +542,9 @@ Run load(const Options &o)
         } catch (const CheckpointError &e) {
             throw ScenarioError(o.restore_path + ": " + e.what());
         }
+    } else if (o.qemu.on) {
+        r.text = o.qemu.scenario;
+        r.source = "the QEMU command line's scenario";
     } else if (o.scenario_path.empty() && (o.overrides.machine == Machine::VIRT || !o.overrides.kernel.empty())) {
         r.text = kVirtScenario;
         r.source = "virt scenario";
@@ -585,6 +593,8 @@ uint64_t reference_cycles(const Scenario &s)
 // (--json -): then standard output holds the JSON alone, for a pipe.
 FILE *report_stream(const Options &o)
 {
+    if (o.qemu.on)
+        return o.qemu.report ? o.qemu.report : stderr;  // (stderr: only a --check verdict, which it has not)
     return o.json_path == "-" ? stderr : stdout;
 }
 
@@ -598,7 +608,7 @@ bool write_json(const Options &o, const std::string &text)
     std::ofstream f(o.json_path);
     f << text;
     if (!f)
-        std::fprintf(stderr, "pmvp-soc: %s: cannot be written\n", o.json_path.c_str());
+        say("%s: cannot be written\n", o.json_path.c_str());
     return (bool)f;
 }
 
@@ -607,7 +617,7 @@ bool write_json(const Options &o, const std::string &text)
 void cut_short(Scenario &s)
 {
     pmvp_time at = sc_core::sc_time_stamp().value();
-    std::fprintf(stderr, "pmvp-soc: interrupted at %s of %s: the report covers the run up to there\n",
+    say("interrupted at %s of %s: the report covers the run up to there\n",
                  time_text(at).c_str(), time_text(s.duration).c_str());
     s.duration = at;
 }
@@ -630,11 +640,11 @@ template <class Result> int run_standalone(Run &job, const Options &o,
     try {
         result = run(s, job.plan(o));
     } catch (const CheckpointError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s: %s\n",
+        say("%s: %s\n",
                      o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
         return 2;
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        say("the simulation failed: %s\n", e.what());
         return 3;
     }
     catch_interrupts(false);
@@ -668,7 +678,7 @@ int dump_dtb(const Scenario &s, const std::string &path)
     if (f)
         written = std::fclose(f) == 0 && written;
     if (!written) {
-        std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", path.c_str(), std::strerror(errno));
+        say("%s: cannot be written: %s\n", path.c_str(), std::strerror(errno));
         return 2;
     }
     return 0;
@@ -682,11 +692,11 @@ int load_run(const Options &o, Run &job)
     try {
         job = load(o);
     } catch (const ScenarioError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
+        say("%s\n", e.what());
         return 2;
     }
     for (const std::string &w : job.s.warnings)
-        std::fprintf(stderr, "pmvp-soc: warning: %s\n", w.c_str());
+        say("warning: %s\n", w.c_str());
     for (const std::string &path :
          { o.json_path == "-" ? std::string() : o.json_path,
            o.vcd_path.empty() ? std::string() : vcd_base(o.vcd_path) + ".vcd",
@@ -695,7 +705,7 @@ int load_run(const Options &o, Run &job)
             continue;
         FILE *f = std::fopen(path.c_str(), "a");
         if (!f) {
-            std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", path.c_str(), std::strerror(errno));
+            say("%s: cannot be written: %s\n", path.c_str(), std::strerror(errno));
             return 2;
         }
         std::fclose(f);
@@ -802,7 +812,7 @@ bool VcdTrace::open(const Scenario &s)
     std::string gtkw = vcd_base(o_.vcd_path) + ".gtkw";
     if (write_gtkwave_save(gtkw, vcd(), signals_))
         return true;
-    std::fprintf(stderr, "pmvp-soc: %s: cannot be written: %s\n", gtkw.c_str(), std::strerror(errno));
+    say("%s: cannot be written: %s\n", gtkw.c_str(), std::strerror(errno));
     return false;
 }
 
@@ -815,7 +825,7 @@ void VcdTrace::watch()
     capped_ = true;
     for (auto &core : soc_.cores)
         core->monitors->stop_tracing();
-    std::fprintf(stderr, "pmvp-soc: %s passed %llu MiB at %s of simulated time: tracing stops there (--vcd-limit)\n",
+    say("%s passed %llu MiB at %s of simulated time: tracing stops there (--vcd-limit)\n",
                  o_.vcd_path.c_str(), (unsigned long long)o_.vcd_limit_mib,
                  time_text(sc_core::sc_time_stamp().value()).c_str());
 }
@@ -830,7 +840,7 @@ bool VcdTrace::close()
         core->monitors->sample_trace();
     if (append_final_values(vcd(), sc_core::sc_time_stamp().value(), signals_))
         return true;
-    std::fprintf(stderr, "pmvp-soc: %s: the values at the end of the run could not be added\n", o_.vcd_path.c_str());
+    say("%s: the values at the end of the run could not be added\n", o_.vcd_path.c_str());
     return false;
 }
 
@@ -880,7 +890,7 @@ int write_soc_outputs(const Options &o, const Scenario &s, Soc &soc, const RunIn
     // After the JSON: a picture that fails costs no data.
     if (!o.plot_path.empty()) {
         if (std::string why = intervals->plot(o.plot_path); !why.empty()) {
-            std::fprintf(stderr, "pmvp-soc: --plot: %s\n", why.c_str());
+            say("--plot: %s\n", why.c_str());
             return 3;
         }
     }
@@ -912,8 +922,27 @@ int verdict(const RunInfo &run, const std::optional<IssResult> &iss)
     if (run.interrupted)
         return 130;
     if (iss && !iss->all_exited())
-        std::fprintf(stderr, "pmvp-soc: the firmware of some PE did not exit by the end of the scenario\n");
+        say("the firmware of some PE did not exit by the end of the scenario\n");
     return iss && !iss->all_passed() ? 1 : 0;
+}
+
+// The exit status QEMU gives for the machine's end: the semihosting exit's
+// status, chr-testdev's (N << 1) | 1, 0 after PSCI SYSTEM_OFF or (with
+// -no-reboot) SYSTEM_RESET. A guest that did not end the machine is said.
+int qemu_status(const Options &o, const Scenario &s, const Guest &guest, const RunInfo &run)
+{
+    if (run.interrupted)
+        return 130;
+    if (!guest.ended) {
+        say("the guest did not end the machine (PSCI SYSTEM_OFF, semihosting SYS_EXIT, chr-testdev) within %s of "
+            "simulated time (-pmvp-time)\n",
+            time_text(s.duration).c_str());
+        return 1;
+    }
+    if (guest.reset_asked && !o.qemu.no_reboot)
+        say("the guest asked for a reset (PSCI SYSTEM_RESET): the machine does not reboot; it ended as with "
+            "-no-reboot\n");
+    return (int)(guest.end_status & 0xFF);
 }
 
 // The simulation of the SoC, with SIGINT ending it where it is; its host
@@ -925,12 +954,12 @@ int simulate_soc(const Options &o, Run &job, Soc &soc, RunInfo &run)
     try {
         simulate(soc, job.plan(o));
     } catch (const CheckpointError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s: %s\n",
+        say("%s: %s\n",
                      o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
         return 2;
     } catch (const sc_core::sc_report &e) {
         // A platform component refused to go on (the message says which).
-        std::fprintf(stderr, "pmvp-soc: the simulation failed: %s\n", e.what());
+        say("the simulation failed: %s\n", e.what());
         return 3;
     }
     catch_interrupts(false);
@@ -943,15 +972,17 @@ int simulate_soc(const Options &o, Run &job, Soc &soc, RunInfo &run)
 std::unique_ptr<Soc> make_soc(const Options &o, Run &job)
 {
     if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
-        std::fprintf(stderr, "pmvp-soc: SystemC's time resolution must be 1 ps\n");
+        say("SystemC's time resolution must be 1 ps\n");
         return nullptr;
     }
     try {
         auto soc = std::make_unique<Soc>("soc", job.s, o.check, !o.detached, job.resume_at);
-        soc->progress = true;
+        soc->progress = !o.qemu.on;  // QEMU's standard error stays empty
+        if (o.qemu.on)
+            soc->guest->console_stream = stdout;
         return soc;
     } catch (const ScenarioError &e) {
-        std::fprintf(stderr, "pmvp-soc: %s\n", e.what());
+        say("%s\n", e.what());
         return nullptr;
     }
 }
@@ -998,7 +1029,7 @@ int run_soc(Options &o, Run &job)
     // The run ends at the scenario's end, or earlier when SIGINT came or
     // every guest exited (and nothing else runs).
     if (!soc.ended_early && soc.firmware->finished != s.duration) {
-        std::fprintf(stderr, "pmvp-soc: the simulation stopped before the end of the scenario\n");
+        say("the simulation stopped before the end of the scenario\n");
         return 3;
     }
     if (intervals)
@@ -1007,7 +1038,7 @@ int run_soc(Options &o, Run &job)
         check_cores(soc, run);
     if (int status = write_soc_outputs(o, s, soc, run, iss, intervals.get()))
         return status;
-    return verdict(run, iss);
+    return o.qemu.on ? qemu_status(o, s, *soc.guest, run) : verdict(run, iss);
 }
 
 }  // namespace
@@ -1017,7 +1048,10 @@ int run_soc(Options &o, Run &job)
 int sc_main(int argc, char **argv)
 {
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user" & co
-    Options o = parse_options(argc, argv);
+    const bool qemu = called_as_qemu(argv[0]);
+    if (qemu)
+        program = "pmvp-qemu-system-aarch64";
+    Options o = qemu ? parse_qemu_options(argc, argv) : parse_options(argc, argv);
     Run job;
     if (int status = load_run(o, job))
         return status;

@@ -786,6 +786,23 @@ void Reader::machine(Object &&o, Machine &m)
     if (o.has("initrd") && m.kind != Machine::VIRT)
         fail(o.sub("initrd"), "only the virt machine loads an initial RAM disk");
     m.initrd = find_firmware(o.str("initrd", ""));
+    for (const char *key : { "dtb", "virtconsole", "semihosting" })
+        if (o.has(key) && m.kind != Machine::VIRT)
+            fail(o.sub(key), "only the virt machine has it");
+    m.dtb = find_firmware(o.str("dtb", ""));
+    static const std::pair<const char *, Machine::Virtconsole> consoles[] = {
+        { "none", Machine::NO_VIRTCONSOLE }, { "testdev", Machine::TESTDEV }, { "console", Machine::CONSOLE }
+    };
+    const std::string console = o.str("virtconsole", "none");
+    bool known = false;
+    for (const auto &[name, kind] : consoles)
+        if (console == name) {
+            m.virtconsole = kind;
+            known = true;
+        }
+    if (!known)
+        fail(o.sub("virtconsole"), "expected none, testdev (QEMU's chr-testdev) or console (the machine's console)");
+    m.semihosting = o.boolean("semihosting", true);
 }
 
 void Reader::firmware(Object &o, FirmwareSetup &f)
