@@ -164,8 +164,11 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
         t.debug_changed = true;
         t.iss->stop(t);
     }
-    // The monitors' registers first (a guest reading a counter in a loop):
-    // none of them is one the platform answers.
+    // The generic timer's first (a guest waiting on the counter reads it in
+    // a loop), then the monitors' (a guest reading a counter in a loop):
+    // none of them is one the platform answers otherwise.
+    if (cp->op0 == 3 && cp->op1 == 3 && cp->crn == 14 && cp->crm < 4)  // (CRm 8-15: the PMU's event counters)
+        return platform_sysreg(uc, rt, cp, t, write, pc) ? 1 : 0;
     pmvp_sysreg r;
     if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) == PMVP_OK)
         return monitors_sysreg(uc, rt, cp, t, write, pc, r);

@@ -249,8 +249,9 @@ void QemuCommandLine::machine(const std::string &v)
         } else if (key == "mte" || key == "secure" || key == "virtualization") {
             if (on_off("-machine", key, value))
                 throw Refusal("-machine " + key + "=on: pmvp's virt machine has no " +
-                              (key == "mte" ? "MTE" : key == "secure" ? "EL3 or Secure state" : "EL2") +
-                              " (its guests run at EL1)");
+                              (key == "mte" ? std::string("MTE")
+                                            : std::string(key == "secure" ? "EL3 or Secure state" : "EL2") +
+                                                  " (its guests run at EL1)"));
         } else {
             throw Refusal("-machine " + key + ": pmvp's virt machine does not take this property");
         }

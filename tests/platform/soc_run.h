@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,6 +66,15 @@ inline SocRun pmvp_soc(const std::string &args, bool want_json = true)
         r.result = json::parse(text, nullptr, false);
     }
     return r;
+}
+
+// A raw image of AArch64 words, written for the test.
+inline std::string raw_image(const std::string &what, const std::vector<uint32_t> &words)
+{
+    std::string path = temp_file(what + ".bin");
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char *>(words.data()), (std::streamsize)(words.size() * 4));
+    return path;
 }
 
 }  // namespace

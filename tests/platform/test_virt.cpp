@@ -238,14 +238,6 @@ TEST(VirtLoading, ImagesGoWhereQemusVirtPutsThem)
 
 #ifdef PMVP_HAVE_FIRMWARE
 
-// A raw image of AArch64 words, written for the test.
-std::string raw_image(const std::string &what, const std::vector<uint32_t> &words)
-{
-    std::string path = temp_file(what + ".bin");
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char *>(words.data()), (std::streamsize)(words.size() * 4));
-    return path;
-}
 
 // Reads the word at x0 and ends the run by semihosting SYS_EXIT with x0's
 // bits [63:24] if that word is the DTB's magic (big-endian 0xD00DFEED), 1
