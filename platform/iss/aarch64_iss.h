@@ -264,6 +264,9 @@ public:
     pmvp_time counter_reaches(uint64_t count) const;
     // The generic timer's registers (D12.8): true if `cp` is one, served.
     bool timer_access(Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t pc, uint64_t &value);
+    // GICv3's CPU interface (ICC_*_EL1) on the virt machine: true when `cp`
+    // is one of its registers, accessed.
+    bool gic_access(Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t pc, uint64_t &value);
     // The instant timer k of PE t fires (its condition holds and it is
     // enabled and not masked), PMVP_TIME_NEVER if it never does as set.
     pmvp_time timer_fires(const Thread &t, unsigned k) const;

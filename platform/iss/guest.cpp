@@ -30,7 +30,7 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc, bool attached)
         dtb = std::move(b.dtb);
         dtb_at = b.dtb_at;
         mpidr = virt_mpidrs(s);
-        gic = std::make_unique<virt::Gicv2>((unsigned)mpidr.size());
+        gic = std::make_unique<virt::Gic>((unsigned)mpidr.size(), machine.gic_version, mpidr);
         virtio.resize(virt::kVirtioSlots);
         if (machine.virtconsole != Machine::NO_VIRTCONSOLE)
             virtio[virt::kVirtioConsoleSlot] = virt::VirtioMmio(virt::VirtioMmio::kConsole);

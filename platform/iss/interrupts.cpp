@@ -7,6 +7,30 @@
 
 namespace pmvp::soc {
 
+bool Aarch64Iss::gic_access(Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t pc, uint64_t &value)
+{
+    virt::Gic::Icc reg;
+    if (!virt() || guest_.gic->version() != 3 ||
+        !virt::Gic::icc_register(cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, write, &reg))
+        return false;
+    const uint64_t before = retired_before(t, pc);
+    tell_retired(t, before);
+    const pmvp_time at = time_of(t, before);
+    sync_pmu_line(t, at);  // ICC_IAR1_EL1 and ICC_HPPIR1_EL1 see the PPI's line
+    if (!write) {
+        value = guest_.gic->icc_read(t.image_pe, reg, at);
+        if (reg == virt::Gic::Icc::IAR1)
+            stop(t);  // an acknowledgement changes the running priority
+        return true;
+    }
+    const uint32_t sgi = guest_.gic->icc_write(t.image_pe, reg, value, at);
+    for (unsigned pe = 0; pe < virt::Gic::kMaxCpus; pe++)
+        if (sgi & (1u << pe))
+            guest_.wake(pe, at);
+    stop(t);  // what the GIC signals may have changed: the line anew
+    return true;
+}
+
 bool Aarch64Iss::irq_line(Thread &t, pmvp_time at)
 {
     if (virt()) {

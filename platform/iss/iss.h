@@ -91,7 +91,7 @@ public:
     // SoC's PEs, each access made on the bus (frames.cpp).
     const uint64_t frames_size;
     // The virt machine's devices and device tree (null / empty on pmvp's).
-    std::unique_ptr<virt::Gicv2> gic;
+    std::unique_ptr<virt::Gic> gic;
     virt::Pl011 uart;
     // virt: the characters written to the PL011, each with its instant
     // (in each PE's order; the PEs of a quantum run one after another).

@@ -54,8 +54,8 @@ void on_gicd_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, voi
     auto &t = *static_cast<Aarch64Iss::Thread *>(user);
     Aarch64Iss &iss = *t.iss;
     pmvp_time at = access_instant(t);
-    uint32_t sgi = iss.guest_.gic->dist_write(t.image_pe, off, size, (uint32_t)value, at);
-    for (unsigned pe = 0; pe < virt::Gicv2::kMaxCpus; pe++)
+    uint32_t sgi = iss.guest_.gic->dist_write(t.image_pe, off, size, value, at);
+    for (unsigned pe = 0; pe < virt::Gic::kMaxCpus; pe++)
         if (sgi & (1u << pe))
             iss.guest_.wake(pe, at);
     iss.stop(t);  // what the GIC signals may have changed: the line anew
@@ -106,6 +106,26 @@ void on_virtio_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, v
     }
 }
 
+// GICv3's redistributors: the frames of PE off / Gic::kRedistSize.
+uint64_t on_gicr_read(uc_engine *, uint64_t off, unsigned size, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    const pmvp_time at = access_instant(t);
+    iss.sync_pmu_line(t, at);  // GICR_ISPENDR0 shows the PPI's line
+    return iss.guest_.gic->redist_read((unsigned)(off / virt::Gic::kRedistSize), off % virt::Gic::kRedistSize, size,
+                                       at);
+}
+
+void on_gicr_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, void *user)
+{
+    auto &t = *static_cast<Aarch64Iss::Thread *>(user);
+    Aarch64Iss &iss = *t.iss;
+    iss.guest_.gic->redist_write((unsigned)(off / virt::Gic::kRedistSize), off % virt::Gic::kRedistSize, size, value,
+                                 access_instant(t));
+    iss.stop(t);  // what the GIC signals may have changed: the line anew
+}
+
 }  // namespace
 
 void map_virt_devices(Aarch64Iss::Thread &t)
@@ -114,8 +134,14 @@ void map_virt_devices(Aarch64Iss::Thread &t)
     ok(uc_mmio_map(t.uc, virt::kUart, virt::kUartSize, on_uart_read, &t, on_uart_write, &t), "map the UART");
     ok(uc_mmio_map(t.uc, virt::kGicDist, virt::kGicDistSize, on_gicd_read, &t, on_gicd_write, &t),
        "map the GIC distributor");
-    ok(uc_mmio_map(t.uc, virt::kGicCpu, virt::kGicCpuSize, on_gicc_read, &t, on_gicc_write, &t),
-       "map the GIC CPU interface");
+    virt::Gic &gic = *t.iss->guest_.gic;
+    if (gic.version() == 2)
+        ok(uc_mmio_map(t.uc, virt::kGicCpu, virt::kGicCpuSize, on_gicc_read, &t, on_gicc_write, &t),
+           "map the GIC CPU interface");
+    else
+        ok(uc_mmio_map(t.uc, virt::kGicRedist, gic.cpus() * virt::Gic::kRedistSize, on_gicr_read, &t, on_gicr_write,
+                       &t),
+           "map the GIC redistributors");
     ok(uc_mmio_map(t.uc, virt::kVirtioBase, virt::kVirtioSize, on_virtio_read, &t, on_virtio_write, &t),
        "map the virtio-mmio transports");
 }
@@ -168,6 +194,7 @@ VirtBoot virt_boot(const Scenario &s, const std::string &image_path, bool pmu)
     spec.mpidr = virt_mpidrs(s);
     spec.bootargs = s.machine.append;
     spec.pmu = pmu;
+    spec.gic_version = s.machine.gic_version;
     if (s.machine.dtb.empty()) {
         b.dtb = virt::build_dtb(spec);
     } else {

@@ -80,7 +80,8 @@ bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, 
             uc_reg_write(uc, rt, &t.mpidr);
         return true;
     }
-    if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v) || breakpoint_access(t, write, cp, v)) {
+    if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v) || iss.gic_access(t, write, cp, pc, v) ||
+                                          breakpoint_access(t, write, cp, v)) {
         if (!write && rt != UC_ARM64_REG_XZR)
             uc_reg_write(uc, rt, &v);
         return true;
@@ -93,6 +94,8 @@ bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, 
         for (const IdBase &b : kIdBase)
             if (b.crm == cp->crm && b.op2 == cp->op2)
                 v = (b.value & ~mask) | own;
+        if (cp->crm == 4 && cp->op2 == 0 && iss.virt() && iss.guest_.gic->version() == 3)
+            v |= 1ull << 24;  // ID_AA64PFR0_EL1.GIC: the GICv3 CPU interface's System registers
         if (rt != UC_ARM64_REG_XZR)
             uc_reg_write(uc, rt, &v);
         return true;
@@ -167,12 +170,20 @@ uint32_t on_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, vo
     // The generic timer's first (a guest waiting on the counter reads it in
     // a loop), then the monitors' (a guest reading a counter in a loop):
     // none of them is one the platform answers otherwise.
-    if (cp->op0 == 3 && cp->op1 == 3 && cp->crn == 14 && cp->crm < 4)  // (CRm 8-15: the PMU's event counters)
-        return platform_sysreg(uc, rt, cp, t, write, pc) ? 1 : 0;
     pmvp_sysreg r;
-    if (pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) == PMVP_OK)
+    const bool timer = cp->op0 == 3 && cp->op1 == 3 && cp->crn == 14 && cp->crm < 4;  // (CRm 8-15: PMEVCNTR<n>)
+    if (!timer && pmvp_sysreg_decode_a64(write, cp->op0, cp->op1, cp->crn, cp->crm, cp->op2, &r) == PMVP_OK)
         return monitors_sysreg(uc, rt, cp, t, write, pc, r);
-    return platform_sysreg(uc, rt, cp, t, write, pc) ? 1 : 0;  // else QEMU executes it
+    if (!platform_sysreg(uc, rt, cp, t, write, pc))
+        return 0;  // QEMU executes it
+    // A register QEMU does not have (GICv3's ICC_*_EL1) ends its block, and
+    // the skipped instruction leaves the PC on itself: past it, as QEMU
+    // would have gone.
+    if (last_in_block(t, pc)) {
+        const uint64_t next = pc + 4;
+        uc_reg_write(uc, UC_ARM64_REG_PC, &next);
+    }
+    return 1;
 }
 
 }  // namespace

@@ -53,49 +53,62 @@ constexpr uint32_t kCpuIidr = 0x0202143B;
 constexpr uint8_t kIdle = 0xFF;  // running priority with nothing active
 }  // namespace
 
-Gicv2::Gicv2(unsigned cpus) : cpus_(cpus), banked_(cpus), spi_(kIntids - 32), cpu_(cpus)
+Gic::Gic(unsigned cpus, unsigned version, std::vector<uint64_t> mpidr)
+    : cpus_(cpus), version_(version), mpidr_(std::move(mpidr)), banked_(cpus), spi_(kIntids - 32), cpu_(cpus)
 {
     if (cpus == 0 || cpus > kMaxCpus)
-        throw std::invalid_argument("a GICv2 has 1 to 8 CPU interfaces");
+        throw std::invalid_argument("a GIC here has 1 to 8 CPU interfaces");
+    if (version != 2 && version != 3)
+        throw std::invalid_argument("a GIC here is a GICv2 or a GICv3");
+    mpidr_.resize(cpus);
     for (auto &b : banked_)
         for (unsigned id = 0; id < 16; id++) {
-            b[id].edge = true;     // SGIs are edge-triggered
-            b[id].enabled = true;  // and, as on GIC-400, always enabled
+            b[id].edge = true;               // SGIs are edge-triggered
+            b[id].enabled = version == 2;    // and, as on GIC-400, always enabled; GICv3's are enabled by GICR_ISENABLER0
         }
+    if (version == 3) {
+        for (CpuIf &c : cpu_)
+            c.bpr = 1;  // ICC_BPR1_EL1's minimum, BPR0's plus one
+        for (Irq &q : spi_)
+            route(q);  // GICD_IROUTER 0: the PE of affinity 0.0.0.0
+    }
 }
 
-bool Gicv2::pending(const Irq &q, pmvp_time at) const
+bool Gic::pending(const Irq &q, pmvp_time at) const
 {
     return (q.latched || q.line) && q.since <= at;
 }
 
-uint8_t Gicv2::running_priority(unsigned cpu) const
+uint8_t Gic::running_priority(unsigned cpu) const
 {
     return cpu_[cpu].running.empty() ? kIdle : cpu_[cpu].running.back();
 }
 
 // The group priority bits (IHI 0048B 3.3.3): an interrupt preempts only
 // with a higher group priority than the running one.
-uint8_t Gicv2::group_mask(unsigned cpu) const
+uint8_t Gic::group_mask(unsigned cpu) const
 {
-    return (uint8_t)(0xFF << (cpu_[cpu].bpr + 1));
+    const CpuIf &c = cpu_[cpu];
+    if (version_ == 3)  // Group 1's field is [7:BPR1], or [7:BPR0 + 1] with ICC_CTLR_EL1.CBPR
+        return (uint8_t)(0xFF << (c.cbpr ? c.bpr0 + 1 : c.bpr));
+    return (uint8_t)(0xFF << (c.bpr + 1));
 }
 
-unsigned Gicv2::highest(unsigned cpu, pmvp_time at, uint32_t *iar) const
+unsigned Gic::highest(unsigned cpu, pmvp_time at, uint32_t *iar) const
 {
     unsigned best = kSpurious;
     unsigned best_prio = 0x100;
     uint32_t best_iar = kSpurious;
-    if (!(dctlr_ & 1))
+    if (!(dctlr_ & (version_ == 3 ? 2 : 1)))  // GICv3: EnableGrp1
         return kSpurious;
     for (unsigned id = 0; id < kIntids; id++) {
         const Irq &q = irq(cpu, id);
         if (!q.enabled || q.active || !pending(q, at) || q.priority >= best_prio)
             continue;
-        if (id >= 32 && !(q.targets & (1u << cpu)))
+        if ((id >= 32 && !(q.targets & (1u << cpu))) || (version_ == 3 && !q.group1))
             continue;
         uint32_t v = id;
-        if (id < 16) {  // the lowest-numbered sender first
+        if (id < 16 && version_ == 2) {  // the lowest-numbered sender first
             unsigned src = 0;
             while (!(q.sources & (1u << src)))
                 src++;
@@ -110,7 +123,7 @@ unsigned Gicv2::highest(unsigned cpu, pmvp_time at, uint32_t *iar) const
     return best;
 }
 
-bool Gicv2::signalled(unsigned cpu, pmvp_time at) const
+bool Gic::signalled(unsigned cpu, pmvp_time at) const
 {
     const CpuIf &c = cpu_[cpu];
     if (!(c.ctlr & 1))
@@ -122,15 +135,16 @@ bool Gicv2::signalled(unsigned cpu, pmvp_time at) const
     return p < c.pmr && (p & group_mask(cpu)) < (running_priority(cpu) & group_mask(cpu));
 }
 
-bool Gicv2::would_signal(unsigned cpu, unsigned intid) const
+bool Gic::would_signal(unsigned cpu, unsigned intid) const
 {
     const CpuIf &c = cpu_[cpu];
     const Irq &q = irq(cpu, intid);
-    return (dctlr_ & 1) && (c.ctlr & 1) && q.enabled && !q.active && q.priority < c.pmr &&
+    return (dctlr_ & (version_ == 3 ? 2 : 1)) && (c.ctlr & 1) && q.enabled && !q.active && q.priority < c.pmr &&
+           (version_ == 2 || q.group1) &&
            (q.priority & group_mask(cpu)) < (running_priority(cpu) & group_mask(cpu));
 }
 
-pmvp_time Gicv2::next_pending(unsigned cpu, pmvp_time at) const
+pmvp_time Gic::next_pending(unsigned cpu, pmvp_time at) const
 {
     pmvp_time next = PMVP_TIME_NEVER;
     for (unsigned id = 0; id < kIntids; id++) {
@@ -141,7 +155,7 @@ pmvp_time Gicv2::next_pending(unsigned cpu, pmvp_time at) const
     return next;
 }
 
-void Gicv2::set_line(unsigned cpu, unsigned intid, bool high, pmvp_time at)
+void Gic::set_line(unsigned cpu, unsigned intid, bool high, pmvp_time at)
 {
     Irq &q = irq(cpu, intid);
     if (high && !q.line)
@@ -149,7 +163,7 @@ void Gicv2::set_line(unsigned cpu, unsigned intid, bool high, pmvp_time at)
     q.line = high;
 }
 
-uint32_t Gicv2::bits(unsigned cpu, uint64_t base, uint64_t off, bool Irq::*field) const
+uint32_t Gic::bits(unsigned cpu, uint64_t base, uint64_t off, bool Irq::*field) const
 {
     unsigned first = (unsigned)(off - base) * 8;
     uint32_t v = 0;
@@ -163,27 +177,31 @@ uint32_t Gicv2::bits(unsigned cpu, uint64_t base, uint64_t off, bool Irq::*field
     return v;
 }
 
-void Gicv2::set_bits(unsigned cpu, unsigned first, uint32_t v, bool set, bool Irq::*field, pmvp_time at)
+void Gic::set_bits(unsigned cpu, unsigned first, uint32_t v, bool set, bool Irq::*field, pmvp_time at)
 {
     for (unsigned i = 0; i < 32 && first + i < kIntids; i++) {
         if (!(v & (1u << i)))
             continue;
         unsigned id = first + i;
-        if (id < 16 && field != &Irq::active)
-            continue;  // SGIs: their own registers set and clear them
+        if (id < 16 && field != &Irq::active && version_ == 2)
+            continue;  // GICv2's SGIs: their own registers set and clear them
         Irq &q = irq(cpu, id);
         if (field == &Irq::latched) {
             if (set && !q.latched)
                 q.since = q.line ? std::min(q.since, at) : at;
             q.latched = set;  // clearing a level line's pending state lasts while the line is high
+            if (id < 16)
+                q.sources = set ? (uint8_t)(q.sources | 1) : 0;  // GICv3's SGIs: pending or not
         } else {
             q.*field = set;
         }
     }
 }
 
-uint32_t Gicv2::dist_read(unsigned cpu, uint64_t off, unsigned size) const
+uint64_t Gic::dist_read(unsigned cpu, uint64_t off, unsigned size) const
 {
+    if (uint64_t v = 0; version_ == 3 && dist3_read(off, size, &v))
+        return v;
     auto in = [&](uint64_t base, uint64_t bytes) { return off >= base && off < base + bytes; };
     const uint64_t word = off & ~3ull;
     if (in(GICD_IPRIORITYR, kIntids) || in(GICD_ITARGETSR, kIntids)) {
@@ -228,8 +246,11 @@ uint32_t Gicv2::dist_read(unsigned cpu, uint64_t off, unsigned size) const
 
 // A write to the distributor: one case per register group of GICv2's
 // GICD map, long as the map is.
-uint32_t Gicv2::dist_write(unsigned cpu, uint64_t off, unsigned size, uint32_t value, pmvp_time at)
+uint32_t Gic::dist_write(unsigned cpu, uint64_t off, unsigned size, uint64_t value64, pmvp_time at)
 {
+    if (version_ == 3 && dist3_write(off, size, value64))
+        return 0;
+    const uint32_t value = (uint32_t)value64;
     auto in = [&](uint64_t base, uint64_t bytes) { return off >= base && off < base + bytes; };
     const uint64_t word = off & ~3ull;
     if (in(GICD_IPRIORITYR, kIntids) || in(GICD_ITARGETSR, kIntids)) {
@@ -285,19 +306,14 @@ uint32_t Gicv2::dist_write(unsigned cpu, uint64_t off, unsigned size, uint32_t v
         }
         targets &= (1u << cpus_) - 1;
         for (unsigned t = 0; t < cpus_; t++)
-            if (targets & (1u << t)) {
-                Irq &q = irq(t, value & 0xF);
-                if (!q.latched)
-                    q.since = at;
-                q.latched = true;
-                q.sources |= (uint8_t)(1u << cpu);
-            }
+            if (targets & (1u << t))
+                send_sgi(t, cpu, value & 0xF, at);
         return targets;
     }
     return 0;  // read-only and reserved: WI
 }
 
-uint32_t Gicv2::cpu_read(unsigned cpu, uint64_t off, pmvp_time at)
+uint32_t Gic::cpu_read(unsigned cpu, uint64_t off, pmvp_time at)
 {
     CpuIf &c = cpu_[cpu];
     switch (off) {
@@ -311,54 +327,71 @@ uint32_t Gicv2::cpu_read(unsigned cpu, uint64_t off, pmvp_time at)
         return iar;
     }
     case GICC_IIDR: return kCpuIidr;
-    case GICC_IAR: {
-        uint32_t iar = kSpurious;
-        if (!signalled(cpu, at))
-            return kSpurious;
-        unsigned id = highest(cpu, at, &iar);
-        Irq &q = irq(cpu, id);
-        if (id < 16) {  // that sender's request is taken; another sender's stays pending
-            q.sources &= (uint8_t) ~(1u << ((iar >> 10) & 7));
-            q.latched = q.sources != 0;
-        } else if (q.edge || !q.line) {
-            q.latched = false;
-        }
-        q.active = true;
-        c.running.push_back(q.priority);
-        c.acked.push_back(iar);
-        return iar;
-    }
+    case GICC_IAR: return acknowledge(cpu, at);
     default: return 0;
     }
 }
 
-void Gicv2::deactivate(unsigned cpu, uint32_t iar)
+uint32_t Gic::acknowledge(unsigned cpu, pmvp_time at)
+{
+    uint32_t iar = kSpurious;
+    if (!signalled(cpu, at))
+        return kSpurious;
+    unsigned id = highest(cpu, at, &iar);
+    Irq &q = irq(cpu, id);
+    if (id < 16) {  // GICv2: that sender's request is taken; another sender's stays pending
+        q.sources &= version_ == 2 ? (uint8_t) ~(1u << ((iar >> 10) & 7)) : 0;
+        q.latched = q.sources != 0;
+    } else if (q.edge || !q.line) {
+        q.latched = false;
+    }
+    q.active = true;
+    CpuIf &c = cpu_[cpu];
+    c.running.push_back(q.priority);
+    c.acked.push_back(iar);
+    return iar;
+}
+
+// The priority drop of the most recent acknowledgement of this interrupt;
+// with EOImode 0 its deactivation too.
+void Gic::end_of_interrupt(unsigned cpu, uint32_t iar)
+{
+    CpuIf &c = cpu_[cpu];
+    auto it = std::find(c.acked.rbegin(), c.acked.rend(), iar);
+    if (it == c.acked.rend())
+        return;  // not active here: UNPREDICTABLE, ignored
+    size_t i = (size_t)(c.acked.rend() - it) - 1;
+    c.acked.erase(c.acked.begin() + (long)i);
+    c.running.erase(c.running.begin() + (long)i);
+    if (!(c.ctlr & 0x200))
+        deactivate(cpu, iar);
+}
+
+// SGI `id` from CPU `cpu` pending on CPU `target` from `at`.
+void Gic::send_sgi(unsigned target, unsigned cpu, unsigned id, pmvp_time at)
+{
+    Irq &q = irq(target, id);
+    if (!q.latched)
+        q.since = at;
+    q.latched = true;
+    q.sources |= (uint8_t)(1u << cpu);
+}
+
+void Gic::deactivate(unsigned cpu, uint32_t iar)
 {
     unsigned id = iar & 0x3FF;
     if (id < kIntids)
         irq(cpu, id).active = false;
 }
 
-void Gicv2::cpu_write(unsigned cpu, uint64_t off, uint32_t value, pmvp_time)
+void Gic::cpu_write(unsigned cpu, uint64_t off, uint32_t value, pmvp_time)
 {
     CpuIf &c = cpu_[cpu];
     switch (off) {
     case GICC_CTLR: c.ctlr = value & 0x201; break;  // Enable, EOImodeNS
     case GICC_PMR: c.pmr = value & 0xFF; break;
     case GICC_BPR: c.bpr = std::max<uint32_t>(value & 7, 2); break;  // the minimum value is 2 with 8 priority bits
-    case GICC_EOIR: {
-        // The priority drop of the most recent acknowledgement of this
-        // interrupt; with EOImode 0 its deactivation too.
-        auto it = std::find(c.acked.rbegin(), c.acked.rend(), value & 0x1FFF);
-        if (it == c.acked.rend())
-            break;  // not active here: UNPREDICTABLE, ignored
-        size_t i = (size_t)(c.acked.rend() - it) - 1;
-        c.acked.erase(c.acked.begin() + (long)i);
-        c.running.erase(c.running.begin() + (long)i);
-        if (!(c.ctlr & 0x200))
-            deactivate(cpu, value);
-        break;
-    }
+    case GICC_EOIR: end_of_interrupt(cpu, value & 0x1FFF); break;
     case GICC_DIR: deactivate(cpu, value); break;
     default: break;
     }
@@ -487,13 +520,21 @@ void add_uart(void *fdt)
 // The GICv2, and the PPIs of the timer and (if present) the PMU.
 void add_interrupts(void *fdt, const DtbSpec &spec)
 {
-    const uint32_t ppi_mask = (uint32_t)((1u << spec.mpidr.size()) - 1) << 8;  // the GICv2 binding's CPU mask
+    const bool v3 = spec.gic_version == 3;
+    // The GICv2 binding's CPU mask in a PPI's flags (the GICv3 binding has none).
+    const uint32_t ppi_mask = v3 ? 0 : (uint32_t)((1u << spec.mpidr.size()) - 1) << 8;
     ok(fdt_begin_node(fdt, ("intc@" + hex(kGicDist)).c_str()), "gic");
-    strings(fdt, "compatible", { "arm,cortex-a15-gic" });
+    strings(fdt, "compatible", { v3 ? "arm,gic-v3" : "arm,cortex-a15-gic" });
     cells(fdt, "#interrupt-cells", { 3 });
     ok(fdt_property(fdt, "interrupt-controller", nullptr, 0), "gic");
-    cells(fdt, "reg",
-          { 0, (uint32_t)kGicDist, 0, (uint32_t)kGicDistSize, 0, (uint32_t)kGicCpu, 0, (uint32_t)kGicCpuSize });
+    if (v3) {
+        const uint32_t redist = (uint32_t)(spec.mpidr.size() * Gic::kRedistSize);
+        cells(fdt, "reg", { 0, (uint32_t)kGicDist, 0, (uint32_t)kGicDistSize, 0, (uint32_t)kGicRedist, 0, redist });
+        cells(fdt, "#redistributor-regions", { 1 });
+    } else {
+        cells(fdt, "reg",
+              { 0, (uint32_t)kGicDist, 0, (uint32_t)kGicDistSize, 0, (uint32_t)kGicCpu, 0, (uint32_t)kGicCpuSize });
+    }
     cells(fdt, "#address-cells", { 2 });
     cells(fdt, "#size-cells", { 2 });
     cells(fdt, "phandle", { kGicPhandle });

@@ -121,7 +121,7 @@ private:
 
     Options &o_;
     std::string core_ = "max", scenario_path_, dumpdtb_, dtb_;
-    unsigned cpi_ = 1, threads_ = 0;
+    unsigned cpi_ = 1, threads_ = 0, gic_version_ = 2;
     bool semihosting_ = false, serial_bus_ = false;
     std::string console_chardev_;                 // -device virtconsole,chardev=ID
     std::map<std::string, std::string> chardev_;  // ID -> backend
@@ -131,7 +131,7 @@ const char kUsage[] =
     "QEMU emulator version 7.2.0 command line, as pmvp-qemu-system-aarch64 (pmvp %s) takes it for pmvp's virt "
     "machine\n"
     "usage: pmvp-qemu-system-aarch64 [options] (docs/FIRMWARE.md, \"QEMU's command line\")\n"
-    "-machine virt[,gic-version=2][,dumpdtb=FILE][,highmem=on|off]  the virt board (also -M)\n"
+    "-machine virt[,gic-version=2|3|max][,dumpdtb=FILE][,highmem=on|off]  the virt board (also -M)\n"
     "-cpu max|CORE        the core (-cpu help lists pmvp's core presets)\n"
     "-smp N|cpus=N[,cores=C][,threads=T]  the PEs (up to 8)\n"
     "-m SIZE              the RAM (128M by default)\n"
@@ -234,12 +234,14 @@ void QemuCommandLine::machine(const std::string &v)
         } else if (key == "help" || key == "?") {
             help_exit("virt options:\n"
                       "  dumpdtb=<string>     - Dump current dtb to a file and quit\n"
-                      "  gic-version=<string> - Set GIC version. Valid values are 2 and max (2 on pmvp)\n"
+                      "  gic-version=<string> - Set GIC version. Valid values are 2, 3 and max (3)\n"
                       "  highmem=<bool>       - on or off: pmvp's virt machine places nothing above 4 GiB\n"
                       "  accel=tcg, mte=off, secure=off, virtualization=off, its=off\n");
         } else if (key == "gic-version") {
-            if (value != "2" && value != "max")
-                throw Refusal("-machine gic-version=" + value + ": pmvp's virt machine has a GICv2 (2, max)");
+            if (value != "2" && value != "3" && value != "max")
+                throw Refusal("-machine gic-version=" + value + ": pmvp's virt machine has a GICv2 or a GICv3 (2, 3, "
+                                                                "max: 3)");
+            gic_version_ = value == "2" ? 2 : 3;
         } else if (key == "dumpdtb") {
             dumpdtb_ = value;
         } else if (key == "highmem" || key == "its") {
@@ -449,6 +451,7 @@ std::string QemuCommandLine::scenario() const
         m = nlohmann::ordered_json::object();
     m["type"] = "virt";
     m["semihosting"] = semihosting_;
+    m["gic_version"] = gic_version_;
     m["virtconsole"] = console_chardev_.empty() ? "none"
                        : chardev_.at(console_chardev_) == "testdev" ? "testdev"
                                                                     : "console";

@@ -786,7 +786,7 @@ void Reader::machine(Object &&o, Machine &m)
     if (o.has("initrd") && m.kind != Machine::VIRT)
         fail(o.sub("initrd"), "only the virt machine loads an initial RAM disk");
     m.initrd = find_firmware(o.str("initrd", ""));
-    for (const char *key : { "dtb", "virtconsole", "semihosting" })
+    for (const char *key : { "dtb", "virtconsole", "semihosting", "gic_version" })
         if (o.has(key) && m.kind != Machine::VIRT)
             fail(o.sub(key), "only the virt machine has it");
     m.dtb = find_firmware(o.str("dtb", ""));
@@ -803,6 +803,7 @@ void Reader::machine(Object &&o, Machine &m)
     if (!known)
         fail(o.sub("virtconsole"), "expected none, testdev (QEMU's chr-testdev) or console (the machine's console)");
     m.semihosting = o.boolean("semihosting", true);
+    m.gic_version = (unsigned)o.integer("gic_version", 2, 2, 3);
 }
 
 void Reader::firmware(Object &o, FirmwareSetup &f)

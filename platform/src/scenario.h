@@ -155,6 +155,7 @@ struct Machine {
     // its output goes: none, QEMU's chr-testdev (its exit protocol), or the
     // machine's console.
     enum Virtconsole { NO_VIRTCONSOLE, TESTDEV, CONSOLE } virtconsole = NO_VIRTCONSOLE;
+    unsigned gic_version = 2;  // virt: a GICv2 or a GICv3, as QEMU's -machine gic-version
     bool semihosting = true;  // virt: HLT #0xF000 is a semihosting call (false: UNDEFINED, as QEMU without -semihosting)
     uint64_t ram() const;  // the RAM's size the machine has
 };

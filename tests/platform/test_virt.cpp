@@ -25,7 +25,7 @@ extern "C" {
 namespace {
 
 using pmvp::soc::FirmwareImage;
-using pmvp::soc::virt::Gicv2;
+using pmvp::soc::virt::Gic;
 
 // GICv2 register offsets the tests use.
 constexpr uint64_t D_CTLR = 0x000, D_ISENABLER = 0x100, D_ISPENDR = 0x200, D_ICPENDR = 0x280, D_ISACTIVER = 0x300,
@@ -33,9 +33,9 @@ constexpr uint64_t D_CTLR = 0x000, D_ISENABLER = 0x100, D_ISPENDR = 0x200, D_ICP
 constexpr uint64_t C_CTLR = 0x00, C_PMR = 0x04, C_IAR = 0x0C, C_EOIR = 0x10, C_RPR = 0x14, C_DIR = 0x1000;
 
 // A GIC with the distributor and every CPU interface on, nothing masked.
-Gicv2 gic_on(unsigned cpus)
+Gic gic_on(unsigned cpus)
 {
-    Gicv2 g(cpus);
+    Gic g(cpus);
     g.dist_write(0, D_CTLR, 4, 1, 0);
     for (unsigned c = 0; c < cpus; c++) {
         g.cpu_write(c, C_PMR, 0xFF, 0);
@@ -44,7 +44,7 @@ Gicv2 gic_on(unsigned cpus)
     return g;
 }
 
-void enable(Gicv2 &g, unsigned cpu, unsigned id, uint8_t priority)
+void enable(Gic &g, unsigned cpu, unsigned id, uint8_t priority)
 {
     g.dist_write(cpu, D_ISENABLER + id / 32 * 4, 4, 1u << (id % 32), 0);
     g.dist_write(cpu, D_IPRIORITYR + id, 1, priority, 0);
@@ -52,7 +52,7 @@ void enable(Gicv2 &g, unsigned cpu, unsigned id, uint8_t priority)
 
 TEST(VirtGic, APpiLineIsSignalledFromItsInstantWhileEnabledAndAboveTheMask)
 {
-    Gicv2 g = gic_on(1);
+    Gic g = gic_on(1);
     g.set_line(0, 23, true, 1000);
     EXPECT_FALSE(g.signalled(0, 1000)) << "not enabled";
     enable(g, 0, 23, 0x80);
@@ -68,7 +68,7 @@ TEST(VirtGic, APpiLineIsSignalledFromItsInstantWhileEnabledAndAboveTheMask)
 
 TEST(VirtGic, ALevelPpiAcknowledgedStaysPendingWhileItsLineIsHigh)
 {
-    Gicv2 g = gic_on(1);
+    Gic g = gic_on(1);
     enable(g, 0, 23, 0x80);
     g.set_line(0, 23, true, 10);
     EXPECT_EQ(g.cpu_read(0, C_IAR, 10), 23u);
@@ -85,7 +85,7 @@ TEST(VirtGic, ALevelPpiAcknowledgedStaysPendingWhileItsLineIsHigh)
 
 TEST(VirtGic, OnlyAHigherGroupPriorityPreemptsTheRunningOne)
 {
-    Gicv2 g = gic_on(1);
+    Gic g = gic_on(1);
     enable(g, 0, 40, 0x80);
     enable(g, 0, 41, 0x84);  // the same group priority as 0x80 with BPR 2 (bits [7:3])
     enable(g, 0, 42, 0x40);
@@ -106,7 +106,7 @@ TEST(VirtGic, OnlyAHigherGroupPriorityPreemptsTheRunningOne)
 
 TEST(VirtGic, WithEoiModeTheDeactivationWaitsForDir)
 {
-    Gicv2 g = gic_on(1);
+    Gic g = gic_on(1);
     g.cpu_write(0, C_CTLR, 0x201, 0);  // Enable, EOImodeNS
     enable(g, 0, 5, 0x10);
     g.dist_write(0, D_SGIR, 4, 2u << 24 | 5, 0);
@@ -120,7 +120,7 @@ TEST(VirtGic, WithEoiModeTheDeactivationWaitsForDir)
 
 TEST(VirtGic, SgisCarryTheirSenderAndEachSendersRequestIsTakenOnce)
 {
-    Gicv2 g = gic_on(3);
+    Gic g = gic_on(3);
     enable(g, 0, 3, 0x20);
     EXPECT_EQ(g.dist_write(1, D_SGIR, 4, 1u << 16 | 3, 100), 1u) << "target list: CPU 0";
     EXPECT_EQ(g.dist_write(2, D_SGIR, 4, 1u << 24 | 3, 200), 0b011u) << "all but the sender";
@@ -135,7 +135,7 @@ TEST(VirtGic, SgisCarryTheirSenderAndEachSendersRequestIsTakenOnce)
 
 TEST(VirtGic, ClearingASoftwarePendingStateLeavesALineHigh)
 {
-    Gicv2 g = gic_on(1);
+    Gic g = gic_on(1);
     enable(g, 0, 27, 0x80);
     g.dist_write(0, D_ISPENDR, 4, 1u << 27, 10);
     g.set_line(0, 27, true, 20);
@@ -147,8 +147,8 @@ TEST(VirtGic, ClearingASoftwarePendingStateLeavesALineHigh)
 
 TEST(VirtGic, RefusesMoreThanEightCpuInterfaces)
 {
-    EXPECT_THROW(Gicv2(9), std::invalid_argument);
-    EXPECT_THROW(Gicv2(0), std::invalid_argument);
+    EXPECT_THROW(Gic(9), std::invalid_argument);
+    EXPECT_THROW(Gic(0), std::invalid_argument);
 }
 
 // ---- the device tree
