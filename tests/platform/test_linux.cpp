@@ -72,3 +72,27 @@ TEST(Linux, PerfCountsTheWorkloadExactlyThroughLinuxsDriver)
     for (const json &pe : r.result["pes"])
         EXPECT_EQ(pe["ended_by"], "PSCI SYSTEM_OFF") << pe["pe"];
 }
+
+// The same image set booted by a boot line written for QEMU, through
+// pmvp-qemu-system-aarch64, on a GICv3: its console raw on standard output,
+// Linux's GICv3 driver finding every redistributor, perf's count exact.
+TEST(Linux, AQemuBootLineOnAGicv3RunsUnchanged)
+{
+    const std::string images = PMVP_LINUX_IMAGES, out = temp_file("qemu.out"), err = temp_file("qemu.err");
+    const std::string line = std::string(PMVP_QEMU) +
+                             " -M virt,gic-version=3 -cpu max -smp 4 -m 512M -nographic -kernel " + images +
+                             "/Image -initrd " + images + "/initrd.cpio.gz -append 'console=ttyAMA0 panic=-1'";
+    const int rc = std::system((line + " >" + out + " 2>" + err + " </dev/null").c_str());
+    ASSERT_TRUE(WIFEXITED(rc));
+    EXPECT_EQ(WEXITSTATUS(rc), 0) << "PSCI SYSTEM_OFF";
+    EXPECT_EQ(slurp(err), "");
+    std::string console = slurp(out);
+    console.erase(std::remove(console.begin(), console.end(), '\r'), console.end());
+    EXPECT_NE(console.find("GICv3: CPU3: found redistributor 3 region 0:0x0000000008100000\n"), std::string::npos)
+        << console;
+    EXPECT_NE(console.find("smp: Brought up 1 node, 4 CPUs\n"), std::string::npos) << console;
+    EXPECT_EQ(console.find("WARNING:"), std::string::npos) << console;
+    EXPECT_EQ(perf_stat(console, "instructions:u"), workload_instructions()) << console;
+    EXPECT_EQ(perf_stat(console, "cycles:u"), workload_instructions()) << "CPI 1 at -cpu max" << console;
+    EXPECT_NE(console.find("== pmvp-linux: end\n"), std::string::npos) << console;
+}
