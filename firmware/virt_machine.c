@@ -651,6 +651,8 @@ static __attribute__((noinline)) void interrupt_traffic(void)
 #define SYS_WRITE 0x05ul
 #define SYS_READ 0x06ul
 #define SYS_ISTTY 0x09ul
+#define SYS_SEEK 0x0Aul
+#define SYS_FLEN 0x0Cul
 #define SYS_CLOCK 0x10ul
 #define SYS_TIME 0x11ul
 #define SYS_ERRNO 0x13ul
@@ -669,6 +671,42 @@ static uint64_t semihost(uint64_t op, volatile void *arg)
 }
 
 extern char __bss_end[];
+
+/* A host file of the machine's semihosting_dir (the scenario's folder):
+ * the scenario itself, read, sought, measured and closed. (EXPECT_EQ reads
+ * its argument twice: each call's result is kept first.) */
+static bool semihosting_file(bool ok, char *byte)
+{
+    const char *name = "virt-semihosting";
+    static volatile uint64_t block[4];
+    block[0] = (uint64_t) "firmware-virt-machine.json", block[1] = 1 /* rb */, block[2] = 26;
+    const uint64_t f = semihost(SYS_OPEN, block);
+    EXPECT_TRUE(f >= 4 && f != (uint64_t)-1, "SYS_OPEN of a file of the semihosting directory: a handle");
+    block[0] = f;
+    uint64_t r = semihost(SYS_ISTTY, block);
+    EXPECT_EQ(r, 0, "SYS_ISTTY of a file");
+    const uint64_t length = semihost(SYS_FLEN, block);
+    EXPECT_TRUE(length > 100 && length < 4096, "SYS_FLEN: the scenario's length");
+    block[0] = f, block[1] = (uint64_t)byte, block[2] = 1;
+    r = semihost(SYS_READ, block);
+    EXPECT_EQ(r, 0, "SYS_READ: the one byte read");
+    EXPECT_EQ(byte[0], '{', "SYS_READ: the scenario's first byte");
+    block[0] = f, block[1] = length - 2;
+    r = semihost(SYS_SEEK, block);
+    EXPECT_EQ(r, 0, "SYS_SEEK");
+    block[0] = f, block[1] = (uint64_t)byte, block[2] = 4;
+    r = semihost(SYS_READ, block);
+    EXPECT_EQ(r, 2, "SYS_READ 2 bytes from the end: 2 of 4 not read");
+    EXPECT_TRUE(byte[0] == '}' && byte[1] == '\n', "SYS_READ: the scenario's last bytes");
+    block[0] = f;
+    r = semihost(SYS_CLOSE, block);
+    EXPECT_EQ(r, 0, "SYS_CLOSE of the file");
+    r = semihost(SYS_CLOSE, block);
+    EXPECT_EQ(r, (uint64_t)-1, "SYS_CLOSE again: a bad handle");
+    r = semihost(SYS_ERRNO, 0);
+    EXPECT_EQ(r, 9, "SYS_ERRNO: EBADF");
+    return ok;
+}
 
 static __attribute__((noinline)) void semihosting_calls(void)
 {
@@ -693,9 +731,13 @@ static __attribute__((noinline)) void semihosting_calls(void)
     EXPECT_EQ(r, 0, "SYS_CLOSE");
     block[0] = (uint64_t) "/etc/passwd", block[1] = 0, block[2] = 11;
     r = semihost(SYS_OPEN, block);
-    EXPECT_EQ(r, (uint64_t)-1, "SYS_OPEN of a host file: refused");
+    EXPECT_EQ(r, (uint64_t)-1, "SYS_OPEN of a host file outside the machine's semihosting_dir: refused");
     r = semihost(SYS_ERRNO, 0);
     EXPECT_EQ(r, 13, "SYS_ERRNO: EACCES");
+    block[0] = (uint64_t) "../README.md", block[1] = 0, block[2] = 12;
+    r = semihost(SYS_OPEN, block);
+    EXPECT_EQ(r, (uint64_t)-1, "SYS_OPEN of \"..\": refused");
+    ok = semihosting_file(ok, line);
     block[0] = (uint64_t)line, block[1] = sizeof line;
     r = semihost(SYS_GET_CMDLINE, block);
     EXPECT_EQ(r, 0, "SYS_GET_CMDLINE");

@@ -5,9 +5,10 @@
 // ":tt"), the exit, the command line (the machine's `append`), the heap
 // and stack (SYS_HEAPINFO) and the clocks, all in simulated time: SYS_CLOCK
 // and SYS_TIME count from the run's start (the epoch is the reset), and
-// SYS_ELAPSED counts the System Counter's ticks (SYS_TICKFREQ). No host
-// file is given to the guest: SYS_OPEN of any other name fails with EACCES.
-// A failed operation sets the errno SYS_ERRNO returns.
+// SYS_ELAPSED counts the System Counter's ticks (SYS_TICKFREQ). Host files
+// are those of the machine's semihosting_dir (semihosting_files.h); without
+// one, SYS_OPEN of any other name than ":tt" fails with EACCES. A failed
+// operation sets the errno SYS_ERRNO returns.
 
 #include "aarch64_iss.h"
 
@@ -60,26 +61,49 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
         return 0;
     }
     case sh::kSysOpen: {  // {name, mode, length of the name}
-        char name[4] = {};
-        if (words < 3 || w[2] != 3 || !read_virtual(t.uc, w[0], name, 3) || std::strcmp(name, ":tt") != 0)
-            return fail(words >= 3 ? sh::kEacces : sh::kEinval);
-        return w[1] < 4 ? sh::kTtyIn : w[1] < 8 ? sh::kTtyOut : sh::kTtyAppend;
+        std::string name;
+        if (words < 3 || !read_string(t, w[0], w[2], &name))
+            return fail(sh::kEinval);
+        if (name == ":tt")
+            return w[1] < 4 ? sh::kTtyIn : w[1] < 8 ? sh::kTtyOut : sh::kTtyAppend;
+        return (uint64_t)guest_.files->open(name, w[1], &t.semihosting_errno);
     }
-    case sh::kSysClose: return words >= 1 && is_tty(w[0]) ? 0 : fail(sh::kEbadf);
-    case sh::kSysIstty: return words >= 1 && is_tty(w[0]) ? 1 : (t.semihosting_errno = sh::kEbadf, 0);
+    case sh::kSysRemove: {  // {name, length of the name}
+        std::string name;
+        if (words < 2 || !read_string(t, w[0], w[1], &name))
+            return fail(sh::kEinval);
+        return (uint64_t)guest_.files->remove(name, &t.semihosting_errno);
+    }
+    case sh::kSysClose:
+        if (words >= 1 && is_tty(w[0]))
+            return 0;
+        return (uint64_t)guest_.files->close(words >= 1 ? w[0] : 0, &t.semihosting_errno);
+    case sh::kSysIstty:
+        if (words >= 1 && (is_tty(w[0]) || guest_.files->has(w[0])))
+            return is_tty(w[0]) ? 1 : 0;
+        return t.semihosting_errno = sh::kEbadf, 0;
     case sh::kSysWrite:  // {handle, buffer, length}: the bytes not written
         if (words < 3)
             return fail(sh::kEinval);
-        if (w[0] != sh::kTtyOut && w[0] != sh::kTtyAppend)
-            return t.semihosting_errno = sh::kEbadf, w[2];
-        semihosting_console(t, w[1], w[2], false, at);
-        return 0;
-    case sh::kSysRead:  // the console has no input: end of file, every byte not read
+        if (w[0] == sh::kTtyOut || w[0] == sh::kTtyAppend) {
+            semihosting_console(t, w[1], w[2], false, at);
+            return 0;
+        }
+        return w[2] - semihosting_transfer(t, w[0], w[1], w[2], true);
+    case sh::kSysRead:  // {handle, buffer, length}: the bytes not read (the console has no input: end of file)
         if (words < 3)
             return fail(sh::kEinval);
-        return w[0] == sh::kTtyIn ? w[2] : (t.semihosting_errno = sh::kEbadf, w[2]);
-    case sh::kSysSeek:
-    case sh::kSysFlen: return fail(words >= 1 && is_tty(w[0]) ? sh::kEspipe : sh::kEbadf);
+        if (w[0] == sh::kTtyIn)
+            return w[2];
+        return w[2] - semihosting_transfer(t, w[0], w[1], w[2], false);
+    case sh::kSysSeek:  // {handle, position}
+        if (words >= 1 && is_tty(w[0]))
+            return fail(sh::kEspipe);
+        return (uint64_t)guest_.files->seek(words >= 1 ? w[0] : 0, words >= 2 ? w[1] : 0, &t.semihosting_errno);
+    case sh::kSysFlen:
+        if (words >= 1 && is_tty(w[0]))
+            return fail(sh::kEspipe);
+        return (uint64_t)guest_.files->length(words >= 1 ? w[0] : 0, &t.semihosting_errno);
     case sh::kSysClock: return (uint64_t)(at / 10000000000ull);  // centiseconds
     case sh::kSysTime: return (uint64_t)(at / 1000000000000ull);
     case sh::kSysErrno: return t.semihosting_errno;
@@ -109,6 +133,45 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
         t.result.console += "[pmvp: semihosting operation " + std::to_string(op) + " is not implemented]\n";
         return fail(sh::kEinval);
     }
+}
+
+// A guest's name of `n` bytes at `from` (at most 4 KiB); false if it cannot
+// be read.
+bool Aarch64Iss::read_string(Thread &t, uint64_t from, uint64_t n, std::string *s)
+{
+    if (n > 4096)
+        return false;
+    s->assign(n, '\0');
+    return n == 0 || read_virtual(t.uc, from, s->data(), n);
+}
+
+// `n` bytes between the guest's buffer at `at_guest` and file `handle`, by
+// 64 KiB: the bytes moved (fewer at the end of the file, at an error or
+// where the buffer is not mapped).
+uint64_t Aarch64Iss::semihosting_transfer(Thread &t, uint64_t handle, uint64_t at_guest, uint64_t n, bool to_file)
+{
+    std::vector<uint8_t> buf;
+    uint64_t done = 0;
+    while (done < n) {
+        const uint64_t k = std::min<uint64_t>(n - done, 1u << 16);
+        buf.resize(k);
+        int64_t moved;
+        if (to_file) {
+            if (!read_virtual(t.uc, at_guest + done, buf.data(), k))
+                return done;
+            moved = guest_.files->write(handle, buf.data(), k, &t.semihosting_errno);
+        } else {
+            moved = guest_.files->read(handle, buf.data(), k, &t.semihosting_errno);
+            if (moved > 0 && !write_virtual(t.uc, at_guest + done, buf.data(), (uint64_t)moved))
+                return done;
+        }
+        if (moved <= 0)
+            return done;
+        done += (uint64_t)moved;
+        if ((uint64_t)moved < k)
+            return done;
+    }
+    return done;
 }
 
 // `n` bytes at `from` to the PE's console; a string's stop at its NUL.

@@ -167,7 +167,8 @@ constexpr int64_t kOn = 0, kOff = 1;  // AFFINITY_INFO
 namespace semihosting {
 constexpr uint32_t kHlt = 0xD45E0000;  // HLT #0xF000
 constexpr uint64_t kSysOpen = 0x01, kSysClose = 0x02, kSysWritec = 0x03, kSysWrite0 = 0x04, kSysWrite = 0x05,
-                   kSysRead = 0x06, kSysIstty = 0x09, kSysSeek = 0x0A, kSysFlen = 0x0C, kSysClock = 0x10,
+                   kSysRead = 0x06, kSysIstty = 0x09, kSysSeek = 0x0A, kSysFlen = 0x0C, kSysRemove = 0x0E,
+                   kSysClock = 0x10,
                    kSysTime = 0x11, kSysErrno = 0x13, kSysGetCmdline = 0x15, kSysHeapinfo = 0x16, kSysExit = 0x18,
                    kSysExitExtended = 0x20, kSysElapsed = 0x30, kSysTickfreq = 0x31;
 constexpr uint64_t kApplicationExit = 0x20026;  // ADP_Stopped_ApplicationExit

@@ -120,7 +120,7 @@ private:
     std::string scenario() const;
 
     Options &o_;
-    std::string core_ = "max", scenario_path_, dumpdtb_, dtb_;
+    std::string core_ = "max", scenario_path_, dumpdtb_, dtb_, semihosting_dir_;
     unsigned cpi_ = 1, threads_ = 0, gic_version_ = 2;
     bool semihosting_ = false, serial_bus_ = false;
     std::string console_chardev_;                 // -device virtconsole,chardev=ID
@@ -142,7 +142,7 @@ const char kUsage[] =
     "-nographic -display none -serial stdio -nodefaults -no-reboot -accel tcg  as QEMU's\n"
     "pmvp's own: -pmvp-scenario FILE (the cores' and monitors' configuration), -pmvp-report FILE|- (the\n"
     "readable report; - for standard error), -pmvp-json FILE, -pmvp-time T (the simulated time the guest may\n"
-    "run, default 100 s)\n";
+    "run, default 100 s), -pmvp-semihosting-dir DIR (the host files semihosting gives the guest: DIR's)\n";
 
 std::map<std::string, QemuCommandLine::Option> QemuCommandLine::table()
 {
@@ -177,6 +177,7 @@ std::map<std::string, QemuCommandLine::Option> QemuCommandLine::table()
         { "nodefaults", flag(nothing) },  // the virt machine has no default device beyond its board's
         { "no-reboot", flag([this](const std::string &) { o_.qemu.no_reboot = true; }) },
         { "pmvp-scenario", valued([this](const std::string &v) { scenario_path_ = v; }) },
+        { "pmvp-semihosting-dir", valued([this](const std::string &v) { semihosting_dir_ = v; }) },
         { "pmvp-json", valued([this](const std::string &v) { o_.json_path = v; }) },
         { "pmvp-report",
           valued([this](const std::string &v) {
@@ -457,6 +458,8 @@ std::string QemuCommandLine::scenario() const
                                                                     : "console";
     if (!dtb_.empty())
         m["dtb"] = dtb_;
+    if (!semihosting_dir_.empty())
+        m["semihosting_dir"] = semihosting_dir_;
     for (auto &c : j["clusters"]) {
         if (!c.is_object() || !c["cpu"].is_object() || c["cpu"].value("model", "") != "iss")
             continue;

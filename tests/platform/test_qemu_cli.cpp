@@ -102,6 +102,7 @@ TEST(QemuCommandLine, AnOptionItDoesNotTakeIsRefusedByName)
         { "-semihosting-config enable=on,arg=x" + k, "-semihosting-config arg=x:" },
         { "-pmvp-time 0s" + k, "-pmvp-time 0s: must be longer than 0 ps" },
         { "-pmvp-time soon" + k, "-pmvp-time soon:" },
+        { "-pmvp-semihosting-dir /nonexistent" + k, "machine.semihosting_dir: /nonexistent is not a directory" },
         { "-pmvp-report /nonexistent/dir/r.txt" + k, "-pmvp-report /nonexistent/dir/r.txt: cannot be written" },
         { "-machine virt -m", "-m: requires an argument" },
         { "-machine virt", "-kernel: pmvp's virt machine boots an image it is given" },
@@ -161,12 +162,13 @@ TEST(QemuCommandLine, TheVirtMachinesFirmwareRunsThroughQemusOptions)
 {
     const std::string image = std::string(PMVP_FIRMWARE_DIR) + "/virt-machine.elf";
     SocRun r = qemu("-M virt,gic-version=2 -cpu max -smp 2 -m 128M -nographic -nodefaults -no-reboot -accel tcg "
-                    "-semihosting-config enable=on,target=native -append 'semihosting line' -kernel " +
+                    "-semihosting-config enable=on,target=native -append 'semihosting line' "
+                    "-pmvp-semihosting-dir " PMVP_SCENARIOS " -kernel " +
                     image);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_NE(r.out.find("\n13 passed, 0 failed\n"), std::string::npos) << r.out;
-    SocRun soc = pmvp_soc("--machine virt --smp 2 --append 'semihosting line' --kernel " + image);
+    SocRun soc = pmvp_soc(scenario("firmware-virt-machine"));  // the same machine, as a scenario
     std::string console = soc.result["console"];
     for (const json &pe : soc.result["pes"])
         console += pe["console"].get<std::string>();  // semihosting's output, after the PL011's here
