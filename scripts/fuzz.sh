@@ -15,10 +15,10 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds="$2"; shift 2 ;;
     fuzz_*) targets+=("$1"); shift ;;
-    *) echo "usage: $0 [--time SECONDS] [fuzz_kernel|fuzz_x86|fuzz_scenario|fuzz_tlm|fuzz_core_file|fuzz_elf|fuzz_checkpoint ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--time SECONDS] [fuzz_kernel|fuzz_x86|fuzz_scenario|fuzz_tlm|fuzz_core_file|fuzz_elf|fuzz_checkpoint|fuzz_virt_devices ...]" >&2; exit 2 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_kernel fuzz_x86 fuzz_scenario fuzz_tlm fuzz_core_file fuzz_elf fuzz_checkpoint)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_kernel fuzz_x86 fuzz_scenario fuzz_tlm fuzz_core_file fuzz_elf fuzz_checkpoint fuzz_virt_devices)
 
 bash scripts/setup.sh
 if ! command -v clang++ >/dev/null; then

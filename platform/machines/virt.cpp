@@ -157,6 +157,8 @@ pmvp_time Gic::next_pending(unsigned cpu, pmvp_time at) const
 
 void Gic::set_line(unsigned cpu, unsigned intid, bool high, pmvp_time at)
 {
+    if (intid < 16 || intid >= kIntids)
+        return;  // an SGI has no line (software makes it pending); no such INTID
     Irq &q = irq(cpu, intid);
     if (high && !q.line)
         q.since = q.latched ? std::min(q.since, at) : at;
@@ -207,11 +209,11 @@ uint64_t Gic::dist_read(unsigned cpu, uint64_t off, unsigned size) const
     if (in(GICD_IPRIORITYR, kIntids) || in(GICD_ITARGETSR, kIntids)) {
         bool prio = in(GICD_IPRIORITYR, kIntids);
         unsigned first = (unsigned)(off - (prio ? GICD_IPRIORITYR : GICD_ITARGETSR));
-        uint32_t v = 0;
+        uint64_t v = 0;
         for (unsigned b = 0; b < size && first + b < kIntids; b++) {
             unsigned id = first + b;
             uint8_t x = prio ? irq(cpu, id).priority : id < 32 ? (uint8_t)(1u << cpu) : irq(cpu, id).targets;
-            v |= (uint32_t)x << (8 * b);
+            v |= (uint64_t)x << (8 * b);
         }
         return v;
     }
@@ -257,7 +259,7 @@ uint32_t Gic::dist_write(unsigned cpu, uint64_t off, unsigned size, uint64_t val
         bool prio = in(GICD_IPRIORITYR, kIntids);
         unsigned first = (unsigned)(off - (prio ? GICD_IPRIORITYR : GICD_ITARGETSR));
         for (unsigned b = 0; b < size && first + b < kIntids; b++) {
-            uint8_t x = (uint8_t)(value >> (8 * b));
+            uint8_t x = (uint8_t)(value64 >> (8 * b));  // (a doubleword access: eight priorities)
             unsigned id = first + b;
             if (prio)
                 irq(cpu, id).priority = x;

@@ -80,7 +80,7 @@ public:
     uint32_t icc_write(unsigned cpu, Icc reg, uint64_t value, pmvp_time at);
 
     // A PPI's line on CPU `cpu` (level-sensitive), or an SPI's (`cpu`
-    // ignored), from instant `at`.
+    // ignored), from instant `at`; SGIs have none.
     void set_line(unsigned cpu, unsigned intid, bool high, pmvp_time at);
     // Whether the CPU interface signals an interrupt to PE `cpu` at `at`
     // (highest pending priority above the mask and the running priority).
