@@ -131,9 +131,9 @@ public:
     // The whole machine's run ends at `at` (PSCI SYSTEM_OFF, a semihosting
     // exit): every PE stops there with `status`.
     void end_all(pmvp_time at, uint32_t status, const std::string &by);
-    bool ended = false;        // end_all was called: the machine's run ended
-    uint32_t end_status = 0;   // with this status
-    bool reset_asked = false;  // by PSCI SYSTEM_RESET
+    bool ended = false;                   // end_all was called: the machine's run ended
+    uint32_t end_status = 0;              // with this status
+    bool reset_asked = false;             // by PSCI SYSTEM_RESET
     template <class A> void state(A &a);  // checkpoint.h
 
 private:

@@ -80,8 +80,8 @@ bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, 
             uc_reg_write(uc, rt, &t.mpidr);
         return true;
     }
-    if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v) || iss.gic_access(t, write, cp, pc, v) ||
-                                          breakpoint_access(t, write, cp, v)) {
+    if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v) ||
+                                          iss.gic_access(t, write, cp, pc, v) || breakpoint_access(t, write, cp, v)) {
         if (!write && rt != UC_ARM64_REG_XZR)
             uc_reg_write(uc, rt, &v);
         return true;

@@ -41,8 +41,8 @@ enum : uint64_t {
     GICR_ICFGR1 = 0x0C04,
 };
 constexpr uint32_t kDistCtlrAre = 1u << 4, kDistCtlrDs = 1u << 6;  // RAO/WI: affinity routing, one Security state
-constexpr uint32_t kIidr = 0x0300043B;                              // Arm, GICv3
-constexpr uint32_t kPidr2 = 0x3B;                                   // ArchRev 3
+constexpr uint32_t kIidr = 0x0300043B;                             // Arm, GICv3
+constexpr uint32_t kPidr2 = 0x3B;                                  // ArchRev 3
 constexpr uint32_t kSpurious = 1023;
 constexpr uint64_t kIroutIrm = 1ull << 31;
 constexpr uint32_t kWakerProcessorSleep = 2, kWakerChildrenAsleep = 4;
@@ -216,8 +216,8 @@ bool Gic::icc_register(unsigned op0, unsigned op1, unsigned crn, unsigned crm, u
     else
         return false;
     // The write-only and read-only registers: the other access is UNDEFINED.
-    const bool write_only = r == I::EOIR0 || r == I::EOIR1 || r == I::DIR || r == I::SGI1R || r == I::ASGI1R ||
-                            r == I::SGI0R;
+    const bool write_only =
+        r == I::EOIR0 || r == I::EOIR1 || r == I::DIR || r == I::SGI1R || r == I::ASGI1R || r == I::SGI0R;
     const bool read_only = r == I::IAR0 || r == I::IAR1 || r == I::HPPIR0 || r == I::HPPIR1 || r == I::RPR;
     if ((write && read_only) || (!write && write_only))
         return false;
@@ -296,8 +296,8 @@ uint32_t Gic::sgi_by_affinity(unsigned cpu, uint64_t value, bool group1, pmvp_ti
     uint32_t sent = 0;
     for (unsigned t = 0; t < cpus_; t++) {
         const uint64_t aff = affinity(mpidr_[t]), aff0 = aff & 0xFF;
-        const bool named = value & kSgiIrm ? t != cpu
-                                           : (aff & ~0xFFull) == upper && aff0 / 16 == rs && (value >> (aff0 % 16)) & 1;
+        const bool named =
+            value & kSgiIrm ? t != cpu : (aff & ~0xFFull) == upper && aff0 / 16 == rs && (value >> (aff0 % 16)) & 1;
         if (!named || irq(t, id).group1 != group1)
             continue;
         send_sgi(t, cpu, id, at);

@@ -30,7 +30,7 @@ public:
     int64_t open(const std::string &name, uint64_t mode, uint64_t *err);
     bool has(uint64_t handle) const { return files_.count(handle) != 0; }
     int64_t close(uint64_t handle, uint64_t *err);
-    int64_t read(uint64_t handle, void *to, uint64_t n, uint64_t *err);  // the bytes read
+    int64_t read(uint64_t handle, void *to, uint64_t n, uint64_t *err);           // the bytes read
     int64_t write(uint64_t handle, const void *from, uint64_t n, uint64_t *err);  // the bytes written
     int64_t seek(uint64_t handle, uint64_t position, uint64_t *err);
     int64_t length(uint64_t handle, uint64_t *err);

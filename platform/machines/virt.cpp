@@ -63,8 +63,8 @@ Gic::Gic(unsigned cpus, unsigned version, std::vector<uint64_t> mpidr)
     mpidr_.resize(cpus);
     for (auto &b : banked_)
         for (unsigned id = 0; id < 16; id++) {
-            b[id].edge = true;               // SGIs are edge-triggered
-            b[id].enabled = version == 2;    // and, as on GIC-400, always enabled; GICv3's are enabled by GICR_ISENABLER0
+            b[id].edge = true;             // SGIs are edge-triggered
+            b[id].enabled = version == 2;  // and, as on GIC-400, always enabled; GICv3's are enabled by GICR_ISENABLER0
         }
     if (version == 3) {
         for (CpuIf &c : cpu_)
@@ -140,8 +140,7 @@ bool Gic::would_signal(unsigned cpu, unsigned intid) const
     const CpuIf &c = cpu_[cpu];
     const Irq &q = irq(cpu, intid);
     return (dctlr_ & (version_ == 3 ? 2 : 1)) && (c.ctlr & 1) && q.enabled && !q.active && q.priority < c.pmr &&
-           (version_ == 2 || q.group1) &&
-           (q.priority & group_mask(cpu)) < (running_priority(cpu) & group_mask(cpu));
+           (version_ == 2 || q.group1) && (q.priority & group_mask(cpu)) < (running_priority(cpu) & group_mask(cpu));
 }
 
 pmvp_time Gic::next_pending(unsigned cpu, pmvp_time at) const

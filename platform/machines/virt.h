@@ -68,8 +68,32 @@ public:
     void redist_write(unsigned rd, uint64_t off, unsigned size, uint64_t value, pmvp_time at);
     // GICv3's CPU interface System registers (IHI 0069, 12.2).
     enum class Icc {
-        PMR, IAR0, EOIR0, HPPIR0, BPR0, AP0R0, AP0R1, AP0R2, AP0R3, AP1R0, AP1R1, AP1R2, AP1R3, DIR, RPR,
-        SGI1R, ASGI1R, SGI0R, IAR1, EOIR1, HPPIR1, BPR1, CTLR, SRE, IGRPEN0, IGRPEN1
+        PMR,
+        IAR0,
+        EOIR0,
+        HPPIR0,
+        BPR0,
+        AP0R0,
+        AP0R1,
+        AP0R2,
+        AP0R3,
+        AP1R0,
+        AP1R1,
+        AP1R2,
+        AP1R3,
+        DIR,
+        RPR,
+        SGI1R,
+        ASGI1R,
+        SGI0R,
+        IAR1,
+        EOIR1,
+        HPPIR1,
+        BPR1,
+        CTLR,
+        SRE,
+        IGRPEN0,
+        IGRPEN1
     };
     // The register an MRS (MSR: `write`) encoding names; false for none of
     // them, and for a read of a write-only one or the reverse (UNDEFINED).
@@ -99,15 +123,15 @@ private:
         bool enabled = false, active = false, line = false, latched = false;
         uint8_t priority = 0, targets = 0, sources = 0;  // sources: SGI senders (bit n: CPU n)
         bool edge = false;
-        bool group1 = false;    // GICv3: Group 1 (an IRQ), else Group 0 (an FIQ)
-        uint64_t route = 0;     // GICv3: GICD_IROUTER (an SPI's)
+        bool group1 = false;  // GICv3: Group 1 (an IRQ), else Group 0 (an FIQ)
+        uint64_t route = 0;   // GICv3: GICD_IROUTER (an SPI's)
         pmvp_time since = 0;  // the instant the latched or line pending state began
     };
     struct CpuIf {
         uint32_t ctlr = 0, pmr = 0, bpr = 2;  // GICv3: ctlr bit 0 ICC_IGRPEN1, bit 9 EOImode, bpr ICC_BPR1
         uint32_t bpr0 = 0, igrpen0 = 0, cbpr = 0, waker = 6;  // GICv3: ICC_BPR0, ICC_IGRPEN0, ICC_CTLR.CBPR, GICR_WAKER
-        std::vector<uint8_t> running;  // the priorities of active interrupts, by acknowledgement
-        std::vector<uint32_t> acked;   // their IAR values
+        std::vector<uint8_t> running;                         // the priorities of active interrupts, by acknowledgement
+        std::vector<uint32_t> acked;                          // their IAR values
     };
     Irq &irq(unsigned cpu, unsigned id) { return id < 32 ? banked_[cpu][id] : spi_[id - 32]; }
     const Irq &irq(unsigned cpu, unsigned id) const { return id < 32 ? banked_[cpu][id] : spi_[id - 32]; }
@@ -117,7 +141,7 @@ private:
     unsigned highest(unsigned cpu, pmvp_time at, uint32_t *iar) const;
     uint8_t running_priority(unsigned cpu) const;
     uint8_t group_mask(unsigned cpu) const;
-    uint32_t acknowledge(unsigned cpu, pmvp_time at);  // IAR's read: 1023 if nothing is signalled
+    uint32_t acknowledge(unsigned cpu, pmvp_time at);   // IAR's read: 1023 if nothing is signalled
     void end_of_interrupt(unsigned cpu, uint32_t iar);  // EOIR's write
     void deactivate(unsigned cpu, uint32_t iar);
     void send_sgi(unsigned target, unsigned cpu, unsigned id, pmvp_time at);
@@ -126,7 +150,7 @@ private:
     uint32_t bits(unsigned cpu, uint64_t base, uint64_t off, bool Irq::*field) const;
     void set_bits(unsigned cpu, unsigned first, uint32_t v, bool set, bool Irq::*field, pmvp_time at);
     bool dist3_read(uint64_t off, unsigned size, uint64_t *v) const;  // false: as GICv2's
-    bool dist3_write(uint64_t off, unsigned size, uint64_t value);     // false: as GICv2's
+    bool dist3_write(uint64_t off, unsigned size, uint64_t value);    // false: as GICv2's
 
     unsigned cpus_, version_;
     std::vector<uint64_t> mpidr_;
@@ -168,9 +192,8 @@ namespace semihosting {
 constexpr uint32_t kHlt = 0xD45E0000;  // HLT #0xF000
 constexpr uint64_t kSysOpen = 0x01, kSysClose = 0x02, kSysWritec = 0x03, kSysWrite0 = 0x04, kSysWrite = 0x05,
                    kSysRead = 0x06, kSysIstty = 0x09, kSysSeek = 0x0A, kSysFlen = 0x0C, kSysRemove = 0x0E,
-                   kSysClock = 0x10,
-                   kSysTime = 0x11, kSysErrno = 0x13, kSysGetCmdline = 0x15, kSysHeapinfo = 0x16, kSysExit = 0x18,
-                   kSysExitExtended = 0x20, kSysElapsed = 0x30, kSysTickfreq = 0x31;
+                   kSysClock = 0x10, kSysTime = 0x11, kSysErrno = 0x13, kSysGetCmdline = 0x15, kSysHeapinfo = 0x16,
+                   kSysExit = 0x18, kSysExitExtended = 0x20, kSysElapsed = 0x30, kSysTickfreq = 0x31;
 constexpr uint64_t kApplicationExit = 0x20026;  // ADP_Stopped_ApplicationExit
 // The console's handles, as SYS_OPEN of ":tt" gives them: by mode, read
 // (0-3), write (4-7), append (8-11).

@@ -22,7 +22,10 @@ constexpr uint64_t kVirtioBase = 0x0a000000, kVirtioSlotSize = 0x200;
 constexpr unsigned kVirtioSlots = 32, kVirtioFirstSpi = 16;
 constexpr uint64_t kVirtioSize = kVirtioSlots * kVirtioSlotSize;
 constexpr unsigned kVirtioConsoleSlot = kVirtioSlots - 1;
-constexpr unsigned virtio_intid(unsigned slot) { return 32 + kVirtioFirstSpi + slot; }
+constexpr unsigned virtio_intid(unsigned slot)
+{
+    return 32 + kVirtioFirstSpi + slot;
+}
 
 // The guest's RAM as a device sees it (physical addresses).
 struct DmaWindow {
@@ -53,8 +56,7 @@ public:
 
     uint32_t read(uint64_t off, unsigned size) const;
     // A register write; its transmitted bytes to `out`.
-    void write(uint64_t off, unsigned size, uint32_t value, const DmaWindow &ram,
-               const std::function<void(char)> &out);
+    void write(uint64_t off, unsigned size, uint32_t value, const DmaWindow &ram, const std::function<void(char)> &out);
     // The interrupt line (InterruptStatus not zero).
     bool interrupt() const { return isr_ != 0; }
 

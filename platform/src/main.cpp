@@ -617,8 +617,8 @@ bool write_json(const Options &o, const std::string &text)
 void cut_short(Scenario &s)
 {
     pmvp_time at = sc_core::sc_time_stamp().value();
-    say("interrupted at %s of %s: the report covers the run up to there\n",
-                 time_text(at).c_str(), time_text(s.duration).c_str());
+    say("interrupted at %s of %s: the report covers the run up to there\n", time_text(at).c_str(),
+        time_text(s.duration).c_str());
     s.duration = at;
 }
 
@@ -640,8 +640,7 @@ template <class Result> int run_standalone(Run &job, const Options &o,
     try {
         result = run(s, job.plan(o));
     } catch (const CheckpointError &e) {
-        say("%s: %s\n",
-                     o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
+        say("%s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
         return 2;
     } catch (const std::exception &e) {
         say("the simulation failed: %s\n", e.what());
@@ -825,9 +824,8 @@ void VcdTrace::watch()
     capped_ = true;
     for (auto &core : soc_.cores)
         core->monitors->stop_tracing();
-    say("%s passed %llu MiB at %s of simulated time: tracing stops there (--vcd-limit)\n",
-                 o_.vcd_path.c_str(), (unsigned long long)o_.vcd_limit_mib,
-                 time_text(sc_core::sc_time_stamp().value()).c_str());
+    say("%s passed %llu MiB at %s of simulated time: tracing stops there (--vcd-limit)\n", o_.vcd_path.c_str(),
+        (unsigned long long)o_.vcd_limit_mib, time_text(sc_core::sc_time_stamp().value()).c_str());
 }
 
 bool VcdTrace::close()
@@ -954,8 +952,7 @@ int simulate_soc(const Options &o, Run &job, Soc &soc, RunInfo &run)
     try {
         simulate(soc, job.plan(o));
     } catch (const CheckpointError &e) {
-        say("%s: %s\n",
-                     o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
+        say("%s: %s\n", o.restore_path.empty() ? o.save_path.c_str() : o.restore_path.c_str(), e.what());
         return 2;
     } catch (const sc_core::sc_report &e) {
         // A platform component refused to go on (the message says which).

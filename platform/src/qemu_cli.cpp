@@ -159,8 +159,7 @@ std::map<std::string, QemuCommandLine::Option> QemuCommandLine::table()
         { "m", valued([this](const std::string &v) { memory(v); }) },
         { "kernel", valued([this](const std::string &v) { o_.overrides.kernel = v; }) },
         { "initrd", valued([this](const std::string &v) { o_.overrides.initrd = v; }) },
-        { "append",
-          valued([this](const std::string &v) {
+        { "append", valued([this](const std::string &v) {
               o_.overrides.has_append = true;
               o_.overrides.append = v;
           }) },
@@ -173,22 +172,20 @@ std::map<std::string, QemuCommandLine::Option> QemuCommandLine::table()
         { "semihosting-config", valued([this](const std::string &v) { semihosting_config(v); }) },
         { "serial", valued([this](const std::string &v) { output("-serial", v, serial); }) },
         { "display", valued([this](const std::string &v) { output("-display", v, display); }) },
-        { "nographic", flag(nothing) },  // the console is on standard output, and there is no display
+        { "nographic", flag(nothing) },   // the console is on standard output, and there is no display
         { "nodefaults", flag(nothing) },  // the virt machine has no default device beyond its board's
         { "no-reboot", flag([this](const std::string &) { o_.qemu.no_reboot = true; }) },
         { "pmvp-scenario", valued([this](const std::string &v) { scenario_path_ = v; }) },
         { "pmvp-semihosting-dir", valued([this](const std::string &v) { semihosting_dir_ = v; }) },
         { "pmvp-json", valued([this](const std::string &v) { o_.json_path = v; }) },
-        { "pmvp-report",
-          valued([this](const std::string &v) {
+        { "pmvp-report", valued([this](const std::string &v) {
               if (v == "-") {
                   o_.qemu.report = stderr;
               } else if (!(o_.qemu.report = std::fopen(v.c_str(), "w"))) {
                   throw Refusal("-pmvp-report " + v + ": cannot be written: " + std::strerror(errno));
               }
           }) },
-        { "pmvp-time",
-          valued([this](const std::string &v) {
+        { "pmvp-time", valued([this](const std::string &v) {
               try {
                   o_.overrides.duration = parse_time(v);
               } catch (const std::invalid_argument &e) {
@@ -215,8 +212,9 @@ void QemuCommandLine::parse(int argc, char **argv)
         std::string name = arg.substr(arg[1] == '-' ? 2 : 1);  // QEMU takes -opt and --opt alike
         auto it = options.find(name);
         if (it == options.end())
-            throw Refusal("-" + name + ": pmvp's virt machine does not take this QEMU option (-help lists those it "
-                                       "takes)");
+            throw Refusal("-" + name +
+                          ": pmvp's virt machine does not take this QEMU option (-help lists those it "
+                          "takes)");
         if (it->second.valued && i + 1 >= argc)
             throw Refusal("-" + name + ": requires an argument");
         it->second.take(it->second.valued ? std::string(argv[++i]) : std::string());
@@ -240,8 +238,9 @@ void QemuCommandLine::machine(const std::string &v)
                       "  accel=tcg, mte=off, secure=off, virtualization=off, its=off\n");
         } else if (key == "gic-version") {
             if (value != "2" && value != "3" && value != "max")
-                throw Refusal("-machine gic-version=" + value + ": pmvp's virt machine has a GICv2 or a GICv3 (2, 3, "
-                                                                "max: 3)");
+                throw Refusal("-machine gic-version=" + value +
+                              ": pmvp's virt machine has a GICv2 or a GICv3 (2, 3, "
+                              "max: 3)");
             gic_version_ = value == "2" ? 2 : 3;
         } else if (key == "dumpdtb") {
             dumpdtb_ = value;
@@ -319,8 +318,9 @@ void QemuCommandLine::cpu(const std::string &v)
     auto props = items(v, "model");
     const std::string model = props.empty() ? "" : props[0].second;
     if (props.size() > 1)
-        throw Refusal("-cpu " + v + ": pmvp takes a core by name, without properties (a core description "
-                                    "file, -pmvp-scenario, sets the rest)");
+        throw Refusal("-cpu " + v +
+                      ": pmvp takes a core by name, without properties (a core description "
+                      "file, -pmvp-scenario, sets the rest)");
     if (model == "host")
         throw Refusal("-cpu host: the host's CPU is KVM's; pmvp runs its guest on its own ISS (-cpu help)");
     if (model != "max" && std::find(presets.begin(), presets.end(), model) == presets.end())
@@ -378,8 +378,9 @@ void QemuCommandLine::device(const std::string &v)
         if (console_chardev_.empty())
             throw Refusal("-device virtconsole: Property 'virtconsole.chardev' is required");
     } else {
-        throw Refusal("-device " + driver + ": pmvp's virt machine has virtio-serial-device and virtconsole "
-                                            "(-device help)");
+        throw Refusal("-device " + driver +
+                      ": pmvp's virt machine has virtio-serial-device and virtconsole "
+                      "(-device help)");
     }
 }
 
@@ -453,7 +454,7 @@ std::string QemuCommandLine::scenario() const
     m["type"] = "virt";
     m["semihosting"] = semihosting_;
     m["gic_version"] = gic_version_;
-    m["virtconsole"] = console_chardev_.empty() ? "none"
+    m["virtconsole"] = console_chardev_.empty()                     ? "none"
                        : chardev_.at(console_chardev_) == "testdev" ? "testdev"
                                                                     : "console";
     if (!dtb_.empty())
@@ -481,8 +482,9 @@ void QemuCommandLine::finish()
         if (!serial_bus_)
             throw Refusal("-device virtconsole: No 'virtio-serial-bus' bus found (-device virtio-serial-device)");
         if (!chardev_.count(console_chardev_))
-            throw Refusal("-device virtconsole,chardev=" + console_chardev_ + ": Property 'virtconsole.chardev' "
-                                                                              "can't find value '" +
+            throw Refusal("-device virtconsole,chardev=" + console_chardev_ +
+                          ": Property 'virtconsole.chardev' "
+                          "can't find value '" +
                           console_chardev_ + "'");
     }
     if (!o_.overrides.duration)

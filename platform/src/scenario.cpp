@@ -792,9 +792,9 @@ void Reader::machine(Object &&o, Machine &m)
         if (o.has(key) && m.kind != Machine::VIRT)
             fail(o.sub(key), "only the virt machine has it");
     m.dtb = find_firmware(o.str("dtb", ""));
-    static const std::pair<const char *, Machine::Virtconsole> consoles[] = {
-        { "none", Machine::NO_VIRTCONSOLE }, { "testdev", Machine::TESTDEV }, { "console", Machine::CONSOLE }
-    };
+    static const std::pair<const char *, Machine::Virtconsole> consoles[] = { { "none", Machine::NO_VIRTCONSOLE },
+                                                                              { "testdev", Machine::TESTDEV },
+                                                                              { "console", Machine::CONSOLE } };
     const std::string console = o.str("virtconsole", "none");
     bool known = false;
     for (const auto &[name, kind] : consoles)

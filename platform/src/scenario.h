@@ -147,17 +147,18 @@ struct SebepSetup {
 // (its system-control device) or one compatible with QEMU's `virt` board.
 struct Machine {
     enum Kind { PMVP, VIRT } kind = PMVP;
-    uint64_t memory = 0;   // virt: the RAM's size in bytes (0: 128 MiB)
-    std::string append;    // virt: the kernel's command line (/chosen/bootargs)
-    std::string initrd;    // virt: the initial RAM disk's file (empty: none), as QEMU's -initrd
-    std::string dtb;       // virt: a device tree file to boot with instead of the machine's own, as QEMU's -dtb
+    uint64_t memory = 0;  // virt: the RAM's size in bytes (0: 128 MiB)
+    std::string append;   // virt: the kernel's command line (/chosen/bootargs)
+    std::string initrd;   // virt: the initial RAM disk's file (empty: none), as QEMU's -initrd
+    std::string dtb;      // virt: a device tree file to boot with instead of the machine's own, as QEMU's -dtb
     // virt: the virtio console on the last virtio-mmio transport, and where
     // its output goes: none, QEMU's chr-testdev (its exit protocol), or the
     // machine's console.
     enum Virtconsole { NO_VIRTCONSOLE, TESTDEV, CONSOLE } virtconsole = NO_VIRTCONSOLE;
     unsigned gic_version = 2;  // virt: a GICv2 or a GICv3, as QEMU's -machine gic-version
     bool semihosting = true;
-    std::string semihosting_dir;  // virt: the host directory whose files semihosting gives the guest (empty: none)  // virt: HLT #0xF000 is a semihosting call (false: UNDEFINED, as QEMU without -semihosting)
+    std::string
+        semihosting_dir;  // virt: the host directory whose files semihosting gives the guest (empty: none)  // virt: HLT #0xF000 is a semihosting call (false: UNDEFINED, as QEMU without -semihosting)
     uint64_t ram() const;  // the RAM's size the machine has
 };
 

@@ -65,8 +65,8 @@ void gic_step(Gic &g, Input &in, uint64_t &now)
     case 5: {
         Gic::Icc reg;
         const bool write = in.take(1) & 1;
-        if (g.version() == 3 && Gic::icc_register(3, 0, 12, 8 + (unsigned)in.take(1) % 5, (unsigned)in.take(1) % 8,
-                                                  write, &reg)) {
+        if (g.version() == 3 &&
+            Gic::icc_register(3, 0, 12, 8 + (unsigned)in.take(1) % 5, (unsigned)in.take(1) % 8, write, &reg)) {
             if (write)
                 g.icc_write(cpu, reg, in.take(8), at);
             else

@@ -77,4 +77,11 @@ inline std::string raw_image(const std::string &what, const std::vector<uint32_t
     return path;
 }
 
+// Reads the word at x0 and ends the run by semihosting SYS_EXIT with x0's
+// bits [63:24] if that word is the DTB's magic (big-endian 0xD00DFEED), 1
+// otherwise.
+inline const std::vector<uint32_t> kDtbProbe = { 0xb9400002, 0x18000143, 0xd358fc04, 0xd2800025, 0x6b03005f, 0x9a850084,
+                                                 0x100000c1, 0xf9000424, 0xd2800300, 0xd45e0000, 0x14000000, 0xedfe0dd0,
+                                                 0x00020026, 0x00000000, 0x00000000, 0x00000000 };
+
 }  // namespace

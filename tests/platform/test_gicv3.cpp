@@ -17,9 +17,8 @@ using pmvp::soc::virt::Gic;
 using Icc = Gic::Icc;
 
 // Distributor and redistributor offsets the tests use (IHI 0069, 12.9-12.11).
-constexpr uint64_t D_CTLR = 0x0000, D_TYPER = 0x0004, D_IGROUPR = 0x0080, D_ISENABLER = 0x0100,
-                   D_ISPENDR = 0x0200, D_IPRIORITYR = 0x0400, D_ITARGETSR = 0x0800, D_SGIR = 0x0F00,
-                   D_IROUTER = 0x6000, D_PIDR2 = 0xFFE8;
+constexpr uint64_t D_CTLR = 0x0000, D_TYPER = 0x0004, D_IGROUPR = 0x0080, D_ISENABLER = 0x0100, D_ISPENDR = 0x0200,
+                   D_IPRIORITYR = 0x0400, D_ITARGETSR = 0x0800, D_SGIR = 0x0F00, D_IROUTER = 0x6000, D_PIDR2 = 0xFFE8;
 constexpr uint64_t R_TYPER = 0x0008, R_WAKER = 0x0014, R_PIDR2 = 0xFFE8, SGI = 0x10000, R_IGROUPR0 = SGI + 0x0080,
                    R_ISENABLER0 = SGI + 0x0100, R_ISPENDR0 = SGI + 0x0200, R_ICPENDR0 = SGI + 0x0280,
                    R_ISACTIVER0 = SGI + 0x0300, R_IPRIORITYR = SGI + 0x0400, R_ICFGR0 = SGI + 0x0C00;

@@ -40,12 +40,12 @@ const std::vector<uint32_t> kHiExit5 = { 0xd2a12001, 0x52800d02, 0xb9000022, 0x5
 TEST(QemuCommandLine, TheProbesOfKvmUnitTestsAreAnsweredAsQemuAnswers)
 {
     const std::pair<const char *, const char *> probes[] = {
-        { "--help", "QEMU" },                              // search_qemu_binary
-        { "-machine '?'", "ARM Virtual Machine" },         // mach-virt
-        { "-machine virt,\\?", "gic-version" },            // gic-version
-        { "-machine virt -device '?'", "virtconsole" },    // chr-testdev's console
-        { "-machine virt -chardev '?'", "testdev" },       // chr-testdev
-        { "-cpu help", "cortex-a53" },                     // the core presets
+        { "--help", "QEMU" },                            // search_qemu_binary
+        { "-machine '?'", "ARM Virtual Machine" },       // mach-virt
+        { "-machine virt,\\?", "gic-version" },          // gic-version
+        { "-machine virt -device '?'", "virtconsole" },  // chr-testdev's console
+        { "-machine virt -chardev '?'", "testdev" },     // chr-testdev
+        { "-cpu help", "cortex-a53" },                   // the core presets
     };
     for (const auto &[args, says] : probes) {
         SocRun r = qemu(args);
@@ -140,6 +140,22 @@ TEST(QemuCommandLine, TheConsoleIsRawAndTheExitStatusIsTheGuests)
     json j = json::parse(slurp(js), nullptr, false);
     EXPECT_EQ(j["pes"][0]["instructions"], 10) << "through the HLT";
     EXPECT_EQ(j["pes"][0]["status"], 5);
+}
+
+// -machine dumpdtb= writes the machine's tree, which -dtb boots with: the
+// guest finds it in x0 (the DTB probe exits with its address's bits
+// [63:24]). A file that is not a tree is refused, named.
+TEST(QemuCommandLine, DumpdtbAndDtbAsQemus)
+{
+    const std::string dtb = temp_file("virt.dtb"), image = raw_image("dtb-probe", kDtbProbe);
+    SocRun r = qemu("-M virt,dumpdtb=" + dtb + " -m 256M");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(slurp(dtb).substr(0, 4), std::string("\xd0\x0d\xfe\xed", 4));
+    r = qemu("-M virt -semihosting -dtb " + dtb + " -append 'x y' -kernel " + image);
+    EXPECT_EQ(r.status, 0x44) << "the tree at 0x44000000 (128 MiB of RAM)" << r.err;
+    r = qemu("-M virt -semihosting -dtb " + image + " -kernel " + image);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(image + ": the device tree: not a flattened device tree blob"), std::string::npos) << r.err;
 }
 
 // -icount shift=N: 2^N ns an instruction, so the exit comes 2^N times later.

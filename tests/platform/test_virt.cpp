@@ -196,6 +196,53 @@ TEST(VirtDtb, DescribesTheMachineAsQemusVirtDoes)
     EXPECT_EQ(prop_cells(fdt, "/timer", "interrupts")[4], 14u) << "the Non-secure physical timer: PPI 14 (INTID 30)";
 }
 
+TEST(VirtDtb, TheGicv3AndTheVirtioTransportsAreDescribedAsQemuDoes)
+{
+    pmvp::soc::virt::DtbSpec spec;
+    spec.memory = 128u << 20;
+    spec.mpidr = { 0x80000000, 0x80000001 };
+    spec.gic_version = 3;
+    std::vector<uint8_t> dtb = pmvp::soc::virt::build_dtb(spec);
+    const void *fdt = dtb.data();
+    ASSERT_EQ(fdt_check_header(fdt), 0);
+    EXPECT_EQ(prop_string(fdt, "/intc@8000000", "compatible"), std::string("arm,gic-v3\0", 11));
+    EXPECT_EQ(prop_cells(fdt, "/intc@8000000", "reg"),
+              (std::vector<uint32_t>{ 0, 0x08000000, 0, 0x10000, 0, 0x080A0000, 0, 2 * 0x20000 }))
+        << "the distributor, then one redistributor region of a frame pair a PE";
+    EXPECT_EQ(prop_cells(fdt, "/pmu", "interrupts"), (std::vector<uint32_t>{ 1, 7, 4 })) << "no CPU mask with a GICv3";
+    EXPECT_EQ(prop_cells(fdt, "/virtio_mmio@a000000", "interrupts"), (std::vector<uint32_t>{ 0, 16, 1 }));
+    EXPECT_EQ(prop_cells(fdt, "/virtio_mmio@a003e00", "reg"), (std::vector<uint32_t>{ 0, 0x0a003e00, 0, 0x200 }))
+        << "transport 31, where the first -device goes";
+    EXPECT_EQ(prop_cells(fdt, "/virtio_mmio@a003e00", "interrupts"), (std::vector<uint32_t>{ 0, 47, 1 }));
+}
+
+// QEMU's -dtb: the user's tree, with /chosen's command line and initrd set.
+TEST(VirtDtb, AGivenTreeGetsTheCommandLineAndTheInitrd)
+{
+    pmvp::soc::virt::DtbSpec given;
+    given.memory = 64u << 20;
+    given.mpidr = { 0x80000000 };
+    given.bootargs = "old";
+    pmvp::soc::virt::DtbSpec spec = given;
+    spec.bootargs = "console=ttyAMA0 quiet";
+    spec.initrd_start = 0x48000000;
+    spec.initrd_end = 0x48100000;
+    std::vector<uint8_t> dtb = pmvp::soc::virt::patch_dtb(pmvp::soc::virt::build_dtb(given), spec);
+    const void *fdt = dtb.data();
+    ASSERT_EQ(fdt_check_header(fdt), 0);
+    EXPECT_EQ(prop_string(fdt, "/chosen", "bootargs"), std::string("console=ttyAMA0 quiet\0", 22));
+    EXPECT_EQ(prop_cells(fdt, "/chosen", "linux,initrd-start"), (std::vector<uint32_t>{ 0, 0x48000000 }));
+    EXPECT_EQ(prop_cells(fdt, "/chosen", "linux,initrd-end"), (std::vector<uint32_t>{ 0, 0x48100000 }));
+    EXPECT_EQ(prop_cells(fdt, "/memory@40000000", "reg"), (std::vector<uint32_t>{ 0, 0x40000000, 0, 64u << 20 }))
+        << "the rest as the file has it";
+    spec.bootargs.clear();
+    dtb = pmvp::soc::virt::patch_dtb(pmvp::soc::virt::build_dtb(given), spec);
+    EXPECT_EQ(prop_string(dtb.data(), "/chosen", "bootargs"), std::string("old\0", 4)) << "no -append: kept";
+    const std::vector<uint8_t> junk(100, 0xAB);
+    EXPECT_THROW(pmvp::soc::virt::patch_dtb(junk, spec), std::runtime_error);
+    EXPECT_THROW(pmvp::soc::virt::patch_dtb({}, spec), std::runtime_error);
+}
+
 // ---- loading as QEMU loads -kernel
 
 TEST(VirtLoading, ImagesGoWhereQemusVirtPutsThem)
@@ -238,13 +285,6 @@ TEST(VirtLoading, ImagesGoWhereQemusVirtPutsThem)
 
 #ifdef PMVP_HAVE_FIRMWARE
 
-
-// Reads the word at x0 and ends the run by semihosting SYS_EXIT with x0's
-// bits [63:24] if that word is the DTB's magic (big-endian 0xD00DFEED), 1
-// otherwise.
-const std::vector<uint32_t> kDtbProbe = { 0xb9400002, 0x18000143, 0xd358fc04, 0xd2800025, 0x6b03005f, 0x9a850084,
-                                          0x100000c1, 0xf9000424, 0xd2800300, 0xd45e0000, 0x14000000, 0xedfe0dd0,
-                                          0x00020026, 0x00000000, 0x00000000, 0x00000000 };
 
 TEST(VirtMachine, ARawImageFindsTheDeviceTreeInX0AndExitsBySemihosting)
 {
