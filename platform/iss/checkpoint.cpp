@@ -164,6 +164,8 @@ template <class A> void Guest::state(A &a)
     for (virt::VirtioMmio &v : virtio)
         v.state(a);
     testdev.state(a);
+    if (pci)
+        pci->state(a);
     if (files && files->any_open())
         throw CheckpointError("the guest has a semihosting file open, which a checkpoint cannot hold");
     a("PL011 output", uart_out);

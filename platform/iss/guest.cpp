@@ -33,6 +33,7 @@ Guest::Guest(const sc_core::sc_module_name &name, Soc &soc, bool attached)
         gic = std::make_unique<virt::Gic>((unsigned)mpidr.size(), machine.gic_version, mpidr);
         virtio.resize(virt::kVirtioSlots);
         files = std::make_unique<virt::SemihostingFiles>(machine.semihosting_dir);
+        pci = std::make_unique<virt::PciBus>(machine.pci_testdev);
         if (machine.virtconsole != Machine::NO_VIRTCONSOLE)
             virtio[virt::kVirtioConsoleSlot] = virt::VirtioMmio(virt::VirtioMmio::kConsole);
     } else {

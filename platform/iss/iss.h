@@ -26,6 +26,7 @@
 #include "pmvp/systemc/support.h"
 #include "scenario.h"
 #include "virt.h"
+#include "pci.h"
 #include "semihosting_files.h"
 #include "virtio.h"
 
@@ -103,6 +104,7 @@ public:
     // the machine has one) and the chr-testdev behind it.
     std::vector<virt::VirtioMmio> virtio;
     virt::TestDev testdev;
+    std::unique_ptr<virt::PciBus> pci;              // the PCI Express bus
     std::unique_ptr<virt::SemihostingFiles> files;  // semihosting's host files (the machine's semihosting_dir)
     // The machine's console as QEMU prints it (-serial stdio), when set: the
     // bytes of the PL011, of semihosting and of the virtio console, in the

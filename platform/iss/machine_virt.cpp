@@ -126,6 +126,38 @@ void on_gicr_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, voi
     iss.stop(t);  // what the GIC signals may have changed: the line anew
 }
 
+// The PCI Express bus's configuration space (ECAM) and its I/O and memory
+// windows: no access there changes what the PEs are signalled.
+uint64_t on_ecam_read(uc_engine *, uint64_t off, unsigned size, void *user)
+{
+    return static_cast<Aarch64Iss::Thread *>(user)->iss->guest_.pci->config_read(off, size);
+}
+
+void on_ecam_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, void *user)
+{
+    static_cast<Aarch64Iss::Thread *>(user)->iss->guest_.pci->config_write(off, size, (uint32_t)value);
+}
+
+uint64_t on_pio_read(uc_engine *, uint64_t off, unsigned size, void *user)
+{
+    return static_cast<Aarch64Iss::Thread *>(user)->iss->guest_.pci->read(true, off, size);
+}
+
+void on_pio_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, void *user)
+{
+    static_cast<Aarch64Iss::Thread *>(user)->iss->guest_.pci->write(true, off, size, value);
+}
+
+uint64_t on_pci_mmio_read(uc_engine *, uint64_t off, unsigned size, void *user)
+{
+    return static_cast<Aarch64Iss::Thread *>(user)->iss->guest_.pci->read(false, virt::kPcieMmio + off, size);
+}
+
+void on_pci_mmio_write(uc_engine *, uint64_t off, unsigned size, uint64_t value, void *user)
+{
+    static_cast<Aarch64Iss::Thread *>(user)->iss->guest_.pci->write(false, virt::kPcieMmio + off, size, value);
+}
+
 }  // namespace
 
 void map_virt_devices(Aarch64Iss::Thread &t)
@@ -144,6 +176,12 @@ void map_virt_devices(Aarch64Iss::Thread &t)
            "map the GIC redistributors");
     ok(uc_mmio_map(t.uc, virt::kVirtioBase, virt::kVirtioSize, on_virtio_read, &t, on_virtio_write, &t),
        "map the virtio-mmio transports");
+    ok(uc_mmio_map(t.uc, virt::kPcieEcam, virt::kPcieEcamSize, on_ecam_read, &t, on_ecam_write, &t),
+       "map the PCI Express configuration space");
+    ok(uc_mmio_map(t.uc, virt::kPciePio, virt::kPciePioSize, on_pio_read, &t, on_pio_write, &t),
+       "map the PCI I/O window");
+    ok(uc_mmio_map(t.uc, virt::kPcieMmio, virt::kPcieMmioSize, on_pci_mmio_read, &t, on_pci_mmio_write, &t),
+       "map the PCI memory window");
 }
 
 std::vector<uint64_t> virt_mpidrs(const Scenario &s)

@@ -2,6 +2,7 @@
 //
 // The virt machine's devices (virt.h).
 #include "virt.h"
+#include "pci.h"
 #include "virtio.h"
 
 #include <algorithm>
@@ -574,6 +575,27 @@ void add_virtio(void *fdt)
     }
 }
 
+// The PCI Express host bridge (the pci-host-ecam-generic binding): its ECAM,
+// buses, and windows (I/O from PCI address 0; memory at the same address
+// on both sides).
+void add_pcie(void *fdt)
+{
+    constexpr uint32_t kIoSpace = 0x01000000, kMem32Space = 0x02000000;
+    ok(fdt_begin_node(fdt, ("pcie@" + hex(kPcieEcam)).c_str()), "pcie");
+    strings(fdt, "compatible", { "pci-host-ecam-generic" });
+    ok(fdt_property_string(fdt, "device_type", "pci"), "pcie");
+    cells(fdt, "#address-cells", { 3 });
+    cells(fdt, "#size-cells", { 2 });
+    reg64(fdt, kPcieEcam, kPcieEcamSize);
+    cells(fdt, "bus-range", { 0, (uint32_t)(kPcieEcamSize >> 20) - 1 });
+    cells(fdt, "linux,pci-domain", { 0 });
+    ok(fdt_property(fdt, "dma-coherent", nullptr, 0), "pcie");
+    cells(fdt, "ranges",
+          { kIoSpace, 0, 0, 0, (uint32_t)kPciePio, 0, (uint32_t)kPciePioSize,  //
+            kMem32Space, 0, (uint32_t)kPcieMmio, 0, (uint32_t)kPcieMmio, 0, (uint32_t)kPcieMmioSize });
+    ok(fdt_end_node(fdt), "pcie");
+}
+
 }  // namespace
 
 // The nodes in the order of the tree, as QEMU's virt board lays it out.
@@ -607,6 +629,7 @@ std::vector<uint8_t> build_dtb(const DtbSpec &spec)
     add_cpus(fdt, spec.mpidr);
     add_uart(fdt);
     add_virtio(fdt);
+    add_pcie(fdt);
     add_interrupts(fdt, spec);
     ok(fdt_end_node(fdt), "root");
     ok(fdt_finish(fdt), "finish");

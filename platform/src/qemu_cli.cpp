@@ -122,7 +122,7 @@ private:
     Options &o_;
     std::string core_ = "max", scenario_path_, dumpdtb_, dtb_, semihosting_dir_;
     unsigned cpi_ = 1, threads_ = 0, gic_version_ = 2;
-    bool semihosting_ = false, serial_bus_ = false;
+    bool semihosting_ = false, serial_bus_ = false, pci_testdev_ = false;
     std::string console_chardev_;                 // -device virtconsole,chardev=ID
     std::map<std::string, std::string> chardev_;  // ID -> backend
 };
@@ -139,6 +139,7 @@ const char kUsage[] =
     "-icount [shift=]N    2^N ns an instruction: a CPI of 2^N at 1 GHz (0 to 9)\n"
     "-semihosting, -semihosting-config enable=on  HLT #0xF000 is a semihosting call\n"
     "-device virtio-serial-device -device virtconsole,chardev=ID -chardev testdev|stdio,id=ID\n"
+    "-device pci-testdev  QEMU's PCI test device on the PCI Express bus\n"
     "-nographic -display none -serial stdio -nodefaults -no-reboot -accel tcg  as QEMU's\n"
     "pmvp's own: -pmvp-scenario FILE (the cores' and monitors' configuration), -pmvp-report FILE|- (the\n"
     "readable report; - for standard error), -pmvp-json FILE, -pmvp-time T (the simulated time the guest may\n"
@@ -360,7 +361,8 @@ void QemuCommandLine::device(const std::string &v)
 {
     if (is_help(v))
         help_exit("name \"virtio-serial-device\", bus virtio-bus\n"
-                  "name \"virtconsole\", bus virtio-serial-bus\n");
+                  "name \"virtconsole\", bus virtio-serial-bus\n"
+                  "name \"pci-testdev\", bus PCI, desc \"PCI Test Device\"\n");
     auto props = items(v, "driver");
     const std::string driver = props.empty() ? "" : props[0].second;
     for (size_t i = 1; i < props.size(); i++) {
@@ -377,9 +379,11 @@ void QemuCommandLine::device(const std::string &v)
     } else if (driver == "virtconsole") {
         if (console_chardev_.empty())
             throw Refusal("-device virtconsole: Property 'virtconsole.chardev' is required");
+    } else if (driver == "pci-testdev") {
+        pci_testdev_ = true;
     } else {
         throw Refusal("-device " + driver +
-                      ": pmvp's virt machine has virtio-serial-device and virtconsole "
+                      ": pmvp's virt machine has virtio-serial-device, virtconsole and pci-testdev "
                       "(-device help)");
     }
 }
@@ -454,6 +458,7 @@ std::string QemuCommandLine::scenario() const
     m["type"] = "virt";
     m["semihosting"] = semihosting_;
     m["gic_version"] = gic_version_;
+    m["pci_testdev"] = pci_testdev_;
     m["virtconsole"] = console_chardev_.empty()                     ? "none"
                        : chardev_.at(console_chardev_) == "testdev" ? "testdev"
                                                                     : "console";

@@ -788,7 +788,7 @@ void Reader::machine(Object &&o, Machine &m)
     if (o.has("initrd") && m.kind != Machine::VIRT)
         fail(o.sub("initrd"), "only the virt machine loads an initial RAM disk");
     m.initrd = find_firmware(o.str("initrd", ""));
-    for (const char *key : { "dtb", "virtconsole", "semihosting", "gic_version", "semihosting_dir" })
+    for (const char *key : { "dtb", "virtconsole", "semihosting", "gic_version", "semihosting_dir", "pci_testdev" })
         if (o.has(key) && m.kind != Machine::VIRT)
             fail(o.sub(key), "only the virt machine has it");
     m.dtb = find_firmware(o.str("dtb", ""));
@@ -806,6 +806,7 @@ void Reader::machine(Object &&o, Machine &m)
         fail(o.sub("virtconsole"), "expected none, testdev (QEMU's chr-testdev) or console (the machine's console)");
     m.semihosting = o.boolean("semihosting", true);
     m.gic_version = (unsigned)o.integer("gic_version", 2, 2, 3);
+    m.pci_testdev = o.boolean("pci_testdev", false);
     m.semihosting_dir = find_firmware(o.str("semihosting_dir", ""));
     struct stat st {};
     if (!m.semihosting_dir.empty() && (stat(m.semihosting_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)))

@@ -157,6 +157,7 @@ struct Machine {
     enum Virtconsole { NO_VIRTCONSOLE, TESTDEV, CONSOLE } virtconsole = NO_VIRTCONSOLE;
     unsigned gic_version = 2;  // virt: a GICv2 or a GICv3, as QEMU's -machine gic-version
     bool semihosting = true;
+    bool pci_testdev = false;  // virt: QEMU's pci-testdev on the PCI Express bus, as -device pci-testdev
     std::string
         semihosting_dir;  // virt: the host directory whose files semihosting gives the guest (empty: none)  // virt: HLT #0xF000 is a semihosting call (false: UNDEFINED, as QEMU without -semihosting)
     uint64_t ram() const;  // the RAM's size the machine has

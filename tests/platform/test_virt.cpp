@@ -20,6 +20,7 @@ extern "C" {
 #include "firmware_image.h"
 #include "scenario.h"
 #include "soc_run.h"
+#include "pci.h"
 #include "virt.h"
 
 namespace {
@@ -520,3 +521,67 @@ TEST(VirtMachine, BadInputIsRefusedBeforeTheRunNamingTheField)
 }
 
 }  // namespace
+
+// ---- PCI Express (platform/machines/pci.cpp)
+
+namespace {
+// An ECAM offset of bus 0: device d, register r.
+constexpr uint64_t ecam(unsigned d, unsigned r)
+{
+    return (uint64_t)d << 15 | r;
+}
+}  // namespace
+
+TEST(VirtPci, TheBusHasTheHostBridgeAndThePciTestdevAsQemusVirt)
+{
+    using pmvp::soc::virt::PciBus;
+    PciBus bus(true);
+    EXPECT_EQ(bus.config_read(ecam(0, 0), 4), 0x00081b36u) << "the host bridge, 1b36:0008";
+    EXPECT_EQ(bus.config_read(ecam(0, 0x0B), 1), 0x06u) << "class: bridge";
+    EXPECT_EQ(bus.config_read(ecam(1, 0), 4), 0x00051b36u) << "pci-testdev, 1b36:0005";
+    EXPECT_EQ(bus.config_read(ecam(1, 2), 2), 0x0005u);
+    EXPECT_EQ(bus.config_read(ecam(2, 0), 4), 0xFFFFFFFFu) << "no device 2";
+    EXPECT_EQ(bus.config_read(1u << 20, 2), 0xFFFFu) << "no bus 1";
+    EXPECT_EQ(bus.config_read(ecam(1, 0) | 1u << 12, 4), 0xFFFFFFFFu) << "no function 1";
+    EXPECT_EQ(PciBus(false).config_read(ecam(1, 0), 4), 0xFFFFFFFFu) << "no pci-testdev unless asked for";
+    // BAR sizing: ones written, the size's low bits read as zero.
+    bus.config_write(ecam(1, 0x10), 4, 0xFFFFFFFF);
+    EXPECT_EQ(bus.config_read(ecam(1, 0x10), 4), 0xFFFFF000u) << "4 KiB of 32-bit memory";
+    bus.config_write(ecam(1, 0x14), 4, 0xFFFFFFFF);
+    EXPECT_EQ(bus.config_read(ecam(1, 0x14), 4), 0xFFFFFF01u) << "256 bytes of I/O";
+    EXPECT_EQ(bus.config_read(ecam(1, 0x18), 4), 0u) << "no BAR 2";
+    bus.config_write(ecam(1, 0x10), 4, 0x20003000);
+    bus.config_write(ecam(1, 0x14), 4, 0x100);
+    EXPECT_EQ(bus.read(false, 0x20003001, 1), 0xFFu) << "memory decoding off: nothing answers";
+    bus.config_write(ecam(1, 0x04), 2, 3);  // I/O and memory decoding on
+    EXPECT_EQ(bus.config_read(ecam(1, 0x04), 2), 3u);
+    EXPECT_EQ(bus.read(false, 0x20003001, 1), 1u) << "test 0's width: a byte";
+    EXPECT_EQ(bus.read(false, 0x20004000, 4), 0xFFFFFFFFu) << "past the BAR";
+}
+
+// QEMU's pci-testdev protocol: a test chosen, its writes counted.
+TEST(VirtPci, ThePciTestdevCountsTheWritesOfItsTest)
+{
+    pmvp::soc::virt::PciBus bus(true);
+    bus.config_write(ecam(1, 0x10), 4, 0x20000000);
+    bus.config_write(ecam(1, 0x14), 4, 0x0);  // I/O port 0, as kvm-unit-tests assigns it
+    bus.config_write(ecam(1, 0x04), 2, 3);
+    for (bool io : { false, true }) {
+        const uint64_t base = io ? 0 : 0x20000000;
+        for (unsigned test = 0; test < 3; test++) {
+            bus.write(io, base, 1, test);
+            EXPECT_EQ(bus.read(io, base + 12, 4), 0u) << "the count starts at zero";
+            const unsigned width = (unsigned)bus.read(io, base + 1, 1);
+            EXPECT_EQ(width, 1u << test);
+            const uint64_t data = bus.read(io, base + 8, 4), offset = bus.read(io, base + 4, 4);
+            for (int i = 0; i < 16; i++)
+                bus.write(io, base + offset, width, data);
+            bus.write(io, base + offset, width, data ^ 1);  // other data: not counted
+            bus.write(io, base + offset + 4, width, data);  // elsewhere: not counted
+            EXPECT_EQ(bus.read(io, base + 12, 4), 16u) << io << " " << test;
+            EXPECT_NE(bus.read(io, base + 16, 1), 0u) << "a name";
+        }
+        bus.write(io, base, 1, 3);
+        EXPECT_EQ(bus.read(io, base + 1, 1), 0u) << "no test 3: width 0, where the guest stops";
+    }
+}
