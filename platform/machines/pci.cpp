@@ -9,7 +9,14 @@ namespace pmvp::soc::virt {
 
 namespace {
 // Type 0 configuration header registers (PCI Local Bus 3.0, 6.1).
-enum : unsigned { kId = 0x00, kCommandStatus = 0x04, kClassRev = 0x08, kHeader = 0x0C, kBar0 = 0x10, kInterrupt = 0x3C };
+enum : unsigned {
+    kId = 0x00,
+    kCommandStatus = 0x04,
+    kClassRev = 0x08,
+    kHeader = 0x0C,
+    kBar0 = 0x10,
+    kInterrupt = 0x3C
+};
 constexpr uint16_t kCommandIo = 1, kCommandMemory = 2, kCommandMaster = 4;
 constexpr unsigned kBusShift = 20, kDeviceShift = 15, kFunctionShift = 12;
 
@@ -60,7 +67,7 @@ uint32_t PciBus::config_dword(const Function &f, unsigned reg) const
     case kId: return (uint32_t)f.device << 16 | f.vendor;
     case kCommandStatus: return f.command;
     case kClassRev: return f.class_rev;
-    case kHeader: return 0;  // type 0, one function
+    case kHeader: return 0;                    // type 0, one function
     case kInterrupt: return f.interrupt_line;  // pin 0: no INTx
     default: return 0;
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the virt machine's devices (platform/machines/) as a
-// guest drives them: a GICv2 or GICv3 of 1 to 8 CPU interfaces and a
-// virtio console on a transport, through any register accesses (any offset
+// guest drives them: a GICv2 or GICv3 of 1 to 8 CPU interfaces, a
+// virtio console on a transport and the PCI Express bus with pci-testdev, through any register accesses (any offset
 // and size, any value) at instants mostly forward, lines raised and
 // lowered, and rings the guest lays out anywhere in its RAM. Invariants
 // (tests/fuzz/README.md): no crash and no access outside the RAM window the
@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "pci.h"
 #include "virt.h"
 #include "virtio.h"
 
@@ -108,6 +109,22 @@ void virtio_step(pmvp::soc::virt::VirtioMmio &dev, Input &in, std::vector<uint8_
         broken("the transport's line is not its InterruptStatus");
 }
 
+// The PCI Express bus: configuration accesses anywhere in the ECAM, and
+// accesses in its windows, decoded by what the guest programmed.
+void pci_step(pmvp::soc::virt::PciBus &bus, Input &in)
+{
+    const unsigned op = (unsigned)in.take(1) % 4, size = 1u << (in.take(1) % 4);
+    const uint64_t off = in.take(3) % pmvp::soc::virt::kPcieEcamSize;
+    const bool io = in.take(1) & 1;
+    const uint64_t addr = io ? in.take(2) : pmvp::soc::virt::kPcieMmio + in.take(4) % pmvp::soc::virt::kPcieMmioSize;
+    switch (op) {
+    case 0: bus.config_read(off, size); break;
+    case 1: bus.config_write(off, size, (uint32_t)in.take(4)); break;
+    case 2: bus.read(io, addr, size); break;
+    default: bus.write(io, addr, size, in.take(8)); break;
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -121,12 +138,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pmvp::soc::virt::VirtioMmio dev(pmvp::soc::virt::VirtioMmio::kConsole);
     std::vector<uint8_t> ram(64 * 1024);  // the guest's RAM at 0x40000000 (ASan bounds it)
     std::vector<char> out;
+    pmvp::soc::virt::PciBus pci(true);
     uint64_t now = 0;
     while (in.more()) {
-        if (in.take(1) & 1)
+        const unsigned device = (unsigned)in.take(1) % 3;
+        if (device == 0)
             gic_step(g, in, now);
-        else
+        else if (device == 1)
             virtio_step(dev, in, ram, out);
+        else
+            pci_step(pci, in);
     }
     return 0;
 }
