@@ -231,11 +231,11 @@ struct BitNeed {
 };
 using BitNeeds = std::vector<BitNeed>;
 
-bool is_v3p1(const pmvp_core_config &c)
+bool has_pmuv3p1(const pmvp_core_config &c)
 {
     return c.pmu_version >= PMVP_PMUV3P1;
 }
-bool is_v3p5(const pmvp_core_config &c)
+bool has_pmuv3p5(const pmvp_core_config &c)
 {
     return c.pmu_version >= PMVP_PMUV3P5;
 }
@@ -249,12 +249,12 @@ const BitNeeds &pmcr_needs()
     static const BitNeeds b = {
         { PMVP_PMCR_EL0_FZO, "FZO (freeze on overflow)", "feat_pmuv3p7",
           [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu_version PMUv3p5", is_v3p5 },
+        { PMVP_PMCR_EL0_LP, "LP (event counters overflow at bit 63)", "pmu_version PMUv3p5", has_pmuv3p5 },
         { PMVP_PMCR_EL0_D, "D (the cycle counter's divider)", "have_aarch32",
           [](const pmvp_core_config &c) { return c.have_aarch32; } },
         { PMVP_PMCR_EL0_DP, "DP (the cycle counter disabled where counting is prohibited)",
           "have_el3, or have_el2 from PMUv3p1, or feat_pmuv3p7",
-          [](const pmvp_core_config &c) { return c.have_el3 || (is_v3p1(c) && c.have_el2) || c.feat_pmuv3p7; } },
+          [](const pmvp_core_config &c) { return c.have_el3 || (has_pmuv3p1(c) && c.have_el2) || c.feat_pmuv3p7; } },
     };
     return b;
 }
@@ -264,10 +264,10 @@ const BitNeeds &mdcr_el2_needs()
     static const BitNeeds b = {
         { PMVP_MDCR_EL2_HPMFZO, "HPMFZO (freeze on overflow)", "feat_pmuv3p7",
           [](const pmvp_core_config &c) { return c.feat_pmuv3p7; } },
-        { PMVP_MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu_version PMUv3p1 or later", is_v3p1 },
+        { PMVP_MDCR_EL2_HPMD, "HPMD (EL2 prohibited)", "pmu_version PMUv3p1 or later", has_pmuv3p1 },
         { PMVP_MDCR_EL2_PMSSE, "PMSSE0, PMSSE1 (PMU snapshots)", "feat_pmuv3_ss", has_snapshots },
-        { PMVP_MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu_version PMUv3p5", is_v3p5 },
-        { PMVP_MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu_version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL2_HCCD, "HCCD (no cycle counting at EL2)", "pmu_version PMUv3p5", has_pmuv3p5 },
+        { PMVP_MDCR_EL2_HLP, "HLP (the second range overflows at bit 63)", "pmu_version PMUv3p5", has_pmuv3p5 },
         { PMVP_MDCR_EL2_MTPME, "MTPME (PMEVTYPER.MT enabled)", "feat_mtpmu",
           [](const pmvp_core_config &c) { return c.feat_mtpmu; } },
     };
@@ -280,7 +280,7 @@ const BitNeeds &mdcr_el3_needs()
         { PMVP_MDCR_EL3_EnPM2, "EnPM2 (PMICNTR, PMUACR, PMECR and PMIAR below EL3)",
           "feat_pmuv3_icntr, feat_pmuv3p9 or feat_ebep",
           [](const pmvp_core_config &c) { return c.feat_pmuv3_icntr || c.feat_pmuv3p9 || c.feat_ebep; } },
-        { PMVP_MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu_version PMUv3p5", is_v3p5 },
+        { PMVP_MDCR_EL3_SCCD, "SCCD (no cycle counting in Secure state)", "pmu_version PMUv3p5", has_pmuv3p5 },
         { PMVP_MDCR_EL3_EnPMSS | PMVP_MDCR_EL3_PMSSE, "EnPMSS, PMSSE0, PMSSE1 (PMU snapshots)", "feat_pmuv3_ss",
           has_snapshots },
         { PMVP_MDCR_EL3_MCCD, "MCCD (no cycle counting at EL3)", "feat_pmuv3p7",
