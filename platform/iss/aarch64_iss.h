@@ -78,6 +78,10 @@ public:
         pmvp_time now = 0;       // local time: the instant after the last retired instruction
         pmvp_time run_t0 = 0;    // the current run: its start and the clock it runs at
         uint64_t run_n0 = 0, hz = 1;
+        // time_of's picoseconds an instruction at `ps_hz` (0: not a whole
+        // number), kept: a guest reading the counter or a PMU register in a
+        // loop would divide at each read. Not saved: made again from hz.
+        mutable uint64_t ps_hz = 0, ps_per_insn = 0;
         uint64_t retired = 0, reported = 0;
         // time_of(reported) as the last tell computed it (a 128-bit division
         // saved), while reported_at_n == reported in the same run; not saved.
@@ -186,6 +190,13 @@ public:
             pmvp_time e = pmvp_clock_edge_time(&t.step_clock, (retired - t.run_n0) * cluster_.cpu.cpi);
             return e == PMVP_TIME_NEVER ? t.step_at : e;
         }
+        if (t.ps_hz != t.hz) {
+            const uint64_t ps = cluster_.cpu.cpi * 1000000000000ull;  // (CPI <= 1000: no overflow)
+            t.ps_hz = t.hz;
+            t.ps_per_insn = ps % t.hz ? 0 : ps / t.hz;
+        }
+        if (uint64_t d; t.ps_per_insn && !__builtin_mul_overflow(retired - t.run_n0, t.ps_per_insn, &d))
+            return t.run_t0 + d;
         return t.run_t0 + (pmvp_time)((u128)(retired - t.run_n0) * cluster_.cpu.cpi * 1000000000000ull / t.hz);
     }
     // The instructions retired before the one at `pc`, in the current block.
