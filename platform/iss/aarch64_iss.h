@@ -304,6 +304,7 @@ public:
     void semihosting(Thread &t, pmvp_time at);
     uint64_t semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp_time at);
     void semihosting_console(Thread &t, uint64_t from, uint64_t n, bool string, pmvp_time at);
+    uint64_t semihosting_handles(Thread &t, uint64_t op, const uint64_t *w, unsigned words, pmvp_time at);
     bool read_string(Thread &t, uint64_t from, uint64_t n, std::string *s);
     uint64_t semihosting_transfer(Thread &t, uint64_t handle, uint64_t at_guest, uint64_t n, bool to_file);
     void power(Thread &t, bool on, pmvp_time at);  // a PSCI power change of PE t

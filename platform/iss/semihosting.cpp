@@ -23,6 +23,13 @@ bool is_tty(uint64_t handle)
     return handle >= sh::kTtyIn && handle <= sh::kTtyAppend;
 }
 
+// A failed operation's result: -1, with the errno SYS_ERRNO returns.
+uint64_t failed(Aarch64Iss::Thread &t, uint64_t errno_value)
+{
+    t.semihosting_errno = errno_value;
+    return (uint64_t)-1;
+}
+
 }  // namespace
 
 void Aarch64Iss::semihosting(Thread &t, pmvp_time at)
@@ -43,10 +50,7 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
     unsigned words = 0;
     while (words < 4 && read_virtual(t.uc, arg + 8 * words, &w[words], 8))
         words++;
-    auto fail = [&](uint64_t errno_value) {
-        t.semihosting_errno = errno_value;
-        return (uint64_t)-1;
-    };
+    auto fail = [&](uint64_t errno_value) { return failed(t, errno_value); };
     switch (op) {
     case sh::kSysWritec:
     case sh::kSysWrite0:
@@ -60,6 +64,52 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
         guest_.end_all(at, status, op == sh::kSysExit ? "semihosting SYS_EXIT" : "semihosting SYS_EXIT_EXTENDED");
         return 0;
     }
+    case sh::kSysOpen:
+    case sh::kSysRemove:
+    case sh::kSysClose:
+    case sh::kSysIstty:
+    case sh::kSysWrite:
+    case sh::kSysRead:
+    case sh::kSysSeek:
+    case sh::kSysFlen: return semihosting_handles(t, op, w, words, at);
+    case sh::kSysClock: return (uint64_t)(at / 10000000000ull);  // centiseconds
+    case sh::kSysTime: return (uint64_t)(at / 1000000000000ull);
+    case sh::kSysErrno: return t.semihosting_errno;
+    case sh::kSysElapsed: {  // x1 points to the 64-bit count
+        const uint64_t ticks = counter_at(at);
+        return write_virtual(t.uc, arg, &ticks, sizeof ticks) ? 0 : fail(sh::kEinval);
+    }
+    case sh::kSysTickfreq: return soc_.scenario.system_counter_hz;
+    case sh::kSysGetCmdline: {  // {buffer, size}: the command line and its NUL, its length back in size
+        const std::string &line = guest_.machine.append;
+        if (words < 2 || line.size() + 1 > w[1] || !write_virtual(t.uc, w[0], line.c_str(), line.size() + 1))
+            return fail(sh::kEinval);
+        const uint64_t length = line.size();
+        return write_virtual(t.uc, arg + 8, &length, sizeof length) ? 0 : fail(sh::kEinval);
+    }
+    case sh::kSysHeapinfo: {  // x1 points to the address of {heap base, heap limit, stack base, stack limit}
+        uint64_t to = 0;
+        if (!read_virtual(t.uc, arg, &to, sizeof to))
+            return fail(sh::kEinval);
+        const uint64_t top = kRamBase + guest_.ram_size, stack_limit = top - sh::kStackSize;
+        uint64_t heap = std::max(guest_.image.high, guest_.dtb_at ? guest_.dtb_at + guest_.dtb.size() : 0);
+        heap = std::min<uint64_t>((heap + 15) & ~15ull, stack_limit);
+        const uint64_t info[4] = { heap, stack_limit, top, stack_limit };
+        return write_virtual(t.uc, to, info, sizeof info) ? 0 : fail(sh::kEinval);
+    }
+    default:
+        t.result.console += "[pmvp: semihosting operation " + std::to_string(op) + " is not implemented]\n";
+        return fail(sh::kEinval);
+    }
+}
+
+// The operations on handles: the console's (SYS_OPEN of ":tt") and host
+// files' (semihosting_files.h); `w` holds the parameter block's first
+// `words` words.
+uint64_t Aarch64Iss::semihosting_handles(Thread &t, uint64_t op, const uint64_t *w, unsigned words, pmvp_time at)
+{
+    auto fail = [&](uint64_t errno_value) { return failed(t, errno_value); };
+    switch (op) {
     case sh::kSysOpen: {  // {name, mode, length of the name}
         std::string name;
         if (words < 3 || !read_string(t, w[0], w[2], &name))
@@ -104,34 +154,7 @@ uint64_t Aarch64Iss::semihosting_call(Thread &t, uint64_t op, uint64_t arg, pmvp
         if (words >= 1 && is_tty(w[0]))
             return fail(sh::kEspipe);
         return (uint64_t)guest_.files->length(words >= 1 ? w[0] : 0, &t.semihosting_errno);
-    case sh::kSysClock: return (uint64_t)(at / 10000000000ull);  // centiseconds
-    case sh::kSysTime: return (uint64_t)(at / 1000000000000ull);
-    case sh::kSysErrno: return t.semihosting_errno;
-    case sh::kSysElapsed: {  // x1 points to the 64-bit count
-        const uint64_t ticks = counter_at(at);
-        return write_virtual(t.uc, arg, &ticks, sizeof ticks) ? 0 : fail(sh::kEinval);
-    }
-    case sh::kSysTickfreq: return soc_.scenario.system_counter_hz;
-    case sh::kSysGetCmdline: {  // {buffer, size}: the command line and its NUL, its length back in size
-        const std::string &line = guest_.machine.append;
-        if (words < 2 || line.size() + 1 > w[1] || !write_virtual(t.uc, w[0], line.c_str(), line.size() + 1))
-            return fail(sh::kEinval);
-        const uint64_t length = line.size();
-        return write_virtual(t.uc, arg + 8, &length, sizeof length) ? 0 : fail(sh::kEinval);
-    }
-    case sh::kSysHeapinfo: {  // x1 points to the address of {heap base, heap limit, stack base, stack limit}
-        uint64_t to = 0;
-        if (!read_virtual(t.uc, arg, &to, sizeof to))
-            return fail(sh::kEinval);
-        const uint64_t top = kRamBase + guest_.ram_size, stack_limit = top - sh::kStackSize;
-        uint64_t heap = std::max(guest_.image.high, guest_.dtb_at ? guest_.dtb_at + guest_.dtb.size() : 0);
-        heap = std::min<uint64_t>((heap + 15) & ~15ull, stack_limit);
-        const uint64_t info[4] = { heap, stack_limit, top, stack_limit };
-        return write_virtual(t.uc, to, info, sizeof info) ? 0 : fail(sh::kEinval);
-    }
-    default:
-        t.result.console += "[pmvp: semihosting operation " + std::to_string(op) + " is not implemented]\n";
-        return fail(sh::kEinval);
+    default: return fail(sh::kEinval);
     }
 }
 
