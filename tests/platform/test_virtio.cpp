@@ -20,8 +20,8 @@ using pmvp::soc::virt::VirtioMmio;
 
 // Legacy register offsets (virtio 1.0, 4.2.4).
 constexpr uint64_t kMagic = 0x000, kVersion = 0x004, kDeviceId = 0x008, kVendor = 0x00c, kPageSize = 0x028,
-                   kQueueSel = 0x030, kQueueNumMax = 0x034, kQueueNum = 0x038, kQueueAlign = 0x03c,
-                   kQueuePfn = 0x040, kNotify = 0x050, kIsr = 0x060, kAck = 0x064, kStatus = 0x070;
+                   kQueueSel = 0x030, kQueueNumMax = 0x034, kQueueNum = 0x038, kQueueAlign = 0x03c, kQueuePfn = 0x040,
+                   kNotify = 0x050, kIsr = 0x060, kAck = 0x064, kStatus = 0x070;
 constexpr uint64_t kRam = 0x40000000;
 // Queue 1 of 8 entries at page 0x40001: the descriptors at 0x40001000, the
 // available ring right after them (0x40001080), the used ring at the next
