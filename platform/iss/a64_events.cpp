@@ -262,6 +262,23 @@ uint64_t branch_target(uint32_t insn, uint64_t pc)
     return pc + 4 * (uint64_t)imm;
 }
 
+bool condition_holds(unsigned cond, uint64_t nzcv)
+{
+    const bool n = (nzcv >> 31) & 1, z = (nzcv >> 30) & 1, c = (nzcv >> 29) & 1, v = (nzcv >> 28) & 1;
+    bool r = true;
+    switch (cond >> 1) {
+    case 0: r = z; break;
+    case 1: r = c; break;
+    case 2: r = n; break;
+    case 3: r = v; break;
+    case 4: r = c && !z; break;
+    case 5: r = n == v; break;
+    case 6: r = n == v && !z; break;
+    default: break;
+    }
+    return (cond & 1) && cond != 0xF ? !r : r;
+}
+
 bool may_access_memory(uint32_t insn)
 {
     const unsigned op0 = (insn >> 25) & 0xF;

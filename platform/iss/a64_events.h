@@ -100,6 +100,9 @@ Insn classify(uint32_t insn);
 // The target of conditional branch `insn` at `pc` (B.cond, BC.cond, CBZ,
 // CBNZ, TBZ, TBNZ).
 uint64_t branch_target(uint32_t insn, uint64_t pc);
+// ConditionHolds() of the A64 pseudocode: condition `cond` on PSTATE.{N,
+// Z, C, V} in `nzcv`'s bits 31:28.
+bool condition_holds(unsigned cond, uint64_t nzcv);
 // Whether `insn` may read or write data memory: every encoding of the Loads
 // and Stores group, of SVE and of SME (op0 0b0000 and 0b0010, all of them,
 // to be safe), and the System instructions (DC ZVA and the like).

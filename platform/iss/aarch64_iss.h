@@ -275,6 +275,11 @@ public:
     pmvp_time counter_reaches(uint64_t count) const;
     // The generic timer's registers (D12.8): true if `cp` is one, served.
     bool timer_access(Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t pc, uint64_t &value);
+    // A read of the counter into Xrt at `pc` that polls it in a loop
+    // (polling.h): the iterations that go as this one would, up to the
+    // run's limit and short of an occurrence that interrupts, retired at
+    // once with their events, so that the read is the next one's.
+    void fast_forward_poll(Thread &t, uint64_t pc, unsigned rt);
     // GICv3's CPU interface (ICC_*_EL1) on the virt machine: true when `cp`
     // is one of its registers, accessed.
     bool gic_access(Thread &t, bool write, const uc_arm64_cp_reg *cp, uint64_t pc, uint64_t &value);

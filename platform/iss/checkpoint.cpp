@@ -128,6 +128,7 @@ template <class A> void Aarch64Iss::state(A &a)
         a("bus errors", r.bus_errors);
         a("external aborts", r.aborts);
         a("largest skid", r.max_skid);
+        a("instructions fast-forwarded", r.fast_forwarded);
         for (unsigned e = 0; e < a64::kNumEvents; e++)
             a(a64::name((a64::Event)e), r.events[e]);
         registers(a, t);

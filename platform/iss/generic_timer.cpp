@@ -4,6 +4,7 @@
 // and virtual timers.
 
 #include "aarch64_iss.h"
+#include "polling.h"
 
 namespace pmvp::soc {
 
@@ -11,7 +12,65 @@ namespace {
 
 constexpr uint64_t kCntCtlEnable = 1, kCntCtlImask = 2, kCntCtlIstatus = 4;
 
+// The code a polling loop's analysis reads: the current block's words as
+// classified, and past them the guest's memory through its translation.
+bool fetch_word(void *ctx, uint64_t pc, uint32_t &insn)
+{
+    const auto &t = *static_cast<const Aarch64Iss::Thread *>(ctx);
+    if (t.block && pc >= t.block_pc && pc < t.block_pc + t.block_size) {
+        insn = t.block->words[(pc - t.block_pc) / 4];
+        return true;
+    }
+    return read_virtual(t.uc, pc, &insn, 4);
+}
+
+uint64_t read_x(void *ctx, unsigned n)
+{
+    return xreg(static_cast<const Aarch64Iss::Thread *>(ctx)->uc, n);
+}
+
 }  // namespace
+
+void Aarch64Iss::fast_forward_poll(Thread &t, uint64_t pc, unsigned rt)
+{
+    // Not where a hook watches instructions one by one (a breakpoint, a
+    // watchpoint, software step), or the run is to stop at this block's end.
+    if (!cluster_.cpu.fast_forward_polling || t.stopping || t.step_configured || !t.debug_hooks.empty() || !t.block ||
+        pc < t.block_pc || pc >= t.block_pc + t.block_size || t.retired >= t.limit)
+        return;
+    const uint64_t before = retired_before(t, pc);
+    poll::Loop loop;
+    const poll::Code code{ fetch_word, read_x, &t };
+    if (!poll::analyse(code, pc, rt, counter_at(time_of(t, before)), loop))
+        return;
+    // The run's limit holds the current block: as many whole iterations as
+    // fit after it, and fewer than would reach a watched occurrence.
+    uint64_t most = (t.limit - t.retired) / loop.length;
+    for (unsigned i = 0; i < t.watching; i++)
+        if (const uint64_t n = loop.count[t.watch[i].event])
+            most = std::min(most, t.watch[i].left ? (t.watch[i].left - 1) / n : 0);
+    // The first iteration to read `below` or more (the counter never goes
+    // back) runs, and those before it are skipped.
+    uint64_t lo = 1, hi = most + 1;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (counter_at(time_of(t, before + mid * loop.length)) >= loop.below)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    const uint64_t skipped = std::min(lo, most), n = skipped * loop.length;
+    if (n == 0)
+        return;
+    t.retired += n;
+    t.block_start += n;
+    for (unsigned e = 0; e < a64::kNumEvents; e++)
+        if (loop.count[e])
+            t.pending.add((a64::Event)e, skipped * loop.count[e]);
+    for (unsigned i = 0; i < t.watching; i++)
+        t.watch[i].left -= skipped * loop.count[t.watch[i].event];
+    t.result.fast_forwarded += n;
+}
 
 uint64_t Aarch64Iss::counter_at(pmvp_time at) const
 {

@@ -48,6 +48,7 @@ struct IssPeResult {
     uint64_t exceptions = 0;         // synchronous exceptions taken (UNDEFINED, traps, SVC)
     uint64_t bus_errors = 0;         // frame accesses the bus refused (read as zero)
     uint64_t max_skid = 0;           // instructions from a PMUIRQ-raising overflow to the IRQ
+    uint64_t fast_forwarded = 0;     // of `instructions`, those retired by fast-forwarding polling loops
     std::string ended_by;  // what ended its run: "SYSCTL_EXIT", "PSCI SYSTEM_OFF", "semihosting SYS_EXIT", ...
     uint64_t aborts = 0;   // virt: instruction fetches where nothing is, taken as external aborts
     uint64_t pmccntr = 0, pmovsset = 0;

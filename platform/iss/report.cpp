@@ -131,6 +131,7 @@ nlohmann::ordered_json iss_report_json(const Scenario &s, const IssResult &r)
         e["instructions"] = p.instructions;
         e["interrupts"] = p.interrupts;
         e["max_skid"] = p.max_skid;
+        e["fast_forwarded_instructions"] = p.fast_forwarded;
         e["exceptions"] = p.exceptions;
         e["bus_errors"] = p.bus_errors;
         e["aborts"] = p.aborts;

@@ -63,25 +63,6 @@ void Aarch64Iss::tell_retired(Thread &t, uint64_t upto)
 
 namespace {
 
-
-// ConditionHolds() of the A64 pseudocode, on PSTATE.{N, Z, C, V} in `nzcv`'s bits 31:28.
-bool condition_holds(unsigned cond, uint64_t nzcv)
-{
-    const bool n = (nzcv >> 31) & 1, z = (nzcv >> 30) & 1, c = (nzcv >> 29) & 1, v = (nzcv >> 28) & 1;
-    bool r = true;
-    switch (cond >> 1) {
-    case 0: r = z; break;
-    case 1: r = c; break;
-    case 2: r = n; break;
-    case 3: r = v; break;
-    case 4: r = c && !z; break;
-    case 5: r = n == v; break;
-    case 6: r = n == v && !z; break;
-    default: break;
-    }
-    return (cond & 1) && cond != 0xF ? !r : r;
-}
-
 // Whether conditional branch `insn`, the last of its block, whose target
 // is the next instruction, was taken: its condition, on the registers as it
 // left them (as it was last, those it read).
@@ -96,7 +77,7 @@ bool branch_taken(uc_engine *uc, uint32_t insn)
     }
     uint64_t nzcv = 0;  // B.cond, BC.cond
     uc_reg_read(uc, UC_ARM64_REG_NZCV, &nzcv);
-    return condition_holds(insn & 0xF, nzcv);
+    return a64::condition_holds(insn & 0xF, nzcv);
 }
 
 }  // namespace

@@ -80,6 +80,8 @@ bool platform_sysreg(uc_engine *uc, uc_arm64_reg rt, const uc_arm64_cp_reg *cp, 
             uc_reg_write(uc, rt, &t.mpidr);
         return true;
     }
+    if (!write && cp->op0 == 3 && cp->op1 == 3 && cp->crn == 14 && cp->crm == 0 && (cp->op2 == 1 || cp->op2 == 2))
+        iss.fast_forward_poll(t, pc, rt_index(rt));  // CNTPCT_EL0, CNTVCT_EL0
     if (uint64_t v = write ? cp->val : 0; iss.timer_access(t, write, cp, pc, v) ||
                                           iss.gic_access(t, write, cp, pc, v) || breakpoint_access(t, write, cp, v)) {
         if (!write && rt != UC_ARM64_REG_XZR)

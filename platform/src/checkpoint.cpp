@@ -11,7 +11,7 @@
 namespace pmvp::soc {
 
 namespace {
-constexpr char kTag[8] = { 'P', 'M', 'V', 'P', 'S', 'O', 'C', '1' };
+constexpr char kTag[8] = { 'P', 'M', 'V', 'P', 'S', 'O', 'C', '2' };
 }
 
 std::vector<uint8_t> Saver::file() const
@@ -28,7 +28,7 @@ Loader::Loader(std::vector<uint8_t> file) : file_(std::move(file))
     if (file_.size() < 8 || std::memcmp(file_.data(), kTag, 8) != 0) {
         bool ours = file_.size() >= 7 && std::memcmp(file_.data(), kTag, 7) == 0;
         throw CheckpointError(ours ? "a pmvp-soc checkpoint of another format version (this pmvp-soc reads "
-                                     "PMVPSOC1)"
+                                     "PMVPSOC2)"
                                    : "not a pmvp-soc checkpoint");
     }
     size_t at = file_.size() - 8;

@@ -7,7 +7,7 @@
 // both writes them (Saver) and reads them back (Loader).
 //
 // The file, integers little-endian (pmvp/systemc/bytes.h):
-//   "PMVPSOC1"        8 bytes (the 1 is the format's version)
+//   "PMVPSOC2"        8 bytes (the 2 is the format's version)
 //   fields            each integer a u64, a double by its bits, text and
 //                     byte strings as a u64 length then the bytes
 //   checksum          u64 FNV-1a of every byte before it

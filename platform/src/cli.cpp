@@ -156,6 +156,9 @@ void machine_options(CLI::App &app, Options &o, const Valued &valued)
                    "write the virt machine's device tree blob to FILE and exit without running, as QEMU's "
                    "-machine dumpdtb=FILE")
         ->type_name("FILE");
+    app.add_flag("--no-fast-forward", o.overrides.no_fast_forward,
+                 "run the ISS's loops that poll the System Counter iteration by iteration (the same counts, "
+                 "slower)");
 }
 
 // The options that override the scenario's SoC.
@@ -299,10 +302,10 @@ void check_combinations(Options &o, const std::vector<std::string> &save)
         if (!o.scenario_path.empty() || v.cores != none.cores || v.threads != none.threads ||
             v.mt_policy != none.mt_policy || v.hz != none.hz || v.duration != none.duration ||
             v.quantum != none.quantum || v.machine != none.machine || !v.kernel.empty() || v.has_append ||
-            !v.initrd.empty() || v.memory || v.smp)
+            !v.initrd.empty() || v.memory || v.smp || v.no_fast_forward)
             usage_error("--restore: the checkpoint holds the run's scenario and overrides: give no scenario file, "
                         "--cores, --threads, --mt, --frequency, --time, --quantum, --machine, --kernel, --append, "
-                        "--initrd, --memory or --smp with it");
+                        "--initrd, --memory, --smp or --no-fast-forward with it");
         if (o.check)
             usage_error("--check: the per-cycle reference model replays a run's inputs from its start, which a "
                         "checkpoint does not hold; it does not apply with --restore");

@@ -178,6 +178,7 @@ std::map<std::string, QemuCommandLine::Option> QemuCommandLine::table()
         { "no-reboot", flag([this](const std::string &) { o_.qemu.no_reboot = true; }) },
         { "pmvp-scenario", valued([this](const std::string &v) { scenario_path_ = v; }) },
         { "pmvp-semihosting-dir", valued([this](const std::string &v) { semihosting_dir_ = v; }) },
+        { "pmvp-no-fast-forward", flag([this](const std::string &) { o_.overrides.no_fast_forward = true; }) },
         { "pmvp-json", valued([this](const std::string &v) { o_.json_path = v; }) },
         { "pmvp-report", valued([this](const std::string &v) {
               if (v == "-") {

@@ -728,6 +728,7 @@ bool Reader::iss_cpu(Object &o, Cluster &c, const json::object_t &given)
         else
             mo.get("firmware");
         c.cpu.cpi = mo.integer("cpi", 1, 1, 1000);
+        c.cpu.fast_forward_polling = mo.boolean("fast_forward_polling", true);
         // Unicorn runs its guest at EL1 and has no usable EL2 or EL3: the
         // cores have none, so EL1 is the highest Exception level, and
         // nothing may say otherwise.
@@ -1336,6 +1337,10 @@ void apply_overrides(Scenario &s, const Overrides &o)
     if ((s.sebep || s.x86) && machine_given)
         throw ScenarioError(std::string(s.x86 ? "x86" : "sebep") +
                             ": --machine, --kernel, --append, --initrd, --memory and --smp apply to ISS clusters only");
+    if (o.no_fast_forward && !s.has_iss())
+        throw ScenarioError("--no-fast-forward: no cluster runs the ISS, whose polling loops it concerns");
+    for (Cluster &c : s.clusters)
+        c.cpu.fast_forward_polling = c.cpu.fast_forward_polling && !o.no_fast_forward;
     if (s.sebep)
         return override_sebep(s, o);
     if (s.x86)

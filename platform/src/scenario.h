@@ -57,6 +57,9 @@ struct CpuModel {
     enum Kind { ANALYTIC, ISS } kind = ANALYTIC;
     std::string firmware;  // ISS: the image, as found (an ELF file for AArch64)
     uint64_t cpi = 1;      // ISS: processor cycles per instruction
+    // ISS: a loop polling the System Counter retires at once the iterations
+    // that go the same way (docs/FIRMWARE.md, "Polling loops").
+    bool fast_forward_polling = true;
 };
 
 struct Cluster {
@@ -158,8 +161,9 @@ struct Machine {
     unsigned gic_version = 2;  // virt: a GICv2 or a GICv3, as QEMU's -machine gic-version
     bool semihosting = true;
     bool pci_testdev = false;  // virt: QEMU's pci-testdev on the PCI Express bus, as -device pci-testdev
-    std::string
-        semihosting_dir;  // virt: the host directory whose files semihosting gives the guest (empty: none)  // virt: HLT #0xF000 is a semihosting call (false: UNDEFINED, as QEMU without -semihosting)
+    // virt: the host directory whose files semihosting gives the guest
+    // (empty: none).
+    std::string semihosting_dir;
     uint64_t ram() const;  // the RAM's size the machine has
 };
 
@@ -201,9 +205,10 @@ struct Overrides {
     std::string kernel;       // every ISS cluster's image (empty: keep)
     bool has_append = false;  // append: the virt machine's command line
     std::string append;
-    std::string initrd;   // the virt machine's initial RAM disk (empty: keep)
-    uint64_t memory = 0;  // the virt machine's RAM (0: keep)
-    unsigned smp = 0;     // the ISS PEs, in the one ISS cluster (0: keep)
+    std::string initrd;            // the virt machine's initial RAM disk (empty: keep)
+    uint64_t memory = 0;           // the virt machine's RAM (0: keep)
+    unsigned smp = 0;              // the ISS PEs, in the one ISS cluster (0: keep)
+    bool no_fast_forward = false;  // every ISS cluster's polling loops run iteration by iteration
 };
 // Applies them, then checks the result again; throws ScenarioError.
 void apply_overrides(Scenario &s, const Overrides &o);
