@@ -323,6 +323,34 @@ TEST(PollingLoop, FastForwardedRunsReportWhatIterationByIterationRunsDo)
     EXPECT_GE(forwarded, 20u) << "the guests' loops were mostly fast-forwarded";
 }
 
+// The same, across DVFS steps (a run ends at each, and a block may pass
+// one), at CPI 2 and 3 and with quanta that end mid-loop.
+TEST(PollingLoop, FastForwardedRunsAcrossDvfsStepsReportWhatIterationByIterationRunsDo)
+{
+    std::mt19937_64 rng(67);
+    unsigned forwarded = 0;
+    for (int i = 0; i < 16; i++) {
+        const std::string image = raw_image("poll-dvfs-" + std::to_string(i), polling_guest(rng)),
+                          path = temp_file("dvfs.json");
+        std::ofstream(path) << R"({ "name": "poll-dvfs", "duration": "300 us", "quantum": ")" << 3 + rng() % 9
+                            << R"( us", "machine": { "type": "virt" }, "clusters": [ { "name": "cpu", )"
+                            << R"("processor_hz": "1 GHz", "cpu": { "model": "iss", "cpi": )" << 2 + i % 2
+                            << R"( }, "dvfs": [ { "at": ")" << 20 + rng() % 60
+                            << R"( us", "frequency": "1.7 GHz" }, { "at": ")" << 100 + rng() % 60
+                            << R"( us", "frequency": "300 MHz" }, { "at": "210 us", "frequency": "2 GHz" } ] } ] })";
+        const std::string args = path + " --quiet --kernel " + image, fast_vcd = temp_file("fast.vcd"),
+                          slow_vcd = temp_file("slow.vcd");
+        SocRun fast = pmvp_soc(args + " --vcd " + fast_vcd),
+               slow = pmvp_soc(args + " --vcd " + slow_vcd + " --no-fast-forward");
+        ASSERT_EQ(fast.status, 1) << fast.err;
+        ASSERT_EQ(slow.status, 1) << slow.err;
+        EXPECT_EQ(counts(fast.result), counts(slow.result)) << "guest " << i;
+        EXPECT_TRUE(trace(fast_vcd) == trace(slow_vcd)) << "guest " << i;
+        forwarded += fast.result["pes"][0]["fast_forwarded_instructions"] > 0;
+    }
+    EXPECT_GE(forwarded, 8u);
+}
+
 TEST(PollingLoop, NoFastForwardIsRefusedWhereNoClusterRunsTheIss)
 {
     SocRun r = pmvp_soc("--no-fast-forward -t 1us", false);
