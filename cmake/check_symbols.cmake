@@ -1,6 +1,6 @@
 # Run by the test kernel.symbols: every symbol the kernel's library defines
 # is public (pmvp_*, declared in model/include/pmvp, exported) or internal
-# (k_*, model/src/engine.h, hidden), so a program or a shared object built
+# (k_*, the engine headers in model/src, hidden), so a program or a shared object built
 # with pmvp exports the one and never the other.
 #   cmake -DREADELF=<readelf> -DLIBRARY=<libpmvp_model.a> -P check_symbols.cmake
 execute_process(COMMAND ${READELF} -sW ${LIBRARY} OUTPUT_VARIABLE table RESULT_VARIABLE rc)

@@ -7,7 +7,8 @@
  * Every knob is off when its bound is 0, and then leaves the exact model's
  * state untouched: no draw is made, so the counts are the exact ones.
  */
-#include "engine.h"
+#include "accuracy.h"
+#include "count.h"
 
 void k_inaccuracy_init(pmvp_core *c)
 {

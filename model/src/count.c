@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "clocks.h"
-#include "engine.h"
+#include "count.h"
 
 /* ------------------------------------------------------------ small rules */
 

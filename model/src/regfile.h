@@ -12,7 +12,9 @@
 #ifndef PMVP_REGFILE_H
 #define PMVP_REGFILE_H
 
-#include "engine.h"
+#include "accuracy.h"
+#include "count.h"
+#include "routes.h"
 #include "regtable.h"
 
 /* The bracket of an access to register `reg` (instance n, family enum

@@ -5,7 +5,8 @@
  * beside what counts, so that a register write can keep the routes it does
  * not touch (k_routes_retyped).
  */
-#include "engine.h"
+#include "count.h"
+#include "routes.h"
 
 /* Whether a route derived now may be kept. While time alone can freeze
  * counters, or a counter's per-cycle value is followed (threshold and edge

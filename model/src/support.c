@@ -5,7 +5,7 @@
  * events (D16.3.1), and the log of guest-visible oddities. Every other
  * kernel file may ask it; it asks none of them.
  */
-#include "engine.h"
+#include "support.h"
 
 void k_log(const pmvp_core *c, unsigned pe, const char *msg)
 {

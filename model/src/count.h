@@ -9,12 +9,18 @@
  * the register files' (regfile.h), which stand on it; the inputs (core.c,
  * ebep.c) stand on both.
  *
+ * A header for each of its files: support.h (which events the
+ * configuration supports; the engine's ground), this one (count.c: the
+ * bracket, the lazy advance, what counts when, overflow and PMUIRQ, and the
+ * inlines every floor above uses), routes.h (report routes) and accuracy.h
+ * (the permitted inaccuracy), the last two standing on this one.
+ *
  * Its functions carry the prefix k_ (the public API's is pmvp_) and are
  * hidden from the library's exports; the test kernel.symbols holds both
  * rules, the test kernel.floors the floors.
  */
-#ifndef PMVP_ENGINE_H
-#define PMVP_ENGINE_H
+#ifndef PMVP_COUNT_H
+#define PMVP_COUNT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,6 +34,7 @@
 #include "pmvp/pmu.h"
 #include "bits.h"
 #include "caches.h"
+#include "support.h"
 #include "u128.h"
 
 /* ---- the bracket (count.c): every access and input begins with it */
@@ -77,21 +84,6 @@ static inline void k_routes_stale(pmvp_core *c)
     cc->rates_valid = cc->own_counts_valid = cc->watch_valid = false;
 }
 
-/* Derives route *r of a report of `event` by PE `pe` (D14.4: a counter of
- * PE p counts an event of PE pe if p == pe or its effective MT is 1, and it
- * counts in pe's context) from the present state. A route that may not be
- * kept gets an older generation, which is never current. */
-void k_derive_route(pmvp_core *c, k_route *r, unsigned pe, uint16_t event);
-
-/* Event counter n of PE p was given a new PMEVTYPER (event, filter, MT,
- * threshold), which made every route stale (k_routes_stale) when the
- * core's generation was `before`. Nothing else a route holds depends on
- * that register, so the routes of generation `before` are kept, bit n of
- * PE p derived again in each, unless something else changed since (the
- * generation moved on further: a freeze) or routes may no longer be kept
- * (a freeze timed, a threshold followed: routes.c's routes_kept). */
-void k_routes_retyped(pmvp_core *c, unsigned p, unsigned n, uint64_t before);
-
 /* The batches' spreads (pmvp_core.spread) changed on a core synced to the
  * instant: the counters of occurrence events take their rates again, the
  * others keep theirs (pmvp_core_report_batches). */
@@ -108,42 +100,6 @@ int k_set_level(pmvp_core *c, unsigned pe, unsigned level, uint32_t value, pmvp_
  * counters, writable-bit masks applied) and makes every report route stale:
  * after a restore (checkpoint.c). */
 void k_rebuild_caches(pmvp_core *c);
-
-/* ---- the configuration's events (support.c) */
-
-/* Bit i of a bitmap of catalogue indexes (pmvp_core.supported, .synchronous). */
-static inline bool k_bit(const uint64_t *bits, int i)
-{
-    return bits[i / 64] >> (i % 64) & 1;
-}
-static inline void k_set_bit(uint64_t *bits, int i)
-{
-    bits[i / 64] |= UINT64_C(1) << (i % 64);
-}
-
-/* Reports a guest-visible oddity through the configured callback. */
-void k_log(const pmvp_core *c, unsigned pe, const char *msg);
-
-/* The class of event `number` if this configuration supports it, else -1. */
-int k_supported_class(const pmvp_core *c, uint16_t number);
-
-/* Whether event `number` is synchronous in this configuration (RXLMVX). */
-bool k_event_synchronous(const pmvp_core *c, uint16_t number);
-
-/* The class of event `number` as the CPU model may report it: supported by
- * the PMU, or one of the AMU's architected events when the AMU exists. */
-int k_reportable_class(const pmvp_core *c, uint16_t number);
-
-/* Event `number` as a PMU counter (amu false) or an AMU counter of this
- * configuration counts it. */
-pmvp_event_decoded k_decode_event(const pmvp_core *c, uint16_t number, bool amu);
-
-/* The event of AMU architected counter n (AMEVTYPER0<n>), and
- * which architected counter counts `event`, or -1 (D16.3.1). */
-uint16_t k_amu_architected_event(unsigned n);
-int k_amu_architected_index(uint16_t event);
-/* Whether an AMU auxiliary counter can count `event` in this configuration. */
-bool k_amu_can_count(const pmvp_core *c, uint16_t event);
 
 /* ---- what counts when, overflow and PMUIRQ (count.c) */
 
@@ -319,24 +275,6 @@ unsigned k_counters_accessible(const pmvp_core_config *cfg, unsigned el, bool el
  * raises; *target_el (if not NULL) gets the target Exception level when the
  * exception is enabled. */
 int k_pmu_exception_of(const pmvp_core *c, unsigned p, uint8_t *target_el);
-
-/* ---- the permitted inaccuracy (accuracy.c) */
-
-/* Sets the generator up from the profile's seed. */
-void k_inaccuracy_init(pmvp_core *c);
-/* A deviation in [0, bound] as the profile draws it. */
-uint64_t k_draw(pmvp_core *c, uint64_t bound);
-/* Knob (b): counters `which` of PE p (bit 31: PMCCNTR) pass a boundary.
- * It does not apply to the instruction counter (bit 32), nor does (c). */
-void k_boundary(pmvp_core *c, unsigned p, uint64_t which);
-/* Knob (c): what a direct read at `now` of counter `which` (31: PMCCNTR)
- * of PE p returns, its true value being `value`. */
-uint64_t k_direct_read(pmvp_core *c, unsigned p, unsigned which, uint64_t value, pmvp_time now);
-/* Knob (c): every increment of PE p becomes visible to direct reads (after
- * a direct write or a change of control). */
-void k_reads_catch_up(pmvp_core *c, unsigned p);
-/* Knob (d): `count` occurrences of `event`, less one if one is dropped. */
-uint64_t k_after_drop(pmvp_core *c, uint16_t event, uint64_t count);
 
 /* Bitmaps of the AMU's architected and implemented auxiliary counters. */
 static inline uint32_t k_amu_arch_mask(void)
