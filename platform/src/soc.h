@@ -37,6 +37,19 @@ namespace pmvp::soc {
 // A STEP input is one input to the monitors.
 static_assert(2 * PMVP_MAX_PES <= pmvp::sc::Monitors::kMaxLevelChanges);
 
+// The simulation runs at SystemC's default resolution of 1 ps, the kernel's
+// unit of time (sc_main refuses to start otherwise): the present, and t ps
+// as an sc_time (from ticks: exact beyond the 2^53 ps a double holds, and
+// cheap).
+inline pmvp_time now_ps()
+{
+    return sc_core::sc_time_stamp().value();
+}
+inline sc_core::sc_time ps(pmvp_time t)
+{
+    return sc_core::sc_time::from_value(t);
+}
+
 constexpr uint64_t kFramesBase = 0x10000000;
 constexpr uint64_t kPeWindow = 0x2000;
 
