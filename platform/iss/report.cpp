@@ -3,7 +3,6 @@
 // What the ISS PEs did: the results after a run, as text and as JSON.
 
 #include "aarch64_iss.h"
-#include "report.h"
 
 namespace pmvp::soc {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// libFuzzer target: the ISS's firmware image loader (platform/src/
+// libFuzzer target: the ISS's firmware image loader (platform/scenario/
 // firmware_image.cpp), as the pmvp machine reads an image (ELF) and as the
 // virt machine reads a kernel (ELF, arm64 Image or raw), with the device
 // tree's place. Invariants (tests/fuzz/README.md): any bytes are an image or

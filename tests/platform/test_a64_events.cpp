@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The ISS's classes of A64 instructions (platform/iss/a64_events.h) and its
+// The ISS's classes of A64 instructions (platform/a64/a64_events.h) and its
 // classified blocks (iss_events.h). The words are the GNU assembler's
 // encodings of the instructions named beside them.
 #include <cstring>

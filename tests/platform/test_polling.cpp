@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Polling loops (platform/iss/polling.h): the analysis of an iteration, rule
+// Polling loops (platform/a64/polling.h): the analysis of an iteration, rule
 // by rule, and the fast-forward end to end, held to the run that retires
 // every iteration one by one (--no-fast-forward), report for report. The
 // words are the GNU assembler's encodings of the instructions named beside
