@@ -441,13 +441,77 @@ nlohmann::ordered_json report_header(const Scenario &s, double host_seconds)
              { "host_seconds", host_seconds } };
 }
 
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// "pes": the analytic clusters' PEs, each with its registers as read at the
+// end (a sampling counter's value is its count since it was last re-armed);
+// the ISS clusters' are under "iss" (iss_report_json).
+json pes_json(const Soc &soc)
+{
+    const Scenario &s = soc.scenario;
+    json pes = json::array();
+    for (const PeId &p : soc.pes) {
+        if (p.iss)
+            continue;
+        Tally t(s.duration);
+        t.add_final(soc, p.global);
+        json o = { { "pe", p.global }, { "cluster", p.cluster }, { "core", p.core }, { "thread", p.thread } };
+        o.update(counts_json(soc, t));
+        const Firmware::PeReadout &r = soc.firmware->readout[p.global];
+        o["registers"]["PMCCNTR_EL0"] = r.pmccntr;
+        for (size_t i = 0; i < s.firmware.counters.size(); i++)
+            o["registers"]["PMEVCNTR" + std::to_string(s.firmware.counters[i].counter) + "_EL0"] = r.evcntr[i];
+        o["registers"]["PMOVSSET_EL0"] = r.pmovsset;
+        o["off_at_end"] = r.off_at_end;
+        pes.push_back(o);
+    }
+    return pes;
+}
+
+// "cores": the analytic cores, each its PEs' sum.
+json cores_json(const Soc &soc)
+{
+    json cores = json::array();
+    for (const auto &core : soc.cores) {
+        if (core->cluster.iss())
+            continue;
+        Tally t(soc.scenario.duration);
+        for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
+            t.add_final(soc, core->first_pe + k);
+        json o = {
+            { "core", core->index }, { "cluster", core->cluster.name }, { "first_pe", core->first_pe }, { "pes", t.pes }
+        };
+        o.update(counts_json(soc, t));
+        cores.push_back(o);
+    }
+    return cores;
+}
+
+// "check": what --check compared, and its first disagreements.
+json check_json(const RunInfo &run)
+{
+    json c = { { "compared", 0 }, { "disagreements", 0 }, { "first", json::array() } };
+    uint64_t compared = 0, bad = 0;
+    for (size_t k = 0; k < run.checks.size(); k++) {
+        compared += run.checks[k].compared;
+        bad += run.checks[k].num_disagreements;
+        for (const std::string &d : run.checks[k].disagreements)
+            c["first"].push_back("core " + std::to_string(k) + ": " + d);
+    }
+    c["compared"] = compared;
+    c["disagreements"] = bad;
+    return c;
+}
+
+}  // namespace
+
 // The JSON report (docs/PMVP-SOC.md, "JSON output"), its members in the
-// order of the schema: long as the schema is.
+// order of the schema.
 nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
 {
-    using json = nlohmann::ordered_json;
     const Scenario &s = soc.scenario;
-    const FirmwareSetup &fw = soc.scenario.firmware;
     json j = report_header(s, run.host_seconds);
     j["scenario"]["system_counter_hz"] = s.system_counter_hz;
     j["interrupted"] = run.interrupted;
@@ -459,58 +523,16 @@ nlohmann::ordered_json report_json(const Soc &soc, const RunInfo &run)
                                               { "multithreading", mt_policy_name(c.config.mt_policy) },
                                               { "frequency_hz", c.config.processor_hz },
                                               { "core", core_json(c) } });
-
-    // The analytic clusters' PEs; the ISS clusters' are under "iss" (iss_report_json).
-    j["pes"] = json::array();
-    for (const PeId &p : soc.pes) {
-        if (p.iss)
-            continue;
-        Tally t(s.duration);
-        t.add_final(soc, p.global);
-        json o = { { "pe", p.global }, { "cluster", p.cluster }, { "core", p.core }, { "thread", p.thread } };
-        o.update(counts_json(soc, t));
-        const Firmware::PeReadout &r = soc.firmware->readout[p.global];
-        // The registers as read at the end (a sampling counter's value is
-        // its count since it was last re-armed).
-        o["registers"]["PMCCNTR_EL0"] = r.pmccntr;
-        for (size_t i = 0; i < fw.counters.size(); i++)
-            o["registers"]["PMEVCNTR" + std::to_string(fw.counters[i].counter) + "_EL0"] = r.evcntr[i];
-        o["registers"]["PMOVSSET_EL0"] = r.pmovsset;
-        o["off_at_end"] = r.off_at_end;
-        j["pes"].push_back(o);
-    }
-    j["cores"] = json::array();
-    for (const auto &core : soc.cores) {
-        if (core->cluster.iss())
-            continue;
-        Tally t(s.duration);
-        for (unsigned k = 0; k < core->cluster.config.num_pes; k++)
-            t.add_final(soc, core->first_pe + k);
-        json o = {
-            { "core", core->index }, { "cluster", core->cluster.name }, { "first_pe", core->first_pe }, { "pes", t.pes }
-        };
-        o.update(counts_json(soc, t));
-        j["cores"].push_back(o);
-    }
+    j["pes"] = pes_json(soc);
+    j["cores"] = cores_json(soc);
     Tally all(s.duration);
     for (const PeId &p : soc.pes)
         if (!p.iss)
             all.add_final(soc, p.global);
     j["soc"] = counts_json(soc, all);
     j["firmware"] = { { "deferred_interrupts", soc.firmware->deferred } };
-    if (run.checked) {
-        json c = { { "compared", 0 }, { "disagreements", 0 }, { "first", json::array() } };
-        uint64_t compared = 0, bad = 0;
-        for (size_t k = 0; k < run.checks.size(); k++) {
-            compared += run.checks[k].compared;
-            bad += run.checks[k].num_disagreements;
-            for (const std::string &d : run.checks[k].disagreements)
-                c["first"].push_back("core " + std::to_string(k) + ": " + d);
-        }
-        c["compared"] = compared;
-        c["disagreements"] = bad;
-        j["check"] = c;
-    }
+    if (run.checked)
+        j["check"] = check_json(run);
     return j;
 }
 
