@@ -935,11 +935,18 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-Linux linux_runs()
+// The image set's runs, the kernel's command line naming /init's benchmark
+// (firmware/linux/init: `pmvp.bench=NAME`; empty: its boot with perf), with
+// QEMU's -icount run too if `icount`.
+Linux linux_runs(const std::string &bench = "", bool icount = true)
 {
     Linux r;
-    const std::string images = PMVP_LINUX_IMAGES, kernel = images + "/Image", initrd = images + "/initrd.cpio.gz";
-    const std::string append = "console=ttyAMA0 panic=-1";
+    // (The environment's PMVP_LINUX_IMAGES names another set: one made by
+    // scripts/linux-image.sh OUT.)
+    const char *set = std::getenv("PMVP_LINUX_IMAGES");
+    const std::string images = set ? set : PMVP_LINUX_IMAGES, kernel = images + "/Image",
+                      initrd = images + "/initrd.cpio.gz";
+    const std::string append = "console=ttyAMA0 panic=-1" + (bench.empty() ? "" : " pmvp.bench=" + bench);
     if (access(kernel.c_str(), R_OK) != 0 || access(initrd.c_str(), R_OK) != 0) {
         std::fprintf(stderr, "pmvp-bench: no Linux image set at %s (bash scripts/linux-image.sh makes it)\n",
                      images.c_str());
@@ -956,7 +963,8 @@ Linux linux_runs()
                                        kernel, "-initrd", initrd, "-append",    append };
         variants.push_back(q);
         q.insert(q.end(), { "-icount", "shift=0,sleep=off" });
-        variants.push_back(q);
+        if (icount)
+            variants.push_back(q);
     }
     std::vector<std::vector<double>> seconds(variants.size());
     for (int i = 0; i < kLinuxRuns; i++)
@@ -971,6 +979,30 @@ Linux linux_runs()
         if (seconds[k].size() == (size_t)kLinuxRuns)
             *out[k] = median(seconds[k]);
     return r;
+}
+
+// Figure 11: perf's own workloads on the image set, each alone
+// (firmware/linux/init's pmvp.bench=): `perf stat` of `perf bench sched
+// pipe` (a context switch at every operation, and the PMU driver's
+// reprogramming with it), `perf stat -I 10` of 20 runs of the workload, and
+// `perf record -c 20000` of it (an overflow interrupt every 20,000
+// instructions). A workload's figure is its run less the run that powers
+// off as soon as /init starts (pmvp.bench=none), in host time and in guest
+// instructions, so the boot they share cancels.
+struct PerfWorkload {
+    const char *bench, *figure;
+    Linux run;
+};
+
+std::vector<PerfWorkload> perf_workloads(Linux &none)
+{
+    std::vector<PerfWorkload> w = { { "sched-pipe", "11. perf stat perf bench sched pipe", {} },
+                                    { "stat-interval", "11. perf stat -I 10", {} },
+                                    { "record", "11. perf record -c 20000", {} } };
+    none = linux_runs("none", false);
+    for (PerfWorkload &k : w)
+        k.run = linux_runs(k.bench, false);
+    return w;
 }
 
 // ------------------------------------------------- counted instructions
@@ -1082,6 +1114,62 @@ std::string fmt(const char *f, double a, double b = 0)
     char buf[96];
     std::snprintf(buf, sizeof buf, f, a, b);
     return buf;
+}
+
+// The table's head.
+void print_table_head()
+{
+    std::printf("\n| %-56s | %-40s | %-10s | %-4s |\n", "figure", "measured", "target", "");
+    std::printf("|%s|%s|%s|%s|\n", std::string(58, '-').c_str(), std::string(42, '-').c_str(),
+                std::string(12, '-').c_str(), std::string(6, '-').c_str());
+}
+
+// A row with no target: a figure shown beside the others.
+void note(const char *figure, const std::string &measured)
+{
+    std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, measured.c_str(), "", "");
+}
+
+// Figure 10's rows: Linux's boot with perf, host seconds against host seconds.
+void print_linux_boot(const Linux &linux_boot)
+{
+    auto seconds_row = [](const char *figure, double a, double b, double target) {
+        if (a > 0 && b > 0)
+            row(figure, fmt("%.1f s / %.1f s", a, b) + fmt(" = %.2fx", a / b), fmt("<= %.1fx", target).c_str(),
+                a <= target * b);
+    };
+    seconds_row("10. Linux + perf to power-off: pmvp / QEMU TCG", linux_boot.pmvp_on, linux_boot.qemu, 1.5);
+    if (linux_boot.instructions_on > 0 && linux_boot.instructions_off > 0) {
+        const double on = linux_boot.pmvp_on / linux_boot.instructions_on * 1e9,
+                     off = linux_boot.pmvp_off / linux_boot.instructions_off * 1e9;
+        row("10. the same: pmvp attached / detached, per instruction",
+            fmt("%.2f ns / %.2f ns", on, off) + fmt(" = %.3fx", on / off), "<= 1.1x", on <= 1.1 * off);
+    }
+    if (linux_boot.qemu_icount > 0)
+        note("10. the same on QEMU TCG -icount shift=0,sleep=off", fmt("%.1f s", linux_boot.qemu_icount));
+}
+
+// Figure 11's rows: each workload's host time attached against detached
+// (whole and per guest instruction) and against QEMU TCG.
+void print_perf_workloads(const std::vector<PerfWorkload> &w, const Linux &none)
+{
+    for (const PerfWorkload &k : w) {
+        const Linux &r = k.run;
+        if (r.pmvp_on <= 0 || r.pmvp_off <= 0 || none.pmvp_on <= 0 || none.pmvp_off <= 0)
+            continue;
+        const double on = r.pmvp_on - none.pmvp_on, off = r.pmvp_off - none.pmvp_off;
+        row((std::string(k.figure) + ": attached / detached").c_str(),
+            fmt("%.2f s / %.2f s", on, off) + fmt(" = %.2fx", on / off), "<= 1.1x", on <= 1.1 * off);
+        const double n_on = r.instructions_on - none.instructions_on,
+                     n_off = r.instructions_off - none.instructions_off;
+        if (n_on > 0 && n_off > 0)
+            note((std::string(k.figure) + ": the same per guest instruction").c_str(),
+                 fmt("%.1f ns / %.1f ns", on / n_on * 1e9, off / n_off * 1e9) +
+                     fmt(" = %.2fx", (on / n_on) / (off / n_off)));
+        if (r.qemu > 0 && none.qemu > 0)
+            note((std::string(k.figure) + ": pmvp attached / QEMU TCG").c_str(),
+                 fmt("%.2f s / %.2f s", on, r.qemu - none.qemu) + fmt(" = %.2fx", on / (r.qemu - none.qemu)));
+    }
 }
 
 // Whole pmvp-soc runs counted under callgrind: `scenario` (a path) with the
@@ -1225,6 +1313,15 @@ int sc_main(int argc, char **argv)
     // --count NAME N: one micro-benchmark, N iterations (for --instructions).
     const bool micro = take_option(argc, argv, "--micro", 0).size() == 1;
     const bool instructions = take_option(argc, argv, "--instructions", 0).size() == 1;
+    // --linux: figures 10 and 11 alone (the image set's runs).
+    if (take_option(argc, argv, "--linux", 0).size() == 1) {
+        Linux linux_boot = linux_runs(), linux_none;
+        std::vector<PerfWorkload> workloads = perf_workloads(linux_none);
+        print_table_head();
+        print_linux_boot(linux_boot);
+        print_perf_workloads(workloads, linux_none);
+        return 0;
+    }
     std::vector<std::string> count = take_option(argc, argv, "--count", 2);
     if (count.size() == 3 && !register_count(count[1], std::atol(count[2].c_str()))) {
         std::fprintf(stderr, "pmvp-bench: --count: %s is not a counted benchmark\n", count[1].c_str());
@@ -1254,11 +1351,10 @@ int sc_main(int argc, char **argv)
     auto [dflt_on, dflt_off] = attached_and_detached(dflt);
     Baseline base = clocked_baseline();
     Iss iss = iss_runs();
-    Linux linux_boot = linux_runs();
+    Linux linux_boot = linux_runs(), linux_none;
+    std::vector<PerfWorkload> workloads = perf_workloads(linux_none);
 
-    std::printf("\n| %-56s | %-40s | %-10s | %-4s |\n", "figure", "measured", "target", "");
-    std::printf("|%s|%s|%s|%s|\n", std::string(58, '-').c_str(), std::string(42, '-').c_str(),
-                std::string(12, '-').c_str(), std::string(6, '-').c_str());
+    print_table_head();
     if (idle1 > 0 && idle1000 > 0)
         row("1. idle 16 x 2 SoC, host time 1000 s / 1 s simulated",
             fmt("%.3f ms / %.3f ms", idle1000 * 1e3, idle1 * 1e3) + fmt(" = %.2fx", idle1000 / idle1), "<= 1.05x",
@@ -1321,22 +1417,19 @@ int sc_main(int argc, char **argv)
     };
     iss_row("7. ISS loop, guest instructions per host s, attached/detached", iss.loop_on, iss.loop_off, 1.03);
     iss_row("7. the same, 31 counters counting the ISS's events", iss.events_on, iss.events_off, 1.05);
-    auto info = [](const char *figure, const std::string &measured) {
-        std::printf("| %-56s | %-40s | %-10s | %-4s |\n", figure, measured.c_str(), "", "");
-    };
     double quantum = c.ns["BM_MonitorsQuantum"], empty_quantum = c.ns["BM_EmptyQuantum"];
     if (quantum > 0 && empty_quantum > 0)
-        info("4. a quantum of 5 inputs through the bindings, per input",
+        note("4. a quantum of 5 inputs through the bindings, per input",
              fmt("%.1f ns (%.0f ns a quantum, ", quantum / 5, quantum) + fmt("%.0f ns of it sc_start)", empty_quantum));
     double smt_alone = c.ns["BM_MonitorsSmtQuantum/0"], smt_steps = c.ns["BM_MonitorsSmtQuantum/1"];
     double smt_kernel = c.ns["BM_KernelSmtQuantum"];
     if (smt_alone > 0 && smt_steps > 0 && empty_quantum > 0 && smt_kernel > 0)
-        info("4. a 2-thread core-quantum (pmvp-soc's), through the bindings",
+        note("4. a 2-thread core-quantum (pmvp-soc's), through the bindings",
              fmt("%.0f ns as %.0f steps, ", smt_steps, kSmtSteps) +
                  fmt("%.0f ns as %.0f inputs; ", smt_alone, kSmtShares + kSmtLevels) +
                  fmt("the kernel's part %.0f ns, sc_start %.0f ns", smt_kernel, empty_quantum));
     if (double keep = c.ns["BM_KeepAndReplayQuantum"]; keep > 0)
-        info("4. the same through a wrapper that only keeps and replays", fmt("%.0f ns", keep));
+        note("4. the same through a wrapper that only keeps and replays", fmt("%.0f ns", keep));
     // Scale with the cores of a SoC: large-soc's four clusters of 1, 16 and
     // 64 cores. The monitors' host time (attached minus detached) per core
     // and quantum (1 us) of simulated time: the cost of that core's inputs.
@@ -1344,14 +1437,14 @@ int sc_main(int argc, char **argv)
          std::vector<std::pair<std::string, int>>{ { "1", 4 }, { "16", 64 }, { "64", 256 } }) {
         auto [on, off] = attached_and_detached(large, { "--cores", per_cluster });
         if (on.seconds > 0 && off.seconds > 0)
-            info(fmt("4. large-soc with %.0f cores: monitors per core-quantum", cores).c_str(),
+            note(fmt("4. large-soc with %.0f cores: monitors per core-quantum", cores).c_str(),
                  fmt("%.2f us", (on.seconds - off.seconds) / (cores * kLargeSocQuanta) * 1e6) +
                      fmt(" (%.3f s / %.3f s)", on.seconds, off.seconds));
     }
     if (iss.pmvp_mrs_ns > 0)
-        info("8. host time of one guest MRS PMCCNTR_EL0: pmvp's ISS", fmt("%.0f ns", iss.pmvp_mrs_ns));
+        note("8. host time of one guest MRS PMCCNTR_EL0: pmvp's ISS", fmt("%.0f ns", iss.pmvp_mrs_ns));
     if (iss.floor_mrs_ns > 0)
-        info("8. the floor: Unicorn, its hook answering a constant", fmt("%.0f ns", iss.floor_mrs_ns));
+        note("8. the floor: Unicorn, its hook answering a constant", fmt("%.0f ns", iss.floor_mrs_ns));
     // pmvp's host time of one guest access against QEMU's, as a ratio row.
     auto versus_qemu = [](const char *figure, double pmvp, double qemu, double target) {
         if (pmvp > 0 && qemu > 0)
@@ -1360,27 +1453,14 @@ int sc_main(int argc, char **argv)
     };
     versus_qemu("8. one guest MRS PMCCNTR_EL0: pmvp's ISS / QEMU TCG", iss.pmvp_mrs_ns, iss.qemu_mrs_ns, 1.0);
     if (iss.qemu_mrs_ns > 0)
-        info("8. the same on QEMU TCG", fmt("%.0f ns", iss.qemu_mrs_ns));
+        note("8. the same on QEMU TCG", fmt("%.0f ns", iss.qemu_mrs_ns));
     if (iss.qemu_icount_mrs_ns > 0)
-        info("8. the same on QEMU TCG -icount shift=0", fmt("%.0f ns", iss.qemu_icount_mrs_ns));
+        note("8. the same on QEMU TCG -icount shift=0", fmt("%.0f ns", iss.qemu_icount_mrs_ns));
     versus_qemu("9. one guest load of PMU.PMCCNTR / of QEMU's UART (MMIO)", iss.pmvp_load_ns, iss.qemu_load_ns, 1.5);
     if (iss.floor_load_ns > 0)
-        info("9. the floor: Unicorn, its read hook placing a constant", fmt("%.0f ns", iss.floor_load_ns));
-    // Figure 10: Linux's boot with perf, host seconds against host seconds.
-    auto seconds_row = [&](const char *figure, double a, double b, double target) {
-        if (a > 0 && b > 0)
-            row(figure, fmt("%.1f s / %.1f s", a, b) + fmt(" = %.2fx", a / b), fmt("<= %.1fx", target).c_str(),
-                a <= target * b);
-    };
-    seconds_row("10. Linux + perf to power-off: pmvp / QEMU TCG", linux_boot.pmvp_on, linux_boot.qemu, 1.5);
-    if (linux_boot.instructions_on > 0 && linux_boot.instructions_off > 0) {
-        const double on = linux_boot.pmvp_on / linux_boot.instructions_on * 1e9,
-                     off = linux_boot.pmvp_off / linux_boot.instructions_off * 1e9;
-        row("10. the same: pmvp attached / detached, per instruction",
-            fmt("%.2f ns / %.2f ns", on, off) + fmt(" = %.3fx", on / off), "<= 1.1x", on <= 1.1 * off);
-    }
-    if (linux_boot.qemu_icount > 0)
-        info("10. the same on QEMU TCG -icount shift=0,sleep=off", fmt("%.1f s", linux_boot.qemu_icount));
+        note("9. the floor: Unicorn, its read hook placing a constant", fmt("%.0f ns", iss.floor_load_ns));
+    print_linux_boot(linux_boot);
+    print_perf_workloads(workloads, linux_none);
     if (!base.same_counts)
         std::printf("\nclocked baseline counts: %s\n", base.counts.c_str());
     if (!valgrind.empty())
