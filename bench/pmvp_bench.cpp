@@ -816,8 +816,10 @@ Baseline clocked_baseline()
 // with the firmware; its images and iteration counts in firmware/
 // CMakeLists.txt). 7: iss-loop's guest instructions per host second with the
 // monitors attached and --detached. 8: one guest MRS PMCCNTR_EL0's host time,
-// (iss-mrs - iss-alu) / the MRS it executes, on pmvp and on QEMU TCG (the
-// same loop built for QEMU's virt machine), when QEMU is installed.
+// (iss-mrs - iss-alu) / the MRS it executes, and one MSR PMCCNTR_EL0's
+// (iss-msr), on pmvp and on QEMU TCG (the same loops built for QEMU's virt
+// machine), when QEMU is installed. 9: one load of a device register
+// (iss-load), likewise.
 constexpr double kLoopInstructions = 100e6 * 18;  // iss-loop: 10^8 iterations of 18 instructions
 constexpr double kMrsExecuted = 250e3 * 16;       // iss-mrs: 250,000 iterations of 16 MRS
 constexpr double kShortMrsExecuted = 25e3 * 16;   // iss-mrs-short.elf: 25,000 of them
@@ -827,6 +829,8 @@ struct Iss {
     SocRuns events_on, events_off;  // iss-loop-events: every event counter counting the ISS's events
     double pmvp_mrs_ns = -1, qemu_mrs_ns = -1, qemu_icount_mrs_ns = -1;
     double floor_mrs_ns = -1;                     // Unicorn alone, its hook answering a constant
+    double pmvp_msr_ns = -1, qemu_msr_ns = -1;    // one MSR PMCCNTR_EL0
+    double floor_msr_ns = -1;                     // Unicorn alone, its hook taking the write
     double pmvp_load_ns = -1, qemu_load_ns = -1;  // one load of a device register
     double floor_load_ns = -1;                    // Unicorn alone, its read hook placing a constant
 };
@@ -908,27 +912,37 @@ Iss iss_runs()
     // QEMU's alternating, where the machine's spells would tip the fastest.
     const std::string fw = PMVP_FIRMWARE_DIR, qemu = on_path("qemu-system-aarch64");
     std::vector<std::vector<std::string>> commands;
-    for (const char *k : { "mrs", "alu", "load" })
+    // Each kind of loop, in this order, on pmvp and then on QEMU.
+    enum { MRS, MSR, ALU, LOAD, KINDS };
+    const char *kinds[KINDS] = { "mrs", "msr", "alu", "load" };
+    for (const char *k : kinds)
         commands.push_back({ PMVP_SOC, dir + "/iss-" + k + ".json", "--quiet" });
     if (!qemu.empty())
-        for (const char *k : { "mrs", "alu", "load" })
+        for (const char *k : kinds)
             commands.push_back(qemu_command(qemu, fw + "/iss-" + k + "-virt.elf"));
     const std::vector<double> m = alternated_medians(commands, kMedianRuns);
-    auto per_access = [&](size_t access, size_t alu) {
-        return m[access] > 0 && m[alu] > 0 ? (m[access] - m[alu]) / kMrsExecuted * 1e9 : -1;
+    // The host time of one access: a loop's median less the ALU loop's, on
+    // pmvp (at = 0) or on QEMU (at = KINDS).
+    auto per_access = [&](size_t at, int access) {
+        const double a = m[at + access], alu = m[at + ALU];
+        return a > 0 && alu > 0 ? (a - alu) / kMrsExecuted * 1e9 : -1;
     };
-    r.pmvp_mrs_ns = per_access(0, 1);
-    r.pmvp_load_ns = per_access(2, 1);
+    r.pmvp_mrs_ns = per_access(0, MRS);
+    r.pmvp_msr_ns = per_access(0, MSR);
+    r.pmvp_load_ns = per_access(0, LOAD);
     if (!qemu.empty()) {
-        r.qemu_mrs_ns = per_access(3, 4);
-        r.qemu_load_ns = per_access(5, 4);
+        r.qemu_mrs_ns = per_access(KINDS, MRS);
+        r.qemu_msr_ns = per_access(KINDS, MSR);
+        r.qemu_load_ns = per_access(KINDS, LOAD);
     }
-    double floor_mrs = unicorn_floor_seconds("mrs", "250000"), floor_alu = unicorn_floor_seconds("alu", "250000");
-    double floor_load = unicorn_floor_seconds("load", "250000");
-    if (floor_mrs > 0 && floor_alu > 0)
-        r.floor_mrs_ns = (floor_mrs - floor_alu) / kMrsExecuted * 1e9;
-    if (floor_load > 0 && floor_alu > 0)
-        r.floor_load_ns = (floor_load - floor_alu) / kMrsExecuted * 1e9;
+    const double floor_alu = unicorn_floor_seconds("alu", "250000");
+    auto floor_ns = [&](const char *loop) {
+        const double s = unicorn_floor_seconds(loop, "250000");
+        return s > 0 && floor_alu > 0 ? (s - floor_alu) / kMrsExecuted * 1e9 : -1;
+    };
+    r.floor_mrs_ns = floor_ns("mrs");
+    r.floor_msr_ns = floor_ns("msr");
+    r.floor_load_ns = floor_ns("load");
     if (!qemu.empty()) {
         double q_mrs = qemu_seconds(qemu, fw + "/iss-mrs-virt.elf", { "-icount", "shift=0" });
         double q_alu = qemu_seconds(qemu, fw + "/iss-alu-virt.elf", { "-icount", "shift=0" });
@@ -1287,19 +1301,24 @@ void print_counted(const std::string &valgrind, bool whole)
         callgrind(valgrind, { PMVP_SOC, dir + "/iss-alu.json", "--quiet", "--kernel", fw + "/iss-alu-short.elf" });
     if (mrs > 0 && alu > 0)
         info("8. one guest MRS PMCCNTR_EL0 on pmvp's ISS", (mrs - alu) / kShortMrsExecuted, "");
+    double msr =
+        callgrind(valgrind, { PMVP_SOC, dir + "/iss-msr.json", "--quiet", "--kernel", fw + "/iss-msr-short.elf" });
+    if (msr > 0 && alu > 0)
+        info("8. one guest MSR PMCCNTR_EL0 on pmvp's ISS", (msr - alu) / kShortMrsExecuted, "");
     double load =
         callgrind(valgrind, { PMVP_SOC, dir + "/iss-load.json", "--quiet", "--kernel", fw + "/iss-load-short.elf" });
     if (load > 0 && alu > 0)
         info("9. one guest load of PMU.PMCCNTR_EL0 on pmvp's ISS", (load - alu) / kShortMrsExecuted, "");
 #endif
-    double floor_mrs = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "mrs", "25000" });
-    double floor_load = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "load", "25000" });
-    double floor_alu = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "alu", "25000" });
-    if (floor_mrs > 0 && floor_alu > 0)
-        info("8. the floor: Unicorn, its hook answering a constant", (floor_mrs - floor_alu) / kShortMrsExecuted, "");
-    if (floor_load > 0 && floor_alu > 0)
-        info("9. the floor: Unicorn, its read hook placing a constant", (floor_load - floor_alu) / kShortMrsExecuted,
-             "");
+    const double floor_alu = callgrind(valgrind, { PMVP_UNICORN_FLOOR, "alu", "25000" });
+    auto floor_row = [&](const char *figure, const char *loop) {
+        const double n = callgrind(valgrind, { PMVP_UNICORN_FLOOR, loop, "25000" });
+        if (n > 0 && floor_alu > 0)
+            info(figure, (n - floor_alu) / kShortMrsExecuted, "");
+    };
+    floor_row("8. the floor: Unicorn, its MRS hook answering a constant", "mrs");
+    floor_row("8. the floor: Unicorn, its MSR hook taking the write", "msr");
+    floor_row("9. the floor: Unicorn, its MMIO read answering a constant", "load");
 }
 
 // Takes option `name` and the `values` arguments after it out of argv:
@@ -1476,7 +1495,7 @@ int sc_main(int argc, char **argv)
     if (iss.pmvp_mrs_ns > 0)
         note("8. host time of one guest MRS PMCCNTR_EL0: pmvp's ISS", fmt("%.0f ns", iss.pmvp_mrs_ns));
     if (iss.floor_mrs_ns > 0)
-        note("8. the floor: Unicorn, its hook answering a constant", fmt("%.0f ns", iss.floor_mrs_ns));
+        note("8. the floor: Unicorn, its MRS hook answering a constant", fmt("%.0f ns", iss.floor_mrs_ns));
     // pmvp's host time of one guest access against QEMU's, as a ratio row.
     auto versus_qemu = [](const char *figure, double pmvp, double qemu, double target) {
         if (pmvp > 0 && qemu > 0)
@@ -1488,9 +1507,12 @@ int sc_main(int argc, char **argv)
         note("8. the same on QEMU TCG", fmt("%.0f ns", iss.qemu_mrs_ns));
     if (iss.qemu_icount_mrs_ns > 0)
         note("8. the same on QEMU TCG -icount shift=0", fmt("%.0f ns", iss.qemu_icount_mrs_ns));
+    versus_qemu("8. one guest MSR PMCCNTR_EL0: pmvp's ISS / QEMU TCG", iss.pmvp_msr_ns, iss.qemu_msr_ns, 1.0);
+    if (iss.floor_msr_ns > 0)
+        note("8. the floor: Unicorn, its MSR hook taking the write", fmt("%.0f ns", iss.floor_msr_ns));
     versus_qemu("9. one guest load of PMU.PMCCNTR / of QEMU's UART (MMIO)", iss.pmvp_load_ns, iss.qemu_load_ns, 1.0);
     if (iss.floor_load_ns > 0)
-        note("9. the floor: Unicorn, its read hook placing a constant", fmt("%.0f ns", iss.floor_load_ns));
+        note("9. the floor: Unicorn, its MMIO read answering a constant", fmt("%.0f ns", iss.floor_load_ns));
     print_linux_boot(linux_boot);
     print_perf_workloads(workloads, linux_none);
     if (!base.same_counts)

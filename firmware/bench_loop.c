@@ -2,9 +2,10 @@
 /*
  * The ISS benchmarks' guest (bench/README.md): BENCH_ITERATIONS iterations
  * of a loop of 16 instructions plus the loop's own two. BENCH_MRS makes the
- * 16 MRS PMCCNTR_EL0 (with the cycle counter enabled), otherwise they are
- * ALU instructions: the two images retire the same instructions, so the
- * difference of their host times is the cost of the MRS. BENCH_EVENTS
+ * 16 MRS PMCCNTR_EL0 (with the cycle counter enabled), BENCH_MSR 16 MSR
+ * PMCCNTR_EL0 (each setting the counting cycle counter to 0), otherwise they
+ * are ALU instructions: the two images retire the same instructions, so the
+ * difference of their host times is the cost of the access. BENCH_EVENTS
  * enables, before the loop, every event counter the PMU has (PMCR_EL0.N)
  * and the cycle counter, the event counters counting the ISS's events of
  * instructions (docs/FIRMWARE.md, "Events") in turn. BENCH_LOAD=ADDRESS
@@ -15,6 +16,8 @@
 
 #ifdef BENCH_MRS
 #define BODY_INSN "mrs x10, pmccntr_el0\n\t"
+#elif defined(BENCH_MSR)
+#define BODY_INSN "msr pmccntr_el0, x10\n\t"
 #elif defined(BENCH_LOAD)
 #define BODY_INSN "ldr w10, [x11]\n\t"
 #else
@@ -46,7 +49,7 @@ int suite_main(void)
 #ifdef BENCH_EVENTS
     count_every_event();
 #endif
-#if defined(BENCH_MRS) || defined(BENCH_LOAD)
+#if defined(BENCH_MRS) || defined(BENCH_MSR) || defined(BENCH_LOAD)
     SYSREG_WRITE(pmcntenset_el0, 1u << 31);
     SYSREG_WRITE(pmcr_el0, 1u);
     ISB();
@@ -54,7 +57,8 @@ int suite_main(void)
 #ifndef BENCH_LOAD
 #define BENCH_LOAD 0
 #endif
-    __asm__ volatile("mov x9, %0\n\tmov x11, %1\n1:\t" BODY4 BODY4 BODY4 BODY4 "subs x9, x9, #1\n\tb.ne 1b"
+    __asm__ volatile("mov x9, %0\n\tmov x11, %1\n\tmov x10, xzr\n1:\t" BODY4 BODY4 BODY4 BODY4
+                     "subs x9, x9, #1\n\tb.ne 1b"
                      :
                      : "r"((uint64_t)BENCH_ITERATIONS), "r"((uint64_t)BENCH_LOAD)
                      : "x9", "x10", "x11", "cc", "memory");

@@ -134,17 +134,20 @@ void Guest::run()
                                 [&](const Aarch64Iss *c) { return !c->ended && c->behind(wake_); });
         }
         flush_console();
-        bool running = false;
-        for (Aarch64Iss *core : cores) {
-            if (core->ended)
-                continue;
-            if (core->live() && wake_ < end && !soc_.ended_early) {
-                running = true;
-            } else {
+        auto runs_on = [&](const Aarch64Iss *c) { return c->live() && wake_ < end && !soc_.ended_early; };
+        const bool running =
+            std::any_of(cores.begin(), cores.end(), [&](const Aarch64Iss *c) { return !c->ended && runs_on(c); });
+        // The last quantum: simulated time is brought to the last instant a
+        // thread reached (an exit, the scenario's end), so that the monitors
+        // make every change the threads told for up to it, and the report
+        // reads the counters there, whatever the quantum.
+        if (!running && !soc_.ended_early)
+            (void)pause_until(last_instant());
+        for (Aarch64Iss *core : cores)
+            if (!core->ended && !runs_on(core)) {
                 core->ended = true;
                 soc_.iss_core_ended();
             }
-        }
         go = running && pause_until(wake_);
     }
     flush_console();
@@ -192,6 +195,16 @@ void Guest::end_all(pmvp_time at, uint32_t status, const std::string &by)
             t.result.ended_by = by;
             core->stop(t);
         }
+}
+
+// The latest instant a thread of the quantum reached, at most its end.
+pmvp_time Guest::last_instant() const
+{
+    pmvp_time last = time_.now();
+    for (const Aarch64Iss *core : cores)
+        for (const Aarch64Iss::Thread &t : core->threads)
+            last = std::max(last, std::min(t.now, wake_));
+    return last;
 }
 
 // Waits for instant t (or the end of the SoC's run); false if the run ended.

@@ -142,6 +142,7 @@ public:
 private:
     void run();
     bool pause_until(pmvp_time t);
+    pmvp_time last_instant() const;
     void load_ram(uint8_t *to) const;
     void flush_console();
     std::vector<std::pair<pmvp_time, char>> console_pending_;  // console_stream's bytes not yet written

@@ -1504,6 +1504,28 @@ TEST(PmvpSoc, IssBenchmarkGuestRunsAttachedAndDetached)
     EXPECT_EQ(off.out.find("PMCCNTR"), std::string::npos) << off.out;
 }
 
+// The ISS's report reads the counters at the instant the guest ended, not
+// at the start of the quantum it ended in: iss-mrs.json's PMCCNTR_EL0, on
+// from the guest's PMCR_EL0.E write early in its start-up to its exit, is
+// the same whatever the quantum (1 GHz, CPI 1: a cycle an instruction).
+TEST(PmvpSoc, IssReportReadsTheCountersAtTheExit)
+{
+    const std::string mrs = std::string(PMVP_BENCH_SCENARIOS) + "/iss-mrs.json";
+    uint64_t first = 0;
+    for (const char *quantum : { "100us", "7us", "1ms" }) {
+        SocRun r = pmvp_soc(mrs + " --quantum " + quantum);
+        ASSERT_EQ(r.status, 0) << r.out << r.err;
+        const json &pe = r.result["pes"][0];
+        const uint64_t exit = pe["exit_instructions"].get<uint64_t>(), cycles = pe["pmccntr"].get<uint64_t>();
+        EXPECT_EQ(pe["exit_time_ps"].get<uint64_t>(), exit * 1000) << quantum;
+        EXPECT_LT(cycles, exit) << quantum;
+        EXPECT_GT(cycles, exit - 2000) << quantum;  // the start-up before the write: under 2,000 instructions
+        if (!first)
+            first = cycles;
+        EXPECT_EQ(cycles, first) << quantum;
+    }
+}
+
 // Both CPU models in one SoC: the system-control processor's firmware on
 // the ISS reads the analytic cores' frames through the shared bus, each
 // value exact at the instant of its load, while the firmware agent
