@@ -959,7 +959,7 @@ Iss iss_runs()
 // --detached, QEMU TCG without icount and with -icount shift=0,sleep=off
 // (it does not wait in real time while the guest idles). Each the median of
 // kLinuxRuns runs, the four alternating.
-constexpr int kLinuxRuns = 3;
+constexpr int kLinuxRuns = 5;
 
 struct Linux {
     double pmvp_on = -1, pmvp_off = -1, qemu = -1, qemu_icount = -1;
@@ -1028,7 +1028,7 @@ Linux linux_runs(const std::string &bench = "", bool icount = true)
 // Figure 11: perf's own workloads on the image set, each alone
 // (firmware/linux/init's pmvp.bench=): `perf stat` of `perf bench sched
 // pipe` (a context switch at every operation, and the PMU driver's
-// reprogramming with it), `perf stat -I 10` of 20 runs of the workload, and
+// reprogramming with it), `perf stat -I 10` of 100 runs of the workload, and
 // `perf record -c 20000` of it (an overflow interrupt every 20,000
 // instructions). A workload's figure is its run less the run that powers
 // off as soon as /init starts (pmvp.bench=none), in host time and in guest
