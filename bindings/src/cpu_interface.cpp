@@ -151,10 +151,7 @@ int Monitors::events_to_interrupt(unsigned pe, const uint16_t *events, unsigned 
     if (!events || !counts)
         return PMVP_ERR_NULL;
     return query(offset, [&](pmvp_core *c, pmvp_time t) {
-        for (unsigned i = 0; i < num; i++)
-            if (int err = pmvp_core_events_to_interrupt(c, pe, events[i], t, &counts[i]))
-                return err;
-        return (int)PMVP_OK;
+        return pmvp_core_events_to_interrupt_each(c, pe, events, num, t, counts);
     });
 }
 

@@ -990,7 +990,7 @@ int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, p
  * counters, as a count of occurrences (PMVP_EVENTS_NEVER: none). The counters
  * a report reaches do not depend on cycles: their values are current without
  * a sync, as in count_occurrences. */
-static uint64_t fewest_to_interrupt(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES])
+static uint64_t fewest_to_interrupt_search(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES])
 {
     pmvp_u128 best = PMVP_U128_NEVER;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
@@ -999,6 +999,16 @@ static uint64_t fewest_to_interrupt(const pmvp_core *c, const uint32_t pmu[PMVP_
             best = k < best ? k : best;
         }
     return best >= PMVP_EVENTS_NEVER ? PMVP_EVENTS_NEVER : (uint64_t)best;
+}
+
+/* Most events reach no counter: answered without the search's 128-bit
+ * arithmetic (an ISS asks for dozens of events before each run). */
+static inline uint64_t fewest_to_interrupt(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES])
+{
+    uint32_t any = 0;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        any |= pmu[p];
+    return any ? fewest_to_interrupt_search(c, pmu) : PMVP_EVENTS_NEVER;
 }
 
 /* The route of a report of `event` by PE `pe`, derived where its slot does
@@ -1035,6 +1045,26 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
      * pmvp_core_report's fast path count for it. */
     *count =
         c->pe[pe].state == PMVP_PE_OFF ? PMVP_EVENTS_NEVER : fewest_to_interrupt(c, route_of(c, pe, event, known)->pmu);
+    return PMVP_OK;
+}
+
+int pmvp_core_events_to_interrupt_each(pmvp_core *c, unsigned pe, const uint16_t *events, unsigned num, pmvp_time now,
+                                       uint64_t *counts)
+{
+    int err = k_check_pe(c, pe);
+    if (err)
+        return err;
+    if (!events || !counts)
+        return PMVP_ERR_NULL;
+    if (now < c->last_call)
+        return PMVP_ERR_PAST;
+    const bool off = c->pe[pe].state == PMVP_PE_OFF; /* as pmvp_core_events_to_interrupt: no route derived */
+    for (unsigned i = 0; i < num; i++) {
+        const bool known = route_known(c, pe, events[i]);
+        if (!known && k_reportable_class(c, events[i]) != PMVP_EVCLASS_OCCURRENCE)
+            return PMVP_ERR_EVENT;
+        counts[i] = off ? PMVP_EVENTS_NEVER : fewest_to_interrupt(c, route_of(c, pe, events[i], known)->pmu);
+    }
     return PMVP_OK;
 }
 

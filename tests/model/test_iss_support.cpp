@@ -227,6 +227,16 @@ protected:
     {
         uint64_t n = 0;
         EXPECT_EQ(pmvp_core_events_to_interrupt(&core, pe, event, t, &n), PMVP_OK);
+        // Asked among others in one call, the same answer for each.
+        const uint16_t events[] = { 0x0021 /* BR_RETIRED */, event, PMVP_EV_INST_RETIRED };
+        uint64_t each[3] = {};
+        EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, pe, events, 3, t, each), PMVP_OK);
+        EXPECT_EQ(each[1], n);
+        for (unsigned i : { 0u, 2u }) {
+            uint64_t alone = 0;
+            EXPECT_EQ(pmvp_core_events_to_interrupt(&core, pe, events[i], t, &alone), PMVP_OK);
+            EXPECT_EQ(each[i], alone);
+        }
         return n;
     }
     void report(unsigned pe, uint16_t event, uint64_t n, pmvp_time t)
@@ -308,6 +318,34 @@ TEST_F(EventsToInterrupt, MtOneCountsTheOtherThreadsOccurrences)
     EXPECT_EQ(left(0, PMVP_EV_INST_RETIRED, kNs), 30u);
     write(0, PMVP_PMEVTYPER_EL0, PMVP_EV_INST_RETIRED, kNs, 0);  // MT = 0
     EXPECT_EQ(left(1, PMVP_EV_INST_RETIRED, kNs), PMVP_EVENTS_NEVER);
+}
+
+// The batch's refusals: a bad call before any answer is written, an event
+// that cannot be reported after the answers for those before it.
+TEST_F(EventsToInterrupt, EachRefusesAtTheFirstBadEvent)
+{
+    init();
+    program(0, 1, PMVP_EV_INST_RETIRED);
+    write(0, PMVP_PMINTENSET_EL1, 1u << 1, 0);
+    const uint16_t good[] = { PMVP_EV_INST_RETIRED }, bad[] = { PMVP_EV_INST_RETIRED, PMVP_EV_CPU_CYCLES };
+    uint64_t counts[2] = { 7, 7 };
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 0, bad, 2, kNs, counts), PMVP_ERR_EVENT);
+    EXPECT_EQ(counts[0], 1ull << 32);
+    EXPECT_EQ(counts[1], 7u);
+    counts[0] = 7;
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 1, good, 1, kNs, counts), PMVP_ERR_PE);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 0, nullptr, 1, kNs, counts), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 0, good, 1, kNs, nullptr), PMVP_ERR_NULL);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 0, good, 0, kNs, counts), PMVP_OK);
+    EXPECT_EQ(counts[0], 7u);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 0, good, 1, kNs, counts), PMVP_OK);
+    EXPECT_EQ(counts[0], 1ull << 32);
+    state(0, PMVP_PE_OFF, 2 * kNs);
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 0, good, 1, 2 * kNs, counts), PMVP_OK);
+    EXPECT_EQ(counts[0], PMVP_EVENTS_NEVER);
+    counts[0] = 7;
+    EXPECT_EQ(pmvp_core_events_to_interrupt_each(&core, 0, good, 1, kNs, counts), PMVP_ERR_PAST);
+    EXPECT_EQ(counts[0], 7u);
 }
 
 // The least over the PEs of what each can report: PE 0's own counter is

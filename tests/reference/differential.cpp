@@ -476,8 +476,19 @@ void Scenario::step()
         // no flag whose interrupt request is enabled, on any PE.
         uint64_t to_interrupt = 0;
         std::vector<uint64_t> quiet(cfg_.num_pes);
-        bool predicted =
-            pmvp_core_events_to_interrupt(&core_, pe, ev, now_, &to_interrupt) == PMVP_OK && count < to_interrupt;
+        const bool asked = pmvp_core_events_to_interrupt(&core_, pe, ev, now_, &to_interrupt) == PMVP_OK;
+        bool predicted = asked && count < to_interrupt;
+        // Asked with the instruction counter's event in one call, the same.
+        const uint16_t pair[2] = { ev, PMVP_EV_INST_RETIRED };
+        uint64_t each[2] = { 0, 0 }, inst = 0;
+        if (asked && pmvp_core_events_to_interrupt_each(&core_, pe, pair, 2, now_, each) == PMVP_OK &&
+            pmvp_core_events_to_interrupt(&core_, pe, PMVP_EV_INST_RETIRED, now_, &inst) == PMVP_OK) {
+            result_.checks++;
+            if (each[0] != to_interrupt || each[1] != inst)
+                fail("events_to_interrupt_each said " + std::to_string(each[0]) + ", " + std::to_string(each[1]) +
+                     " for events " + std::to_string(ev) + " and INST_RETIRED, one at a time " +
+                     std::to_string(to_interrupt) + ", " + std::to_string(inst));
+        }
         for (unsigned p = 0; predicted && p < cfg_.num_pes; p++)
             quiet[p] = ref_->read(p, PMVP_PMOVSSET_EL0, 0, now_);
         // The answer for any PE is the least of the PEs' answers.

@@ -720,6 +720,14 @@ int pmvp_core_report_shares(pmvp_core *core, const pmvp_share *shares, unsigned 
  * PMVP_ERR_PAST, PMVP_ERR_PE, PMVP_ERR_NULL. */
 #define PMVP_EVENTS_NEVER UINT64_MAX
 int pmvp_core_events_to_interrupt(pmvp_core *core, unsigned pe, uint16_t event, pmvp_time now, uint64_t *count);
+/* pmvp_core_events_to_interrupt for each of the `num` events in events[],
+ * counts[i] the answer for events[i], in one call: what an instruction-set
+ * simulator asks before each run of a PE. PMVP_ERR_PE, PMVP_ERR_NULL (no
+ * `events` or `counts`) and PMVP_ERR_PAST leave counts[] unchanged;
+ * PMVP_ERR_EVENT for the first event refused, the answers for those before
+ * it written. Changes nothing. */
+int pmvp_core_events_to_interrupt_each(pmvp_core *core, unsigned pe, const uint16_t *events, unsigned num,
+                                       pmvp_time now, uint64_t *counts);
 /* The fewest occurrences of `event` that the core's PEs can report from
  * `now` on, in any mix, nothing else changing, up to and including one that
  * makes such an overflow: the least of pmvp_core_events_to_interrupt's

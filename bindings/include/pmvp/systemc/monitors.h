@@ -250,7 +250,8 @@ public:
                                           const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The same for `num` events in one query: counts[i] for events[i] (a
     // CPU model that tells many events asks once a run). PMVP_ERR_NULL, or
-    // the first event's refusal, counts[] then partly written.
+    // the first event's refusal, counts[] then partly written
+    // (pmvp_core_events_to_interrupt_each).
     [[nodiscard]] int events_to_interrupt(unsigned pe, const uint16_t *events, unsigned num, uint64_t *counts,
                                           const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
     // The next instant (ps) at which an overflow can raise PMUIRQ of some PE
