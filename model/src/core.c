@@ -987,28 +987,37 @@ int k_count_retired(pmvp_core *c, unsigned pe, uint16_t event, uint64_t count, p
 
 /* The fewest increments that make one of the counters in pmu[] (by PE, a
  * route's masks) overflow where that requests an interrupt or freezes
- * counters, as a count of occurrences (PMVP_EVENTS_NEVER: none). The counters
+ * counters, as a count of occurrences (PMVP_EVENTS_NEVER: none); only the
+ * counters in candidates[] (k_interrupt_candidates, by PE) can. The counters
  * a report reaches do not depend on cycles: their values are current without
  * a sync, as in count_occurrences. */
-static uint64_t fewest_to_interrupt_search(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES])
+static uint64_t fewest_to_interrupt(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES],
+                                    const uint32_t candidates[PMVP_MAX_PES])
 {
     pmvp_u128 best = PMVP_U128_NEVER;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        for (uint32_t m = pmu[p]; m;) {
+        for (uint32_t m = pmu[p] & candidates[p]; m;) {
             pmvp_u128 k = k_increments_to_interrupt(c, p, pmvp_take_lowest(&m));
             best = k < best ? k : best;
         }
     return best >= PMVP_EVENTS_NEVER ? PMVP_EVENTS_NEVER : (uint64_t)best;
 }
 
-/* Most events reach no counter: answered without the search's 128-bit
- * arithmetic (an ISS asks for dozens of events before each run). */
-static inline uint64_t fewest_to_interrupt(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES])
+/* Whether a route's masks name any counter: most of an ISS's events reach
+ * none, and are answered without the search. */
+static inline bool reaches_counters(const pmvp_core *c, const uint32_t pmu[PMVP_MAX_PES])
 {
     uint32_t any = 0;
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
         any |= pmu[p];
-    return any ? fewest_to_interrupt_search(c, pmu) : PMVP_EVENTS_NEVER;
+    return any != 0;
+}
+
+/* Every PE's k_interrupt_candidates, for the queries of one instant. */
+static void interrupt_candidates(const pmvp_core *c, uint32_t candidates[PMVP_MAX_PES])
+{
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        candidates[p] = k_interrupt_candidates(c, p);
 }
 
 /* The route of a report of `event` by PE `pe`, derived where its slot does
@@ -1043,8 +1052,13 @@ int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmv
         return err;
     /* A PE that is off reports nothing; and a route derived now would let
      * pmvp_core_report's fast path count for it. */
-    *count =
-        c->pe[pe].state == PMVP_PE_OFF ? PMVP_EVENTS_NEVER : fewest_to_interrupt(c, route_of(c, pe, event, known)->pmu);
+    if (c->pe[pe].state == PMVP_PE_OFF) {
+        *count = PMVP_EVENTS_NEVER;
+        return PMVP_OK;
+    }
+    uint32_t candidates[PMVP_MAX_PES];
+    interrupt_candidates(c, candidates);
+    *count = fewest_to_interrupt(c, route_of(c, pe, event, known)->pmu, candidates);
     return PMVP_OK;
 }
 
@@ -1059,11 +1073,21 @@ int pmvp_core_events_to_interrupt_each(pmvp_core *c, unsigned pe, const uint16_t
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     const bool off = c->pe[pe].state == PMVP_PE_OFF; /* as pmvp_core_events_to_interrupt: no route derived */
+    uint32_t candidates[PMVP_MAX_PES];
+    bool candidates_known = false; /* asked once, when an event first reaches a counter */
     for (unsigned i = 0; i < num; i++) {
         const bool known = route_known(c, pe, events[i]);
         if (!known && k_reportable_class(c, events[i]) != PMVP_EVCLASS_OCCURRENCE)
             return PMVP_ERR_EVENT;
-        counts[i] = off ? PMVP_EVENTS_NEVER : fewest_to_interrupt(c, route_of(c, pe, events[i], known)->pmu);
+        const uint32_t *pmu = off ? NULL : route_of(c, pe, events[i], known)->pmu;
+        if (!pmu || !reaches_counters(c, pmu)) {
+            counts[i] = PMVP_EVENTS_NEVER;
+            continue;
+        }
+        if (!candidates_known)
+            interrupt_candidates(c, candidates);
+        candidates_known = true;
+        counts[i] = fewest_to_interrupt(c, pmu, candidates);
     }
     return PMVP_OK;
 }
@@ -1085,7 +1109,9 @@ int pmvp_core_events_to_interrupt_any(pmvp_core *c, uint16_t event, pmvp_time no
         for (unsigned p = 0; p < c->cfg.num_pes; p++)
             pmu[p] |= r->pmu[p];
     }
-    *count = fewest_to_interrupt(c, pmu);
+    uint32_t candidates[PMVP_MAX_PES];
+    interrupt_candidates(c, candidates);
+    *count = fewest_to_interrupt(c, pmu, candidates);
     return PMVP_OK;
 }
 

@@ -1239,12 +1239,53 @@ static bool level_class(const pmvp_event_decoded *d)
     return d->cls == PMVP_EVCLASS_CONDITION || d->cls == PMVP_EVCLASS_STALL || d->cls == PMVP_EVCLASS_PER_CYCLE;
 }
 
+/* Event counter n of PE p's entries in its PE's rate caches, own_counts
+ * apart (refresh_rates fills those first). */
+static void refresh_counter(pmvp_core *c, unsigned p, unsigned n)
+{
+    pmvp_pe *pe = &c->pe[p];
+    k_pe_caches *pc = k_pe_caches(pe);
+    uint32_t bit = UINT32_C(1) << n;
+    cache_rate(pc->rate, &pc->counting, n, counter_rate(c, p, n));
+    pc->level_driven = level_class(&pe->pmu.event[n]) ? pc->level_driven | bit : pc->level_driven & ~bit;
+    pc->th_on = k_threshold_on(c, p, n) ? pc->th_on | bit : pc->th_on & ~bit;
+    pc->th_tracked &= ~bit;
+    pc->th_allowed &= ~bit;
+    if (k_threshold_tracked(c, p, n)) {
+        pc->th_tracked |= bit;
+        if (th_counting_allowed(c, p, n))
+            pc->th_allowed |= bit;
+    } else if (pe->pmu.counter[n].pending) {
+        pc->th_tracked |= bit; /* no longer followed: the next edge drops them */
+    }
+}
+
+/* The core's flags that follow from every PE's rate caches: threshold
+ * counting anywhere, and freeze on overflow armed and timed. */
+static void refresh_core_flags(pmvp_core *c)
+{
+    k_core_caches *cc = k_caches(c);
+    cc->th_any = cc->freeze_armed = cc->freeze_timed = false;
+    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
+        const pmvp_pe *pe = &c->pe[p];
+        const k_pe_caches *pc = k_pe_caches(pe);
+        cc->th_any |= pc->th_tracked != 0;
+        /* Freeze on overflow: armed, and timed when a source counts at a
+         * rate, or is the CHAIN counter above one that does. A counter
+         * whose threshold function is on may count cycles whatever its
+         * rate (V[n] of V_B == 0 may be 1). */
+        uint64_t sources = freeze_sources(c, pe);
+        cc->freeze_armed |= sources != 0;
+        uint32_t timed = pc->counting | (pc->th_on & pc->th_allowed);
+        cc->freeze_timed |= (sources & (timed | timed << 1)) != 0;
+    }
+}
+
 static void refresh_rates(pmvp_core *c)
 {
     k_core_caches *cc = k_caches(c);
     if (cc->rates_valid)
         return;
-    cc->th_any = false;
     /* First what each counter counts in its own PE's context (own_counts),
      * which the rates then read. */
     for (unsigned p = 0; p < c->cfg.num_pes; p++) {
@@ -1262,39 +1303,30 @@ static void refresh_rates(pmvp_core *c)
         pc->cycles_count = k_cycle_counter_counts(c, p);
         pc->counting = pc->amu_counting = pc->level_driven = 0;
         pc->th_on = pc->th_tracked = pc->th_allowed = 0;
-        for (unsigned n = 0; n < c->cfg.num_counters; n++) {
-            uint32_t bit = UINT32_C(1) << n;
-            cache_rate(pc->rate, &pc->counting, n, counter_rate(c, p, n));
-            if (level_class(&pe->pmu.event[n]))
-                pc->level_driven |= bit;
-            if (k_threshold_on(c, p, n))
-                pc->th_on |= bit;
-            if (k_threshold_tracked(c, p, n)) {
-                pc->th_tracked |= bit;
-                if (th_counting_allowed(c, p, n))
-                    pc->th_allowed |= bit;
-            } else if (pe->pmu.counter[n].pending) {
-                pc->th_tracked |= bit; /* no longer followed: the next edge drops them */
-            }
-        }
-        cc->th_any |= pc->th_tracked != 0;
+        for (unsigned n = 0; n < c->cfg.num_counters; n++)
+            refresh_counter(c, p, n);
         if (c->cfg.feat_amuv1)
             for (unsigned n = 0; n < PMVP_AMU_ARCH_COUNTERS + c->cfg.amu_num_aux; n++)
                 cache_rate(pc->amu_rate, &pc->amu_counting, n, amu_counter_rate(c, p, n));
     }
-    /* Freeze on overflow: armed, and timed when a source counts at a rate,
-     * or is the CHAIN counter above one that does. */
-    cc->freeze_armed = cc->freeze_timed = false;
-    for (unsigned p = 0; p < c->cfg.num_pes; p++) {
-        const pmvp_pe *pe = &c->pe[p];
-        const k_pe_caches *pc = k_pe_caches(pe);
-        uint64_t sources = freeze_sources(c, pe);
-        cc->freeze_armed |= sources != 0;
-        /* A counter whose threshold function is on may count cycles
-         * whatever its rate (V[n] of V_B == 0 may be 1). */
-        uint32_t timed = pc->counting | (pc->th_on & pc->th_allowed);
-        cc->freeze_timed |= (sources & (timed | timed << 1)) != 0;
-    }
+    refresh_core_flags(c);
+    cc->rates_valid = true;
+}
+
+void k_rates_retyped(pmvp_core *c, unsigned p, unsigned n, bool were_valid)
+{
+    k_core_caches *cc = k_caches(c);
+    if (!were_valid || cc->rates_valid)
+        return;
+    k_pe_caches *pc = k_pe_caches(&c->pe[p]);
+    uint32_t bit = UINT32_C(1) << n;
+    pc->own_counts = k_counts(c, p, n, &c->pe[p].ctx) ? pc->own_counts | bit : pc->own_counts & ~bit;
+    cc->own_counts_valid = true;
+    /* n's own, and its pair's: the even counter of a pair follows its odd
+     * one's threshold link (TLC). */
+    for (unsigned m = n > 0 ? n - 1 : 0; m <= n + 1 && m < c->cfg.num_counters; m++)
+        refresh_counter(c, p, m);
+    refresh_core_flags(c);
     cc->rates_valid = true;
 }
 
@@ -1774,6 +1806,16 @@ static void freeze_times(const pmvp_core *c, unsigned p, pmvp_time tf[2])
         second = t < second ? t : second;
     }
     tf[1] = second;
+}
+
+uint32_t k_interrupt_candidates(const pmvp_core *c, unsigned p)
+{
+    const pmvp_pe *pe = &c->pe[p];
+    uint64_t watched = (pe->pmu.intenset | freeze_sources(c, pe)) & ~pe->pmu.ovsset;
+    uint32_t events = (uint32_t)watched & ((UINT32_C(1) << c->cfg.num_counters) - 1);
+    /* n itself, or the CHAIN counter n + 1 its overflows feed */
+    uint32_t candidates = events | events >> 1;
+    return watched & PMVP_PMU_F0 ? candidates | UINT32_C(1) << PMVP_ICNTR_SLOT : candidates;
 }
 
 pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n)

@@ -84,6 +84,14 @@ static inline void k_routes_stale(pmvp_core *c)
     cc->rates_valid = cc->own_counts_valid = cc->watch_valid = false;
 }
 
+/* A write of PE p's PMEVTYPER<n> made the rate caches stale
+ * (k_routes_stale): while they held the state before it (`were_valid`),
+ * only counter n's entries and its pair's are computed again, and they are
+ * valid once more. Setting up many counters, and Linux reprogramming them at
+ * each context switch, then costs a few counters' rates a write, not
+ * every counter's. */
+void k_rates_retyped(pmvp_core *c, unsigned p, unsigned n, bool were_valid);
+
 /* The batches' spreads (pmvp_core.spread) changed on a core synced to the
  * instant: the counters of occurrence events take their rates again, the
  * others keep theirs (pmvp_core_report_batches). */
@@ -215,6 +223,11 @@ void k_cycle_counter_add(pmvp_pe *pe, pmvp_u128 inc);
  * it feeds; n == PMVP_ICNTR_SLOT: the instruction counter. PMVP_U128_NEVER:
  * none. */
 pmvp_u128 k_increments_to_interrupt(const pmvp_core *c, unsigned p, unsigned n);
+/* The slots of PE p's counters (by n, the instruction counter at
+ * PMVP_ICNTR_SLOT) for which k_increments_to_interrupt may be finite: those
+ * whose overflow requests an interrupt or freezes counters, and the counters
+ * below such a CHAIN counter. The others' answer is PMVP_U128_NEVER. */
+uint32_t k_interrupt_candidates(const pmvp_core *c, unsigned p);
 
 /* Whether counter n's overflow is at bit 63 rather than 31 (PMCR.LP, HLP). */
 bool k_counter_is_long(const pmvp_core *c, const pmvp_pe *pe, unsigned n);

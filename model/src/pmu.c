@@ -294,6 +294,7 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     pmvp_pmu *u = &pe->pmu;
     uint64_t enabled = k_enabled_counters(c, pe);
     uint64_t generation = k_caches(c)->generation;
+    bool rates_valid = k_caches(c)->rates_valid;
     int sel;
     bool holds = k_state_write(c, pe, PMVP_SYSREG_PMU, reg, n, value);
     switch (reg) { /* what a write does beyond storing its value */
@@ -335,6 +336,8 @@ int k_pmu_write(pmvp_core *c, unsigned p, enum pmvp_pmu_reg reg, unsigned n, uin
     }
     if (routes_depend_on(reg))
         k_routes_stale(c);
+    if (reg == PMVP_PMEVTYPER_EL0)
+        k_rates_retyped(c, p, n, rates_valid);
     k_freeze_update(c, p); /* PMOVSSET/CLR, PMCR.FZO and DP, PMEVTYPER.SYNC, overflows of PMSWINC */
     k_boundary(c, p, enabled ^ k_enabled_counters(c, pe));
     k_reads_catch_up(c, p);
