@@ -370,7 +370,7 @@ private:
     uint64_t take_pending_irq(Thread &t);
     pmvp_time start_run(Thread &t, pmvp_time until);
     uint64_t run_length(Thread &t, pmvp_time until);
-    void ended_run(Thread &t, uc_err err);
+    void ended_run(Thread &t, uc_err err, bool wfi_last);
     size_t clock_told_ = 0;          // the DVFS steps told to the monitors
     uint32_t pmccntr_ = UINT32_MAX;  // PMCCNTR_EL0's offset in the PMU frame (attached)
 };

@@ -181,8 +181,11 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
         pc = t.stopped_before;
         uc_reg_write(t.uc, UC_ARM64_REG_PC, &pc);
     }
+    // WFI ends its translated block, and the run returns with the PC after
+    // it: the block that ran last says whether one did (no hook sees it).
+    const bool wfi_last = t.block && t.block->words.back() == kWfi && pc == t.block_pc + t.block_size;
     close_block(t, pc);
-    ended_run(t, err);
+    ended_run(t, err, wfi_last);
 }
 
 // A run keeps one frequency: it ends at the next DVFS step. But it runs at
@@ -235,9 +238,9 @@ uint64_t Aarch64Iss::run_length(Thread &t, pmvp_time until)
 }
 
 // After the run: a fault the ISS cannot take ends the guest; the retired
-// instructions told; a WFI that ended the run, or the guest's exit, puts
-// the PE to sleep.
-void Aarch64Iss::ended_run(Thread &t, uc_err err)
+// instructions told; a WFI that ended the run (`wfi_last`), or the guest's
+// exit, puts the PE to sleep.
+void Aarch64Iss::ended_run(Thread &t, uc_err err, bool wfi_last)
 {
     uint64_t pc = 0;
     if (err == UC_ERR_FETCH_UNMAPPED && virt()) {
@@ -263,17 +266,10 @@ void Aarch64Iss::ended_run(Thread &t, uc_err err)
     }
     tell_retired(t, t.retired);
     t.now = time_of(t, t.retired);
-    if (err == UC_ERR_OK && !t.exited && t.ran_block) {
-        // WFI returns from the run with the PC after it, at the end of its
-        // block (it ends the block); it is no exception and no hook sees it.
-        uint32_t insn = 0;
-        uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
-        read_virtual(t.uc, pc - 4, &insn, 4);
-        if (insn == kWfi && pc == t.block_pc + t.block_size) {
-            t.wfi = true;
-            if (monitors_)
-                check(monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now)), "set_state");
-        }
+    if (err == UC_ERR_OK && !t.exited && t.ran_block && wfi_last) {
+        t.wfi = true;
+        if (monitors_)
+            check(monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now)), "set_state");
     }
     if (t.exited && monitors_)
         check(monitors_->set_state(t.pe, PMVP_PE_WFI, offset(t.now)), "set_state");  // the PE sleeps from its exit on
