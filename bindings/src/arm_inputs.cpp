@@ -192,7 +192,10 @@ int Monitors::Input::SysregWrite::apply(Monitors &m, pmvp_core *c, pmvp_time t) 
 {
     pmvp_sysreg_execution ignored{};
     uint64_t v = value;
-    return pmvp_sysreg_execute(c, pe, &insn, &higher, t, &v, m.results_.sysreg ? m.results_.sysreg : &ignored);
+    // The memo serves the kept view and the present alike: the decision
+    // follows from the configuration, which they share, and the context.
+    return pmvp_sysreg_execute_memo(c, pe, &insn, &higher, t, &v, m.results_.sysreg ? m.results_.sysreg : &ignored,
+                                    &m.sysreg_memo_);
 }
 
 int Monitors::Input::PeState::apply(Monitors &, pmvp_core *c, pmvp_time t) const

@@ -409,8 +409,9 @@ private:
     std::vector<pmvp_pmu_controls> controls_;
     std::vector<bool> irq_;
     bool redrive_ = false;  // after a restore: update() writes every PMUIRQ line
-    // execute()'s last decision on a read, taken again for the same
-    // instruction in the same context (the configuration never changes).
+    // The last decision on an MRS or MSR (execute(), a kept write made
+    // anew), taken again for the same instruction in the same context (the
+    // configuration never changes).
     pmvp_sysreg_memo sysreg_memo_{};
     struct {
         pmvp_retire_result *retire = nullptr;     // retire()'s caller's, while it runs
