@@ -1073,21 +1073,24 @@ int pmvp_core_events_to_interrupt_each(pmvp_core *c, unsigned pe, const uint16_t
     if (now < c->last_call)
         return PMVP_ERR_PAST;
     const bool off = c->pe[pe].state == PMVP_PE_OFF; /* as pmvp_core_events_to_interrupt: no route derived */
-    uint32_t candidates[PMVP_MAX_PES];
-    bool candidates_known = false; /* asked once, when an event first reaches a counter */
+    k_core_caches *cc = k_caches(c);
+    uint32_t candidates[PMVP_MAX_PES], any_candidate = 0;
+    interrupt_candidates(c, candidates);
+    for (unsigned p = 0; p < c->cfg.num_pes; p++)
+        any_candidate |= candidates[p];
     for (unsigned i = 0; i < num; i++) {
-        const bool known = route_known(c, pe, events[i]);
-        if (!known && k_reportable_class(c, events[i]) != PMVP_EVCLASS_OCCURRENCE)
-            return PMVP_ERR_EVENT;
-        const uint32_t *pmu = off ? NULL : route_of(c, pe, events[i], known)->pmu;
-        if (!pmu || !reaches_counters(c, pmu)) {
-            counts[i] = PMVP_EVENTS_NEVER;
-            continue;
+        /* route_known and route_of, the slot found once */
+        k_route *r = &cc->route[route_slot(pe, events[i])];
+        if (r->generation != cc->generation || r->event != events[i] || r->pe != pe) {
+            if (k_reportable_class(c, events[i]) != PMVP_EVCLASS_OCCURRENCE)
+                return PMVP_ERR_EVENT;
+            if (!off)
+                k_derive_route(c, r, pe, events[i]);
         }
-        if (!candidates_known)
-            interrupt_candidates(c, candidates);
-        candidates_known = true;
-        counts[i] = fewest_to_interrupt(c, pmu, candidates);
+        /* No counter that can interrupt (none requests it), or none the
+         * event reaches: no search. */
+        counts[i] = off || !any_candidate || !reaches_counters(c, r->pmu) ? PMVP_EVENTS_NEVER
+                                                                          : fewest_to_interrupt(c, r->pmu, candidates);
     }
     return PMVP_OK;
 }
