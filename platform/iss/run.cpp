@@ -169,9 +169,8 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     t.limit = t.retired + run_length(t, until);
     t.ran_block = t.stopping = false;
     t.stopped_before = UINT64_MAX;
-    // No end address: `until` is an address at which the engine stops, and
-    // no instruction is at UINT64_MAX (they are 4-byte aligned), where 0
-    // would stop a guest that jumps to 0 before it faults there.
+    // No end address: the engine uses exits, of which it has none
+    // (open_engine), so `until` is ignored.
     uc_err err = uc_emu_start(t.uc, pc, UINT64_MAX, 0, 0);
     uc_reg_read(t.uc, UC_ARM64_REG_PC, &pc);
     if (t.stopped_before != UINT64_MAX && pc != t.stopped_before) {
