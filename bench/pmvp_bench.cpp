@@ -1244,6 +1244,7 @@ void print_counted(const std::string &valgrind, bool whole)
     if (len <= 0)
         return;
     self[len] = 0;
+    std::fflush(stdout);  // the time table whole before the progress line, in a log of both
     std::fprintf(stderr, "pmvp-bench: counting host instructions under callgrind...\n");
     std::map<std::string, double> per;
     for (const Counted &b : kCounted)
