@@ -182,7 +182,10 @@ void Aarch64Iss::run_slice(Thread &t, pmvp_time until)
     }
     // WFI ends its translated block, and the run returns with the PC after
     // it: the block that ran last says whether one did (no hook sees it).
-    const bool wfi_last = t.block && t.block->words.back() == kWfi && pc == t.block_pc + t.block_size;
+    // (An empty block, QEMU's for a pending Software Step exception, has
+    // none.)
+    const bool wfi_last =
+        t.block && !t.block->words.empty() && t.block->words.back() == kWfi && pc == t.block_pc + t.block_size;
     close_block(t, pc);
     ended_run(t, err, wfi_last);
 }
