@@ -1030,8 +1030,7 @@ static const k_route *route_of(pmvp_core *c, unsigned pe, uint16_t event, bool k
     return r;
 }
 
-/* The refusals of pmvp_core_events_to_interrupt and _any that do not
- * concern a PE. */
+/* The refusals of pmvp_core_events_to_interrupt_any. */
 static int interrupt_query_refusal(const pmvp_core *c, uint16_t event, bool known, pmvp_time now, uint64_t *count)
 {
     if (!count)
@@ -1041,24 +1040,24 @@ static int interrupt_query_refusal(const pmvp_core *c, uint16_t event, bool know
     return now < c->last_call ? PMVP_ERR_PAST : PMVP_OK;
 }
 
-int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmvp_time now, uint64_t *count)
+/* The answer of pmvp_core_events_to_interrupt for `event` of PE pe, its
+ * call's refusals checked: *count, or PMVP_ERR_EVENT. `off`: pe is off;
+ * candidates[]: every PE's interrupt_candidates, `any` whether one has any
+ * (no counter can interrupt: no search). */
+static inline int answer_events_to_interrupt(pmvp_core *c, unsigned pe, bool off, uint16_t event,
+                                             const uint32_t candidates[PMVP_MAX_PES], bool any, uint64_t *count)
 {
-    int err = k_check_pe(c, pe);
-    if (err)
-        return err;
-    bool known = route_known(c, pe, event); /* only a reportable event has one */
-    err = interrupt_query_refusal(c, event, known, now, count);
-    if (err)
-        return err;
-    /* A PE that is off reports nothing; and a route derived now would let
-     * pmvp_core_report's fast path count for it. */
-    if (c->pe[pe].state == PMVP_PE_OFF) {
-        *count = PMVP_EVENTS_NEVER;
-        return PMVP_OK;
+    k_route *r = &k_caches(c)->route[route_slot(pe, event)]; /* route_known and route_of: the slot found once */
+    if (r->generation != k_caches(c)->generation || r->event != event || r->pe != pe) {
+        if (k_reportable_class(c, event) != PMVP_EVCLASS_OCCURRENCE)
+            return PMVP_ERR_EVENT;
+        /* A PE that is off reports nothing; and a route derived now would
+         * let pmvp_core_report's fast path count for it. */
+        if (!off)
+            k_derive_route(c, r, pe, event);
     }
-    uint32_t candidates[PMVP_MAX_PES];
-    interrupt_candidates(c, candidates);
-    *count = fewest_to_interrupt(c, route_of(c, pe, event, known)->pmu, candidates);
+    *count =
+        off || !any || !reaches_counters(c, r->pmu) ? PMVP_EVENTS_NEVER : fewest_to_interrupt(c, r->pmu, candidates);
     return PMVP_OK;
 }
 
@@ -1072,27 +1071,20 @@ int pmvp_core_events_to_interrupt_each(pmvp_core *c, unsigned pe, const uint16_t
         return PMVP_ERR_NULL;
     if (now < c->last_call)
         return PMVP_ERR_PAST;
-    const bool off = c->pe[pe].state == PMVP_PE_OFF; /* as pmvp_core_events_to_interrupt: no route derived */
-    k_core_caches *cc = k_caches(c);
-    uint32_t candidates[PMVP_MAX_PES], any_candidate = 0;
+    uint32_t candidates[PMVP_MAX_PES], any = 0;
     interrupt_candidates(c, candidates);
     for (unsigned p = 0; p < c->cfg.num_pes; p++)
-        any_candidate |= candidates[p];
-    for (unsigned i = 0; i < num; i++) {
-        /* route_known and route_of, the slot found once */
-        k_route *r = &cc->route[route_slot(pe, events[i])];
-        if (r->generation != cc->generation || r->event != events[i] || r->pe != pe) {
-            if (k_reportable_class(c, events[i]) != PMVP_EVCLASS_OCCURRENCE)
-                return PMVP_ERR_EVENT;
-            if (!off)
-                k_derive_route(c, r, pe, events[i]);
-        }
-        /* No counter that can interrupt (none requests it), or none the
-         * event reaches: no search. */
-        counts[i] = off || !any_candidate || !reaches_counters(c, r->pmu) ? PMVP_EVENTS_NEVER
-                                                                          : fewest_to_interrupt(c, r->pmu, candidates);
-    }
+        any |= candidates[p];
+    const bool off = c->pe[pe].state == PMVP_PE_OFF;
+    for (unsigned i = 0; i < num; i++)
+        if ((err = answer_events_to_interrupt(c, pe, off, events[i], candidates, any != 0, &counts[i])))
+            return err;
     return PMVP_OK;
+}
+
+int pmvp_core_events_to_interrupt(pmvp_core *c, unsigned pe, uint16_t event, pmvp_time now, uint64_t *count)
+{
+    return pmvp_core_events_to_interrupt_each(c, pe, &event, 1, now, count);
 }
 
 int pmvp_core_events_to_interrupt_any(pmvp_core *c, uint16_t event, pmvp_time now, uint64_t *count)

@@ -93,8 +93,7 @@ void Aarch64Iss::open_engine(Thread &t)
     ok(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &t.uc), "uc_open");
     // Exits instead of uc_emu_start's end address, and none set: a run ends
     // only when a hook stops it, and Unicorn does not drop the translation
-    // at an end address each time a run starts (about 800 host
-    // instructions a run).
+    // at an end address each time a run starts.
     ok(uc_ctl_exits_enable(t.uc), "use exits");
     uc_hook h;
     ok(uc_mem_map_ptr(t.uc, kRamBase, guest_.ram_size, UC_PROT_ALL, guest_.ram), "map RAM");
